@@ -1,0 +1,107 @@
+// The CUDA driver API, loaded at run time.
+//
+// libcuda.so.1 is opened with dlopen and every entry point is fetched through cuGetProcAddress,
+// so the binary starts (and -h, -l and the error path work) on machines without a driver.
+#pragma once
+
+#include <cuda.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace nvbw {
+
+// Entry points used by the tool. cuda.h maps some names to versioned symbols (cuMemAlloc ->
+// cuMemAlloc_v2); members are declared through the same macros, so `api.cuMemAlloc(...)` always
+// names the pointer that was looked up for "cuMemAlloc".
+#define NVBW_DRIVER_FUNCTIONS(X) \
+  X(cuInit)                      \
+  X(cuDriverGetVersion)          \
+  X(cuGetErrorName)              \
+  X(cuGetErrorString)            \
+  X(cuDeviceGetCount)            \
+  X(cuDeviceGet)                 \
+  X(cuDeviceGetName)             \
+  X(cuDeviceGetAttribute)        \
+  X(cuDeviceCanAccessPeer)       \
+  X(cuDevicePrimaryCtxRetain)    \
+  X(cuDevicePrimaryCtxRelease)   \
+  X(cuCtxSetCurrent)             \
+  X(cuCtxGetCurrent)             \
+  X(cuCtxSynchronize)            \
+  X(cuCtxEnablePeerAccess)       \
+  X(cuMemAlloc)                  \
+  X(cuMemFree)                   \
+  X(cuMemHostAlloc)              \
+  X(cuMemFreeHost)               \
+  X(cuMemHostGetDevicePointer)   \
+  X(cuMemcpyAsync)               \
+  X(cuMemcpyHtoD)                \
+  X(cuMemcpyDtoH)                \
+  X(cuMemsetD8)                  \
+  X(cuStreamCreate)              \
+  X(cuStreamDestroy)             \
+  X(cuStreamSynchronize)         \
+  X(cuStreamQuery)               \
+  X(cuStreamWaitEvent)           \
+  X(cuEventCreate)               \
+  X(cuEventDestroy)              \
+  X(cuEventRecord)               \
+  X(cuEventSynchronize)          \
+  X(cuEventElapsedTime)
+
+struct DriverApi {
+#define NVBW_DECLARE_MEMBER(fn) decltype(&::fn) fn = nullptr;
+  NVBW_DRIVER_FUNCTIONS(NVBW_DECLARE_MEMBER)
+#undef NVBW_DECLARE_MEMBER
+};
+
+// The driver could not be loaded or initialised: no driver, or no usable GPU.
+class DriverUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A failed driver call: "<call> failed: CUDA_ERROR_X (description) at file:line".
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(CUresult code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
+  CUresult code() const { return code_; }
+
+ private:
+  CUresult code_;
+};
+
+// Owns the dlopen handle. Move-only; the api stays valid while this object lives.
+class DriverLibrary {
+ public:
+  // Throws DriverUnavailable with the reason (library missing, symbol missing).
+  static DriverLibrary load();
+  DriverLibrary(DriverLibrary&& other) noexcept;
+  DriverLibrary& operator=(DriverLibrary&&) = delete;
+  DriverLibrary(const DriverLibrary&) = delete;
+  ~DriverLibrary();
+  const DriverApi& api() const { return *api_; }
+
+ private:
+  DriverLibrary(void* handle, std::unique_ptr<DriverApi> api);
+  void* handle_;
+  std::unique_ptr<DriverApi> api_;
+};
+
+std::string describeCuResult(const DriverApi& api, CUresult code);
+[[noreturn]] void throwCudaError(const DriverApi& api, CUresult code, const char* call,
+                                 const char* file, int line);
+
+inline void cuCheck(const DriverApi& api, CUresult code, const char* call, const char* file,
+                    int line) {
+  if (code != CUDA_SUCCESS) throwCudaError(api, code, call, file, line);
+}
+
+}  // namespace nvbw
+
+// NVBW_CU(api, cuMemAlloc, &ptr, bytes): call through the loaded table, throw CudaError on failure.
+#define NVBW_CU(api, fn, ...) \
+  ::nvbw::cuCheck((api), (api).fn(__VA_ARGS__), #fn "(" #__VA_ARGS__ ")", __FILE__, __LINE__)

@@ -1,0 +1,68 @@
+// Host-side launchers for the device kernels (kernels/*.cu). Every launcher enqueues on `stream`
+// in the current context and throws CudaRuntimeError if the launch fails. None synchronizes,
+// except where it says so.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "nvbandwidth/sm_geometry.h"
+
+namespace nvbw {
+
+// A CUDA runtime failure while launching a kernel.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace kernels {
+
+// Loads every kernel's module into the current context (lazy loading would otherwise make the
+// first launch of each kernel slower, inside a timed region).
+void preload();
+
+// <<<1,1>>> kernel that spins until *flag != 0 or `timeoutClocks` device clocks have passed; on
+// timeout it writes 1 to *timedOut. Both pointers are device-accessible (mapped host memory).
+void spin(CUstream stream, const volatile int* flag, int* timedOut,
+          unsigned long long timeoutClocks);
+
+// One launch that copies `geometry.bytes()` from src to dst `loops` times (simple or striding
+// kernel as the geometry says).
+void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,
+          unsigned long long loops);
+
+// One launch of the split-warp kernel: odd warps copy src -> dst, even warps dst -> src.
+void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
+                   const SmCopyGeometry& geometry, unsigned long long loops);
+
+// buf[i] = pattern[i mod kPatternWords] for i < bytes / 4. `pattern` is a 2 MiB device buffer.
+void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern);
+
+// Zeroes the 16-byte elements that a split-warp copy will overwrite: odd-warp elements of `dst`
+// and even-warp elements of `src`, so that a copy that did not happen is caught.
+void clearSplitWarpTargets(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
+                           const SmCopyGeometry& geometry);
+
+// Result of a pattern check, written to mapped host memory by checkPattern.
+struct CheckResult {
+  unsigned long long mismatches;   // number of 32-bit words that differ
+  unsigned long long firstOffset;  // word index of the first mismatch (~0ull when none)
+};
+
+// Compares buf[0 .. bytes/4) with the pattern; accumulates into *result (device-accessible).
+// The caller zeroes mismatches and sets firstOffset to ~0ull beforehand.
+void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern,
+                  CheckResult* result);
+
+// Pointer chase: launches `blocks` blocks of one thread; only block `activeBlock` follows
+// `accesses` pointers starting at `start`, and stores the final pointer to *sink.
+void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
+                  unsigned long long accesses, unsigned long long* sink);
+
+}  // namespace kernels
+}  // namespace nvbw

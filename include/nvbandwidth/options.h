@@ -1,0 +1,49 @@
+// Command-line options (upstream v0.8 names, types and defaults) and their parser.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nvbw {
+
+struct Options {
+  bool help = false;
+  bool list = false;
+  std::uint64_t bufferSizeMiB = 512;
+  std::vector<std::string> testcases;         // -t tokens, in order (names or indices)
+  std::vector<std::string> testcasePrefixes;  // -p prefixes
+  bool verbose = false;
+  bool skipVerification = false;
+  bool disableAffinity = false;
+  unsigned testSamples = 3;
+  bool useMean = false;
+  bool json = false;
+  std::uint64_t loopCount = 16;
+  bool perfFormatter = false;
+
+  std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
+};
+
+constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
+
+// A bad command line: the message is one line meant for stderr; the exit status is 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses argv[1..]. Throws UsageError on syntax errors (unknown option, missing or malformed
+// value, repeated scalar option, stray positional argument). Value checks that only matter when
+// running (-b 0, -i 0, --loopCount 0, -t with -p) are done by validateOptions, so that -h and -l
+// still work next to them.
+Options parseOptions(const std::vector<std::string>& args);
+
+// Throws UsageError for impossible values or conflicting selections.
+void validateOptions(const Options& options);
+
+// The --help text (without the version block), ending with a newline.
+std::string helpText();
+
+}  // namespace nvbw

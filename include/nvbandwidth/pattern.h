@@ -1,0 +1,30 @@
+// The verification pattern and the pointer-chase chain (host side, pure).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nvbw {
+
+constexpr std::uint32_t kSourceSeed = 0xBAADF00Du;
+constexpr std::uint32_t kDestinationSeed = 0xCAFEBABEu;
+constexpr std::size_t kPatternBytes = 2ull * 1048576;  // the pattern repeats every 2 MiB
+constexpr std::size_t kPatternWords = kPatternBytes / 4;
+
+// 2 MiB of xorshift32 words: v ^= v << 13; v ^= v >> 17; v ^= v << 5; the first stored word is
+// the first output, not the seed.
+std::vector<std::uint32_t> xorshiftPattern(std::uint32_t seed);
+
+// Pointer chase.
+constexpr std::size_t kLatencyBufferBytes = 2ull * 1048576;
+constexpr std::size_t kLatencyStrideNodes = 16;  // 16 x 8 bytes = one 128-byte line
+constexpr std::size_t kLatencyAccesses = 1000000;
+
+// Node i holds the address base + 8 * ((i + stride) mod n), n = bytes / 8.
+std::vector<std::uint64_t> pointerChain(std::uint64_t baseAddress, std::size_t bytes,
+                                        std::size_t strideNodes = kLatencyStrideNodes);
+// Number of distinct nodes visited starting from node 0.
+std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes = kLatencyStrideNodes);
+
+}  // namespace nvbw

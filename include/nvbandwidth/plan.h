@@ -1,0 +1,106 @@
+// The copy plan: a pure description of what a testcase measures.
+//
+// A testcase turns (topology, buffer size) into a Plan without touching the GPU. The executor
+// (executor.h) then allocates the buffers and runs each Measurement. Keeping the plan pure lets
+// unit tests inspect every copy of every testcase against a faked topology.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nvbw {
+
+enum class MemoryKind { Host, Device };
+
+// A buffer to allocate for one measurement. For host buffers `device` is the GPU whose local
+// CPUs the pinned pages are allocated from (CPU affinity); for device buffers it is the owner.
+struct BufferSpec {
+  MemoryKind kind = MemoryKind::Device;
+  int device = 0;
+  std::size_t bytes = 0;
+
+  static BufferSpec host(int affinityDevice, std::size_t bytes) {
+    return {MemoryKind::Host, affinityDevice, bytes};
+  }
+  static BufferSpec onDevice(int device, std::size_t bytes) {
+    return {MemoryKind::Device, device, bytes};
+  }
+  bool operator==(const BufferSpec& o) const {
+    return kind == o.kind && device == o.device && bytes == o.bytes;
+  }
+};
+
+enum class CopyMethod {
+  CopyEngine,   // cuMemcpyAsync, loopCount calls per sample
+  SmCopy,       // copy kernel (simple under 64 MiB, striding otherwise)
+  SmSplitWarp,  // bidirectional kernel: odd warps src->dst, even warps dst->src; bandwidth halved
+};
+
+// Which context issues a copy. PreferSrc: the src buffer's device if it is device memory, else
+// the dst's. PreferDst: the other way round. Upstream's rule, kept because it decides which GPU
+// runs the SM kernel and which copy engine is used.
+enum class ContextPreference { PreferSrc, PreferDst };
+
+struct CopySpec {
+  BufferSpec src;
+  BufferSpec dst;
+  CopyMethod method = CopyMethod::CopyEngine;
+  int execDevice = 0;  // resolved from the context preference by makeCopy()
+};
+
+// Builds a copy with its executing device chosen by `pref` (see ContextPreference).
+CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method,
+                  ContextPreference pref = ContextPreference::PreferSrc);
+
+// How a measurement's per-copy timings become cell values.
+enum class ValueSource {
+  Copy,        // the bandwidth of copies[copyIndex] (start_i .. end_i)
+  Total,       // sum of all copies' bytes over the time from start_0 to the last copy's end
+  SumOfCopies  // per sample, the sum of every copy's bandwidth (bidirectional "total" matrices)
+};
+
+// One cell a measurement writes.
+struct OutputTarget {
+  std::size_t matrix = 0;
+  std::size_t row = 0;
+  std::size_t col = 0;
+  ValueSource source = ValueSource::Copy;
+  std::size_t copyIndex = 0;
+};
+
+// Pointer-chase latency: `chaseDevice` follows a chain laid out in `target` (2 MiB).
+struct LatencySpec {
+  BufferSpec target;
+  int chaseDevice = 0;
+};
+
+// Everything that runs simultaneously for one or more cells. Copies not named by any output are
+// interference traffic: they run and are verified but not reported (unless source is Total,
+// which reports the aggregate of all of them).
+struct Measurement {
+  std::vector<CopySpec> copies;
+  std::optional<LatencySpec> latency;  // set instead of copies for latency testcases
+  std::vector<OutputTarget> outputs;
+};
+
+enum class Unit { GBps, Nanoseconds };
+
+struct MatrixSpec {
+  std::string key;    // SUM-line key: the testcase key, or key + "_read1" etc.
+  std::string title;  // the description line printed above the matrix
+  Unit unit = Unit::GBps;
+  std::size_t rows = 1;
+  std::size_t cols = 1;
+};
+
+struct Plan {
+  std::vector<MatrixSpec> matrices;
+  std::vector<Measurement> measurements;
+};
+
+// True when copy `i` of `m` is reported (named by an output, or part of a Total).
+bool isReportedCopy(const Measurement& m, std::size_t i);
+
+}  // namespace nvbw

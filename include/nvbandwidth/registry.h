@@ -1,0 +1,41 @@
+// The ordered registry of testcases. Order is part of the CLI: `-t 3` means the entry at index 3,
+// exactly as upstream v0.8 numbers them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nvbandwidth/plan.h"
+#include "nvbandwidth/topology.h"
+
+namespace nvbw {
+
+struct PlanContext {
+  const Topology& topology;
+  std::size_t bufferBytes;  // -b in bytes (latency testcases ignore it)
+};
+
+// Returns the reason a testcase cannot run on this topology, or nullopt when it can.
+using WaiveCheck = std::function<std::optional<std::string>(const Topology&)>;
+using PlanBuilder = std::function<Plan(const PlanContext&)>;
+
+struct TestcaseDef {
+  std::string key;
+  std::string description;  // -l text: lines separated by '\n', no leading tab
+  WaiveCheck waiveReason;   // empty: never waived
+  PlanBuilder plan;         // empty: not implemented yet (reported Waived with that reason)
+};
+
+// Builds the registry (single-node testcases, upstream order).
+std::vector<TestcaseDef> makeRegistry();
+
+// Convenience for tests and the runner: the reason `def` is waived on `topo`, if any.
+std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology& topo);
+
+// Waive check shared by every device-to-device testcase.
+std::optional<std::string> needsPeerPairs(const Topology& topo);
+
+}  // namespace nvbw

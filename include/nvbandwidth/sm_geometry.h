@@ -1,0 +1,34 @@
+// Launch geometry of the SM copy kernels (pure arithmetic, unit-tested without a GPU).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace nvbw {
+
+constexpr std::size_t kSmallBufferThreshold = 64ull * 1048576;  // below: the simple kernel
+constexpr unsigned kStridingThreadsPerBlock = 512;
+constexpr unsigned kSimpleMaxThreadsPerBlock = 1024;
+constexpr std::size_t kElementBytes = 16;  // one uint4
+
+struct SmCopyGeometry {
+  bool striding = false;  // striding kernel (>= 64 MiB) or simple kernel
+  unsigned grid = 0;
+  unsigned block = 0;
+  std::size_t elements = 0;    // 16-byte elements actually copied per iteration
+  std::size_t bytes() const { return elements * kElementBytes; }
+};
+
+// The plain SM copy: simple kernel under 64 MiB (one element per thread, block = min(n, 1024),
+// grid = n / block), striding kernel otherwise (smCount x 512 threads, element count truncated
+// to a multiple of the thread count).
+SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount);
+
+// The split-warp bidirectional kernel always uses the simple launch shape.
+SmCopyGeometry splitWarpGeometry(std::size_t bytes);
+
+// The region filled and verified for an SM copy (upstream's adjusted size): the same as
+// smCopyGeometry(bytes, smCount).bytes().
+std::size_t smAdjustedBytes(std::size_t bytes, int smCount);
+
+}  // namespace nvbw

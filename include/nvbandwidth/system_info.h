@@ -1,0 +1,34 @@
+// Facts about the machine printed at start-up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nvbw {
+
+struct DeviceInfo {
+  std::string name;
+  unsigned pciDomain = 0;
+  unsigned pciBus = 0;
+  unsigned pciDevice = 0;
+};
+
+struct SystemInfo {
+  std::string version;      // "v0.8"
+  std::string gitVersion;   // git describe at configure time
+  int cudaRuntimeVersion = 0;  // the CUDA version the tool was built with
+  int cudaDriverVersion = 0;   // cuDriverGetVersion
+  std::string driverVersion;   // kernel driver, e.g. "580.159.04"
+  std::string hostname;
+  std::vector<DeviceInfo> devices;
+};
+
+// "00000000:9b:00": PCI domain (8 hex), bus (2 hex), device (2 hex), lowercase.
+std::string formatBdf(const DeviceInfo& d);
+
+// Parses the driver version out of /proc/driver/nvidia/version's text; "" when absent.
+std::string parseProcDriverVersion(const std::string& procText);
+
+std::string hostName();
+
+}  // namespace nvbw

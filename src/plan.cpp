@@ -1,0 +1,22 @@
+#include "nvbandwidth/plan.h"
+
+namespace nvbw {
+
+CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method, ContextPreference pref) {
+  CopySpec copy{src, dst, method, 0};
+  const BufferSpec& preferred = pref == ContextPreference::PreferSrc ? src : dst;
+  const BufferSpec& other = pref == ContextPreference::PreferSrc ? dst : src;
+  // Host buffers have no context: fall back to the other side, as upstream does.
+  copy.execDevice = preferred.kind == MemoryKind::Device ? preferred.device : other.device;
+  return copy;
+}
+
+bool isReportedCopy(const Measurement& m, std::size_t i) {
+  for (const OutputTarget& out : m.outputs) {
+    if (out.source != ValueSource::Copy) return true;
+    if (out.copyIndex == i) return true;
+  }
+  return false;
+}
+
+}  // namespace nvbw

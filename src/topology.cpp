@@ -1,0 +1,35 @@
+#include "nvbandwidth/topology.h"
+
+#include <stdexcept>
+
+namespace nvbw {
+
+FakeTopology::FakeTopology(int devices, int smCount)
+    : devices_(devices),
+      access_(devices, std::vector<bool>(devices, true)),
+      sms_(devices, smCount) {
+  for (int i = 0; i < devices; ++i) access_[i][i] = false;
+}
+
+void FakeTopology::setPeerAccess(int device, int peer, bool allowed) {
+  access_.at(device).at(peer) = allowed;
+}
+
+bool FakeTopology::canAccessPeer(int device, int peer) const {
+  if (device == peer) return false;
+  return access_.at(device).at(peer);
+}
+
+int FakeTopology::smCount(int device) const { return sms_.at(device); }
+
+void FakeTopology::setSmCount(int device, int sms) { sms_.at(device) = sms; }
+
+std::vector<std::pair<int, int>> accessiblePairs(const Topology& topo) {
+  std::vector<std::pair<int, int>> pairs;
+  for (int r = 0; r < topo.deviceCount(); ++r)
+    for (int c = 0; c < topo.deviceCount(); ++c)
+      if (r != c && topo.canAccessPeer(r, c)) pairs.emplace_back(r, c);
+  return pairs;
+}
+
+}  // namespace nvbw
