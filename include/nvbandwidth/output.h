@@ -35,6 +35,8 @@ class Output {
   virtual void header(const SystemInfo& info, const std::vector<std::string>& warnings) = 0;
   virtual void testcaseStarted(const std::string& key) = 0;
   virtual void sample(const SampleEvent& event) = 0;
+  // Passed: every matrix with its SUM line. Waived: "Waived: <key>: <reason>". Error:
+  // "ERROR: <message>" (the runner puts the key in the message).
   virtual void testcaseFinished(const TestcaseResult& result) = 0;
   // A run-level error (no driver, no GPU). JSON: the "error" key.
   virtual void globalError(const std::string& message) = 0;
@@ -42,7 +44,9 @@ class Output {
   virtual void finish() = 0;
 };
 
-std::unique_ptr<Output> makeTextOutput(std::ostream& out, OutputSettings settings);
+// Text: results to `out`, run-level errors to `err`.
+std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
+                                       OutputSettings settings);
 std::unique_ptr<Output> makeJsonOutput(std::ostream& out, OutputSettings settings);
 
 // "nvbandwidth Version: v0.8\nBuilt from Git version: <git>\n\n"
