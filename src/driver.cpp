@@ -1,1 +1,71 @@
-// placeholder: being written
+#include "nvbandwidth/driver.h"
+
+#include <dlfcn.h>
+
+#include <sstream>
+
+namespace nvbw {
+
+DriverLibrary::DriverLibrary(void* handle, std::unique_ptr<DriverApi> api)
+    : handle_(handle), api_(std::move(api)) {}
+
+DriverLibrary::DriverLibrary(DriverLibrary&& other) noexcept
+    : handle_(other.handle_), api_(std::move(other.api_)) {
+  other.handle_ = nullptr;
+}
+
+DriverLibrary::~DriverLibrary() {
+  // The driver is deliberately not dlclose'd: the statically linked CUDA runtime keeps using it
+  // until the process exits.
+}
+
+DriverLibrary DriverLibrary::load() {
+  void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    const char* why = dlerror();
+    throw DriverUnavailable(std::string("the NVIDIA driver is not installed or not loadable (") +
+                            (why ? why : "libcuda.so.1 not found") + ")");
+  }
+  // cuGetProcAddress hands out the entry point matching the CUDA version we were compiled
+  // against, so the versioned symbols (_v2, _v3) cuda.h selects are the ones we get.
+  using GetProc = decltype(&::cuGetProcAddress);
+  auto getProc = reinterpret_cast<GetProc>(dlsym(handle, "cuGetProcAddress_v2"));
+  if (!getProc)
+    throw DriverUnavailable("the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2");
+
+  auto api = std::make_unique<DriverApi>();
+  auto lookup = [&](const char* name, void** slot) {
+    CUdriverProcAddressQueryResult status{};
+    CUresult rc = getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    if (rc != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || *slot == nullptr) {
+      std::ostringstream msg;
+      msg << "the NVIDIA driver does not provide " << name << " for CUDA " << CUDA_VERSION / 1000
+          << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
+      throw DriverUnavailable(msg.str());
+    }
+  };
+#define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn));
+  NVBW_DRIVER_FUNCTIONS(NVBW_LOOKUP)
+#undef NVBW_LOOKUP
+  return DriverLibrary(handle, std::move(api));
+}
+
+std::string describeCuResult(const DriverApi& api, CUresult code) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (api.cuGetErrorName) api.cuGetErrorName(code, &name);
+  if (api.cuGetErrorString) api.cuGetErrorString(code, &text);
+  std::ostringstream s;
+  s << (name ? name : "CUDA_ERROR_UNKNOWN") << " (" << (text ? text : "unknown error") << ")";
+  if (!name) s << " [code " << static_cast<int>(code) << "]";
+  return s.str();
+}
+
+void throwCudaError(const DriverApi& api, CUresult code, const char* call, const char* file,
+                    int line) {
+  std::ostringstream s;
+  s << call << " failed: " << describeCuResult(api, code) << " at " << file << ":" << line;
+  throw CudaError(code, s.str());
+}
+
+}  // namespace nvbw

@@ -1,1 +1,68 @@
-// placeholder: being written
+#include "nvbandwidth/system_info.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+namespace nvbw {
+
+std::string formatBdf(const DeviceInfo& d) {
+  std::array<char, 32> buf{};
+  std::snprintf(buf.data(), buf.size(), "%08x:%02x:%02x", d.pciDomain, d.pciBus, d.pciDevice);
+  return buf.data();
+}
+
+std::string parseProcDriverVersion(const std::string& procText) {
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep ..." (also "Open Kernel
+  // Module"): the first dotted version number after "Kernel Module".
+  static const std::regex pattern(R"(Kernel Module[^0-9]*([0-9]+(\.[0-9]+)+))");
+  std::smatch m;
+  if (std::regex_search(procText, m, pattern)) return m[1].str();
+  return "";
+}
+
+std::string hostName() {
+  std::array<char, 256> buf{};
+  if (gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
+  return buf.data();
+}
+
+namespace {
+
+std::string nvmlDriverVersion() {
+  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return "";
+  using InitFn = int (*)();
+  using VersionFn = int (*)(char*, unsigned);
+  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
+  auto version = reinterpret_cast<VersionFn>(dlsym(lib, "nvmlSystemGetDriverVersion"));
+  auto shutdown = reinterpret_cast<InitFn>(dlsym(lib, "nvmlShutdown"));
+  std::string result;
+  if (init && version && init() == 0) {
+    std::array<char, 96> buf{};
+    if (version(buf.data(), static_cast<unsigned>(buf.size())) == 0) result = buf.data();
+    if (shutdown) shutdown();
+  }
+  dlclose(lib);
+  return result;
+}
+
+}  // namespace
+
+std::string readDriverVersion() {
+  std::ifstream proc("/proc/driver/nvidia/version");
+  if (proc) {
+    std::string text((std::istreambuf_iterator<char>(proc)), std::istreambuf_iterator<char>());
+    std::string v = parseProcDriverVersion(text);
+    if (!v.empty()) return v;
+  }
+  std::string v = nvmlDriverVersion();
+  return v.empty() ? "unknown" : v;
+}
+
+}  // namespace nvbw

@@ -31,4 +31,8 @@ std::string parseProcDriverVersion(const std::string& procText);
 
 std::string hostName();
 
+// The kernel driver's version: /proc/driver/nvidia/version, else NVML loaded at run time
+// (nvmlSystemGetDriverVersion); "unknown" when neither says.
+std::string readDriverVersion();
+
 }  // namespace nvbw
