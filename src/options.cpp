@@ -1,1 +1,151 @@
-// placeholder: being written
+// Command-line parsing. Boost.Program_options does the tokenising so that abbreviations, bundled
+// switches, `--name=value` and multitoken vectors behave exactly as in upstream; numbers are
+// parsed here rather than by lexical_cast, which would silently wrap `-b -1` to 2^64-1.
+#include "nvbandwidth/options.h"
+
+#include <boost/program_options.hpp>
+#include <limits>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace nvbw {
+namespace {
+
+constexpr std::uint64_t kMiB = 1048576;
+
+// One description serves parsing and --help, so the help can never list an option the parser
+// does not know. Numeric options are taken as strings and converted by parseWholeNumber.
+po::options_description describeOptions() {
+  const Options defaults;
+  // Boost appends the colon: the caption prints as "nvbandwidth CLI:".
+  po::options_description desc("nvbandwidth CLI");
+  // clang-format off
+  desc.add_options()
+    ("help,h", "Produce help message")
+    ("bufferSize,b",
+     po::value<std::string>()->default_value(std::to_string(defaults.bufferSizeMiB)),
+     "Memcpy buffer size in MiB")
+    ("list,l", "List available testcases")
+    ("testcase,t", po::value<std::vector<std::string>>()->multitoken(),
+     "Testcase(s) to run (by name or index)")
+    ("testcasePrefixes,p", po::value<std::vector<std::string>>()->multitoken(),
+     "Testcase(s) to run (by prefix)")
+    ("verbose,v", po::bool_switch(), "Verbose output")
+    ("skipVerification,s", po::bool_switch(), "Skips data verification after copy")
+    ("disableAffinity,d", po::bool_switch(), "Disable automatic CPU affinity control")
+    ("testSamples,i",
+     po::value<std::string>()->default_value(std::to_string(defaults.testSamples)),
+     "Iterations of the benchmark")
+    ("useMean,m", po::bool_switch(), "Use mean instead of median for results")
+    ("json,j", po::bool_switch(), "Print output in json format instead of plain text.")
+    ("loopCount", po::value<std::string>()->default_value(std::to_string(defaults.loopCount)),
+     "Iterations of memcpy to be performed within a test sample")
+    ("perfFormatter", po::bool_switch(), "Use perf formatter prefix (&&&& PERF) in output");
+  // clang-format on
+  return desc;
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool allDigits(const std::string& text, std::size_t from) {
+  if (from >= text.size()) return false;
+  for (std::size_t i = from; i < text.size(); ++i)
+    if (!isDigit(text[i])) return false;
+  return true;
+}
+
+// Accepts an optional '+' and decimal digits only: whitespace, signs, fractions and hex are
+// rejected so that a typo never turns into a surprising size.
+template <typename T>
+T parseWholeNumber(const std::string& text, const std::string& option, const char* what) {
+  auto invalid = [&](const std::string& why) {
+    return UsageError("invalid value '" + text + "' for --" + option + ": " + why);
+  };
+  if (!text.empty() && text[0] == '-')
+    throw invalid(allDigits(text, 1) ? "must not be negative" : std::string("expected ") + what);
+  const std::size_t first = (!text.empty() && text[0] == '+') ? 1 : 0;
+  if (!allDigits(text, first)) throw invalid(std::string("expected ") + what);
+
+  constexpr T kMax = std::numeric_limits<T>::max();
+  T value = 0;
+  for (std::size_t i = first; i < text.size(); ++i) {
+    const T digit = static_cast<T>(text[i] - '0');
+    if (value > (kMax - digit) / 10)
+      throw invalid("too large (at most " + std::to_string(kMax) + ")");
+    value = static_cast<T>(value * 10 + digit);
+  }
+  return value;
+}
+
+// Boost's own messages are already one line and name the option as the user spelled it; only
+// the British "unrecognised" is reworded. main adds the pointer to --help.
+std::string describeBoostError(const po::error& error) {
+  if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&error))
+    return "unknown option '" + unknown->get_option_name() + "'";
+  return error.what();
+}
+
+} // namespace
+
+Options parseOptions(const std::vector<std::string>& args) {
+  const po::options_description desc = describeOptions();
+  po::variables_map vm;
+  try {
+    const po::parsed_options parsed = po::command_line_parser(args).options(desc).run();
+    // Boost keeps tokens no option took (and everything after `--`) as positional entries
+    // without a key; upstream ignored them, which hides typos such as `-t 0 -v 1`.
+    for (const po::option& option : parsed.options) {
+      if (option.string_key.empty()) {
+        const std::string token =
+            option.original_tokens.empty() ? std::string() : option.original_tokens.front();
+        throw UsageError("unexpected argument '" + token + "'");
+      }
+    }
+    po::store(parsed, vm);
+    po::notify(vm);
+  } catch (const po::error& error) {
+    throw UsageError(describeBoostError(error));
+  }
+
+  Options options;
+  options.help = vm.count("help") > 0;
+  options.list = vm.count("list") > 0;
+  options.bufferSizeMiB = parseWholeNumber<std::uint64_t>(vm["bufferSize"].as<std::string>(),
+                                                          "bufferSize", "a whole number of MiB");
+  if (vm.count("testcase")) options.testcases = vm["testcase"].as<std::vector<std::string>>();
+  if (vm.count("testcasePrefixes"))
+    options.testcasePrefixes = vm["testcasePrefixes"].as<std::vector<std::string>>();
+  options.verbose = vm["verbose"].as<bool>();
+  options.skipVerification = vm["skipVerification"].as<bool>();
+  options.disableAffinity = vm["disableAffinity"].as<bool>();
+  options.testSamples = parseWholeNumber<unsigned>(vm["testSamples"].as<std::string>(),
+                                                   "testSamples", "a whole number");
+  options.useMean = vm["useMean"].as<bool>();
+  options.json = vm["json"].as<bool>();
+  options.loopCount = parseWholeNumber<std::uint64_t>(vm["loopCount"].as<std::string>(),
+                                                      "loopCount", "a whole number");
+  options.perfFormatter = vm["perfFormatter"].as<bool>();
+  return options;
+}
+
+void validateOptions(const Options& options) {
+  if (!options.testcases.empty() && !options.testcasePrefixes.empty())
+    throw UsageError("-t/--testcase and -p/--testcasePrefixes cannot be used together");
+  if (options.bufferSizeMiB == 0) throw UsageError("--bufferSize must be at least 1");
+  // bufferBytes() multiplies by 2^20; a larger -b would wrap to a small, wrong size.
+  const std::uint64_t maxMiB = std::numeric_limits<std::uint64_t>::max() / kMiB;
+  if (options.bufferSizeMiB > maxMiB)
+    throw UsageError("--bufferSize " + std::to_string(options.bufferSizeMiB) +
+                     " is too large: at most " + std::to_string(maxMiB) + " MiB");
+  if (options.testSamples == 0) throw UsageError("--testSamples must be at least 1");
+  if (options.loopCount == 0) throw UsageError("--loopCount must be at least 1");
+}
+
+std::string helpText() {
+  std::ostringstream out;
+  out << describeOptions();
+  return out.str();
+}
+
+} // namespace nvbw

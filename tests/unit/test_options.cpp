@@ -1,0 +1,436 @@
+#include "nvbandwidth/options.h"
+
+#include <gtest/gtest.h>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace nvbw {
+namespace {
+
+Options parse(std::initializer_list<const char*> args) {
+  return parseOptions(std::vector<std::string>(args.begin(), args.end()));
+}
+
+// Returns the UsageError message, failing the test when nothing (or something else) is thrown:
+// a Boost exception escaping parseOptions would be caught by the catch-all and reported.
+std::string usageError(std::initializer_list<const char*> args) {
+  try {
+    parse(args);
+  } catch (const UsageError& error) {
+    return error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "not a UsageError: " << error.what();
+    return {};
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+std::string validationError(std::initializer_list<const char*> args) {
+  const Options options = parse(args);
+  try {
+    validateOptions(options);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "validateOptions accepted the options";
+  return {};
+}
+
+bool isOneLine(const std::string& message) {
+  return !message.empty() && message.find('\n') == std::string::npos;
+}
+
+using Strings = std::vector<std::string>;
+
+// ---- defaults and every option by its long and short name ---------------------------------
+
+TEST(ParseOptions, DefaultsMatchUpstream) {
+  const Options options = parse({});
+  EXPECT_FALSE(options.help);
+  EXPECT_FALSE(options.list);
+  EXPECT_EQ(options.bufferSizeMiB, 512u);
+  EXPECT_EQ(options.bufferSizeMiB, kDefaultBufferSizeMiB);
+  EXPECT_TRUE(options.testcases.empty());
+  EXPECT_TRUE(options.testcasePrefixes.empty());
+  EXPECT_FALSE(options.verbose);
+  EXPECT_FALSE(options.skipVerification);
+  EXPECT_FALSE(options.disableAffinity);
+  EXPECT_EQ(options.testSamples, 3u);
+  EXPECT_FALSE(options.useMean);
+  EXPECT_FALSE(options.json);
+  EXPECT_EQ(options.loopCount, 16u);
+  EXPECT_FALSE(options.perfFormatter);
+  EXPECT_NO_THROW(validateOptions(options));
+}
+
+TEST(ParseOptions, FlagsByShortName) {
+  EXPECT_TRUE(parse({"-h"}).help);
+  EXPECT_TRUE(parse({"-l"}).list);
+  EXPECT_TRUE(parse({"-v"}).verbose);
+  EXPECT_TRUE(parse({"-s"}).skipVerification);
+  EXPECT_TRUE(parse({"-d"}).disableAffinity);
+  EXPECT_TRUE(parse({"-m"}).useMean);
+  EXPECT_TRUE(parse({"-j"}).json);
+}
+
+TEST(ParseOptions, FlagsByLongName) {
+  EXPECT_TRUE(parse({"--help"}).help);
+  EXPECT_TRUE(parse({"--list"}).list);
+  EXPECT_TRUE(parse({"--verbose"}).verbose);
+  EXPECT_TRUE(parse({"--skipVerification"}).skipVerification);
+  EXPECT_TRUE(parse({"--disableAffinity"}).disableAffinity);
+  EXPECT_TRUE(parse({"--useMean"}).useMean);
+  EXPECT_TRUE(parse({"--json"}).json);
+  EXPECT_TRUE(parse({"--perfFormatter"}).perfFormatter);
+}
+
+TEST(ParseOptions, ValuesByShortAndLongName) {
+  EXPECT_EQ(parse({"-b", "64"}).bufferSizeMiB, 64u);
+  EXPECT_EQ(parse({"--bufferSize", "64"}).bufferSizeMiB, 64u);
+  EXPECT_EQ(parse({"-i", "7"}).testSamples, 7u);
+  EXPECT_EQ(parse({"--testSamples", "7"}).testSamples, 7u);
+  EXPECT_EQ(parse({"--loopCount", "4"}).loopCount, 4u);
+  EXPECT_EQ(parse({"-t", "host_to_device_memcpy_ce"}).testcases,
+            Strings({"host_to_device_memcpy_ce"}));
+  EXPECT_EQ(parse({"--testcase", "3"}).testcases, Strings({"3"}));
+  EXPECT_EQ(parse({"-p", "host"}).testcasePrefixes, Strings({"host"}));
+  EXPECT_EQ(parse({"--testcasePrefixes", "host"}).testcasePrefixes, Strings({"host"}));
+}
+
+TEST(ParseOptions, EverythingAtOnce) {
+  const Options options = parse({"-b", "8", "-t", "0", "1", "-v", "-s", "-d", "-i", "5", "-m", "-j",
+                                 "--loopCount", "2", "--perfFormatter"});
+  EXPECT_EQ(options.bufferSizeMiB, 8u);
+  EXPECT_EQ(options.testcases, Strings({"0", "1"}));
+  EXPECT_TRUE(options.verbose);
+  EXPECT_TRUE(options.skipVerification);
+  EXPECT_TRUE(options.disableAffinity);
+  EXPECT_EQ(options.testSamples, 5u);
+  EXPECT_TRUE(options.useMean);
+  EXPECT_TRUE(options.json);
+  EXPECT_EQ(options.loopCount, 2u);
+  EXPECT_TRUE(options.perfFormatter);
+  EXPECT_NO_THROW(validateOptions(options));
+}
+
+// ---- value syntax -------------------------------------------------------------------------
+
+TEST(ParseOptions, LongNameEqualsValue) {
+  EXPECT_EQ(parse({"--bufferSize=64"}).bufferSizeMiB, 64u);
+  EXPECT_EQ(parse({"--testSamples=9"}).testSamples, 9u);
+  EXPECT_EQ(parse({"--loopCount=3"}).loopCount, 3u);
+  EXPECT_EQ(parse({"--testcase=5"}).testcases, Strings({"5"}));
+  EXPECT_EQ(parse({"--testcasePrefixes=device"}).testcasePrefixes, Strings({"device"}));
+}
+
+TEST(ParseOptions, ShortNameAttachedValue) {
+  EXPECT_EQ(parse({"-b64"}).bufferSizeMiB, 64u);
+  EXPECT_EQ(parse({"-i9"}).testSamples, 9u);
+  EXPECT_EQ(parse({"-t3"}).testcases, Strings({"3"}));
+}
+
+TEST(ParseOptions, ShortNameWithEqualsTakesTheEqualsSignAsValue) {
+  const std::string message = usageError({"-b=5"});
+  EXPECT_NE(message.find("'=5'"), std::string::npos) << message;
+  EXPECT_NE(message.find("--bufferSize"), std::string::npos) << message;
+}
+
+TEST(ParseOptions, PlusSignIsAccepted) { EXPECT_EQ(parse({"-b", "+5"}).bufferSizeMiB, 5u); }
+
+TEST(ParseOptions, LargestValuesParse) {
+  EXPECT_EQ(parse({"-i", "4294967295"}).testSamples, 4294967295u);
+  EXPECT_EQ(parse({"--loopCount", "18446744073709551615"}).loopCount, 18446744073709551615ull);
+  EXPECT_EQ(parse({"-b", "18446744073709551615"}).bufferSizeMiB, 18446744073709551615ull);
+}
+
+// ---- bundling and abbreviation ------------------------------------------------------------
+
+TEST(ParseOptions, BundledSwitches) {
+  const Options vs = parse({"-vs"});
+  EXPECT_TRUE(vs.verbose);
+  EXPECT_TRUE(vs.skipVerification);
+  EXPECT_FALSE(vs.disableAffinity);
+
+  const Options all = parse({"-vsdmj"});
+  EXPECT_TRUE(all.verbose && all.skipVerification && all.disableAffinity && all.useMean &&
+              all.json);
+}
+
+TEST(ParseOptions, BundledSwitchFollowedByValueOption) {
+  const Options options = parse({"-vb64"});
+  EXPECT_TRUE(options.verbose);
+  EXPECT_EQ(options.bufferSizeMiB, 64u);
+}
+
+TEST(ParseOptions, UnambiguousLongPrefixes) {
+  EXPECT_EQ(parse({"--buf", "64"}).bufferSizeMiB, 64u);
+  EXPECT_EQ(parse({"--buf=32"}).bufferSizeMiB, 32u);
+  EXPECT_EQ(parse({"--loop", "4"}).loopCount, 4u);
+  EXPECT_TRUE(parse({"--perf"}).perfFormatter);
+  EXPECT_TRUE(parse({"--verb"}).verbose);
+  EXPECT_TRUE(parse({"--j"}).json);
+  EXPECT_TRUE(parse({"--li"}).list);
+  EXPECT_TRUE(parse({"--he"}).help);
+  EXPECT_TRUE(parse({"--skip"}).skipVerification);
+  EXPECT_TRUE(parse({"--dis"}).disableAffinity);
+  EXPECT_TRUE(parse({"--use"}).useMean);
+  EXPECT_EQ(parse({"--testS", "5"}).testSamples, 5u);
+  EXPECT_EQ(parse({"--testcaseP", "host"}).testcasePrefixes, Strings({"host"}));
+}
+
+TEST(ParseOptions, ExactLongNameBeatsLongerOne) {
+  const Options options = parse({"--testcase", "x"});
+  EXPECT_EQ(options.testcases, Strings({"x"}));
+  EXPECT_TRUE(options.testcasePrefixes.empty());
+}
+
+TEST(ParseOptions, AmbiguousPrefixIsAnError) {
+  const std::string test = usageError({"--test", "3"});
+  EXPECT_TRUE(isOneLine(test)) << test;
+  EXPECT_NE(test.find("--test'"), std::string::npos) << test;
+  EXPECT_NE(test.find("ambiguous"), std::string::npos) << test;
+  EXPECT_NE(test.find("--testSamples"), std::string::npos) << test;
+  EXPECT_NE(test.find("--testcasePrefixes"), std::string::npos) << test;
+
+  const std::string l = usageError({"--l"});
+  EXPECT_NE(l.find("--list"), std::string::npos) << l;
+  EXPECT_NE(l.find("--loopCount"), std::string::npos) << l;
+}
+
+// ---- multitoken -t / -p -------------------------------------------------------------------
+
+TEST(ParseOptions, MultitokenTestcases) {
+  EXPECT_EQ(parse({"-t", "0", "1", "2"}).testcases, Strings({"0", "1", "2"}));
+  EXPECT_EQ(parse({"-p", "host", "device"}).testcasePrefixes, Strings({"host", "device"}));
+}
+
+TEST(ParseOptions, RepeatedMultitokenOptionsAppend) {
+  EXPECT_EQ(parse({"-t", "0", "-t", "1"}).testcases, Strings({"0", "1"}));
+  EXPECT_EQ(parse({"-t", "3", "1", "--testcase", "3"}).testcases, Strings({"3", "1", "3"}));
+  EXPECT_EQ(parse({"-p", "a", "-v", "-p", "b"}).testcasePrefixes, Strings({"a", "b"}));
+}
+
+TEST(ParseOptions, MultitokenStopsAtNextOption) {
+  const Options options = parse({"-t", "0", "1", "-b", "8"});
+  EXPECT_EQ(options.testcases, Strings({"0", "1"}));
+  EXPECT_EQ(options.bufferSizeMiB, 8u);
+}
+
+TEST(ParseOptions, TestcaseTokensAreKeptVerbatim) {
+  // A negative index or an empty token is selection's business, not a parse error.
+  EXPECT_EQ(parse({"-t", "-1"}).testcases, Strings({"-1"}));
+  EXPECT_EQ(parse({"-t", ""}).testcases, Strings({""}));
+  EXPECT_EQ(parse({"-t", " 3"}).testcases, Strings({" 3"}));
+}
+
+TEST(ParseOptions, TerminatorAloneIsHarmless) {
+  EXPECT_EQ(parse({"-t", "0", "--"}).testcases, Strings({"0"}));
+}
+
+// ---- syntax errors ------------------------------------------------------------------------
+
+TEST(ParseOptions, ScalarOptionGivenTwiceIsAnError) {
+  for (auto args : std::vector<std::vector<const char*>>{
+           {"-b", "1", "-b", "2"},
+           {"-b", "1", "--bufferSize=2"},
+           {"-i", "1", "-i", "2"},
+           {"--loopCount", "1", "--loopCount", "2"},
+           {"-v", "-v"},
+           {"-vv"},
+           {"-s", "-s"},
+           {"-d", "--disableAffinity"},
+           {"-m", "-m"},
+           {"-j", "-j"},
+           {"--perfFormatter", "--perf"},
+           {"-h", "-h"},
+           {"-l", "-l"},
+       }) {
+    std::string message;
+    try {
+      parseOptions(Strings(args.begin(), args.end()));
+      ADD_FAILURE() << "accepted " << args[0] << " twice";
+    } catch (const UsageError& error) {
+      message = error.what();
+    }
+    EXPECT_TRUE(isOneLine(message)) << message;
+    EXPECT_NE(message.find("more than once"), std::string::npos) << message;
+  }
+}
+
+TEST(ParseOptions, StrayPositionalArgumentsAreErrors) {
+  EXPECT_EQ(usageError({"foo"}), "unexpected argument 'foo'");
+  EXPECT_EQ(usageError({"-b", "64", "extra"}), "unexpected argument 'extra'");
+  // Upstream silently dropped the "1" here; the user meant -t 0 1.
+  EXPECT_EQ(usageError({"-t", "0", "-v", "1"}), "unexpected argument '1'");
+}
+
+TEST(ParseOptions, TokensAfterTerminatorAreErrors) {
+  EXPECT_EQ(usageError({"--", "x"}), "unexpected argument 'x'");
+  EXPECT_EQ(usageError({"-t", "0", "--", "1"}), "unexpected argument '1'");
+  EXPECT_EQ(usageError({"--", "-v"}), "unexpected argument '-v'");
+}
+
+TEST(ParseOptions, UnknownOptions) {
+  for (const char* option : {"-x", "--bogus", "--Help", "-help", "--verbosee"}) {
+    const std::string message = usageError({option});
+    EXPECT_TRUE(isOneLine(message)) << message;
+    EXPECT_NE(message.find("unknown option"), std::string::npos) << message;
+    EXPECT_EQ(message, std::string("unknown option '") + option + "'");
+  }
+}
+
+TEST(ParseOptions, MissingValues) {
+  for (auto args : std::vector<std::vector<const char*>>{
+           {"-b"}, {"--bufferSize"}, {"-i"}, {"--loopCount"}, {"-t"}, {"-p"}, {"-b", "-v"}}) {
+    std::string message;
+    try {
+      parseOptions(Strings(args.begin(), args.end()));
+      ADD_FAILURE() << "accepted " << args[0] << " without a value";
+    } catch (const UsageError& error) {
+      message = error.what();
+    }
+    EXPECT_TRUE(isOneLine(message)) << message;
+    EXPECT_NE(message.find("missing"), std::string::npos) << message;
+  }
+  EXPECT_NE(usageError({"-b"}).find("--bufferSize"), std::string::npos);
+}
+
+TEST(ParseOptions, SwitchWithValueIsAnError) {
+  const std::string message = usageError({"--help=1"});
+  EXPECT_TRUE(isOneLine(message)) << message;
+  EXPECT_NE(message.find("--help"), std::string::npos) << message;
+  usageError({"--verbose=true"});
+}
+
+// ---- bad numbers --------------------------------------------------------------------------
+
+TEST(ParseOptions, NotAWholeNumber) {
+  EXPECT_EQ(usageError({"-b", "abc"}),
+            "invalid value 'abc' for --bufferSize: expected a whole number of MiB");
+  EXPECT_EQ(usageError({"-i", "abc"}),
+            "invalid value 'abc' for --testSamples: expected a whole number");
+  EXPECT_EQ(usageError({"--loopCount", "abc"}),
+            "invalid value 'abc' for --loopCount: expected a whole number");
+  for (const char* value : {"1.5", "", " 5", "5 ", "0x10", "1e3", "+", "-", "--", "5MiB", "--5"}) {
+    EXPECT_EQ(usageError({"-b", value}), std::string("invalid value '") + value +
+                                             "' for --bufferSize: expected a whole number of MiB");
+  }
+}
+
+TEST(ParseOptions, NegativeNumbersDoNotWrap) {
+  EXPECT_EQ(usageError({"-b", "-1"}), "invalid value '-1' for --bufferSize: must not be negative");
+  EXPECT_EQ(usageError({"-i", "-1"}), "invalid value '-1' for --testSamples: must not be negative");
+  EXPECT_EQ(usageError({"--loopCount", "-1"}),
+            "invalid value '-1' for --loopCount: must not be negative");
+  EXPECT_EQ(usageError({"--bufferSize=-64"}),
+            "invalid value '-64' for --bufferSize: must not be negative");
+}
+
+TEST(ParseOptions, OverflowIsAnError) {
+  EXPECT_EQ(usageError({"-b", "18446744073709551616"}),
+            "invalid value '18446744073709551616' for --bufferSize: too large (at most "
+            "18446744073709551615)");
+  EXPECT_EQ(usageError({"-b", "99999999999999999999"}),
+            "invalid value '99999999999999999999' for --bufferSize: too large (at most "
+            "18446744073709551615)");
+  EXPECT_EQ(usageError({"-i", "4294967296"}),
+            "invalid value '4294967296' for --testSamples: too large (at most 4294967295)");
+  EXPECT_EQ(usageError({"--loopCount", "100000000000000000000"}),
+            "invalid value '100000000000000000000' for --loopCount: too large (at most "
+            "18446744073709551615)");
+}
+
+TEST(ParseOptions, EveryErrorIsOneLine) {
+  for (auto args : std::vector<std::vector<const char*>>{
+           {"-b", "abc"}, {"-x"}, {"--test", "1"}, {"foo"}, {"-v", "-v"}, {"-b"}, {"-i", "-1"}}) {
+    try {
+      parseOptions(Strings(args.begin(), args.end()));
+      ADD_FAILURE() << "accepted " << args[0];
+    } catch (const UsageError& error) {
+      EXPECT_TRUE(isOneLine(error.what())) << error.what();
+    }
+  }
+}
+
+// ---- validation ---------------------------------------------------------------------------
+
+TEST(ValidateOptions, ZeroValuesAreRejected) {
+  EXPECT_EQ(validationError({"-b", "0"}), "--bufferSize must be at least 1");
+  EXPECT_EQ(validationError({"-i", "0"}), "--testSamples must be at least 1");
+  EXPECT_EQ(validationError({"--loopCount", "0"}), "--loopCount must be at least 1");
+}
+
+TEST(ValidateOptions, TestcaseAndPrefixesTogetherAreRejected) {
+  EXPECT_EQ(validationError({"-t", "0", "-p", "host"}),
+            "-t/--testcase and -p/--testcasePrefixes cannot be used together");
+}
+
+TEST(ValidateOptions, BufferSizeMustFitIn64BitBytes) {
+  const Options largest = parse({"-b", "17592186044415"});
+  EXPECT_NO_THROW(validateOptions(largest));
+  EXPECT_EQ(largest.bufferBytes(), 17592186044415ull * 1048576ull);
+  EXPECT_EQ(validationError({"-b", "17592186044416"}),
+            "--bufferSize 17592186044416 is too large: at most 17592186044415 MiB");
+  EXPECT_EQ(validationError({"-b", "18446744073709551615"}),
+            "--bufferSize 18446744073709551615 is too large: at most 17592186044415 MiB");
+}
+
+TEST(ValidateOptions, SmallestValuesAreAccepted) {
+  EXPECT_NO_THROW(validateOptions(parse({"-b", "1", "-i", "1", "--loopCount", "1"})));
+}
+
+TEST(ValidateOptions, HelpAndListParseNextToBadValues) {
+  // main handles -h/-l before validateOptions, so these must parse.
+  EXPECT_TRUE(parse({"-h", "-b", "0"}).help);
+  EXPECT_TRUE(parse({"-l", "-i", "0"}).list);
+  EXPECT_TRUE(parse({"-h", "-t", "0", "-p", "host"}).help);
+  EXPECT_TRUE(parse({"-j", "-h"}).help);
+}
+
+// ---- help ---------------------------------------------------------------------------------
+
+TEST(HelpText, ExactLayout) {
+  // Upstream's Boost layout, with the doubled ")" of -p fixed and the hidden options shown.
+  // The trailing spaces before wrapped lines come from Boost.
+  const std::string expected =
+      "nvbandwidth CLI:\n"
+      "  -h [ --help ]                  Produce help message\n"
+      "  -b [ --bufferSize ] arg (=512) Memcpy buffer size in MiB\n"
+      "  -l [ --list ]                  List available testcases\n"
+      "  -t [ --testcase ] arg          Testcase(s) to run (by name or index)\n"
+      "  -p [ --testcasePrefixes ] arg  Testcase(s) to run (by prefix)\n"
+      "  -v [ --verbose ]               Verbose output\n"
+      "  -s [ --skipVerification ]      Skips data verification after copy\n"
+      "  -d [ --disableAffinity ]       Disable automatic CPU affinity control\n"
+      "  -i [ --testSamples ] arg (=3)  Iterations of the benchmark\n"
+      "  -m [ --useMean ]               Use mean instead of median for results\n"
+      "  -j [ --json ]                  Print output in json format instead of plain \n"
+      "                                 text.\n"
+      "  --loopCount arg (=16)          Iterations of memcpy to be performed within a \n"
+      "                                 test sample\n"
+      "  --perfFormatter                Use perf formatter prefix (&&&& PERF) in \n"
+      "                                 output\n";
+  EXPECT_EQ(helpText(), expected);
+}
+
+TEST(HelpText, EndsWithNewlineAndHasNoDoubledParenthesis) {
+  const std::string help = helpText();
+  ASSERT_FALSE(help.empty());
+  EXPECT_EQ(help.back(), '\n');
+  EXPECT_EQ(help.find("))"), std::string::npos);
+  EXPECT_EQ(help.rfind("nvbandwidth CLI:\n", 0), 0u);
+}
+
+TEST(HelpText, ListsEveryOptionTheParserAccepts) {
+  const std::string help = helpText();
+  for (const char* name : {"--help", "--bufferSize", "--list", "--testcase", "--testcasePrefixes",
+                           "--verbose", "--skipVerification", "--disableAffinity", "--testSamples",
+                           "--useMean", "--json", "--loopCount", "--perfFormatter"}) {
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+  }
+}
+
+} // namespace
+} // namespace nvbw
