@@ -1,1 +1,37 @@
-// placeholder: being written
+#include "nvbandwidth/pattern.h"
+
+#include <numeric>
+
+namespace nvbw {
+
+std::vector<std::uint32_t> xorshiftPattern(std::uint32_t seed) {
+  std::vector<std::uint32_t> words(kPatternWords);
+  std::uint32_t v = seed;
+  for (auto& word : words) {
+    v ^= v << 13;
+    v ^= v >> 17;
+    v ^= v << 5;
+    word = v; // the seed itself is never stored
+  }
+  return words;
+}
+
+std::vector<std::uint64_t> pointerChain(std::uint64_t baseAddress, std::size_t bytes,
+                                        std::size_t strideNodes) {
+  const std::size_t n = bytes / sizeof(std::uint64_t);
+  std::vector<std::uint64_t> nodes(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    nodes[i] = baseAddress + sizeof(std::uint64_t) * ((i + strideNodes) % n);
+  }
+  return nodes;
+}
+
+std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes) {
+  const std::size_t n = bytes / sizeof(std::uint64_t);
+  if (n == 0) return 0;
+  // Starting at 0 the walk visits the multiples of gcd(n, stride) modulo n (a stride of 0, or of
+  // a multiple of n, stays on node 0: gcd = n, cycle 1).
+  return n / std::gcd(n, strideNodes % n);
+}
+
+} // namespace nvbw

@@ -1,5 +1,5 @@
 // Host-side launchers for the device kernels (kernels/*.cu). Every launcher enqueues on `stream`
-// in the current context and throws CudaRuntimeError if the launch fails. None synchronizes,
+// in the current context and throws KernelError if the launch fails. None synchronizes,
 // except where it says so.
 #pragma once
 

@@ -1,0 +1,16 @@
+// Helpers shared by the kernel launchers (defined in copy_kernels.cu).
+#pragma once
+
+namespace nvbw::kernels::detail {
+
+// Throws KernelError naming `kernel` if the last launch failed.
+void throwIfLaunchFailed(const char* kernel);
+// Forces the module holding `function` to load now (cudaFuncGetAttributes).
+void preloadFunction(const void* function, const char* kernel);
+
+// Each .cu file loads its own kernels (their symbols live in that file's anonymous namespace).
+void preloadSpinKernel();
+void preloadPatternKernels();
+void preloadLatencyKernels();
+
+}  // namespace nvbw::kernels::detail

@@ -1,0 +1,134 @@
+#include "nvbandwidth/pattern.h"
+
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <set>
+#include <vector>
+
+namespace nvbw {
+namespace {
+
+// Reference xorshift32 written differently from the implementation: 64-bit arithmetic masked to
+// 32 bits, one step per call.
+std::uint32_t referenceStep(std::uint64_t v) {
+  constexpr std::uint64_t mask = 0xFFFFFFFFull;
+  v = (v ^ (v << 13)) & mask;
+  v = (v ^ (v >> 17)) & mask;
+  v = (v ^ (v << 5)) & mask;
+  return static_cast<std::uint32_t>(v);
+}
+
+TEST(XorshiftPattern, IsTwoMiBOfWords) {
+  EXPECT_EQ(kPatternWords, 524288u);
+  EXPECT_EQ(xorshiftPattern(kSourceSeed).size(), kPatternWords);
+}
+
+TEST(XorshiftPattern, FirstWordsForTheSourceSeed) {
+  const std::vector<std::uint32_t> p = xorshiftPattern(kSourceSeed);
+  // Worked out by hand (and by the reference below); the seed itself is not stored.
+  EXPECT_EQ(p[0], 0x9126193Bu);
+  EXPECT_EQ(p[1], 0x122B575Bu);
+  EXPECT_EQ(p[2], 0x60C16C5Bu);
+  EXPECT_EQ(p.back(), 0xC75AD55Cu);
+  EXPECT_NE(p[0], kSourceSeed);
+}
+
+TEST(XorshiftPattern, FirstWordsForTheDestinationSeed) {
+  const std::vector<std::uint32_t> p = xorshiftPattern(kDestinationSeed);
+  EXPECT_EQ(p[0], 0xA887F92Au);
+  EXPECT_EQ(p[1], 0xA3F0CD9Bu);
+  EXPECT_EQ(p[2], 0xF23DE7FAu);
+  EXPECT_EQ(p.back(), 0x9B2E9365u);
+}
+
+TEST(XorshiftPattern, EveryWordFollowsFromThePreviousOne) {
+  for (std::uint32_t seed : {kSourceSeed, kDestinationSeed, 1u}) {
+    const std::vector<std::uint32_t> p = xorshiftPattern(seed);
+    ASSERT_EQ(p[0], referenceStep(seed));
+    for (std::size_t i = 1; i < p.size(); ++i) {
+      ASSERT_EQ(p[i], referenceStep(p[i - 1])) << "word " << i << ", seed " << seed;
+    }
+  }
+}
+
+TEST(XorshiftPattern, SeedsGiveDifferentPatterns) {
+  const std::vector<std::uint32_t> src = xorshiftPattern(kSourceSeed);
+  const std::vector<std::uint32_t> dst = xorshiftPattern(kDestinationSeed);
+  std::size_t equal = 0;
+  for (std::size_t i = 0; i < src.size(); ++i)
+    equal += src[i] == dst[i];
+  EXPECT_LT(equal, 16u); // a copy that did not happen must show up almost everywhere
+}
+
+TEST(PointerChain, TwoMiBChainWithOneLineStride) {
+  constexpr std::uint64_t base = 0x7f0000000000ull;
+  const std::vector<std::uint64_t> chain = pointerChain(base, kLatencyBufferBytes);
+  ASSERT_EQ(chain.size(), 262144u);
+  EXPECT_EQ(chain[0], base + 128); // 16 nodes x 8 bytes = one 128-byte line ahead
+  EXPECT_EQ(chain[1], base + 136);
+  EXPECT_EQ(chain[1000], base + 8 * 1016);
+}
+
+TEST(PointerChain, WrapsAroundAtTheEnd) {
+  constexpr std::uint64_t base = 0x1000;
+  const std::vector<std::uint64_t> chain = pointerChain(base, kLatencyBufferBytes);
+  const std::size_t n = chain.size();
+  EXPECT_EQ(chain[n - 17], base + 8 * (n - 1));
+  EXPECT_EQ(chain[n - 16], base);
+  EXPECT_EQ(chain[n - 1], base + 8 * 15);
+}
+
+TEST(PointerChain, EveryNodeStaysInsideTheBuffer) {
+  constexpr std::uint64_t base = 0x200000;
+  const std::vector<std::uint64_t> chain = pointerChain(base, 4096, 5);
+  ASSERT_EQ(chain.size(), 512u);
+  for (std::uint64_t next : chain) {
+    EXPECT_GE(next, base);
+    EXPECT_LT(next, base + 4096);
+    EXPECT_EQ((next - base) % 8, 0u);
+  }
+}
+
+TEST(PointerChain, SizesBelowOneNodeGiveAnEmptyChain) {
+  EXPECT_TRUE(pointerChain(0x1000, 0).empty());
+  EXPECT_TRUE(pointerChain(0x1000, 7).empty());
+  EXPECT_EQ(pointerChain(0x1000, 15).size(), 1u);     // partial trailing node dropped
+  EXPECT_EQ(pointerChain(0x1000, 8, 16)[0], 0x1000u); // one node points to itself
+}
+
+// Follows the chain from node 0 the way the kernel does and counts the nodes until it returns.
+std::size_t walkCycle(const std::vector<std::uint64_t>& chain, std::uint64_t base) {
+  std::set<std::uint64_t> seen;
+  std::uint64_t node = base;
+  while (seen.insert(node).second)
+    node = chain[(node - base) / 8];
+  EXPECT_EQ(node, base); // the walk is a cycle back to the start, not a lasso
+  return seen.size();
+}
+
+TEST(ChainCycleLength, DefaultChainVisits16384Nodes) {
+  EXPECT_EQ(chainCycleLength(kLatencyBufferBytes), 16384u);
+  EXPECT_EQ(walkCycle(pointerChain(0x10000, kLatencyBufferBytes), 0x10000), 16384u);
+}
+
+TEST(ChainCycleLength, MatchesAWalkForOtherStrides) {
+  for (std::size_t stride : {1, 3, 6, 16, 48, 100, 512}) {
+    SCOPED_TRACE(stride);
+    EXPECT_EQ(chainCycleLength(8192, stride),
+              walkCycle(pointerChain(0x4000, 8192, stride), 0x4000));
+  }
+  EXPECT_EQ(chainCycleLength(kLatencyBufferBytes, 1), 262144u);
+  EXPECT_EQ(chainCycleLength(kLatencyBufferBytes, 3), 262144u);
+  EXPECT_EQ(chainCycleLength(kLatencyBufferBytes, 6), 131072u);
+}
+
+TEST(ChainCycleLength, DegenerateStridesAndSizes) {
+  EXPECT_EQ(chainCycleLength(0), 0u);
+  EXPECT_EQ(chainCycleLength(7), 0u);
+  EXPECT_EQ(chainCycleLength(8192, 0), 1u);
+  EXPECT_EQ(chainCycleLength(8192, 1024), 1u);    // stride = n
+  EXPECT_EQ(chainCycleLength(8192, 1025), 1024u); // stride = n + 1 acts like 1
+}
+
+} // namespace
+} // namespace nvbw
