@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "nvbandwidth/testcases.h"
+#include "nvbandwidth/testcases_d2d.h"
 
 namespace nvbw {
 
@@ -57,19 +58,19 @@ std::vector<TestcaseDef> makeRegistry() {
       {"device_to_device_memcpy_read_ce",
        "Copy engine bandwidth between every pair of GPUs with peer access.\n"
        "Read: the row GPU pulls from the column GPU, issued in the row GPU's context.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceRead, kCe)},
       {"device_to_device_memcpy_write_ce",
        "Copy engine bandwidth between every pair of GPUs with peer access.\n"
        "Write: the row GPU pushes to the column GPU, issued in the row GPU's context.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceWrite, kCe)},
       {"device_to_device_bidirectional_memcpy_read_ce",
        "Copy engine bandwidth between every pair of GPUs with peer access, with a copy in the\n"
        "opposite direction running at the same time. Read: each GPU pulls in its own context.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceBidirectionalRead, kCe)},
       {"device_to_device_bidirectional_memcpy_write_ce",
        "Copy engine bandwidth between every pair of GPUs with peer access, with a copy in the\n"
        "opposite direction running at the same time. Write: each GPU pushes in its own context.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceBidirectionalWrite, kCe)},
       {"all_to_host_memcpy_ce",
        "GPU-to-host copy engine bandwidth of one GPU while every other GPU also copies to the host.",
        {}, with(plans::allToHost, kCe)},
@@ -89,19 +90,19 @@ std::vector<TestcaseDef> makeRegistry() {
       {"all_to_one_write_ce",
        "Total copy engine bandwidth into each GPU while all its peers write to it at once.\n"
        "Each copy is issued by the writing peer.",
-       peers, {}},
+       peers, with(plans::allToOneWrite, kCe)},
       {"all_to_one_read_ce",
        "Total copy engine bandwidth out of each GPU while all its peers read from it at once.\n"
        "Each copy is issued by the reading peer.",
-       peers, {}},
+       peers, with(plans::allToOneRead, kCe)},
       {"one_to_all_write_ce",
        "Total copy engine bandwidth out of each GPU while it writes to all its peers at once.\n"
        "Each copy is issued by the writing GPU.",
-       peers, {}},
+       peers, with(plans::oneToAllWrite, kCe)},
       {"one_to_all_read_ce",
        "Total copy engine bandwidth into each GPU while it reads from all its peers at once.\n"
        "Each copy is issued by the reading GPU.",
-       peers, {}},
+       peers, with(plans::oneToAllRead, kCe)},
       {"host_to_device_memcpy_sm",
        "Copy kernel (SM) bandwidth from pinned host memory to each GPU.",
        {}, with(plans::hostToDevice, kSm)},
@@ -120,19 +121,19 @@ std::vector<TestcaseDef> makeRegistry() {
       {"device_to_device_memcpy_read_sm",
        "Copy kernel bandwidth between every pair of GPUs with peer access.\n"
        "Read: the kernel runs on the row GPU and pulls from the column GPU.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceRead, kSm)},
       {"device_to_device_memcpy_write_sm",
        "Copy kernel bandwidth between every pair of GPUs with peer access.\n"
        "Write: the kernel runs on the row GPU and pushes to the column GPU.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceWrite, kSm)},
       {"device_to_device_bidirectional_memcpy_read_sm",
        "Copy kernel bandwidth between every pair of GPUs with peer access, both directions at\n"
        "once; each direction and their sum are reported. Read: each GPU pulls.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceBidirectionalRead, kSm)},
       {"device_to_device_bidirectional_memcpy_write_sm",
        "Copy kernel bandwidth between every pair of GPUs with peer access, both directions at\n"
        "once; each direction and their sum are reported. Write: each GPU pushes.",
-       peers, {}},
+       peers, with(plans::deviceToDeviceBidirectionalWrite, kSm)},
       {"all_to_host_memcpy_sm",
        "GPU-to-host copy kernel bandwidth of one GPU while every other GPU also copies to the host.",
        {}, with(plans::allToHost, kSm)},
@@ -149,18 +150,18 @@ std::vector<TestcaseDef> makeRegistry() {
        {}, plans::hostToAllBidirectionalSm},
       {"all_to_one_write_sm",
        "Total copy kernel bandwidth into each GPU while all its peers write to it at once.",
-       peers, {}},
+       peers, with(plans::allToOneWrite, kSm)},
       {"all_to_one_read_sm",
        "Total copy kernel bandwidth out of each GPU to all its peers at once. As upstream, the\n"
        "kernels run on the GPU that owns the source, so this pushes rather than pulls.",
-       peers, {}},
+       peers, with(plans::allToOneRead, kSm)},
       {"one_to_all_write_sm",
        "Total copy kernel bandwidth out of each GPU while it writes to all its peers at once.",
-       peers, {}},
+       peers, with(plans::oneToAllWrite, kSm)},
       {"one_to_all_read_sm",
        "Total copy kernel bandwidth into each GPU from all its peers at once. As upstream, the\n"
        "kernels run on the peers that own the sources, so this pushes rather than pulls.",
-       peers, {}},
+       peers, with(plans::oneToAllRead, kSm)},
       {"host_device_latency_sm",
        "Latency of a GPU reading pinned host memory: a pointer chase through a 2 MiB host buffer\n"
        "with a 128-byte stride. --bufferSize does not apply.",
@@ -168,7 +169,7 @@ std::vector<TestcaseDef> makeRegistry() {
       {"device_to_device_latency_sm",
        "Latency of a GPU reading a peer GPU's memory: a pointer chase through a 2 MiB buffer on\n"
        "the column GPU, run by the row GPU. --bufferSize does not apply.",
-       peers, {}},
+       peers, plans::deviceToDeviceLatencySm},
       {"device_local_copy",
        "Copy engine (cuMemcpyAsync) bandwidth between two buffers in the same GPU's memory.",
        {}, plans::deviceLocalCopy},
