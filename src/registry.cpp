@@ -14,10 +14,12 @@ std::optional<std::string> needsPeerPairs(const Topology& topo) {
     s << "needs two GPUs with peer access; this system has " << n << (n == 1 ? " GPU" : " GPUs");
     return s.str();
   }
-  if (accessiblePairs(topo).empty())
-    return "needs two GPUs with peer access; no pair of the " + std::to_string(n) +
-           " GPUs can access each other (cuDeviceCanAccessPeer)";
-  return std::nullopt;
+  // Peer access is enabled both ways for every measured pair, so a pair counts only when each
+  // GPU can access the other.
+  for (const auto& [r, c] : accessiblePairs(topo))
+    if (topo.canAccessPeer(c, r)) return std::nullopt;
+  return "needs two GPUs with peer access; no pair of the " + std::to_string(n) +
+         " GPUs can access each other both ways (cuDeviceCanAccessPeer)";
 }
 
 std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology& topo) {
