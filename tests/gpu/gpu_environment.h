@@ -11,6 +11,8 @@
 #include "nvbandwidth/executor.h"
 #include "nvbandwidth/gpu.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/selection.h"
 
 namespace nvbw::test {
 
@@ -48,5 +50,15 @@ class RecordingOutput final : public Output {
 
 // Runs `cmd` and returns its stdout; *status gets the exit status.
 std::string runCommand(const std::string& cmd, int* status);
+
+// Selections for `keys`, looked up in `registry`.
+std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
+                                  const std::vector<std::string>& keys);
+
+// Runs `keys` at `bufferMiB` and expects each to pass with a positive value in every cell of
+// every matrix and `samples` samples per cell. Returns the results for further checks.
+std::vector<TestcaseResult> expectAllPassed(const std::vector<std::string>& keys,
+                                            std::size_t bufferMiB, unsigned samples = 2,
+                                            unsigned long long loops = 4);
 
 }  // namespace nvbw::test

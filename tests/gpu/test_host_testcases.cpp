@@ -16,43 +16,17 @@ const char* const kCeHostKeys[] = {
     "host_to_all_memcpy_ce",          "host_to_all_bidirectional_memcpy_ce",
     "device_local_copy"};
 
-std::vector<Selection> select(const std::vector<TestcaseDef>& reg,
-                              const std::vector<std::string>& keys) {
-  std::vector<Selection> out;
-  for (const std::string& k : keys)
-    for (std::size_t i = 0; i < reg.size(); ++i)
-      if (reg[i].key == k) out.push_back({i, k, ""});
-  return out;
-}
+const std::vector<std::string> kKeys(std::begin(kCeHostKeys), std::end(kCeHostKeys));
 
-void expectAllPassed(std::size_t bufferMiB, unsigned samples, unsigned long long loops) {
-  const auto reg = makeRegistry();
-  DriverTopology topo(gpu());
-  ExecSettings s = quickSettings();
-  s.samples = samples;
-  s.loopCount = loops;
-  auto runner = makeGpuPlanRunner(gpu(), s, nullptr);
-  RecordingOutput out;
-  std::vector<std::string> keys(std::begin(kCeHostKeys), std::end(kCeHostKeys));
-  RunSummary summary = runTestcases(reg, select(reg, keys), topo, bufferMiB << 20, *runner, out);
-  EXPECT_EQ(summary.errors, 0);
-  ASSERT_EQ(out.results.size(), keys.size());
-  for (const TestcaseResult& r : out.results) {
+TEST(HostTestcases, PassVerificationAt64MiB) { expectAllPassed(kKeys, 64); }
+
+TEST(HostTestcases, PassVerificationAtDefaultSize) {
+  for (const TestcaseResult& r : expectAllPassed(kKeys, 512, 3, 16)) {
     SCOPED_TRACE(r.name);
-    EXPECT_EQ(r.status, Status::Passed) << r.message;
-    ASSERT_EQ(r.matrices.size(), 1u);
-    for (int d = 0; d < gpu().deviceCount(); ++d) {
-      const auto& cell = r.matrices[0].at(0, d);
-      ASSERT_TRUE(cell.has_value());
-      EXPECT_GT(cell->value, 1.0);  // GB/s: anything real is far above this
-      EXPECT_EQ(cell->samples.size(), samples);
-    }
+    // Far above anything a broken measurement would give, far below PCIe Gen4 x16.
+    EXPECT_GT(r.matrices.at(0).at(0, 0)->value, 5.0);
   }
 }
-
-TEST(HostTestcases, PassVerificationAt64MiB) { expectAllPassed(64, 2, 4); }
-
-TEST(HostTestcases, PassVerificationAtDefaultSize) { expectAllPassed(512, 3, 16); }
 
 // A plan runner that corrupts the first plan it runs and behaves normally afterwards.
 class CorruptFirst final : public PlanRunner {
@@ -79,7 +53,7 @@ TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
   CorruptFirst runner;
   RecordingOutput out;
   RunSummary summary =
-      runTestcases(reg, select(reg, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}), topo,
+      runTestcases(reg, selectKeys(reg, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}), topo,
                    64 << 20, runner, out);
   EXPECT_EQ(summary.errors, 1);
   EXPECT_EQ(summary.passed, 1);
@@ -96,7 +70,7 @@ TEST(HostTestcases, VerboseSamplesNameOnlyMeasuredCopies) {
   DriverTopology topo(gpu());
   auto runner = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
   RecordingOutput out;
-  runTestcases(reg, select(reg, {"host_to_device_bidirectional_memcpy_ce"}), topo, 64 << 20,
+  runTestcases(reg, selectKeys(reg, {"host_to_device_bidirectional_memcpy_ce"}), topo, 64 << 20,
                *runner, out);
   ASSERT_EQ(out.samples.size(), 2u * gpu().deviceCount());
   EXPECT_EQ(out.samples[0].label, "Host -> Device 0");

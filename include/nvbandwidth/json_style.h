@@ -1,0 +1,21 @@
+// JSON text in the exact layout of upstream's writer (jsoncpp 1.9.5, Value::toStyledString()), so
+// scripts that diff or line-parse upstream's -j output keep working.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+namespace nvbw {
+
+// TAB indentation, `"key" : value`, nested containers on their own line at the parent's
+// indentation, keys in byte order, every non-empty array one element per line, doubles as %.17g
+// (".0" added when needed; NaN as null, +-Inf as +-1e+9999). Ends with "\n" after the last
+// bracket; upstream printed one more newline after that (std::endl), which callers add.
+std::string styledJson(const nlohmann::json& value);
+
+namespace detail {
+std::string jsonDouble(double value);             // jsoncpp's valueToString(double)
+std::string jsonQuoted(const std::string& value); // jsoncpp's valueToQuotedString, ASCII output
+} // namespace detail
+
+} // namespace nvbw
