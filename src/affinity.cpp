@@ -2,29 +2,38 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 namespace nvbw {
 
 std::optional<std::vector<int>> parseCpuList(const std::string& text) {
+  // sysfs writes "0-3,8,10-11\n": trim the ends only; anything else malformed is rejected.
+  const auto first = text.find_first_not_of(" \t\n");
+  if (first == std::string::npos) return std::nullopt;
+  const std::string list = text.substr(first, text.find_last_not_of(" \t\n") - first + 1);
+  auto number = [](const std::string& s, int* out) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 6)
+      return false;
+    *out = std::stoi(s);
+    return true;
+  };
   std::vector<int> cpus;
-  std::string trimmed;
-  for (char c : text)
-    if (c != '\n' && c != ' ') trimmed += c;
-  if (trimmed.empty()) return std::nullopt;
-  std::stringstream in(trimmed);
-  std::string range;
-  while (std::getline(in, range, ',')) {
-    int first = 0, last = 0;
-    char extra = 0;
-    if (std::sscanf(range.c_str(), "%d-%d%c", &first, &last, &extra) == 2) {
-    } else if (std::sscanf(range.c_str(), "%d%c", &first, &extra) == 1) {
-      last = first;
-    } else {
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', pos);
+    const std::string field = list.substr(pos, comma == std::string::npos ? comma : comma - pos);
+    const std::size_t dash = field.find('-');
+    int lo = 0, hi = 0;
+    if (dash == std::string::npos) {
+      if (!number(field, &lo)) return std::nullopt;
+      hi = lo;
+    } else if (!number(field.substr(0, dash), &lo) || !number(field.substr(dash + 1), &hi) ||
+               hi < lo) {
       return std::nullopt;
     }
-    if (first < 0 || last < first) return std::nullopt;
-    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+    for (int cpu = lo; cpu <= hi; ++cpu) cpus.push_back(cpu);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
   }
   return cpus;
 }

@@ -28,10 +28,9 @@ DeviceBuffer::~DeviceBuffer() {
 HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes) : gpu_(&gpu), bytes_(bytes) {
   // cuMemHostAlloc needs a current context; PORTABLE makes the memory usable from all of them.
   ContextScope scope(gpu, 0);
-  // PORTABLE: usable from every context; DEVICEMAP: addressable by kernels (UVA makes the device
-  // address equal to the host pointer).
-  NVBW_CU(gpu.api(), cuMemHostAlloc, &ptr_, bytes,
-          CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+  // PORTABLE: usable from every context, as upstream allocates it. Under unified addressing the
+  // pages are mapped for the GPUs too and the host pointer is their device address.
+  NVBW_CU(gpu.api(), cuMemHostAlloc, &ptr_, bytes, CU_MEMHOSTALLOC_PORTABLE);
 }
 
 HostBuffer::~HostBuffer() {

@@ -38,6 +38,13 @@ RunSummary runTestcases(const std::vector<TestcaseDef>& registry,
       continue;
     }
     output.testcaseStarted(def.key);
+    // One failing testcase never stops the run: report it and go on with the next.
+    auto fail = [&](const std::string& why) {
+      result.status = Status::Error;
+      result.message = "Testcase " + def.key + " failed: " + why;
+      result.matrices.clear();
+      ++summary.errors;
+    };
     try {
       const Plan plan = def.plan(PlanContext{topology, bufferBytes});
       result.matrices =
@@ -46,11 +53,9 @@ RunSummary runTestcases(const std::vector<TestcaseDef>& registry,
       result.status = Status::Passed;
       ++summary.passed;
     } catch (const std::exception& e) {
-      // One failing testcase never stops the run: report it and go on with the next.
-      result.status = Status::Error;
-      result.message = "Testcase " + def.key + " failed: " + e.what();
-      result.matrices.clear();
-      ++summary.errors;
+      fail(e.what());
+    } catch (...) {
+      fail("unknown exception");
     }
     output.testcaseFinished(result);
   }

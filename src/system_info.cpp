@@ -18,9 +18,11 @@ std::string formatBdf(const DeviceInfo& d) {
 }
 
 std::string parseProcDriverVersion(const std::string& procText) {
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep ..." (also "Open Kernel
-  // Module"): the first dotted version number after "Kernel Module".
-  static const std::regex pattern(R"(Kernel Module[^0-9]*([0-9]+(\.[0-9]+)+))");
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep ...": the first dotted
+  // version number after "Kernel Module".
+  // The open module says "Open Kernel Module for x86_64  580.159.04": skip words with digits
+  // that are not a dotted version.
+  static const std::regex pattern(R"(Kernel Module.*?\s([0-9]+(?:\.[0-9]+)+)(?:\s|$))");
   std::smatch m;
   if (std::regex_search(procText, m, pattern)) return m[1].str();
   return "";

@@ -48,7 +48,7 @@ class DeviceBuffer {
   int device_ = -1;
 };
 
-// Portable pinned host memory (cuMemHostAlloc, PORTABLE | DEVICEMAP).
+// Portable pinned host memory (cuMemHostAlloc, PORTABLE).
 class HostBuffer {
  public:
   HostBuffer() = default;

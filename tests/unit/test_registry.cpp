@@ -1,0 +1,253 @@
+// The registry: upstream's 35 keys in order, a description and a plan for each, and which
+// testcases are waived on which topology, with a reason that says why.
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/topology.h"
+
+#include <gtest/gtest.h>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace nvbw {
+namespace {
+
+const std::vector<TestcaseDef>& registry() {
+  static const std::vector<TestcaseDef> defs = makeRegistry();
+  return defs;
+}
+
+// Upstream v0.8 `-l`, index = position (upstream-behavior.md §3.1).
+const std::vector<std::string> kUpstreamKeys = {
+    "host_to_device_memcpy_ce",                       // 0
+    "device_to_host_memcpy_ce",                       // 1
+    "host_to_device_bidirectional_memcpy_ce",         // 2
+    "device_to_host_bidirectional_memcpy_ce",         // 3
+    "device_to_device_memcpy_read_ce",                // 4
+    "device_to_device_memcpy_write_ce",               // 5
+    "device_to_device_bidirectional_memcpy_read_ce",  // 6
+    "device_to_device_bidirectional_memcpy_write_ce", // 7
+    "all_to_host_memcpy_ce",                          // 8
+    "all_to_host_bidirectional_memcpy_ce",            // 9
+    "host_to_all_memcpy_ce",                          // 10
+    "host_to_all_bidirectional_memcpy_ce",            // 11
+    "all_to_one_write_ce",                            // 12
+    "all_to_one_read_ce",                             // 13
+    "one_to_all_write_ce",                            // 14
+    "one_to_all_read_ce",                             // 15
+    "host_to_device_memcpy_sm",                       // 16
+    "device_to_host_memcpy_sm",                       // 17
+    "host_to_device_bidirectional_memcpy_sm",         // 18
+    "device_to_host_bidirectional_memcpy_sm",         // 19
+    "device_to_device_memcpy_read_sm",                // 20
+    "device_to_device_memcpy_write_sm",               // 21
+    "device_to_device_bidirectional_memcpy_read_sm",  // 22
+    "device_to_device_bidirectional_memcpy_write_sm", // 23
+    "all_to_host_memcpy_sm",                          // 24
+    "all_to_host_bidirectional_memcpy_sm",            // 25
+    "host_to_all_memcpy_sm",                          // 26
+    "host_to_all_bidirectional_memcpy_sm",            // 27
+    "all_to_one_write_sm",                            // 28
+    "all_to_one_read_sm",                             // 29
+    "one_to_all_write_sm",                            // 30
+    "one_to_all_read_sm",                             // 31
+    "host_device_latency_sm",                         // 32
+    "device_to_device_latency_sm",                    // 33
+    "device_local_copy",                              // 34
+};
+
+// The "peer pairs" filter column of §3.1: indices 4-7, 12-15, 20-23, 28-31 and 33.
+const std::set<std::string> kPeerFiltered = {
+    "device_to_device_memcpy_read_ce",
+    "device_to_device_memcpy_write_ce",
+    "device_to_device_bidirectional_memcpy_read_ce",
+    "device_to_device_bidirectional_memcpy_write_ce",
+    "all_to_one_write_ce",
+    "all_to_one_read_ce",
+    "one_to_all_write_ce",
+    "one_to_all_read_ce",
+    "device_to_device_memcpy_read_sm",
+    "device_to_device_memcpy_write_sm",
+    "device_to_device_bidirectional_memcpy_read_sm",
+    "device_to_device_bidirectional_memcpy_write_sm",
+    "all_to_one_write_sm",
+    "all_to_one_read_sm",
+    "one_to_all_write_sm",
+    "one_to_all_read_sm",
+    "device_to_device_latency_sm",
+};
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// ---- Keys, descriptions, plans ---------------------------------------------------------------
+
+TEST(Registry, HasTheThirtyFiveUpstreamKeysInOrder) {
+  std::vector<std::string> keys;
+  for (const TestcaseDef& d : registry())
+    keys.push_back(d.key);
+  EXPECT_EQ(keys.size(), 35u);
+  EXPECT_EQ(keys, kUpstreamKeys);
+}
+
+TEST(Registry, KeysAreUnique) {
+  std::set<std::string> seen;
+  for (const TestcaseDef& d : registry())
+    EXPECT_TRUE(seen.insert(d.key).second) << d.key;
+}
+
+TEST(Registry, IsTheSameOnEveryCall) {
+  const std::vector<TestcaseDef> again = makeRegistry();
+  ASSERT_EQ(again.size(), registry().size());
+  for (std::size_t i = 0; i < again.size(); ++i) {
+    EXPECT_EQ(again[i].key, registry()[i].key);
+    EXPECT_EQ(again[i].description, registry()[i].description);
+  }
+}
+
+TEST(Registry, EveryEntryHasADescriptionAndAPlan) {
+  for (const TestcaseDef& d : registry()) {
+    EXPECT_FALSE(d.description.empty()) << d.key;
+    EXPECT_TRUE(d.plan) << d.key;
+  }
+}
+
+TEST(Registry, DescriptionLinesAreNeitherTabIndentedNorBlank) {
+  // The -l printer adds the indentation; a description is lines joined by '\n'.
+  for (const TestcaseDef& d : registry()) {
+    EXPECT_NE(d.description.front(), '\t') << d.key;
+    EXPECT_FALSE(contains(d.description, "\n\t")) << d.key;
+    EXPECT_FALSE(contains(d.description, "\n\n")) << d.key;
+    EXPECT_NE(d.description.back(), '\n') << d.key;
+  }
+}
+
+TEST(Registry, EveryPlanBuildsOnEightGpus) {
+  const FakeTopology topo(8);
+  for (const TestcaseDef& d : registry()) {
+    const Plan plan = d.plan(PlanContext{topo, std::size_t{64} << 20});
+    EXPECT_FALSE(plan.matrices.empty()) << d.key;
+    EXPECT_FALSE(plan.measurements.empty()) << d.key;
+  }
+}
+
+// ---- Waiving ----------------------------------------------------------------------------------
+
+struct WaiverCase {
+  std::string name;
+  FakeTopology topo;
+  bool peerTestsWaived;
+  std::string countInReason; // expected in the reason when waived
+};
+
+std::vector<WaiverCase> waiverCases() {
+  std::vector<WaiverCase> all;
+  all.push_back({"0 GPUs", FakeTopology(0), true, "0 GPUs"});
+  all.push_back({"1 GPU", FakeTopology(1), true, "1 GPU"});
+  all.push_back({"2 GPUs, full access", FakeTopology(2), false, ""});
+  all.push_back({"8 GPUs, full access", FakeTopology(8), false, ""});
+  FakeTopology oneWay(2); // 0 can access 1, 1 cannot access 0
+  oneWay.setPeerAccess(1, 0, false);
+  all.push_back({"2 GPUs, one-way access", oneWay, true, "2 GPUs"});
+  FakeTopology none(2);
+  none.setPeerAccess(0, 1, false);
+  none.setPeerAccess(1, 0, false);
+  all.push_back({"2 GPUs, no access", none, true, "2 GPUs"});
+  FakeTopology upperOnly(8); // i can access j only when i < j: every pair is one-way
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < i; ++j)
+      upperOnly.setPeerAccess(i, j, false);
+  all.push_back({"8 GPUs, every pair one-way", upperOnly, true, "8 GPUs"});
+  FakeTopology onePair(8); // only 5 <-> 6
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      if (i != j) onePair.setPeerAccess(i, j, (i == 5 && j == 6) || (i == 6 && j == 5));
+  all.push_back({"8 GPUs, a single pair 5<->6", onePair, false, ""});
+  return all;
+}
+
+TEST(RegistryWaivers, PeerTestcasesAreWaivedExactlyWithoutAMutualPair) {
+  for (const WaiverCase& wc : waiverCases()) {
+    SCOPED_TRACE(wc.name);
+    for (const TestcaseDef& d : registry()) {
+      const std::optional<std::string> reason = waiveReasonFor(d, wc.topo);
+      const bool expectWaived = wc.peerTestsWaived && kPeerFiltered.count(d.key) == 1;
+      EXPECT_EQ(reason.has_value(), expectWaived) << d.key << ": " << reason.value_or("");
+    }
+  }
+}
+
+TEST(RegistryWaivers, ReasonNamesTheGpuCount) {
+  for (const WaiverCase& wc : waiverCases()) {
+    if (!wc.peerTestsWaived) continue;
+    SCOPED_TRACE(wc.name);
+    for (const std::string& key : kPeerFiltered) {
+      const TestcaseDef* d = nullptr;
+      for (const TestcaseDef& candidate : registry())
+        if (candidate.key == key) d = &candidate;
+      ASSERT_NE(d, nullptr) << key;
+      const std::optional<std::string> reason = waiveReasonFor(*d, wc.topo);
+      ASSERT_TRUE(reason.has_value()) << key;
+      EXPECT_TRUE(contains(*reason, wc.countInReason)) << *reason;
+    }
+  }
+}
+
+TEST(RegistryWaivers, OneGpuReasonIsSingular) {
+  const std::optional<std::string> reason = needsPeerPairs(FakeTopology(1));
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_TRUE(contains(*reason, "1 GPU")) << *reason;
+  EXPECT_FALSE(contains(*reason, "1 GPUs")) << *reason;
+}
+
+TEST(RegistryWaivers, NoPeerAccessReasonNamesTheDriverQuery) {
+  FakeTopology topo(2);
+  topo.setPeerAccess(0, 1, false);
+  const std::optional<std::string> reason = needsPeerPairs(topo);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_TRUE(contains(*reason, "cuDeviceCanAccessPeer")) << *reason;
+}
+
+TEST(RegistryWaivers, NeedsPeerPairsAcceptsAMutualPair) {
+  EXPECT_EQ(needsPeerPairs(FakeTopology(2)), std::nullopt);
+  EXPECT_EQ(needsPeerPairs(FakeTopology(8)), std::nullopt);
+}
+
+// ---- waiveReasonFor on hand-made entries ----------------------------------------------------
+
+Plan emptyPlan(const PlanContext&) { return Plan{}; }
+
+TEST(WaiveReasonFor, EntryWithoutPlanIsNotImplementedYet) {
+  const TestcaseDef def{"future_testcase", "Something upstream has.", {}, {}};
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(2)),
+            std::optional<std::string>("not implemented yet"));
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(0)),
+            std::optional<std::string>("not implemented yet"));
+}
+
+TEST(WaiveReasonFor, MissingPlanWinsOverAPassingFilter) {
+  const TestcaseDef def{"future_d2d", "d", needsPeerPairs, {}};
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(8)),
+            std::optional<std::string>("not implemented yet"));
+}
+
+TEST(WaiveReasonFor, EntryWithPlanAndNoFilterRuns) {
+  const TestcaseDef def{"k", "d", {}, emptyPlan};
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(0)), std::nullopt);
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(1)), std::nullopt);
+}
+
+TEST(WaiveReasonFor, FilterReasonIsPassedThrough) {
+  const TestcaseDef def{"k", "d",
+                        [](const Topology& t) -> std::optional<std::string> {
+                          if (t.deviceCount() < 4) return "needs four GPUs";
+                          return std::nullopt;
+                        },
+                        emptyPlan};
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(3)), std::optional<std::string>("needs four GPUs"));
+  EXPECT_EQ(waiveReasonFor(def, FakeTopology(4)), std::nullopt);
+}
+
+} // namespace
+} // namespace nvbw

@@ -1,0 +1,385 @@
+// The runner's logic without a GPU: waive, run, report errors and go on, qualify matrix keys,
+// forward samples and count outcomes. The plan runner and the output are fakes that record.
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/runner.h"
+#include "nvbandwidth/topology.h"
+
+#include <functional>
+#include <gtest/gtest.h>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nvbw {
+namespace {
+
+// ---- Fakes ------------------------------------------------------------------------------------
+
+// Records every call as one line, so tests compare the whole sequence at once.
+class RecordingOutput final : public Output {
+public:
+  std::vector<std::string> events;
+  std::vector<TestcaseResult> finished;
+  std::vector<SampleEvent> samples;
+
+  void header(const SystemInfo&, const std::vector<std::string>&) override {
+    events.push_back("header");
+  }
+  void testcaseStarted(const std::string& key) override { events.push_back("started " + key); }
+  void sample(const SampleEvent& e) override {
+    samples.push_back(e);
+    events.push_back("sample " + std::to_string(e.sampleIndex) + " " + e.label);
+  }
+  void testcaseFinished(const TestcaseResult& r) override {
+    finished.push_back(r);
+    events.push_back("finished " + r.name + " " + statusName(r.status));
+  }
+  void globalError(const std::string& message) override { events.push_back("error " + message); }
+  void finish() override { events.push_back("finish"); }
+};
+
+using Behaviour = std::function<std::vector<MatrixResult>(
+    const Plan&, const std::function<void(const SampleEvent&)>&)>;
+
+// Plays one behaviour per call, in order; records the plans it was given.
+class FakePlanRunner final : public PlanRunner {
+public:
+  std::vector<Behaviour> behaviours;
+  std::vector<Plan> plans;
+
+  std::vector<MatrixResult> run(const Plan& plan,
+                                const std::function<void(const SampleEvent&)>& sink) override {
+    plans.push_back(plan);
+    if (plans.size() > behaviours.size()) return {};
+    return behaviours[plans.size() - 1](plan, sink);
+  }
+};
+
+Behaviour returning(std::vector<MatrixResult> matrices) {
+  return
+      [matrices](const Plan&, const std::function<void(const SampleEvent&)>&) { return matrices; };
+}
+
+Behaviour throwing(const std::string& what) {
+  return [what](const Plan&,
+                const std::function<void(const SampleEvent&)>&) -> std::vector<MatrixResult> {
+    throw std::runtime_error(what);
+  };
+}
+
+MatrixResult matrix(const std::string& key, std::size_t cols, double value) {
+  MatrixResult m(MatrixSpec{key, "title " + key, Unit::GBps, 1, cols});
+  for (std::size_t c = 0; c < cols; ++c)
+    m.at(0, c) = CellResult{{value}, value};
+  return m;
+}
+
+// A plan with one 1 x 1 matrix and one measurement whose copy size is the buffer size, so tests
+// can see what the runner passed to the builder.
+Plan tinyPlan(const PlanContext& ctx) {
+  Plan plan;
+  plan.matrices.push_back({"", "tiny", Unit::GBps, 1, 1});
+  Measurement m;
+  m.copies.push_back(makeCopy(BufferSpec::host(0, ctx.bufferBytes),
+                              BufferSpec::onDevice(0, ctx.bufferBytes), CopyMethod::CopyEngine));
+  m.outputs.push_back({0, 0, 0, ValueSource::Copy, 0});
+  plan.measurements.push_back(m);
+  return plan;
+}
+
+std::optional<std::string> alwaysWaived(const Topology&) {
+  return std::string("needs something this system lacks");
+}
+
+TestcaseDef runnable(const std::string& key) { return {key, "runs", {}, tinyPlan}; }
+TestcaseDef waived(const std::string& key) { return {key, "waived", alwaysWaived, tinyPlan}; }
+
+Selection at(std::size_t index) { return Selection{index, "", ""}; }
+Selection unresolved(const std::string& token, const std::string& error) {
+  return Selection{std::nullopt, token, error};
+}
+
+constexpr std::size_t kBytes = std::size_t{8} << 20;
+
+struct Harness {
+  std::vector<TestcaseDef> registry;
+  FakeTopology topology{2};
+  FakePlanRunner planRunner;
+  RecordingOutput output;
+
+  RunSummary run(const std::vector<Selection>& selection) {
+    return runTestcases(registry, selection, topology, kBytes, planRunner, output);
+  }
+};
+
+// ---- Passing ----------------------------------------------------------------------------------
+
+TEST(Runner, PassedTestcaseStartsThenFinishesWithTheRunnersMatrices) {
+  Harness h;
+  h.registry = {runnable("alpha")};
+  h.planRunner.behaviours = {returning({matrix("", 2, 12.5)})};
+  const RunSummary s = h.run({at(0)});
+
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started alpha", "finished alpha Passed"}));
+  ASSERT_EQ(h.output.finished.size(), 1u);
+  const TestcaseResult& r = h.output.finished[0];
+  EXPECT_EQ(r.name, "alpha");
+  EXPECT_EQ(r.status, Status::Passed);
+  EXPECT_EQ(r.message, "");
+  ASSERT_EQ(r.matrices.size(), 1u);
+  ASSERT_TRUE(r.matrices[0].at(0, 1).has_value());
+  EXPECT_EQ(r.matrices[0].at(0, 1)->value, 12.5);
+  EXPECT_EQ(s.passed, 1);
+  EXPECT_EQ(s.waived, 0);
+  EXPECT_EQ(s.errors, 0);
+}
+
+TEST(Runner, PlanIsBuiltFromTheTopologyAndBufferSize) {
+  Harness h;
+  h.registry = {{"sized", "d", {}, [](const PlanContext& ctx) {
+                   Plan plan = tinyPlan(ctx);
+                   plan.matrices[0].cols = static_cast<std::size_t>(ctx.topology.deviceCount());
+                   return plan;
+                 }}};
+  h.topology = FakeTopology(5);
+  h.run({at(0)});
+  ASSERT_EQ(h.planRunner.plans.size(), 1u);
+  const Plan& plan = h.planRunner.plans[0];
+  EXPECT_EQ(plan.matrices.at(0).cols, 5u);
+  EXPECT_EQ(plan.measurements.at(0).copies.at(0).src.bytes, kBytes);
+}
+
+TEST(Runner, SelectionsRunInTheGivenOrderRepeatsIncluded) {
+  Harness h;
+  h.registry = {runnable("a"), runnable("b"), runnable("c")};
+  h.run({at(2), at(0), at(2)});
+  EXPECT_EQ(h.output.events,
+            (std::vector<std::string>{"started c", "finished c Passed", "started a",
+                                      "finished a Passed", "started c", "finished c Passed"}));
+}
+
+TEST(Runner, NeverWritesTheHeaderOrTheTrailer) {
+  Harness h;
+  h.registry = {runnable("a"), waived("w")};
+  h.run({at(0), at(1), unresolved("x", "Testcase x not found!")});
+  for (const std::string& e : h.output.events) {
+    EXPECT_NE(e, "header");
+    EXPECT_NE(e, "finish");
+    EXPECT_NE(e.rfind("error ", 0), 0u) << e;
+  }
+}
+
+// ---- Waived -----------------------------------------------------------------------------------
+
+TEST(Runner, WaivedTestcaseIsReportedWithItsReasonAndNeverStarted) {
+  Harness h;
+  h.registry = {waived("wavy")};
+  const RunSummary s = h.run({at(0)});
+
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished wavy Waived"}));
+  ASSERT_EQ(h.output.finished.size(), 1u);
+  EXPECT_EQ(h.output.finished[0].name, "wavy");
+  EXPECT_EQ(h.output.finished[0].message, "needs something this system lacks");
+  EXPECT_TRUE(h.output.finished[0].matrices.empty());
+  EXPECT_TRUE(h.planRunner.plans.empty());
+  EXPECT_EQ(s.waived, 1);
+  EXPECT_EQ(s.passed, 0);
+  EXPECT_EQ(s.errors, 0);
+}
+
+TEST(Runner, TestcaseWithoutPlanIsWaivedAsNotImplemented) {
+  Harness h;
+  h.registry = {{"later", "not yet", {}, {}}};
+  const RunSummary s = h.run({at(0)});
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished later Waived"}));
+  EXPECT_EQ(h.output.finished.at(0).message, "not implemented yet");
+  EXPECT_EQ(s.waived, 1);
+}
+
+TEST(Runner, PeerTestcasesOfTheRealRegistryAreWaivedOnOneGpu) {
+  Harness h;
+  h.registry = makeRegistry();
+  h.topology = FakeTopology(1);
+  std::vector<Selection> all;
+  for (std::size_t i = 0; i < h.registry.size(); ++i)
+    all.push_back(at(i));
+  const RunSummary s = h.run(all);
+  EXPECT_EQ(s.passed, 18);
+  EXPECT_EQ(s.waived, 17);
+  EXPECT_EQ(s.errors, 0);
+  EXPECT_EQ(h.planRunner.plans.size(), 18u);
+  for (const TestcaseResult& r : h.output.finished) {
+    if (r.status != Status::Waived) continue;
+    EXPECT_NE(r.message.find("1 GPU"), std::string::npos) << r.name << ": " << r.message;
+  }
+}
+
+// ---- Errors -----------------------------------------------------------------------------------
+
+TEST(Runner, ThrowingPlanRunnerIsAnErrorNamingTheTestcaseAndTheException) {
+  Harness h;
+  h.registry = {runnable("broken")};
+  h.planRunner.behaviours = {throwing("data verification failed at byte 4096")};
+  const RunSummary s = h.run({at(0)});
+
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started broken", "finished broken ERROR"}));
+  const TestcaseResult& r = h.output.finished.at(0);
+  EXPECT_EQ(r.name, "broken");
+  EXPECT_EQ(r.status, Status::Error);
+  EXPECT_NE(r.message.find("broken"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("data verification failed at byte 4096"), std::string::npos)
+      << r.message;
+  EXPECT_TRUE(r.matrices.empty());
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.passed, 0);
+}
+
+TEST(Runner, NextTestcaseStillRunsAfterAnError) {
+  Harness h;
+  h.registry = {runnable("first"), runnable("second")};
+  h.planRunner.behaviours = {throwing("CUDA_ERROR_ILLEGAL_ADDRESS"), returning({matrix("", 1, 3)})};
+  const RunSummary s = h.run({at(0), at(1)});
+
+  EXPECT_EQ(h.output.events,
+            (std::vector<std::string>{"started first", "finished first ERROR", "started second",
+                                      "finished second Passed"}));
+  ASSERT_EQ(h.output.finished.size(), 2u);
+  EXPECT_EQ(h.output.finished[1].status, Status::Passed);
+  EXPECT_EQ(h.output.finished[1].matrices.size(), 1u);
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.passed, 1);
+}
+
+TEST(Runner, ThrowingPlanBuilderIsAnErrorToo) {
+  Harness h;
+  h.registry = {{"bad_plan",
+                 "d",
+                 {},
+                 [](const PlanContext&) -> Plan { throw std::invalid_argument("no such method"); }},
+                runnable("after")};
+  const RunSummary s = h.run({at(0), at(1)});
+  EXPECT_EQ(h.output.events,
+            (std::vector<std::string>{"started bad_plan", "finished bad_plan ERROR",
+                                      "started after", "finished after Passed"}));
+  const std::string& message = h.output.finished.at(0).message;
+  EXPECT_NE(message.find("bad_plan"), std::string::npos) << message;
+  EXPECT_NE(message.find("no such method"), std::string::npos) << message;
+  EXPECT_EQ(h.planRunner.plans.size(), 1u);
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.passed, 1);
+}
+
+TEST(Runner, UnresolvedSelectionIsAnErrorWithTheSelectionsText) {
+  Harness h;
+  h.registry = {runnable("a")};
+  const RunSummary s = h.run({unresolved("nosuch", "Testcase nosuch not found!"), at(0),
+                              unresolved("99", "Testcase index 99 out of bound!")});
+
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished nosuch ERROR", "started a",
+                                                       "finished a Passed", "finished 99 ERROR"}));
+  ASSERT_EQ(h.output.finished.size(), 3u);
+  EXPECT_EQ(h.output.finished[0].name, "nosuch");
+  EXPECT_EQ(h.output.finished[0].message, "Testcase nosuch not found!");
+  EXPECT_EQ(h.output.finished[2].name, "99");
+  EXPECT_EQ(h.output.finished[2].message, "Testcase index 99 out of bound!");
+  EXPECT_EQ(h.planRunner.plans.size(), 1u);
+  EXPECT_EQ(s.errors, 2);
+  EXPECT_EQ(s.passed, 1);
+}
+
+TEST(Runner, IndexPastTheRegistryIsAnErrorNotACrash) {
+  Harness h;
+  h.registry = {runnable("a")};
+  const RunSummary s = h.run({Selection{std::size_t{7}, "7", ""}});
+  ASSERT_EQ(h.output.finished.size(), 1u);
+  EXPECT_EQ(h.output.finished[0].status, Status::Error);
+  EXPECT_EQ(h.output.finished[0].name, "7");
+  EXPECT_NE(h.output.finished[0].message.find('7'), std::string::npos)
+      << h.output.finished[0].message;
+  EXPECT_TRUE(h.planRunner.plans.empty());
+  EXPECT_EQ(s.errors, 1);
+}
+
+// ---- Summary ----------------------------------------------------------------------------------
+
+TEST(Runner, SummaryCountsEachOutcome) {
+  Harness h;
+  h.registry = {runnable("p1"), waived("w1"), runnable("e1"), runnable("p2"), waived("w2")};
+  h.planRunner.behaviours = {returning({}), throwing("boom"), returning({})};
+  const RunSummary s =
+      h.run({at(0), at(1), at(2), unresolved("zz", "Testcase zz not found!"), at(3), at(4)});
+  EXPECT_EQ(s.passed, 2);
+  EXPECT_EQ(s.waived, 2);
+  EXPECT_EQ(s.errors, 2);
+  EXPECT_EQ(h.output.finished.size(), 6u);
+}
+
+TEST(Runner, EmptySelectionDoesNothing) {
+  Harness h;
+  h.registry = {runnable("a")};
+  const RunSummary s = h.run({});
+  EXPECT_TRUE(h.output.events.empty());
+  EXPECT_EQ(s.passed + s.waived + s.errors, 0);
+}
+
+// ---- Matrix keys and samples ------------------------------------------------------------------
+
+TEST(Runner, MatrixKeysAreQualifiedWithTheTestcaseKey) {
+  Harness h;
+  h.registry = {runnable("device_to_device_bidirectional_memcpy_read_ce")};
+  h.planRunner.behaviours = {
+      returning({matrix("_read1", 1, 1), matrix("_read2", 1, 2), matrix("_total", 1, 3)})};
+  h.run({at(0)});
+  const TestcaseResult& r = h.output.finished.at(0);
+  ASSERT_EQ(r.matrices.size(), 3u);
+  EXPECT_EQ(r.matrices[0].spec.key, "device_to_device_bidirectional_memcpy_read_ce_read1");
+  EXPECT_EQ(r.matrices[1].spec.key, "device_to_device_bidirectional_memcpy_read_ce_read2");
+  EXPECT_EQ(r.matrices[2].spec.key, "device_to_device_bidirectional_memcpy_read_ce_total");
+  EXPECT_EQ(r.matrices[0].spec.title, "title _read1"); // only the key changes
+}
+
+TEST(Runner, EmptyMatrixKeyBecomesTheTestcaseKey) {
+  Harness h;
+  h.registry = {runnable("host_to_device_memcpy_ce")};
+  h.planRunner.behaviours = {returning({matrix("", 3, 1)})};
+  h.run({at(0)});
+  ASSERT_EQ(h.output.finished.at(0).matrices.size(), 1u);
+  EXPECT_EQ(h.output.finished[0].matrices[0].spec.key, "host_to_device_memcpy_ce");
+}
+
+TEST(Runner, SampleEventsAreForwardedInOrderWhileTheTestcaseRuns) {
+  Harness h;
+  h.registry = {runnable("chatty")};
+  h.planRunner.behaviours = {[](const Plan&, const std::function<void(const SampleEvent&)>& sink) {
+    sink(SampleEvent{0, "Host -> Device 0", 50.5, Unit::GBps});
+    sink(SampleEvent{1, "Host -> Device 0", 51.5, Unit::GBps});
+    sink(SampleEvent{0, "Device 0 -> Host (latency)", 700.0, Unit::Nanoseconds});
+    return std::vector<MatrixResult>{matrix("", 1, 51)};
+  }};
+  h.run({at(0)});
+  EXPECT_EQ(h.output.events,
+            (std::vector<std::string>{
+                "started chatty", "sample 0 Host -> Device 0", "sample 1 Host -> Device 0",
+                "sample 0 Device 0 -> Host (latency)", "finished chatty Passed"}));
+  ASSERT_EQ(h.output.samples.size(), 3u);
+  EXPECT_EQ(h.output.samples[1].value, 51.5);
+  EXPECT_EQ(h.output.samples[2].unit, Unit::Nanoseconds);
+}
+
+TEST(Runner, SamplesBeforeAnErrorAreStillForwarded) {
+  Harness h;
+  h.registry = {runnable("half")};
+  h.planRunner.behaviours = {
+      [](const Plan&,
+         const std::function<void(const SampleEvent&)>& sink) -> std::vector<MatrixResult> {
+        sink(SampleEvent{0, "Total Bandwidth ", 10.0, Unit::GBps});
+        throw std::runtime_error("spin kernel timed out");
+      }};
+  h.run({at(0)});
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started half", "sample 0 Total Bandwidth ",
+                                                       "finished half ERROR"}));
+}
+
+} // namespace
+} // namespace nvbw
