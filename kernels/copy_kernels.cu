@@ -29,13 +29,14 @@
 //
 // A faster copy (more independent 16-byte loads in flight per thread, or bulk copies through the
 // TMA) would measure something upstream does not; none is offered here.
-#include "launch_check.h"
-#include "nvbandwidth/kernels.h"
+#include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cuda_runtime.h>
 #include <stdexcept>
 #include <string>
+
+#include "launch_check.h"
+#include "nvbandwidth/kernels.h"
 
 namespace nvbw {
 namespace kernels {
@@ -58,12 +59,12 @@ void preloadFunction(const void* function, const char* kernel) {
   }
 }
 
-} // namespace detail
+}  // namespace detail
 
 namespace {
 
 constexpr unsigned kWarpSize = 32;
-constexpr unsigned kStridingBatch = 12; // elements held in registers per striding iteration
+constexpr unsigned kStridingBatch = 12;  // elements held in registers per striding iteration
 
 __device__ __forceinline__ std::size_t globalThreadIndex() {
   return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -140,7 +141,7 @@ void requireSimpleShape(const SmCopyGeometry& g, const char* kernel) {
   }
 }
 
-} // namespace
+}  // namespace
 
 void preload() {
   detail::preloadFunction(reinterpret_cast<const void*>(simpleCopyKernel), "simpleCopyKernel");
@@ -186,5 +187,5 @@ void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
   detail::throwIfLaunchFailed("splitWarpCopyKernel");
 }
 
-} // namespace kernels
-} // namespace nvbw
+}  // namespace kernels
+}  // namespace nvbw

@@ -1,10 +1,11 @@
 // The pointer-chase kernel of the latency testcases.
-#include "launch_check.h"
-#include "nvbandwidth/kernels.h"
-
 #include <cuda_runtime.h>
+
 #include <stdexcept>
 #include <string>
+
+#include "launch_check.h"
+#include "nvbandwidth/kernels.h"
 
 namespace nvbw {
 namespace kernels {
@@ -27,13 +28,13 @@ __global__ void pointerChaseKernel(const unsigned long long* start, unsigned act
   *sink = reinterpret_cast<unsigned long long>(node);
 }
 
-} // namespace
+}  // namespace
 
 namespace detail {
 void preloadLatencyKernels() {
   preloadFunction(reinterpret_cast<const void*>(pointerChaseKernel), "pointerChaseKernel");
 }
-} // namespace detail
+}  // namespace detail
 
 void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
                   unsigned long long accesses, unsigned long long* sink) {
@@ -46,5 +47,5 @@ void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned 
   detail::throwIfLaunchFailed("pointerChaseKernel");
 }
 
-} // namespace kernels
-} // namespace nvbw
+}  // namespace kernels
+}  // namespace nvbw

@@ -6,21 +6,22 @@
 // allow it, four independent accesses per thread in flight, a grid of exactly the blocks that fit
 // on the device at once (a grid-stride loop, so no partial second wave), and for the check one
 // atomic per block that found a mismatch and none otherwise.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
 #include "launch_check.h"
 #include "nvbandwidth/kernels.h"
 #include "nvbandwidth/pattern.h"
-
-#include <cstdint>
-#include <cuda_runtime.h>
-#include <stdexcept>
-#include <string>
 
 namespace nvbw {
 namespace kernels {
 namespace {
 
-constexpr unsigned kThreads = 1024; // threads per block, as upstream's fill and compare
-constexpr unsigned kUnroll = 4;     // independent 16-byte accesses per thread per iteration
+constexpr unsigned kThreads = 1024;  // threads per block, as upstream's fill and compare
+constexpr unsigned kUnroll = 4;      // independent 16-byte accesses per thread per iteration
 constexpr std::size_t kPatternVectors = kPatternWords / 4;
 static_assert(kPatternWords % 4 == 0, "a uint4 must not straddle the pattern's wrap-around");
 static_assert((kPatternVectors & (kPatternVectors - 1)) == 0, "the modulo below is a mask");
@@ -43,7 +44,7 @@ __global__ void fillPatternKernel(std::uint32_t* __restrict__ buf, std::size_t w
                                   const std::uint32_t* __restrict__ pattern) {
   const std::size_t tid = threadIndex();
   const std::size_t stride = threadCount();
-  std::size_t vectorWords = 0; // words written by the 16-byte path
+  std::size_t vectorWords = 0;  // words written by the 16-byte path
   if (aligned16(buf, pattern)) {
     auto* out = reinterpret_cast<uint4*>(buf);
     const auto* in = reinterpret_cast<const uint4*>(pattern);
@@ -52,14 +53,11 @@ __global__ void fillPatternKernel(std::uint32_t* __restrict__ buf, std::size_t w
     for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
       uint4 v[kUnroll];
 #pragma unroll
-      for (unsigned k = 0; k < kUnroll; ++k)
-        v[k] = in[(i + k * stride) & kPatternVectorMask];
+      for (unsigned k = 0; k < kUnroll; ++k) v[k] = in[(i + k * stride) & kPatternVectorMask];
 #pragma unroll
-      for (unsigned k = 0; k < kUnroll; ++k)
-        out[i + k * stride] = v[k];
+      for (unsigned k = 0; k < kUnroll; ++k) out[i + k * stride] = v[k];
     }
-    for (; i < vectors; i += stride)
-      out[i] = in[i & kPatternVectorMask];
+    for (; i < vectors; i += stride) out[i] = in[i & kPatternVectorMask];
     vectorWords = vectors * 4;
   }
   // The words the vector path did not cover: the last 0-3, or all of them when misaligned.
@@ -81,13 +79,11 @@ __device__ __forceinline__ void compareVector(const uint4& v, const uint4& p, st
 }
 
 __device__ __forceinline__ unsigned long long warpSum(unsigned long long v) {
-  for (unsigned offset = 16; offset > 0; offset /= 2)
-    v += __shfl_xor_sync(~0u, v, offset);
+  for (unsigned offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(~0u, v, offset);
   return v;
 }
 __device__ __forceinline__ unsigned long long warpMin(unsigned long long v) {
-  for (unsigned offset = 16; offset > 0; offset /= 2)
-    v = min(v, __shfl_xor_sync(~0u, v, offset));
+  for (unsigned offset = 16; offset > 0; offset /= 2) v = min(v, __shfl_xor_sync(~0u, v, offset));
   return v;
 }
 
@@ -194,7 +190,7 @@ unsigned gridFor(const void* kernel, std::size_t units) {
 // word (the scalar path covers a misaligned buffer with a grid-stride loop too).
 std::size_t wordUnits(std::size_t words) { return words / 4 + (words % 4); }
 
-} // namespace
+}  // namespace
 
 namespace detail {
 void preloadPatternKernels() {
@@ -202,7 +198,7 @@ void preloadPatternKernels() {
   preloadFunction(reinterpret_cast<const void*>(checkPatternKernel), "checkPatternKernel");
   preloadFunction(reinterpret_cast<const void*>(clearSplitWarpKernel), "clearSplitWarpKernel");
 }
-} // namespace detail
+}  // namespace detail
 
 void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern) {
   const std::size_t words = bytes / 4;
@@ -239,5 +235,5 @@ void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicep
   detail::throwIfLaunchFailed("checkPatternKernel");
 }
 
-} // namespace kernels
-} // namespace nvbw
+}  // namespace kernels
+}  // namespace nvbw

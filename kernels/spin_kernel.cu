@@ -1,9 +1,9 @@
 // The spin kernel that holds a stream until the host has queued all the work of a sample, so that
 // every copy starts together and enqueue overhead stays outside the timed region.
+#include <cuda_runtime.h>
+
 #include "launch_check.h"
 #include "nvbandwidth/kernels.h"
-
-#include <cuda_runtime.h>
 
 namespace nvbw {
 namespace kernels {
@@ -23,13 +23,13 @@ __global__ void spinKernel(const volatile int* flag, int* timedOut,
   }
 }
 
-} // namespace
+}  // namespace
 
 namespace detail {
 void preloadSpinKernel() {
   preloadFunction(reinterpret_cast<const void*>(spinKernel), "spinKernel");
 }
-} // namespace detail
+}  // namespace detail
 
 void spin(CUstream stream, const volatile int* flag, int* timedOut,
           unsigned long long timeoutClocks) {
@@ -37,5 +37,5 @@ void spin(CUstream stream, const volatile int* flag, int* timedOut,
   detail::throwIfLaunchFailed("spinKernel");
 }
 
-} // namespace kernels
-} // namespace nvbw
+}  // namespace kernels
+}  // namespace nvbw

@@ -48,9 +48,6 @@ std::vector<std::unique_ptr<Allocation>> BufferPool::acquire(const std::vector<B
 }
 
 void BufferPool::release(std::vector<std::unique_ptr<Allocation>> buffers) {
-#ifdef NVBW_EXPERIMENT_NO_POOL
-  return;
-#endif
   for (auto& b : buffers)
     if (b) free_[keyOf(b->spec)].push_back(std::move(b));
 }

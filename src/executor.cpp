@@ -4,6 +4,8 @@
 // warm-up and measured copies with events around them, release the latch, wait, verify, and turn
 // the event times into bandwidths. The latch makes all copies start together, after all the
 // enqueueing work, so the measurement does not include host-side launch overhead.
+#include "nvbandwidth/executor.h"
+
 #include <cuda.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 
 #include "nvbandwidth/buffer_pool.h"
 #include "nvbandwidth/cuda_raii.h"
-#include "nvbandwidth/executor.h"
 #include "nvbandwidth/kernels.h"
 #include "nvbandwidth/pattern.h"
 #include "nvbandwidth/sm_geometry.h"
@@ -87,9 +88,9 @@ struct CopyRun {
   const CopySpec* spec = nullptr;
   Allocation* src = nullptr;
   Allocation* dst = nullptr;
-  SmCopyGeometry geometry;   // SM methods only
-  std::size_t bytes = 0;     // bytes moved per iteration (after SM truncation)
-  std::size_t checked = 0;   // bytes filled and verified
+  SmCopyGeometry geometry;  // SM methods only
+  std::size_t bytes = 0;    // bytes moved per iteration (after SM truncation)
+  std::size_t checked = 0;  // bytes filled and verified
   std::optional<Stream> stream;
   std::optional<Event> start;
   std::optional<Event> end;
@@ -128,13 +129,12 @@ class GpuPlanRunner final : public PlanRunner {
 
  private:
   HostSignals* signals() { return static_cast<HostSignals*>(signals_.data()); }
-  template <typename T>
-  T* devicePtr(T* hostField) {
+  template <typename T> T* devicePtr(T* hostField) {
     return hostField;  // mapped portable memory under UVA: the host address works on every GPU
   }
 
-  void emit(const std::function<void(const SampleEvent&)>& sink, unsigned sample,
-            std::string label, double value, Unit unit) {
+  void emit(const std::function<void(const SampleEvent&)>& sink, unsigned sample, std::string label,
+            double value, Unit unit) {
     if (sink) sink(SampleEvent{sample, std::move(label), value, unit});
   }
 
@@ -176,17 +176,17 @@ void GpuPlanRunner::prepareCopy(CopyRun& c) {
     if (b->kind == MemoryKind::Device && b->device != s.execDevice)
       gpu_.enablePeerAccess(s.execDevice, b->device);
   switch (s.method) {
-    case CopyMethod::CopyEngine:
-      c.bytes = c.checked = bytes;
-      break;
-    case CopyMethod::SmCopy:
-      c.geometry = smCopyGeometry(bytes, gpu_.smCount(s.execDevice));
-      c.bytes = c.checked = c.geometry.bytes();
-      break;
-    case CopyMethod::SmSplitWarp:
-      c.geometry = splitWarpGeometry(bytes);
-      c.bytes = c.checked = c.geometry.bytes();
-      break;
+  case CopyMethod::CopyEngine:
+    c.bytes = c.checked = bytes;
+    break;
+  case CopyMethod::SmCopy:
+    c.geometry = smCopyGeometry(bytes, gpu_.smCount(s.execDevice));
+    c.bytes = c.checked = c.geometry.bytes();
+    break;
+  case CopyMethod::SmSplitWarp:
+    c.geometry = splitWarpGeometry(bytes);
+    c.bytes = c.checked = c.geometry.bytes();
+    break;
   }
   c.stream.emplace(gpu_, s.execDevice);
   c.start.emplace(gpu_, s.execDevice);
@@ -207,7 +207,8 @@ void GpuPlanRunner::fill(CopyRun& c) {
     kernels::clearSplitWarpTargets(st, c.dst->ptr(), c.src->ptr(), c.geometry);
   } else {
     kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
-    kernels::fillPattern(st, c.dst->ptr(), c.checked, patterns_.get(s.execDevice, kDestinationSeed));
+    kernels::fillPattern(st, c.dst->ptr(), c.checked,
+                         patterns_.get(s.execDevice, kDestinationSeed));
   }
 }
 
@@ -215,16 +216,16 @@ void GpuPlanRunner::enqueue(CopyRun& c, unsigned long long loops) {
   const CopySpec& s = *c.spec;
   CUstream st = c.stream->get();
   switch (s.method) {
-    case CopyMethod::CopyEngine:
-      for (unsigned long long i = 0; i < loops; ++i)
-        NVBW_CU(gpu_.api(), cuMemcpyAsync, c.dst->ptr(), c.src->ptr(), c.bytes, st);
-      break;
-    case CopyMethod::SmCopy:
-      kernels::copy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
-      break;
-    case CopyMethod::SmSplitWarp:
-      kernels::splitWarpCopy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
-      break;
+  case CopyMethod::CopyEngine:
+    for (unsigned long long i = 0; i < loops; ++i)
+      NVBW_CU(gpu_.api(), cuMemcpyAsync, c.dst->ptr(), c.src->ptr(), c.bytes, st);
+    break;
+  case CopyMethod::SmCopy:
+    kernels::copy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
+    break;
+  case CopyMethod::SmSplitWarp:
+    kernels::splitWarpCopy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
+    break;
   }
 }
 
@@ -241,8 +242,8 @@ void GpuPlanRunner::checkBuffer(int device, CUdeviceptr buf, std::size_t bytes,
   if (sig->check.mismatches != 0) {
     std::ostringstream msg;
     msg << "data verification failed for " << what << " in sample " << sample << ": "
-        << sig->check.mismatches << " of " << bytes / 4 << " 32-bit words differ, the first at byte "
-        << sig->check.firstOffset * 4;
+        << sig->check.mismatches << " of " << bytes / 4
+        << " 32-bit words differ, the first at byte " << sig->check.firstOffset * 4;
     throw VerificationError(msg.str());
   }
 }
@@ -288,8 +289,9 @@ void GpuPlanRunner::runCopies(const Measurement& m, std::vector<MatrixResult>& r
     runs[i].dst = buffers[2 * i + 1].get();
     prepareCopy(runs[i]);
   }
-  const bool total = std::any_of(m.outputs.begin(), m.outputs.end(),
-                                 [](const OutputTarget& t) { return t.source == ValueSource::Total; });
+  const bool total = std::any_of(m.outputs.begin(), m.outputs.end(), [](const OutputTarget& t) {
+    return t.source == ValueSource::Total;
+  });
   std::optional<Event> totalEnd;
   totalEnd.emplace(gpu_, runs[0].spec->execDevice);
 
@@ -360,23 +362,23 @@ void GpuPlanRunner::runCopies(const Measurement& m, std::vector<MatrixResult>& r
 
   for (const OutputTarget& t : m.outputs) {
     switch (t.source) {
-      case ValueSource::Copy:
-        store(results, t, copySamples.at(t.copyIndex));
-        break;
-      case ValueSource::Total:
-        store(results, t, totalSamples);
-        break;
-      case ValueSource::SumOfCopies: {
-        // Upstream reports the sum of the per-copy statistics; the samples are per-sample sums.
-        std::vector<double> sums(settings_.samples, 0.0);
-        double value = 0.0;
-        for (std::size_t i = 0; i < n; ++i) {
-          value += summarize(copySamples[i], settings_.statistic);
-          for (std::size_t k = 0; k < sums.size(); ++k) sums[k] += copySamples[i][k];
-        }
-        store(results, t, std::move(sums), value);
-        break;
+    case ValueSource::Copy:
+      store(results, t, copySamples.at(t.copyIndex));
+      break;
+    case ValueSource::Total:
+      store(results, t, totalSamples);
+      break;
+    case ValueSource::SumOfCopies: {
+      // Upstream reports the sum of the per-copy statistics; the samples are per-sample sums.
+      std::vector<double> sums(settings_.samples, 0.0);
+      double value = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        value += summarize(copySamples[i], settings_.statistic);
+        for (std::size_t k = 0; k < sums.size(); ++k) sums[k] += copySamples[i][k];
       }
+      store(results, t, std::move(sums), value);
+      break;
+    }
     }
   }
 }
@@ -411,8 +413,7 @@ void GpuPlanRunner::runLatency(const Measurement& m, std::vector<MatrixResult>& 
   const unsigned long long perLaunch = kLatencyAccesses / static_cast<unsigned>(sms);
   const double accesses = static_cast<double>(perLaunch) * sms;
   const std::size_t nodes = spec.target.bytes / 8;
-  const std::uint64_t expectedEnd =
-      target.ptr() + 8 * ((perLaunch * kLatencyStrideNodes) % nodes);
+  const std::uint64_t expectedEnd = target.ptr() + 8 * ((perLaunch * kLatencyStrideNodes) % nodes);
 
   ContextScope scope(gpu_, chaser);
   Stream stream(gpu_, chaser);
@@ -438,9 +439,11 @@ void GpuPlanRunner::runLatency(const Measurement& m, std::vector<MatrixResult>& 
     }
     const double ns = totalMs * 1e6 / accesses;
     samples.push_back(ns);
-    emit(sink, sample, "Device " + std::to_string(chaser) + " reading " + 
-         (spec.target.kind == MemoryKind::Host ? std::string("Host")
-                                               : "Device " + std::to_string(spec.target.device)),
+    emit(sink, sample,
+         "Device " + std::to_string(chaser) + " reading " +
+             (spec.target.kind == MemoryKind::Host
+                  ? std::string("Host")
+                  : "Device " + std::to_string(spec.target.device)),
          ns, Unit::Nanoseconds);
   }
   for (const OutputTarget& t : m.outputs) store(results, t, samples);

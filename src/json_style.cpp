@@ -30,8 +30,7 @@ namespace {
 void appendHex16(std::string& out, unsigned unit) {
   static const char digits[] = "0123456789abcdef";
   out += "\\u";
-  for (int shift = 12; shift >= 0; shift -= 4)
-    out += digits[(unit >> shift) & 0xF];
+  for (int shift = 12; shift >= 0; shift -= 4) out += digits[(unit >> shift) & 0xF];
 }
 
 unsigned continuation(const char* s, int i) { return static_cast<unsigned char>(s[i]) & 0x3Fu; }
@@ -101,7 +100,7 @@ const char* shortEscape(char c) {
   }
 }
 
-} // namespace
+}  // namespace
 
 std::string jsonQuoted(const std::string& value) {
   std::string out = "\"";
@@ -115,7 +114,7 @@ std::string jsonQuoted(const std::string& value) {
   return out + "\"";
 }
 
-} // namespace detail
+}  // namespace detail
 
 namespace {
 
@@ -124,14 +123,14 @@ namespace {
 // container opened right after an array element's indentation stays on that line, while one opened
 // after `"key" : ` moves to a new line.
 class StyledWriter {
-public:
+ public:
   std::string write(const nlohmann::json& root) {
     indented_ = true;
     writeValue(root);
     return doc_ + "\n";
   }
 
-private:
+ private:
   void writeIndent() { doc_ += "\n" + indent_; }
 
   void writeWithIndent(const std::string& text) {
@@ -159,7 +158,7 @@ private:
     case nlohmann::json::value_t::boolean:
       doc_ += v.dump();
       break;
-    default: // null, and the types jsoncpp cannot hold (binary, discarded)
+    default:  // null, and the types jsoncpp cannot hold (binary, discarded)
       doc_ += "null";
       break;
     }
@@ -210,8 +209,8 @@ private:
   bool indented_ = true;
 };
 
-} // namespace
+}  // namespace
 
 std::string styledJson(const nlohmann::json& value) { return StyledWriter().write(value); }
 
-} // namespace nvbw
+}  // namespace nvbw

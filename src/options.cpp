@@ -86,7 +86,7 @@ std::string describeBoostError(const po::error& error) {
   return error.what();
 }
 
-} // namespace
+}  // namespace
 
 Options parseOptions(const std::vector<std::string>& args) {
   const po::options_description desc = describeOptions();
@@ -148,4 +148,4 @@ std::string helpText() {
   return out.str();
 }
 
-} // namespace nvbw
+}  // namespace nvbw

@@ -1,13 +1,13 @@
 // JSON output: upstream v0.8's document (json_style.h layout) with decisions #1 (CUDA Driver
 // Version), #3 (waive_reason), #4 (error text in ERROR entries) and #9 (one entry per matrix).
-#include "nvbandwidth/json_style.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/version.h"
-
 #include <locale>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+
+#include "nvbandwidth/json_style.h"
+#include "nvbandwidth/output.h"
+#include "nvbandwidth/version.h"
 
 namespace nvbw {
 
@@ -18,7 +18,7 @@ using nlohmann::json;
 // Cells are strings in iostream's default format (6 significant digits), as upstream wrote them.
 std::string defaultFormatted(double value) {
   std::ostringstream s;
-  s.imbue(std::locale::classic()); // a global locale must not add digit grouping
+  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
   s << value;
   return s.str();
 }
@@ -57,14 +57,14 @@ bool startupFailed(const SystemInfo& info) {
 }
 
 class JsonOutput : public Output {
-public:
+ public:
   JsonOutput(std::ostream& out, OutputSettings settings) : out_(out), settings_(settings) {}
 
   void header(const SystemInfo& info, const std::vector<std::string>& warnings) override {
     root_["version"] = info.version;
     root_["git_version"] = info.gitVersion;
     if (!warnings.empty()) {
-      root_["warning"] = warnings.back(); // upstream's key: each warning replaced the last
+      root_["warning"] = warnings.back();  // upstream's key: each warning replaced the last
       root_["warnings"] = warnings;
     }
     if (startupFailed(info)) return;
@@ -80,7 +80,7 @@ public:
 
   void testcaseStarted(const std::string& key) override { running_ = key; }
 
-  void sample(const SampleEvent&) override {} // samples are a console aid only
+  void sample(const SampleEvent&) override {}  // samples are a console aid only
 
   void testcaseFinished(const TestcaseResult& result) override {
     running_.clear();
@@ -115,7 +115,7 @@ public:
     out_ << styledJson(json{{"nvbandwidth", root_}}) << "\n" << std::flush;
   }
 
-private:
+ private:
   void addEntry(json entry) {
     if (!root_.contains("testcases")) root_["testcases"] = json::array();
     root_["testcases"].push_back(std::move(entry));
@@ -126,8 +126,7 @@ private:
       addEntry({{"name", result.name}, {"status", statusName(Status::Passed)}});
       return;
     }
-    for (const auto& m : result.matrices)
-      addEntry(matrixEntry(m, settings_.verbose));
+    for (const auto& m : result.matrices) addEntry(matrixEntry(m, settings_.verbose));
   }
 
   std::ostream& out_;
@@ -137,7 +136,7 @@ private:
   bool hasError_ = false;
 };
 
-} // namespace
+}  // namespace
 
 std::unique_ptr<Output> makeJsonOutput(std::ostream& out, OutputSettings settings) {
   return std::make_unique<JsonOutput>(out, settings);
@@ -155,4 +154,4 @@ std::string listingJson(const std::vector<TestcaseDef>& registry, const std::str
   return styledJson(doc) + "\n";
 }
 
-} // namespace nvbw
+}  // namespace nvbw

@@ -1,11 +1,11 @@
 // Text output: upstream v0.8's console layout, with decisions #3 (waive reasons) and #8
 // (MIN/MAX/AVG over present cells only).
-#include "nvbandwidth/output.h"
-
 #include <iomanip>
 #include <locale>
 #include <ostream>
 #include <sstream>
+
+#include "nvbandwidth/output.h"
 
 namespace nvbw {
 
@@ -19,7 +19,7 @@ namespace {
 // has two decimals. We format into local strings instead so no caller's stream state changes.
 std::string fixed2(double value) {
   std::ostringstream s;
-  s.imbue(std::locale::classic()); // a global locale must not add digit grouping
+  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
   s << std::fixed << std::setprecision(2) << value;
   return s.str();
 }
@@ -30,7 +30,7 @@ std::string rightAligned(const std::string& text, int width) {
   return s.str();
 }
 
-constexpr int kLabelWidth = 2; // upstream: max(2, longest row label); our rows are unlabeled
+constexpr int kLabelWidth = 2;  // upstream: max(2, longest row label); our rows are unlabeled
 constexpr int kCellWidth = 10;
 
 std::string formatMatrix(const MatrixResult& m) {
@@ -63,7 +63,7 @@ std::string verboseSummary(const MatrixResult& m) {
   const auto lo = m.min();
   const auto hi = m.max();
   const auto avg = m.average();
-  if (!lo || !hi || !avg) return ""; // no present cell: nothing meaningful to print
+  if (!lo || !hi || !avg) return "";  // no present cell: nothing meaningful to print
   return "MIN " + m.spec.key + " " + fixed2(*lo) + "\nMAX " + m.spec.key + " " + fixed2(*hi) +
          "\nAVG " + m.spec.key + " " + fixed2(*avg) + "\n";
 }
@@ -75,14 +75,13 @@ bool startupFailed(const SystemInfo& info) {
 }
 
 class TextOutput : public Output {
-public:
+ public:
   TextOutput(std::ostream& out, std::ostream& err, OutputSettings settings)
       : out_(out), err_(err), settings_(settings) {}
 
   void header(const SystemInfo& info, const std::vector<std::string>& warnings) override {
     std::string text = versionBlock(info.version, info.gitVersion);
-    for (const auto& w : warnings)
-      text += w + "\n";
+    for (const auto& w : warnings) text += w + "\n";
     if (!startupFailed(info)) text += systemBlock(info);
     out_ << text << std::flush;
   }
@@ -95,14 +94,13 @@ public:
     if (!settings_.verbose) return;
     out_ << "\tSample " << e.sampleIndex << ": " << e.label << ": " << fixed2(e.value) << " "
          << unitSuffix(e.unit) << "\n"
-         << std::flush; // samples are progress: show them as they arrive
+         << std::flush;  // samples are progress: show them as they arrive
   }
 
   void testcaseFinished(const TestcaseResult& result) override {
     switch (result.status) {
     case Status::Passed:
-      for (const auto& m : result.matrices)
-        out_ << formatResult(m);
+      for (const auto& m : result.matrices) out_ << formatResult(m);
       break;
     case Status::Waived:
       out_ << "Waived: " << result.name << ": " << result.message << "\n";
@@ -127,7 +125,7 @@ public:
          << std::flush;
   }
 
-private:
+ private:
   bool failed_ = false;
   static std::string systemBlock(const SystemInfo& info) {
     std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
@@ -151,7 +149,7 @@ private:
   OutputSettings settings_;
 };
 
-} // namespace
+}  // namespace
 
 std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
                                        OutputSettings settings) {
@@ -163,11 +161,10 @@ std::string listingText(const std::vector<TestcaseDef>& registry) {
   for (std::size_t i = 0; i < registry.size(); ++i) {
     text += std::to_string(i) + ", " + registry[i].key + ":\n";
     std::istringstream lines(registry[i].description);
-    for (std::string line; std::getline(lines, line);)
-      text += "\t" + line + "\n";
+    for (std::string line; std::getline(lines, line);) text += "\t" + line + "\n";
     text += "\n";
   }
   return text;
 }
 
-} // namespace nvbw
+}  // namespace nvbw

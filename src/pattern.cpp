@@ -11,7 +11,7 @@ std::vector<std::uint32_t> xorshiftPattern(std::uint32_t seed) {
     v ^= v << 13;
     v ^= v >> 17;
     v ^= v << 5;
-    word = v; // the seed itself is never stored
+    word = v;  // the seed itself is never stored
   }
   return words;
 }
@@ -34,4 +34,4 @@ std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes) {
   return n / std::gcd(n, strideNodes % n);
 }
 
-} // namespace nvbw
+}  // namespace nvbw

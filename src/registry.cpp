@@ -45,18 +45,24 @@ std::vector<TestcaseDef> makeRegistry() {
   return {
       {"host_to_device_memcpy_ce",
        "Copy engine (cuMemcpyAsync) bandwidth from pinned host memory to each GPU.",
-       {}, with(plans::hostToDevice, kCe)},
+       {},
+       with(plans::hostToDevice, kCe)},
       {"device_to_host_memcpy_ce",
        "Copy engine (cuMemcpyAsync) bandwidth from each GPU to pinned host memory.",
-       {}, with(plans::deviceToHost, kCe)},
+       {},
+       with(plans::deviceToHost, kCe)},
       {"host_to_device_bidirectional_memcpy_ce",
-       "Host-to-GPU copy engine bandwidth, measured while a GPU-to-host copy runs at the same time.\n"
+       "Host-to-GPU copy engine bandwidth, measured while a GPU-to-host copy runs at the same "
+       "time.\n"
        "Only the host-to-GPU direction is reported.",
-       {}, plans::hostToDeviceBidirectionalCe},
+       {},
+       plans::hostToDeviceBidirectionalCe},
       {"device_to_host_bidirectional_memcpy_ce",
-       "GPU-to-host copy engine bandwidth, measured while a host-to-GPU copy runs at the same time.\n"
+       "GPU-to-host copy engine bandwidth, measured while a host-to-GPU copy runs at the same "
+       "time.\n"
        "Only the GPU-to-host direction is reported.",
-       {}, plans::deviceToHostBidirectionalCe},
+       {},
+       plans::deviceToHostBidirectionalCe},
       {"device_to_device_memcpy_read_ce",
        "Copy engine bandwidth between every pair of GPUs with peer access.\n"
        "Read: the row GPU pulls from the column GPU, issued in the row GPU's context.",
@@ -74,21 +80,30 @@ std::vector<TestcaseDef> makeRegistry() {
        "opposite direction running at the same time. Write: each GPU pushes in its own context.",
        peers, with(plans::deviceToDeviceBidirectionalWrite, kCe)},
       {"all_to_host_memcpy_ce",
-       "GPU-to-host copy engine bandwidth of one GPU while every other GPU also copies to the host.",
-       {}, with(plans::allToHost, kCe)},
+       "GPU-to-host copy engine bandwidth of one GPU while every other GPU also copies to the "
+       "host.",
+       {},
+       with(plans::allToHost, kCe)},
       {"all_to_host_bidirectional_memcpy_ce",
-       "GPU-to-host copy engine bandwidth of one GPU while it also receives from the host, and every\n"
-       "other GPU copies to and from the host at the same time. Only the measured GPU-to-host copy\n"
+       "GPU-to-host copy engine bandwidth of one GPU while it also receives from the host, and "
+       "every\n"
+       "other GPU copies to and from the host at the same time. Only the measured GPU-to-host "
+       "copy\n"
        "is reported.",
-       {}, plans::allToHostBidirectionalCe},
+       {},
+       plans::allToHostBidirectionalCe},
       {"host_to_all_memcpy_ce",
-       "Host-to-GPU copy engine bandwidth of one GPU while the host also copies to every other GPU.",
-       {}, with(plans::hostToAll, kCe)},
+       "Host-to-GPU copy engine bandwidth of one GPU while the host also copies to every other "
+       "GPU.",
+       {},
+       with(plans::hostToAll, kCe)},
       {"host_to_all_bidirectional_memcpy_ce",
        "Host-to-GPU copy engine bandwidth of one GPU while it also sends to the host, and every\n"
-       "other GPU copies to and from the host at the same time. Only the measured host-to-GPU copy\n"
+       "other GPU copies to and from the host at the same time. Only the measured host-to-GPU "
+       "copy\n"
        "is reported.",
-       {}, plans::hostToAllBidirectionalCe},
+       {},
+       plans::hostToAllBidirectionalCe},
       {"all_to_one_write_ce",
        "Total copy engine bandwidth into each GPU while all its peers write to it at once.\n"
        "Each copy is issued by the writing peer.",
@@ -107,19 +122,23 @@ std::vector<TestcaseDef> makeRegistry() {
        peers, with(plans::oneToAllRead, kCe)},
       {"host_to_device_memcpy_sm",
        "Copy kernel (SM) bandwidth from pinned host memory to each GPU.",
-       {}, with(plans::hostToDevice, kSm)},
+       {},
+       with(plans::hostToDevice, kSm)},
       {"device_to_host_memcpy_sm",
        "Copy kernel (SM) bandwidth from each GPU to pinned host memory.",
-       {}, with(plans::deviceToHost, kSm)},
+       {},
+       with(plans::deviceToHost, kSm)},
       {"host_to_device_bidirectional_memcpy_sm",
        "Copy kernel bandwidth between host and GPU in both directions at once (alternate warps\n"
        "copy opposite ways); half of the bytes moved per second is reported.",
-       {}, plans::hostDeviceBidirectionalSm},
+       {},
+       plans::hostDeviceBidirectionalSm},
       {"device_to_host_bidirectional_memcpy_sm",
        "Copy kernel bandwidth between host and GPU in both directions at once (alternate warps\n"
        "copy opposite ways); half of the bytes moved per second is reported. Upstream measures\n"
        "exactly the same as host_to_device_bidirectional_memcpy_sm here.",
-       {}, plans::hostDeviceBidirectionalSm},
+       {},
+       plans::hostDeviceBidirectionalSm},
       {"device_to_device_memcpy_read_sm",
        "Copy kernel bandwidth between every pair of GPUs with peer access.\n"
        "Read: the kernel runs on the row GPU and pulls from the column GPU.",
@@ -137,22 +156,30 @@ std::vector<TestcaseDef> makeRegistry() {
        "once; each direction and their sum are reported. Write: each GPU pushes.",
        peers, with(plans::deviceToDeviceBidirectionalWrite, kSm)},
       {"all_to_host_memcpy_sm",
-       "GPU-to-host copy kernel bandwidth of one GPU while every other GPU also copies to the host.",
-       {}, with(plans::allToHost, kSm)},
+       "GPU-to-host copy kernel bandwidth of one GPU while every other GPU also copies to the "
+       "host.",
+       {},
+       with(plans::allToHost, kSm)},
       {"all_to_host_bidirectional_memcpy_sm",
-       "Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs\n"
+       "Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU "
+       "runs\n"
        "the same bidirectional traffic with the host. Only the measured GPU is reported.",
-       {}, plans::allToHostBidirectionalSm},
+       {},
+       plans::allToHostBidirectionalSm},
       {"host_to_all_memcpy_sm",
-       "Host-to-GPU copy kernel bandwidth of one GPU while the host also copies to every other GPU.",
-       {}, with(plans::hostToAll, kSm)},
+       "Host-to-GPU copy kernel bandwidth of one GPU while the host also copies to every other "
+       "GPU.",
+       {},
+       with(plans::hostToAll, kSm)},
       {"host_to_all_bidirectional_memcpy_sm",
-       "Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs\n"
+       "Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU "
+       "runs\n"
        "the same bidirectional traffic with the host. Only the measured GPU is reported.",
-       {}, plans::hostToAllBidirectionalSm},
+       {},
+       plans::hostToAllBidirectionalSm},
       {"all_to_one_write_sm",
-       "Total copy kernel bandwidth into each GPU while all its peers write to it at once.",
-       peers, with(plans::allToOneWrite, kSm)},
+       "Total copy kernel bandwidth into each GPU while all its peers write to it at once.", peers,
+       with(plans::allToOneWrite, kSm)},
       {"all_to_one_read_sm",
        "Total copy kernel bandwidth out of each GPU to all its peers at once. As upstream, the\n"
        "kernels run on the GPU that owns the source, so this pushes rather than pulls.",
@@ -167,14 +194,16 @@ std::vector<TestcaseDef> makeRegistry() {
       {"host_device_latency_sm",
        "Latency of a GPU reading pinned host memory: a pointer chase through a 2 MiB host buffer\n"
        "with a 128-byte stride. --bufferSize does not apply.",
-       {}, plans::hostDeviceLatencySm},
+       {},
+       plans::hostDeviceLatencySm},
       {"device_to_device_latency_sm",
        "Latency of a GPU reading a peer GPU's memory: a pointer chase through a 2 MiB buffer on\n"
        "the column GPU, run by the row GPU. --bufferSize does not apply.",
        peers, plans::deviceToDeviceLatencySm},
       {"device_local_copy",
        "Copy engine (cuMemcpyAsync) bandwidth between two buffers in the same GPU's memory.",
-       {}, plans::deviceLocalCopy},
+       {},
+       plans::deviceLocalCopy},
   };
 }
 

@@ -20,7 +20,7 @@ std::size_t cellIndex(const MatrixSpec& spec, std::size_t row, std::size_t col) 
   return row * spec.cols + col;
 }
 
-} // namespace
+}  // namespace
 
 std::optional<CellResult>& MatrixResult::at(std::size_t row, std::size_t col) {
   return cells.at(cellIndex(spec, row, col));
@@ -71,4 +71,4 @@ const char* statusName(Status s) {
   return "ERROR";
 }
 
-} // namespace nvbw
+}  // namespace nvbw

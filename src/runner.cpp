@@ -47,8 +47,7 @@ RunSummary runTestcases(const std::vector<TestcaseDef>& registry,
     };
     try {
       const Plan plan = def.plan(PlanContext{topology, bufferBytes});
-      result.matrices =
-          planRunner.run(plan, [&output](const SampleEvent& e) { output.sample(e); });
+      result.matrices = planRunner.run(plan, [&output](const SampleEvent& e) { output.sample(e); });
       qualifyKeys(result.matrices, def.key);
       result.status = Status::Passed;
       ++summary.passed;

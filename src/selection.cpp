@@ -21,10 +21,8 @@ bool isSpace(char c) {
 ParsedToken classify(const std::string& token, std::size_t keyCount) {
   std::size_t begin = 0;
   std::size_t end = token.size();
-  while (begin < end && isSpace(token[begin]))
-    ++begin;
-  while (end > begin && isSpace(token[end - 1]))
-    --end;
+  while (begin < end && isSpace(token[begin])) ++begin;
+  while (end > begin && isSpace(token[end - 1])) --end;
   bool negative = false;
   if (begin < end && (token[begin] == '+' || token[begin] == '-')) {
     negative = token[begin] == '-';
@@ -87,7 +85,7 @@ bool startsWithAny(const std::string& key, const std::vector<std::string>& prefi
   return false;
 }
 
-} // namespace
+}  // namespace
 
 std::vector<Selection> selectTestcases(const Options& options,
                                        const std::vector<std::string>& keys) {
@@ -98,8 +96,7 @@ std::vector<Selection> selectTestcases(const Options& options,
     throw UsageError("-t/--testcase and -p/--testcasePrefixes cannot be used together");
 
   if (!options.testcases.empty()) {
-    for (const std::string& token : options.testcases)
-      result.push_back(resolveToken(token, keys));
+    for (const std::string& token : options.testcases) result.push_back(resolveToken(token, keys));
     return result;
   }
   if (!options.testcasePrefixes.empty()) {
@@ -109,9 +106,8 @@ std::vector<Selection> selectTestcases(const Options& options,
       throw UsageError("Specified list of testcase prefixes did not match any testcases");
     return result;
   }
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    result.push_back(selected(i, keys));
+  for (std::size_t i = 0; i < keys.size(); ++i) result.push_back(selected(i, keys));
   return result;
 }
 
-} // namespace nvbw
+}  // namespace nvbw

@@ -28,14 +28,14 @@ unsigned checkedGrid(std::size_t grid, std::size_t bytes) {
 SmCopyGeometry simpleGeometry(std::size_t bytes) {
   SmCopyGeometry g;
   const std::size_t n = bytes / kElementBytes;
-  if (n == 0) return g; // nothing to copy: grid 0, block 0, elements 0 (launchers skip it)
+  if (n == 0) return g;  // nothing to copy: grid 0, block 0, elements 0 (launchers skip it)
   g.block = static_cast<unsigned>(std::min<std::size_t>(n, kSimpleMaxThreadsPerBlock));
   g.grid = checkedGrid(n / g.block, bytes);
   g.elements = static_cast<std::size_t>(g.grid) * g.block;
   return g;
 }
 
-} // namespace
+}  // namespace
 
 SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount) {
   if (bytes < kSmallBufferThreshold) return simpleGeometry(bytes);
@@ -60,4 +60,4 @@ std::size_t smAdjustedBytes(std::size_t bytes, int smCount) {
   return smCopyGeometry(bytes, smCount).bytes();
 }
 
-} // namespace nvbw
+}  // namespace nvbw

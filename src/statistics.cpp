@@ -37,8 +37,7 @@ double stddev(const std::vector<double>& values) {
   if (values.size() < 2) return 0.0;
   const double m = mean(values);
   double squares = 0.0;
-  for (double v : values)
-    squares += (v - m) * (v - m);
+  for (double v : values) squares += (v - m) * (v - m);
   return std::sqrt(squares / static_cast<double>(values.size() - 1));
 }
 
@@ -51,4 +50,4 @@ double bandwidthGBps(double bytes, double loops, double seconds) {
   return bytes * loops / seconds / 1e9;
 }
 
-} // namespace nvbw
+}  // namespace nvbw

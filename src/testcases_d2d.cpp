@@ -2,14 +2,14 @@
 // the peer pointer-chase latency. Directions, issuing contexts and titles are upstream v0.8's.
 #include "nvbandwidth/testcases_d2d.h"
 
-#include "nvbandwidth/pattern.h"
-
 #include <cstddef>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "nvbandwidth/pattern.h"
 
 namespace nvbw::plans {
 namespace {
@@ -141,7 +141,7 @@ ContextPreference readFanContext(CopyMethod method) {
   return method == CopyMethod::CopyEngine ? kDst : kSrc;
 }
 
-} // namespace
+}  // namespace
 
 Plan deviceToDeviceRead(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
@@ -203,4 +203,4 @@ Plan deviceToDeviceLatencySm(const PlanContext& ctx) {
       });
 }
 
-} // namespace nvbw::plans
+}  // namespace nvbw::plans

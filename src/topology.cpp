@@ -5,8 +5,7 @@
 namespace nvbw {
 
 FakeTopology::FakeTopology(int devices, int smCount)
-    : devices_(devices),
-      access_(devices, std::vector<bool>(devices, true)),
+    : devices_(devices), access_(devices, std::vector<bool>(devices, true)),
       sms_(devices, smCount) {
   for (int i = 0; i < devices; ++i) access_[i][i] = false;
 }

@@ -29,7 +29,10 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes);
   DeviceBuffer(DeviceBuffer&& o) noexcept { swap(o); }
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept { swap(o); return *this; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    swap(o);
+    return *this;
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer();
@@ -39,7 +42,9 @@ class DeviceBuffer {
 
  private:
   void swap(DeviceBuffer& o) noexcept {
-    std::swap(gpu_, o.gpu_); std::swap(ptr_, o.ptr_); std::swap(bytes_, o.bytes_);
+    std::swap(gpu_, o.gpu_);
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
     std::swap(device_, o.device_);
   }
   const Gpu* gpu_ = nullptr;
@@ -54,7 +59,10 @@ class HostBuffer {
   HostBuffer() = default;
   HostBuffer(const Gpu& gpu, std::size_t bytes);
   HostBuffer(HostBuffer&& o) noexcept { swap(o); }
-  HostBuffer& operator=(HostBuffer&& o) noexcept { swap(o); return *this; }
+  HostBuffer& operator=(HostBuffer&& o) noexcept {
+    swap(o);
+    return *this;
+  }
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
   ~HostBuffer();
@@ -65,7 +73,9 @@ class HostBuffer {
 
  private:
   void swap(HostBuffer& o) noexcept {
-    std::swap(gpu_, o.gpu_); std::swap(ptr_, o.ptr_); std::swap(bytes_, o.bytes_);
+    std::swap(gpu_, o.gpu_);
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
   }
   const Gpu* gpu_ = nullptr;
   void* ptr_ = nullptr;
@@ -77,7 +87,10 @@ class Stream {
  public:
   Stream(const Gpu& gpu, int device);
   Stream(Stream&& o) noexcept { swap(o); }
-  Stream& operator=(Stream&& o) noexcept { swap(o); return *this; }
+  Stream& operator=(Stream&& o) noexcept {
+    swap(o);
+    return *this;
+  }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream();
@@ -87,7 +100,9 @@ class Stream {
 
  private:
   void swap(Stream& o) noexcept {
-    std::swap(gpu_, o.gpu_); std::swap(stream_, o.stream_); std::swap(device_, o.device_);
+    std::swap(gpu_, o.gpu_);
+    std::swap(stream_, o.stream_);
+    std::swap(device_, o.device_);
   }
   const Gpu* gpu_ = nullptr;
   CUstream stream_ = nullptr;
@@ -99,7 +114,10 @@ class Event {
  public:
   Event(const Gpu& gpu, int device);
   Event(Event&& o) noexcept { swap(o); }
-  Event& operator=(Event&& o) noexcept { swap(o); return *this; }
+  Event& operator=(Event&& o) noexcept {
+    swap(o);
+    return *this;
+  }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
   ~Event();
@@ -109,7 +127,10 @@ class Event {
   float elapsedSince(const Event& start) const;
 
  private:
-  void swap(Event& o) noexcept { std::swap(gpu_, o.gpu_); std::swap(event_, o.event_); }
+  void swap(Event& o) noexcept {
+    std::swap(gpu_, o.gpu_);
+    std::swap(event_, o.event_);
+  }
   const Gpu* gpu_ = nullptr;
   CUevent event_ = nullptr;
 };

@@ -15,40 +15,40 @@ namespace nvbw {
 // Entry points used by the tool. cuda.h maps some names to versioned symbols (cuMemAlloc ->
 // cuMemAlloc_v2); members are declared through the same macros, so `api.cuMemAlloc(...)` always
 // names the pointer that was looked up for "cuMemAlloc".
-#define NVBW_DRIVER_FUNCTIONS(X) \
-  X(cuInit)                      \
-  X(cuDriverGetVersion)          \
-  X(cuGetErrorName)              \
-  X(cuGetErrorString)            \
-  X(cuDeviceGetCount)            \
-  X(cuDeviceGet)                 \
-  X(cuDeviceGetName)             \
-  X(cuDeviceGetAttribute)        \
-  X(cuDeviceCanAccessPeer)       \
-  X(cuDevicePrimaryCtxRetain)    \
-  X(cuDevicePrimaryCtxRelease)   \
-  X(cuCtxSetCurrent)             \
-  X(cuCtxGetCurrent)             \
-  X(cuCtxSynchronize)            \
-  X(cuCtxEnablePeerAccess)       \
-  X(cuMemAlloc)                  \
-  X(cuMemFree)                   \
-  X(cuMemHostAlloc)              \
-  X(cuMemFreeHost)               \
-  X(cuMemHostGetDevicePointer)   \
-  X(cuMemcpyAsync)               \
-  X(cuMemcpyHtoD)                \
-  X(cuMemcpyDtoH)                \
-  X(cuMemsetD8)                  \
-  X(cuStreamCreate)              \
-  X(cuStreamDestroy)             \
-  X(cuStreamSynchronize)         \
-  X(cuStreamQuery)               \
-  X(cuStreamWaitEvent)           \
-  X(cuEventCreate)               \
-  X(cuEventDestroy)              \
-  X(cuEventRecord)               \
-  X(cuEventSynchronize)          \
+#define NVBW_DRIVER_FUNCTIONS(X)                                                                   \
+  X(cuInit)                                                                                        \
+  X(cuDriverGetVersion)                                                                            \
+  X(cuGetErrorName)                                                                                \
+  X(cuGetErrorString)                                                                              \
+  X(cuDeviceGetCount)                                                                              \
+  X(cuDeviceGet)                                                                                   \
+  X(cuDeviceGetName)                                                                               \
+  X(cuDeviceGetAttribute)                                                                          \
+  X(cuDeviceCanAccessPeer)                                                                         \
+  X(cuDevicePrimaryCtxRetain)                                                                      \
+  X(cuDevicePrimaryCtxRelease)                                                                     \
+  X(cuCtxSetCurrent)                                                                               \
+  X(cuCtxGetCurrent)                                                                               \
+  X(cuCtxSynchronize)                                                                              \
+  X(cuCtxEnablePeerAccess)                                                                         \
+  X(cuMemAlloc)                                                                                    \
+  X(cuMemFree)                                                                                     \
+  X(cuMemHostAlloc)                                                                                \
+  X(cuMemFreeHost)                                                                                 \
+  X(cuMemHostGetDevicePointer)                                                                     \
+  X(cuMemcpyAsync)                                                                                 \
+  X(cuMemcpyHtoD)                                                                                  \
+  X(cuMemcpyDtoH)                                                                                  \
+  X(cuMemsetD8)                                                                                    \
+  X(cuStreamCreate)                                                                                \
+  X(cuStreamDestroy)                                                                               \
+  X(cuStreamSynchronize)                                                                           \
+  X(cuStreamQuery)                                                                                 \
+  X(cuStreamWaitEvent)                                                                             \
+  X(cuEventCreate)                                                                                 \
+  X(cuEventDestroy)                                                                                \
+  X(cuEventRecord)                                                                                 \
+  X(cuEventSynchronize)                                                                            \
   X(cuEventElapsedTime)
 
 struct DriverApi {
@@ -66,8 +66,7 @@ class DriverUnavailable : public std::runtime_error {
 // A failed driver call: "<call> failed: CUDA_ERROR_X (description) at file:line".
 class CudaError : public std::runtime_error {
  public:
-  CudaError(CUresult code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  CudaError(CUresult code, const std::string& message) : std::runtime_error(message), code_(code) {}
   CUresult code() const { return code_; }
 
  private:
@@ -103,5 +102,5 @@ inline void cuCheck(const DriverApi& api, CUresult code, const char* call, const
 }  // namespace nvbw
 
 // NVBW_CU(api, cuMemAlloc, &ptr, bytes): call through the loaded table, throw CudaError on failure.
-#define NVBW_CU(api, fn, ...) \
+#define NVBW_CU(api, fn, ...)                                                                      \
   ::nvbw::cuCheck((api), (api).fn(__VA_ARGS__), #fn "(" #__VA_ARGS__ ")", __FILE__, __LINE__)

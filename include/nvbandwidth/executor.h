@@ -44,8 +44,8 @@ class PlanRunner {
   virtual ~PlanRunner() = default;
   // Sample events go to `sampleSink` (may be empty). Throws on CUDA errors, verification failure
   // and spin timeout.
-  virtual std::vector<MatrixResult> run(const Plan& plan,
-                                        const std::function<void(const SampleEvent&)>& sampleSink) = 0;
+  virtual std::vector<MatrixResult>
+  run(const Plan& plan, const std::function<void(const SampleEvent&)>& sampleSink) = 0;
 };
 
 std::unique_ptr<PlanRunner> makeGpuPlanRunner(const Gpu& gpu, ExecSettings settings,

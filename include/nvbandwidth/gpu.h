@@ -25,7 +25,9 @@ class Gpu {
   CUdevice device(int index) const { return devices_.at(index); }
   CUcontext context(int index) const { return contexts_.at(index); }
   int attribute(int index, CUdevice_attribute attr) const;
-  int smCount(int index) const { return attribute(index, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT); }
+  int smCount(int index) const {
+    return attribute(index, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  }
   bool canAccessPeer(int index, int peer) const;
   // Makes `index`'s primary context current on this thread.
   void makeCurrent(int index) const;
@@ -45,7 +47,9 @@ class DriverTopology final : public Topology {
  public:
   explicit DriverTopology(const Gpu& gpu) : gpu_(gpu) {}
   int deviceCount() const override { return gpu_.deviceCount(); }
-  bool canAccessPeer(int device, int peer) const override { return gpu_.canAccessPeer(device, peer); }
+  bool canAccessPeer(int device, int peer) const override {
+    return gpu_.canAccessPeer(device, peer);
+  }
   int smCount(int device) const override { return gpu_.smCount(device); }
 
  private:

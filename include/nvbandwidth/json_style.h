@@ -14,8 +14,8 @@ namespace nvbw {
 std::string styledJson(const nlohmann::json& value);
 
 namespace detail {
-std::string jsonDouble(double value);             // jsoncpp's valueToString(double)
-std::string jsonQuoted(const std::string& value); // jsoncpp's valueToQuotedString, ASCII output
-} // namespace detail
+std::string jsonDouble(double value);              // jsoncpp's valueToString(double)
+std::string jsonQuoted(const std::string& value);  // jsoncpp's valueToQuotedString, ASCII output
+}  // namespace detail
 
-} // namespace nvbw
+}  // namespace nvbw

@@ -24,8 +24,8 @@ struct MatrixResult {
   explicit MatrixResult(MatrixSpec s = {});
   std::optional<CellResult>& at(std::size_t row, std::size_t col);
   const std::optional<CellResult>& at(std::size_t row, std::size_t col) const;
-  double sum() const;                    // sum of present cells
-  std::optional<double> min() const;     // over present cells; nullopt when none
+  double sum() const;                 // sum of present cells
+  std::optional<double> min() const;  // over present cells; nullopt when none
   std::optional<double> max() const;
   std::optional<double> average() const;
 };

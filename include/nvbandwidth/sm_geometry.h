@@ -15,7 +15,7 @@ struct SmCopyGeometry {
   bool striding = false;  // striding kernel (>= 64 MiB) or simple kernel
   unsigned grid = 0;
   unsigned block = 0;
-  std::size_t elements = 0;    // 16-byte elements actually copied per iteration
+  std::size_t elements = 0;  // 16-byte elements actually copied per iteration
   std::size_t bytes() const { return elements * kElementBytes; }
 };
 

@@ -14,8 +14,8 @@ struct DeviceInfo {
 };
 
 struct SystemInfo {
-  std::string version;      // "v0.8"
-  std::string gitVersion;   // git describe at configure time
+  std::string version;         // "v0.8"
+  std::string gitVersion;      // git describe at configure time
   int cudaRuntimeVersion = 0;  // the CUDA version the tool was built with
   int cudaDriverVersion = 0;   // cuDriverGetVersion
   std::string driverVersion;   // kernel driver, e.g. "580.159.04"

@@ -1,19 +1,20 @@
 // Runs the real nvbandwidth binary and checks what it prints and how it exits: the contract main
 // keeps for scripts (help, list, usage errors, and the no-driver path).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <poll.h>
 #include <string>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -58,7 +59,7 @@ const std::vector<std::string> kKeys = {
 };
 
 struct RunResult {
-  int exitCode = -1; // -1 when the process did not exit normally
+  int exitCode = -1;  // -1 when the process did not exit normally
   int signal = 0;
   bool timedOut = false;
   double seconds = 0;
@@ -81,8 +82,7 @@ RunResult runBinary(const std::vector<std::string>& args) {
   std::string binary = NVBW_BINARY;
   argv.push_back(binary.data());
   std::vector<std::string> copies(args);
-  for (std::string& arg : copies)
-    argv.push_back(arg.data());
+  for (std::string& arg : copies) argv.push_back(arg.data());
   argv.push_back(nullptr);
 
   const auto start = std::chrono::steady_clock::now();
@@ -162,8 +162,7 @@ bool gpuPresent() {
     if (!pipe) return false;
     std::string output;
     char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe))
-      output += buffer;
+    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
     pclose(pipe);
     return contains(output, "GPU ");
   }();
@@ -240,8 +239,7 @@ TEST(Cli, JsonListIsAJsonDocument) {
 
 std::size_t lineCount(const std::string& text) {
   std::size_t lines = 0;
-  for (char c : text)
-    lines += c == '\n';
+  for (char c : text) lines += c == '\n';
   if (!text.empty() && text.back() != '\n') ++lines;
   return lines;
 }
@@ -307,4 +305,4 @@ TEST(Cli, WithoutAGpuJsonReportsTheError) {
   EXPECT_FALSE(error.get<std::string>().empty());
 }
 
-} // namespace
+}  // namespace

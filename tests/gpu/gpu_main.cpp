@@ -1,7 +1,8 @@
 // Entry point of the GPU tests: exit 77 (CTest "skipped") with the reason when no GPU is usable.
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <iostream>
-#include <sys/wait.h>
 
 #include "gpu_environment.h"
 #include "nvbandwidth/runner.h"
@@ -47,7 +48,8 @@ std::vector<TestcaseResult> expectAllPassed(const std::vector<std::string>& keys
   s.loopCount = loops;
   auto runner = makeGpuPlanRunner(gpu(), s, nullptr);
   RecordingOutput out;
-  RunSummary summary = runTestcases(reg, selectKeys(reg, keys), topo, bufferMiB << 20, *runner, out);
+  RunSummary summary =
+      runTestcases(reg, selectKeys(reg, keys), topo, bufferMiB << 20, *runner, out);
   EXPECT_EQ(summary.errors, 0);
   EXPECT_EQ(out.results.size(), keys.size());
   for (const TestcaseResult& r : out.results) {

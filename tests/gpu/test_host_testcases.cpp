@@ -9,12 +9,15 @@
 namespace nvbw::test {
 namespace {
 
-const char* const kCeHostKeys[] = {
-    "host_to_device_memcpy_ce",       "device_to_host_memcpy_ce",
-    "host_to_device_bidirectional_memcpy_ce", "device_to_host_bidirectional_memcpy_ce",
-    "all_to_host_memcpy_ce",          "all_to_host_bidirectional_memcpy_ce",
-    "host_to_all_memcpy_ce",          "host_to_all_bidirectional_memcpy_ce",
-    "device_local_copy"};
+const char* const kCeHostKeys[] = {"host_to_device_memcpy_ce",
+                                   "device_to_host_memcpy_ce",
+                                   "host_to_device_bidirectional_memcpy_ce",
+                                   "device_to_host_bidirectional_memcpy_ce",
+                                   "all_to_host_memcpy_ce",
+                                   "all_to_host_bidirectional_memcpy_ce",
+                                   "host_to_all_memcpy_ce",
+                                   "host_to_all_bidirectional_memcpy_ce",
+                                   "device_local_copy"};
 
 const std::vector<std::string> kKeys(std::begin(kCeHostKeys), std::end(kCeHostKeys));
 
@@ -53,8 +56,8 @@ TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
   CorruptFirst runner;
   RecordingOutput out;
   RunSummary summary =
-      runTestcases(reg, selectKeys(reg, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}), topo,
-                   64 << 20, runner, out);
+      runTestcases(reg, selectKeys(reg, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}),
+                   topo, 64 << 20, runner, out);
   EXPECT_EQ(summary.errors, 1);
   EXPECT_EQ(summary.passed, 1);
   ASSERT_EQ(out.results.size(), 2u);
@@ -78,8 +81,8 @@ TEST(HostTestcases, VerboseSamplesNameOnlyMeasuredCopies) {
 
 TEST(Binary, JsonRunOfOneTestcaseParses) {
   int status = 0;
-  std::string out =
-      runCommand(std::string(NVBW_BINARY) + " -j -b 64 -t 0 device_local_copy 2>/dev/null", &status);
+  std::string out = runCommand(
+      std::string(NVBW_BINARY) + " -j -b 64 -t 0 device_local_copy 2>/dev/null", &status);
   EXPECT_EQ(status, 0);
   auto doc = nlohmann::json::parse(out);
   const auto& tcs = doc.at("nvbandwidth").at("testcases");

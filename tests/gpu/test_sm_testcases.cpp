@@ -7,11 +7,14 @@
 namespace nvbw::test {
 namespace {
 
-const std::vector<std::string> kSmHostKeys = {
-    "host_to_device_memcpy_sm",           "device_to_host_memcpy_sm",
-    "host_to_device_bidirectional_memcpy_sm", "device_to_host_bidirectional_memcpy_sm",
-    "all_to_host_memcpy_sm",              "all_to_host_bidirectional_memcpy_sm",
-    "host_to_all_memcpy_sm",              "host_to_all_bidirectional_memcpy_sm"};
+const std::vector<std::string> kSmHostKeys = {"host_to_device_memcpy_sm",
+                                              "device_to_host_memcpy_sm",
+                                              "host_to_device_bidirectional_memcpy_sm",
+                                              "device_to_host_bidirectional_memcpy_sm",
+                                              "all_to_host_memcpy_sm",
+                                              "all_to_host_bidirectional_memcpy_sm",
+                                              "host_to_all_memcpy_sm",
+                                              "host_to_all_bidirectional_memcpy_sm"};
 
 TEST(SmTestcases, PassVerificationAt1MiB) { expectAllPassed(kSmHostKeys, 1); }
 TEST(SmTestcases, PassVerificationAt16MiB) { expectAllPassed(kSmHostKeys, 16); }
@@ -39,9 +42,9 @@ TEST(SmTestcases, CorruptedSplitWarpCopyIsCaught) {
   bad.corruptForTesting = true;
   auto corrupting = makeGpuPlanRunner(gpu(), bad, nullptr);
   RecordingOutput out;
-  RunSummary summary = runTestcases(
-      reg, selectKeys(reg, {"host_to_device_bidirectional_memcpy_sm"}), topo, 16 << 20,
-      *corrupting, out);
+  RunSummary summary =
+      runTestcases(reg, selectKeys(reg, {"host_to_device_bidirectional_memcpy_sm"}), topo, 16 << 20,
+                   *corrupting, out);
   EXPECT_EQ(summary.errors, 1);
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_EQ(out.results[0].status, Status::Error);

@@ -1,11 +1,12 @@
 // parseCpuList: the Linux CPU-list format of /sys/bus/pci/devices/<bdf>/local_cpulist.
-#include "nvbandwidth/affinity.h"
-
 #include <gtest/gtest.h>
+
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/affinity.h"
 
 namespace nvbw {
 namespace {
@@ -30,10 +31,8 @@ TEST(ParseCpuList, TrailingNewlineAsSysfsWritesIt) {
 TEST(ParseCpuList, RealisticTwoSocketList) {
   // A GPU on the second socket of a 2 x 48-core machine with SMT.
   std::vector<int> expected;
-  for (int cpu = 48; cpu <= 95; ++cpu)
-    expected.push_back(cpu);
-  for (int cpu = 144; cpu <= 191; ++cpu)
-    expected.push_back(cpu);
+  for (int cpu = 48; cpu <= 95; ++cpu) expected.push_back(cpu);
+  for (int cpu = 144; cpu <= 191; ++cpu) expected.push_back(cpu);
   EXPECT_EQ(parseCpuList("48-95,144-191\n"), Cpus(expected));
 }
 
@@ -64,5 +63,5 @@ TEST(ParseCpuList, BlanksInsideANumberAreRejected) {
   EXPECT_EQ(parseCpuList("0-1 0"), std::nullopt);
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

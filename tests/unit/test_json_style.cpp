@@ -1,11 +1,12 @@
-#include "nvbandwidth/json_style.h"
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "nvbandwidth/json_style.h"
 
 namespace nvbw {
 namespace {
@@ -120,10 +121,10 @@ TEST(JsonStyle, StringEscapes) {
 }
 
 TEST(JsonStyle, NonAsciiIsEscapedAsUtf16) {
-  EXPECT_EQ(detail::jsonQuoted("\xc3\xa9"), "\"\\u00e9\"");                // e acute
-  EXPECT_EQ(detail::jsonQuoted("\xe2\x82\xac"), "\"\\u20ac\"");            // euro sign
-  EXPECT_EQ(detail::jsonQuoted("\xf0\x9f\x98\x80"), "\"\\ud83d\\ude00\""); // emoji, surrogates
-  EXPECT_EQ(detail::jsonQuoted("\xc3"), "\"\\ufffd\"");                    // truncated
+  EXPECT_EQ(detail::jsonQuoted("\xc3\xa9"), "\"\\u00e9\"");                 // e acute
+  EXPECT_EQ(detail::jsonQuoted("\xe2\x82\xac"), "\"\\u20ac\"");             // euro sign
+  EXPECT_EQ(detail::jsonQuoted("\xf0\x9f\x98\x80"), "\"\\ud83d\\ude00\"");  // emoji, surrogates
+  EXPECT_EQ(detail::jsonQuoted("\xc3"), "\"\\ufffd\"");                     // truncated
 }
 
 TEST(JsonStyle, EmptyContainersStayInline) {
@@ -143,5 +144,5 @@ TEST(JsonStyle, ObjectsAndArraysInsideArraysOpenOnTheElementLine) {
             "[\n\t{\n\t\t\"k\" : \n\t\t[\n\t\t\t1\n\t\t]\n\t},\n\t[\n\t\t2\n\t]\n]\n");
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

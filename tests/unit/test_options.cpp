@@ -1,9 +1,10 @@
-#include "nvbandwidth/options.h"
-
 #include <gtest/gtest.h>
+
 #include <initializer_list>
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/options.h"
 
 namespace nvbw {
 namespace {
@@ -432,5 +433,5 @@ TEST(HelpText, ListsEveryOptionTheParserAccepts) {
   }
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,12 +1,13 @@
-#include "nvbandwidth/json_style.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/version.h"
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "nvbandwidth/json_style.h"
+#include "nvbandwidth/output.h"
+#include "nvbandwidth/version.h"
 
 namespace nvbw {
 namespace {
@@ -103,7 +104,7 @@ TEST(JsonOutput, VerboseMatchesGolden) {
   Output& o = *c.output;
   o.header(systemWith(2), {"NOTE: first warning", "NOTE: second warning"});
   o.testcaseStarted("device_to_device_memcpy_read_ce");
-  o.sample({0, "Device 1 -> Device 0", 389.1234, Unit::GBps}); // not part of the document
+  o.sample({0, "Device 1 -> Device 0", 389.1234, Unit::GBps});  // not part of the document
   o.testcaseFinished(passed("device_to_device_memcpy_read_ce",
                             {matrix("device_to_device_memcpy_read_ce",
                                     "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)", 2, 2,
@@ -250,5 +251,5 @@ TEST(Listing, JsonMatchesGolden) {
   expectGolden("listing.json", listingJson({a, b}, "v0.8", "v0.8-3-gabc1234"));
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

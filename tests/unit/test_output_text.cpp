@@ -1,11 +1,12 @@
-#include "nvbandwidth/output.h"
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <iomanip>
 #include <regex>
 #include <sstream>
+
+#include "nvbandwidth/output.h"
 
 namespace nvbw {
 namespace {
@@ -123,10 +124,8 @@ TEST(TextOutput, VerboseMatchesGolden) {
   o.testcaseStarted("device_to_device_memcpy_read_ce");
   const double samples10[] = {389.1234, 389.0987, 389.1411};
   const double samples01[] = {389.2012, 389.2234, 389.1876};
-  for (unsigned s = 0; s < 3; ++s)
-    o.sample({s, "Device 1 -> Device 0", samples10[s], Unit::GBps});
-  for (unsigned s = 0; s < 3; ++s)
-    o.sample({s, "Device 0 -> Device 1", samples01[s], Unit::GBps});
+  for (unsigned s = 0; s < 3; ++s) o.sample({s, "Device 1 -> Device 0", samples10[s], Unit::GBps});
+  for (unsigned s = 0; s < 3; ++s) o.sample({s, "Device 0 -> Device 1", samples01[s], Unit::GBps});
   o.testcaseFinished(passed("device_to_device_memcpy_read_ce",
                             {matrix("device_to_device_memcpy_read_ce", kD2dReadTitle, 2, 2,
                                     {NA, 389.2012, 389.1234, NA})}));
@@ -363,5 +362,5 @@ TEST(Listing, TextHasUpstreamShape) {
   EXPECT_EQ(listingText(registry) + "\n", expected);
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,9 +1,10 @@
-#include "nvbandwidth/pattern.h"
+#include <gtest/gtest.h>
 
 #include <cstdint>
-#include <gtest/gtest.h>
 #include <set>
 #include <vector>
+
+#include "nvbandwidth/pattern.h"
 
 namespace nvbw {
 namespace {
@@ -55,16 +56,15 @@ TEST(XorshiftPattern, SeedsGiveDifferentPatterns) {
   const std::vector<std::uint32_t> src = xorshiftPattern(kSourceSeed);
   const std::vector<std::uint32_t> dst = xorshiftPattern(kDestinationSeed);
   std::size_t equal = 0;
-  for (std::size_t i = 0; i < src.size(); ++i)
-    equal += src[i] == dst[i];
-  EXPECT_LT(equal, 16u); // a copy that did not happen must show up almost everywhere
+  for (std::size_t i = 0; i < src.size(); ++i) equal += src[i] == dst[i];
+  EXPECT_LT(equal, 16u);  // a copy that did not happen must show up almost everywhere
 }
 
 TEST(PointerChain, TwoMiBChainWithOneLineStride) {
   constexpr std::uint64_t base = 0x7f0000000000ull;
   const std::vector<std::uint64_t> chain = pointerChain(base, kLatencyBufferBytes);
   ASSERT_EQ(chain.size(), 262144u);
-  EXPECT_EQ(chain[0], base + 128); // 16 nodes x 8 bytes = one 128-byte line ahead
+  EXPECT_EQ(chain[0], base + 128);  // 16 nodes x 8 bytes = one 128-byte line ahead
   EXPECT_EQ(chain[1], base + 136);
   EXPECT_EQ(chain[1000], base + 8 * 1016);
 }
@@ -92,17 +92,16 @@ TEST(PointerChain, EveryNodeStaysInsideTheBuffer) {
 TEST(PointerChain, SizesBelowOneNodeGiveAnEmptyChain) {
   EXPECT_TRUE(pointerChain(0x1000, 0).empty());
   EXPECT_TRUE(pointerChain(0x1000, 7).empty());
-  EXPECT_EQ(pointerChain(0x1000, 15).size(), 1u);     // partial trailing node dropped
-  EXPECT_EQ(pointerChain(0x1000, 8, 16)[0], 0x1000u); // one node points to itself
+  EXPECT_EQ(pointerChain(0x1000, 15).size(), 1u);      // partial trailing node dropped
+  EXPECT_EQ(pointerChain(0x1000, 8, 16)[0], 0x1000u);  // one node points to itself
 }
 
 // Follows the chain from node 0 the way the kernel does and counts the nodes until it returns.
 std::size_t walkCycle(const std::vector<std::uint64_t>& chain, std::uint64_t base) {
   std::set<std::uint64_t> seen;
   std::uint64_t node = base;
-  while (seen.insert(node).second)
-    node = chain[(node - base) / 8];
-  EXPECT_EQ(node, base); // the walk is a cycle back to the start, not a lasso
+  while (seen.insert(node).second) node = chain[(node - base) / 8];
+  EXPECT_EQ(node, base);  // the walk is a cycle back to the start, not a lasso
   return seen.size();
 }
 
@@ -126,9 +125,9 @@ TEST(ChainCycleLength, DegenerateStridesAndSizes) {
   EXPECT_EQ(chainCycleLength(0), 0u);
   EXPECT_EQ(chainCycleLength(7), 0u);
   EXPECT_EQ(chainCycleLength(8192, 0), 1u);
-  EXPECT_EQ(chainCycleLength(8192, 1024), 1u);    // stride = n
-  EXPECT_EQ(chainCycleLength(8192, 1025), 1024u); // stride = n + 1 acts like 1
+  EXPECT_EQ(chainCycleLength(8192, 1024), 1u);     // stride = n
+  EXPECT_EQ(chainCycleLength(8192, 1025), 1024u);  // stride = n + 1 acts like 1
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

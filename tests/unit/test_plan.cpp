@@ -1,8 +1,9 @@
 // makeCopy's context preference (which GPU issues a copy) and isReportedCopy.
-#include "nvbandwidth/plan.h"
+#include <gtest/gtest.h>
 
 #include <cstddef>
-#include <gtest/gtest.h>
+
+#include "nvbandwidth/plan.h"
 
 namespace nvbw {
 namespace {
@@ -99,8 +100,7 @@ TEST(IsReportedCopy, EveryCopyNamedBySomeOutput) {
 TEST(IsReportedCopy, TotalReportsEveryCopy) {
   Measurement m = withCopies(3);
   m.outputs.push_back({0, 0, 2, ValueSource::Total, 0});
-  for (std::size_t i = 0; i < 3; ++i)
-    EXPECT_TRUE(isReportedCopy(m, i)) << i;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(isReportedCopy(m, i)) << i;
 }
 
 TEST(IsReportedCopy, SumOfCopiesReportsEveryCopy) {
@@ -117,5 +117,5 @@ TEST(IsReportedCopy, NothingIsReportedWithoutOutputs) {
   EXPECT_FALSE(isReportedCopy(m, 1));
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,13 +1,14 @@
 // The registry: upstream's 35 keys in order, a description and a plan for each, and which
 // testcases are waived on which topology, with a reason that says why.
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/topology.h"
-
 #include <gtest/gtest.h>
+
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/topology.h"
 
 namespace nvbw {
 namespace {
@@ -19,41 +20,41 @@ const std::vector<TestcaseDef>& registry() {
 
 // Upstream v0.8 `-l`, index = position (upstream-behavior.md §3.1).
 const std::vector<std::string> kUpstreamKeys = {
-    "host_to_device_memcpy_ce",                       // 0
-    "device_to_host_memcpy_ce",                       // 1
-    "host_to_device_bidirectional_memcpy_ce",         // 2
-    "device_to_host_bidirectional_memcpy_ce",         // 3
-    "device_to_device_memcpy_read_ce",                // 4
-    "device_to_device_memcpy_write_ce",               // 5
-    "device_to_device_bidirectional_memcpy_read_ce",  // 6
-    "device_to_device_bidirectional_memcpy_write_ce", // 7
-    "all_to_host_memcpy_ce",                          // 8
-    "all_to_host_bidirectional_memcpy_ce",            // 9
-    "host_to_all_memcpy_ce",                          // 10
-    "host_to_all_bidirectional_memcpy_ce",            // 11
-    "all_to_one_write_ce",                            // 12
-    "all_to_one_read_ce",                             // 13
-    "one_to_all_write_ce",                            // 14
-    "one_to_all_read_ce",                             // 15
-    "host_to_device_memcpy_sm",                       // 16
-    "device_to_host_memcpy_sm",                       // 17
-    "host_to_device_bidirectional_memcpy_sm",         // 18
-    "device_to_host_bidirectional_memcpy_sm",         // 19
-    "device_to_device_memcpy_read_sm",                // 20
-    "device_to_device_memcpy_write_sm",               // 21
-    "device_to_device_bidirectional_memcpy_read_sm",  // 22
-    "device_to_device_bidirectional_memcpy_write_sm", // 23
-    "all_to_host_memcpy_sm",                          // 24
-    "all_to_host_bidirectional_memcpy_sm",            // 25
-    "host_to_all_memcpy_sm",                          // 26
-    "host_to_all_bidirectional_memcpy_sm",            // 27
-    "all_to_one_write_sm",                            // 28
-    "all_to_one_read_sm",                             // 29
-    "one_to_all_write_sm",                            // 30
-    "one_to_all_read_sm",                             // 31
-    "host_device_latency_sm",                         // 32
-    "device_to_device_latency_sm",                    // 33
-    "device_local_copy",                              // 34
+    "host_to_device_memcpy_ce",                        // 0
+    "device_to_host_memcpy_ce",                        // 1
+    "host_to_device_bidirectional_memcpy_ce",          // 2
+    "device_to_host_bidirectional_memcpy_ce",          // 3
+    "device_to_device_memcpy_read_ce",                 // 4
+    "device_to_device_memcpy_write_ce",                // 5
+    "device_to_device_bidirectional_memcpy_read_ce",   // 6
+    "device_to_device_bidirectional_memcpy_write_ce",  // 7
+    "all_to_host_memcpy_ce",                           // 8
+    "all_to_host_bidirectional_memcpy_ce",             // 9
+    "host_to_all_memcpy_ce",                           // 10
+    "host_to_all_bidirectional_memcpy_ce",             // 11
+    "all_to_one_write_ce",                             // 12
+    "all_to_one_read_ce",                              // 13
+    "one_to_all_write_ce",                             // 14
+    "one_to_all_read_ce",                              // 15
+    "host_to_device_memcpy_sm",                        // 16
+    "device_to_host_memcpy_sm",                        // 17
+    "host_to_device_bidirectional_memcpy_sm",          // 18
+    "device_to_host_bidirectional_memcpy_sm",          // 19
+    "device_to_device_memcpy_read_sm",                 // 20
+    "device_to_device_memcpy_write_sm",                // 21
+    "device_to_device_bidirectional_memcpy_read_sm",   // 22
+    "device_to_device_bidirectional_memcpy_write_sm",  // 23
+    "all_to_host_memcpy_sm",                           // 24
+    "all_to_host_bidirectional_memcpy_sm",             // 25
+    "host_to_all_memcpy_sm",                           // 26
+    "host_to_all_bidirectional_memcpy_sm",             // 27
+    "all_to_one_write_sm",                             // 28
+    "all_to_one_read_sm",                              // 29
+    "one_to_all_write_sm",                             // 30
+    "one_to_all_read_sm",                              // 31
+    "host_device_latency_sm",                          // 32
+    "device_to_device_latency_sm",                     // 33
+    "device_local_copy",                               // 34
 };
 
 // The "peer pairs" filter column of §3.1: indices 4-7, 12-15, 20-23, 28-31 and 33.
@@ -85,16 +86,14 @@ bool contains(const std::string& text, const std::string& part) {
 
 TEST(Registry, HasTheThirtyFiveUpstreamKeysInOrder) {
   std::vector<std::string> keys;
-  for (const TestcaseDef& d : registry())
-    keys.push_back(d.key);
+  for (const TestcaseDef& d : registry()) keys.push_back(d.key);
   EXPECT_EQ(keys.size(), 35u);
   EXPECT_EQ(keys, kUpstreamKeys);
 }
 
 TEST(Registry, KeysAreUnique) {
   std::set<std::string> seen;
-  for (const TestcaseDef& d : registry())
-    EXPECT_TRUE(seen.insert(d.key).second) << d.key;
+  for (const TestcaseDef& d : registry()) EXPECT_TRUE(seen.insert(d.key).second) << d.key;
 }
 
 TEST(Registry, IsTheSameOnEveryCall) {
@@ -138,7 +137,7 @@ struct WaiverCase {
   std::string name;
   FakeTopology topo;
   bool peerTestsWaived;
-  std::string countInReason; // expected in the reason when waived
+  std::string countInReason;  // expected in the reason when waived
 };
 
 std::vector<WaiverCase> waiverCases() {
@@ -147,19 +146,18 @@ std::vector<WaiverCase> waiverCases() {
   all.push_back({"1 GPU", FakeTopology(1), true, "1 GPU"});
   all.push_back({"2 GPUs, full access", FakeTopology(2), false, ""});
   all.push_back({"8 GPUs, full access", FakeTopology(8), false, ""});
-  FakeTopology oneWay(2); // 0 can access 1, 1 cannot access 0
+  FakeTopology oneWay(2);  // 0 can access 1, 1 cannot access 0
   oneWay.setPeerAccess(1, 0, false);
   all.push_back({"2 GPUs, one-way access", oneWay, true, "2 GPUs"});
   FakeTopology none(2);
   none.setPeerAccess(0, 1, false);
   none.setPeerAccess(1, 0, false);
   all.push_back({"2 GPUs, no access", none, true, "2 GPUs"});
-  FakeTopology upperOnly(8); // i can access j only when i < j: every pair is one-way
+  FakeTopology upperOnly(8);  // i can access j only when i < j: every pair is one-way
   for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < i; ++j)
-      upperOnly.setPeerAccess(i, j, false);
+    for (int j = 0; j < i; ++j) upperOnly.setPeerAccess(i, j, false);
   all.push_back({"8 GPUs, every pair one-way", upperOnly, true, "8 GPUs"});
-  FakeTopology onePair(8); // only 5 <-> 6
+  FakeTopology onePair(8);  // only 5 <-> 6
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j)
       if (i != j) onePair.setPeerAccess(i, j, (i == 5 && j == 6) || (i == 6 && j == 5));
@@ -249,5 +247,5 @@ TEST(WaiveReasonFor, FilterReasonIsPassedThrough) {
   EXPECT_EQ(waiveReasonFor(def, FakeTopology(4)), std::nullopt);
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,8 +1,9 @@
-#include "nvbandwidth/results.h"
-
 #include <gtest/gtest.h>
+
 #include <stdexcept>
 #include <string>
+
+#include "nvbandwidth/results.h"
 
 namespace nvbw {
 namespace {
@@ -16,14 +17,13 @@ MatrixResult squareWithEmptyDiagonal() {
         m.at(r, c) = CellResult{{value}, value};
         value += 10.0;
       }
-  return m; // off-diagonal values 10, 20, ..., 60
+  return m;  // off-diagonal values 10, 20, ..., 60
 }
 
 TEST(MatrixResult, StartsWithEveryCellEmpty) {
   const MatrixResult m({"k", "t", Unit::GBps, 2, 3});
   EXPECT_EQ(m.cells.size(), 6u);
-  for (const auto& cell : m.cells)
-    EXPECT_FALSE(cell.has_value());
+  for (const auto& cell : m.cells) EXPECT_FALSE(cell.has_value());
   EXPECT_EQ(m.sum(), 0.0);
   EXPECT_FALSE(m.min());
   EXPECT_FALSE(m.max());
@@ -45,13 +45,13 @@ TEST(MatrixResult, AtIsRowMajor) {
 TEST(MatrixResult, AtRejectsCoordinatesOutsideTheMatrix) {
   MatrixResult m({"k", "t", Unit::GBps, 2, 3});
   EXPECT_THROW(m.at(2, 0), std::out_of_range);
-  EXPECT_THROW(m.at(0, 3), std::out_of_range); // would alias (1, 0) if unchecked
+  EXPECT_THROW(m.at(0, 3), std::out_of_range);  // would alias (1, 0) if unchecked
 }
 
 TEST(MatrixResult, StatisticsSkipAbsentCells) {
   const MatrixResult m = squareWithEmptyDiagonal();
   EXPECT_DOUBLE_EQ(m.sum(), 210.0);
-  EXPECT_DOUBLE_EQ(*m.min(), 10.0); // upstream printed 0.00 here: N/A counted as 0
+  EXPECT_DOUBLE_EQ(*m.min(), 10.0);  // upstream printed 0.00 here: N/A counted as 0
   EXPECT_DOUBLE_EQ(*m.max(), 60.0);
   EXPECT_DOUBLE_EQ(*m.average(), 35.0);
 }
@@ -77,5 +77,5 @@ TEST(Status, Names) {
   EXPECT_STREQ(statusName(Status::Error), "ERROR");
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

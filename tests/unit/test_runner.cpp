@@ -1,15 +1,16 @@
 // The runner's logic without a GPU: waive, run, report errors and go on, qualify matrix keys,
 // forward samples and count outcomes. The plan runner and the output are fakes that record.
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/topology.h"
+#include <gtest/gtest.h>
 
 #include <functional>
-#include <gtest/gtest.h>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/runner.h"
+#include "nvbandwidth/topology.h"
 
 namespace nvbw {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 
 // Records every call as one line, so tests compare the whole sequence at once.
 class RecordingOutput final : public Output {
-public:
+ public:
   std::vector<std::string> events;
   std::vector<TestcaseResult> finished;
   std::vector<SampleEvent> samples;
@@ -44,7 +45,7 @@ using Behaviour = std::function<std::vector<MatrixResult>(
 
 // Plays one behaviour per call, in order; records the plans it was given.
 class FakePlanRunner final : public PlanRunner {
-public:
+ public:
   std::vector<Behaviour> behaviours;
   std::vector<Plan> plans;
 
@@ -70,8 +71,7 @@ Behaviour throwing(const std::string& what) {
 
 MatrixResult matrix(const std::string& key, std::size_t cols, double value) {
   MatrixResult m(MatrixSpec{key, "title " + key, Unit::GBps, 1, cols});
-  for (std::size_t c = 0; c < cols; ++c)
-    m.at(0, c) = CellResult{{value}, value};
+  for (std::size_t c = 0; c < cols; ++c) m.at(0, c) = CellResult{{value}, value};
   return m;
 }
 
@@ -202,8 +202,7 @@ TEST(Runner, PeerTestcasesOfTheRealRegistryAreWaivedOnOneGpu) {
   h.registry = makeRegistry();
   h.topology = FakeTopology(1);
   std::vector<Selection> all;
-  for (std::size_t i = 0; i < h.registry.size(); ++i)
-    all.push_back(at(i));
+  for (std::size_t i = 0; i < h.registry.size(); ++i) all.push_back(at(i));
   const RunSummary s = h.run(all);
   EXPECT_EQ(s.passed, 18);
   EXPECT_EQ(s.waived, 17);
@@ -336,7 +335,7 @@ TEST(Runner, MatrixKeysAreQualifiedWithTheTestcaseKey) {
   EXPECT_EQ(r.matrices[0].spec.key, "device_to_device_bidirectional_memcpy_read_ce_read1");
   EXPECT_EQ(r.matrices[1].spec.key, "device_to_device_bidirectional_memcpy_read_ce_read2");
   EXPECT_EQ(r.matrices[2].spec.key, "device_to_device_bidirectional_memcpy_read_ce_total");
-  EXPECT_EQ(r.matrices[0].spec.title, "title _read1"); // only the key changes
+  EXPECT_EQ(r.matrices[0].spec.title, "title _read1");  // only the key changes
 }
 
 TEST(Runner, EmptyMatrixKeyBecomesTheTestcaseKey) {
@@ -381,5 +380,5 @@ TEST(Runner, SamplesBeforeAnErrorAreStillForwarded) {
                                                        "finished half ERROR"}));
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,8 +1,9 @@
-#include "nvbandwidth/selection.h"
-
 #include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/selection.h"
 
 namespace nvbw {
 namespace {
@@ -11,12 +12,12 @@ using Strings = std::vector<std::string>;
 
 // Shaped like the real registry (shared prefixes, a key that is a prefix of another) but short.
 const Strings kKeys = {
-    "host_to_device_memcpy_ce",               // 0
-    "device_to_host_memcpy_ce",               // 1
-    "host_to_device_bidirectional_memcpy_ce", // 2
-    "device_to_device_memcpy_read_ce",        // 3
-    "host_to_device_memcpy_sm",               // 4
-    "device_local_copy",                      // 5
+    "host_to_device_memcpy_ce",                // 0
+    "device_to_host_memcpy_ce",                // 1
+    "host_to_device_bidirectional_memcpy_ce",  // 2
+    "device_to_device_memcpy_read_ce",         // 3
+    "host_to_device_memcpy_sm",                // 4
+    "device_local_copy",                       // 5
 };
 
 Options withTestcases(Strings tokens) {
@@ -67,8 +68,7 @@ void expectError(const std::string& token, const std::string& error) {
 TEST(SelectTestcases, NothingSelectedMeansEverythingInOrder) {
   const std::vector<Selection> selections = selectTestcases(Options{}, kKeys);
   EXPECT_EQ(indices(selections), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
-  for (std::size_t i = 0; i < selections.size(); ++i)
-    EXPECT_EQ(selections[i].token, kKeys[i]);
+  for (std::size_t i = 0; i < selections.size(); ++i) EXPECT_EQ(selections[i].token, kKeys[i]);
 }
 
 TEST(SelectTestcases, EmptyRegistrySelectsNothing) {
@@ -167,8 +167,7 @@ TEST(SelectTestcases, PrefixesSelectInRegistryOrderOnce) {
   const std::vector<Selection> selections =
       selectTestcases(withPrefixes({"device_", "host_to_device", "device_to"}), kKeys);
   EXPECT_EQ(indices(selections), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
-  for (const Selection& selection : selections)
-    EXPECT_EQ(selection.token, kKeys[*selection.index]);
+  for (const Selection& selection : selections) EXPECT_EQ(selection.token, kKeys[*selection.index]);
 }
 
 TEST(SelectTestcases, PrefixSelectsOnlyMatchingKeys) {
@@ -221,5 +220,5 @@ TEST(SelectTestcases, TestcaseAndPrefixesTogetherAreRejected) {
   }
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

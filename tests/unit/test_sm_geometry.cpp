@@ -1,8 +1,9 @@
-#include "nvbandwidth/sm_geometry.h"
+#include <gtest/gtest.h>
 
 #include <cstddef>
-#include <gtest/gtest.h>
 #include <stdexcept>
+
+#include "nvbandwidth/sm_geometry.h"
 
 namespace nvbw {
 namespace {
@@ -107,7 +108,7 @@ TEST(SmCopyGeometry, SmallSizesUseOneBlockOfExactlyTheElements) {
   EXPECT_EQ(one.block, 1u);
   EXPECT_EQ(one.elements, 1u);
 
-  const SmCopyGeometry hundred = smCopyGeometry(100, 132); // 6 elements, 4 bytes left over
+  const SmCopyGeometry hundred = smCopyGeometry(100, 132);  // 6 elements, 4 bytes left over
   EXPECT_EQ(hundred.grid, 1u);
   EXPECT_EQ(hundred.block, 6u);
   EXPECT_EQ(hundred.bytes(), 96u);
@@ -143,7 +144,7 @@ TEST(SplitWarpGeometry, AlwaysSimpleShape) {
   const SmCopyGeometry g = splitWarpGeometry(512 * MiB);
   EXPECT_FALSE(g.striding);
   EXPECT_EQ(g.block, 1024u);
-  EXPECT_EQ(g.grid, 32768u); // beyond 65535 is fine for grid.x; here it is not yet
+  EXPECT_EQ(g.grid, 32768u);  // beyond 65535 is fine for grid.x; here it is not yet
   EXPECT_EQ(g.elements, 33554432u);
   EXPECT_EQ(g.bytes(), 512 * MiB);
 
@@ -168,5 +169,5 @@ TEST(SplitWarpGeometry, MatchesSmGeometryBelowThreshold) {
   }
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,7 +1,8 @@
-#include "nvbandwidth/statistics.h"
+#include <gtest/gtest.h>
 
 #include <cmath>
-#include <gtest/gtest.h>
+
+#include "nvbandwidth/statistics.h"
 
 namespace nvbw {
 namespace {
@@ -69,5 +70,5 @@ TEST(Statistics, BandwidthOfZeroOrNegativeDurationIsZero) {
   EXPECT_EQ(bandwidthGBps(1e9, 16, std::nan("")), 0.0);
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,8 +1,9 @@
 // formatBdf and parseProcDriverVersion: the pure parts of the start-up system information.
-#include "nvbandwidth/system_info.h"
-
 #include <gtest/gtest.h>
+
 #include <string>
+
+#include "nvbandwidth/system_info.h"
 
 namespace nvbw {
 namespace {
@@ -74,5 +75,5 @@ TEST(ParseProcDriverVersion, TextWithoutTheNvrmLineGivesEmptyVersion) {
   EXPECT_EQ(parseProcDriverVersion("GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0)\n"), "");
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw

@@ -1,16 +1,17 @@
 // Plans of the host <-> device testcases (upstream 0-3, 8-11, 16-19, 24-27), device_local_copy
 // (34) and host_device_latency_sm (32) against faked topologies: which copies run together, in
 // which order, how big, issued by which GPU, and which copy lands in which cell.
-#include "nvbandwidth/plan.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/topology.h"
+#include <gtest/gtest.h>
 
 #include <cstddef>
-#include <gtest/gtest.h>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/plan.h"
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/topology.h"
 
 namespace nvbw {
 namespace {
@@ -69,15 +70,13 @@ std::string describe(const Measurement& m) {
          " on " + std::to_string(c.execDevice);
   }
   s += " |";
-  for (const OutputTarget& o : m.outputs)
-    s += " " + describe(o);
+  for (const OutputTarget& o : m.outputs) s += " " + describe(o);
   return s;
 }
 
 std::vector<std::string> describe(const Plan& plan) {
   std::vector<std::string> out;
-  for (const Measurement& m : plan.measurements)
-    out.push_back(describe(m));
+  for (const Measurement& m : plan.measurements) out.push_back(describe(m));
   return out;
 }
 
@@ -198,16 +197,13 @@ std::vector<std::string> expectedPlan(const Case& tc, int n) {
   std::vector<std::string> out;
   for (int d = 0; d < n; ++d) {
     std::vector<std::string> copies;
-    for (const ExpectedCopy& e : tc.own)
-      copies.push_back(expectedCopy(e, d, tc.method));
+    for (const ExpectedCopy& e : tc.own) copies.push_back(expectedCopy(e, d, tc.method));
     for (int k = 0; k < n; ++k) {
       if (k == d) continue;
-      for (const ExpectedCopy& e : tc.perOther)
-        copies.push_back(expectedCopy(e, k, tc.method));
+      for (const ExpectedCopy& e : tc.perOther) copies.push_back(expectedCopy(e, k, tc.method));
     }
     std::string s;
-    for (std::size_t i = 0; i < copies.size(); ++i)
-      s += (i ? ", " : "") + copies[i];
+    for (std::size_t i = 0; i < copies.size(); ++i) s += (i ? ", " : "") + copies[i];
     out.push_back(s + " | m0[0][" + std::to_string(d) + "]=copy0");
   }
   return out;
@@ -236,7 +232,7 @@ TEST_P(HostTestcase, HasOneMatrixOneRowByNGpusInGBps) {
     const Plan plan = planFor(tc.key, FakeTopology(n));
     ASSERT_EQ(plan.matrices.size(), 1u);
     const MatrixSpec& m = plan.matrices[0];
-    EXPECT_EQ(m.key, ""); // the runner qualifies it with the testcase key
+    EXPECT_EQ(m.key, "");  // the runner qualifies it with the testcase key
     EXPECT_EQ(m.title, tc.title);
     EXPECT_EQ(m.unit, Unit::GBps);
     EXPECT_EQ(m.rows, 1u);
@@ -421,5 +417,5 @@ TEST(HostDeviceLatency, IgnoresBufferSize) {
   }
 }
 
-} // namespace
-} // namespace nvbw
+}  // namespace
+}  // namespace nvbw
