@@ -71,78 +71,86 @@ Plan hostDeviceBidirectionalSm(const PlanContext& ctx) {
   });
 }
 
-Plan allToHost(const PlanContext& ctx, CopyMethod method) {
+namespace {
+
+enum class Direction { ToHost, ToDevice };
+
+CopySpec copyOf(Direction dir, int d, std::size_t bytes, CopyMethod m) {
+  return dir == Direction::ToHost ? d2h(d, bytes, m) : h2d(d, bytes, m);
+}
+
+Direction opposite(Direction dir) {
+  return dir == Direction::ToHost ? Direction::ToDevice : Direction::ToHost;
+}
+
+// GPU d's copy in `dir` (measured, S) while every other GPU copies in the same direction (2S).
+Plan withAllOthers(const PlanContext& ctx, CopyMethod method, Direction dir) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, engineTag(method) + kTitleD2H, [&](int d) {
-    std::vector<CopySpec> copies{d2h(d, s, method)};
+  const char* title = dir == Direction::ToHost ? kTitleD2H : kTitleH2D;
+  return perDevice(ctx, engineTag(method) + title, [&](int d) {
+    std::vector<CopySpec> copies{copyOf(dir, d, s, method)};
     for (int k = 0; k < n; ++k)
-      if (k != d) copies.push_back(d2h(k, 2 * s, method));
+      if (k != d) copies.push_back(copyOf(dir, k, 2 * s, method));
     return copies;
   });
+}
+
+// Copy engine: GPU d's copy in `dir` (measured, S) and its opposite (2S), while every other GPU
+// copies both ways (2S each, device-to-host first, as upstream lists them).
+Plan bidirectionalWithAllOthersCe(const PlanContext& ctx, Direction dir) {
+  const int n = ctx.topology.deviceCount();
+  const std::size_t s = ctx.bufferBytes;
+  constexpr CopyMethod ce = CopyMethod::CopyEngine;
+  return perDevice(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
+    std::vector<CopySpec> copies{copyOf(dir, d, s, ce), copyOf(opposite(dir), d, 2 * s, ce)};
+    for (int k = 0; k < n; ++k) {
+      if (k == d) continue;
+      copies.push_back(d2h(k, 2 * s, ce));
+      copies.push_back(h2d(k, 2 * s, ce));
+    }
+    return copies;
+  });
+}
+
+// Split-warp: GPU d's bidirectional copy (src in `dir`, measured) while every other GPU runs a
+// device-to-host split-warp copy; all of size S, as upstream.
+Plan bidirectionalWithAllOthersSm(const PlanContext& ctx, Direction dir) {
+  const int n = ctx.topology.deviceCount();
+  const std::size_t s = ctx.bufferBytes;
+  constexpr CopyMethod split = CopyMethod::SmSplitWarp;
+  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
+    std::vector<CopySpec> copies{copyOf(dir, d, s, split)};
+    for (int k = 0; k < n; ++k)
+      if (k != d) copies.push_back(d2h(k, s, split));
+    return copies;
+  });
+}
+
+}  // namespace
+
+Plan allToHost(const PlanContext& ctx, CopyMethod method) {
+  return withAllOthers(ctx, method, Direction::ToHost);
 }
 
 Plan allToHostBidirectionalCe(const PlanContext& ctx) {
-  const int n = ctx.topology.deviceCount();
-  const std::size_t s = ctx.bufferBytes;
-  constexpr CopyMethod ce = CopyMethod::CopyEngine;
-  return perDevice(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
-    std::vector<CopySpec> copies{d2h(d, s, ce), h2d(d, 2 * s, ce)};
-    for (int k = 0; k < n; ++k) {
-      if (k == d) continue;
-      copies.push_back(d2h(k, 2 * s, ce));
-      copies.push_back(h2d(k, 2 * s, ce));
-    }
-    return copies;
-  });
+  return bidirectionalWithAllOthersCe(ctx, Direction::ToHost);
 }
 
 Plan allToHostBidirectionalSm(const PlanContext& ctx) {
-  const int n = ctx.topology.deviceCount();
-  const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
-    std::vector<CopySpec> copies{d2h(d, s, CopyMethod::SmSplitWarp)};
-    for (int k = 0; k < n; ++k)
-      if (k != d) copies.push_back(d2h(k, s, CopyMethod::SmSplitWarp));
-    return copies;
-  });
+  return bidirectionalWithAllOthersSm(ctx, Direction::ToHost);
 }
 
 Plan hostToAll(const PlanContext& ctx, CopyMethod method) {
-  const int n = ctx.topology.deviceCount();
-  const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, engineTag(method) + kTitleH2D, [&](int d) {
-    std::vector<CopySpec> copies{h2d(d, s, method)};
-    for (int k = 0; k < n; ++k)
-      if (k != d) copies.push_back(h2d(k, 2 * s, method));
-    return copies;
-  });
+  return withAllOthers(ctx, method, Direction::ToDevice);
 }
 
 Plan hostToAllBidirectionalCe(const PlanContext& ctx) {
-  const int n = ctx.topology.deviceCount();
-  const std::size_t s = ctx.bufferBytes;
-  constexpr CopyMethod ce = CopyMethod::CopyEngine;
-  return perDevice(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
-    std::vector<CopySpec> copies{h2d(d, s, ce), d2h(d, 2 * s, ce)};
-    for (int k = 0; k < n; ++k) {
-      if (k == d) continue;
-      copies.push_back(d2h(k, 2 * s, ce));
-      copies.push_back(h2d(k, 2 * s, ce));
-    }
-    return copies;
-  });
+  return bidirectionalWithAllOthersCe(ctx, Direction::ToDevice);
 }
 
 Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
-  const int n = ctx.topology.deviceCount();
-  const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
-    std::vector<CopySpec> copies{h2d(d, s, CopyMethod::SmSplitWarp)};
-    for (int k = 0; k < n; ++k)
-      if (k != d) copies.push_back(d2h(k, s, CopyMethod::SmSplitWarp));
-    return copies;
-  });
+  return bidirectionalWithAllOthersSm(ctx, Direction::ToDevice);
 }
 
 Plan deviceLocalCopy(const PlanContext& ctx) {

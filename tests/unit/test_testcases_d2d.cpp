@@ -14,90 +14,12 @@
 #include "nvbandwidth/registry.h"
 #include "nvbandwidth/testcases_d2d.h"
 #include "nvbandwidth/topology.h"
+#include "plan_text.h"
 
 namespace nvbw {
 namespace {
 
-// Odd on purpose: the builders must pass the size through untouched (SM truncation is the
-// executor's business).
-constexpr std::size_t kBytes = (std::size_t{3} << 20) + 48;
-constexpr std::size_t kLatencyBytes = std::size_t{2} << 20;
-
-// ---- Readable renderings, so a failing comparison shows the whole plan ----------------------
-
-std::string describe(const BufferSpec& b) {
-  const std::string size = b.bytes == kBytes          ? "S"
-                           : b.bytes == kLatencyBytes ? "2MiB"
-                                                      : std::to_string(b.bytes) + "B";
-  return (b.kind == MemoryKind::Host ? "host" : "gpu") + std::to_string(b.device) + "[" + size +
-         "]";
-}
-
-std::string describe(CopyMethod m) {
-  switch (m) {
-  case CopyMethod::CopyEngine:
-    return "CE";
-  case CopyMethod::SmCopy:
-    return "SM";
-  case CopyMethod::SmSplitWarp:
-    return "SM-split";
-  }
-  return "?";
-}
-
-std::string describe(const OutputTarget& o) {
-  std::string s = "m" + std::to_string(o.matrix) + "[" + std::to_string(o.row) + "][" +
-                  std::to_string(o.col) + "]=";
-  switch (o.source) {
-  case ValueSource::Copy:
-    return s + "copy" + std::to_string(o.copyIndex);
-  case ValueSource::Total:
-    return s + "total";
-  case ValueSource::SumOfCopies:
-    return s + "sum";
-  }
-  return s + "?";
-}
-
-// "gpu1[S] -> gpu0[S] CE on 0, ... | m0[0][1]=copy0" or "chase on 0: gpu1[2MiB] | ...".
-std::string describe(const Measurement& m) {
-  std::string s;
-  if (m.latency)
-    s += "chase on " + std::to_string(m.latency->chaseDevice) + ": " + describe(m.latency->target);
-  for (std::size_t i = 0; i < m.copies.size(); ++i) {
-    const CopySpec& c = m.copies[i];
-    s += (i ? ", " : "") + describe(c.src) + " -> " + describe(c.dst) + " " + describe(c.method) +
-         " on " + std::to_string(c.execDevice);
-  }
-  s += " |";
-  for (const OutputTarget& o : m.outputs) s += " " + describe(o);
-  return s;
-}
-
-std::vector<std::string> describe(const Plan& plan) {
-  std::vector<std::string> out;
-  for (const Measurement& m : plan.measurements) out.push_back(describe(m));
-  return out;
-}
-
-// ---- Registry helpers -------------------------------------------------------------------------
-
-const std::vector<TestcaseDef>& registry() {
-  static const std::vector<TestcaseDef> defs = makeRegistry();
-  return defs;
-}
-
-const TestcaseDef& def(const std::string& key) {
-  for (const TestcaseDef& d : registry())
-    if (d.key == key) return d;
-  throw std::out_of_range("no testcase " + key);
-}
-
-Plan planFor(const std::string& key, const Topology& topo, std::size_t bytes = kBytes) {
-  const TestcaseDef& d = def(key);
-  if (!d.plan) throw std::logic_error(key + " has no plan builder");
-  return d.plan(PlanContext{topo, bytes});
-}
+using namespace test;
 
 // Every cell of matrix `matrix` that some measurement writes, as "r,c".
 std::set<std::string> cellsWritten(const Plan& plan, std::size_t matrix = 0) {
