@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Acceptance runs on a GPU machine: ctest (gpu label included), three full default runs (text and
 # timed), one -j run, and the SM host testcases at small sizes. Results go to $1 (default ./out).
-# Summarise with tools/summarize_runs.py. Never runs a multicast testcase.
+# Summarise with tools/summarize_runs.py. Never runs a multicast testcase. The device tool brings
+# back only a few files: tar "$1" into one archive at the end of the command.
 set -uo pipefail
 export NVBANDWIDTH_DISABLE_MULTICAST=1
 out="${1:-out}"
@@ -15,9 +16,10 @@ if [ "${SKIP_CTEST:-0}" != 1 ]; then
   tail -3 "$out/ctest.txt"
 fi
 for run in 1 2 3; do
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   "$bin" > "$out/default.$run.txt" 2> "$out/default.$run.err"
-  echo "default run $run rc=$? wall=$(echo "$(date +%s.%N) - $start" | bc) s"
+  rc=$?
+  echo "default run $run rc=$rc wall=$(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
 "$bin" -j > "$out/default.json" 2> "$out/json.err"; echo "json rc=$?"
 for b in 1 4 16; do
