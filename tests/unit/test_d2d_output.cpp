@@ -1,0 +1,440 @@
+// The device-to-device testcases end to end without a GPU: command line -> selection -> registry
+// plan builders -> runTestcases -> text and JSON output, compared with goldens in
+// tests/golden/d2d. A fake plan runner "measures" values derived from the plan, so each number
+// in a golden says which copy landed in which cell:
+//   copy i of a measurement, src -> dst:   100 + 10*src + dst + 0.25*i   ("Host" counts as 9)
+//   Total and SumOfCopies:                 the sum of every copy's value above
+//   latency, chase on r through t's memory: 500 + 10*r + t
+// e.g. 110.00 is Device 1 -> Device 0 as copy 0, 101.25 is Device 0 -> Device 1 as copy 1.
+// Regenerate the goldens with NVBW_UPDATE_GOLDEN=1 and review the diff.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden.h"
+#include "nvbandwidth/executor.h"
+#include "nvbandwidth/options.h"
+#include "nvbandwidth/output.h"
+#include "nvbandwidth/plan.h"
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/runner.h"
+#include "nvbandwidth/selection.h"
+#include "nvbandwidth/topology.h"
+
+namespace nvbw {
+namespace {
+
+using nlohmann::json;
+using test::expectGolden;
+
+// ---- The fake measurement -------------------------------------------------------------------
+
+constexpr int kHostNumber = 9;  // stands for "Host" in the value formula
+constexpr unsigned kSamples = 3;
+
+int endpointNumber(const BufferSpec& b) {
+  return b.kind == MemoryKind::Host ? kHostNumber : b.device;
+}
+
+std::string endpointName(const BufferSpec& b) {
+  return b.kind == MemoryKind::Host ? "Host" : "Device " + std::to_string(b.device);
+}
+
+double copyValue(const Measurement& m, std::size_t i) {
+  const CopySpec& c = m.copies.at(i);
+  return 100.0 + 10 * endpointNumber(c.src) + endpointNumber(c.dst) + 0.25 * static_cast<double>(i);
+}
+
+double allCopiesValue(const Measurement& m) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < m.copies.size(); ++i) sum += copyValue(m, i);
+  return sum;
+}
+
+double latencyValue(const LatencySpec& l) {
+  return 500.0 + 10 * l.chaseDevice + endpointNumber(l.target);
+}
+
+// Emits the sample events the GPU runner would (per sample: each reported copy, then the total;
+// latency: one line per sample) and stores kSamples identical samples per cell. Flags plans that
+// write a cell twice or measure something no cell reports.
+class FakeMeasuringRunner final : public PlanRunner {
+ public:
+  std::vector<MatrixResult> run(const Plan& plan,
+                                const std::function<void(const SampleEvent&)>& sink) override {
+    std::vector<MatrixResult> results;
+    for (const MatrixSpec& spec : plan.matrices) results.emplace_back(spec);
+    for (const Measurement& m : plan.measurements) {
+      EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
+      const bool total = std::any_of(m.outputs.begin(), m.outputs.end(), [](const OutputTarget& t) {
+        return t.source == ValueSource::Total;
+      });
+      for (unsigned s = 0; s < kSamples; ++s) {
+        if (m.latency) {
+          sink({s,
+                "Device " + std::to_string(m.latency->chaseDevice) + " reading " +
+                    endpointName(m.latency->target),
+                latencyValue(*m.latency), Unit::Nanoseconds});
+          continue;
+        }
+        for (std::size_t i = 0; i < m.copies.size(); ++i)
+          if (isReportedCopy(m, i))
+            sink({s, endpointName(m.copies[i].src) + " -> " + endpointName(m.copies[i].dst),
+                  copyValue(m, i), Unit::GBps});
+        if (total) sink({s, "Total Bandwidth ", allCopiesValue(m), Unit::GBps});
+      }
+      for (const OutputTarget& t : m.outputs) {
+        double value = 0.0;
+        if (m.latency)
+          value = latencyValue(*m.latency);
+        else if (t.source == ValueSource::Copy)
+          value = copyValue(m, t.copyIndex);
+        else
+          value = allCopiesValue(m);
+        auto& cell = results.at(t.matrix).at(t.row, t.col);
+        EXPECT_FALSE(cell.has_value())
+            << "cell [" << t.row << "][" << t.col << "] of matrix " << t.matrix << " written twice";
+        cell = CellResult{std::vector<double>(kSamples, value), value};
+      }
+    }
+    return results;
+  }
+};
+
+// ---- Running the whole pipeline -------------------------------------------------------------
+
+// Registry indices of the device-to-device testcases (upstream-behavior.md §3.1).
+const std::vector<std::size_t> kD2dIndices = {4,  5,  6,  7,  12, 13, 14, 15, 20,
+                                              21, 22, 23, 28, 29, 30, 31, 33};
+
+std::vector<std::string> d2dSelection() {
+  std::vector<std::string> args = {"-t"};
+  for (std::size_t i : kD2dIndices) args.push_back(std::to_string(i));
+  return args;
+}
+
+std::vector<std::string> withFlags(std::vector<std::string> flags,
+                                   const std::vector<std::string>& args) {
+  flags.insert(flags.end(), args.begin(), args.end());
+  return flags;
+}
+
+// 4 GPUs; 1 and 2 cannot access each other in either direction.
+FakeTopology fourGpus() {
+  FakeTopology topo(4);
+  topo.setPeerAccess(1, 2, false);
+  topo.setPeerAccess(2, 1, false);
+  return topo;
+}
+
+SystemInfo systemWith(int gpus) {
+  SystemInfo info;
+  info.version = "v0.8";
+  info.gitVersion = "v0.8-3-gabc1234";
+  info.cudaRuntimeVersion = 12080;
+  info.cudaDriverVersion = 13000;
+  info.driverVersion = "580.159.04";
+  info.hostname = "gpu-node-01";
+  for (int i = 0; i < gpus; ++i)
+    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0});
+  return info;
+}
+
+struct Outcome {
+  std::string out;
+  std::string err;
+  RunSummary summary;
+};
+
+// What main() does, with the fake runner and a fixed SystemInfo: parse `args`, select, run, and
+// render with the output the options ask for.
+Outcome runNvbandwidth(const Topology& topo, const std::vector<std::string>& args) {
+  const Options options = parseOptions(args);
+  validateOptions(options);
+  const std::vector<TestcaseDef> registry = makeRegistry();
+  std::vector<std::string> keys;
+  for (const TestcaseDef& def : registry) keys.push_back(def.key);
+  const std::vector<Selection> selection = selectTestcases(options, keys);
+
+  std::ostringstream out, err;
+  const OutputSettings settings{options.verbose, options.perfFormatter};
+  auto output = options.json ? makeJsonOutput(out, settings) : makeTextOutput(out, err, settings);
+  output->header(systemWith(topo.deviceCount()), {});
+  FakeMeasuringRunner runner;
+  const RunSummary summary =
+      runTestcases(registry, selection, topo, options.bufferBytes(), runner, *output);
+  output->finish();
+  return {out.str(), err.str(), summary};
+}
+
+void expectAllPassed(const Outcome& o, int count) {
+  EXPECT_EQ(o.summary.passed, count);
+  EXPECT_EQ(o.summary.waived, 0);
+  EXPECT_EQ(o.summary.errors, 0);
+  EXPECT_EQ(o.err, "");
+}
+
+// ---- Goldens ----------------------------------------------------------------------------------
+
+TEST(D2dOutput, FourGpusTextMatchesGolden) {
+  const Outcome o = runNvbandwidth(fourGpus(), d2dSelection());
+  expectAllPassed(o, 17);
+  expectGolden("d2d/text_four_gpu.txt", o.out);
+}
+
+TEST(D2dOutput, FourGpusVerboseTextMatchesGolden) {
+  const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-v"}, d2dSelection()));
+  expectAllPassed(o, 17);
+  EXPECT_EQ(o.out.find("nan"), std::string::npos);
+  expectGolden("d2d/text_four_gpu_verbose.txt", o.out);
+}
+
+TEST(D2dOutput, FourGpusJsonMatchesGolden) {
+  const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-j"}, d2dSelection()));
+  expectAllPassed(o, 17);
+  expectGolden("d2d/json_four_gpu.json", o.out);
+}
+
+TEST(D2dOutput, FourGpusVerboseJsonMatchesGolden) {
+  const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-j", "-v"}, d2dSelection()));
+  expectAllPassed(o, 17);
+  expectGolden("d2d/json_four_gpu_verbose.json", o.out);
+}
+
+TEST(D2dOutput, TwoGpusTextMatchesGolden) {
+  const Outcome o = runNvbandwidth(FakeTopology(2), d2dSelection());
+  expectAllPassed(o, 17);
+  expectGolden("d2d/text_two_gpu.txt", o.out);
+}
+
+// The default run (no -t): every testcase in registry order, the peer ones waived with a reason.
+TEST(D2dOutput, OneGpuDefaultRunMatchesGolden) {
+  const Outcome o = runNvbandwidth(FakeTopology(1), {});
+  EXPECT_EQ(o.summary.passed, 18);
+  EXPECT_EQ(o.summary.waived, 17);
+  EXPECT_EQ(o.summary.errors, 0);
+  EXPECT_EQ(o.err, "");
+  expectGolden("d2d/text_one_gpu_all.txt", o.out);
+}
+
+// ---- What the goldens should show, checked independently ----------------------------------
+
+TEST(D2dOutput, PeerTestcasesAreTheOnesWaivedOnOneGpu) {
+  const std::vector<TestcaseDef> registry = makeRegistry();
+  const FakeTopology one(1);
+  std::vector<std::size_t> waived;
+  for (std::size_t i = 0; i < registry.size(); ++i)
+    if (waiveReasonFor(registry[i], one)) waived.push_back(i);
+  EXPECT_EQ(waived, kD2dIndices);
+}
+
+TEST(D2dOutput, OneGpuWaivedLinesNameTestcaseAndReason) {
+  const Outcome o = runNvbandwidth(FakeTopology(1), {});
+  const std::vector<TestcaseDef> registry = makeRegistry();
+  for (std::size_t i : kD2dIndices) {
+    const std::string line =
+        "Waived: " + registry[i].key + ": needs two GPUs with peer access; this system has 1 GPU\n";
+    EXPECT_NE(o.out.find(line), std::string::npos) << line;
+    EXPECT_EQ(o.out.find("Running " + registry[i].key + "."), std::string::npos);
+  }
+}
+
+json testcasesOf(const Outcome& o) { return json::parse(o.out).at("nvbandwidth").at("testcases"); }
+
+// One JSON entry per matrix (decisions #9), named like the SUM key, with upstream's titles
+// (upstream-behavior.md §3.4), in registry order.
+TEST(D2dOutput, JsonEntryPerMatrixWithUpstreamTitles) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"device_to_device_memcpy_read_ce", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"device_to_device_memcpy_write_ce", "memcpy CE GPU(row) <- GPU(column) bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_read_ce_read1",
+       "memcpy CE GPU(row) <-> GPU(column) Read1 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_read_ce_read2",
+       "memcpy CE GPU(row) <-> GPU(column) Read2 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_read_ce_total",
+       "memcpy CE GPU(row) <-> GPU(column) Total bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_write_ce_write1",
+       "memcpy CE GPU(row) <-> GPU(column) Write1 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_write_ce_write2",
+       "memcpy CE GPU(row) <-> GPU(column) Write2 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_write_ce_total",
+       "memcpy CE GPU(row) <-> GPU(column) Total bandwidth (GB/s)"},
+      {"all_to_one_write_ce", "memcpy CE GPU(row) <- GPU(column) bandwidth (GB/s)"},
+      {"all_to_one_read_ce", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"one_to_all_write_ce", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"one_to_all_read_ce", "memcpy CE GPU(row) <- GPU(column) bandwidth (GB/s)"},
+      {"device_to_device_memcpy_read_sm", "memcpy SM GPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"device_to_device_memcpy_write_sm", "memcpy SM GPU(row) <- GPU(column) bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_read_sm_read1",
+       "memcpy SM GPU(row) <-> GPU(column) Read1 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_read_sm_read2",
+       "memcpy SM GPU(row) <-> GPU(column) Read2 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_read_sm_total",
+       "memcpy SM GPU(row) <-> GPU(column) Total bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_write_sm_write1",
+       "memcpy SM GPU(row) <-> GPU(column) Write1 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_write_sm_write2",
+       "memcpy SM GPU(row) <-> GPU(column) Write2 bandwidth (GB/s)"},
+      {"device_to_device_bidirectional_memcpy_write_sm_total",
+       "memcpy SM GPU(row) <-> GPU(column) Total bandwidth (GB/s)"},
+      {"all_to_one_write_sm", "memcpy SM GPU(row) <- GPU(column) bandwidth (GB/s)"},
+      {"all_to_one_read_sm", "memcpy SM GPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"one_to_all_write_sm", "memcpy SM GPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"one_to_all_read_sm", "memcpy SM GPU(row) <- GPU(column) bandwidth (GB/s)"},
+      {"device_to_device_latency_sm", "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)"},
+  };
+  const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-j"}, d2dSelection()));
+  std::vector<std::pair<std::string, std::string>> actual;
+  for (const json& t : testcasesOf(o)) {
+    EXPECT_EQ(t.at("status"), "Passed") << t.at("name");
+    actual.emplace_back(t.at("name"), t.at("bandwidth_description"));
+  }
+  EXPECT_EQ(actual, expected);
+
+  // The text output prints the same titles, each followed by its SUM line.
+  const Outcome text = runNvbandwidth(fourGpus(), d2dSelection());
+  std::size_t from = 0;
+  for (const auto& [key, title] : expected) {
+    const std::size_t at = text.out.find(title + "\n", from);
+    ASSERT_NE(at, std::string::npos) << title;
+    const std::size_t sum = text.out.find("\nSUM " + key + " ", at);
+    ASSERT_NE(sum, std::string::npos) << key;
+    from = sum;
+  }
+}
+
+// The fake's value for copy number `copyIndex` of a measurement, src -> dst.
+double v(int src, int dst, int copyIndex) { return 100.0 + 10 * src + dst + 0.25 * copyIndex; }
+
+// The cell each copy lands in, for 4 GPUs where 1 and 2 are no peers: N×N cells are N/A on the
+// diagonal and for (1,2)/(2,1); the fans sum the copies with every peer, in device order.
+TEST(D2dOutput, JsonCellsHoldTheExpectedCopies) {
+  const int n = 4;
+  auto peers = [](int a, int b) { return a != b && !((a == 1 && b == 2) || (a == 2 && b == 1)); };
+  using Cell = std::function<double(int r, int c)>;
+  const Cell read = [](int r, int c) { return v(c, r, 0); };   // c -> r
+  const Cell write = [](int r, int c) { return v(r, c, 0); };  // r -> c
+  const Cell second = [](int r, int c) { return v(r, c, 1); };
+  const Cell both = [](int r, int c) { return v(c, r, 0) + v(r, c, 1); };
+  const Cell latency = [](int r, int c) { return 500.0 + 10 * r + c; };
+  std::map<std::string, Cell> square;
+  for (const std::string e : {"ce", "sm"}) {
+    square["device_to_device_memcpy_read_" + e] = read;
+    square["device_to_device_memcpy_write_" + e] = write;
+    for (const std::string dir : {"read", "write"}) {
+      const std::string key = "device_to_device_bidirectional_memcpy_" + dir + "_" + e + "_";
+      square[key + dir + "1"] = read;
+      square[key + dir + "2"] = second;
+      square[key + "total"] = both;
+    }
+  }
+  square["device_to_device_latency_sm"] = latency;
+  // Fans: the value of copy k -> d (inbound) or d -> k (outbound) for the i-th peer k of d.
+  using Fan = std::function<double(int d, int k, int i)>;
+  const Fan inbound = [](int d, int k, int i) { return v(k, d, i); };
+  const Fan outbound = [](int d, int k, int i) { return v(d, k, i); };
+  std::map<std::string, Fan> fans;
+  for (const std::string e : {"ce", "sm"}) {
+    fans["all_to_one_write_" + e] = inbound;
+    fans["all_to_one_read_" + e] = outbound;
+    fans["one_to_all_write_" + e] = outbound;
+    fans["one_to_all_read_" + e] = inbound;
+  }
+
+  const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-j"}, d2dSelection()));
+  std::size_t checked = 0;
+  for (const json& t : testcasesOf(o)) {
+    const std::string name = t.at("name");
+    const json& cells = t.at("bandwidth_matrix");
+    if (square.count(name)) {
+      ASSERT_EQ(cells.size(), 4u) << name;
+      double sum = 0.0;
+      for (int r = 0; r < n; ++r) {
+        ASSERT_EQ(cells[r].size(), 4u) << name;
+        for (int c = 0; c < n; ++c) {
+          const std::string cell = cells[r][c];
+          if (!peers(r, c)) {
+            EXPECT_EQ(cell, "N/A") << name << " [" << r << "][" << c << "]";
+            continue;
+          }
+          const double expected = square[name](r, c);
+          EXPECT_DOUBLE_EQ(std::stod(cell), expected) << name << " [" << r << "][" << c << "]";
+          sum += expected;
+        }
+      }
+      EXPECT_DOUBLE_EQ(t.at("sum").get<double>(), sum) << name;
+    } else {
+      ASSERT_TRUE(fans.count(name)) << "unexpected entry " << name;
+      ASSERT_EQ(cells.size(), 1u) << name;
+      ASSERT_EQ(cells[0].size(), 4u) << name;
+      for (int d = 0; d < n; ++d) {
+        double expected = 0.0;
+        int i = 0;
+        for (int k = 0; k < n; ++k)
+          if (peers(d, k)) expected += fans[name](d, k, i++);
+        EXPECT_DOUBLE_EQ(std::stod(cells[0][d].get<std::string>()), expected)
+            << name << " [0][" << d << "]";
+      }
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 25u);
+}
+
+// MIN/MAX/AVG skip N/A cells (decisions #8): MIN is the smallest measured cell, never 0.
+TEST(D2dOutput, VerboseStatisticsIgnoreNotAvailableCells) {
+  const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-j", "-v"}, d2dSelection()));
+  for (const json& t : testcasesOf(o)) {
+    double lo = 1e300, hi = -1e300, sum = 0.0;
+    int count = 0;
+    for (const json& row : t.at("bandwidth_matrix"))
+      for (const json& cell : row) {
+        if (cell == "N/A") continue;
+        const double x = std::stod(cell.get<std::string>());
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        sum += x;
+        ++count;
+      }
+    ASSERT_GT(count, 0) << t.at("name");
+    EXPECT_DOUBLE_EQ(t.at("min").get<double>(), lo) << t.at("name");
+    EXPECT_DOUBLE_EQ(t.at("max").get<double>(), hi) << t.at("name");
+    EXPECT_DOUBLE_EQ(t.at("average").get<double>(), sum / count) << t.at("name");
+    EXPECT_GT(t.at("min").get<double>(), 0.0) << t.at("name");
+  }
+}
+
+// A GPU without any peer leaves its fan cell N/A; SUM and the statistics skip it.
+TEST(D2dOutput, FanCellOfAGpuWithoutPeersIsNotAvailable) {
+  FakeTopology topo(3);
+  for (int other : {0, 1}) {
+    topo.setPeerAccess(2, other, false);
+    topo.setPeerAccess(other, 2, false);
+  }
+  const Outcome o = runNvbandwidth(topo, {"-v", "-t", "12"});
+  expectAllPassed(o, 1);
+  const std::string title = "memcpy CE GPU(row) <- GPU(column) bandwidth (GB/s)\n";
+  const std::size_t at = o.out.find(title);
+  ASSERT_NE(at, std::string::npos) << o.out;
+  const std::string expected = "           0         1         2\n"
+                               " 0    110.00    101.00       N/A\n"
+                               "\n"
+                               "SUM all_to_one_write_ce 211.00\n"
+                               "MIN all_to_one_write_ce 101.00\n"
+                               "MAX all_to_one_write_ce 110.00\n"
+                               "AVG all_to_one_write_ce 105.50\n"
+                               "\n";
+  EXPECT_EQ(o.out.substr(at, o.out.find("NOTE: ") - at), title + expected);
+  EXPECT_EQ(o.out.find("-> Device 2"), std::string::npos) << "no copy touches GPU 2";
+  EXPECT_EQ(o.out.find("Device 2 ->"), std::string::npos) << "no copy touches GPU 2";
+}
+
+}  // namespace
+}  // namespace nvbw
