@@ -6,20 +6,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "golden.h"
 #include "nvbandwidth/json_style.h"
 
 namespace nvbw {
 namespace {
 
-using nlohmann::json;
+using test::readFile;
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot open " << path;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using nlohmann::json;
 
 const std::string kUpstreamJson = std::string(NVBW_GOLDEN_DIR) + "/upstream/default.json";
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "golden.h"
 #include "nvbandwidth/json_style.h"
 #include "nvbandwidth/output.h"
 #include "nvbandwidth/version.h"
@@ -12,28 +13,11 @@
 namespace nvbw {
 namespace {
 
+using test::expectGolden;
+using test::kGolden;
+using test::readFile;
+
 using nlohmann::json;
-
-const std::string kGolden = NVBW_GOLDEN_DIR;
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot open " << path;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Compares with tests/golden/<name>; NVBW_UPDATE_GOLDEN=1 rewrites the file instead (review the
-// diff before committing it).
-void expectGolden(const std::string& name, const std::string& actual) {
-  const std::string path = kGolden + "/" + name;
-  if (std::getenv("NVBW_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  EXPECT_EQ(actual, readFile(path)) << "differs from " << path;
-}
 
 SystemInfo systemWith(int gpus) {
   SystemInfo info;
