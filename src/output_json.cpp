@@ -126,7 +126,13 @@ class JsonOutput : public Output {
       addEntry({{"name", result.name}, {"status", statusName(Status::Passed)}});
       return;
     }
-    for (const auto& m : result.matrices) addEntry(matrixEntry(m, settings_.verbose));
+    for (const auto& m : result.matrices) {
+      json entry = matrixEntry(m, settings_.verbose);
+      // Entries of multi-matrix testcases are named like their SUM lines (decisions #9); this
+      // lets a script still find them by the key it passed to -t.
+      if (m.spec.key != result.name) entry["testcase"] = result.name;
+      addEntry(std::move(entry));
+    }
   }
 
   std::ostream& out_;
