@@ -17,46 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "upstream_keys.h"
+
 namespace {
 
 // The 35 single-node keys in upstream's registry order (index = position).
-const std::vector<std::string> kKeys = {
-    "host_to_device_memcpy_ce",
-    "device_to_host_memcpy_ce",
-    "host_to_device_bidirectional_memcpy_ce",
-    "device_to_host_bidirectional_memcpy_ce",
-    "device_to_device_memcpy_read_ce",
-    "device_to_device_memcpy_write_ce",
-    "device_to_device_bidirectional_memcpy_read_ce",
-    "device_to_device_bidirectional_memcpy_write_ce",
-    "all_to_host_memcpy_ce",
-    "all_to_host_bidirectional_memcpy_ce",
-    "host_to_all_memcpy_ce",
-    "host_to_all_bidirectional_memcpy_ce",
-    "all_to_one_write_ce",
-    "all_to_one_read_ce",
-    "one_to_all_write_ce",
-    "one_to_all_read_ce",
-    "host_to_device_memcpy_sm",
-    "device_to_host_memcpy_sm",
-    "host_to_device_bidirectional_memcpy_sm",
-    "device_to_host_bidirectional_memcpy_sm",
-    "device_to_device_memcpy_read_sm",
-    "device_to_device_memcpy_write_sm",
-    "device_to_device_bidirectional_memcpy_read_sm",
-    "device_to_device_bidirectional_memcpy_write_sm",
-    "all_to_host_memcpy_sm",
-    "all_to_host_bidirectional_memcpy_sm",
-    "host_to_all_memcpy_sm",
-    "host_to_all_bidirectional_memcpy_sm",
-    "all_to_one_write_sm",
-    "all_to_one_read_sm",
-    "one_to_all_write_sm",
-    "one_to_all_read_sm",
-    "host_device_latency_sm",
-    "device_to_device_latency_sm",
-    "device_local_copy",
-};
+using nvbw::test::kUpstreamKeys;
 
 struct RunResult {
   int exitCode = -1;  // -1 when the process did not exit normally
@@ -202,13 +168,13 @@ TEST(Cli, ListsEveryTestcaseInOrder) {
   const std::string header = "Index, Name:\n\tDescription\n=======================\n";
   std::size_t position = run.out.find(header);
   ASSERT_NE(position, std::string::npos) << describe(run);
-  for (std::size_t i = 0; i < kKeys.size(); ++i) {
-    const std::string entry = std::to_string(i) + ", " + kKeys[i] + ":\n";
+  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i) {
+    const std::string entry = std::to_string(i) + ", " + kUpstreamKeys[i] + ":\n";
     const std::size_t found = run.out.find(entry, position);
     ASSERT_NE(found, std::string::npos) << "missing or out of order: " << entry << describe(run);
     position = found + entry.size();
   }
-  EXPECT_FALSE(contains(run.out, std::to_string(kKeys.size()) + ", ")) << describe(run);
+  EXPECT_FALSE(contains(run.out, std::to_string(kUpstreamKeys.size()) + ", ")) << describe(run);
 }
 
 TEST(Cli, JsonListIsAJsonDocument) {
@@ -222,14 +188,14 @@ TEST(Cli, JsonListIsAJsonDocument) {
   }
   const nlohmann::json& testcases = document["nvbandwidth"]["testcases"];
   ASSERT_TRUE(testcases.is_array()) << document.dump(1);
-  ASSERT_EQ(testcases.size(), kKeys.size());
-  for (std::size_t i = 0; i < kKeys.size(); ++i) {
+  ASSERT_EQ(testcases.size(), kUpstreamKeys.size());
+  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i) {
     const nlohmann::json& entry = testcases[i];
     ASSERT_TRUE(entry.is_object()) << entry.dump();
     ASSERT_TRUE(entry["index"].is_number_integer()) << entry.dump();
     EXPECT_EQ(entry["index"].get<long long>(), static_cast<long long>(i));
     ASSERT_TRUE(entry["name"].is_string()) << entry.dump();
-    EXPECT_EQ(entry["name"].get<std::string>(), kKeys[i]);
+    EXPECT_EQ(entry["name"].get<std::string>(), kUpstreamKeys[i]);
     ASSERT_TRUE(entry["description"].is_string()) << entry.dump();
     EXPECT_FALSE(entry["description"].get<std::string>().empty()) << entry.dump();
   }

@@ -27,12 +27,14 @@
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
 #include "nvbandwidth/topology.h"
+#include "output_fixtures.h"
 
 namespace nvbw {
 namespace {
 
 using nlohmann::json;
 using test::expectGolden;
+using test::systemWith;
 
 // ---- The fake measurement -------------------------------------------------------------------
 
@@ -132,19 +134,6 @@ FakeTopology fourGpus() {
   topo.setPeerAccess(1, 2, false);
   topo.setPeerAccess(2, 1, false);
   return topo;
-}
-
-SystemInfo systemWith(int gpus) {
-  SystemInfo info;
-  info.version = "v0.8";
-  info.gitVersion = "v0.8-3-gabc1234";
-  info.cudaRuntimeVersion = 12080;
-  info.cudaDriverVersion = 13000;
-  info.driverVersion = "580.159.04";
-  info.hostname = "gpu-node-01";
-  for (int i = 0; i < gpus; ++i)
-    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0});
-  return info;
 }
 
 struct Outcome {

@@ -9,51 +9,14 @@
 #include "nvbandwidth/json_style.h"
 #include "nvbandwidth/output.h"
 #include "nvbandwidth/version.h"
+#include "output_fixtures.h"
 
 namespace nvbw {
 namespace {
 
-using test::expectGolden;
-using test::kGolden;
-using test::readFile;
+using namespace test;
 
 using nlohmann::json;
-
-SystemInfo systemWith(int gpus) {
-  SystemInfo info;
-  info.version = "v0.8";
-  info.gitVersion = "v0.8-3-gabc1234";
-  info.cudaRuntimeVersion = 12080;
-  info.cudaDriverVersion = 13000;
-  info.driverVersion = "580.159.04";
-  info.hostname = "gpu-node-01";
-  for (int i = 0; i < gpus; ++i)
-    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0});
-  return info;
-}
-
-MatrixResult matrix(const std::string& key, const std::string& title, std::size_t rows,
-                    std::size_t cols, const std::vector<std::optional<double>>& values,
-                    Unit unit = Unit::GBps) {
-  MatrixResult m({key, title, unit, rows, cols});
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (values[i]) m.cells[i] = CellResult{{*values[i]}, *values[i]};
-  return m;
-}
-
-TestcaseResult passed(const std::string& key, std::vector<MatrixResult> matrices) {
-  return {key, Status::Passed, "", std::move(matrices)};
-}
-
-TestcaseResult passed1x1(const std::string& key, const std::string& title, double value,
-                         Unit unit = Unit::GBps) {
-  return passed(key, {matrix(key, title, 1, 1, {value}, unit)});
-}
-
-const std::string kH2dTitle = "memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)";
-const std::string kLatencyTitle = "memory latency SM CPU(row) <-> GPU(column) (ns)";
-const std::string kNoPeers = "needs two GPUs with peer access; this system has 1 GPU";
-constexpr std::nullopt_t NA = std::nullopt;
 
 struct Captured {
   std::ostringstream out;
@@ -64,20 +27,7 @@ struct Captured {
 TEST(JsonOutput, OneGpuRunMatchesGolden) {
   Captured c;
   Output& o = *c.output;
-  o.header(systemWith(1), {});
-  o.testcaseStarted("host_to_device_memcpy_ce");
-  o.testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, 55.485873873000003));
-  o.testcaseFinished({"device_to_device_memcpy_read_ce", Status::Waived, kNoPeers, {}});
-  o.testcaseFinished({"foo", Status::Error, "Testcase foo not found!", {}});
-  o.testcaseStarted("host_device_latency_sm");
-  o.testcaseFinished(
-      passed1x1("host_device_latency_sm", kLatencyTitle, 1197.2177624702454, Unit::Nanoseconds));
-  o.testcaseStarted("device_local_copy");
-  o.testcaseFinished({"device_local_copy",
-                      Status::Error,
-                      "device_local_copy: data verification failed: 12 mismatches, first at byte "
-                      "offset 4096",
-                      {}});
+  oneGpuRun(o, 55.485873873000003, 1197.2177624702454);
   EXPECT_EQ(c.out.str(), "") << "JSON must be printed only by finish()";
   o.finish();
   expectGolden("json_one_gpu.json", c.out.str());
@@ -90,8 +40,7 @@ TEST(JsonOutput, VerboseMatchesGolden) {
   o.testcaseStarted("device_to_device_memcpy_read_ce");
   o.sample({0, "Device 1 -> Device 0", 389.1234, Unit::GBps});  // not part of the document
   o.testcaseFinished(passed("device_to_device_memcpy_read_ce",
-                            {matrix("device_to_device_memcpy_read_ce",
-                                    "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)", 2, 2,
+                            {matrix("device_to_device_memcpy_read_ce", kD2dReadTitle, 2, 2,
                                     {NA, 389.2012, 389.1234, NA})}));
   o.testcaseStarted("device_to_device_bidirectional_memcpy_read_ce");
   const std::string key = "device_to_device_bidirectional_memcpy_read_ce";
@@ -102,10 +51,9 @@ TEST(JsonOutput, VerboseMatchesGolden) {
        matrix(key + "_read2", base + "Read2 bandwidth (GB/s)", 2, 2, {NA, 369.75, 370.0, NA}),
        matrix(key + "_total", base + "Total bandwidth (GB/s)", 2, 2, {NA, 740.25, 740.25, NA})}));
   o.testcaseStarted("device_to_device_latency_sm");
-  o.testcaseFinished(passed("device_to_device_latency_sm",
-                            {matrix("device_to_device_latency_sm",
-                                    "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)", 2,
-                                    2, {NA, NA, NA, NA}, Unit::Nanoseconds)}));
+  o.testcaseFinished(
+      passed("device_to_device_latency_sm", {matrix("device_to_device_latency_sm", kD2dLatencyTitle,
+                                                    2, 2, {NA, NA, NA, NA}, Unit::Nanoseconds)}));
   o.finish();
   expectGolden("json_verbose.json", c.out.str());
 }
@@ -178,14 +126,11 @@ TEST(JsonOutput, DocumentEndsWithBlankLine) {
 TEST(JsonOutput, ReproducesUpstreamDocument) {
   const std::string reference = readFile(kGolden + "/upstream/default.json");
   const json upstream = json::parse(reference)["nvbandwidth"];
-  SystemInfo info;
+  SystemInfo info = referenceMachine();
   info.version = upstream["version"];
   info.gitVersion = upstream["git_version"];
   info.cudaRuntimeVersion = upstream["CUDA Runtime Version"];
-  info.cudaDriverVersion = 13000;
   info.driverVersion = upstream["Driver Version"];
-  info.hostname = "vm";
-  info.devices.push_back({"NVIDIA H200", 0, 0, 6});
 
   Captured c;
   Output& o = *c.output;

@@ -8,50 +8,12 @@
 
 #include "golden.h"
 #include "nvbandwidth/output.h"
+#include "output_fixtures.h"
 
 namespace nvbw {
 namespace {
 
-using test::expectGolden;
-using test::kGolden;
-using test::readFile;
-
-SystemInfo systemWith(int gpus) {
-  SystemInfo info;
-  info.version = "v0.8";
-  info.gitVersion = "v0.8-3-gabc1234";
-  info.cudaRuntimeVersion = 12080;
-  info.cudaDriverVersion = 13000;
-  info.driverVersion = "580.159.04";
-  info.hostname = "gpu-node-01";
-  for (int i = 0; i < gpus; ++i)
-    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0});
-  return info;
-}
-
-MatrixResult matrix(const std::string& key, const std::string& title, std::size_t rows,
-                    std::size_t cols, const std::vector<std::optional<double>>& values,
-                    Unit unit = Unit::GBps) {
-  MatrixResult m({key, title, unit, rows, cols});
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (values[i]) m.cells[i] = CellResult{{*values[i]}, *values[i]};
-  return m;
-}
-
-TestcaseResult passed(const std::string& key, std::vector<MatrixResult> matrices) {
-  return {key, Status::Passed, "", std::move(matrices)};
-}
-
-TestcaseResult passed1x1(const std::string& key, const std::string& title, double value,
-                         Unit unit = Unit::GBps) {
-  return passed(key, {matrix(key, title, 1, 1, {value}, unit)});
-}
-
-const std::string kH2dTitle = "memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)";
-const std::string kLatencyTitle = "memory latency SM CPU(row) <-> GPU(column) (ns)";
-const std::string kD2dReadTitle = "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)";
-const std::string kNoPeers = "needs two GPUs with peer access; this system has 1 GPU";
-constexpr std::nullopt_t NA = std::nullopt;
+using namespace test;
 
 struct Captured {
   std::ostringstream out;
@@ -60,22 +22,9 @@ struct Captured {
   explicit Captured(OutputSettings settings = {}) : output(makeTextOutput(out, err, settings)) {}
 };
 
-// The 1-GPU run used by several tests: passed, waived, unresolved -t token, latency, failure.
+// The 1-GPU run used by several tests, finished.
 void reportOneGpuRun(Output& o) {
-  o.header(systemWith(1), {});
-  o.testcaseStarted("host_to_device_memcpy_ce");
-  o.testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, 55.4612));
-  o.testcaseFinished({"device_to_device_memcpy_read_ce", Status::Waived, kNoPeers, {}});
-  o.testcaseFinished({"foo", Status::Error, "Testcase foo not found!", {}});
-  o.testcaseStarted("host_device_latency_sm");
-  o.testcaseFinished(
-      passed1x1("host_device_latency_sm", kLatencyTitle, 1197.2178, Unit::Nanoseconds));
-  o.testcaseStarted("device_local_copy");
-  o.testcaseFinished({"device_local_copy",
-                      Status::Error,
-                      "device_local_copy: data verification failed: 12 mismatches, first at byte "
-                      "offset 4096",
-                      {}});
+  oneGpuRun(o, 55.4612, 1197.2178);
   o.finish();
 }
 
@@ -122,10 +71,9 @@ TEST(TextOutput, VerboseMatchesGolden) {
   o.testcaseStarted("device_to_device_latency_sm");
   o.sample({0, "Device 0 -> Device 1", 712.3968, Unit::Nanoseconds});
   // A matrix with no measured cell: SUM 0.00 and no MIN/MAX/AVG (never NaN).
-  o.testcaseFinished(passed("device_to_device_latency_sm",
-                            {matrix("device_to_device_latency_sm",
-                                    "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)", 2,
-                                    2, {NA, NA, NA, NA}, Unit::Nanoseconds)}));
+  o.testcaseFinished(
+      passed("device_to_device_latency_sm", {matrix("device_to_device_latency_sm", kD2dLatencyTitle,
+                                                    2, 2, {NA, NA, NA, NA}, Unit::Nanoseconds)}));
   o.finish();
   expectGolden("text_verbose.txt", c.out.str());
 }
@@ -228,18 +176,6 @@ TEST(TextOutput, LeavesTheStreamStateAlone) {
 
 // --- The layout of real upstream output, rebuilt from its numbers
 // ---------------------------------
-
-SystemInfo referenceMachine() {
-  SystemInfo info;
-  info.version = "v0.8";
-  info.gitVersion = "";
-  info.cudaRuntimeVersion = 13000;
-  info.cudaDriverVersion = 13000;
-  info.driverVersion = "580.159.04";
-  info.hostname = "vm";
-  info.devices.push_back({"NVIDIA H200", 0, 0, 6});
-  return info;
-}
 
 TEST(TextOutput, ReferenceHostToDeviceBlock) {
   Captured c;

@@ -15,6 +15,7 @@
 #include "nvbandwidth/testcases_d2d.h"
 #include "nvbandwidth/topology.h"
 #include "plan_text.h"
+#include "upstream_keys.h"
 
 namespace nvbw {
 namespace {
@@ -414,46 +415,9 @@ TEST(D2dPlans, RejectsSplitWarp) {
 
 TEST(Registry, HasTheUpstreamKeysInOrder) {
   // Upstream v0.8 `-l` (shared/reference/h200-upstream-v0.8/list.txt): index = position.
-  const std::vector<std::string> upstream = {
-      "host_to_device_memcpy_ce",
-      "device_to_host_memcpy_ce",
-      "host_to_device_bidirectional_memcpy_ce",
-      "device_to_host_bidirectional_memcpy_ce",
-      "device_to_device_memcpy_read_ce",
-      "device_to_device_memcpy_write_ce",
-      "device_to_device_bidirectional_memcpy_read_ce",
-      "device_to_device_bidirectional_memcpy_write_ce",
-      "all_to_host_memcpy_ce",
-      "all_to_host_bidirectional_memcpy_ce",
-      "host_to_all_memcpy_ce",
-      "host_to_all_bidirectional_memcpy_ce",
-      "all_to_one_write_ce",
-      "all_to_one_read_ce",
-      "one_to_all_write_ce",
-      "one_to_all_read_ce",
-      "host_to_device_memcpy_sm",
-      "device_to_host_memcpy_sm",
-      "host_to_device_bidirectional_memcpy_sm",
-      "device_to_host_bidirectional_memcpy_sm",
-      "device_to_device_memcpy_read_sm",
-      "device_to_device_memcpy_write_sm",
-      "device_to_device_bidirectional_memcpy_read_sm",
-      "device_to_device_bidirectional_memcpy_write_sm",
-      "all_to_host_memcpy_sm",
-      "all_to_host_bidirectional_memcpy_sm",
-      "host_to_all_memcpy_sm",
-      "host_to_all_bidirectional_memcpy_sm",
-      "all_to_one_write_sm",
-      "all_to_one_read_sm",
-      "one_to_all_write_sm",
-      "one_to_all_read_sm",
-      "host_device_latency_sm",
-      "device_to_device_latency_sm",
-      "device_local_copy",
-  };
   std::vector<std::string> keys;
   for (const TestcaseDef& d : registry()) keys.push_back(d.key);
-  EXPECT_EQ(keys, upstream);
+  EXPECT_EQ(keys, kUpstreamKeys);
 }
 
 TEST(Registry, DeviceToDeviceTestcasesAreExactlyThePeerWaivedOnes) {

@@ -1,0 +1,93 @@
+// Fixtures of the output tests (text, JSON, and the device-to-device pipeline): the machines
+// (a fixed one with N H200s, upstream's reference VM), matrices from flat cell lists, passed
+// testcases, the titles they use, and the 1-GPU run of the goldens.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nvbandwidth/output.h"
+#include "nvbandwidth/plan.h"
+#include "nvbandwidth/results.h"
+#include "nvbandwidth/system_info.h"
+
+namespace nvbw::test {
+
+// v0.8 on "gpu-node-01" with `gpus` H200s on PCI buses 0x19, 0x29, ...
+inline SystemInfo systemWith(int gpus) {
+  SystemInfo info;
+  info.version = "v0.8";
+  info.gitVersion = "v0.8-3-gabc1234";
+  info.cudaRuntimeVersion = 12080;
+  info.cudaDriverVersion = 13000;
+  info.driverVersion = "580.159.04";
+  info.hostname = "gpu-node-01";
+  for (int i = 0; i < gpus; ++i)
+    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0});
+  return info;
+}
+
+// The machine of the upstream reference runs under tests/golden/upstream: one H200 in a VM.
+inline SystemInfo referenceMachine() {
+  SystemInfo info;
+  info.version = "v0.8";
+  info.gitVersion = "";
+  info.cudaRuntimeVersion = 13000;
+  info.cudaDriverVersion = 13000;
+  info.driverVersion = "580.159.04";
+  info.hostname = "vm";
+  info.devices.push_back({"NVIDIA H200", 0, 0, 6});
+  return info;
+}
+
+// A rows x cols matrix whose cells are `values` in row-major order (nullopt: N/A), one sample each.
+inline MatrixResult matrix(const std::string& key, const std::string& title, std::size_t rows,
+                           std::size_t cols, const std::vector<std::optional<double>>& values,
+                           Unit unit = Unit::GBps) {
+  MatrixResult m({key, title, unit, rows, cols});
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i]) m.cells[i] = CellResult{{*values[i]}, *values[i]};
+  return m;
+}
+
+inline TestcaseResult passed(const std::string& key, std::vector<MatrixResult> matrices) {
+  return {key, Status::Passed, "", std::move(matrices)};
+}
+
+inline TestcaseResult passed1x1(const std::string& key, const std::string& title, double value,
+                                Unit unit = Unit::GBps) {
+  return passed(key, {matrix(key, title, 1, 1, {value}, unit)});
+}
+
+inline const std::string kH2dTitle = "memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)";
+inline const std::string kLatencyTitle = "memory latency SM CPU(row) <-> GPU(column) (ns)";
+inline const std::string kD2dReadTitle = "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)";
+inline const std::string kD2dLatencyTitle =
+    "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)";
+inline const std::string kNoPeers = "needs two GPUs with peer access; this system has 1 GPU";
+inline constexpr std::nullopt_t NA = std::nullopt;
+
+// The 1-GPU run of the text and JSON goldens, up to but not including finish(): header, a passed
+// bandwidth testcase (`h2d` GB/s), a waived one, an unresolved -t token, a passed latency
+// testcase (`latency` ns) and a failure.
+inline void oneGpuRun(Output& o, double h2d, double latency) {
+  o.header(systemWith(1), {});
+  o.testcaseStarted("host_to_device_memcpy_ce");
+  o.testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, h2d));
+  o.testcaseFinished({"device_to_device_memcpy_read_ce", Status::Waived, kNoPeers, {}});
+  o.testcaseFinished({"foo", Status::Error, "Testcase foo not found!", {}});
+  o.testcaseStarted("host_device_latency_sm");
+  o.testcaseFinished(
+      passed1x1("host_device_latency_sm", kLatencyTitle, latency, Unit::Nanoseconds));
+  o.testcaseStarted("device_local_copy");
+  o.testcaseFinished({"device_local_copy",
+                      Status::Error,
+                      "device_local_copy: data verification failed: 12 mismatches, first at byte "
+                      "offset 4096",
+                      {}});
+}
+
+}  // namespace nvbw::test

@@ -1,0 +1,49 @@
+// The 35 single-node testcase keys of upstream nvbandwidth v0.8 `-l`, in its registry order
+// (index = position; upstream-behavior.md §3.1, shared/reference/h200-upstream-v0.8/list.txt).
+// The one literal list the tests compare the registry, the listing and the CLI with.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nvbw::test {
+
+inline const std::vector<std::string> kUpstreamKeys = {
+    "host_to_device_memcpy_ce",                        // 0
+    "device_to_host_memcpy_ce",                        // 1
+    "host_to_device_bidirectional_memcpy_ce",          // 2
+    "device_to_host_bidirectional_memcpy_ce",          // 3
+    "device_to_device_memcpy_read_ce",                 // 4
+    "device_to_device_memcpy_write_ce",                // 5
+    "device_to_device_bidirectional_memcpy_read_ce",   // 6
+    "device_to_device_bidirectional_memcpy_write_ce",  // 7
+    "all_to_host_memcpy_ce",                           // 8
+    "all_to_host_bidirectional_memcpy_ce",             // 9
+    "host_to_all_memcpy_ce",                           // 10
+    "host_to_all_bidirectional_memcpy_ce",             // 11
+    "all_to_one_write_ce",                             // 12
+    "all_to_one_read_ce",                              // 13
+    "one_to_all_write_ce",                             // 14
+    "one_to_all_read_ce",                              // 15
+    "host_to_device_memcpy_sm",                        // 16
+    "device_to_host_memcpy_sm",                        // 17
+    "host_to_device_bidirectional_memcpy_sm",          // 18
+    "device_to_host_bidirectional_memcpy_sm",          // 19
+    "device_to_device_memcpy_read_sm",                 // 20
+    "device_to_device_memcpy_write_sm",                // 21
+    "device_to_device_bidirectional_memcpy_read_sm",   // 22
+    "device_to_device_bidirectional_memcpy_write_sm",  // 23
+    "all_to_host_memcpy_sm",                           // 24
+    "all_to_host_bidirectional_memcpy_sm",             // 25
+    "host_to_all_memcpy_sm",                           // 26
+    "host_to_all_bidirectional_memcpy_sm",             // 27
+    "all_to_one_write_sm",                             // 28
+    "all_to_one_read_sm",                              // 29
+    "one_to_all_write_sm",                             // 30
+    "one_to_all_read_sm",                              // 31
+    "host_device_latency_sm",                          // 32
+    "device_to_device_latency_sm",                     // 33
+    "device_local_copy",                               // 34
+};
+
+}  // namespace nvbw::test
