@@ -78,13 +78,15 @@ int run(const nvbw::Options& options, const std::vector<nvbw::TestcaseDef>& regi
     info.cudaDriverVersion = gpu->driverCudaVersion();
     info.driverVersion = nvbw::readDriverVersion();
     for (int d = 0; d < gpu->deviceCount(); ++d) info.devices.push_back(gpu->info(d));
+    if (std::string note = nvbw::peerAccessNote(nvbw::DriverTopology(*gpu)); !note.empty())
+      warnings.push_back(std::move(note));
   } catch (const std::exception& e) {
     return fail(std::string("cannot start: ") + e.what());
   }
   output->header(info, warnings);
 
   try {
-    nvbw::DriverTopology topology(*gpu);
+    const nvbw::DriverTopology topology(*gpu);
     auto note = [](const std::string& line) { std::cerr << line << '\n'; };
     auto planRunner = nvbw::makeGpuPlanRunner(*gpu, execSettings(options), note);
     const nvbw::RunSummary summary = nvbw::runTestcases(

@@ -35,4 +35,9 @@ class FakeTopology final : public Topology {
 // Pairs (r, c), r != c, for which r can access c.
 std::vector<std::pair<int, int>> accessiblePairs(const Topology& topo);
 
+// One line naming the GPU pairs without peer access both ways, for systems where some pairs have
+// it (their device-to-device cells are N/A); empty when every pair has access or none has (the
+// testcases are then waived with their own reason).
+std::string peerAccessNote(const Topology& topo);
+
 }  // namespace nvbw
