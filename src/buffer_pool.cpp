@@ -32,7 +32,7 @@ std::unique_ptr<Allocation> BufferPool::allocate(const BufferSpec& spec) {
   return a;
 }
 
-std::vector<std::unique_ptr<Allocation>> BufferPool::acquire(const std::vector<BufferSpec>& specs) {
+BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs) {
   std::vector<std::unique_ptr<Allocation>> out;
   out.reserve(specs.size());
   for (const BufferSpec& spec : specs) {
@@ -44,7 +44,7 @@ std::vector<std::unique_ptr<Allocation>> BufferPool::acquire(const std::vector<B
       out.push_back(allocate(spec));
     }
   }
-  return out;
+  return Lease(*this, std::move(out));
 }
 
 void BufferPool::release(std::vector<std::unique_ptr<Allocation>> buffers) {

@@ -275,18 +275,13 @@ void GpuPlanRunner::runCopies(const Measurement& m, std::vector<MatrixResult>& r
     specs.push_back(c.src);
     specs.push_back(c.dst);
   }
-  auto buffers = pool_.acquire(specs);
-  struct Return {  // buffers go back to the pool however we leave
-    BufferPool& pool;
-    std::vector<std::unique_ptr<Allocation>>& b;
-    ~Return() { pool.release(std::move(b)); }
-  } giveBack{pool_, buffers};
+  const BufferPool::Lease buffers = pool_.acquire(specs);
 
   std::vector<CopyRun> runs(n);
   for (std::size_t i = 0; i < n; ++i) {
     runs[i].spec = &m.copies[i];
-    runs[i].src = buffers[2 * i].get();
-    runs[i].dst = buffers[2 * i + 1].get();
+    runs[i].src = &buffers[2 * i];
+    runs[i].dst = &buffers[2 * i + 1];
     prepareCopy(runs[i]);
   }
   const bool total = std::any_of(m.outputs.begin(), m.outputs.end(), [](const OutputTarget& t) {
@@ -387,13 +382,8 @@ void GpuPlanRunner::runLatency(const Measurement& m, std::vector<MatrixResult>& 
                                const std::function<void(const SampleEvent&)>& sink) {
   const LatencySpec& spec = *m.latency;
   const int chaser = spec.chaseDevice;
-  auto buffers = pool_.acquire({spec.target});
-  struct Return {
-    BufferPool& pool;
-    std::vector<std::unique_ptr<Allocation>>& b;
-    ~Return() { pool.release(std::move(b)); }
-  } giveBack{pool_, buffers};
-  Allocation& target = *buffers[0];
+  const BufferPool::Lease buffers = pool_.acquire({spec.target});
+  Allocation& target = buffers[0];
   if (spec.target.kind == MemoryKind::Device && spec.target.device != chaser)
     gpu_.enablePeerAccess(chaser, spec.target.device);
 

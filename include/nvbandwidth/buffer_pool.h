@@ -35,13 +35,27 @@ class BufferPool {
   // one-line message the first time affinity cannot be applied for a GPU.
   BufferPool(const Gpu& gpu, bool affinity, std::function<void(const std::string&)> note);
 
-  // Buffers for one measurement, in the order of `specs`; returned to the pool on release().
-  std::vector<std::unique_ptr<Allocation>> acquire(const std::vector<BufferSpec>& specs);
-  void release(std::vector<std::unique_ptr<Allocation>> buffers);
+  // The buffers of one measurement, in the order of `specs`. They go back to the pool when the
+  // lease ends, however the measurement ends.
+  class Lease {
+   public:
+    Lease(BufferPool& pool, std::vector<std::unique_ptr<Allocation>> buffers)
+        : pool_(pool), buffers_(std::move(buffers)) {}
+    ~Lease() { pool_.release(std::move(buffers_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Allocation& operator[](std::size_t i) const { return *buffers_.at(i); }
+
+   private:
+    BufferPool& pool_;
+    std::vector<std::unique_ptr<Allocation>> buffers_;
+  };
+  Lease acquire(const std::vector<BufferSpec>& specs);
   // Frees everything held (after an error the buffers may belong to a broken context).
   void clear() { free_.clear(); }
 
  private:
+  void release(std::vector<std::unique_ptr<Allocation>> buffers);
   std::unique_ptr<Allocation> allocate(const BufferSpec& spec);
   using Key = std::tuple<int, int, std::size_t>;
   static Key keyOf(const BufferSpec& s) { return {static_cast<int>(s.kind), s.device, s.bytes}; }
