@@ -1,6 +1,7 @@
 // FakeTopology, accessiblePairs and the note that explains N/A device-to-device cells.
 #include <gtest/gtest.h>
 
+#include "nvbandwidth/registry.h"
 #include "nvbandwidth/topology.h"
 
 namespace nvbw {
@@ -31,6 +32,16 @@ TEST(PeerAccessNote, NamesEachPairLackingAccessEitherWay) {
   EXPECT_EQ(peerAccessNote(topo),
             "NOTE: no peer access between GPU 0 and 3, 1 and 2 (cuDeviceCanAccessPeer, both ways "
             "needed): their device-to-device cells are N/A.");
+}
+
+// What nvidia-h200-x2 reported (nvidia-smi topo -m: NV18; cuDeviceCanAccessPeer both ways, 132
+// SMs each): every device-to-device testcase runs and no N/A note is needed.
+TEST(ObservedTopology, H200PairOverNvlinkRunsEveryTestcase) {
+  FakeTopology x2(2, 132);
+  EXPECT_EQ(accessiblePairs(x2), (std::vector<std::pair<int, int>>{{0, 1}, {1, 0}}));
+  EXPECT_EQ(peerAccessNote(x2), "");
+  for (const TestcaseDef& def : makeRegistry())
+    EXPECT_EQ(waiveReasonFor(def, x2), std::nullopt) << def.key;
 }
 
 }  // namespace
