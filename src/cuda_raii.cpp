@@ -9,59 +9,68 @@ ContextScope::ContextScope(const Gpu& gpu, int device) : api_(gpu.api()) {
 
 ContextScope::~ContextScope() { api_.cuCtxSetCurrent(previous_); }
 
-DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes)
-    : gpu_(&gpu), bytes_(bytes), device_(device) {
-  ContextScope scope(gpu, device);
-  NVBW_CU(gpu.api(), cuMemAlloc, &ptr_, bytes);
-}
+namespace detail {
 
-DeviceBuffer::~DeviceBuffer() {
-  if (!ptr_) return;
-  const DriverApi& api = gpu_->api();
+void FreeDeviceMemory::operator()(CUdeviceptr ptr) const noexcept {
+  const DriverApi& api = gpu->api();
   CUcontext previous = nullptr;
   api.cuCtxGetCurrent(&previous);
-  api.cuCtxSetCurrent(gpu_->context(device_));
-  api.cuMemFree(ptr_);
+  api.cuCtxSetCurrent(gpu->context(device));
+  api.cuMemFree(ptr);
   api.cuCtxSetCurrent(previous);
 }
 
-HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes) : gpu_(&gpu), bytes_(bytes) {
-  // cuMemHostAlloc needs a current context; PORTABLE makes the memory usable from all of them.
+void FreeHostMemory::operator()(void* ptr) const noexcept { gpu->api().cuMemFreeHost(ptr); }
+
+void DestroyStream::operator()(CUstream stream) const noexcept {
+  gpu->api().cuStreamDestroy(stream);
+}
+
+void DestroyEvent::operator()(CUevent event) const noexcept { gpu->api().cuEventDestroy(event); }
+
+}  // namespace detail
+
+DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : bytes_(bytes) {
+  ContextScope scope(gpu, device);
+  CUdeviceptr ptr = 0;
+  NVBW_CU(gpu.api(), cuMemAlloc, &ptr, bytes);
+  memory_ = {ptr, {&gpu, device}};
+}
+
+HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes) : bytes_(bytes) {
+  // cuMemHostAlloc needs a current context. PORTABLE makes the memory usable from every context,
+  // as upstream allocates it; under unified addressing the host pointer is the GPUs' address too.
   ContextScope scope(gpu, 0);
-  // PORTABLE: usable from every context, as upstream allocates it. Under unified addressing the
-  // pages are mapped for the GPUs too and the host pointer is their device address.
-  NVBW_CU(gpu.api(), cuMemHostAlloc, &ptr_, bytes, CU_MEMHOSTALLOC_PORTABLE);
+  void* ptr = nullptr;
+  NVBW_CU(gpu.api(), cuMemHostAlloc, &ptr, bytes, CU_MEMHOSTALLOC_PORTABLE);
+  memory_ = {ptr, {&gpu}};
 }
 
-HostBuffer::~HostBuffer() {
-  if (ptr_) gpu_->api().cuMemFreeHost(ptr_);
-}
-
-Stream::Stream(const Gpu& gpu, int device) : gpu_(&gpu), device_(device) {
+Stream::Stream(const Gpu& gpu, int device) : device_(device) {
   ContextScope scope(gpu, device);
-  NVBW_CU(gpu.api(), cuStreamCreate, &stream_, CU_STREAM_NON_BLOCKING);
+  CUstream stream = nullptr;
+  NVBW_CU(gpu.api(), cuStreamCreate, &stream, CU_STREAM_NON_BLOCKING);
+  stream_ = {stream, {&gpu}};
 }
 
-Stream::~Stream() {
-  if (stream_) gpu_->api().cuStreamDestroy(stream_);
+void Stream::synchronize() const {
+  NVBW_CU(stream_.releaser().gpu->api(), cuStreamSynchronize, stream_.get());
 }
 
-void Stream::synchronize() const { NVBW_CU(gpu_->api(), cuStreamSynchronize, stream_); }
-
-Event::Event(const Gpu& gpu, int device) : gpu_(&gpu) {
+Event::Event(const Gpu& gpu, int device) {
   ContextScope scope(gpu, device);
-  NVBW_CU(gpu.api(), cuEventCreate, &event_, CU_EVENT_DEFAULT);
+  CUevent event = nullptr;
+  NVBW_CU(gpu.api(), cuEventCreate, &event, CU_EVENT_DEFAULT);
+  event_ = {event, {&gpu}};
 }
 
-Event::~Event() {
-  if (event_) gpu_->api().cuEventDestroy(event_);
+void Event::record(CUstream stream) const {
+  NVBW_CU(event_.releaser().gpu->api(), cuEventRecord, event_.get(), stream);
 }
-
-void Event::record(CUstream stream) const { NVBW_CU(gpu_->api(), cuEventRecord, event_, stream); }
 
 float Event::elapsedSince(const Event& start) const {
   float ms = 0.0f;
-  NVBW_CU(gpu_->api(), cuEventElapsedTime, &ms, start.event_, event_);
+  NVBW_CU(event_.releaser().gpu->api(), cuEventElapsedTime, &ms, start.event_.get(), event_.get());
   return ms;
 }
 

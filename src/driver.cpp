@@ -23,31 +23,41 @@ DriverLibrary DriverLibrary::load() {
   void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!handle) {
     const char* why = dlerror();
-    throw DriverUnavailable(std::string("the NVIDIA driver is not installed or not loadable (") +
-                            (why ? why : "libcuda.so.1 not found") + ")");
+    throw DriverUnavailable(DriverUnavailable::Reason::NoDriver,
+                            std::string("the NVIDIA driver is not installed or not loadable (") +
+                                (why ? why : "libcuda.so.1 not found") + ")");
   }
   // cuGetProcAddress hands out the entry point matching the CUDA version we were compiled
   // against, so the versioned symbols (_v2, _v3) cuda.h selects are the ones we get.
   using GetProc = decltype(&::cuGetProcAddress);
   auto getProc = reinterpret_cast<GetProc>(dlsym(handle, "cuGetProcAddress_v2"));
   if (!getProc)
-    throw DriverUnavailable("the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2");
+    throw DriverUnavailable(DriverUnavailable::Reason::Unusable,
+                            "the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2");
 
   auto api = std::make_unique<DriverApi>();
   auto lookup = [&](const char* name, void** slot) {
     CUdriverProcAddressQueryResult status{};
     CUresult rc = getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
     if (rc != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || *slot == nullptr) {
       std::ostringstream msg;
       msg << "the NVIDIA driver does not provide " << name << " for CUDA " << CUDA_VERSION / 1000
           << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
-      throw DriverUnavailable(msg.str());
+      throw DriverUnavailable(DriverUnavailable::Reason::Unusable, msg.str());
     }
   };
 #define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn));
   NVBW_DRIVER_FUNCTIONS(NVBW_LOOKUP)
 #undef NVBW_LOOKUP
   return DriverLibrary(handle, std::move(api));
+}
+
+DriverUnavailable stubLibrary() {
+  return DriverUnavailable(
+      DriverUnavailable::Reason::Unusable,
+      "libcuda.so.1 is the CUDA toolkit's stub library (CUDA_ERROR_STUB_LIBRARY), not a driver: "
+      "install the NVIDIA driver, or remove the toolkit's stubs directory from the library path");
 }
 
 std::string describeCuResult(const DriverApi& api, CUresult code) {

@@ -1,19 +1,32 @@
 #include "nvbandwidth/gpu.h"
 
 #include <array>
+#include <string>
 
 namespace nvbw {
 
 Gpu::Gpu(const DriverApi& api) : api_(api) {
+  using Reason = DriverUnavailable::Reason;
   CUresult rc = api_.cuInit(0);
+  if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
+  if (rc == CUDA_ERROR_NO_DEVICE)
+    throw DriverUnavailable(Reason::NoDevice, "cuInit failed: " + describeCuResult(api_, rc) +
+                                                  "; no NVIDIA GPU is visible to this process");
   if (rc != CUDA_SUCCESS)
-    throw DriverUnavailable("cuInit failed: " + describeCuResult(api_, rc) +
-                            "; is an NVIDIA GPU present and its driver loaded?");
+    throw DriverUnavailable(Reason::Unusable, "cuInit failed: " + describeCuResult(api_, rc) +
+                                                  "; is the NVIDIA driver loaded?");
   int count = 0;
   rc = api_.cuDeviceGetCount(&count);
   if (rc != CUDA_SUCCESS)
-    throw DriverUnavailable("cuDeviceGetCount failed: " + describeCuResult(api_, rc));
-  if (count == 0) throw DriverUnavailable("no CUDA-capable GPU is visible to this process");
+    throw DriverUnavailable(Reason::Unusable,
+                            "cuDeviceGetCount failed: " + describeCuResult(api_, rc));
+  if (count == 0)
+    throw DriverUnavailable(Reason::NoDevice, "no CUDA-capable GPU is visible to this process");
+  if (count < 0 || count > kMaxDevices)
+    throw DriverUnavailable(Reason::Unusable,
+                            "the driver reported " + std::to_string(count) +
+                                " GPUs (cuDeviceGetCount); expected 1 to " +
+                                std::to_string(kMaxDevices));
   for (int i = 0; i < count; ++i) {
     CUdevice dev{};
     NVBW_CU(api_, cuDeviceGet, &dev, i);

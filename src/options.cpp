@@ -4,6 +4,8 @@
 #include "nvbandwidth/options.h"
 
 #include <boost/program_options.hpp>
+
+#include "nvbandwidth/escape.h"
 #include <limits>
 #include <sstream>
 
@@ -60,7 +62,7 @@ bool allDigits(const std::string& text, std::size_t from) {
 template <typename T>
 T parseWholeNumber(const std::string& text, const std::string& option, const char* what) {
   auto invalid = [&](const std::string& why) {
-    return UsageError("invalid value '" + text + "' for --" + option + ": " + why);
+    return UsageError("invalid value " + quotedArgument(text) + " for --" + option + ": " + why);
   };
   if (!text.empty() && text[0] == '-')
     throw invalid(allDigits(text, 1) ? "must not be negative" : std::string("expected ") + what);
@@ -79,10 +81,10 @@ T parseWholeNumber(const std::string& text, const std::string& option, const cha
 }
 
 // Boost's own messages are already one line and name the option as the user spelled it; only
-// the British "unrecognised" is reworded. main adds the pointer to --help.
+// the British "unrecognised" is reworded. The application adds the pointer to --help.
 std::string describeBoostError(const po::error& error) {
   if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&error))
-    return "unknown option '" + unknown->get_option_name() + "'";
+    return "unknown option " + quotedArgument(unknown->get_option_name());
   return error.what();
 }
 
@@ -99,7 +101,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       if (option.string_key.empty()) {
         const std::string token =
             option.original_tokens.empty() ? std::string() : option.original_tokens.front();
-        throw UsageError("unexpected argument '" + token + "'");
+        throw UsageError("unexpected argument " + quotedArgument(token));
       }
     }
     po::store(parsed, vm);

@@ -1,10 +1,12 @@
 // JSON output: upstream v0.8's document (json_style.h layout) with decisions #1 (CUDA Driver
-// Version), #3 (waive_reason), #4 (error text in ERROR entries) and #9 (one entry per matrix).
+// Version), #3 (waive_reason), #4 (error text in ERROR entries), #9 (one entry per matrix) and
+// #16 (numbers beside the strings: per-cell values, samples and statistics).
 #include <locale>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
+#include "nvbandwidth/error.h"
 #include "nvbandwidth/json_style.h"
 #include "nvbandwidth/output.h"
 #include "nvbandwidth/version.h"
@@ -23,26 +25,41 @@ std::string defaultFormatted(double value) {
   return s.str();
 }
 
-json matrixCells(const MatrixResult& m) {
-  json rows = json::array();
-  for (std::size_t row = 0; row < m.spec.rows; ++row) {
-    json cells = json::array();
-    for (std::size_t col = 0; col < m.spec.cols; ++col) {
-      const auto& cell = m.at(row, col);
-      cells.push_back(cell ? defaultFormatted(cell->value) : "N/A");
-    }
-    rows.push_back(std::move(cells));
-  }
-  return rows;
+json cellStatistics(const CellResult& cell) {
+  const SampleStatistics s = describeSamples(cell.samples());
+  return {{"samples", cell.samples()}, {"min", s.min},       {"max", s.max},
+          {"mean", s.mean},            {"median", s.median}, {"stddev", s.stddev},
+          {"cv", s.cv ? json(*s.cv) : json(nullptr)}};
 }
 
-json matrixEntry(const MatrixResult& m, bool verbose) {
+// Upstream's string matrix, its numeric twin (null for N/A) and the per-cell statistics.
+void addMatrices(json& entry, const MatrixResult& m) {
+  json strings = json::array(), values = json::array(), cells = json::array();
+  for (std::size_t row = 0; row < m.spec.rows; ++row) {
+    json stringRow = json::array(), valueRow = json::array(), cellRow = json::array();
+    for (std::size_t col = 0; col < m.spec.cols; ++col) {
+      const auto& cell = m.at(row, col);
+      stringRow.push_back(cell ? defaultFormatted(cell->value()) : "N/A");
+      valueRow.push_back(cell ? json(cell->value()) : json(nullptr));
+      cellRow.push_back(cell ? cellStatistics(*cell) : json(nullptr));
+    }
+    strings.push_back(std::move(stringRow));
+    values.push_back(std::move(valueRow));
+    cells.push_back(std::move(cellRow));
+  }
+  entry["bandwidth_matrix"] = std::move(strings);
+  entry["values"] = std::move(values);
+  entry["cells"] = std::move(cells);
+}
+
+json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
   json entry = {{"name", m.spec.key},
                 {"status", statusName(Status::Passed)},
                 {"bandwidth_description", m.spec.title},
-                {"bandwidth_matrix", matrixCells(m)},
                 {"sum", m.sum()},
-                {"unit", m.spec.unit == Unit::Nanoseconds ? "ns" : "GB/s"}};
+                {"unit", m.spec.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
+                {"statistic", statisticName(stat)}};
+  addMatrices(entry, m);
   if (verbose) {
     // Over present cells only (decisions #8); absent when there is none rather than a fake value.
     if (const auto lo = m.min()) entry["min"] = *lo;
@@ -50,6 +67,20 @@ json matrixEntry(const MatrixResult& m, bool verbose) {
     if (const auto avg = m.average()) entry["average"] = *avg;
   }
   return entry;
+}
+
+json settingsObject(const RunSettings& s) {
+  return {{"bufferSize_MiB", s.bufferSizeMiB}, {"testSamples", s.testSamples},
+          {"loopCount", s.loopCount},          {"statistic", statisticName(s.statistic)},
+          {"verify", s.verify},                {"cpuAffinity", s.cpuAffinity}};
+}
+
+json timingObject(const RunEnd::Timing& t) {
+  const PhaseTimes& p = t.phases;
+  return {{"wall_seconds", t.wallSeconds},       {"allocation_seconds", p.allocation},
+          {"fill_seconds", p.fill},              {"enqueue_seconds", p.enqueue},
+          {"wait_seconds", p.wait},              {"verification_seconds", p.verification},
+          {"latency_seconds", p.latency},        {"timed_copies_seconds", p.timedCopies}};
 }
 
 bool startupFailed(const SystemInfo& info) {
@@ -60,17 +91,22 @@ class JsonOutput : public Output {
  public:
   JsonOutput(std::ostream& out, OutputSettings settings) : out_(out), settings_(settings) {}
 
-  void header(const SystemInfo& info, const std::vector<std::string>& warnings) override {
+  void header(const RunHeader& header) override {
+    const SystemInfo& info = header.system;
+    statistic_ = header.settings.statistic;
     root_["version"] = info.version;
     root_["git_version"] = info.gitVersion;
-    if (!warnings.empty()) {
-      root_["warning"] = warnings.back();  // upstream's key: each warning replaced the last
-      root_["warnings"] = warnings;
+    root_["schema_version"] = kJsonSchemaVersion;
+    root_["settings"] = settingsObject(header.settings);
+    if (!header.warnings.empty()) {
+      root_["warning"] = header.warnings.back();  // upstream's key: each replaced the last
+      root_["warnings"] = header.warnings;
     }
-    if (startupFailed(info)) return;
+    // Strict consumers (DCGM's plugin) need these three even when start-up failed.
     root_["CUDA Runtime Version"] = info.cudaRuntimeVersion;
-    root_["CUDA Driver Version"] = info.cudaDriverVersion;
     root_["Driver Version"] = info.driverVersion;
+    if (startupFailed(info)) return;
+    root_["CUDA Driver Version"] = info.cudaDriverVersion;
     json devices = json::array();
     for (std::size_t i = 0; i < info.devices.size(); ++i)
       devices.push_back(std::to_string(i) + ": " + info.devices[i].name + " (" +
@@ -79,8 +115,6 @@ class JsonOutput : public Output {
   }
 
   void testcaseStarted(const std::string& key) override { running_ = key; }
-
-  void sample(const SampleEvent&) override {}  // samples are a console aid only
 
   void testcaseFinished(const TestcaseResult& result) override {
     running_.clear();
@@ -101,17 +135,16 @@ class JsonOutput : public Output {
     }
   }
 
-  void globalError(const std::string& message) override {
-    root_["error"] = message;
-    hasError_ = true;
-  }
+  void globalError(const std::string& message) override { root_["error"] = message; }
 
-  void finish() override {
+  void finish(const RunEnd& end) override {
     if (!root_.contains("version")) root_["version"] = kVersion;
     if (!root_.contains("git_version")) root_["git_version"] = kGitVersion;
     // A testcase cut short by a run-level error stays "Running", as upstream left it.
     if (!running_.empty()) addEntry({{"name", running_}, {"status", "Running"}});
-    if (!root_.contains("testcases") && !hasError_) root_["testcases"] = json::array();
+    if (!root_.contains("testcases")) root_["testcases"] = json::array();
+    if (end.interruptedBy) root_["interrupted"] = signalName(*end.interruptedBy);
+    if (end.timing) root_["timing"] = timingObject(*end.timing);
     out_ << styledJson(json{{"nvbandwidth", root_}}) << "\n" << std::flush;
   }
 
@@ -127,7 +160,7 @@ class JsonOutput : public Output {
       return;
     }
     for (const auto& m : result.matrices) {
-      json entry = matrixEntry(m, settings_.verbose);
+      json entry = matrixEntry(m, settings_.verbose, statistic_);
       // Entries of multi-matrix testcases are named like their SUM lines (decisions #9); this
       // lets a script still find them by the key it passed to -t.
       if (m.spec.key != result.name) entry["testcase"] = result.name;
@@ -137,27 +170,15 @@ class JsonOutput : public Output {
 
   std::ostream& out_;
   OutputSettings settings_;
+  Statistic statistic_ = Statistic::Median;
   json root_ = json::object();
   std::string running_;
-  bool hasError_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<Output> makeJsonOutput(std::ostream& out, OutputSettings settings) {
   return std::make_unique<JsonOutput>(out, settings);
-}
-
-std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,
-                        const std::string& gitVersion) {
-  json testcases = json::array();
-  for (std::size_t i = 0; i < registry.size(); ++i)
-    testcases.push_back(
-        {{"index", i}, {"name", registry[i].key}, {"description", registry[i].description}});
-  const json doc = {
-      {"nvbandwidth",
-       {{"version", version}, {"git_version", gitVersion}, {"testcases", testcases}}}};
-  return styledJson(doc) + "\n";
 }
 
 }  // namespace nvbw

@@ -3,11 +3,13 @@
 namespace nvbw {
 
 CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method, ContextPreference pref) {
-  CopySpec copy{src, dst, method, 0};
+  CopySpec copy{src, dst, method, 0, 0};
   const BufferSpec& preferred = pref == ContextPreference::PreferSrc ? src : dst;
   const BufferSpec& other = pref == ContextPreference::PreferSrc ? dst : src;
   // Host buffers have no context: fall back to the other side, as upstream does.
-  copy.execDevice = preferred.kind == MemoryKind::Device ? preferred.device : other.device;
+  const BufferSpec& issuer = preferred.kind == MemoryKind::Device ? preferred : other;
+  copy.execDevice = issuer.device;
+  copy.execProcess = issuer.process;
   return copy;
 }
 

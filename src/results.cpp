@@ -7,6 +7,9 @@
 
 namespace nvbw {
 
+CellResult::CellResult(std::vector<double> samples, Statistic stat)
+    : samples_(std::move(samples)), value_(summarize(samples_, stat)) {}
+
 MatrixResult::MatrixResult(MatrixSpec s) : spec(std::move(s)), cells(spec.rows * spec.cols) {}
 
 namespace {
@@ -33,7 +36,7 @@ const std::optional<CellResult>& MatrixResult::at(std::size_t row, std::size_t c
 double MatrixResult::sum() const {
   double total = 0.0;
   for (const auto& cell : cells)
-    if (cell) total += cell->value;
+    if (cell) total += cell->value();
   return total;
 }
 
@@ -41,14 +44,14 @@ double MatrixResult::sum() const {
 std::optional<double> MatrixResult::min() const {
   std::optional<double> result;
   for (const auto& cell : cells)
-    if (cell && (!result || cell->value < *result)) result = cell->value;
+    if (cell && (!result || cell->value() < *result)) result = cell->value();
   return result;
 }
 
 std::optional<double> MatrixResult::max() const {
   std::optional<double> result;
   for (const auto& cell : cells)
-    if (cell && (!result || cell->value > *result)) result = cell->value;
+    if (cell && (!result || cell->value() > *result)) result = cell->value();
   return result;
 }
 
@@ -57,6 +60,18 @@ std::optional<double> MatrixResult::average() const {
       cells.begin(), cells.end(), [](const std::optional<CellResult>& c) { return c.has_value(); });
   if (present == 0) return std::nullopt;
   return sum() / static_cast<double>(present);
+}
+
+std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold) {
+  std::vector<NoisyCell> noisy;
+  for (std::size_t row = 0; row < m.spec.rows; ++row)
+    for (std::size_t col = 0; col < m.spec.cols; ++col) {
+      const auto& cell = m.at(row, col);
+      if (!cell) continue;
+      const SampleStatistics stats = describeSamples(cell->samples());
+      if (stats.cv && *stats.cv > threshold) noisy.push_back({row, col, *stats.cv});
+    }
+  return noisy;
 }
 
 const char* statusName(Status s) {

@@ -12,25 +12,59 @@ void qualifyKeys(std::vector<MatrixResult>& matrices, const std::string& testcas
     if (m.spec.key.empty() || m.spec.key.front() == '_') m.spec.key = testcaseKey + m.spec.key;
 }
 
+TestcaseResult unresolved(const Selection& sel) {
+  return {sel.token, Status::Error,
+          sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error, {}, {}};
+}
+
+// Runs one testcase's plan. Returns the local error, if any; `interruptedBy` gets the signal
+// when the run was asked to stop.
+std::optional<std::string> measure(const TestcaseDef& def, const RunRequest& request,
+                                   PlanRunner& planRunner, const RunControl& control,
+                                   TestcaseResult& result, std::optional<int>& interruptedBy) {
+  try {
+    const Plan plan = def.plan(PlanContext{request.topology, request.bufferBytes});
+    PlanResult measured = planRunner.run(plan, control.progress);
+    result.matrices = std::move(measured.matrices);
+    result.measurements = std::move(measured.measurements);
+    qualifyKeys(result.matrices, def.key);
+    return std::nullopt;
+  } catch (const Interrupted& e) {
+    interruptedBy = e.signal();
+    return std::string(e.what());
+  } catch (const std::exception& e) {
+    return testcaseFailure(def.key, e.what());
+  } catch (...) {
+    return testcaseFailure(def.key, "unknown exception");
+  }
+}
+
 }  // namespace
 
-RunSummary runTestcases(const std::vector<TestcaseDef>& registry,
-                        const std::vector<Selection>& selection, const Topology& topology,
-                        std::size_t bufferBytes, PlanRunner& planRunner, Output& output) {
+std::string testcaseFailure(const std::string& key, const std::string& why) {
+  return "Testcase " + key + " failed: " + why;
+}
+
+RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Output& output,
+                        const RunControl& control) {
+  SingleProcess alone;
+  Communicator& comm = control.comm ? *control.comm : alone;
   RunSummary summary;
-  for (const Selection& sel : selection) {
-    TestcaseResult result;
-    if (!sel.index || *sel.index >= registry.size()) {
-      result.name = sel.token;
-      result.status = Status::Error;
-      result.message = sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error;
+  for (const Selection& sel : request.selection) {
+    if (const int signal = control.stopRequested ? control.stopRequested() : 0) {
+      summary.interruptedBy = signal;
+      break;
+    }
+    ++summary.finished;
+    if (!sel.index || *sel.index >= request.registry.size()) {
       ++summary.errors;
-      output.testcaseFinished(result);
+      output.testcaseFinished(unresolved(sel));
       continue;
     }
-    const TestcaseDef& def = registry[*sel.index];
+    const TestcaseDef& def = request.registry[*sel.index];
+    TestcaseResult result;
     result.name = def.key;
-    if (auto reason = waiveReasonFor(def, topology)) {
+    if (auto reason = waiveReasonFor(def, request.topology)) {
       result.status = Status::Waived;
       result.message = *reason;
       ++summary.waived;
@@ -38,25 +72,20 @@ RunSummary runTestcases(const std::vector<TestcaseDef>& registry,
       continue;
     }
     output.testcaseStarted(def.key);
-    // One failing testcase never stops the run: report it and go on with the next.
-    auto fail = [&](const std::string& why) {
+    const std::optional<std::string> localError =
+        measure(def, request, planRunner, control, result, summary.interruptedBy);
+    // Every process reports the same outcome: one place where a multi-process run agrees.
+    if (const std::optional<std::string> error = agreeOnError(comm, localError)) {
       result.status = Status::Error;
-      result.message = "Testcase " + def.key + " failed: " + why;
+      result.message = *error;
       result.matrices.clear();
+      result.measurements.clear();
       ++summary.errors;
-    };
-    try {
-      const Plan plan = def.plan(PlanContext{topology, bufferBytes});
-      result.matrices = planRunner.run(plan, [&output](const SampleEvent& e) { output.sample(e); });
-      qualifyKeys(result.matrices, def.key);
-      result.status = Status::Passed;
+    } else {
       ++summary.passed;
-    } catch (const std::exception& e) {
-      fail(e.what());
-    } catch (...) {
-      fail("unknown exception");
     }
     output.testcaseFinished(result);
+    if (summary.interruptedBy) break;
   }
   return summary;
 }

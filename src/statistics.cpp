@@ -3,8 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <sstream>
+
+#include "nvbandwidth/error.h"
 
 namespace nvbw {
+
+const char* statisticName(Statistic stat) { return stat == Statistic::Mean ? "mean" : "median"; }
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -45,8 +50,34 @@ double summarize(const std::vector<double>& values, Statistic stat) {
   return stat == Statistic::Mean ? mean(values) : median(values);
 }
 
+SampleStatistics describeSamples(const std::vector<double>& values) {
+  SampleStatistics s;
+  s.count = values.size();
+  s.min = minimum(values);
+  s.max = maximum(values);
+  s.mean = mean(values);
+  s.median = median(values);
+  s.stddev = stddev(values);
+  if (!values.empty() && s.mean != 0.0) s.cv = s.stddev / std::fabs(s.mean);
+  return s;
+}
+
+double checkedSeconds(double milliseconds, const char* what) {
+  if (!std::isfinite(milliseconds) || milliseconds <= 0.0) {
+    std::ostringstream msg;
+    msg << "the event timer gave " << milliseconds << " ms for " << what
+        << "; a time that is zero, negative or not finite cannot be turned into a bandwidth";
+    throw TimingError(msg.str());
+  }
+  return milliseconds / 1000.0;
+}
+
 double bandwidthGBps(double bytes, double loops, double seconds) {
-  if (!(seconds > 0.0)) return 0.0;
+  if (!std::isfinite(seconds) || seconds <= 0.0) {
+    std::ostringstream msg;
+    msg << "elapsed time " << seconds << " s is zero, negative or not finite";
+    throw TimingError(msg.str());
+  }
   return bytes * loops / seconds / 1e9;
 }
 

@@ -1,5 +1,7 @@
 // Host <-> device testcases and device_local_copy (upstream tests 0-3, 8-11, 16-19, 24-27, 34).
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "nvbandwidth/testcases.h"
 

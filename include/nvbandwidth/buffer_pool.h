@@ -1,12 +1,15 @@
-// Allocation of the buffers a measurement needs, reused across measurements and testcases.
+// The buffers of the measurements, reused while they fit the current testcase.
 //
 // Pinned host allocations of hundreds of MiB take longer than the copies that use them, and
 // upstream allocates afresh for every cell. Reuse changes nothing that is measured (every sample
-// refills the buffers with the pattern first) and removes most of the set-up time of a run.
+// refills the buffers with the pattern first). The pool is bounded: it never holds more pinned
+// host memory, or more memory on any GPU, than one measurement of the current testcase needs,
+// which is also what upstream holds at its peak.
 #pragma once
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -29,11 +32,27 @@ struct Allocation {
   }
 };
 
+// Makes allocations; the pool decides when. Tests count instead of allocating.
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual std::unique_ptr<Allocation> allocate(const BufferSpec& spec) = 0;
+  // Host buffers with the same placement are interchangeable (the same NUMA node, or no affinity
+  // at all): a buffer allocated near GPU 0 can serve GPU 1 when both have the same local CPUs.
+  virtual std::string hostPlacement(int device) = 0;
+};
+
+// The most memory one measurement of a plan needs: pinned host bytes and bytes per GPU.
+struct MemoryNeed {
+  std::size_t host = 0;
+  std::map<int, std::size_t> device;  // GPU -> bytes
+};
+MemoryNeed memoryNeedOf(const Measurement& m);
+MemoryNeed memoryNeedOf(const Plan& plan);  // per resource, the maximum over the measurements
+
 class BufferPool {
  public:
-  // `affinity`: bind to the GPU's local CPUs while allocating host memory. `note` receives a
-  // one-line message the first time affinity cannot be applied for a GPU.
-  BufferPool(const Gpu& gpu, bool affinity, std::function<void(const std::string&)> note);
+  explicit BufferPool(Allocator& allocator) : allocator_(allocator) {}
 
   // The buffers of one measurement, in the order of `specs`. They go back to the pool when the
   // lease ends, however the measurement ends.
@@ -50,21 +69,36 @@ class BufferPool {
     BufferPool& pool_;
     std::vector<std::unique_ptr<Allocation>> buffers_;
   };
+
+  // Sets the bound for the next measurements (a testcase's need) and frees what exceeds it,
+  // keeping first the buffers that `plan` can use.
+  void limitTo(const Plan& plan);
   Lease acquire(const std::vector<BufferSpec>& specs);
   // Frees everything held (after an error the buffers may belong to a broken context).
   void clear() { free_.clear(); }
 
- private:
-  void release(std::vector<std::unique_ptr<Allocation>> buffers);
-  std::unique_ptr<Allocation> allocate(const BufferSpec& spec);
-  using Key = std::tuple<int, int, std::size_t>;
-  static Key keyOf(const BufferSpec& s) { return {static_cast<int>(s.kind), s.device, s.bytes}; }
+  std::size_t heldHostBytes() const { return held_.host; }
+  std::size_t heldDeviceBytes(int device) const;
 
-  const Gpu& gpu_;
-  bool affinity_;
-  std::function<void(const std::string&)> note_;
-  std::map<int, bool> affinityNoted_;
+ private:
+  using Key = std::tuple<int, std::string, std::size_t>;  // kind, placement, bytes
+  Key keyOf(const BufferSpec& s);
+  void release(std::vector<std::unique_ptr<Allocation>> buffers);
+  std::unique_ptr<Allocation> takeCached(const BufferSpec& spec);
+  // Frees cached buffers of `spec`'s resource (host, or its GPU) until `extra` more bytes fit
+  // the limit; buffers whose key is in `keep` go last.
+  void makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep);
+  void count(const BufferSpec& spec, bool add);
+
+  Allocator& allocator_;
   std::map<Key, std::vector<std::unique_ptr<Allocation>>> free_;
+  MemoryNeed held_;   // everything allocated, leased or cached
+  MemoryNeed limit_;  // the current testcase's need
 };
+
+// The allocator of a real run: cuMemAlloc, and cuMemHostAlloc with the thread bound to the
+// GPU's local CPUs (`affinity`), with a note the first time a GPU's CPUs are unknown.
+std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
+                                            std::function<void(const std::string&)> note);
 
 }  // namespace nvbw

@@ -1,13 +1,14 @@
-// Move-only owners of driver handles. Destructors never throw and never exit: a failure while
-// releasing is ignored (the context may already be broken by the error being reported).
+// Owners of driver objects (context scope, device and pinned host memory, streams, events), all
+// built on UniqueHandle. Destructors never throw and never exit: a failure while releasing is
+// ignored (the context may already be broken by the error being reported).
 #pragma once
 
 #include <cuda.h>
 
 #include <cstddef>
-#include <utility>
 
 #include "nvbandwidth/gpu.h"
+#include "nvbandwidth/unique_handle.h"
 
 namespace nvbw {
 
@@ -24,33 +25,39 @@ class ContextScope {
   CUcontext previous_ = nullptr;
 };
 
+namespace detail {
+// Releasers: each knows the GPU and the device whose context the release runs in.
+struct FreeDeviceMemory {
+  const Gpu* gpu = nullptr;
+  int device = -1;
+  void operator()(CUdeviceptr ptr) const noexcept;
+};
+struct FreeHostMemory {
+  const Gpu* gpu = nullptr;
+  void operator()(void* ptr) const noexcept;
+};
+struct DestroyStream {
+  const Gpu* gpu = nullptr;
+  void operator()(CUstream stream) const noexcept;
+};
+struct DestroyEvent {
+  const Gpu* gpu = nullptr;
+  void operator()(CUevent event) const noexcept;
+};
+}  // namespace detail
+
+// cuMemAlloc in a device's primary context.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes);
-  DeviceBuffer(DeviceBuffer&& o) noexcept { swap(o); }
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    swap(o);
-    return *this;
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer();
-  CUdeviceptr ptr() const { return ptr_; }
+  CUdeviceptr ptr() const { return memory_.get(); }
   std::size_t bytes() const { return bytes_; }
-  int device() const { return device_; }
+  int device() const { return memory_.releaser().device; }
 
  private:
-  void swap(DeviceBuffer& o) noexcept {
-    std::swap(gpu_, o.gpu_);
-    std::swap(ptr_, o.ptr_);
-    std::swap(bytes_, o.bytes_);
-    std::swap(device_, o.device_);
-  }
-  const Gpu* gpu_ = nullptr;
-  CUdeviceptr ptr_ = 0;
+  UniqueHandle<CUdeviceptr, detail::FreeDeviceMemory> memory_;
   std::size_t bytes_ = 0;
-  int device_ = -1;
 };
 
 // Portable pinned host memory (cuMemHostAlloc, PORTABLE).
@@ -58,27 +65,13 @@ class HostBuffer {
  public:
   HostBuffer() = default;
   HostBuffer(const Gpu& gpu, std::size_t bytes);
-  HostBuffer(HostBuffer&& o) noexcept { swap(o); }
-  HostBuffer& operator=(HostBuffer&& o) noexcept {
-    swap(o);
-    return *this;
-  }
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer& operator=(const HostBuffer&) = delete;
-  ~HostBuffer();
-  void* data() const { return ptr_; }
+  void* data() const { return memory_.get(); }
   // Unified addressing: the host pointer is valid on every device.
-  CUdeviceptr devicePtr() const { return reinterpret_cast<CUdeviceptr>(ptr_); }
+  CUdeviceptr devicePtr() const { return reinterpret_cast<CUdeviceptr>(memory_.get()); }
   std::size_t bytes() const { return bytes_; }
 
  private:
-  void swap(HostBuffer& o) noexcept {
-    std::swap(gpu_, o.gpu_);
-    std::swap(ptr_, o.ptr_);
-    std::swap(bytes_, o.bytes_);
-  }
-  const Gpu* gpu_ = nullptr;
-  void* ptr_ = nullptr;
+  UniqueHandle<void*, detail::FreeHostMemory> memory_;
   std::size_t bytes_ = 0;
 };
 
@@ -86,26 +79,12 @@ class HostBuffer {
 class Stream {
  public:
   Stream(const Gpu& gpu, int device);
-  Stream(Stream&& o) noexcept { swap(o); }
-  Stream& operator=(Stream&& o) noexcept {
-    swap(o);
-    return *this;
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  ~Stream();
-  CUstream get() const { return stream_; }
+  CUstream get() const { return stream_.get(); }
   int device() const { return device_; }
   void synchronize() const;
 
  private:
-  void swap(Stream& o) noexcept {
-    std::swap(gpu_, o.gpu_);
-    std::swap(stream_, o.stream_);
-    std::swap(device_, o.device_);
-  }
-  const Gpu* gpu_ = nullptr;
-  CUstream stream_ = nullptr;
+  UniqueHandle<CUstream, detail::DestroyStream> stream_;
   int device_ = -1;
 };
 
@@ -113,26 +92,13 @@ class Stream {
 class Event {
  public:
   Event(const Gpu& gpu, int device);
-  Event(Event&& o) noexcept { swap(o); }
-  Event& operator=(Event&& o) noexcept {
-    swap(o);
-    return *this;
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  ~Event();
-  CUevent get() const { return event_; }
+  CUevent get() const { return event_.get(); }
   void record(CUstream stream) const;
-  // Milliseconds from `start` to this event (both completed).
+  // Milliseconds from `start` to this event (both completed), as the driver reports them.
   float elapsedSince(const Event& start) const;
 
  private:
-  void swap(Event& o) noexcept {
-    std::swap(gpu_, o.gpu_);
-    std::swap(event_, o.event_);
-  }
-  const Gpu* gpu_ = nullptr;
-  CUevent event_ = nullptr;
+  UniqueHandle<CUevent, detail::DestroyEvent> event_;
 };
 
 }  // namespace nvbw

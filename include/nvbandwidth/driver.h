@@ -7,8 +7,9 @@
 #include <cuda.h>
 
 #include <memory>
-#include <stdexcept>
 #include <string>
+
+#include "nvbandwidth/error.h"
 
 namespace nvbw {
 
@@ -57,16 +58,27 @@ struct DriverApi {
 #undef NVBW_DECLARE_MEMBER
 };
 
-// The driver could not be loaded or initialised: no driver, or no usable GPU.
-class DriverUnavailable : public std::runtime_error {
+// The driver could not be loaded or initialised. `reason` separates the machines that simply
+// have no GPU (the GPU tests skip there) from a driver that is present but unusable.
+class DriverUnavailable : public StartupError {
  public:
-  using std::runtime_error::runtime_error;
+  enum class Reason {
+    NoDriver,  // libcuda.so.1 cannot be loaded
+    NoDevice,  // the driver works and sees no GPU
+    Unusable,  // a stub library, a driver too old, a failed initialisation, an absurd answer
+  };
+  DriverUnavailable(Reason reason, const std::string& message)
+      : StartupError(message), reason_(reason) {}
+  Reason reason() const { return reason_; }
+
+ private:
+  Reason reason_;
 };
 
 // A failed driver call: "<call> failed: CUDA_ERROR_X (description) at file:line".
-class CudaError : public std::runtime_error {
+class CudaError : public Error {
  public:
-  CudaError(CUresult code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  CudaError(CUresult code, const std::string& message) : Error(message), code_(code) {}
   CUresult code() const { return code_; }
 
  private:
@@ -89,6 +101,9 @@ class DriverLibrary {
   void* handle_;
   std::unique_ptr<DriverApi> api_;
 };
+
+// The error for a libcuda.so.1 that is the toolkit's stub (CUDA_ERROR_STUB_LIBRARY).
+DriverUnavailable stubLibrary();
 
 std::string describeCuResult(const DriverApi& api, CUresult code);
 [[noreturn]] void throwCudaError(const DriverApi& api, CUresult code, const char* call,

@@ -4,14 +4,20 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <vector>
+#include <string>
 
+#include "nvbandwidth/coordinator.h"
+#include "nvbandwidth/fault_injection.h"
 #include "nvbandwidth/gpu.h"
-#include "nvbandwidth/output.h"
+#include "nvbandwidth/phase_times.h"
 #include "nvbandwidth/plan.h"
+#include "nvbandwidth/progress.h"
 #include "nvbandwidth/results.h"
 
 namespace nvbw {
+
+// Asked between samples whether the run should stop; returns the signal number, or 0.
+using StopRequest = std::function<int()>;
 
 struct ExecSettings {
   unsigned samples = 3;
@@ -20,21 +26,6 @@ struct ExecSettings {
   bool verify = true;
   bool cpuAffinity = true;
   unsigned spinTimeoutMs = 10000;
-  // Test seam: overwrite part of copy 0's destination after each sample, before verification.
-  bool corruptForTesting = false;
-};
-
-// Raised when data verification finds a mismatch: "<copy>: N of M words differ, first at byte X".
-class VerificationError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Raised when the spin kernel released itself after its timeout: the measurement included the
-// time to enqueue and is not trustworthy.
-class SpinTimeoutError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Something that can run a plan. The runner depends on this interface so its logic (waivers,
@@ -42,13 +33,23 @@ class SpinTimeoutError : public std::runtime_error {
 class PlanRunner {
  public:
   virtual ~PlanRunner() = default;
-  // Sample events go to `sampleSink` (may be empty). Throws on CUDA errors, verification failure
-  // and spin timeout.
-  virtual std::vector<MatrixResult>
-  run(const Plan& plan, const std::function<void(const SampleEvent&)>& sampleSink) = 0;
+  // Throws on CUDA errors, verification failures, spin timeouts and impossible timings, and
+  // Interrupted when a stop was requested (after finishing the sample under way).
+  virtual PlanResult run(const Plan& plan, const ProgressSink& progress) = 0;
+  // Where the time went so far.
+  virtual PhaseTimes phaseTimes() const { return {}; }
+};
+
+// What a GPU plan runner needs besides the GPUs and the settings. Defaults: this process alone,
+// no faults, never stop, notes dropped.
+struct ExecHooks {
+  std::shared_ptr<SampleCoordinator> coordinator;
+  std::shared_ptr<FaultInjector> faults;
+  StopRequest stopRequested;
+  std::function<void(const std::string&)> note;
 };
 
 std::unique_ptr<PlanRunner> makeGpuPlanRunner(const Gpu& gpu, ExecSettings settings,
-                                              std::function<void(const std::string&)> note);
+                                              ExecHooks hooks = {});
 
 }  // namespace nvbw

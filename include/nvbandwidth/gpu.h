@@ -11,6 +11,9 @@
 
 namespace nvbw {
 
+// More GPUs than any system holds: a driver that reports more is not answering sensibly.
+inline constexpr int kMaxDevices = 1024;
+
 // Owns one retained primary context per device (released in the destructor).
 class Gpu {
  public:

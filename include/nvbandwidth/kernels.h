@@ -7,23 +7,19 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
+#include "nvbandwidth/error.h"
 #include "nvbandwidth/sm_geometry.h"
 
 namespace nvbw {
 
-// A CUDA runtime failure while launching a kernel.
-class KernelError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 namespace kernels {
 
-// Loads every kernel's module into the current context (lazy loading would otherwise make the
-// first launch of each kernel slower, inside a timed region).
+// Loads every kernel's module into the current context. Under lazy loading (the default since
+// CUDA 12.2) the first launch of a kernel loads its module, which may wait for the work already
+// running in the context; if that work is a spin kernel holding a stream until the host has
+// queued the sample, the two wait on each other until the spin timeout.
 void preload();
 
 // <<<1,1>>> kernel that spins until *flag != 0 or `timeoutClocks` device clocks have passed; on

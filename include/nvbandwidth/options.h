@@ -2,9 +2,10 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "nvbandwidth/error.h"
 
 namespace nvbw {
 
@@ -27,12 +28,6 @@ struct Options {
 };
 
 constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
-
-// A bad command line: the message is one line meant for stderr; the exit status is 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Parses argv[1..]. Throws UsageError on syntax errors (unknown option, missing or malformed
 // value, repeated scalar option, stray positional argument). Value checks that only matter when

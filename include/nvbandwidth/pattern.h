@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace nvbw {
@@ -15,6 +16,12 @@ constexpr std::size_t kPatternWords = kPatternBytes / 4;
 // 2 MiB of xorshift32 words: v ^= v << 13; v ^= v >> 17; v ^= v << 5; the first stored word is
 // the first output, not the seed.
 std::vector<std::uint32_t> xorshiftPattern(std::uint32_t seed);
+
+// The message of a failed verification: "data verification failed for <what> in sample <n>: <m>
+// of <words> 32-bit words differ, the first at byte <offset>".
+std::string mismatchMessage(const std::string& what, unsigned sample,
+                            unsigned long long mismatches, std::size_t words,
+                            unsigned long long firstWord);
 
 // Pointer chase.
 constexpr std::size_t kLatencyBufferBytes = 2ull * 1048576;

@@ -16,19 +16,22 @@ enum class MemoryKind { Host, Device };
 
 // A buffer to allocate for one measurement. For host buffers `device` is the GPU whose local
 // CPUs the pinned pages are allocated from (CPU affinity); for device buffers it is the owner.
+// `process` is the process that owns the memory: 0 in a single-process run; in a multi-process
+// run the rank that allocates it, which the other ranks reach through an exported handle.
 struct BufferSpec {
   MemoryKind kind = MemoryKind::Device;
   int device = 0;
   std::size_t bytes = 0;
+  int process = 0;
 
   static BufferSpec host(int affinityDevice, std::size_t bytes) {
-    return {MemoryKind::Host, affinityDevice, bytes};
+    return {MemoryKind::Host, affinityDevice, bytes, 0};
   }
   static BufferSpec onDevice(int device, std::size_t bytes) {
-    return {MemoryKind::Device, device, bytes};
+    return {MemoryKind::Device, device, bytes, 0};
   }
   bool operator==(const BufferSpec& o) const {
-    return kind == o.kind && device == o.device && bytes == o.bytes;
+    return kind == o.kind && device == o.device && bytes == o.bytes && process == o.process;
   }
 };
 
@@ -47,7 +50,8 @@ struct CopySpec {
   BufferSpec src;
   BufferSpec dst;
   CopyMethod method = CopyMethod::CopyEngine;
-  int execDevice = 0;  // resolved from the context preference by makeCopy()
+  int execDevice = 0;   // resolved from the context preference by makeCopy()
+  int execProcess = 0;  // the process that issues the copy (the preferred buffer's owner)
 };
 
 // Builds a copy with its executing device chosen by `pref` (see ContextPreference).
@@ -58,7 +62,8 @@ CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method,
 enum class ValueSource {
   Copy,        // the bandwidth of copies[copyIndex] (start_i .. end_i)
   Total,       // sum of all copies' bytes over the time from start_0 to the last copy's end
-  SumOfCopies  // per sample, the sum of every copy's bandwidth (bidirectional "total" matrices)
+  SumOfCopies  // per sample, the sum of every copy's bandwidth (bidirectional "total" matrices);
+               // the cell reports the statistic of these per-sample sums
 };
 
 // One cell a measurement writes.

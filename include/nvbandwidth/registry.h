@@ -9,14 +9,10 @@
 #include <vector>
 
 #include "nvbandwidth/plan.h"
+#include "nvbandwidth/plan_context.h"
 #include "nvbandwidth/topology.h"
 
 namespace nvbw {
-
-struct PlanContext {
-  const Topology& topology;
-  std::size_t bufferBytes;  // -b in bytes (latency testcases ignore it)
-};
 
 // Returns the reason a testcase cannot run on this topology, or nullopt when it can.
 using WaiveCheck = std::function<std::optional<std::string>(const Topology&)>;
@@ -26,7 +22,7 @@ struct TestcaseDef {
   std::string key;
   std::string description;  // -l text: lines separated by '\n', no leading tab
   WaiveCheck waiveReason;   // empty: never waived
-  PlanBuilder plan;         // empty: not implemented yet (reported Waived with that reason)
+  PlanBuilder plan;         // every registered testcase has one (a unit test checks)
 };
 
 // Builds the registry (single-node testcases, upstream order).

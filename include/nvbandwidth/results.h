@@ -1,4 +1,5 @@
-// The results model: every sample of every cell is kept, so each output can choose what to show.
+// The results model: every sample of every cell is kept, and every output (text, JSON, the -v
+// sample lines) is rendered from it alone.
 #pragma once
 
 #include <cstddef>
@@ -7,14 +8,20 @@
 #include <vector>
 
 #include "nvbandwidth/plan.h"
+#include "nvbandwidth/statistics.h"
 
 namespace nvbw {
 
-enum class Statistic { Median, Mean };
+// One cell: its samples and the reported statistic of exactly those samples.
+class CellResult {
+ public:
+  CellResult(std::vector<double> samples, Statistic stat);
+  const std::vector<double>& samples() const { return samples_; }
+  double value() const { return value_; }
 
-struct CellResult {
-  std::vector<double> samples;  // per-sample value, GB/s or ns, in sample order
-  double value = 0.0;           // the reported statistic of `samples`
+ private:
+  std::vector<double> samples_;  // per-sample value, GB/s or ns, in sample order
+  double value_;                 // summarize(samples_, stat)
 };
 
 struct MatrixResult {
@@ -30,6 +37,33 @@ struct MatrixResult {
   std::optional<double> average() const;
 };
 
+// A present cell whose samples vary by more than kNoisyCv.
+struct NoisyCell {
+  std::size_t row = 0;
+  std::size_t col = 0;
+  double cv = 0.0;
+};
+std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold = kNoisyCv);
+
+// The samples of one reported copy (or of a measurement's aggregate) as the -v lines show them:
+// "\tSample <i>: <label>: <value> <unit>".
+struct SampleSeries {
+  std::string label;  // "Host -> Device 0", "Total Bandwidth ", "Device 0 reading Host"
+  Unit unit = Unit::GBps;
+  std::vector<double> samples;
+};
+
+// Everything one measurement reported, in the order its lines print: per sample, each series.
+struct MeasurementRecord {
+  std::vector<SampleSeries> series;
+};
+
+// What running a plan produces.
+struct PlanResult {
+  std::vector<MatrixResult> matrices;
+  std::vector<MeasurementRecord> measurements;
+};
+
 enum class Status { Passed, Waived, Error };
 
 struct TestcaseResult {
@@ -37,6 +71,7 @@ struct TestcaseResult {
   Status status = Status::Passed;
   std::string message;  // waive reason or error message
   std::vector<MatrixResult> matrices;
+  std::vector<MeasurementRecord> measurements;
 };
 
 const char* statusName(Status s);  // "Passed", "Waived", "ERROR"

@@ -1,24 +1,47 @@
-// Runs the selected testcases: waive, run, or report an error, and always go on.
+// Runs the selected testcases: waive, run, or report an error, and always go on, until the
+// selection is done or a stop is requested.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "nvbandwidth/communicator.h"
 #include "nvbandwidth/executor.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/progress.h"
 #include "nvbandwidth/registry.h"
 #include "nvbandwidth/selection.h"
 #include "nvbandwidth/topology.h"
 
 namespace nvbw {
 
+struct RunRequest {
+  const std::vector<TestcaseDef>& registry;
+  const std::vector<Selection>& selection;
+  const Topology& topology;
+  std::size_t bufferBytes;
+};
+
+// What the run needs besides the request. Defaults: one process, never stop, no progress.
+struct RunControl {
+  Communicator* comm = nullptr;
+  StopRequest stopRequested;
+  ProgressSink progress;
+};
+
 struct RunSummary {
   int passed = 0;
   int waived = 0;
   int errors = 0;  // failed testcases and unresolved selections
+  std::size_t finished = 0;          // testcases reported
+  std::optional<int> interruptedBy;  // the run stopped early on this signal
 };
 
-RunSummary runTestcases(const std::vector<TestcaseDef>& registry,
-                        const std::vector<Selection>& selection, const Topology& topology,
-                        std::size_t bufferBytes, PlanRunner& planRunner, Output& output);
+// The ERROR message of a testcase that failed with `why`: "Testcase <key> failed: <why>".
+std::string testcaseFailure(const std::string& key, const std::string& why);
+
+RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Output& output,
+                        const RunControl& control = {});
 
 }  // namespace nvbw

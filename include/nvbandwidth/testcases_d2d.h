@@ -11,7 +11,7 @@
 #pragma once
 
 #include "nvbandwidth/plan.h"
-#include "nvbandwidth/registry.h"
+#include "nvbandwidth/plan_context.h"
 
 namespace nvbw::plans {
 

@@ -1,6 +1,7 @@
 // Fixtures of the output tests (text, JSON, and the device-to-device pipeline): the machines
 // (a fixed one with N H200s, upstream's reference VM), matrices from flat cell lists, passed
-// testcases, the titles they use, and the 1-GPU run of the goldens.
+// testcases, the titles they use, and the 1-GPU run of the goldens. Messages and warnings come
+// from the program's own functions, so the goldens cannot drift from what it prints.
 #pragma once
 
 #include <cstddef>
@@ -9,9 +10,12 @@
 #include <utility>
 #include <vector>
 
+#include "nvbandwidth/application.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/pattern.h"
 #include "nvbandwidth/plan.h"
 #include "nvbandwidth/results.h"
+#include "nvbandwidth/runner.h"
 #include "nvbandwidth/system_info.h"
 
 namespace nvbw::test {
@@ -43,23 +47,50 @@ inline SystemInfo referenceMachine() {
   return info;
 }
 
+inline RunHeader headerOf(SystemInfo system, std::vector<std::string> warnings = {}) {
+  RunHeader h;
+  h.system = std::move(system);
+  h.warnings = std::move(warnings);
+  return h;
+}
+
+// A cell with these samples (reporting their median).
+inline CellResult cellOf(std::vector<double> samples) {
+  return CellResult(std::move(samples), Statistic::Median);
+}
+
 // A rows x cols matrix whose cells are `values` in row-major order (nullopt: N/A), one sample each.
 inline MatrixResult matrix(const std::string& key, const std::string& title, std::size_t rows,
                            std::size_t cols, const std::vector<std::optional<double>>& values,
                            Unit unit = Unit::GBps) {
   MatrixResult m({key, title, unit, rows, cols});
   for (std::size_t i = 0; i < values.size(); ++i)
-    if (values[i]) m.cells[i] = CellResult{{*values[i]}, *values[i]};
+    if (values[i]) m.cells[i] = cellOf({*values[i]});
   return m;
 }
 
-inline TestcaseResult passed(const std::string& key, std::vector<MatrixResult> matrices) {
-  return {key, Status::Passed, "", std::move(matrices)};
+inline TestcaseResult passed(const std::string& key, std::vector<MatrixResult> matrices,
+                             std::vector<MeasurementRecord> measurements = {}) {
+  return {key, Status::Passed, "", std::move(matrices), std::move(measurements)};
+}
+
+inline TestcaseResult waivedResult(const std::string& key, const std::string& reason) {
+  return {key, Status::Waived, reason, {}, {}};
+}
+
+inline TestcaseResult failedResult(const std::string& key, const std::string& message) {
+  return {key, Status::Error, message, {}, {}};
 }
 
 inline TestcaseResult passed1x1(const std::string& key, const std::string& title, double value,
                                 Unit unit = Unit::GBps) {
   return passed(key, {matrix(key, title, 1, 1, {value}, unit)});
+}
+
+// One measurement's -v record with a single series.
+inline MeasurementRecord record(const std::string& label, std::vector<double> samples,
+                                Unit unit = Unit::GBps) {
+  return MeasurementRecord{{SampleSeries{label, unit, std::move(samples)}}};
 }
 
 inline const std::string kH2dTitle = "memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)";
@@ -70,24 +101,27 @@ inline const std::string kD2dLatencyTitle =
 inline const std::string kNoPeers = "needs two GPUs with peer access; this system has 1 GPU";
 inline constexpr std::nullopt_t NA = std::nullopt;
 
+// What the program says when a 512 MiB device_local_copy finds 12 corrupted words.
+inline std::string localCopyMismatch() {
+  return testcaseFailure("device_local_copy",
+                         mismatchMessage("the destination of Device 0 -> Device 0", 0, 12,
+                                         (512u << 20) / 4, 1024));
+}
+
 // The 1-GPU run of the text and JSON goldens, up to but not including finish(): header, a passed
 // bandwidth testcase (`h2d` GB/s), a waived one, an unresolved -t token, a passed latency
 // testcase (`latency` ns) and a failure.
 inline void oneGpuRun(Output& o, double h2d, double latency) {
-  o.header(systemWith(1), {});
+  o.header(headerOf(systemWith(1)));
   o.testcaseStarted("host_to_device_memcpy_ce");
   o.testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, h2d));
-  o.testcaseFinished({"device_to_device_memcpy_read_ce", Status::Waived, kNoPeers, {}});
-  o.testcaseFinished({"foo", Status::Error, "Testcase foo not found!", {}});
+  o.testcaseFinished(waivedResult("device_to_device_memcpy_read_ce", kNoPeers));
+  o.testcaseFinished(failedResult("foo", "Testcase foo not found!"));
   o.testcaseStarted("host_device_latency_sm");
   o.testcaseFinished(
       passed1x1("host_device_latency_sm", kLatencyTitle, latency, Unit::Nanoseconds));
   o.testcaseStarted("device_local_copy");
-  o.testcaseFinished({"device_local_copy",
-                      Status::Error,
-                      "device_local_copy: data verification failed: 12 mismatches, first at byte "
-                      "offset 4096",
-                      {}});
+  o.testcaseFinished(failedResult("device_local_copy", localCopyMismatch()));
 }
 
 }  // namespace nvbw::test

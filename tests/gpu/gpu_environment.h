@@ -9,9 +9,11 @@
 
 #include "nvbandwidth/driver.h"
 #include "nvbandwidth/executor.h"
+#include "nvbandwidth/fault_injection.h"
 #include "nvbandwidth/gpu.h"
 #include "nvbandwidth/output.h"
 #include "nvbandwidth/registry.h"
+#include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
 
 namespace nvbw::test {
@@ -36,17 +38,25 @@ inline ExecSettings quickSettings() {
 // Records what the runner reports.
 class RecordingOutput final : public Output {
  public:
-  void header(const SystemInfo&, const std::vector<std::string>&) override {}
+  void header(const RunHeader&) override {}
   void testcaseStarted(const std::string& key) override { started.push_back(key); }
-  void sample(const SampleEvent& e) override { samples.push_back(e); }
   void testcaseFinished(const TestcaseResult& r) override { results.push_back(r); }
   void globalError(const std::string& m) override { errors.push_back(m); }
-  void finish() override {}
+  void finish(const RunEnd&) override {}
   std::vector<std::string> started;
-  std::vector<SampleEvent> samples;
   std::vector<TestcaseResult> results;
   std::vector<std::string> errors;
 };
+
+// Overwrites 4 KiB in the middle of copy 0's destination after every sample, before
+// verification: verification must catch it.
+class CorruptFirstCopy final : public FaultInjector {
+ public:
+  void beforeVerification(const std::vector<CopiedBuffer>& copies) override;
+};
+
+// A GPU plan runner whose copies are corrupted by CorruptFirstCopy.
+std::unique_ptr<PlanRunner> makeCorruptingRunner(ExecSettings settings = quickSettings());
 
 // Runs `cmd` and returns its stdout; *status gets the exit status.
 std::string runCommand(const std::string& cmd, int* status);
@@ -54,6 +64,10 @@ std::string runCommand(const std::string& cmd, int* status);
 // Selections for `keys`, looked up in `registry`.
 std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
                                   const std::vector<std::string>& keys);
+
+// Runs the testcases `keys` of the real registry at `bufferMiB` with `runner`.
+RunSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanRunner& runner,
+                   RecordingOutput& out);
 
 // Runs `keys` at `bufferMiB` and expects each to pass with a positive value in every cell of
 // every matrix and `samples` samples per cell. Returns the results for further checks.

@@ -1,17 +1,38 @@
-// Entry point of the GPU tests: exit 77 (CTest "skipped") with the reason when no GPU is usable.
+// Entry point of the GPU tests: exit 77 (CTest "skipped") with the reason when this machine has
+// no driver or no GPU; any other start-up failure (a stub library, a broken driver) fails.
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "gpu_environment.h"
-#include "nvbandwidth/runner.h"
+#include "nvbandwidth/cuda_raii.h"
+#include "nvbandwidth/registry.h"
 
 namespace nvbw::test {
 
 GpuEnvironment& GpuEnvironment::instance() {
   static GpuEnvironment env;
   return env;
+}
+
+void CorruptFirstCopy::beforeVerification(const std::vector<CopiedBuffer>& copies) {
+  const CopiedBuffer& c = copies.at(0);
+  const std::size_t offset = c.checkedBytes / 2;
+  const std::size_t len = std::min<std::size_t>(4096, c.checkedBytes - offset);
+  if (c.hostDestination) {
+    std::memset(static_cast<char*>(c.hostDestination) + offset, 0x5a, len);
+    return;
+  }
+  ContextScope scope(gpu(), c.copy->dst.device);
+  NVBW_CU(gpu().api(), cuMemsetD8, c.destination + offset, 0x5a, len);
+}
+
+std::unique_ptr<PlanRunner> makeCorruptingRunner(ExecSettings settings) {
+  ExecHooks hooks;
+  hooks.faults = std::make_shared<CorruptFirstCopy>();
+  return makeGpuPlanRunner(gpu(), settings, hooks);
 }
 
 std::string runCommand(const std::string& cmd, int* status) {
@@ -38,18 +59,23 @@ std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
   return out;
 }
 
+RunSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanRunner& runner,
+                   RecordingOutput& out) {
+  const auto reg = makeRegistry();
+  const DriverTopology topo(gpu());
+  const std::vector<Selection> selection = selectKeys(reg, keys);
+  return runTestcases({reg, selection, topo, bufferMiB << 20}, runner, out);
+}
+
 std::vector<TestcaseResult> expectAllPassed(const std::vector<std::string>& keys,
                                             std::size_t bufferMiB, unsigned samples,
                                             unsigned long long loops) {
-  const auto reg = makeRegistry();
-  DriverTopology topo(gpu());
   ExecSettings s = quickSettings();
   s.samples = samples;
   s.loopCount = loops;
-  auto runner = makeGpuPlanRunner(gpu(), s, nullptr);
+  auto runner = makeGpuPlanRunner(gpu(), s);
   RecordingOutput out;
-  RunSummary summary =
-      runTestcases(reg, selectKeys(reg, keys), topo, bufferMiB << 20, *runner, out);
+  const RunSummary summary = runKeys(keys, bufferMiB, *runner, out);
   EXPECT_EQ(summary.errors, 0);
   EXPECT_EQ(out.results.size(), keys.size());
   for (const TestcaseResult& r : out.results) {
@@ -62,8 +88,8 @@ std::vector<TestcaseResult> expectAllPassed(const std::vector<std::string>& keys
           ADD_FAILURE() << m.spec.key << " column " << c << " is empty";
           continue;
         }
-        EXPECT_GT(cell->value, 0.0);
-        EXPECT_EQ(cell->samples.size(), samples);
+        EXPECT_GT(cell->value(), 0.0);
+        EXPECT_EQ(cell->samples().size(), samples);
       }
   }
   return out.results;
@@ -76,9 +102,16 @@ int main(int argc, char** argv) {
   try {
     env.driver.emplace(nvbw::DriverLibrary::load());
     env.gpu = std::make_unique<nvbw::Gpu>(env.driver->api());
-  } catch (const std::exception& e) {
+  } catch (const nvbw::DriverUnavailable& e) {
+    if (e.reason() == nvbw::DriverUnavailable::Reason::Unusable) {
+      std::cout << "FAILED: the driver is present but unusable: " << e.what() << std::endl;
+      return 1;
+    }
     std::cout << "SKIPPED: the GPU tests need an NVIDIA GPU and driver: " << e.what() << std::endl;
     return 77;
+  } catch (const std::exception& e) {
+    std::cout << "FAILED: cannot open the GPUs: " << e.what() << std::endl;
+    return 1;
   }
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

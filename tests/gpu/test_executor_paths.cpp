@@ -2,7 +2,10 @@
 // summed, or as a total; device-memory latency; peer buffers) exercised on a single GPU with
 // hand-made plans, so they are checked on the one-GPU machine too.
 #include "gpu_environment.h"
+#include <csignal>
+
 #include "nvbandwidth/pattern.h"
+#include "nvbandwidth/statistics.h"
 
 namespace nvbw::test {
 namespace {
@@ -25,13 +28,20 @@ Plan twoCopyPlan(CopyMethod method, std::size_t bytes = kBytes) {
   return plan;
 }
 
-void expectConsistent(const std::vector<MatrixResult>& r) {
+void expectConsistent(const PlanResult& result) {
+  const std::vector<MatrixResult>& r = result.matrices;
   ASSERT_EQ(r.size(), 4u);
-  const double one = r[0].at(0, 0)->value, two = r[1].at(0, 0)->value;
-  const double sum = r[2].at(0, 0)->value, total = r[3].at(0, 0)->value;
+  const double one = r[0].at(0, 0)->value(), two = r[1].at(0, 0)->value();
+  const double sum = r[2].at(0, 0)->value(), total = r[3].at(0, 0)->value();
   EXPECT_GT(one, 100.0);
   EXPECT_GT(two, 100.0);
-  EXPECT_NEAR(sum, one + two, 1e-9 * sum);
+  // The sum cell's samples are the per-sample sums of the two copies (its value their median).
+  const auto& a = r[0].at(0, 0)->samples();
+  const auto& b = r[1].at(0, 0)->samples();
+  const auto& sums = r[2].at(0, 0)->samples();
+  ASSERT_EQ(sums.size(), a.size());
+  for (std::size_t k = 0; k < sums.size(); ++k) EXPECT_DOUBLE_EQ(sums[k], a[k] + b[k]);
+  EXPECT_DOUBLE_EQ(sum, median(sums));
   // The aggregate moves both copies' bytes in about the time of the slower one: between the
   // single copy's bandwidth and the sum of both (small slack for timing noise).
   EXPECT_GT(total, 0.9 * std::min(one, two));
@@ -39,21 +49,43 @@ void expectConsistent(const std::vector<MatrixResult>& r) {
 }
 
 TEST(ExecutorPaths, SimultaneousCopyEngineCopiesEachSumAndTotal) {
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
-  std::vector<SampleEvent> events;
-  auto results = runner->run(twoCopyPlan(CopyMethod::CopyEngine),
-                             [&](const SampleEvent& e) { events.push_back(e); });
+  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
+  const PlanResult results = runner->run(twoCopyPlan(CopyMethod::CopyEngine), nullptr);
   expectConsistent(results);
-  // Both copies are reported (2 samples each) for the first measurement; the total measurement
-  // reports every copy and a "Total Bandwidth" line per sample.
-  int totals = 0;
-  for (const SampleEvent& e : events) totals += e.label == "Total Bandwidth ";
-  EXPECT_EQ(totals, 2);
+  // Both copies are reported for the first measurement; the total measurement reports every copy
+  // and the aggregate ("Total Bandwidth ").
+  ASSERT_EQ(results.measurements.size(), 2u);
+  EXPECT_EQ(results.measurements[0].series.size(), 2u);
+  ASSERT_EQ(results.measurements[1].series.size(), 3u);
+  EXPECT_EQ(results.measurements[1].series[2].label, "Total Bandwidth ");
+  EXPECT_EQ(results.measurements[1].series[2].samples.size(), 2u);
 }
 
 TEST(ExecutorPaths, SimultaneousSmCopiesEachSumAndTotal) {
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
+  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
   expectConsistent(runner->run(twoCopyPlan(CopyMethod::SmCopy), nullptr));
+}
+
+TEST(ExecutorPaths, ProgressAndStopRequestsComeBetweenSamples) {
+  ExecHooks hooks;
+  int samplesDone = 0;
+  hooks.stopRequested = [&] { return samplesDone >= 3 ? SIGINT : 0; };
+  auto runner = makeGpuPlanRunner(gpu(), quickSettings(), hooks);
+  try {
+    runner->run(twoCopyPlan(CopyMethod::CopyEngine),
+                [&](const ProgressEvent& e) {
+                  EXPECT_EQ(e.samples, 2u);
+                  EXPECT_EQ(e.measurements, 2u);
+                  ++samplesDone;
+                });
+    FAIL() << "no Interrupted";
+  } catch (const Interrupted& e) {
+    EXPECT_EQ(e.signal(), SIGINT);
+  }
+  EXPECT_EQ(samplesDone, 3);
+  // The GPU is released: a new runner works.
+  expectConsistent(makeGpuPlanRunner(gpu(), quickSettings())->run(
+      twoCopyPlan(CopyMethod::CopyEngine), nullptr));
 }
 
 TEST(ExecutorPaths, DeviceMemoryLatencyIsBelowHostLatency) {
@@ -65,9 +97,9 @@ TEST(ExecutorPaths, DeviceMemoryLatencyIsBelowHostLatency) {
   host.latency = LatencySpec{BufferSpec::host(0, kLatencyBufferBytes), 0};
   host.outputs = {{0, 0, 1, ValueSource::Copy, 0}};
   plan.measurements = {device, host};
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
-  auto r = runner->run(plan, nullptr);
-  const double deviceNs = r[0].at(0, 0)->value, hostNs = r[0].at(0, 1)->value;
+  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
+  const auto r = runner->run(plan, nullptr).matrices;
+  const double deviceNs = r[0].at(0, 0)->value(), hostNs = r[0].at(0, 1)->value();
   EXPECT_GT(deviceNs, 20.0);
   EXPECT_LT(deviceNs, hostNs);
 }
@@ -78,7 +110,7 @@ TEST(ExecutorPaths, SpinTimeoutIsAnError) {
   // running before the host gets to release it.
   s.spinTimeoutMs = 0;
   s.loopCount = 2000;
-  auto runner = makeGpuPlanRunner(gpu(), s, nullptr);
+  auto runner = makeGpuPlanRunner(gpu(), s);
   try {
     runner->run(twoCopyPlan(CopyMethod::CopyEngine, 1 << 20), nullptr);
     FAIL() << "no SpinTimeoutError";
@@ -86,7 +118,7 @@ TEST(ExecutorPaths, SpinTimeoutIsAnError) {
     EXPECT_NE(std::string(e.what()).find("spin timeout"), std::string::npos) << e.what();
   }
   // The runner (and the GPU) are still usable afterwards.
-  auto fine = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
+  auto fine = makeGpuPlanRunner(gpu(), quickSettings());
   expectConsistent(fine->run(twoCopyPlan(CopyMethod::CopyEngine), nullptr));
 }
 

@@ -5,6 +5,7 @@
 #include "nvbandwidth/registry.h"
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
+#include "nvbandwidth/statistics.h"
 
 namespace nvbw::test {
 namespace {
@@ -27,37 +28,28 @@ TEST(HostTestcases, PassVerificationAtDefaultSize) {
   for (const TestcaseResult& r : expectAllPassed(kKeys, 512, 3, 16)) {
     SCOPED_TRACE(r.name);
     // Far above anything a broken measurement would give, far below PCIe Gen4 x16.
-    EXPECT_GT(r.matrices.at(0).at(0, 0)->value, 5.0);
+    EXPECT_GT(r.matrices.at(0).at(0, 0)->value(), 5.0);
   }
 }
 
 // A plan runner that corrupts the first plan it runs and behaves normally afterwards.
 class CorruptFirst final : public PlanRunner {
  public:
-  CorruptFirst() {
-    ExecSettings bad = quickSettings();
-    bad.corruptForTesting = true;
-    corrupting_ = makeGpuPlanRunner(gpu(), bad, nullptr);
-    normal_ = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
-  }
-  std::vector<MatrixResult> run(const Plan& plan,
-                                const std::function<void(const SampleEvent&)>& sink) override {
-    return (calls_++ == 0 ? corrupting_ : normal_)->run(plan, sink);
+  PlanResult run(const Plan& plan, const ProgressSink& progress) override {
+    return (calls_++ == 0 ? corrupting_ : normal_)->run(plan, progress);
   }
 
  private:
   int calls_ = 0;
-  std::unique_ptr<PlanRunner> corrupting_, normal_;
+  std::unique_ptr<PlanRunner> corrupting_ = makeCorruptingRunner();
+  std::unique_ptr<PlanRunner> normal_ = makeGpuPlanRunner(gpu(), quickSettings());
 };
 
 TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
-  const auto reg = makeRegistry();
-  DriverTopology topo(gpu());
   CorruptFirst runner;
   RecordingOutput out;
-  RunSummary summary =
-      runTestcases(reg, selectKeys(reg, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}),
-                   topo, 64 << 20, runner, out);
+  const RunSummary summary =
+      runKeys({"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}, 64, runner, out);
   EXPECT_EQ(summary.errors, 1);
   EXPECT_EQ(summary.passed, 1);
   ASSERT_EQ(out.results.size(), 2u);
@@ -69,14 +61,24 @@ TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
 }
 
 TEST(HostTestcases, VerboseSamplesNameOnlyMeasuredCopies) {
-  const auto reg = makeRegistry();
-  DriverTopology topo(gpu());
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings(), nullptr);
+  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
   RecordingOutput out;
-  runTestcases(reg, selectKeys(reg, {"host_to_device_bidirectional_memcpy_ce"}), topo, 64 << 20,
-               *runner, out);
-  ASSERT_EQ(out.samples.size(), 2u * gpu().deviceCount());
-  EXPECT_EQ(out.samples[0].label, "Host -> Device 0");
+  runKeys({"host_to_device_bidirectional_memcpy_ce"}, 64, *runner, out);
+  ASSERT_EQ(out.results.size(), 1u);
+  const auto& records = out.results[0].measurements;
+  ASSERT_EQ(records.size(), static_cast<std::size_t>(gpu().deviceCount()));
+  ASSERT_EQ(records[0].series.size(), 1u);  // the interference copy is not reported
+  EXPECT_EQ(records[0].series[0].label, "Host -> Device 0");
+  EXPECT_EQ(records[0].series[0].samples.size(), 2u);
+}
+
+// The reported value of every cell is exactly the median of its stored samples.
+TEST(HostTestcases, CellValuesAreTheMedianOfTheirSamples) {
+  for (const TestcaseResult& r :
+       expectAllPassed({"host_to_device_memcpy_ce", "host_device_latency_sm"}, 64, 3)) {
+    const CellResult& cell = *r.matrices.at(0).at(0, 0);
+    EXPECT_EQ(cell.value(), median(cell.samples())) << r.name;
+  }
 }
 
 TEST(Binary, JsonRunOfOneTestcaseParses) {

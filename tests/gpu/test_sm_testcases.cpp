@@ -28,7 +28,7 @@ TEST(SmTestcases, HostLatencyChasesTheWholeChain) {
   ASSERT_EQ(results.size(), 1u);
   const auto& m = results[0].matrices.at(0);
   EXPECT_EQ(m.spec.unit, Unit::Nanoseconds);
-  const double ns = m.at(0, 0)->value;
+  const double ns = m.at(0, 0)->value();
   EXPECT_GT(ns, 100.0);
   EXPECT_LT(ns, 20000.0);
 }
@@ -36,15 +36,10 @@ TEST(SmTestcases, HostLatencyChasesTheWholeChain) {
 // A split-warp copy whose destination is damaged after the copy must fail verification, and the
 // next testcase must still run.
 TEST(SmTestcases, CorruptedSplitWarpCopyIsCaught) {
-  const auto reg = makeRegistry();
-  DriverTopology topo(gpu());
-  ExecSettings bad = quickSettings();
-  bad.corruptForTesting = true;
-  auto corrupting = makeGpuPlanRunner(gpu(), bad, nullptr);
+  auto corrupting = makeCorruptingRunner();
   RecordingOutput out;
-  RunSummary summary =
-      runTestcases(reg, selectKeys(reg, {"host_to_device_bidirectional_memcpy_sm"}), topo, 16 << 20,
-                   *corrupting, out);
+  const RunSummary summary =
+      runKeys({"host_to_device_bidirectional_memcpy_sm"}, 16, *corrupting, out);
   EXPECT_EQ(summary.errors, 1);
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_EQ(out.results[0].status, Status::Error);
@@ -54,13 +49,11 @@ TEST(SmTestcases, CorruptedSplitWarpCopyIsCaught) {
 
 // With -s the copies still run and report, the data is just not checked.
 TEST(SmTestcases, SkipVerificationStillMeasures) {
-  const auto reg = makeRegistry();
-  DriverTopology topo(gpu());
   ExecSettings s = quickSettings();
   s.verify = false;
-  auto runner = makeGpuPlanRunner(gpu(), s, nullptr);
+  auto runner = makeGpuPlanRunner(gpu(), s);
   RecordingOutput out;
-  runTestcases(reg, selectKeys(reg, {"host_to_device_memcpy_sm"}), topo, 16 << 20, *runner, out);
+  runKeys({"host_to_device_memcpy_sm"}, 16, *runner, out);
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_EQ(out.results[0].status, Status::Passed) << out.results[0].message;
 }

@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "dcgm_check.h"
 #include "golden.h"
 #include "nvbandwidth/json_style.h"
+#include "nvbandwidth/listing.h"
 #include "nvbandwidth/output.h"
 #include "nvbandwidth/version.h"
 #include "output_fixtures.h"
@@ -29,16 +31,15 @@ TEST(JsonOutput, OneGpuRunMatchesGolden) {
   Output& o = *c.output;
   oneGpuRun(o, 55.485873873000003, 1197.2177624702454);
   EXPECT_EQ(c.out.str(), "") << "JSON must be printed only by finish()";
-  o.finish();
+  o.finish(RunEnd{});
   expectGolden("json_one_gpu.json", c.out.str());
 }
 
 TEST(JsonOutput, VerboseMatchesGolden) {
   Captured c({/*verbose=*/true, /*perfFormatter=*/false});
   Output& o = *c.output;
-  o.header(systemWith(2), {"NOTE: first warning", "NOTE: second warning"});
+  o.header(headerOf(systemWith(2), {"NOTE: first warning", "NOTE: second warning"}));
   o.testcaseStarted("device_to_device_memcpy_read_ce");
-  o.sample({0, "Device 1 -> Device 0", 389.1234, Unit::GBps});  // not part of the document
   o.testcaseFinished(passed("device_to_device_memcpy_read_ce",
                             {matrix("device_to_device_memcpy_read_ce", kD2dReadTitle, 2, 2,
                                     {NA, 389.2012, 389.1234, NA})}));
@@ -54,7 +55,7 @@ TEST(JsonOutput, VerboseMatchesGolden) {
   o.testcaseFinished(
       passed("device_to_device_latency_sm", {matrix("device_to_device_latency_sm", kD2dLatencyTitle,
                                                     2, 2, {NA, NA, NA, NA}, Unit::Nanoseconds)}));
-  o.finish();
+  o.finish(RunEnd{});
   expectGolden("json_verbose.json", c.out.str());
 }
 
@@ -63,16 +64,16 @@ TEST(JsonOutput, StartupFailureMatchesGolden) {
   SystemInfo info;
   info.version = "v0.8";
   info.gitVersion = "v0.8";
-  c.output->header(info, {});
+  c.output->header(headerOf(info));
   c.output->globalError("cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
-  c.output->finish();
+  c.output->finish(RunEnd{});
   expectGolden("json_startup_failed.json", c.out.str());
 }
 
 TEST(JsonOutput, RunWithoutTestcasesHasEmptyList) {
   Captured c;
-  c.output->header(systemWith(1), {});
-  c.output->finish();
+  c.output->header(headerOf(systemWith(1)));
+  c.output->finish(RunEnd{});
   expectGolden("json_no_testcases.json", c.out.str());
 }
 
@@ -80,22 +81,23 @@ TEST(JsonOutput, WithoutHeaderStillNamesVersion) {
   Captured c;
   c.output->globalError("You cannot specify both testcase and testcasePrefix options at the same "
                         "time");
-  c.output->finish();
+  c.output->finish(RunEnd{});
   const json doc = json::parse(c.out.str());
   const json expected = {
       {"nvbandwidth",
        {{"error", "You cannot specify both testcase and testcasePrefix options at the same time"},
         {"git_version", kGitVersion},
+        {"testcases", json::array()},
         {"version", kVersion}}}};
   EXPECT_EQ(doc, expected);
 }
 
 TEST(JsonOutput, TestcaseInterruptedByGlobalErrorStaysRunning) {
   Captured c;
-  c.output->header(systemWith(1), {});
+  c.output->header(headerOf(systemWith(1)));
   c.output->testcaseStarted("host_to_device_memcpy_ce");
   c.output->globalError("spin kernel timed out");
-  c.output->finish();
+  c.output->finish(RunEnd{});
   const json doc = json::parse(c.out.str());
   ASSERT_EQ(doc["nvbandwidth"]["testcases"].size(), 1u);
   EXPECT_EQ(doc["nvbandwidth"]["testcases"][0],
@@ -107,7 +109,7 @@ TEST(JsonOutput, CellsUseIostreamDefaultFormat) {
   Captured c;
   c.output->testcaseFinished(
       passed("k", {matrix("k", "t", 1, 5, {55.485873873, 1165.3123, 55.0, 1234567.0, NA})}));
-  c.output->finish();
+  c.output->finish(RunEnd{});
   const json doc = json::parse(c.out.str());
   EXPECT_EQ(doc["nvbandwidth"]["testcases"][0]["bandwidth_matrix"],
             json::array({json::array({"55.4859", "1165.31", "55", "1.23457e+06", "N/A"})}));
@@ -115,7 +117,7 @@ TEST(JsonOutput, CellsUseIostreamDefaultFormat) {
 
 TEST(JsonOutput, DocumentEndsWithBlankLine) {
   Captured c;
-  c.output->finish();
+  c.output->finish(RunEnd{});
   const std::string text = c.out.str();
   ASSERT_GE(text.size(), 3u);
   EXPECT_EQ(text.substr(text.size() - 3), "}\n\n");
@@ -134,11 +136,11 @@ TEST(JsonOutput, ReproducesUpstreamDocument) {
 
   Captured c;
   Output& o = *c.output;
-  o.header(info, {});
+  o.header(headerOf(info));
   for (const auto& t : upstream["testcases"]) {
     const std::string name = t["name"];
     if (t["status"] == "Waived") {
-      o.testcaseFinished({name, Status::Waived, "some reason", {}});
+      o.testcaseFinished(waivedResult(name, "some reason"));
       continue;
     }
     const Unit unit =
@@ -148,22 +150,104 @@ TEST(JsonOutput, ReproducesUpstreamDocument) {
     o.testcaseStarted(name);
     o.testcaseFinished(passed1x1(name, t["bandwidth_description"], t["sum"].get<double>(), unit));
   }
-  o.finish();
+  o.finish(RunEnd{});
 
   json ours = json::parse(c.out.str());
   json& root = ours["nvbandwidth"];
   EXPECT_EQ(root["CUDA Driver Version"], 13000);
-  root.erase("CUDA Driver Version");
+  EXPECT_EQ(root["schema_version"], kJsonSchemaVersion);
+  for (const char* added : {"CUDA Driver Version", "schema_version", "settings"}) root.erase(added);
   for (auto& t : root["testcases"]) {
     if (t["status"] == "Waived") {
       EXPECT_EQ(t["waive_reason"], "some reason");
       t.erase("waive_reason");
     } else {
       EXPECT_TRUE(t["unit"] == "GB/s" || t["unit"] == "ns");
-      t.erase("unit");
+      EXPECT_EQ(t["statistic"], "median");
+      EXPECT_EQ(t["values"][0][0].get<double>(), t["sum"].get<double>());
+      for (const char* added : {"unit", "statistic", "values", "cells"}) t.erase(added);
     }
   }
   EXPECT_EQ(styledJson(ours) + "\n", reference);
+}
+
+TEST(JsonOutput, NumericMatrixAndCellStatisticsStandBesideTheStrings) {
+  Captured c;
+  MatrixResult m({"k", "t", Unit::GBps, 2, 2});
+  m.at(0, 1) = cellOf({10.0, 12.0, 11.0, 13.0});
+  m.at(1, 0) = cellOf({5.0});
+  c.output->header(headerOf(systemWith(2)));
+  c.output->testcaseFinished(passed("k", {m}));
+  c.output->finish(RunEnd{});
+  const json entry = json::parse(c.out.str())["nvbandwidth"]["testcases"][0];
+  EXPECT_EQ(entry["bandwidth_matrix"], json::parse(R"([["N/A","11.5"],["5","N/A"]])"));
+  EXPECT_EQ(entry["values"], json::parse("[[null, 11.5], [5.0, null]]"));
+  EXPECT_EQ(entry["statistic"], "median");
+  const json& cell = entry["cells"][0][1];
+  EXPECT_EQ(cell["samples"], json::parse("[10.0, 12.0, 11.0, 13.0]"));
+  EXPECT_EQ(cell["min"], 10.0);
+  EXPECT_EQ(cell["max"], 13.0);
+  EXPECT_EQ(cell["mean"], 11.5);
+  EXPECT_EQ(cell["median"], 11.5);
+  EXPECT_NEAR(cell["stddev"].get<double>(), 1.2909944, 1e-6);
+  EXPECT_NEAR(cell["cv"].get<double>(), 1.2909944 / 11.5, 1e-8);
+  EXPECT_TRUE(entry["cells"][0][0].is_null());
+  EXPECT_EQ(entry["cells"][1][0]["cv"], 0.0);  // one sample: no spread
+}
+
+TEST(JsonOutput, MeanRunsNameTheirStatistic) {
+  Captured c;
+  RunHeader h = headerOf(systemWith(1));
+  h.settings.statistic = Statistic::Mean;
+  c.output->header(h);
+  MatrixResult m({"k", "t", Unit::GBps, 1, 1});
+  m.at(0, 0) = CellResult({1.0, 2.0, 6.0}, Statistic::Mean);
+  c.output->testcaseFinished(passed("k", {m}));
+  c.output->finish(RunEnd{});
+  const json root = json::parse(c.out.str())["nvbandwidth"];
+  EXPECT_EQ(root["settings"]["statistic"], "mean");
+  EXPECT_EQ(root["testcases"][0]["statistic"], "mean");
+  EXPECT_EQ(root["testcases"][0]["values"][0][0], 3.0);
+}
+
+TEST(JsonOutput, InterruptedRunIsAValidDocumentNamingTheSignal) {
+  Captured c;
+  c.output->header(headerOf(systemWith(1)));
+  c.output->testcaseStarted("host_to_device_memcpy_ce");
+  c.output->testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, 55.0));
+  c.output->testcaseStarted("device_to_host_memcpy_ce");
+  c.output->testcaseFinished(failedResult("device_to_host_memcpy_ce", "interrupted by SIGTERM"));
+  RunEnd end;
+  end.interruptedBy = 15;
+  end.finished = 2;
+  end.selected = 35;
+  end.timing = RunEnd::Timing{12.5, {}};
+  c.output->finish(end);
+  const json root = json::parse(c.out.str())["nvbandwidth"];
+  EXPECT_EQ(root["interrupted"], "SIGTERM");
+  ASSERT_EQ(root["testcases"].size(), 2u);
+  EXPECT_EQ(root["testcases"][1]["status"], "ERROR");
+  EXPECT_EQ(root["testcases"][1]["error"], "interrupted by SIGTERM");
+  EXPECT_EQ(root["timing"]["wall_seconds"], 12.5);
+  expectDcgmAccepts(c.out.str());
+}
+
+// DCGM's nvbandwidth plugin rejects a whole report unless these hold; the start-up failure
+// document is the one that used to lack them.
+TEST(JsonOutput, StrictConsumersAcceptEveryDocument) {
+  {
+    Captured c;
+    c.output->header(headerOf(buildSystemInfo()));
+    c.output->globalError("cannot start: no driver");
+    c.output->finish(RunEnd{});
+    expectDcgmAccepts(c.out.str());
+  }
+  {
+    Captured c({true, false});
+    oneGpuRun(*c.output, 55.5, 1197.2);
+    c.output->finish(RunEnd{});
+    expectDcgmAccepts(c.out.str());
+  }
 }
 
 // --- -j -l

@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "golden.h"
+#include "nvbandwidth/listing.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/text_format.h"
 #include "output_fixtures.h"
 
 namespace nvbw {
@@ -25,7 +27,7 @@ struct Captured {
 // The 1-GPU run used by several tests, finished.
 void reportOneGpuRun(Output& o) {
   oneGpuRun(o, 55.4612, 1197.2178);
-  o.finish();
+  o.finish(RunEnd{});
 }
 
 TEST(TextOutput, VersionBlock) {
@@ -44,52 +46,122 @@ TEST(TextOutput, OneGpuRunMatchesGolden) {
 
 TEST(TextOutput, WaivedLineNamesTestcaseAndReason) {
   Captured c;
-  c.output->testcaseFinished({"all_to_one_write_ce", Status::Waived, "needs two GPUs", {}});
+  c.output->testcaseFinished(waivedResult("all_to_one_write_ce", "needs two GPUs"));
   EXPECT_EQ(c.out.str(), "Waived: all_to_one_write_ce: needs two GPUs\n");
 }
 
 TEST(TextOutput, VerboseMatchesGolden) {
   Captured c({/*verbose=*/true, /*perfFormatter=*/false});
   Output& o = *c.output;
-  o.header(systemWith(2), {"NOTE: You have chosen a buffer size that is smaller than the default "
-                           "buffer size. It is suggested to use the default buffer size (512MB) "
-                           "to achieve maximal peak bandwidth."});
+  o.header(headerOf(systemWith(2), {smallBufferWarning()}));
   o.testcaseStarted("device_to_device_memcpy_read_ce");
-  const double samples10[] = {389.1234, 389.0987, 389.1411};
-  const double samples01[] = {389.2012, 389.2234, 389.1876};
-  for (unsigned s = 0; s < 3; ++s) o.sample({s, "Device 1 -> Device 0", samples10[s], Unit::GBps});
-  for (unsigned s = 0; s < 3; ++s) o.sample({s, "Device 0 -> Device 1", samples01[s], Unit::GBps});
-  o.testcaseFinished(passed("device_to_device_memcpy_read_ce",
-                            {matrix("device_to_device_memcpy_read_ce", kD2dReadTitle, 2, 2,
-                                    {NA, 389.2012, 389.1234, NA})}));
+  const std::vector<double> samples10 = {389.1234, 389.0987, 389.1411};
+  const std::vector<double> samples01 = {389.2012, 389.2234, 389.1876};
+  MatrixResult read({"device_to_device_memcpy_read_ce", kD2dReadTitle, Unit::GBps, 2, 2});
+  read.at(1, 0) = cellOf(samples10);
+  read.at(0, 1) = cellOf(samples01);
+  o.testcaseFinished(passed("device_to_device_memcpy_read_ce", {read},
+                            {record("Device 1 -> Device 0", samples10),
+                             record("Device 0 -> Device 1", samples01)}));
   o.testcaseStarted("all_to_host_memcpy_ce");
-  o.sample({0, "Total Bandwidth ", 110.6789, Unit::GBps});
   o.testcaseFinished(
       passed("all_to_host_memcpy_ce",
              {matrix("all_to_host_memcpy_ce", "memcpy CE CPU(row) <- GPU(column) bandwidth (GB/s)",
-                     1, 2, {55.3391, 55.3398})}));
+                     1, 2, {55.3391, 55.3398})},
+             {record("Total Bandwidth ", {110.6789})}));
   o.testcaseStarted("device_to_device_latency_sm");
-  o.sample({0, "Device 0 -> Device 1", 712.3968, Unit::Nanoseconds});
   // A matrix with no measured cell: SUM 0.00 and no MIN/MAX/AVG (never NaN).
   o.testcaseFinished(
-      passed("device_to_device_latency_sm", {matrix("device_to_device_latency_sm", kD2dLatencyTitle,
-                                                    2, 2, {NA, NA, NA, NA}, Unit::Nanoseconds)}));
-  o.finish();
+      passed("device_to_device_latency_sm",
+             {matrix("device_to_device_latency_sm", kD2dLatencyTitle, 2, 2, {NA, NA, NA, NA},
+                     Unit::Nanoseconds)},
+             {record("Device 0 reading Device 1", {712.3968}, Unit::Nanoseconds)}));
+  o.finish(RunEnd{});
   expectGolden("text_verbose.txt", c.out.str());
 }
 
 TEST(TextOutput, SamplesAreSilentWithoutVerbose) {
   Captured c;
-  c.output->sample({0, "Host -> Device 0", 55.41, Unit::GBps});
-  EXPECT_EQ(c.out.str(), "");
+  c.output->testcaseFinished(
+      passed("k", {matrix("k", "t", 1, 1, {55.41})}, {record("Host -> Device 0", {55.41})}));
+  EXPECT_EQ(c.out.str().find("Sample"), std::string::npos) << c.out.str();
 }
 
-TEST(TextOutput, SampleLineFormat) {
+TEST(TextOutput, SampleLinesPrintEachSampleOfEverySeriesInTurn) {
   Captured c({true, false});
-  c.output->sample({2, "Host -> Device 0", 55.4666, Unit::GBps});
-  c.output->sample({0, "Device 0 -> Host (latency)", 1197.871, Unit::Nanoseconds});
-  EXPECT_EQ(c.out.str(), "\tSample 2: Host -> Device 0: 55.47 GB/s\n"
-                         "\tSample 0: Device 0 -> Host (latency): 1197.87 ns\n");
+  MeasurementRecord both{{SampleSeries{"Host -> Device 0", Unit::GBps, {55.4666, 55.1}},
+                          SampleSeries{"Total Bandwidth ", Unit::GBps, {110.0, 110.25}}}};
+  c.output->testcaseFinished(
+      passed("k", {},
+             {both, record("Device 0 reading Host", {1197.871}, Unit::Nanoseconds)}));
+  EXPECT_EQ(c.out.str(), "\tSample 0: Host -> Device 0: 55.47 GB/s\n"
+                         "\tSample 0: Total Bandwidth : 110.00 GB/s\n"
+                         "\tSample 1: Host -> Device 0: 55.10 GB/s\n"
+                         "\tSample 1: Total Bandwidth : 110.25 GB/s\n"
+                         "\tSample 0: Device 0 reading Host: 1197.87 ns\n");
+}
+
+TEST(TextOutput, NoisyCellsAreNamedAfterTheSumLineInEveryMode) {
+  for (const bool verbose : {false, true}) {
+    Captured c({verbose, false});
+    MatrixResult m({"k", "t", Unit::GBps, 1, 3});
+    m.at(0, 0) = cellOf({100.0, 100.5, 99.5});  // CV 0.5%: quiet
+    m.at(0, 1) = cellOf({100.0, 110.0, 90.0});  // CV 10%
+    m.at(0, 2) = cellOf({50.0, 52.0, 48.0});    // CV 4%
+    c.output->testcaseFinished(passed("k", {m}));
+    const std::string text = c.out.str();
+    const std::string note =
+        "NOTE: k: samples vary by more than 2.00% (coefficient of variation) in [0][1] 10.00%, "
+        "[0][2] 4.00%\n";
+    const auto sum = text.find("SUM k ");
+    const auto at = text.find(note);
+    ASSERT_NE(at, std::string::npos) << text;
+    EXPECT_GT(at, sum);
+    EXPECT_EQ(text.find("NOTE", at + 1), std::string::npos) << "one NOTE line only";
+  }
+}
+
+TEST(TextOutput, QuietMatricesHaveNoNote) {
+  Captured c;
+  MatrixResult m({"k", "t", Unit::GBps, 1, 1});
+  m.at(0, 0) = cellOf({100.0, 101.0, 100.5});
+  c.output->testcaseFinished(passed("k", {m}));
+  EXPECT_EQ(c.out.str().find("NOTE"), std::string::npos) << c.out.str();
+}
+
+TEST(TextOutput, VerboseShowsCellStatisticsAfterTheMatrix) {
+  Captured c({true, false});
+  MatrixResult m({"k", "t", Unit::GBps, 2, 2});
+  m.at(0, 1) = cellOf({10.0, 12.0, 11.0, 13.0});
+  c.output->testcaseFinished(passed("k", {m}));
+  const std::string text = c.out.str();
+  const std::string block = "Cell statistics of k (GB/s, median reported):\n"
+                            "    cell  samples       min       max      mean    median    stddev"
+                            "     CV(%)\n"
+                            "  [0][1]        4     10.00     13.00     11.50     11.50      1.29"
+                            "     11.23\n";
+  const auto at = text.find(block);
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_GT(at, text.find("AVG k 11.50"));
+}
+
+TEST(TextOutput, InterruptedRunEndsWithALineSayingSo) {
+  Captured c;
+  c.output->header(headerOf(systemWith(1)));
+  c.output->testcaseStarted("host_to_device_memcpy_ce");
+  c.output->testcaseFinished(failedResult("host_to_device_memcpy_ce", "interrupted by SIGINT"));
+  RunEnd end;
+  end.interruptedBy = 2;
+  end.finished = 1;
+  end.selected = 35;
+  c.output->finish(end);
+  const std::string text = c.out.str();
+  EXPECT_NE(text.find("ERROR: interrupted by SIGINT\n"), std::string::npos);
+  const std::string last = "Interrupted by SIGINT: 1 of 35 selected testcases reported above; the "
+                           "rest did not run.\n";
+  ASSERT_GE(text.size(), last.size());
+  EXPECT_EQ(text.substr(text.size() - last.size()), last);
+  EXPECT_EQ(text.find("NOTE: The reported results"), std::string::npos);
 }
 
 TEST(TextOutput, PerfFormatterMatchesGolden) {
@@ -106,7 +178,7 @@ TEST(TextOutput, PerfFormatterMatchesGolden) {
 TEST(TextOutput, FourGpuMatricesMatchGolden) {
   Captured c;
   Output& o = *c.output;
-  o.header(systemWith(4), {});
+  o.header(headerOf(systemWith(4)));
   o.testcaseStarted("device_to_device_memcpy_read_ce");
   std::vector<std::optional<double>> square;
   for (int r = 0; r < 4; ++r)
@@ -133,7 +205,7 @@ TEST(TextOutput, FourGpuMatricesMatchGolden) {
       passed(key, {matrix(key + "_write1", base + "Write1 bandwidth (GB/s)", 4, 4, one),
                    matrix(key + "_write2", base + "Write2 bandwidth (GB/s)", 4, 4, two),
                    matrix(key + "_total", base + "Total bandwidth (GB/s)", 4, 4, total)}));
-  o.finish();
+  o.finish(RunEnd{});
   expectGolden("text_four_gpu.txt", c.out.str());
 }
 
@@ -148,7 +220,7 @@ TEST(TextOutput, StartupFailurePrintsVersionBlockWarningsAndErrorOnStderr) {
   SystemInfo info;
   info.version = "v0.8";
   info.gitVersion = "v0.8";
-  c.output->header(info, {"NOTE: a warning"});
+  c.output->header(headerOf(info, {"NOTE: a warning"}));
   c.output->globalError("cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
   EXPECT_EQ(c.out.str(),
             "nvbandwidth Version: v0.8\nBuilt from Git version: v0.8\n\nNOTE: a warning\n");
@@ -158,7 +230,7 @@ TEST(TextOutput, StartupFailurePrintsVersionBlockWarningsAndErrorOnStderr) {
 
 TEST(TextOutput, DriverWithoutGpusStillPrintsVersions) {
   Captured c;
-  c.output->header(systemWith(0), {});
+  c.output->header(headerOf(systemWith(0)));
   EXPECT_EQ(c.out.str(), "nvbandwidth Version: v0.8\nBuilt from Git version: v0.8-3-gabc1234\n\n"
                          "CUDA Runtime Version: 12080\nCUDA Driver Version: 13000\n"
                          "Driver Version: 580.159.04\n\ngpu-node-01\n\n");
@@ -169,7 +241,6 @@ TEST(TextOutput, LeavesTheStreamStateAlone) {
   c.out << std::setprecision(3);
   const auto flags = c.out.flags();
   reportOneGpuRun(*c.output);
-  c.output->sample({0, "x", 1.5, Unit::GBps});
   EXPECT_EQ(c.out.flags(), flags);
   EXPECT_EQ(c.out.precision(), 3);
 }
@@ -192,20 +263,24 @@ TEST(TextOutput, ReferenceHostToDeviceBlock) {
   EXPECT_NE(readFile(kGolden + "/upstream/default.txt").find(block), std::string::npos);
 }
 
+// Upstream's -v run through our formatter: the same text, plus the cell statistics that -v adds.
 TEST(TextOutput, ReproducesUpstreamVerboseRun) {
   Captured c({true, false});
   Output& o = *c.output;
-  o.header(referenceMachine(), {});
+  o.header(headerOf(referenceMachine()));
   o.testcaseStarted("host_to_device_memcpy_ce");
-  o.sample({0, "Host -> Device 0", 55.41, Unit::GBps});
-  o.sample({1, "Host -> Device 0", 55.45, Unit::GBps});
-  o.sample({2, "Host -> Device 0", 55.47, Unit::GBps});
-  o.testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, 55.45));
+  const std::vector<double> samples = {55.41, 55.45, 55.47};
+  MatrixResult h2d({"host_to_device_memcpy_ce", kH2dTitle, Unit::GBps, 1, 1});
+  h2d.at(0, 0) = cellOf(samples);
+  o.testcaseFinished(
+      passed("host_to_device_memcpy_ce", {h2d}, {record("Host -> Device 0", samples)}));
   o.testcaseStarted("host_device_latency_sm");
   o.testcaseFinished(
       passed1x1("host_device_latency_sm", kLatencyTitle, 1197.87, Unit::Nanoseconds));
-  o.finish();
-  EXPECT_EQ(c.out.str(), readFile(kGolden + "/upstream/verbose-t0-latency.txt"));
+  o.finish(RunEnd{});
+  const std::string withoutStatistics =
+      std::regex_replace(c.out.str(), std::regex("Cell statistics of [^\n]*\n[^\n]*\n[^\n]*\n"), "");
+  EXPECT_EQ(withoutStatistics, readFile(kGolden + "/upstream/verbose-t0-latency.txt"));
 }
 
 // Replays upstream's default run (its testcase keys, titles and values) through our formatter. The
@@ -214,13 +289,13 @@ TEST(TextOutput, ReproducesUpstreamDefaultRun) {
   const std::string reference = readFile(kGolden + "/upstream/default.txt");
   Captured c;
   Output& o = *c.output;
-  o.header(referenceMachine(), {});
+  o.header(headerOf(referenceMachine()));
   std::istringstream lines(reference);
   std::string line;
   int passedCount = 0;
   while (std::getline(lines, line)) {
     if (line == "Waived: ") {
-      o.testcaseFinished({"some_key", Status::Waived, "some reason", {}});
+      o.testcaseFinished(waivedResult("some_key", "some reason"));
     } else if (line.rfind("Running ", 0) == 0) {
       const std::string key = line.substr(8, line.size() - 9);
       std::string title, columns, row;
@@ -232,7 +307,7 @@ TEST(TextOutput, ReproducesUpstreamDefaultRun) {
       o.testcaseFinished(passed1x1(key, title, std::stod(row.substr(2)), unit));
       ++passedCount;
     } else if (line.rfind("NOTE: ", 0) == 0) {
-      o.finish();
+      o.finish(RunEnd{});
     }
   }
   EXPECT_EQ(passedCount, 18);

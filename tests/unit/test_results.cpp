@@ -14,7 +14,7 @@ MatrixResult squareWithEmptyDiagonal() {
   for (std::size_t r = 0; r < 3; ++r)
     for (std::size_t c = 0; c < 3; ++c)
       if (r != c) {
-        m.at(r, c) = CellResult{{value}, value};
+        m.at(r, c) = CellResult({value}, Statistic::Median);
         value += 10.0;
       }
   return m;  // off-diagonal values 10, 20, ..., 60
@@ -32,14 +32,14 @@ TEST(MatrixResult, StartsWithEveryCellEmpty) {
 
 TEST(MatrixResult, AtIsRowMajor) {
   MatrixResult m({"k", "t", Unit::GBps, 2, 3});
-  m.at(1, 2) = CellResult{{}, 7.0};
-  m.at(0, 1) = CellResult{{}, 3.0};
+  m.at(1, 2) = CellResult({7.0}, Statistic::Median);
+  m.at(0, 1) = CellResult({3.0}, Statistic::Median);
   ASSERT_TRUE(m.cells[5].has_value());
-  EXPECT_EQ(m.cells[5]->value, 7.0);
+  EXPECT_EQ(m.cells[5]->value(), 7.0);
   ASSERT_TRUE(m.cells[1].has_value());
-  EXPECT_EQ(m.cells[1]->value, 3.0);
+  EXPECT_EQ(m.cells[1]->value(), 3.0);
   const MatrixResult& view = m;
-  EXPECT_EQ(view.at(1, 2)->value, 7.0);
+  EXPECT_EQ(view.at(1, 2)->value(), 7.0);
 }
 
 TEST(MatrixResult, AtRejectsCoordinatesOutsideTheMatrix) {
@@ -58,17 +58,37 @@ TEST(MatrixResult, StatisticsSkipAbsentCells) {
 
 TEST(MatrixResult, PresentZeroCellsCount) {
   MatrixResult m({"k", "t", Unit::GBps, 1, 3});
-  m.at(0, 0) = CellResult{{}, 0.0};
-  m.at(0, 2) = CellResult{{}, 6.0};
+  m.at(0, 0) = CellResult({0.0}, Statistic::Median);
+  m.at(0, 2) = CellResult({6.0}, Statistic::Median);
   EXPECT_DOUBLE_EQ(*m.min(), 0.0);
   EXPECT_DOUBLE_EQ(*m.average(), 3.0);
 }
 
+TEST(CellResult, ValueIsExactlyTheStatisticOfItsSamples) {
+  const CellResult median({3.0, 1.0, 2.0, 10.0}, Statistic::Median);
+  EXPECT_EQ(median.samples(), (std::vector<double>{3.0, 1.0, 2.0, 10.0}));  // in sample order
+  EXPECT_DOUBLE_EQ(median.value(), 2.5);
+  const CellResult mean({3.0, 1.0, 2.0, 10.0}, Statistic::Mean);
+  EXPECT_DOUBLE_EQ(mean.value(), 4.0);
+}
+
 TEST(MatrixResult, KeepsSamples) {
   MatrixResult m({"k", "t", Unit::Nanoseconds, 1, 1});
-  m.at(0, 0) = CellResult{{1.0, 2.0, 3.0}, 2.0};
-  EXPECT_EQ(m.at(0, 0)->samples.size(), 3u);
+  m.at(0, 0) = CellResult({1.0, 2.0, 3.0}, Statistic::Median);
+  EXPECT_EQ(m.at(0, 0)->samples().size(), 3u);
   EXPECT_EQ(m.spec.unit, Unit::Nanoseconds);
+}
+
+TEST(NoisyCells, AreThosePresentWithACoefficientOfVariationAboveTwoPercent) {
+  MatrixResult m({"k", "t", Unit::GBps, 2, 2});
+  m.at(0, 1) = CellResult({100.0, 100.0, 100.0}, Statistic::Median);  // CV 0
+  m.at(1, 0) = CellResult({97.0, 100.0, 103.0}, Statistic::Median);   // CV 3%
+  m.at(1, 1) = CellResult({98.0, 100.0, 102.0}, Statistic::Median);   // CV exactly 2%: not above
+  const std::vector<NoisyCell> noisy = noisyCells(m);
+  ASSERT_EQ(noisy.size(), 1u);
+  EXPECT_EQ(noisy[0].row, 1u);
+  EXPECT_EQ(noisy[0].col, 0u);
+  EXPECT_NEAR(noisy[0].cv, 0.03, 1e-12);
 }
 
 TEST(Status, Names) {

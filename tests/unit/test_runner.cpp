@@ -2,6 +2,7 @@
 // forward samples and count outcomes. The plan runner and the output are fakes that record.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -22,26 +23,18 @@ class RecordingOutput final : public Output {
  public:
   std::vector<std::string> events;
   std::vector<TestcaseResult> finished;
-  std::vector<SampleEvent> samples;
 
-  void header(const SystemInfo&, const std::vector<std::string>&) override {
-    events.push_back("header");
-  }
+  void header(const RunHeader&) override { events.push_back("header"); }
   void testcaseStarted(const std::string& key) override { events.push_back("started " + key); }
-  void sample(const SampleEvent& e) override {
-    samples.push_back(e);
-    events.push_back("sample " + std::to_string(e.sampleIndex) + " " + e.label);
-  }
   void testcaseFinished(const TestcaseResult& r) override {
     finished.push_back(r);
     events.push_back("finished " + r.name + " " + statusName(r.status));
   }
   void globalError(const std::string& message) override { events.push_back("error " + message); }
-  void finish() override { events.push_back("finish"); }
+  void finish(const RunEnd&) override { events.push_back("finish"); }
 };
 
-using Behaviour = std::function<std::vector<MatrixResult>(
-    const Plan&, const std::function<void(const SampleEvent&)>&)>;
+using Behaviour = std::function<PlanResult(const Plan&, const ProgressSink&)>;
 
 // Plays one behaviour per call, in order; records the plans it was given.
 class FakePlanRunner final : public PlanRunner {
@@ -49,29 +42,24 @@ class FakePlanRunner final : public PlanRunner {
   std::vector<Behaviour> behaviours;
   std::vector<Plan> plans;
 
-  std::vector<MatrixResult> run(const Plan& plan,
-                                const std::function<void(const SampleEvent&)>& sink) override {
+  PlanResult run(const Plan& plan, const ProgressSink& progress) override {
     plans.push_back(plan);
     if (plans.size() > behaviours.size()) return {};
-    return behaviours[plans.size() - 1](plan, sink);
+    return behaviours[plans.size() - 1](plan, progress);
   }
 };
 
 Behaviour returning(std::vector<MatrixResult> matrices) {
-  return
-      [matrices](const Plan&, const std::function<void(const SampleEvent&)>&) { return matrices; };
+  return [matrices](const Plan&, const ProgressSink&) { return PlanResult{matrices, {}}; };
 }
 
 Behaviour throwing(const std::string& what) {
-  return [what](const Plan&,
-                const std::function<void(const SampleEvent&)>&) -> std::vector<MatrixResult> {
-    throw std::runtime_error(what);
-  };
+  return [what](const Plan&, const ProgressSink&) -> PlanResult { throw std::runtime_error(what); };
 }
 
 MatrixResult matrix(const std::string& key, std::size_t cols, double value) {
   MatrixResult m(MatrixSpec{key, "title " + key, Unit::GBps, 1, cols});
-  for (std::size_t c = 0; c < cols; ++c) m.at(0, c) = CellResult{{value}, value};
+  for (std::size_t c = 0; c < cols; ++c) m.at(0, c) = CellResult({value}, Statistic::Median);
   return m;
 }
 
@@ -107,9 +95,10 @@ struct Harness {
   FakeTopology topology{2};
   FakePlanRunner planRunner;
   RecordingOutput output;
+  RunControl control;
 
   RunSummary run(const std::vector<Selection>& selection) {
-    return runTestcases(registry, selection, topology, kBytes, planRunner, output);
+    return runTestcases({registry, selection, topology, kBytes}, planRunner, output, control);
   }
 };
 
@@ -129,7 +118,7 @@ TEST(Runner, PassedTestcaseStartsThenFinishesWithTheRunnersMatrices) {
   EXPECT_EQ(r.message, "");
   ASSERT_EQ(r.matrices.size(), 1u);
   ASSERT_TRUE(r.matrices[0].at(0, 1).has_value());
-  EXPECT_EQ(r.matrices[0].at(0, 1)->value, 12.5);
+  EXPECT_EQ(r.matrices[0].at(0, 1)->value(), 12.5);
   EXPECT_EQ(s.passed, 1);
   EXPECT_EQ(s.waived, 0);
   EXPECT_EQ(s.errors, 0);
@@ -186,15 +175,6 @@ TEST(Runner, WaivedTestcaseIsReportedWithItsReasonAndNeverStarted) {
   EXPECT_EQ(s.waived, 1);
   EXPECT_EQ(s.passed, 0);
   EXPECT_EQ(s.errors, 0);
-}
-
-TEST(Runner, TestcaseWithoutPlanIsWaivedAsNotImplemented) {
-  Harness h;
-  h.registry = {{"later", "not yet", {}, {}}};
-  const RunSummary s = h.run({at(0)});
-  EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished later Waived"}));
-  EXPECT_EQ(h.output.finished.at(0).message, "not implemented yet");
-  EXPECT_EQ(s.waived, 1);
 }
 
 TEST(Runner, PeerTestcasesOfTheRealRegistryAreWaivedOnOneGpu) {
@@ -347,37 +327,108 @@ TEST(Runner, EmptyMatrixKeyBecomesTheTestcaseKey) {
   EXPECT_EQ(h.output.finished[0].matrices[0].spec.key, "host_to_device_memcpy_ce");
 }
 
-TEST(Runner, SampleEventsAreForwardedInOrderWhileTheTestcaseRuns) {
+TEST(Runner, ProgressIsForwardedWhileTheTestcaseRuns) {
   Harness h;
   h.registry = {runnable("chatty")};
-  h.planRunner.behaviours = {[](const Plan&, const std::function<void(const SampleEvent&)>& sink) {
-    sink(SampleEvent{0, "Host -> Device 0", 50.5, Unit::GBps});
-    sink(SampleEvent{1, "Host -> Device 0", 51.5, Unit::GBps});
-    sink(SampleEvent{0, "Device 0 -> Host (latency)", 700.0, Unit::Nanoseconds});
-    return std::vector<MatrixResult>{matrix("", 1, 51)};
+  std::vector<std::string> seen;
+  h.control.progress = [&](const ProgressEvent& e) {
+    seen.push_back(std::to_string(e.measurement) + "/" + std::to_string(e.measurements) + " " +
+                   std::to_string(e.sample) + "/" + std::to_string(e.samples));
+  };
+  h.planRunner.behaviours = {[](const Plan&, const ProgressSink& progress) {
+    progress({0, 2, 0, 2});
+    progress({0, 2, 1, 2});
+    progress({1, 2, 0, 2});
+    return PlanResult{{matrix("", 1, 51)}, {}};
   }};
   h.run({at(0)});
-  EXPECT_EQ(h.output.events,
-            (std::vector<std::string>{
-                "started chatty", "sample 0 Host -> Device 0", "sample 1 Host -> Device 0",
-                "sample 0 Device 0 -> Host (latency)", "finished chatty Passed"}));
-  ASSERT_EQ(h.output.samples.size(), 3u);
-  EXPECT_EQ(h.output.samples[1].value, 51.5);
-  EXPECT_EQ(h.output.samples[2].unit, Unit::Nanoseconds);
+  EXPECT_EQ(seen, (std::vector<std::string>{"0/2 0/2", "0/2 1/2", "1/2 0/2"}));
 }
 
-TEST(Runner, SamplesBeforeAnErrorAreStillForwarded) {
+TEST(Runner, MeasurementRecordsReachTheOutput) {
   Harness h;
-  h.registry = {runnable("half")};
-  h.planRunner.behaviours = {
-      [](const Plan&,
-         const std::function<void(const SampleEvent&)>& sink) -> std::vector<MatrixResult> {
-        sink(SampleEvent{0, "Total Bandwidth ", 10.0, Unit::GBps});
-        throw std::runtime_error("spin kernel timed out");
-      }};
+  h.registry = {runnable("recorded")};
+  h.planRunner.behaviours = {[](const Plan&, const ProgressSink&) {
+    PlanResult r{{matrix("", 1, 51)}, {}};
+    r.measurements.push_back({{SampleSeries{"Host -> Device 0", Unit::GBps, {50.5, 51.5}}}});
+    return r;
+  }};
   h.run({at(0)});
-  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started half", "sample 0 Total Bandwidth ",
-                                                       "finished half ERROR"}));
+  const TestcaseResult& r = h.output.finished.at(0);
+  ASSERT_EQ(r.measurements.size(), 1u);
+  EXPECT_EQ(r.measurements[0].series.at(0).samples, (std::vector<double>{50.5, 51.5}));
+}
+
+// ---- Stopping -----------------------------------------------------------------------------------
+
+TEST(Runner, InterruptedTestcaseIsAnErrorNamingTheSignalAndNothingElseRuns) {
+  Harness h;
+  h.registry = {runnable("a"), runnable("b"), runnable("c")};
+  h.planRunner.behaviours = {returning({matrix("", 1, 1)}),
+                             [](const Plan&, const ProgressSink&) -> PlanResult {
+                               throw Interrupted(SIGINT);
+                             }};
+  const RunSummary s = h.run({at(0), at(1), at(2)});
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started a", "finished a Passed",
+                                                       "started b", "finished b ERROR"}));
+  EXPECT_EQ(h.output.finished.at(1).message, "interrupted by SIGINT");
+  ASSERT_TRUE(s.interruptedBy.has_value());
+  EXPECT_EQ(*s.interruptedBy, SIGINT);
+  EXPECT_EQ(s.finished, 2u);
+  EXPECT_EQ(h.planRunner.plans.size(), 2u);
+}
+
+TEST(Runner, StopRequestedBetweenTestcasesStartsNoMore) {
+  Harness h;
+  h.registry = {runnable("a"), runnable("b")};
+  int asked = 0;
+  h.control.stopRequested = [&] { return ++asked >= 2 ? SIGTERM : 0; };
+  const RunSummary s = h.run({at(0), at(1)});
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started a", "finished a Passed"}));
+  EXPECT_EQ(s.interruptedBy, std::optional<int>(SIGTERM));
+  EXPECT_EQ(s.finished, 1u);
+}
+
+// ---- Errors agreed between processes ---------------------------------------------------------
+
+// A world of several ranks as seen from rank 0: the other ranks' gathered strings are scripted.
+class ScriptedWorld final : public Communicator {
+ public:
+  std::vector<std::string> others;  // what ranks 1.. contribute to the next allGather
+  int rank() const override { return 0; }
+  int size() const override { return 1 + static_cast<int>(others.size()); }
+  void barrier() override {}
+  std::vector<std::string> allGather(const std::string& mine) override {
+    std::vector<std::string> all{mine};
+    all.insert(all.end(), others.begin(), others.end());
+    return all;
+  }
+  void broadcast(std::string&, int) override {}
+};
+
+TEST(Runner, AnErrorOnAnotherRankFailsTheTestcaseWithThatRanksMessage) {
+  Harness h;
+  ScriptedWorld world;
+  world.others = {"-", "Eboom on GPU 2"};
+  h.control.comm = &world;
+  h.registry = {runnable("a")};
+  const RunSummary s = h.run({at(0)});
+  const TestcaseResult& r = h.output.finished.at(0);
+  EXPECT_EQ(r.status, Status::Error);
+  EXPECT_EQ(r.message, "rank 2: boom on GPU 2");
+  EXPECT_TRUE(r.matrices.empty());
+  EXPECT_EQ(s.errors, 1);
+}
+
+TEST(Runner, TheLowestFailingRankIsReported) {
+  Harness h;
+  ScriptedWorld world;
+  world.others = {"Efirst", "Esecond"};
+  h.control.comm = &world;
+  h.registry = {runnable("a")};
+  h.planRunner.behaviours = {throwing("mine")};
+  h.run({at(0)});
+  EXPECT_EQ(h.output.finished.at(0).message, "rank 0: Testcase a failed: mine");
 }
 
 }  // namespace

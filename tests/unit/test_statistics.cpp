@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <optional>
+#include <string>
+
 #include <cmath>
 
+#include "nvbandwidth/error.h"
 #include "nvbandwidth/statistics.h"
 
 namespace nvbw {
@@ -64,10 +69,45 @@ TEST(Statistics, BandwidthIsDecimalGigabytesPerSecond) {
   EXPECT_DOUBLE_EQ(bandwidthGBps(1e9, 4, 0.5), 8.0);
 }
 
-TEST(Statistics, BandwidthOfZeroOrNegativeDurationIsZero) {
-  EXPECT_EQ(bandwidthGBps(1e9, 16, 0.0), 0.0);
-  EXPECT_EQ(bandwidthGBps(1e9, 16, -1.0), 0.0);
-  EXPECT_EQ(bandwidthGBps(1e9, 16, std::nan("")), 0.0);
+// A bandwidth is never derived from an impossible time: no "Passed 0.00" (issue 8 item 3).
+TEST(Statistics, BandwidthOfAnImpossibleDurationIsATimingError) {
+  for (double seconds : {0.0, -1.0, -0.0, std::nan(""), std::numeric_limits<double>::infinity()})
+    EXPECT_THROW(bandwidthGBps(1e9, 16, seconds), TimingError) << seconds;
+}
+
+TEST(Statistics, CheckedSecondsRejectsImpossibleEventTimesNamingWhatWasTimed) {
+  EXPECT_DOUBLE_EQ(checkedSeconds(2.5, "x"), 0.0025);
+  for (double ms : {0.0, -3.0, std::nan(""), -std::numeric_limits<double>::infinity()}) {
+    try {
+      checkedSeconds(ms, "a measured copy");
+      ADD_FAILURE() << ms;
+    } catch (const TimingError& e) {
+      EXPECT_NE(std::string(e.what()).find("a measured copy"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Statistics, DescribeSamples) {
+  const SampleStatistics s = describeSamples({10.0, 12.0, 11.0, 13.0});
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_EQ(s.min, 10.0);
+  EXPECT_EQ(s.max, 13.0);
+  EXPECT_EQ(s.mean, 11.5);
+  EXPECT_EQ(s.median, 11.5);
+  EXPECT_NEAR(s.stddev, 1.2909944487, 1e-9);
+  ASSERT_TRUE(s.cv.has_value());
+  EXPECT_NEAR(*s.cv, 1.2909944487 / 11.5, 1e-10);
+}
+
+TEST(Statistics, CoefficientOfVariationIsAbsentWithoutSamplesOrWithAZeroMean) {
+  EXPECT_FALSE(describeSamples({}).cv.has_value());
+  EXPECT_FALSE(describeSamples({0.0, 0.0}).cv.has_value());
+  EXPECT_EQ(describeSamples({5.0}).cv, std::optional<double>(0.0));
+}
+
+TEST(Statistics, Names) {
+  EXPECT_STREQ(statisticName(Statistic::Median), "median");
+  EXPECT_STREQ(statisticName(Statistic::Mean), "mean");
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+// SIGINT, SIGTERM and SIGHUP as a request to stop: the run finishes the sample under way,
+// releases the GPUs and prints what it has (decisions.md #17).
+#pragma once
+
+namespace nvbw {
+
+// Installs the handlers for its lifetime and restores the previous ones afterwards. The first
+// such signal is recorded and its default action restored, so that a second one ends the process
+// at once. Only one may exist at a time (a signal handler can only reach process-wide state).
+class SignalStop {
+ public:
+  SignalStop();
+  ~SignalStop();
+  SignalStop(const SignalStop&) = delete;
+  SignalStop& operator=(const SignalStop&) = delete;
+  // The signal received, or 0.
+  int pending() const;
+};
+
+}  // namespace nvbw

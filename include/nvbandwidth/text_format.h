@@ -1,0 +1,27 @@
+// Pieces of the text report (pure): number formatting, the matrix block, and the lines that
+// name noisy cells and show per-cell statistics.
+#pragma once
+
+#include <string>
+
+#include "nvbandwidth/results.h"
+
+namespace nvbw {
+
+// Fixed, two decimals, in the classic locale: "55.45".
+std::string fixed2(double value);
+
+// The matrix as upstream lays it out: width-2 row labels, width-10 cells, "N/A".
+std::string formatMatrix(const MatrixResult& m);
+
+// "NOTE: ..." naming the cells of `m` whose coefficient of variation exceeds 2%, ending in a
+// newline; "" when there is none.
+std::string noisyCellsNote(const MatrixResult& m);
+
+// -v: one line per present cell with its sample count, min, max, mean, median, stddev and CV,
+// under a line naming the statistic reported.
+std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat);
+
+const char* unitSuffix(Unit unit);  // "GB/s" or "ns"
+
+}  // namespace nvbw

@@ -1,0 +1,238 @@
+#include "nvbandwidth/application.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ostream>
+
+#include "nvbandwidth/escape.h"
+#include "nvbandwidth/listing.h"
+#include "nvbandwidth/output.h"
+#include "nvbandwidth/registry.h"
+#include "nvbandwidth/runner.h"
+#include "nvbandwidth/selection.h"
+#include "nvbandwidth/version.h"
+
+namespace nvbw {
+
+std::string usageErrorLine(const std::string& message) {
+  return "nvbandwidth: " + escapeForTerminal(message) + " (see nvbandwidth --help)\n";
+}
+
+std::string smallBufferWarning() {
+  return "NOTE: You have chosen a buffer size that is smaller than the default buffer size. It is "
+         "suggested to use the default buffer size (" +
+         std::to_string(kDefaultBufferSizeMiB) + " MiB) to achieve maximal peak bandwidth.";
+}
+
+SystemInfo buildSystemInfo() {
+  SystemInfo info;
+  info.version = kVersion;
+  info.gitVersion = kGitVersion;
+  info.cudaRuntimeVersion = kBuildCudaVersion;
+  info.hostname = hostName();
+  return info;
+}
+
+namespace {
+
+// A write to stdout or stderr failed (full disk, closed descriptor): say so where possible.
+class WriteFailed : public Error {
+ public:
+  using Error::Error;
+};
+
+void checkWritable(std::ostream& stream, const char* name) {
+  if (stream) return;
+  const int saved = errno;
+  throw WriteFailed(std::string("cannot write to standard ") + name +
+                    (saved ? std::string(": ") + std::strerror(saved) : std::string()));
+}
+
+// Forwards to the report and checks after each step that it could be written.
+class CheckedOutput final : public Output {
+ public:
+  CheckedOutput(Output& inner, std::ostream& out) : inner_(inner), out_(out) {}
+  void header(const RunHeader& h) override {
+    inner_.header(h);
+    checkWritable(out_, "output");
+  }
+  void testcaseStarted(const std::string& key) override {
+    inner_.testcaseStarted(key);
+    checkWritable(out_, "output");
+  }
+  void testcaseFinished(const TestcaseResult& result) override {
+    inner_.testcaseFinished(result);
+    checkWritable(out_, "output");
+  }
+  void globalError(const std::string& message) override { inner_.globalError(message); }
+  void finish(const RunEnd& end) override { inner_.finish(end); }
+
+ private:
+  Output& inner_;
+  std::ostream& out_;
+};
+
+std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
+  std::vector<std::string> keys;
+  for (const auto& def : registry) keys.push_back(def.key);
+  return keys;
+}
+
+ExecSettings execSettings(const Options& o) {
+  ExecSettings s;
+  s.samples = o.testSamples;
+  s.loopCount = o.loopCount;
+  s.statistic = o.useMean ? Statistic::Mean : Statistic::Median;
+  s.verify = !o.skipVerification;
+  s.cpuAffinity = !o.disableAffinity;
+  return s;
+}
+
+RunSettings runSettings(const Options& o) {
+  return {o.bufferSizeMiB,         o.testSamples, o.loopCount,
+          o.useMean ? Statistic::Mean : Statistic::Median,
+          !o.skipVerification,     !o.disableAffinity};
+}
+
+// The part of a run after option handling: start-up, header, testcases, report.
+class Run {
+ public:
+  Run(const Options& options, AppContext& ctx) : options_(options), ctx_(ctx) {
+    const OutputSettings settings{options.verbose, options.perfFormatter};
+    output_ = options.json ? makeJsonOutput(ctx.out, settings)
+                           : makeTextOutput(ctx.out, ctx.err, settings);
+  }
+
+  int execute(const std::vector<TestcaseDef>& registry, const std::vector<Selection>& selection);
+
+ private:
+  RunHeader header() const {
+    RunHeader h;
+    h.system = buildSystemInfo();
+    h.settings = runSettings(options_);
+    if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
+    return h;
+  }
+  int startupFailed(RunHeader h, const std::string& why);
+  int finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected);
+
+  const Options& options_;
+  AppContext& ctx_;
+  std::unique_ptr<Output> output_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+int Run::startupFailed(RunHeader h, const std::string& why) {
+  output_->header(h);
+  output_->globalError("cannot start: " + why);
+  output_->finish(RunEnd{});
+  checkWritable(ctx_.out, "output");
+  return kExitFailure;
+}
+
+int Run::execute(const std::vector<TestcaseDef>& registry,
+                 const std::vector<Selection>& selection) {
+  RunHeader h = header();
+  std::unique_ptr<Platform> platform;
+  try {
+    platform = ctx_.platform();
+    h.system = platform->systemInfo();
+    if (std::string note = peerAccessNote(platform->topology()); !note.empty())
+      h.warnings.push_back(std::move(note));
+  } catch (const std::exception& e) {
+    return startupFailed(h, e.what());
+  }
+  output_->header(h);
+  checkWritable(ctx_.out, "output");
+
+  ExecHooks hooks;
+  hooks.stopRequested = ctx_.stopRequested;
+  hooks.note = [this](const std::string& line) { ctx_.err << line << '\n'; };
+  std::unique_ptr<PlanRunner> runner;
+  try {
+    runner = platform->makePlanRunner(execSettings(options_), hooks);
+  } catch (const std::exception& e) {
+    output_->globalError(e.what());
+    output_->finish(RunEnd{});
+    checkWritable(ctx_.out, "output");
+    return kExitFailure;
+  }
+  // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
+  CheckedOutput checked(*output_, ctx_.out);
+  const RunSummary summary = runTestcases(
+      {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes())},
+      *runner, checked, {ctx_.comm, ctx_.stopRequested, ctx_.progress});
+  return finish(summary, *runner, selection.size());
+}
+
+int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected) {
+  RunEnd end;
+  end.interruptedBy = summary.interruptedBy;
+  end.finished = summary.finished;
+  end.selected = selected;
+  end.timing = RunEnd::Timing{
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
+      runner.phaseTimes()};
+  output_->finish(end);
+  checkWritable(ctx_.out, "output");
+  if (summary.interruptedBy) return kExitInterruptedBase + *summary.interruptedBy;
+  return summary.errors > 0 ? kExitFailure : kExitOk;
+}
+
+int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
+                  std::ostream& out) {
+  if (options.help)
+    out << versionBlock(kVersion, kGitVersion) << helpText() << '\n';
+  else if (options.json)
+    out << listingJson(registry, kVersion, kGitVersion);
+  else
+    out << versionBlock(kVersion, kGitVersion) << listingText(registry);
+  out.flush();
+  checkWritable(out, "output");
+  return kExitOk;
+}
+
+}  // namespace
+
+int runApplication(const Options& options, AppContext& ctx) {
+  try {
+    const std::vector<TestcaseDef> registry = makeRegistry();
+    // -h and -l need neither a GPU nor a driver, and work in JSON mode too.
+    if (options.help || options.list) return helpOrListing(options, registry, ctx.out);
+    std::vector<Selection> selection;
+    try {
+      validateOptions(options);
+      selection = selectTestcases(options, keysOf(registry));
+    } catch (const UsageError& e) {
+      ctx.err << usageErrorLine(e.what()) << std::flush;
+      checkWritable(ctx.err, "error");
+      return kExitUsage;
+    }
+    Run run(options, ctx);
+    const int status = run.execute(registry, selection);
+    ctx.err.flush();
+    checkWritable(ctx.err, "error");
+    return status;
+  } catch (const WriteFailed& e) {
+    ctx.err << "nvbandwidth: " << e.what() << std::endl;
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    // Last resort: never let an exception terminate the process.
+    ctx.err << "ERROR: " << e.what() << std::endl;
+    return kExitFailure;
+  }
+}
+
+int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
+  Options options;
+  try {
+    options = parseOptions(args);
+  } catch (const UsageError& e) {
+    context.err << usageErrorLine(e.what()) << std::flush;
+    return kExitUsage;
+  }
+  return runApplication(options, context);
+}
+
+}  // namespace nvbw

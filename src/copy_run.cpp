@@ -1,0 +1,110 @@
+#include "copy_run.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "nvbandwidth/measurement_record.h"
+#include "nvbandwidth/pattern.h"
+
+namespace nvbw::detail {
+
+CUdeviceptr PatternCache::get(int device, std::uint32_t seed) {
+  const auto key = std::make_pair(device, seed);
+  const auto it = buffers_.find(key);
+  if (it != buffers_.end()) return it->second.ptr();
+  DeviceBuffer buf(gpu_, device, kPatternBytes);
+  const std::vector<std::uint32_t> words = xorshiftPattern(seed);
+  ContextScope scope(gpu_, device);
+  NVBW_CU(gpu_.api(), cuMemcpyHtoD, buf.ptr(), words.data(), kPatternBytes);
+  const CUdeviceptr ptr = buf.ptr();
+  buffers_.emplace(key, std::move(buf));
+  return ptr;
+}
+
+Verifier::Verifier(const Gpu& gpu, PatternCache& patterns)
+    : gpu_(gpu), patterns_(patterns), result_(gpu, sizeof(kernels::CheckResult)) {}
+
+void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::string& what,
+                     unsigned sample) {
+  ContextScope scope(gpu_, device);
+  auto* result = static_cast<kernels::CheckResult*>(result_.data());
+  result->mismatches = 0;
+  result->firstOffset = ~0ull;
+  auto it = streams_.find(device);
+  if (it == streams_.end()) it = streams_.emplace(device, Stream(gpu_, device)).first;
+  // Mapped portable memory under UVA: the host address works on every GPU.
+  kernels::checkPattern(it->second.get(), buf, bytes, patterns_.get(device, kSourceSeed), result);
+  it->second.synchronize();
+  if (result->mismatches == 0) return;
+  throw VerificationError(
+      mismatchMessage(what, sample, result->mismatches, bytes / 4, result->firstOffset));
+}
+
+void prepareCopy(const Gpu& gpu, CopyRun& c) {
+  const CopySpec& s = *c.spec;
+  const std::size_t bytes = std::min(s.src.bytes, s.dst.bytes);
+  // Peer access for every device buffer the executing GPU touches on another GPU.
+  for (const BufferSpec* b : {&s.src, &s.dst})
+    if (b->kind == MemoryKind::Device && b->device != s.execDevice)
+      gpu.enablePeerAccess(s.execDevice, b->device);
+  switch (s.method) {
+  case CopyMethod::CopyEngine:
+    c.bytes = c.checked = bytes;
+    break;
+  case CopyMethod::SmCopy:
+    c.geometry = smCopyGeometry(bytes, gpu.smCount(s.execDevice));
+    c.bytes = c.checked = c.geometry.bytes();
+    break;
+  case CopyMethod::SmSplitWarp:
+    c.geometry = splitWarpGeometry(bytes);
+    c.bytes = c.checked = c.geometry.bytes();
+    break;
+  }
+  c.stream.emplace(gpu, s.execDevice);
+  c.start.emplace(gpu, s.execDevice);
+  c.end.emplace(gpu, s.execDevice);
+}
+
+// Fills run on the executing GPU's stream; stream order puts them before the latch.
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
+  const CopySpec& s = *c.spec;
+  ContextScope scope(gpu, s.execDevice);
+  const CUstream st = c.stream->get();
+  const CUdeviceptr srcPattern = patterns.get(s.execDevice, kSourceSeed);
+  if (s.method == CopyMethod::SmSplitWarp) {
+    // Both buffers start as the source pattern; the elements each direction will overwrite are
+    // cleared, so a direction that did not copy leaves zeros behind.
+    kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
+    kernels::fillPattern(st, c.dst->ptr(), c.checked, srcPattern);
+    kernels::clearSplitWarpTargets(st, c.dst->ptr(), c.src->ptr(), c.geometry);
+    return;
+  }
+  kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
+  kernels::fillPattern(st, c.dst->ptr(), c.checked, patterns.get(s.execDevice, kDestinationSeed));
+}
+
+void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
+  const CUstream st = c.stream->get();
+  switch (c.spec->method) {
+  case CopyMethod::CopyEngine:
+    for (unsigned long long i = 0; i < loops; ++i)
+      NVBW_CU(gpu.api(), cuMemcpyAsync, c.dst->ptr(), c.src->ptr(), c.bytes, st);
+    break;
+  case CopyMethod::SmCopy:
+    kernels::copy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
+    break;
+  case CopyMethod::SmSplitWarp:
+    kernels::splitWarpCopy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
+    break;
+  }
+}
+
+void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample) {
+  const CopySpec& s = *c.spec;
+  verifier.check(s.execDevice, c.dst->ptr(), c.checked, "the destination of " + copyLabel(s),
+                 sample);
+  if (s.method == CopyMethod::SmSplitWarp)
+    verifier.check(s.execDevice, c.src->ptr(), c.checked, "the source of " + copyLabel(s), sample);
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,66 @@
+// One copy of a measurement at run time: its buffers, stream and events, and the steps the
+// sample protocol applies to it (private to the executor).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "nvbandwidth/buffer_pool.h"
+#include "nvbandwidth/cuda_raii.h"
+#include "nvbandwidth/kernels.h"
+#include "nvbandwidth/plan.h"
+#include "nvbandwidth/sm_geometry.h"
+
+namespace nvbw::detail {
+
+// Per-device pattern buffers (2 MiB each, source and destination seeds), made on first use.
+class PatternCache {
+ public:
+  explicit PatternCache(const Gpu& gpu) : gpu_(gpu) {}
+  CUdeviceptr get(int device, std::uint32_t seed);
+
+ private:
+  const Gpu& gpu_;
+  std::map<std::pair<int, std::uint32_t>, DeviceBuffer> buffers_;
+};
+
+// Compares buffers with the source pattern on the GPU; counters live in mapped host memory.
+class Verifier {
+ public:
+  Verifier(const Gpu& gpu, PatternCache& patterns);
+  // Throws VerificationError naming `what` and the sample when any word differs.
+  void check(int device, CUdeviceptr buf, std::size_t bytes, const std::string& what,
+             unsigned sample);
+
+ private:
+  const Gpu& gpu_;
+  PatternCache& patterns_;
+  HostBuffer result_;                // one kernels::CheckResult
+  std::map<int, Stream> streams_;    // one per device, made on first use
+};
+
+struct CopyRun {
+  const CopySpec* spec = nullptr;
+  Allocation* src = nullptr;
+  Allocation* dst = nullptr;
+  SmCopyGeometry geometry;  // SM methods only
+  std::size_t bytes = 0;    // bytes moved per iteration (after SM truncation)
+  std::size_t checked = 0;  // bytes filled and verified
+  std::optional<Stream> stream;
+  std::optional<Event> start;
+  std::optional<Event> end;
+};
+
+// Enables peer access, computes the sizes and creates the stream and events.
+void prepareCopy(const Gpu& gpu, CopyRun& c);
+// Queues the pattern fill of both buffers on the copy's stream.
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c);
+// Queues `loops` iterations of the copy on its stream (the current context is the issuer's).
+void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
+// Checks the destination (and, for split-warp copies, the source) against the source pattern.
+void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample);
+
+}  // namespace nvbw::detail

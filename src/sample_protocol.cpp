@@ -1,0 +1,133 @@
+// The measurement method of upstream's doMemcpyCore (spec §4.2) for any list of simultaneous
+// copies. The latch makes all copies start together, after all the enqueueing work, so that the
+// measurement does not include host-side launch overhead.
+#include "sample_protocol.h"
+
+#include "phase_timer.h"
+
+#include <string>
+
+#include "nvbandwidth/statistics.h"
+
+namespace nvbw::detail {
+namespace {
+
+constexpr unsigned kWarmupCopies = 4;
+
+// Opens the latch on scope exit unless the sample released it normally, so a failure while
+// enqueueing never leaves a GPU spinning (and the streams can still be synchronised).
+class AbandonGuard {
+ public:
+  explicit AbandonGuard(SampleCoordinator& c) : coordinator_(c) {}
+  ~AbandonGuard() {
+    if (armed_) coordinator_.abandon();
+  }
+  void disarm() { armed_ = false; }
+  AbandonGuard(const AbandonGuard&) = delete;
+  AbandonGuard& operator=(const AbandonGuard&) = delete;
+
+ private:
+  SampleCoordinator& coordinator_;
+  bool armed_ = true;
+};
+
+}  // namespace
+
+SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool total)
+    : p_(parts), runs_(runs), total_(total) {
+  if (!runs_.empty()) totalEnd_.emplace(p_.gpu, runs_.front().spec->execDevice);
+}
+
+SampleTimes SampleProtocol::run(unsigned sample) {
+  fill();
+  p_.coordinator.beginSample();
+  {
+    AbandonGuard guard(p_.coordinator);
+    blockAndEnqueue();
+    guard.disarm();
+    releaseAndWait();
+  }
+  if (p_.coordinator.timedOut())
+    throw SpinTimeoutError("a stream stayed blocked for longer than the " +
+                           std::to_string(p_.settings.spinTimeoutMs) +
+                           " ms spin timeout while copies were being queued; the timing would "
+                           "include queueing time, so the measurement was discarded");
+  verify(sample);
+  return timings();
+}
+
+void SampleProtocol::fill() {
+  PhaseTimer timer(p_.times.fill);
+  for (CopyRun& c : runs_) fillCopy(p_.gpu, p_.patterns, c);
+  for (CopyRun& c : runs_) c.stream->synchronize();
+}
+
+// Each stream: the spin kernel, then the warm-up copies; then the timed part.
+void SampleProtocol::blockAndEnqueue() {
+  PhaseTimer timer(p_.times.enqueue);
+  for (CopyRun& c : runs_) {
+    const int device = c.spec->execDevice;
+    ContextScope scope(p_.gpu, device);
+    const SpinFlags flags = p_.coordinator.spinFlags(device);
+    const auto khz =
+        static_cast<unsigned long long>(p_.gpu.attribute(device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE));
+    kernels::spin(c.stream->get(), flags.latch, flags.timedOut, khz * p_.settings.spinTimeoutMs);
+    enqueueCopy(p_.gpu, c, kWarmupCopies);
+  }
+  enqueueMeasured();
+}
+
+// Every stream starts timing when stream 0 does (after its warm-up). For the aggregate, stream 0
+// also waits for every other copy's end before recording the total's end.
+void SampleProtocol::enqueueMeasured() {
+  const DriverApi& api = p_.gpu.api();
+  CopyRun& first = runs_.front();
+  first.start->record(first.stream->get());
+  for (std::size_t i = 1; i < runs_.size(); ++i) {
+    NVBW_CU(api, cuStreamWaitEvent, runs_[i].stream->get(), first.start->get(), 0);
+    runs_[i].start->record(runs_[i].stream->get());
+  }
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    CopyRun& c = runs_[i];
+    ContextScope scope(p_.gpu, c.spec->execDevice);
+    enqueueCopy(p_.gpu, c, p_.settings.loopCount);
+    c.end->record(c.stream->get());
+    if (total_ && i != 0) NVBW_CU(api, cuStreamWaitEvent, first.stream->get(), c.end->get(), 0);
+  }
+  totalEnd_->record(first.stream->get());
+}
+
+void SampleProtocol::releaseAndWait() {
+  PhaseTimer timer(p_.times.wait);
+  p_.coordinator.release();
+  std::vector<CUstream> streams;
+  for (const CopyRun& c : runs_) streams.push_back(c.stream->get());
+  p_.coordinator.waitFor(streams);
+}
+
+void SampleProtocol::verify(unsigned sample) {
+  std::vector<CopiedBuffer> copied;
+  for (const CopyRun& c : runs_)
+    copied.push_back({c.spec, c.dst->ptr(),
+                      c.dst->spec.kind == MemoryKind::Host ? c.dst->host.data() : nullptr,
+                      c.checked});
+  p_.faults.beforeVerification(copied);
+  if (!p_.settings.verify) return;
+  PhaseTimer timer(p_.times.verification);
+  for (const CopyRun& c : runs_) verifyCopy(p_.verifier, c, sample);
+}
+
+SampleTimes SampleProtocol::timings() const {
+  SampleTimes t;
+  for (const CopyRun& c : runs_) {
+    const double seconds = checkedSeconds(c.end->elapsedSince(*c.start), "a measured copy");
+    t.copies.push_back(seconds);
+    p_.times.timedCopies += seconds;
+  }
+  if (total_) {
+    t.total = checkedSeconds(totalEnd_->elapsedSince(*runs_.front().start), "the aggregate");
+  }
+  return t;
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,51 @@
+// One sample of a measurement's copies, step by step: fill, latch, enqueue, release,
+// synchronise, verify, time. The steps that involve other processes go through the
+// SampleCoordinator; corruption for tests goes through the FaultInjector.
+#pragma once
+
+#include <vector>
+
+#include "copy_run.h"
+#include "nvbandwidth/coordinator.h"
+#include "nvbandwidth/executor.h"
+#include "nvbandwidth/fault_injection.h"
+#include "nvbandwidth/phase_times.h"
+
+namespace nvbw::detail {
+
+// Seconds of each copy (start_i to end_i) and of the aggregate (start_0 to the last end).
+struct SampleTimes {
+  std::vector<double> copies;
+  double total = 0.0;
+};
+
+class SampleProtocol {
+ public:
+  struct Parts {
+    const Gpu& gpu;
+    SampleCoordinator& coordinator;
+    FaultInjector& faults;
+    PatternCache& patterns;
+    Verifier& verifier;
+    const ExecSettings& settings;
+    PhaseTimes& times;
+  };
+  SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool total);
+
+  SampleTimes run(unsigned sample);
+
+ private:
+  void fill();
+  void blockAndEnqueue();
+  void enqueueMeasured();
+  void releaseAndWait();
+  void verify(unsigned sample);
+  SampleTimes timings() const;
+
+  Parts p_;
+  std::vector<CopyRun>& runs_;
+  bool total_;
+  std::optional<Event> totalEnd_;  // on copy 0's stream, after every copy's end (Total only)
+};
+
+}  // namespace nvbw::detail

@@ -1,0 +1,85 @@
+#include "nvbandwidth/text_format.h"
+
+#include <iomanip>
+#include <locale>
+#include <sstream>
+
+namespace nvbw {
+
+namespace {
+
+std::string rightAligned(const std::string& text, int width) {
+  std::ostringstream s;
+  s << std::setw(width) << text;
+  return s.str();
+}
+
+constexpr int kLabelWidth = 2;  // upstream: max(2, longest row label); our rows are unlabeled
+constexpr int kCellWidth = 10;
+
+std::string cellName(std::size_t row, std::size_t col) {
+  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+}  // namespace
+
+// Upstream switches std::cout to fixed/2 for good; every number it prints after the first matrix
+// has two decimals. We format into local strings instead so no caller's stream state changes.
+std::string fixed2(double value) {
+  std::ostringstream s;
+  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
+  s << std::fixed << std::setprecision(2) << value;
+  return s.str();
+}
+
+const char* unitSuffix(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
+
+std::string formatMatrix(const MatrixResult& m) {
+  std::string text(kLabelWidth, ' ');
+  for (std::size_t col = 0; col < m.spec.cols; ++col)
+    text += rightAligned(std::to_string(col), kCellWidth);
+  text += '\n';
+  for (std::size_t row = 0; row < m.spec.rows; ++row) {
+    text += rightAligned(std::to_string(row), kLabelWidth);
+    for (std::size_t col = 0; col < m.spec.cols; ++col) {
+      const auto& cell = m.at(row, col);
+      text += rightAligned(cell ? fixed2(cell->value()) : "N/A", kCellWidth);
+    }
+    text += '\n';
+  }
+  return text;
+}
+
+std::string noisyCellsNote(const MatrixResult& m) {
+  const std::vector<NoisyCell> noisy = noisyCells(m);
+  if (noisy.empty()) return "";
+  std::string text = "NOTE: " + m.spec.key + ": samples vary by more than " +
+                     fixed2(kNoisyCv * 100) + "% (coefficient of variation) in ";
+  for (std::size_t i = 0; i < noisy.size(); ++i)
+    text += (i ? ", " : "") + cellName(noisy[i].row, noisy[i].col) + " " +
+            fixed2(noisy[i].cv * 100) + "%";
+  return text + "\n";
+}
+
+std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat) {
+  if (!m.min()) return "";  // no present cell
+  std::string text = "Cell statistics of " + m.spec.key + " (" + unitSuffix(m.spec.unit) + ", " +
+                     statisticName(stat) + " reported):\n";
+  text += rightAligned("cell", 8) + rightAligned("samples", 9);
+  for (const char* column : {"min", "max", "mean", "median", "stddev", "CV(%)"})
+    text += rightAligned(column, kCellWidth);
+  text += '\n';
+  for (std::size_t row = 0; row < m.spec.rows; ++row)
+    for (std::size_t col = 0; col < m.spec.cols; ++col) {
+      const auto& cell = m.at(row, col);
+      if (!cell) continue;
+      const SampleStatistics s = describeSamples(cell->samples());
+      text += rightAligned(cellName(row, col), 8) + rightAligned(std::to_string(s.count), 9);
+      for (double v : {s.min, s.max, s.mean, s.median, s.stddev})
+        text += rightAligned(fixed2(v), kCellWidth);
+      text += rightAligned(s.cv ? fixed2(*s.cv * 100) : "N/A", kCellWidth) + '\n';
+    }
+  return text;
+}
+
+}  // namespace nvbw

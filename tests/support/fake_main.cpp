@@ -1,0 +1,32 @@
+// nvbandwidth on the fake platform: the real command line, application core and signal
+// handling, with no GPU. NVBW_FAKE_GPUS (default 2) sets the GPU count and NVBW_FAKE_SAMPLE_MS
+// (default 0) how long each sample takes, so CLI tests can interrupt a run that is under way.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fake_platform.h"
+#include "nvbandwidth/application.h"
+#include "nvbandwidth/signals.h"
+
+namespace {
+
+int envInt(const char* name, int fallback) {
+  const char* text = std::getenv(name);
+  return text ? std::atoi(text) : fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  nvbw::test::FakeBehaviour behaviour;
+  behaviour.perSample = std::chrono::milliseconds(envInt("NVBW_FAKE_SAMPLE_MS", 0));
+  const nvbw::PlatformFactory platform =
+      nvbw::test::fakePlatform(nvbw::FakeTopology(envInt("NVBW_FAKE_GPUS", 2)), behaviour);
+  nvbw::SignalStop signals;
+  nvbw::AppContext context{platform, std::cout, std::cerr,
+                           [&signals] { return signals.pending(); }, {}, nullptr};
+  return nvbw::runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
+}

@@ -1,0 +1,128 @@
+#include "fake_platform.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <thread>
+
+#include "nvbandwidth/measurement_record.h"
+#include "output_fixtures.h"
+
+namespace nvbw::test {
+namespace {
+
+constexpr int kHostNumber = 9;  // stands for "Host" in the value formula
+
+int endpointNumber(const BufferSpec& b) {
+  return b.kind == MemoryKind::Host ? kHostNumber : b.device;
+}
+
+double latencyValue(const LatencySpec& l) {
+  return 500.0 + 10 * l.chaseDevice + endpointNumber(l.target);
+}
+
+class FakeMeasuringRunner final : public PlanRunner {
+ public:
+  FakeMeasuringRunner(ExecSettings settings, ExecHooks hooks, FakeBehaviour behaviour)
+      : settings_(settings), hooks_(std::move(hooks)), behaviour_(std::move(behaviour)) {}
+
+  PlanResult run(const Plan& plan, const ProgressSink& progress) override {
+    PlanResult result;
+    for (const MatrixSpec& spec : plan.matrices) result.matrices.emplace_back(spec);
+    failIfAsked(plan);
+    for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
+      const Measurement& m = plan.measurements[i];
+      EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
+      for (const OutputTarget& t : m.outputs)
+        EXPECT_FALSE(result.matrices.at(t.matrix).at(t.row, t.col).has_value())
+            << "cell [" << t.row << "][" << t.col << "] of matrix " << t.matrix
+            << " written twice";
+      MeasurementSamples samples = measure(m);
+      for (unsigned k = 0; k < settings_.samples; ++k) {
+        std::this_thread::sleep_for(behaviour_.perSample);
+        if (progress) progress({i, plan.measurements.size(), k, settings_.samples});
+        if (const int signal = hooks_.stopRequested ? hooks_.stopRequested() : 0)
+          throw Interrupted(signal);
+      }
+      result.measurements.push_back(
+          recordMeasurement(m, samples, settings_.statistic, result.matrices));
+    }
+    return result;
+  }
+
+ private:
+  void failIfAsked(const Plan& plan) const {
+    if (plan.matrices.empty()) return;
+    for (const std::string& title : behaviour_.failingTitles)
+      if (plan.matrices.front().title.find(title) != std::string::npos)
+        throw VerificationError(mismatchMessage("the destination of a faked copy", 0, 12,
+                                                1u << 20, 1024));
+  }
+
+  std::vector<double> series(double value) const {
+    std::vector<double> s;
+    for (unsigned k = 0; k < settings_.samples; ++k)
+      s.push_back(value * (1.0 + behaviour_.jitter * (static_cast<int>(k % 3) - 1)));
+    return s;
+  }
+
+  MeasurementSamples measure(const Measurement& m) const {
+    MeasurementSamples s;
+    if (m.latency) {
+      s.copies.push_back(series(latencyValue(*m.latency)));
+      return s;
+    }
+    double all = 0.0;
+    for (std::size_t i = 0; i < m.copies.size(); ++i) {
+      const double value = fakeCopyValue(m.copies[i].src, m.copies[i].dst, i);
+      s.copies.push_back(series(value));
+      all += value;
+    }
+    const bool total = std::any_of(m.outputs.begin(), m.outputs.end(), [](const OutputTarget& t) {
+      return t.source == ValueSource::Total;
+    });
+    if (total) s.total = series(all);
+    return s;
+  }
+
+  ExecSettings settings_;
+  ExecHooks hooks_;
+  FakeBehaviour behaviour_;
+};
+
+}  // namespace
+
+double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t copyIndex) {
+  return 100.0 + 10 * endpointNumber(src) + endpointNumber(dst) +
+         0.25 * static_cast<double>(copyIndex);
+}
+
+FakePlatform::FakePlatform(FakeTopology topology, FakeBehaviour behaviour)
+    : topology_(std::move(topology)), behaviour_(std::move(behaviour)) {}
+
+SystemInfo FakePlatform::systemInfo() const { return systemWith(topology_.deviceCount()); }
+
+std::unique_ptr<PlanRunner> FakePlatform::makePlanRunner(const ExecSettings& settings,
+                                                         ExecHooks hooks) {
+  return std::make_unique<FakeMeasuringRunner>(settings, std::move(hooks), behaviour_);
+}
+
+PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour) {
+  return [topology, behaviour]() -> std::unique_ptr<Platform> {
+    return std::make_unique<FakePlatform>(topology, behaviour);
+  };
+}
+
+AppRun runApp(const std::vector<std::string>& args, const PlatformFactory& platform,
+              StopRequest stop) {
+  std::ostringstream out, err;
+  AppContext context{platform, out, err, std::move(stop), {}, nullptr};
+  AppRun run;
+  run.exitCode = runCommandLine(args, context);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+}  // namespace nvbw::test

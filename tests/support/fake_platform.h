@@ -1,0 +1,56 @@
+// A platform without a GPU for whole-run tests: a faked topology, and a plan runner that
+// "measures" values derived from the plan, so each number in a report says which copy landed in
+// which cell:
+//   copy i of a measurement, src -> dst:   100 + 10*src + dst + 0.25*i   ("Host" counts as 9)
+//   Total and SumOfCopies:                 the sum of every copy's value above
+//   latency, chase on r through t's memory: 500 + 10*r + t
+// e.g. 110.00 is Device 1 -> Device 0 as copy 0, 101.25 is Device 0 -> Device 1 as copy 1.
+// Every sample of a cell has the same value unless `jitter` is set.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "nvbandwidth/application.h"
+#include "nvbandwidth/topology.h"
+
+namespace nvbw::test {
+
+struct FakeBehaviour {
+  std::chrono::milliseconds perSample{0};  // wall time one sample takes
+  // Plans whose first matrix title contains one of these fail with a verification error.
+  std::set<std::string> failingTitles;
+  // Sample k of every copy is value * (1 + jitter * (k % 3 - 1)): a CV of about `jitter`.
+  double jitter = 0.0;
+};
+
+double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t copyIndex);
+
+class FakePlatform final : public Platform {
+ public:
+  explicit FakePlatform(FakeTopology topology, FakeBehaviour behaviour = {});
+  SystemInfo systemInfo() const override;
+  const Topology& topology() const override { return topology_; }
+  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+                                             ExecHooks hooks) override;
+
+ private:
+  FakeTopology topology_;
+  FakeBehaviour behaviour_;
+};
+
+PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour = {});
+
+// A whole run through runCommandLine with a fake platform.
+struct AppRun {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+AppRun runApp(const std::vector<std::string>& args, const PlatformFactory& platform,
+              StopRequest stop = {});
+
+}  // namespace nvbw::test
