@@ -10,15 +10,6 @@
 
 namespace nvbw::detail {
 
-ChaseShape chaseShape(unsigned samples, int smCount) {
-  ChaseShape shape;
-  shape.launches = static_cast<unsigned>(std::max(1, smCount));
-  const unsigned long long share =
-      kLatencyAccesses / (static_cast<unsigned long long>(std::max(1u, samples)) * shape.launches);
-  shape.perLaunch = std::max<unsigned long long>(1, share);
-  return shape;
-}
-
 namespace {
 
 // Lays out the chain with the addresses the chasing GPU will dereference (UVA: host pointers of

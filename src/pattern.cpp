@@ -1,5 +1,6 @@
 #include "nvbandwidth/pattern.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace nvbw {
@@ -40,6 +41,15 @@ std::string mismatchMessage(const std::string& what, unsigned sample,
   return "data verification failed for " + what + " in sample " + std::to_string(sample) + ": " +
          std::to_string(mismatches) + " of " + std::to_string(words) +
          " 32-bit words differ, the first at byte " + std::to_string(firstWord * 4);
+}
+
+ChaseShape chaseShape(unsigned samples, int smCount) {
+  ChaseShape shape;
+  shape.launches = static_cast<unsigned>(std::max(1, smCount));
+  const unsigned long long share =
+      kLatencyAccesses / (static_cast<unsigned long long>(std::max(1u, samples)) * shape.launches);
+  shape.perLaunch = std::max<unsigned long long>(1, share);
+  return shape;
 }
 
 }  // namespace nvbw

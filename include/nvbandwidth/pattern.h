@@ -28,6 +28,16 @@ constexpr std::size_t kLatencyBufferBytes = 2ull * 1048576;
 constexpr std::size_t kLatencyStrideNodes = 16;  // 16 x 8 bytes = one 128-byte line
 constexpr std::size_t kLatencyAccesses = 1000000;
 
+// How the 1,000,000 accesses of a latency cell are spread: the samples share them evenly, and
+// each sample makes its share in one launch per SM of the chasing GPU, so a cell costs what
+// upstream's single sample costs (decisions.md #11).
+struct ChaseShape {
+  unsigned long long perLaunch = 0;  // dependent loads of one launch (at least 1)
+  unsigned launches = 0;             // per sample: one per SM
+  double accessesPerSample() const { return static_cast<double>(perLaunch) * launches; }
+};
+ChaseShape chaseShape(unsigned samples, int smCount);
+
 // Node i holds the address base + 8 * ((i + stride) mod n), n = bytes / 8.
 std::vector<std::uint64_t> pointerChain(std::uint64_t baseAddress, std::size_t bytes,
                                         std::size_t strideNodes = kLatencyStrideNodes);

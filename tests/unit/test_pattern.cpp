@@ -129,5 +129,28 @@ TEST(ChainCycleLength, DegenerateStridesAndSizes) {
   EXPECT_EQ(chainCycleLength(8192, 1025), 1024u);  // stride = n + 1 acts like 1
 }
 
+// decisions.md #11: the samples share upstream's 1,000,000 accesses; each sample chases its share
+// once on every SM.
+TEST(ChaseShape, SamplesShareTheMillionAccesses) {
+  const ChaseShape three = chaseShape(3, 132);
+  EXPECT_EQ(three.launches, 132u);
+  EXPECT_EQ(three.perLaunch, 2525u);  // floor(1e6 / (3 * 132))
+  EXPECT_DOUBLE_EQ(three.accessesPerSample(), 333300.0);
+  const ChaseShape one = chaseShape(1, 132);
+  EXPECT_EQ(one.perLaunch, 7575u);  // upstream's single sample: 999,900 accesses
+}
+
+TEST(ChaseShape, EveryLaunchChasesAtLeastOnce) {
+  EXPECT_EQ(chaseShape(100000, 132).perLaunch, 1u);
+  EXPECT_EQ(chaseShape(0, 0).launches, 1u);
+  EXPECT_EQ(chaseShape(0, 0).perLaunch, kLatencyAccesses);
+}
+
+TEST(MismatchMessage, NamesCopySampleCountAndByteOffset) {
+  EXPECT_EQ(mismatchMessage("the destination of Host -> Device 0", 2, 12, 1000, 256),
+            "data verification failed for the destination of Host -> Device 0 in sample 2: 12 of "
+            "1000 32-bit words differ, the first at byte 1024");
+}
+
 }  // namespace
 }  // namespace nvbw

@@ -1,0 +1,164 @@
+// The buffer pool without a GPU: a counting allocator stands in for cuMemAlloc/cuMemHostAlloc.
+// The bound: never more pinned host memory, or memory on any GPU, than one measurement of the
+// current testcase needs, checked over every testcase of the registry on 8 faked GPUs at -b 4096.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "nvbandwidth/buffer_pool.h"
+#include "nvbandwidth/registry.h"
+
+namespace nvbw {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+// Counts allocations; host placement by a GPU -> NUMA node table (default: one node).
+class CountingAllocator final : public Allocator {
+ public:
+  std::map<int, int> numaNodeOf;
+  int allocations = 0;
+
+  std::unique_ptr<Allocation> allocate(const BufferSpec& spec) override {
+    ++allocations;
+    auto a = std::make_unique<Allocation>();
+    a->spec = spec;
+    return a;
+  }
+  std::string hostPlacement(int device) override {
+    const auto it = numaNodeOf.find(device);
+    return "node" + std::to_string(it == numaNodeOf.end() ? 0 : it->second);
+  }
+};
+
+Plan onePlan(std::vector<std::vector<BufferSpec>> measurements) {
+  Plan plan;
+  for (const auto& specs : measurements) {
+    Measurement m;
+    for (std::size_t i = 0; i + 1 < specs.size(); i += 2)
+      m.copies.push_back(makeCopy(specs[i], specs[i + 1], CopyMethod::CopyEngine));
+    plan.measurements.push_back(m);
+  }
+  return plan;
+}
+
+std::vector<BufferSpec> specsOf(const Measurement& m) {
+  std::vector<BufferSpec> specs;
+  for (const CopySpec& c : m.copies) {
+    specs.push_back(c.src);
+    specs.push_back(c.dst);
+  }
+  if (m.latency) specs.push_back(m.latency->target);
+  return specs;
+}
+
+TEST(BufferPool, ReusesBuffersAcrossMeasurementsAndTestcases) {
+  CountingAllocator alloc;
+  BufferPool pool(alloc);
+  const auto h = BufferSpec::host(0, 64 * kMiB);
+  const auto d = BufferSpec::onDevice(0, 64 * kMiB);
+  const Plan plan = onePlan({{h, d}, {h, d}});
+  pool.limitTo(plan);
+  for (int i = 0; i < 2; ++i) pool.acquire({h, d});
+  pool.limitTo(onePlan({{d, h}}));
+  pool.acquire({d, h});
+  EXPECT_EQ(alloc.allocations, 2);
+  EXPECT_EQ(pool.heldHostBytes(), 64 * kMiB);
+  EXPECT_EQ(pool.heldDeviceBytes(0), 64 * kMiB);
+}
+
+TEST(BufferPool, HostBuffersAreSharedBetweenGpusOfOnePlacementOnly) {
+  CountingAllocator alloc;
+  alloc.numaNodeOf = {{0, 0}, {1, 0}, {2, 1}};
+  BufferPool pool(alloc);
+  const Plan plan = onePlan({{BufferSpec::host(0, kMiB), BufferSpec::onDevice(0, kMiB)},
+                             {BufferSpec::host(1, kMiB), BufferSpec::onDevice(1, kMiB)},
+                             {BufferSpec::host(2, kMiB), BufferSpec::onDevice(2, kMiB)}});
+  pool.limitTo(plan);
+  for (const Measurement& m : plan.measurements) {
+    const BufferPool::Lease lease = pool.acquire(specsOf(m));
+    EXPECT_EQ(lease[0].spec, m.copies[0].src);  // the lease names the plan's buffer
+  }
+  // GPU 1 reused GPU 0's host buffer; GPU 2 (another NUMA node) needed its own, and the limit
+  // of one host buffer at a time freed the first.
+  EXPECT_EQ(alloc.allocations, 5);
+  EXPECT_EQ(pool.heldHostBytes(), kMiB);
+}
+
+TEST(BufferPool, LimitToFreesWhatTheNextTestcaseCannotHold) {
+  CountingAllocator alloc;
+  BufferPool pool(alloc);
+  const auto big = BufferSpec::host(0, 1024 * kMiB);
+  pool.limitTo(onePlan({{big, BufferSpec::host(0, 2048 * kMiB)}}));
+  pool.acquire({big, BufferSpec::host(0, 2048 * kMiB)});
+  EXPECT_EQ(pool.heldHostBytes(), 3072 * kMiB);
+  pool.limitTo(onePlan({{BufferSpec::host(0, kMiB), BufferSpec::onDevice(0, kMiB)}}));
+  EXPECT_EQ(pool.heldHostBytes(), 0u);
+}
+
+TEST(BufferPool, MemoryNeedOfAPlanIsItsLargestMeasurementPerResource) {
+  const Plan plan = onePlan({{BufferSpec::host(0, 3), BufferSpec::onDevice(0, 5)},
+                             {BufferSpec::onDevice(1, 7), BufferSpec::onDevice(0, 1),
+                              BufferSpec::host(1, 2), BufferSpec::host(0, 2)}});
+  const MemoryNeed need = memoryNeedOf(plan);
+  EXPECT_EQ(need.host, 4u);
+  EXPECT_EQ(need.device.at(0), 5u);
+  EXPECT_EQ(need.device.at(1), 7u);
+}
+
+struct Peak {
+  std::size_t host = 0;
+  std::size_t device = 0;  // on the busiest GPU
+};
+
+// Runs every testcase of the registry through the pool the way the executor does, checking after
+// each acquisition that the pool holds no more than the testcase's need.
+Peak runWholeRegistry(int gpus, std::size_t bufferBytes) {
+  CountingAllocator alloc;
+  BufferPool pool(alloc);
+  const FakeTopology topo(gpus);
+  Peak peak;
+  for (const TestcaseDef& def : makeRegistry()) {
+    if (waiveReasonFor(def, topo)) continue;
+    const Plan plan = def.plan(PlanContext{topo, bufferBytes});
+    const MemoryNeed need = memoryNeedOf(plan);
+    pool.limitTo(plan);
+    for (const Measurement& m : plan.measurements) {
+      const BufferPool::Lease lease = pool.acquire(specsOf(m));
+      EXPECT_LE(pool.heldHostBytes(), need.host) << def.key;
+      peak.host = std::max(peak.host, pool.heldHostBytes());
+      for (int d = 0; d < gpus; ++d) {
+        const auto it = need.device.find(d);
+        EXPECT_LE(pool.heldDeviceBytes(d), it == need.device.end() ? 0 : it->second) << def.key;
+        peak.device = std::max(peak.device, pool.heldDeviceBytes(d));
+      }
+    }
+  }
+  return peak;
+}
+
+// README "Memory": with N GPUs and S = -b MiB, pinned host memory peaks at (4N-1)·S (the
+// bidirectional all-to-host/host-to-all copy engine testcases) and each GPU's memory at
+// max(4S, (N-1)·S) (those testcases, and the all-to-one/one-to-all fans), 3S on one GPU. That is
+// what upstream allocates for its largest cell too.
+TEST(BufferPool, PeakMemoryOfAWholeRunOnEightGpusAt4GiB) {
+  const std::size_t s = 4096 * kMiB;
+  const Peak peak = runWholeRegistry(8, s);
+  EXPECT_EQ(peak.host, 31 * s);  // 124 GiB, not the 160 GiB an unbounded pool kept
+  EXPECT_EQ(peak.device, 7 * s);
+}
+
+TEST(BufferPool, PeakMemoryFollowsTheReadmeFormula) {
+  const std::size_t s = 512 * kMiB;
+  for (int n : {1, 2, 3, 4, 8}) {
+    const Peak peak = runWholeRegistry(n, s);
+    EXPECT_EQ(peak.host, static_cast<std::size_t>(4 * n - 1) * s) << n << " GPUs";
+    const std::size_t device = n == 1 ? 3 * s : std::max<std::size_t>(4, n - 1) * s;
+    EXPECT_EQ(peak.device, device) << n << " GPUs";
+  }
+}
+
+}  // namespace
+}  // namespace nvbw
