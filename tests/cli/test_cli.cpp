@@ -1,22 +1,14 @@
 // Runs the real nvbandwidth binary and checks what it prints and how it exits: the contract main
 // keeps for scripts (help, list, usage errors, and the no-driver path).
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cctype>
-#include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "run_binary.h"
 #include "upstream_keys.h"
 
 namespace {
@@ -24,98 +16,11 @@ namespace {
 // The 35 single-node keys in upstream's registry order (index = position).
 using nvbw::test::kUpstreamKeys;
 
-struct RunResult {
-  int exitCode = -1;  // -1 when the process did not exit normally
-  int signal = 0;
-  bool timedOut = false;
-  double seconds = 0;
-  std::string out;
-  std::string err;
-};
-
-// A hung binary must fail its test, not the whole suite.
-constexpr auto kKillAfter = std::chrono::seconds(20);
+using nvbw::test::describe;
+using nvbw::test::RunResult;
 
 RunResult runBinary(const std::vector<std::string>& args) {
-  RunResult result;
-  int outPipe[2];
-  int errPipe[2];
-  if (pipe(outPipe) != 0 || pipe(errPipe) != 0) {
-    ADD_FAILURE() << "pipe: " << std::strerror(errno);
-    return result;
-  }
-  std::vector<char*> argv;
-  std::string binary = NVBW_BINARY;
-  argv.push_back(binary.data());
-  std::vector<std::string> copies(args);
-  for (std::string& arg : copies) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    ADD_FAILURE() << "fork: " << std::strerror(errno);
-    return result;
-  }
-  if (pid == 0) {
-    dup2(outPipe[1], STDOUT_FILENO);
-    dup2(errPipe[1], STDERR_FILENO);
-    close(outPipe[0]);
-    close(outPipe[1]);
-    close(errPipe[0]);
-    close(errPipe[1]);
-    const int devNull = open("/dev/null", O_RDONLY);
-    if (devNull >= 0) dup2(devNull, STDIN_FILENO);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(outPipe[1]);
-  close(errPipe[1]);
-
-  // Drain both pipes together: reading one to the end first could deadlock on the other.
-  pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
-  int openPipes = 2;
-  while (openPipes > 0) {
-    const auto elapsed = std::chrono::steady_clock::now() - start;
-    if (elapsed > kKillAfter) {
-      kill(pid, SIGKILL);
-      result.timedOut = true;
-      break;
-    }
-    const int ready = poll(fds, 2, 100);
-    if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buffer[4096];
-      const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
-      if (n > 0) {
-        sinks[i]->append(buffer, static_cast<std::size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --openPipes;
-      }
-    }
-  }
-  for (pollfd& fd : fds)
-    if (fd.fd >= 0) close(fd.fd);
-
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status))
-    result.exitCode = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    result.signal = WTERMSIG(status);
-  return result;
-}
-
-std::string describe(const RunResult& run) {
-  return "exit " + std::to_string(run.exitCode) + " signal " + std::to_string(run.signal) +
-         (run.timedOut ? " (timed out)" : "") + "\n--- stdout ---\n" + run.out +
-         "\n--- stderr ---\n" + run.err;
+  return nvbw::test::runProgram(nvbw::test::RunSpec(NVBW_BINARY, args));
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -217,8 +122,10 @@ TEST_P(CliUsageError, ExitsTwoWithAShortMessageOnStderr) {
   EXPECT_EQ(run.exitCode, 2) << describe(run);
   EXPECT_EQ(run.out, "") << describe(run);
   EXPECT_FALSE(run.err.empty()) << describe(run);
-  EXPECT_LE(lineCount(run.err), 3u) << describe(run);
+  EXPECT_EQ(lineCount(run.err), 1u) << describe(run);  // the README promises one line
   EXPECT_EQ(run.err.rfind("nvbandwidth: ", 0), 0u) << describe(run);
+  EXPECT_TRUE(contains(run.err, "(see nvbandwidth --help)\n")) << describe(run);
+  EXPECT_LT(run.err.size(), 400u) << describe(run);
   EXPECT_FALSE(contains(run.err, "terminate called")) << describe(run);
   EXPECT_FALSE(contains(run.err, "CUDA")) << describe(run);
   EXPECT_LT(run.seconds, 2.0) << describe(run);
@@ -232,17 +139,53 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"-t", "0", "-p", "host"},
                       std::vector<std::string>{"foo"}, std::vector<std::string>{"-x"},
                       std::vector<std::string>{"--bogus"}, std::vector<std::string>{"-b"},
-                      std::vector<std::string>{"-v", "-v"}),
+                      std::vector<std::string>{"-v", "-v"},
+                      std::vector<std::string>{"-b", "12\n34"},
+                      std::vector<std::string>{"--\x1b[31mred\n", "x"},
+                      std::vector<std::string>{"-i", std::string(100000, '7')},
+                      std::vector<std::string>{std::string(100000, 'z')}),
     [](const ::testing::TestParamInfo<std::vector<std::string>>& info) {
       // gtest names allow only [A-Za-z0-9_]; the index keeps them unique.
       std::string name = "args" + std::to_string(info.index);
       for (const std::string& arg : info.param) {
         name += '_';
-        for (char c : arg)
+        for (char c : arg.substr(0, 12))
           if (std::isalnum(static_cast<unsigned char>(c))) name += c;
       }
       return name;
     });
+
+TEST(Cli, UsageErrorsShowHostileValuesEscapedAndShortened) {
+  const RunResult newline = runBinary({"-b", "12\n34"});
+  EXPECT_EQ(newline.err,
+            "nvbandwidth: invalid value '12\\n34' for --bufferSize: expected a whole number of "
+            "MiB (see nvbandwidth --help)\n");
+  const RunResult huge = runBinary({std::string(100000, 'z')});
+  EXPECT_EQ(huge.err, "nvbandwidth: unexpected argument '" + std::string(64, 'z') +
+                          "... (100000 bytes)' (see nvbandwidth --help)\n");
+}
+
+// ---- write errors -------------------------------------------------------------------------
+
+TEST(Cli, AFullDiskOnStdoutIsReportedWithExitOne) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-l"}, {"-h"}, {"-j", "-l"}}) {
+    nvbw::test::RunSpec spec(NVBW_BINARY, args);
+    spec.stdoutMode = nvbw::test::StdoutMode::DevFull;
+    const RunResult run = nvbw::test::runProgram(spec);
+    EXPECT_EQ(run.exitCode, 1) << describe(run);
+    EXPECT_EQ(run.err, "nvbandwidth: cannot write to standard output: No space left on device\n")
+        << describe(run);
+  }
+}
+
+TEST(Cli, AClosedStdoutIsReportedWithExitOne) {
+  nvbw::test::RunSpec spec(NVBW_BINARY, {"-l"});
+  spec.stdoutMode = nvbw::test::StdoutMode::Closed;
+  const RunResult run = nvbw::test::runProgram(spec);
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(run.err, "nvbandwidth: cannot write to standard output: Bad file descriptor\n");
+}
 
 // ---- no driver ----------------------------------------------------------------------------
 

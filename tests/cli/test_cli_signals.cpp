@@ -1,0 +1,96 @@
+// Runs that are under way when a signal arrives or their output fails, with the fake-platform
+// build of the application (the real command line, core and signal handling; no GPU): the report
+// stays a valid document holding what finished, and the exit status says what happened.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "dcgm_check.h"
+#include "run_binary.h"
+
+namespace nvbw::test {
+namespace {
+
+using nlohmann::json;
+
+// Each sample of the fake takes 40 ms: a 2-GPU testcase (2 measurements x 3 samples) takes about
+// a quarter of a second, so a signal after 0.6 s lands in the third testcase.
+RunSpec fakeRun(std::vector<std::string> args) {
+  RunSpec spec(NVBW_FAKE_BINARY, std::move(args));
+  spec.env = {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_SAMPLE_MS", "40"}};
+  spec.signalAfter = std::chrono::milliseconds(600);
+  return spec;
+}
+
+class Interrupt : public ::testing::TestWithParam<int> {};
+
+TEST_P(Interrupt, JsonRunPrintsAValidDocumentWithWhatFinished) {
+  RunSpec spec = fakeRun({"-j"});
+  spec.signal = GetParam();
+  const RunResult run = runProgram(spec);
+  EXPECT_EQ(run.exitCode, 128 + GetParam()) << describe(run);
+  EXPECT_LT(run.seconds, 3.0) << "the run must stop within a sample, not run to the end";
+  expectDcgmAccepts(run.out);
+  const json root = json::parse(run.out)["nvbandwidth"];
+  const std::string name = GetParam() == SIGINT ? "SIGINT" : GetParam() == SIGTERM ? "SIGTERM"
+                                                                                   : "SIGHUP";
+  EXPECT_EQ(root["interrupted"], name);
+  const json& testcases = root["testcases"];
+  ASSERT_GE(testcases.size(), 2u) << run.out;
+  ASSERT_LT(testcases.size(), 35u) << run.out;
+  for (std::size_t i = 0; i + 1 < testcases.size(); ++i)
+    EXPECT_EQ(testcases[i]["status"], "Passed") << testcases[i];
+  EXPECT_EQ(testcases.back()["status"], "ERROR");
+  EXPECT_EQ(testcases.back()["error"], "interrupted by " + name);
+}
+
+TEST_P(Interrupt, TextRunEndsWithALineSayingSo) {
+  RunSpec spec = fakeRun({});
+  spec.signal = GetParam();
+  const RunResult run = runProgram(spec);
+  EXPECT_EQ(run.exitCode, 128 + GetParam()) << describe(run);
+  ASSERT_FALSE(run.out.empty());
+  const std::size_t lastLine = run.out.rfind('\n', run.out.size() - 2);
+  const std::string last = run.out.substr(lastLine + 1);
+  EXPECT_EQ(last.rfind("Interrupted by SIG", 0), 0u) << describe(run);
+  EXPECT_NE(run.out.find("SUM host_to_device_memcpy_ce"), std::string::npos) << describe(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return "signal" + std::to_string(info.param);
+                         });
+
+// A second Ctrl-C does not wait for the sample: the default action ends the process.
+TEST(Interrupt, ASecondSignalEndsTheProcessAtOnce) {
+  // Each sample takes 5 s; a shell sends SIGINT twice, 0.2 s apart.
+  RunSpec twice("/bin/sh",
+                {"-c", std::string(NVBW_FAKE_BINARY) + " & p=$!; sleep 0.3; kill -INT $p; "
+                                                       "sleep 0.2; kill -INT $p; wait $p; "
+                                                       "echo status=$?"});
+  twice.env = {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_SAMPLE_MS", "5000"}};
+  const RunResult run = runProgram(twice);
+  EXPECT_NE(run.out.find("status=130"), std::string::npos) << describe(run);
+  EXPECT_LT(run.seconds, 3.0) << describe(run);
+}
+
+TEST(WriteErrors, AFullDiskDuringARunStopsItWithExitOne) {
+  RunSpec spec(NVBW_FAKE_BINARY);
+  spec.stdoutMode = StdoutMode::DevFull;
+  const RunResult run = runProgram(spec);
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(run.err, "nvbandwidth: cannot write to standard output: No space left on device\n");
+}
+
+TEST(WriteErrors, AClosedStdoutDuringAJsonRunIsReported) {
+  RunSpec spec(NVBW_FAKE_BINARY, {"-j"});
+  spec.stdoutMode = StdoutMode::Closed;
+  const RunResult run = runProgram(spec);
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(run.err, "nvbandwidth: cannot write to standard output: Bad file descriptor\n");
+}
+
+}  // namespace
+}  // namespace nvbw::test
