@@ -66,8 +66,12 @@ std::string describeCuResult(const DriverApi& api, CUresult code) {
   if (api.cuGetErrorName) api.cuGetErrorName(code, &name);
   if (api.cuGetErrorString) api.cuGetErrorString(code, &text);
   std::ostringstream s;
-  s << (name ? name : "CUDA_ERROR_UNKNOWN") << " (" << (text ? text : "unknown error") << ")";
-  if (!name) s << " [code " << static_cast<int>(code) << "]";
+  // A code the driver cannot name gets its number, never the name of another code.
+  if (!name) {
+    s << "CUDA error " << static_cast<int>(code) << " (not known to this driver)";
+    return s.str();
+  }
+  s << name << " (" << (text ? text : "no description") << ")";
   return s.str();
 }
 

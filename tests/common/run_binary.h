@@ -29,6 +29,7 @@ struct RunSpec {
   std::string binary;
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;  // set in the child
+  std::vector<std::string> unsetEnv;                     // removed in the child
   std::optional<int> signal;                             // sent once `signalAfter` has passed
   std::chrono::milliseconds signalAfter{0};
   StdoutMode stdoutMode = StdoutMode::Pipe;
@@ -62,6 +63,8 @@ namespace detail {
   for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]}) close(fd);
   const int devNull = open("/dev/null", O_RDONLY);
   if (devNull >= 0) dup2(devNull, STDIN_FILENO);
+  // The test process is single-threaded, so the child may still use setenv before execv.
+  for (const std::string& name : spec.unsetEnv) unsetenv(name.c_str());
   for (const auto& [name, value] : spec.env) setenv(name.c_str(), value.c_str(), 1);
   std::vector<std::string> copies(spec.args);
   std::vector<char*> argv{const_cast<char*>(spec.binary.c_str())};
