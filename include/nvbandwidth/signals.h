@@ -5,8 +5,9 @@
 namespace nvbw {
 
 // Installs the handlers for its lifetime and restores the previous ones afterwards. The first
-// such signal is recorded and its default action restored, so that a second one ends the process
-// at once. Only one may exist at a time (a signal handler can only reach process-wide state).
+// such signal is recorded; a repeat within a second is taken for the same request delivered
+// twice and ignored, a later one ends the process at once with the signal's default action.
+// Only one may exist at a time (a signal handler can only reach process-wide state).
 class SignalStop {
  public:
   SignalStop();

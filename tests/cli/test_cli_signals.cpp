@@ -63,17 +63,28 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM, 
                            return "signal" + std::to_string(info.param);
                          });
 
-// A second Ctrl-C does not wait for the sample: the default action ends the process.
+// A second Ctrl-C a while after the first does not wait for the sample (5 s here): the default
+// action ends the process.
 TEST(Interrupt, ASecondSignalEndsTheProcessAtOnce) {
-  // Each sample takes 5 s; a shell sends SIGINT twice, 0.2 s apart.
-  RunSpec twice("/bin/sh",
-                {"-c", std::string(NVBW_FAKE_BINARY) + " & p=$!; sleep 0.3; kill -INT $p; "
-                                                       "sleep 0.2; kill -INT $p; wait $p; "
-                                                       "echo status=$?"});
+  RunSpec twice("/bin/sh", {"-c", std::string(NVBW_FAKE_BINARY) +
+                                      " & p=$!; sleep 0.3; kill -INT $p; sleep 1.3; kill -INT $p; "
+                                      "wait $p; echo status=$?"});
   twice.env = {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_SAMPLE_MS", "5000"}};
   const RunResult run = runProgram(twice);
   EXPECT_NE(run.out.find("status=130"), std::string::npos) << describe(run);
-  EXPECT_LT(run.seconds, 3.0) << describe(run);
+  EXPECT_LT(run.seconds, 3.5) << describe(run);
+}
+
+// `timeout` sends its signal to the child and to the child's process group: the same request
+// arrives twice at once. It must still end in a complete document, not a killed process.
+TEST(Interrupt, ASignalDeliveredTwiceAtOnceIsOneRequest) {
+  RunSpec spec("/usr/bin/timeout",
+               {"--preserve-status", "-s", "INT", "0.6", NVBW_FAKE_BINARY, "-j"});
+  spec.env = {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_SAMPLE_MS", "40"}};
+  const RunResult run = runProgram(spec);
+  EXPECT_EQ(run.exitCode, 130) << describe(run);
+  expectDcgmAccepts(run.out);
+  EXPECT_EQ(json::parse(run.out)["nvbandwidth"]["interrupted"], "SIGINT");
 }
 
 TEST(WriteErrors, AFullDiskDuringARunStopsItWithExitOne) {
