@@ -12,7 +12,8 @@ run_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-packages=(build-essential cmake git libboost-program-options-dev nlohmann-json3-dev libgtest-dev)
+packages=(build-essential cmake git libboost-program-options-dev nlohmann-json3-dev libgtest-dev
+  python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
