@@ -124,6 +124,8 @@ class Run {
 };
 
 int Run::startupFailed(RunHeader h, const std::string& why) {
+  h.gpusOpened = false;
+  h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
   output_->header(h);
   output_->globalError("cannot start: " + why);
   output_->finish(RunEnd{});
@@ -173,7 +175,7 @@ int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t
   end.selected = selected;
   end.timing = RunEnd::Timing{
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
-      runner.phaseTimes()};
+      runner.phaseTimes(), runner.memoryStats()};
   output_->finish(end);
   checkWritable(ctx_.out, "output");
   if (summary.interruptedBy) return kExitInterruptedBase + *summary.interruptedBy;

@@ -57,6 +57,11 @@ BufferPool::Key BufferPool::keyOf(const BufferSpec& s) {
 void BufferPool::count(const BufferSpec& spec, bool adding) {
   std::size_t& slot = slotOf(held_, spec);
   slot = adding ? slot + spec.bytes : slot - spec.bytes;
+  if (!adding) return;
+  const bool host = spec.kind == MemoryKind::Host;
+  (host ? stats_.hostBytesAllocated : stats_.deviceBytesAllocated) += spec.bytes;
+  std::size_t& peak = host ? stats_.peakHostBytes : stats_.peakDeviceBytes;
+  peak = std::max(peak, slot);
 }
 
 void BufferPool::limitTo(const Plan& plan) {

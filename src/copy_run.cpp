@@ -66,7 +66,7 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
 }
 
 // Fills run on the executing GPU's stream; stream order puts them before the latch.
-void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSource) {
   const CopySpec& s = *c.spec;
   ContextScope scope(gpu, s.execDevice);
   const CUstream st = c.stream->get();
@@ -79,7 +79,7 @@ void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
     kernels::clearSplitWarpTargets(st, c.dst->ptr(), c.src->ptr(), c.geometry);
     return;
   }
-  kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
+  if (withSource) kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
   kernels::fillPattern(st, c.dst->ptr(), c.checked, patterns.get(s.execDevice, kDestinationSeed));
 }
 

@@ -56,8 +56,10 @@ struct CopyRun {
 
 // Enables peer access, computes the sizes and creates the stream and events.
 void prepareCopy(const Gpu& gpu, CopyRun& c);
-// Queues the pattern fill of both buffers on the copy's stream.
-void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c);
+// Queues the pattern fills of a sample on the copy's stream: the destination every time, the
+// source only with `withSource` (the first sample), since a copy never writes its source; a
+// split-warp copy writes both, so both are refilled every time.
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSource);
 // Queues `loops` iterations of the copy on its stream (the current context is the issuer's).
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
 // Checks the destination (and, for split-warp copies, the source) against the source pattern.

@@ -1,5 +1,15 @@
 #include "nvbandwidth/cuda_raii.h"
 
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
 namespace nvbw {
 
 ContextScope::ContextScope(const Gpu& gpu, int device) : api_(gpu.api()) {
@@ -20,7 +30,10 @@ void FreeDeviceMemory::operator()(CUdeviceptr ptr) const noexcept {
   api.cuCtxSetCurrent(previous);
 }
 
-void FreeHostMemory::operator()(void* ptr) const noexcept { gpu->api().cuMemFreeHost(ptr); }
+void FreeHostMemory::operator()(void* ptr) const noexcept {
+  gpu->api().cuMemHostUnregister(ptr);
+  munmap(ptr, bytes);
+}
 
 void DestroyStream::operator()(CUstream stream) const noexcept {
   gpu->api().cuStreamDestroy(stream);
@@ -37,13 +50,52 @@ DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : byte
   memory_ = {ptr, {&gpu, device}};
 }
 
-HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes) : bytes_(bytes) {
-  // cuMemHostAlloc needs a current context. PORTABLE makes the memory usable from every context,
-  // as upstream allocates it; under unified addressing the host pointer is the GPUs' address too.
-  ContextScope scope(gpu, 0);
-  void* ptr = nullptr;
-  NVBW_CU(gpu.api(), cuMemHostAlloc, &ptr, bytes, CU_MEMHOSTALLOC_PORTABLE);
-  memory_ = {ptr, {&gpu}};
+namespace {
+
+// Touches one byte of every page of [p, p + bytes) with up to 16 threads. New threads start with
+// the creating thread's affinity, so the pages are placed as a single toucher would place them.
+void touchPages(char* p, std::size_t bytes) {
+  constexpr std::size_t kPage = 4096;
+  constexpr std::size_t kPerThreadMin = std::size_t{64} << 20;
+  cpu_set_t mask;
+  int cpus = 1;
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) cpus = CPU_COUNT(&mask);
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::min<std::size_t>({16, static_cast<std::size_t>(cpus),
+                                                      bytes / kPerThreadMin}));
+  const std::size_t chunk = (bytes / threads + kPage - 1) / kPage * kPage;
+  auto touch = [p, bytes](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < std::min(to, bytes); i += kPage)
+      static_cast<volatile char*>(p)[i] = 0;
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(touch, t * chunk, (t + 1) * chunk);
+  touch(0, chunk);
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
+
+HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes) {
+  if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
+  void* raw = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    throw Error("cannot map " + std::to_string(bytes) + " bytes of host memory: " +
+                std::strerror(errno));
+  // 4 KiB pages, as cuMemHostAlloc gives: larger pages would change what the GPU's page walks
+  // cost, and so the figures (huge pages are an option of their own).
+  madvise(raw, bytes, MADV_NOHUGEPAGE);
+  touchPages(static_cast<char*>(raw), bytes);
+  ContextScope scope(gpu, 0);  // registering needs a current context
+  // PORTABLE: usable from every context, as upstream's allocation; DEVICEMAP: mapped for the GPUs.
+  const CUresult rc = gpu.api().cuMemHostRegister(
+      raw, bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+  if (rc != CUDA_SUCCESS) {
+    munmap(raw, bytes);
+    throwCudaError(gpu.api(), rc, "cuMemHostRegister", __FILE__, __LINE__);
+  }
+  memory_ = {raw, {&gpu, bytes}};
+  NVBW_CU(gpu.api(), cuMemHostGetDevicePointer, &devicePtr_, raw, 0);
 }
 
 Stream::Stream(const Gpu& gpu, int device) : device_(device) {

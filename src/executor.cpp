@@ -49,7 +49,10 @@ class GpuPlanRunner final : public PlanRunner {
     PlanResult result;
     for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
     try {
-      pool_.limitTo(plan);
+      {
+        PhaseTimer timer(times_.release);
+        pool_.limitTo(plan);
+      }
       for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
         const Measurement& m = plan.measurements[i];
         auto afterSample = [&](unsigned sample) {
@@ -73,6 +76,7 @@ class GpuPlanRunner final : public PlanRunner {
   }
 
   PhaseTimes phaseTimes() const override { return times_; }
+  MemoryStats memoryStats() const override { return pool_.stats(); }
 
  private:
   MeasurementSamples measureCopies(const Measurement& m,

@@ -77,15 +77,20 @@ json settingsObject(const RunSettings& s) {
 
 json timingObject(const RunEnd::Timing& t) {
   const PhaseTimes& p = t.phases;
-  return {{"wall_seconds", t.wallSeconds},       {"allocation_seconds", p.allocation},
-          {"fill_seconds", p.fill},              {"enqueue_seconds", p.enqueue},
-          {"wait_seconds", p.wait},              {"verification_seconds", p.verification},
-          {"latency_seconds", p.latency},        {"timed_copies_seconds", p.timedCopies}};
+  return {{"wall_seconds", t.wallSeconds},       {"release_seconds", p.release},
+          {"allocation_seconds", p.allocation},  {"fill_seconds", p.fill},
+          {"enqueue_seconds", p.enqueue},        {"wait_seconds", p.wait},
+          {"verification_seconds", p.verification}, {"latency_seconds", p.latency},
+          {"timed_copies_seconds", p.timedCopies}};
 }
 
-bool startupFailed(const SystemInfo& info) {
-  return info.devices.empty() && info.cudaDriverVersion == 0 && info.driverVersion.empty();
+json memoryObject(const MemoryStats& m) {
+  return {{"host_bytes_allocated", m.hostBytesAllocated},
+          {"device_bytes_allocated", m.deviceBytesAllocated},
+          {"peak_host_bytes", m.peakHostBytes},
+          {"peak_device_bytes", m.peakDeviceBytes}};
 }
+
 
 class JsonOutput : public Output {
  public:
@@ -105,7 +110,7 @@ class JsonOutput : public Output {
     // Strict consumers (DCGM's plugin) need these three even when start-up failed.
     root_["CUDA Runtime Version"] = info.cudaRuntimeVersion;
     root_["Driver Version"] = info.driverVersion;
-    if (startupFailed(info)) return;
+    if (!header.gpusOpened) return;
     root_["CUDA Driver Version"] = info.cudaDriverVersion;
     json devices = json::array();
     for (std::size_t i = 0; i < info.devices.size(); ++i)
@@ -144,7 +149,10 @@ class JsonOutput : public Output {
     if (!running_.empty()) addEntry({{"name", running_}, {"status", "Running"}});
     if (!root_.contains("testcases")) root_["testcases"] = json::array();
     if (end.interruptedBy) root_["interrupted"] = signalName(*end.interruptedBy);
-    if (end.timing) root_["timing"] = timingObject(*end.timing);
+    if (end.timing) {
+      root_["timing"] = timingObject(*end.timing);
+      root_["memory"] = memoryObject(end.timing->memory);
+    }
     out_ << styledJson(json{{"nvbandwidth", root_}}) << "\n" << std::flush;
   }
 

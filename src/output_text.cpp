@@ -43,11 +43,6 @@ std::string sampleLines(const std::vector<MeasurementRecord>& records) {
   return text;
 }
 
-// Start-up failed before any driver fact was known: only the version block and warnings are
-// meaningful.
-bool startupFailed(const SystemInfo& info) {
-  return info.devices.empty() && info.cudaDriverVersion == 0 && info.driverVersion.empty();
-}
 
 std::string systemBlock(const SystemInfo& info) {
   std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
@@ -68,7 +63,7 @@ class TextOutput : public Output {
     statistic_ = header.settings.statistic;
     std::string text = versionBlock(header.system.version, header.system.gitVersion);
     for (const auto& w : header.warnings) text += w + "\n";
-    if (!startupFailed(header.system)) text += systemBlock(header.system);
+    if (header.gpusOpened) text += systemBlock(header.system);
     out_ << text << std::flush;
   }
 

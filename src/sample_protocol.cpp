@@ -39,7 +39,7 @@ SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool tot
 }
 
 SampleTimes SampleProtocol::run(unsigned sample) {
-  fill();
+  fill(sample);
   p_.coordinator.beginSample();
   {
     AbandonGuard guard(p_.coordinator);
@@ -56,9 +56,9 @@ SampleTimes SampleProtocol::run(unsigned sample) {
   return timings();
 }
 
-void SampleProtocol::fill() {
+void SampleProtocol::fill(unsigned sample) {
   PhaseTimer timer(p_.times.fill);
-  for (CopyRun& c : runs_) fillCopy(p_.gpu, p_.patterns, c);
+  for (CopyRun& c : runs_) fillCopy(p_.gpu, p_.patterns, c, sample == 0);
   for (CopyRun& c : runs_) c.stream->synchronize();
 }
 

@@ -35,7 +35,7 @@ class SampleProtocol {
   SampleTimes run(unsigned sample);
 
  private:
-  void fill();
+  void fill(unsigned sample);
   void blockAndEnqueue();
   void enqueueMeasured();
   void releaseAndWait();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nvbandwidth/cuda_raii.h"
+#include "nvbandwidth/phase_times.h"
 #include "nvbandwidth/plan.h"
 
 namespace nvbw {
@@ -79,6 +80,7 @@ class BufferPool {
 
   std::size_t heldHostBytes() const { return held_.host; }
   std::size_t heldDeviceBytes(int device) const;
+  const MemoryStats& stats() const { return stats_; }
 
  private:
   using Key = std::tuple<int, std::string, std::size_t>;  // kind, placement, bytes
@@ -94,6 +96,7 @@ class BufferPool {
   std::map<Key, std::vector<std::unique_ptr<Allocation>>> free_;
   MemoryNeed held_;   // everything allocated, leased or cached
   MemoryNeed limit_;  // the current testcase's need
+  MemoryStats stats_;
 };
 
 // The allocator of a real run: cuMemAlloc, and cuMemHostAlloc with the thread bound to the

@@ -34,7 +34,8 @@ struct FreeDeviceMemory {
 };
 struct FreeHostMemory {
   const Gpu* gpu = nullptr;
-  void operator()(void* ptr) const noexcept;
+  std::size_t bytes = 0;
+  void operator()(void* ptr) const noexcept;  // unregister, then unmap
 };
 struct DestroyStream {
   const Gpu* gpu = nullptr;
@@ -60,19 +61,23 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
-// Portable pinned host memory (cuMemHostAlloc, PORTABLE).
+// Portable pinned host memory: 4 KiB pages mapped by this process, first touched in parallel by
+// threads that inherit the calling thread's CPU affinity (so the pages land where upstream's
+// cuMemHostAlloc would put them), then pinned and mapped for every GPU with cuMemHostRegister.
+// cuMemHostAlloc faults the pages in one at a time from one thread: on the H200 machines that
+// took 0.46 s per GiB against 0.10 s this way, with the same copy bandwidth.
 class HostBuffer {
  public:
   HostBuffer() = default;
   HostBuffer(const Gpu& gpu, std::size_t bytes);
   void* data() const { return memory_.get(); }
-  // Unified addressing: the host pointer is valid on every device.
-  CUdeviceptr devicePtr() const { return reinterpret_cast<CUdeviceptr>(memory_.get()); }
-  std::size_t bytes() const { return bytes_; }
+  // The address the GPUs use (under unified addressing, the host address).
+  CUdeviceptr devicePtr() const { return devicePtr_; }
+  std::size_t bytes() const { return memory_.releaser().bytes; }
 
  private:
   UniqueHandle<void*, detail::FreeHostMemory> memory_;
-  std::size_t bytes_ = 0;
+  CUdeviceptr devicePtr_ = 0;
 };
 
 // A non-blocking stream in a device's primary context.

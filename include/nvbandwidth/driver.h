@@ -37,6 +37,8 @@ namespace nvbw {
   X(cuMemHostAlloc)                                                                                \
   X(cuMemFreeHost)                                                                                 \
   X(cuMemHostGetDevicePointer)                                                                     \
+  X(cuMemHostRegister)                                                                             \
+  X(cuMemHostUnregister)                                                                           \
   X(cuMemcpyAsync)                                                                                 \
   X(cuMemcpyHtoD)                                                                                  \
   X(cuMemcpyDtoH)                                                                                  \

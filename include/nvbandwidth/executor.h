@@ -36,8 +36,9 @@ class PlanRunner {
   // Throws on CUDA errors, verification failures, spin timeouts and impossible timings, and
   // Interrupted when a stop was requested (after finishing the sample under way).
   virtual PlanResult run(const Plan& plan, const ProgressSink& progress) = 0;
-  // Where the time went so far.
+  // Where the time went so far, and what was allocated.
   virtual PhaseTimes phaseTimes() const { return {}; }
+  virtual MemoryStats memoryStats() const { return {}; }
 };
 
 // What a GPU plan runner needs besides the GPUs and the settings. Defaults: this process alone,

@@ -32,11 +32,13 @@ struct RunSettings {
   bool cpuAffinity = true;
 };
 
-// What the report starts with. `system` may be partly filled (no devices) when start-up failed.
+// What the report starts with. When the GPUs could not be opened (`gpusOpened` false), `system`
+// holds only what is known without them: this build's versions, the host, the driver's version.
 struct RunHeader {
   SystemInfo system;
   std::vector<std::string> warnings;
   RunSettings settings;
+  bool gpusOpened = true;
 };
 
 // How the run ended.
@@ -48,6 +50,7 @@ struct RunEnd {
   struct Timing {
     double wallSeconds = 0.0;
     PhaseTimes phases;
+    MemoryStats memory;
   };
   std::optional<Timing> timing;
 };

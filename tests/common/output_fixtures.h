@@ -54,6 +54,13 @@ inline RunHeader headerOf(SystemInfo system, std::vector<std::string> warnings =
   return h;
 }
 
+// The header of a run whose GPUs could not be opened.
+inline RunHeader failedStartHeader(SystemInfo system, std::vector<std::string> warnings = {}) {
+  RunHeader h = headerOf(std::move(system), std::move(warnings));
+  h.gpusOpened = false;
+  return h;
+}
+
 // A cell with these samples (reporting their median).
 inline CellResult cellOf(std::vector<double> samples) {
   return CellResult(std::move(samples), Statistic::Median);

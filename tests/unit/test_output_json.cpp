@@ -64,8 +64,11 @@ TEST(JsonOutput, StartupFailureMatchesGolden) {
   SystemInfo info;
   info.version = "v0.8";
   info.gitVersion = "v0.8";
-  c.output->header(headerOf(info));
-  c.output->globalError("cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+  info.cudaRuntimeVersion = 13000;
+  info.driverVersion = "580.159.04";
+  c.output->header(failedStartHeader(info));
+  c.output->globalError(
+      "cannot start: cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
   c.output->finish(RunEnd{});
   expectGolden("json_startup_failed.json", c.out.str());
 }
@@ -221,7 +224,7 @@ TEST(JsonOutput, InterruptedRunIsAValidDocumentNamingTheSignal) {
   end.interruptedBy = 15;
   end.finished = 2;
   end.selected = 35;
-  end.timing = RunEnd::Timing{12.5, {}};
+  end.timing = RunEnd::Timing{12.5, {}, {}};
   c.output->finish(end);
   const json root = json::parse(c.out.str())["nvbandwidth"];
   EXPECT_EQ(root["interrupted"], "SIGTERM");
@@ -237,7 +240,7 @@ TEST(JsonOutput, InterruptedRunIsAValidDocumentNamingTheSignal) {
 TEST(JsonOutput, StrictConsumersAcceptEveryDocument) {
   {
     Captured c;
-    c.output->header(headerOf(buildSystemInfo()));
+    c.output->header(failedStartHeader(buildSystemInfo()));
     c.output->globalError("cannot start: no driver");
     c.output->finish(RunEnd{});
     expectDcgmAccepts(c.out.str());
