@@ -99,8 +99,9 @@ class BufferPool {
   MemoryStats stats_;
 };
 
-// The allocator of a real run: cuMemAlloc, and cuMemHostAlloc with the thread bound to the
-// GPU's local CPUs (`affinity`), with a note the first time a GPU's CPUs are unknown.
+// The allocator of a real run: cuMemAlloc, and pinned host memory (HostBuffer) with the thread
+// bound to the GPU's local CPUs (`affinity`), with a note the first time a GPU's CPUs are
+// unknown.
 std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
                                             std::function<void(const std::string&)> note);
 

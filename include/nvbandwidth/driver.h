@@ -34,8 +34,6 @@ namespace nvbw {
   X(cuCtxEnablePeerAccess)                                                                         \
   X(cuMemAlloc)                                                                                    \
   X(cuMemFree)                                                                                     \
-  X(cuMemHostAlloc)                                                                                \
-  X(cuMemFreeHost)                                                                                 \
   X(cuMemHostGetDevicePointer)                                                                     \
   X(cuMemHostRegister)                                                                             \
   X(cuMemHostUnregister)                                                                           \

@@ -16,19 +16,18 @@ struct SmCopyGeometry {
   unsigned grid = 0;
   unsigned block = 0;
   std::size_t elements = 0;  // 16-byte elements actually copied per iteration
+  // The bytes one iteration moves: what bandwidth is computed from, and the region the executor
+  // fills and verifies. (Upstream reports n x 16 bytes for the simple shape even where
+  // floor(n / block) blocks copy fewer; see sm_geometry.cpp.)
   std::size_t bytes() const { return elements * kElementBytes; }
 };
 
 // The plain SM copy: simple kernel under 64 MiB (one element per thread, block = min(n, 1024),
-// grid = n / block), striding kernel otherwise (smCount x 512 threads, element count truncated
-// to a multiple of the thread count).
+// grid = floor(n / block)), striding kernel otherwise (smCount x 512 threads, element count
+// truncated to a multiple of the thread count).
 SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount);
 
 // The split-warp bidirectional kernel always uses the simple launch shape.
 SmCopyGeometry splitWarpGeometry(std::size_t bytes);
-
-// The region filled and verified for an SM copy (upstream's adjusted size): the same as
-// smCopyGeometry(bytes, smCount).bytes().
-std::size_t smAdjustedBytes(std::size_t bytes, int smCount);
 
 }  // namespace nvbw

@@ -1,5 +1,5 @@
 // The driver seam: the queries that decide *what* runs. The real implementation asks the CUDA
-// driver (system_info.h); tests use FakeTopology to model 0, 1, 2 or 8 GPUs.
+// driver (DriverTopology in gpu.h); tests use FakeTopology to model 0, 1, 2 or 8 GPUs.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The buffer pool without a GPU: a counting allocator stands in for cuMemAlloc/cuMemHostAlloc.
+// The buffer pool without a GPU: a counting allocator stands in for the GPU allocations.
 // The bound: never more pinned host memory, or memory on any GPU, than one measurement of the
 // current testcase needs, checked over every testcase of the registry on 8 faked GPUs at -b 4096.
 #include <gtest/gtest.h>

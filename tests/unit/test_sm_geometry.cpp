@@ -72,7 +72,7 @@ TEST(SmCopyGeometry, StridingBytesForSeveralSmCounts) {
     EXPECT_EQ(g.block, 512u);
     EXPECT_EQ(g.bytes(), c.expected);
     EXPECT_EQ(g.elements % (static_cast<std::size_t>(c.sms) * 512), 0u);
-    EXPECT_EQ(smAdjustedBytes(c.bytes, c.sms), c.expected);
+    EXPECT_EQ(smCopyGeometry(c.bytes, c.sms).bytes(), c.expected);
   }
 }
 
@@ -98,7 +98,7 @@ TEST(SmCopyGeometry, EmptyAndSubElementSizesCopyNothing) {
     EXPECT_EQ(g.block, 0u);
     EXPECT_EQ(g.elements, 0u);
     EXPECT_EQ(g.bytes(), 0u);
-    EXPECT_EQ(smAdjustedBytes(bytes, 132), 0u);
+    EXPECT_EQ(smCopyGeometry(bytes, 132).bytes(), 0u);
   }
 }
 
@@ -121,7 +121,7 @@ TEST(SmCopyGeometry, SimpleKernelReportsOnlyTheElementsItCopies) {
   EXPECT_EQ(g.block, 1024u);
   EXPECT_EQ(g.grid, 1u);
   EXPECT_EQ(g.elements, 1024u);
-  EXPECT_EQ(smAdjustedBytes(1500 * 16, 132), 1024u * 16);
+  EXPECT_EQ(smCopyGeometry(1500 * 16, 132).bytes(), 1024u * 16);
 
   // A trailing partial element is dropped too.
   EXPECT_EQ(smCopyGeometry(1 * MiB + 15, 132).bytes(), 1 * MiB);
