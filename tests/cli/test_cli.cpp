@@ -17,6 +17,7 @@ namespace {
 using nvbw::test::kUpstreamKeys;
 
 using nvbw::test::describe;
+using nvbw::test::gpuPresent;
 using nvbw::test::RunResult;
 
 RunResult runBinary(const std::vector<std::string>& args) {
@@ -27,18 +28,6 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-bool gpuPresent() {
-  static const bool present = [] {
-    FILE* pipe = popen("nvidia-smi -L 2>/dev/null", "r");
-    if (!pipe) return false;
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-    pclose(pipe);
-    return contains(output, "GPU ");
-  }();
-  return present;
-}
 
 // ---- help ---------------------------------------------------------------------------------
 

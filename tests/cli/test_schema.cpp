@@ -3,11 +3,7 @@
 // (start-up failure without a GPU, -j -l). Mutated documents prove the schema rejects what it
 // should. Validation is done by tests/schema/validate.py with python3-jsonschema, an independent
 // implementation of the standard, so the schema is tested as consumers will use it.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -26,13 +22,13 @@
 #include <vector>
 
 #include "golden.h"
-
-extern char** environ;
+#include "run_binary.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using nvbw::test::gpuPresent;
 using nvbw::test::readFile;
 
 const std::string kPython = "/usr/bin/python3";
@@ -43,115 +39,23 @@ const std::string kValidator =
 // ---- running processes --------------------------------------------------------------------
 
 using Environment = std::vector<std::pair<std::string, std::string>>;
-
-struct Finished {
-  int exitCode = -1;  // -1 when the process did not exit normally
-  int signal = 0;
-  bool timedOut = false;
-  std::string out;
-  std::string err;
-};
-
-// A hung child must fail its test, not the whole suite.
-constexpr auto kKillAfter = std::chrono::seconds(60);
-
-std::vector<std::string> environmentWith(const Environment& add) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    const std::string entry = *e;
-    bool replaced = false;
-    for (const auto& [name, value] : add) replaced |= entry.rfind(name + "=", 0) == 0;
-    if (!replaced) env.push_back(entry);
-  }
-  for (const auto& [name, value] : add) env.push_back(name + "=" + value);
-  return env;
-}
+using Finished = nvbw::test::RunResult;
 
 // Runs argv[0] (a path) with `env` added to ours; `interruptAfter`: send SIGINT that long after
-// the start.
+// the start. Whole 8-GPU runs are larger and slower than most: a minute before it counts as hung.
 Finished runProcess(const std::vector<std::string>& command, const Environment& extraEnv = {},
                     std::optional<std::chrono::milliseconds> interruptAfter = std::nullopt) {
-  Finished result;
-  int outPipe[2];
-  int errPipe[2];
-  if (pipe(outPipe) != 0 || pipe(errPipe) != 0) {
-    ADD_FAILURE() << "pipe: " << std::strerror(errno);
-    return result;
+  nvbw::test::RunSpec spec(command.at(0), {command.begin() + 1, command.end()});
+  spec.env = extraEnv;
+  if (interruptAfter) {
+    spec.signal = SIGINT;
+    spec.signalAfter = *interruptAfter;
   }
-  // Built before fork: the child may only call async-signal-safe functions.
-  std::vector<std::string> args = command, env = environmentWith(extraEnv);
-  std::vector<char*> argv, envp;
-  for (std::string& a : args) argv.push_back(a.data());
-  for (std::string& e : env) envp.push_back(e.data());
-  argv.push_back(nullptr);
-  envp.push_back(nullptr);
-
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    ADD_FAILURE() << "fork: " << std::strerror(errno);
-    return result;
-  }
-  if (pid == 0) {
-    dup2(outPipe[1], STDOUT_FILENO);
-    dup2(errPipe[1], STDERR_FILENO);
-    close(outPipe[0]);
-    close(outPipe[1]);
-    close(errPipe[0]);
-    close(errPipe[1]);
-    const int devNull = open("/dev/null", O_RDONLY);
-    if (devNull >= 0) dup2(devNull, STDIN_FILENO);
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
-  }
-  close(outPipe[1]);
-  close(errPipe[1]);
-
-  // Drain both pipes together: reading one to the end first could deadlock on the other.
-  pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
-  int openPipes = 2;
-  bool signalled = false;
-  while (openPipes > 0) {
-    const auto elapsed = std::chrono::steady_clock::now() - start;
-    if (elapsed > kKillAfter) {
-      kill(pid, SIGKILL);
-      result.timedOut = true;
-      break;
-    }
-    if (!signalled && interruptAfter && elapsed >= *interruptAfter) {
-      kill(pid, SIGINT);
-      signalled = true;
-    }
-    const int ready = poll(fds, 2, 10);
-    if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buffer[65536];
-      const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
-      if (n > 0) {
-        sinks[i]->append(buffer, static_cast<std::size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --openPipes;
-      }
-    }
-  }
-  for (pollfd& fd : fds)
-    if (fd.fd >= 0) close(fd.fd);
-
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status))
-    result.exitCode = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    result.signal = WTERMSIG(status);
-  return result;
+  spec.killAfter = std::chrono::seconds(60);
+  return nvbw::test::runProgram(spec);
 }
 
-std::string describe(const Finished& run) {
+std::string shortDescription(const Finished& run) {
   // Whole 8-GPU documents are hundreds of KiB; the start and the end say enough.
   constexpr std::size_t kShown = 4000;
   std::string out = run.out;
@@ -220,12 +124,12 @@ Finished validateText(const std::string& stem, const std::string& text) {
 
 // Validates what a run printed on stdout, after checking that it is one JSON document.
 void expectValidDocument(const Finished& run, const std::string& stem) {
-  ASSERT_FALSE(run.timedOut) << describe(run);
-  ASSERT_TRUE(json::accept(run.out)) << "not one JSON document:\n" << describe(run);
+  ASSERT_FALSE(run.timedOut) << shortDescription(run);
+  ASSERT_TRUE(json::accept(run.out)) << "not one JSON document:\n" << shortDescription(run);
   const Finished check = validateText(stem, run.out);
   EXPECT_EQ(check.exitCode, 0) << "validator:\n"
                                << check.out << check.err << "\ndocument from:\n"
-                               << describe(run);
+                               << shortDescription(run);
 }
 
 Finished runFake(std::vector<std::string> args, int gpus) {
@@ -233,18 +137,6 @@ Finished runFake(std::vector<std::string> args, int gpus) {
   return runProcess(args, {{"NVBW_FAKE_GPUS", std::to_string(gpus)}});
 }
 
-bool gpuPresent() {
-  static const bool present = [] {
-    FILE* pipe = popen("nvidia-smi -L 2>/dev/null", "r");
-    if (!pipe) return false;
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-    pclose(pipe);
-    return output.find("GPU ") != std::string::npos;
-  }();
-  return present;
-}
 
 // ---- the schema itself --------------------------------------------------------------------
 
@@ -343,7 +235,7 @@ TEST_P(SchemaFakeRun, EveryTestcaseDocumentValidates) {
   std::vector<std::string> args = {"-j"};
   if (GetParam().verbose) args.push_back("-v");
   const Finished run = runFake(args, GetParam().gpus);
-  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(run.exitCode, 0) << shortDescription(run);
   expectValidDocument(run, "fake");
   // The -v keys must really be there, or the schema's optional min/max/average went untested.
   const bool hasAverage = run.out.find("\"average\" : ") != std::string::npos;
@@ -363,9 +255,9 @@ TEST(Schema, FakeRunWithUnknownTestcasesValidates) {
   ASSERT_VALIDATOR_AVAILABLE();
   // An empty token is reported under an empty name.
   const Finished run = runFake({"-j", "-t", "0", "99", "nosuch", ""}, 2);
-  EXPECT_EQ(run.exitCode, 1) << describe(run);
-  EXPECT_NE(run.out.find("\"status\" : \"ERROR\""), std::string::npos) << describe(run);
-  EXPECT_NE(run.out.find("\"name\" : \"\""), std::string::npos) << describe(run);
+  EXPECT_EQ(run.exitCode, 1) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"status\" : \"ERROR\""), std::string::npos) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"name\" : \"\""), std::string::npos) << shortDescription(run);
   expectValidDocument(run, "unknown");
 }
 
@@ -373,9 +265,9 @@ TEST(Schema, FakeRunWithUnknownTestcasesValidates) {
 TEST(Schema, FakeRunWithMeanAndSmallBufferValidates) {
   ASSERT_VALIDATOR_AVAILABLE();
   const Finished run = runFake({"-j", "-m", "-b", "64", "-t", "0"}, 2);
-  EXPECT_EQ(run.exitCode, 0) << describe(run);
-  EXPECT_NE(run.out.find("\"warnings\" : "), std::string::npos) << describe(run);
-  EXPECT_NE(run.out.find("\"statistic\" : \"mean\""), std::string::npos) << describe(run);
+  EXPECT_EQ(run.exitCode, 0) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"warnings\" : "), std::string::npos) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"statistic\" : \"mean\""), std::string::npos) << shortDescription(run);
   expectValidDocument(run, "mean");
 }
 
@@ -386,8 +278,8 @@ TEST(Schema, InterruptedFakeRunValidates) {
   const Finished run =
       runProcess({NVBW_FAKE_BINARY, "-j"}, {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_SAMPLE_MS", "50"}},
                  std::chrono::milliseconds(500));
-  EXPECT_EQ(run.exitCode, 128 + SIGINT) << describe(run);
-  EXPECT_NE(run.out.find("\"interrupted\" : \"SIGINT\""), std::string::npos) << describe(run);
+  EXPECT_EQ(run.exitCode, 128 + SIGINT) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"interrupted\" : \"SIGINT\""), std::string::npos) << shortDescription(run);
   expectValidDocument(run, "interrupted");
 }
 
@@ -400,15 +292,15 @@ TEST(Schema, RealBinaryRunValidates) {
     return;
   }
   const Finished run = runProcess({NVBW_BINARY, "-j"});
-  EXPECT_EQ(run.exitCode, 1) << describe(run);
-  EXPECT_NE(run.out.find("\"error\" : \"cannot start: "), std::string::npos) << describe(run);
+  EXPECT_EQ(run.exitCode, 1) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"error\" : \"cannot start: "), std::string::npos) << shortDescription(run);
   expectValidDocument(run, "startup_failed");
 }
 
 TEST(Schema, RealBinaryListingValidates) {
   ASSERT_VALIDATOR_AVAILABLE();
   const Finished run = runProcess({NVBW_BINARY, "-j", "-l"});
-  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(run.exitCode, 0) << shortDescription(run);
   expectValidDocument(run, "listing");
 }
 

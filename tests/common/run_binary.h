@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -136,6 +137,21 @@ inline RunResult runProgram(const RunSpec& spec) {
   else if (WIFSIGNALED(status))
     result.signal = WTERMSIG(status);
   return result;
+}
+
+// Whether this machine has an NVIDIA GPU (nvidia-smi lists one): tests of the no-GPU paths of
+// the real binary skip themselves on GPU machines.
+inline bool gpuPresent() {
+  static const bool present = [] {
+    FILE* pipe = popen("nvidia-smi -L 2>/dev/null", "r");
+    if (!pipe) return false;
+    std::string output;
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+    pclose(pipe);
+    return output.find("GPU ") != std::string::npos;
+  }();
+  return present;
 }
 
 }  // namespace nvbw::test
