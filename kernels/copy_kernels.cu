@@ -151,6 +151,7 @@ void preload() {
   detail::preloadSpinKernel();
   detail::preloadPatternKernels();
   detail::preloadLatencyKernels();
+  detail::preloadMulticastKernel();
 }
 
 void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,

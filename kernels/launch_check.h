@@ -12,5 +12,6 @@ void preloadFunction(const void* function, const char* kernel);
 void preloadSpinKernel();
 void preloadPatternKernels();
 void preloadLatencyKernels();
+void preloadMulticastKernel();
 
 }  // namespace nvbw::kernels::detail

@@ -43,9 +43,11 @@ void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::
 void prepareCopy(const Gpu& gpu, CopyRun& c) {
   const CopySpec& s = *c.spec;
   const std::size_t bytes = std::min(s.src.bytes, s.dst.bytes);
-  // Peer access for every device buffer the executing GPU touches on another GPU.
+  // Peer access for every device buffer the executing GPU touches on another GPU of this process
+  // (memory of other processes is mapped with its access already set).
   for (const BufferSpec* b : {&s.src, &s.dst})
-    if (b->kind == MemoryKind::Device && b->device != s.execDevice)
+    if (b->kind == MemoryKind::Device && b->sharing == Sharing::Private &&
+        b->device != s.execDevice)
       gpu.enablePeerAccess(s.execDevice, b->device);
   switch (s.method) {
   case CopyMethod::CopyEngine:
@@ -57,6 +59,10 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
     break;
   case CopyMethod::SmSplitWarp:
     c.geometry = splitWarpGeometry(bytes);
+    c.bytes = c.checked = c.geometry.bytes();
+    break;
+  case CopyMethod::SmMulticast:
+    c.geometry = multicastGeometry(bytes, gpu.smCount(s.execDevice));
     c.bytes = c.checked = c.geometry.bytes();
     break;
   }
@@ -74,13 +80,14 @@ void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSourc
   if (s.method == CopyMethod::SmSplitWarp) {
     // Both buffers start as the source pattern; the elements each direction will overwrite are
     // cleared, so a direction that did not copy leaves zeros behind.
-    kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
-    kernels::fillPattern(st, c.dst->ptr(), c.checked, srcPattern);
-    kernels::clearSplitWarpTargets(st, c.dst->ptr(), c.src->ptr(), c.geometry);
+    kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
+    kernels::fillPattern(st, c.dst.ptr, c.checked, srcPattern);
+    kernels::clearSplitWarpTargets(st, c.dst.ptr, c.src.ptr, c.geometry);
     return;
   }
-  if (withSource) kernels::fillPattern(st, c.src->ptr(), c.checked, srcPattern);
-  kernels::fillPattern(st, c.dst->ptr(), c.checked, patterns.get(s.execDevice, kDestinationSeed));
+  if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
+  kernels::fillPattern(st, c.dst.checked(), c.checked,
+                       patterns.get(s.execDevice, kDestinationSeed));
 }
 
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
@@ -88,23 +95,26 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
   switch (c.spec->method) {
   case CopyMethod::CopyEngine:
     for (unsigned long long i = 0; i < loops; ++i)
-      NVBW_CU(gpu.api(), cuMemcpyAsync, c.dst->ptr(), c.src->ptr(), c.bytes, st);
+      NVBW_CU(gpu.api(), cuMemcpyAsync, c.dst.ptr, c.src.ptr, c.bytes, st);
     break;
   case CopyMethod::SmCopy:
-    kernels::copy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
+    kernels::copy(st, c.dst.ptr, c.src.ptr, c.geometry, loops);
     break;
   case CopyMethod::SmSplitWarp:
-    kernels::splitWarpCopy(st, c.dst->ptr(), c.src->ptr(), c.geometry, loops);
+    kernels::splitWarpCopy(st, c.dst.ptr, c.src.ptr, c.geometry, loops);
+    break;
+  case CopyMethod::SmMulticast:
+    kernels::multicastWrite(st, c.dst.ptr, c.src.ptr, c.geometry, loops);
     break;
   }
 }
 
 void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample) {
   const CopySpec& s = *c.spec;
-  verifier.check(s.execDevice, c.dst->ptr(), c.checked, "the destination of " + copyLabel(s),
+  verifier.check(s.execDevice, c.dst.checked(), c.checked, "the destination of " + copyLabel(s),
                  sample);
   if (s.method == CopyMethod::SmSplitWarp)
-    verifier.check(s.execDevice, c.src->ptr(), c.checked, "the source of " + copyLabel(s), sample);
+    verifier.check(s.execDevice, c.src.ptr, c.checked, "the source of " + copyLabel(s), sample);
 }
 
 }  // namespace nvbw::detail

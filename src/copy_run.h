@@ -42,10 +42,25 @@ class Verifier {
   std::map<int, Stream> streams_;    // one per device, made on first use
 };
 
+// Where a copy's buffer is for this process: the address the GPU uses; for pinned host memory
+// also the host address; for a multicast object the address of this process's own backing
+// memory, which is what can be filled and checked (stores to `ptr` reach every process).
+struct BufferView {
+  CUdeviceptr ptr = 0;
+  void* host = nullptr;
+  CUdeviceptr checkPtr = 0;  // 0: `ptr`
+  CUdeviceptr checked() const { return checkPtr ? checkPtr : ptr; }
+};
+
+// The view of a pooled allocation.
+inline BufferView viewOf(const Allocation& a) {
+  return {a.ptr(), a.spec.kind == MemoryKind::Host ? a.host.data() : nullptr, 0};
+}
+
 struct CopyRun {
-  const CopySpec* spec = nullptr;
-  Allocation* src = nullptr;
-  Allocation* dst = nullptr;
+  const CopySpec* spec = nullptr;  // as this process runs it (its own GPU numbering)
+  BufferView src;
+  BufferView dst;
   SmCopyGeometry geometry;  // SM methods only
   std::size_t bytes = 0;    // bytes moved per iteration (after SM truncation)
   std::size_t checked = 0;  // bytes filled and verified

@@ -120,8 +120,8 @@ MeasurementSamples GpuPlanRunner::measureCopies(const Measurement& m,
   std::vector<CopyRun> runs(mine.size());
   for (std::size_t k = 0; k < mine.size(); ++k) {
     runs[k].spec = &m.copies[mine[k]];
-    runs[k].src = &buffers[2 * k];
-    runs[k].dst = &buffers[2 * k + 1];
+    runs[k].src = detail::viewOf(buffers[2 * k]);
+    runs[k].dst = detail::viewOf(buffers[2 * k + 1]);
     detail::prepareCopy(gpu_, runs[k]);
   }
   allocationTimer.stop();

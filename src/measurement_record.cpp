@@ -5,7 +5,9 @@
 namespace nvbw {
 
 std::string endpointName(const BufferSpec& b) {
-  return b.kind == MemoryKind::Host ? "Host" : "Device " + std::to_string(b.device);
+  if (b.kind == MemoryKind::Host) return "Host";
+  if (b.sharing != Sharing::Private) return "Multinode node " + std::to_string(b.process);
+  return "Device " + std::to_string(b.device);
 }
 
 std::string copyLabel(const CopySpec& c) {

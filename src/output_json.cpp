@@ -60,6 +60,7 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
                 {"unit", m.spec.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
                 {"statistic", statisticName(stat)}};
   addMatrices(entry, m);
+  if (!m.spec.rowLabels.empty()) entry["row_labels"] = m.spec.rowLabels;
   if (verbose) {
     // Over present cells only (decisions #8); absent when there is none rather than a fake value.
     if (const auto lo = m.min()) entry["min"] = *lo;

@@ -4,6 +4,7 @@
 
 #include "nvbandwidth/testcases.h"
 #include "nvbandwidth/testcases_d2d.h"
+#include "nvbandwidth/testcases_multinode.h"
 
 namespace nvbw {
 
@@ -20,6 +21,23 @@ std::optional<std::string> needsPeerPairs(const Topology& topo) {
     if (topo.canAccessPeer(c, r)) return std::nullopt;
   return "needs two GPUs with peer access; no pair of the " + std::to_string(n) +
          " GPUs can access each other both ways (cuDeviceCanAccessPeer)";
+}
+
+std::optional<std::string> needsSharedMemory(const Topology& topo) {
+  const WorldFacts& world = topo.world();
+  if (world.processes < 2)
+    return "needs at least 2 processes, one per GPU (this run has " +
+           std::to_string(world.processes) + "): launch it with mpirun or srun";
+  if (world.sharingProblem) return "cannot share GPU memory between the processes: " +
+                                   *world.sharingProblem;
+  return std::nullopt;
+}
+
+std::optional<std::string> needsMulticast(const Topology& topo) {
+  if (auto reason = needsSharedMemory(topo)) return reason;
+  if (topo.world().multicastProblem)
+    return "needs multicast objects: " + *topo.world().multicastProblem;
+  return std::nullopt;
 }
 
 std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology& topo) {
@@ -244,13 +262,73 @@ the column GPU, run by the row GPU. --bufferSize does not apply.)",
        plans::deviceLocalCopy},
   };
 }
+
+// The multi-process testcases (35-47): one process per GPU, launched with mpirun or srun.
+std::vector<TestcaseDef> multinode() {
+  const WaiveCheck shared = needsSharedMemory;
+  const WaiveCheck multicast = needsMulticast;
+  using namespace plans;
+  return {
+      {"multinode_device_to_device_memcpy_read_ce",
+       R"(Copy engine bandwidth between the GPUs of every pair of processes: the row process reads
+the column process's memory.)",
+       shared, with(multinodeRead, kCe)},
+      {"multinode_device_to_device_memcpy_write_ce",
+       R"(Copy engine bandwidth between the GPUs of every pair of processes: the row process writes
+into the column process's memory.)",
+       shared, with(multinodeWrite, kCe)},
+      {"multinode_device_to_device_bidirectional_memcpy_read_ce",
+       R"(Copy engine bandwidth of both directions of every pair of processes at once; each process
+reads. Each direction and their sum are reported.)",
+       shared, with(multinodeBidirectionalRead, kCe)},
+      {"multinode_device_to_device_bidirectional_memcpy_write_ce",
+       R"(Copy engine bandwidth of both directions of every pair of processes at once; each process
+writes. Each direction and their sum are reported.)",
+       shared, with(multinodeBidirectionalWrite, kCe)},
+      {"multinode_device_to_device_memcpy_read_sm",
+       "As multinode_device_to_device_memcpy_read_ce, with the SM copy kernel.", shared,
+       with(multinodeRead, kSm)},
+      {"multinode_device_to_device_memcpy_write_sm",
+       "As multinode_device_to_device_memcpy_write_ce, with the SM copy kernel.", shared,
+       with(multinodeWrite, kSm)},
+      {"multinode_device_to_device_bidirectional_memcpy_read_sm",
+       "As multinode_device_to_device_bidirectional_memcpy_read_ce, with the SM copy kernel.",
+       shared, with(multinodeBidirectionalRead, kSm)},
+      {"multinode_device_to_device_bidirectional_memcpy_write_sm",
+       "As multinode_device_to_device_bidirectional_memcpy_write_ce, with the SM copy kernel.",
+       shared, with(multinodeBidirectionalWrite, kSm)},
+      {"multinode_device_to_device_all_to_one_write_sm",
+       R"(Total SM copy kernel bandwidth into each process's memory while every other process writes
+into it at once.)",
+       shared, multinodeAllToOneWrite},
+      {"multinode_device_to_device_all_from_one_read_sm",
+       R"(Total SM copy kernel bandwidth out of each process's memory while every other process reads
+from it at once.)",
+       shared, multinodeAllFromOneRead},
+      {"multinode_device_to_device_broadcast_one_to_all_sm",
+       R"(Bandwidth of one process writing into a multicast object that every process's GPU backs,
+for each process in turn.)",
+       multicast, multinodeBroadcastOneToAll},
+      {"multinode_device_to_device_broadcast_all_to_all_sm",
+       "Total bandwidth of every process writing into its own multicast object at once.",
+       multicast, multinodeBroadcastAllToAll},
+      {"multinode_bisect_write_ce",
+       R"(Copy engine bandwidth of every process written by the process half the world away, all
+pairs at once; rows are labelled the way the data flows.)",
+       shared, multinodeBisectWrite},
+  };
+}
+
 }  // namespace
 
-std::vector<TestcaseDef> makeRegistry() {
+std::vector<TestcaseDef> makeRegistry(RegistryScope scope) {
   // Index = position. Keys, order and indices are upstream v0.8's; descriptions are ours.
   std::vector<TestcaseDef> registry;
-  for (auto* group : {&hostCopyEngine, &peerCopyEngine, &hostCopyEngineAll, &fansCopyEngine,
-                      &hostSm, &peerSm, &hostSmAll, &fansSm, &latencyAndLocal}) {
+  std::vector<std::vector<TestcaseDef> (*)()> groups = {
+      &hostCopyEngine, &peerCopyEngine, &hostCopyEngineAll, &fansCopyEngine, &hostSm,
+      &peerSm,         &hostSmAll,      &fansSm,            &latencyAndLocal};
+  if (scope == RegistryScope::WithMultinode) groups.push_back(&multinode);
+  for (auto* group : groups) {
     std::vector<TestcaseDef> part = group();
     registry.insert(registry.end(), part.begin(), part.end());
   }

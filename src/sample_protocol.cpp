@@ -107,10 +107,7 @@ void SampleProtocol::releaseAndWait() {
 
 void SampleProtocol::verify(unsigned sample) {
   std::vector<CopiedBuffer> copied;
-  for (const CopyRun& c : runs_)
-    copied.push_back({c.spec, c.dst->ptr(),
-                      c.dst->spec.kind == MemoryKind::Host ? c.dst->host.data() : nullptr,
-                      c.checked});
+  for (const CopyRun& c : runs_) copied.push_back({c.spec, c.dst.checked(), c.dst.host, c.checked});
   p_.faults.beforeVerification(copied);
   if (!p_.settings.verify) return;
   PhaseTimer timer(p_.times.verification);

@@ -56,4 +56,16 @@ SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount) {
 
 SmCopyGeometry splitWarpGeometry(std::size_t bytes) { return simpleGeometry(bytes); }
 
+SmCopyGeometry multicastGeometry(std::size_t bytes, int smCount) {
+  if (smCount <= 0)
+    throw std::invalid_argument("multicast geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount);
+  g.block = kStridingThreadsPerBlock;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
 }  // namespace nvbw

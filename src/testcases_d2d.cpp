@@ -26,6 +26,7 @@ const char* engineName(CopyMethod method) {
   case CopyMethod::SmCopy:
     return "SM";
   case CopyMethod::SmSplitWarp:
+  case CopyMethod::SmMulticast:
     break;
   }
   throw std::invalid_argument(
@@ -47,7 +48,7 @@ std::size_t deviceCount(const PlanContext& ctx) {
 // Matrix keys are suffixes: the runner prefixes the testcase key ("" or "_read1", ...).
 MatrixSpec squareMatrix(const PlanContext& ctx, std::string keySuffix, std::string title,
                         Unit unit = Unit::GBps) {
-  return {std::move(keySuffix), std::move(title), unit, deviceCount(ctx), deviceCount(ctx)};
+  return {std::move(keySuffix), std::move(title), unit, deviceCount(ctx), deviceCount(ctx), {}};
 }
 
 BufferSpec dev(int device, std::size_t bytes) { return BufferSpec::onDevice(device, bytes); }
@@ -121,7 +122,7 @@ Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::st
 Plan fan(const PlanContext& ctx, std::string title,
          const std::function<CopySpec(int d, int k)>& transfer) {
   Plan plan;
-  plan.matrices = {{"", std::move(title), Unit::GBps, 1, deviceCount(ctx)}};
+  plan.matrices = {{"", std::move(title), Unit::GBps, 1, deviceCount(ctx), {}}};
   const Topology& topo = ctx.topology;
   for (int d = 0; d < topo.deviceCount(); ++d) {
     Measurement m;

@@ -17,7 +17,7 @@ Plan perDevice(const PlanContext& ctx, const std::string& title,
                const std::function<std::vector<CopySpec>(int device)>& copiesFor) {
   const int n = ctx.topology.deviceCount();
   Plan plan;
-  plan.matrices.push_back({"", title, Unit::GBps, 1, static_cast<std::size_t>(n)});
+  plan.matrices.push_back({"", title, Unit::GBps, 1, static_cast<std::size_t>(n), {}});
   for (int d = 0; d < n; ++d) {
     Measurement m;
     m.copies = copiesFor(d);

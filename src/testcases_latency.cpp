@@ -9,7 +9,7 @@ Plan hostDeviceLatencySm(const PlanContext& ctx) {
   const int n = ctx.topology.deviceCount();
   Plan plan;
   plan.matrices.push_back({"", "memory latency SM CPU(row) <-> GPU(column) (ns)", Unit::Nanoseconds,
-                           1, static_cast<std::size_t>(n)});
+                           1, static_cast<std::size_t>(n), {}});
   for (int d = 0; d < n; ++d) {
     Measurement m;
     // The chain lives in host memory allocated near the chasing GPU; -b does not apply.

@@ -1,5 +1,6 @@
 #include "nvbandwidth/text_format.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <locale>
 #include <sstream>
@@ -14,7 +15,7 @@ std::string rightAligned(const std::string& text, int width) {
   return s.str();
 }
 
-constexpr int kLabelWidth = 2;  // upstream: max(2, longest row label); our rows are unlabeled
+constexpr std::size_t kLabelWidth = 2;  // upstream: max(2, longest row label)
 constexpr int kCellWidth = 10;
 
 std::string cellName(std::size_t row, std::size_t col) {
@@ -35,12 +36,20 @@ std::string fixed2(double value) {
 const char* unitSuffix(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
 
 std::string formatMatrix(const MatrixResult& m) {
-  std::string text(kLabelWidth, ' ');
+  // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
+  auto rowLabel = [&m](std::size_t row) {
+    return row < m.spec.rowLabels.size() ? m.spec.rowLabels[row] : std::to_string(row);
+  };
+  std::size_t labelWidth = kLabelWidth;
+  for (std::size_t row = 0; row < m.spec.rows; ++row)
+    labelWidth = std::max(labelWidth, rowLabel(row).size());
+  const int width = static_cast<int>(labelWidth);
+  std::string text(labelWidth, ' ');
   for (std::size_t col = 0; col < m.spec.cols; ++col)
     text += rightAligned(std::to_string(col), kCellWidth);
   text += '\n';
   for (std::size_t row = 0; row < m.spec.rows; ++row) {
-    text += rightAligned(std::to_string(row), kLabelWidth);
+    text += rightAligned(rowLabel(row), width);
     for (std::size_t col = 0; col < m.spec.cols; ++col) {
       const auto& cell = m.at(row, col);
       text += rightAligned(cell ? fixed2(cell->value()) : "N/A", kCellWidth);

@@ -5,6 +5,11 @@
 
 namespace nvbw {
 
+const WorldFacts& Topology::world() const {
+  static const WorldFacts alone;
+  return alone;
+}
+
 FakeTopology::FakeTopology(int devices, int smCount)
     : devices_(devices), access_(devices, std::vector<bool>(devices, true)),
       sms_(devices, smCount) {

@@ -36,6 +36,12 @@ void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometr
 void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
                    const SmCopyGeometry& geometry, unsigned long long loops);
 
+// Multicast write: every thread of `geometry`'s grid stores 4-byte words of src into the multicast
+// object at `multicastDst` with multimem.st (each store reaches every GPU that backs it), striding
+// by the thread count, `loops` times. Needs compute capability 9.0; elsewhere the kernel traps.
+void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
+                    const SmCopyGeometry& geometry, unsigned long long loops);
+
 // buf[i] = pattern[i mod kPatternWords] for i < bytes / 4. `pattern` is a 2 MiB device buffer.
 void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern);
 

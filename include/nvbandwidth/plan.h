@@ -14,24 +14,40 @@ namespace nvbw {
 
 enum class MemoryKind { Host, Device };
 
+// Who can reach a device buffer. Private: a single-process run's buffer. In a multi-process run:
+// ProcessLocal lives on its owner's GPU and only the owner uses it; Exported is a unicast buffer
+// that every process maps (fabric or POSIX file-descriptor handle); Multicast is a multicast
+// object that every process's GPU backs and whose stores reach all of them.
+enum class Sharing { Private, ProcessLocal, Exported, Multicast };
+
 // A buffer to allocate for one measurement. For host buffers `device` is the GPU whose local
 // CPUs the pinned pages are allocated from (CPU affinity); for device buffers it is the owner.
 // `process` is the process that owns the memory: 0 in a single-process run; in a multi-process
 // run the rank that allocates it, which the other ranks reach through an exported handle.
+//
+// In a multi-process plan a buffer is named by its owner: `process` is the owning rank and
+// `device` the same number (the world's GPU r is rank r's GPU); each rank maps that onto the GPU
+// it uses.
 struct BufferSpec {
   MemoryKind kind = MemoryKind::Device;
   int device = 0;
   std::size_t bytes = 0;
   int process = 0;
+  Sharing sharing = Sharing::Private;
 
   static BufferSpec host(int affinityDevice, std::size_t bytes) {
-    return {MemoryKind::Host, affinityDevice, bytes, 0};
+    return {MemoryKind::Host, affinityDevice, bytes, 0, Sharing::Private};
   }
   static BufferSpec onDevice(int device, std::size_t bytes) {
-    return {MemoryKind::Device, device, bytes, 0};
+    return {MemoryKind::Device, device, bytes, 0, Sharing::Private};
+  }
+  // Multi-process plans: memory of rank `rank`, reached as `sharing` says.
+  static BufferSpec ofRank(int rank, std::size_t bytes, Sharing sharing) {
+    return {MemoryKind::Device, rank, bytes, rank, sharing};
   }
   bool operator==(const BufferSpec& o) const {
-    return kind == o.kind && device == o.device && bytes == o.bytes && process == o.process;
+    return kind == o.kind && device == o.device && bytes == o.bytes && process == o.process &&
+           sharing == o.sharing;
   }
 };
 
@@ -39,6 +55,7 @@ enum class CopyMethod {
   CopyEngine,   // cuMemcpyAsync, loopCount calls per sample
   SmCopy,       // copy kernel (simple under 64 MiB, striding otherwise)
   SmSplitWarp,  // bidirectional kernel: odd warps src->dst, even warps dst->src; bandwidth halved
+  SmMulticast,  // multimem stores of 4-byte words into a multicast object (multi-process only)
 };
 
 // Which context issues a copy. PreferSrc: the src buffer's device if it is device memory, else
@@ -98,11 +115,15 @@ struct MatrixSpec {
   Unit unit = Unit::GBps;
   std::size_t rows = 1;
   std::size_t cols = 1;
+  std::vector<std::string> rowLabels;  // empty: rows are labelled by their index
 };
 
 struct Plan {
   std::vector<MatrixSpec> matrices;
   std::vector<Measurement> measurements;
+  // Every process of a multi-process run takes part (buffers of several ranks, cross-process
+  // timing); otherwise one process measures and the others wait.
+  bool multiProcess = false;
 };
 
 // True when copy `i` of `m` is reported (named by an output, or part of a Total).

@@ -25,13 +25,20 @@ struct TestcaseDef {
   PlanBuilder plan;         // every registered testcase has one (a unit test checks)
 };
 
-// Builds the registry (single-node testcases, upstream order).
-std::vector<TestcaseDef> makeRegistry();
+// Builds the registry in upstream's order: the 35 single-node testcases, then, where the build
+// runs several processes (the multinode build), the 13 multi-process ones at indices 35-47.
+enum class RegistryScope { SingleNode, WithMultinode };
+std::vector<TestcaseDef> makeRegistry(RegistryScope scope = RegistryScope::SingleNode);
 
 // Convenience for tests and the runner: the reason `def` is waived on `topo`, if any.
 std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology& topo);
 
 // Waive check shared by every device-to-device testcase.
 std::optional<std::string> needsPeerPairs(const Topology& topo);
+
+// Waive checks of the multi-process testcases: at least two processes that can share memory;
+// the broadcast testcases also need multicast.
+std::optional<std::string> needsSharedMemory(const Topology& topo);
+std::optional<std::string> needsMulticast(const Topology& topo);
 
 }  // namespace nvbw

@@ -30,4 +30,8 @@ SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount);
 // The split-warp bidirectional kernel always uses the simple launch shape.
 SmCopyGeometry splitWarpGeometry(std::size_t bytes);
 
+// The multicast kernel: smCount x 512 threads striding over the buffer, as the striding copy;
+// its stores are 4-byte multimem stores, so every 16-byte element is four of them.
+SmCopyGeometry multicastGeometry(std::size_t bytes, int smCount);
+
 }  // namespace nvbw

@@ -2,14 +2,27 @@
 // driver (DriverTopology in gpu.h); tests use FakeTopology to model 0, 1, 2 or 8 GPUs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace nvbw {
 
+// What the processes of a run can do together. A single-process run has one process and shares
+// nothing; the multinode build fills this in from its start-up checks.
+struct WorldFacts {
+  int processes = 1;
+  // Why GPU memory cannot be shared between the processes; nullopt when it can.
+  std::optional<std::string> sharingProblem = std::string("this run has one process");
+  // Why multicast objects cannot be used; nullopt when they can.
+  std::optional<std::string> multicastProblem = std::string("this run has one process");
+};
+
 class Topology {
  public:
   virtual ~Topology() = default;
+  // The processes of the run (multi-process testcases).
+  virtual const WorldFacts& world() const;
   virtual int deviceCount() const = 0;
   // cuDeviceCanAccessPeer(device, peer): `device` can map and access `peer`'s memory.
   virtual bool canAccessPeer(int device, int peer) const = 0;
@@ -25,8 +38,11 @@ class FakeTopology final : public Topology {
   bool canAccessPeer(int device, int peer) const override;
   int smCount(int device) const override;
   void setSmCount(int device, int sms);
+  const WorldFacts& world() const override { return world_; }
+  void setWorld(WorldFacts world) { world_ = std::move(world); }
 
  private:
+  WorldFacts world_;
   int devices_;
   std::vector<std::vector<bool>> access_;
   std::vector<int> sms_;

@@ -25,6 +25,16 @@ inline std::string describe(const BufferSpec& b) {
                            : b.bytes == 2 * kBytes    ? "2S"
                            : b.bytes == kLatencyBytes ? "2MiB"
                                                       : std::to_string(b.bytes) + "B";
+  switch (b.sharing) {
+  case Sharing::ProcessLocal:
+    return "local" + std::to_string(b.process) + "[" + size + "]";
+  case Sharing::Exported:
+    return "unicast" + std::to_string(b.process) + "[" + size + "]";
+  case Sharing::Multicast:
+    return "mcast" + std::to_string(b.process) + "[" + size + "]";
+  case Sharing::Private:
+    break;
+  }
   return (b.kind == MemoryKind::Host ? "host" : "gpu") + std::to_string(b.device) + "[" + size +
          "]";
 }
@@ -37,6 +47,8 @@ inline std::string describe(CopyMethod m) {
     return "SM";
   case CopyMethod::SmSplitWarp:
     return "SM-split";
+  case CopyMethod::SmMulticast:
+    return "SM-multicast";
   }
   return "?";
 }
@@ -79,13 +91,20 @@ inline std::vector<std::string> describe(const Plan& plan) {
 
 // ---- Registry helpers -------------------------------------------------------------------------
 
+// The single-node build's registry.
 inline const std::vector<TestcaseDef>& registry() {
   static const std::vector<TestcaseDef> defs = makeRegistry();
   return defs;
 }
 
+// The multinode build's: the 35 single-node testcases, then the 13 multi-process ones.
+inline const std::vector<TestcaseDef>& multinodeRegistry() {
+  static const std::vector<TestcaseDef> defs = makeRegistry(RegistryScope::WithMultinode);
+  return defs;
+}
+
 inline const TestcaseDef& def(const std::string& key) {
-  for (const TestcaseDef& d : registry())
+  for (const TestcaseDef& d : multinodeRegistry())
     if (d.key == key) return d;
   throw std::out_of_range("no testcase " + key);
 }

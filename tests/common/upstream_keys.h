@@ -46,4 +46,21 @@ inline const std::vector<std::string> kUpstreamKeys = {
     "device_local_copy",                               // 34
 };
 
+// The 13 multinode keys of upstream's MULTINODE build, at indices 35-47.
+inline const std::vector<std::string> kUpstreamMultinodeKeys = {
+    "multinode_device_to_device_memcpy_read_ce",                 // 35
+    "multinode_device_to_device_memcpy_write_ce",                // 36
+    "multinode_device_to_device_bidirectional_memcpy_read_ce",   // 37
+    "multinode_device_to_device_bidirectional_memcpy_write_ce",  // 38
+    "multinode_device_to_device_memcpy_read_sm",                 // 39
+    "multinode_device_to_device_memcpy_write_sm",                // 40
+    "multinode_device_to_device_bidirectional_memcpy_read_sm",   // 41
+    "multinode_device_to_device_bidirectional_memcpy_write_sm",  // 42
+    "multinode_device_to_device_all_to_one_write_sm",            // 43
+    "multinode_device_to_device_all_from_one_read_sm",           // 44
+    "multinode_device_to_device_broadcast_one_to_all_sm",        // 45
+    "multinode_device_to_device_broadcast_all_to_all_sm",        // 46
+    "multinode_bisect_write_ce",                                 // 47
+};
+
 }  // namespace nvbw::test
