@@ -1,5 +1,7 @@
 #include "nvbandwidth/communicator.h"
 
+#include <algorithm>
+
 namespace nvbw {
 
 bool agreeAll(Communicator& comm, bool mine) {
@@ -8,17 +10,36 @@ bool agreeAll(Communicator& comm, bool mine) {
   return true;
 }
 
-std::optional<std::string> agreeOnError(Communicator& comm,
-                                        const std::optional<std::string>& mine) {
-  // "E<message>" for an error, "-" for none.
-  const std::vector<std::string> all = comm.allGather(mine ? "E" + *mine : "-");
-  for (std::size_t rank = 0; rank < all.size(); ++rank) {
-    if (all[rank].empty() || all[rank][0] != 'E') continue;
-    const std::string message = all[rank].substr(1);
-    if (comm.size() == 1) return message;
-    return "rank " + std::to_string(rank) + ": " + message;
+int agreeOnMax(Communicator& comm, int mine) {
+  int largest = mine;
+  for (const std::string& value : comm.allGather(std::to_string(mine)))
+    largest = std::max(largest, std::stoi(value));
+  return largest;
+}
+
+std::string fromRankZero(Communicator& comm, std::string mine) {
+  comm.broadcast(mine, 0);
+  return mine;
+}
+
+Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
+  // "<signal> <kind><message>": kind E (own error), P (another rank's), - (none).
+  const char kind = !mine.error ? '-' : mine.peerFailure ? 'P' : 'E';
+  const std::vector<std::string> all = comm.allGather(
+      std::to_string(mine.signal) + " " + kind + (mine.error ? *mine.error : std::string()));
+  Outcome agreed;
+  for (const char wanted : {'E', 'P'}) {
+    for (std::size_t rank = 0; rank < all.size() && !agreed.error; ++rank) {
+      const std::size_t space = all[rank].find(' ');
+      if (all[rank].at(space + 1) != wanted) continue;
+      const std::string message = all[rank].substr(space + 2);
+      agreed.error = comm.size() == 1 ? message : "rank " + std::to_string(rank) + ": " + message;
+      agreed.peerFailure = wanted == 'P';
+    }
   }
-  return std::nullopt;
+  for (const std::string& entry : all)
+    agreed.signal = std::max(agreed.signal, std::stoi(entry.substr(0, entry.find(' '))));
+  return agreed;
 }
 
 }  // namespace nvbw

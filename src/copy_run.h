@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "nvbandwidth/buffer_pool.h"
+#include "nvbandwidth/buffer_view.h"
 #include "nvbandwidth/cuda_raii.h"
 #include "nvbandwidth/kernels.h"
 #include "nvbandwidth/plan.h"
@@ -40,16 +41,6 @@ class Verifier {
   PatternCache& patterns_;
   HostBuffer result_;                // one kernels::CheckResult
   std::map<int, Stream> streams_;    // one per device, made on first use
-};
-
-// Where a copy's buffer is for this process: the address the GPU uses; for pinned host memory
-// also the host address; for a multicast object the address of this process's own backing
-// memory, which is what can be filled and checked (stores to `ptr` reach every process).
-struct BufferView {
-  CUdeviceptr ptr = 0;
-  void* host = nullptr;
-  CUdeviceptr checkPtr = 0;  // 0: `ptr`
-  CUdeviceptr checked() const { return checkPtr ? checkPtr : ptr; }
 };
 
 // The view of a pooled allocation.

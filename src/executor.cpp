@@ -1,4 +1,4 @@
-// The GPU plan runner: for each measurement of a plan, lease its buffers, run its samples (copies
+// The GPU plan runner: for each measurement of a plan, get its buffers, run its samples (copies
 // through the sample protocol, or a pointer chase), and record its cells and -v lines.
 #include "nvbandwidth/executor.h"
 
@@ -31,13 +31,22 @@ double copyBandwidth(const CopyRun& c, std::uint64_t loops, double seconds) {
   return c.spec->method == CopyMethod::SmSplitWarp ? bw / 2 : bw;
 }
 
+// The buffers of one measurement as this process sees them: pooled allocations (a single-process
+// plan) or buffers shared between the processes (a multi-process plan).
+struct MeasurementBuffers {
+  std::optional<BufferPool::Lease> pooled;
+  std::unique_ptr<SharedBuffers> shared;
+  BufferView view(std::size_t i) const {
+    return shared ? shared->view(i) : detail::viewOf((*pooled)[i]);
+  }
+};
+
 class GpuPlanRunner final : public PlanRunner {
  public:
   GpuPlanRunner(const Gpu& gpu, ExecSettings settings, ExecHooks hooks)
       : gpu_(gpu), settings_(settings), hooks_(std::move(hooks)),
         allocator_(makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note)), pool_(*allocator_),
-        patterns_(gpu), verifier_(gpu, patterns_) {
-    if (!hooks_.coordinator) hooks_.coordinator = makeLocalCoordinator(gpu);
+        patterns_(gpu), verifier_(gpu, patterns_), localCoordinator_(makeLocalCoordinator(gpu)) {
     if (!hooks_.faults) hooks_.faults = std::make_shared<NoFaults>();
     for (int d = 0; d < gpu.deviceCount(); ++d) {
       ContextScope scope(gpu, d);
@@ -45,50 +54,41 @@ class GpuPlanRunner final : public PlanRunner {
     }
   }
 
-  PlanResult run(const Plan& plan, const ProgressSink& progress) override {
-    PlanResult result;
-    for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
-    try {
-      {
-        PhaseTimer timer(times_.release);
-        pool_.limitTo(plan);
-      }
-      for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
-        const Measurement& m = plan.measurements[i];
-        auto afterSample = [&](unsigned sample) {
-          if (progress)
-            progress({i, plan.measurements.size(), sample, settings_.samples});
-          if (const int signal = hooks_.stopRequested ? hooks_.stopRequested() : 0)
-            throw Interrupted(signal);
-        };
-        MeasurementSamples samples = m.latency ? measureLatency(m, afterSample)
-                                               : measureCopies(m, afterSample);
-        hooks_.coordinator->combine(m, samples);
-        result.measurements.push_back(
-            recordMeasurement(m, samples, settings_.statistic, result.matrices));
-      }
-    } catch (...) {
-      // Buffers may be in a state we cannot trust (or their context is broken): start afresh.
-      pool_.clear();
-      throw;
-    }
-    return result;
-  }
-
+  PlanResult run(const Plan& plan, const ProgressSink& progress) override;
   PhaseTimes phaseTimes() const override { return times_; }
   MemoryStats memoryStats() const override { return pool_.stats(); }
 
  private:
-  MeasurementSamples measureCopies(const Measurement& m,
-                                   const std::function<void(unsigned)>& afterSample);
-  MeasurementSamples measureLatency(const Measurement& m,
-                                    const std::function<void(unsigned)>& afterSample) {
+  using AfterSample = std::function<void(unsigned)>;
+  MeasurementSamples measureCopies(const Measurement& m, bool multiProcess,
+                                   const AfterSample& afterSample);
+  MeasurementSamples measureLatency(const Measurement& m, const AfterSample& afterSample) {
     PhaseTimer timer(times_.latency);
     MeasurementSamples s;
-    s.copies.push_back(
-        detail::measureLatency(gpu_, pool_, *m.latency, settings_, afterSample));
+    s.copies.push_back(detail::measureLatency(gpu_, pool_, *m.latency, settings_, afterSample));
     return s;
   }
+  // Whether this process takes part in `plan`: every process in a multi-process plan, rank 0
+  // alone in the others (so their figures are a single process's).
+  bool takesPart(const Plan& plan) const {
+    if (!hooks_.processes) {
+      if (plan.multiProcess)
+        throw Error("this testcase needs several processes, which only the multinode build runs");
+      return true;
+    }
+    return plan.multiProcess || hooks_.processes->rank() == 0;
+  }
+  SampleCoordinator& coordinator(bool multiProcess) {
+    return multiProcess ? hooks_.processes->coordinator() : *localCoordinator_;
+  }
+  int stopSignal(bool multiProcess) {
+    const int local = hooks_.stopRequested ? hooks_.stopRequested() : 0;
+    return multiProcess ? hooks_.processes->agreeOnStop(local) : local;
+  }
+  MeasurementBuffers buffersFor(const Measurement& m, bool multiProcess);
+  // This process's copies of `m`, numbered for its own GPUs.
+  std::vector<CopySpec> localCopies(const Measurement& m, bool multiProcess,
+                                    std::vector<std::size_t>& indices);
 
   const Gpu& gpu_;
   ExecSettings settings_;
@@ -97,37 +97,88 @@ class GpuPlanRunner final : public PlanRunner {
   BufferPool pool_;
   detail::PatternCache patterns_;
   detail::Verifier verifier_;
+  std::unique_ptr<SampleCoordinator> localCoordinator_;
   PhaseTimes times_;
 };
 
-MeasurementSamples GpuPlanRunner::measureCopies(const Measurement& m,
-                                                const std::function<void(unsigned)>& afterSample) {
-  // This process runs the copies it issues; the coordinator brings in the others' samples.
-  std::vector<std::size_t> mine;
-  std::vector<BufferSpec> specs;
-  for (std::size_t i = 0; i < m.copies.size(); ++i) {
-    if (!hooks_.coordinator->executes(m.copies[i])) continue;
-    mine.push_back(i);
-    specs.push_back(m.copies[i].src);
-    specs.push_back(m.copies[i].dst);
+PlanResult GpuPlanRunner::run(const Plan& plan, const ProgressSink& progress) {
+  PlanResult result;
+  for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
+  if (!takesPart(plan)) return result;
+  try {
+    {
+      PhaseTimer timer(times_.release);
+      pool_.limitTo(plan);
+    }
+    for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
+      const Measurement& m = plan.measurements[i];
+      auto afterSample = [&](unsigned sample) {
+        if (progress) progress({i, plan.measurements.size(), sample, settings_.samples});
+        if (const int signal = stopSignal(plan.multiProcess)) throw Interrupted(signal);
+      };
+      MeasurementSamples samples = m.latency ? measureLatency(m, afterSample)
+                                             : measureCopies(m, plan.multiProcess, afterSample);
+      coordinator(plan.multiProcess).combine(m, samples);
+      result.measurements.push_back(
+          recordMeasurement(m, samples, settings_.statistic, result.matrices));
+    }
+  } catch (...) {
+    // Buffers may be in a state we cannot trust (or their context is broken): start afresh.
+    pool_.clear();
+    throw;
   }
-  MeasurementSamples samples;
-  samples.copies.resize(m.copies.size());
-  if (mine.empty()) return samples;
+  return result;
+}
 
+MeasurementBuffers GpuPlanRunner::buffersFor(const Measurement& m, bool multiProcess) {
+  std::vector<BufferSpec> specs;
+  for (const CopySpec& c : m.copies) {
+    specs.push_back(c.src);
+    specs.push_back(c.dst);
+  }
+  MeasurementBuffers buffers;
+  if (multiProcess)
+    buffers.shared = hooks_.processes->acquire(specs);  // collective: every process, all specs
+  else
+    buffers.pooled.emplace(pool_.acquire(specs));
+  return buffers;
+}
+
+std::vector<CopySpec> GpuPlanRunner::localCopies(const Measurement& m, bool multiProcess,
+                                                 std::vector<std::size_t>& indices) {
+  std::vector<CopySpec> copies;
+  for (std::size_t i = 0; i < m.copies.size(); ++i) {
+    CopySpec c = m.copies[i];
+    if (multiProcess) {
+      if (c.execProcess != hooks_.processes->rank()) continue;
+      c.execDevice = hooks_.processes->localDevice();  // the world's GPU r is this process's
+    }
+    copies.push_back(c);
+    indices.push_back(i);
+  }
+  return copies;
+}
+
+MeasurementSamples GpuPlanRunner::measureCopies(const Measurement& m, bool multiProcess,
+                                                const AfterSample& afterSample) {
   PhaseTimer allocationTimer(times_.allocation);
-  const BufferPool::Lease buffers = pool_.acquire(specs);
-  std::vector<CopyRun> runs(mine.size());
-  for (std::size_t k = 0; k < mine.size(); ++k) {
-    runs[k].spec = &m.copies[mine[k]];
-    runs[k].src = detail::viewOf(buffers[2 * k]);
-    runs[k].dst = detail::viewOf(buffers[2 * k + 1]);
+  const MeasurementBuffers buffers = buffersFor(m, multiProcess);
+  std::vector<std::size_t> mine;
+  const std::vector<CopySpec> copies = localCopies(m, multiProcess, mine);
+  std::vector<CopyRun> runs(copies.size());
+  for (std::size_t k = 0; k < copies.size(); ++k) {
+    runs[k].spec = &copies[k];
+    runs[k].src = buffers.view(2 * mine[k]);
+    runs[k].dst = buffers.view(2 * mine[k] + 1);
     detail::prepareCopy(gpu_, runs[k]);
   }
   allocationTimer.stop();
+
+  MeasurementSamples samples;
+  samples.copies.resize(m.copies.size());
   const bool total = readsTotal(m);
-  detail::SampleProtocol protocol({gpu_, *hooks_.coordinator, *hooks_.faults, patterns_, verifier_,
-                                   settings_, times_},
+  detail::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
+                                   verifier_, settings_, times_},
                                   runs, total);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
     const detail::SampleTimes t = protocol.run(sample);
@@ -136,7 +187,7 @@ MeasurementSamples GpuPlanRunner::measureCopies(const Measurement& m,
       samples.copies[mine[k]].push_back(copyBandwidth(runs[k], settings_.loopCount, t.copies[k]));
       totalBytes += static_cast<double>(runs[k].bytes);
     }
-    if (total)
+    if (total && !runs.empty())
       samples.total.push_back(
           bandwidthGBps(totalBytes, static_cast<double>(settings_.loopCount), t.total));
     afterSample(sample);

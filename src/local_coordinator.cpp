@@ -20,7 +20,7 @@ class LocalCoordinator final : public SampleCoordinator {
     flags()->timedOut = 0;
   }
 
-  void beginSample() override {
+  void beginSample(bool) override {
     flags()->latch = 0;
     flags()->timedOut = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -29,8 +29,12 @@ class LocalCoordinator final : public SampleCoordinator {
   // Mapped portable memory under UVA: the host address is valid on every GPU.
   SpinFlags spinFlags(int) override { return {&flags()->latch, &flags()->timedOut}; }
 
-  void release() override { open(); }
+  // A failure to queue was already followed by abandon(); the protocol reports it.
+  void release(bool ok) override {
+    if (ok) open();
+  }
   void abandon() noexcept override { open(); }
+  void checkpoint(bool) override {}
 
   void waitFor(const std::vector<CUstream>& streams) override {
     for (CUstream s : streams) NVBW_CU(gpu_.api(), cuStreamSynchronize, s);

@@ -2,6 +2,8 @@
 
 #include <exception>
 
+#include "nvbandwidth/coordinator.h"
+
 namespace nvbw {
 namespace {
 
@@ -17,26 +19,36 @@ TestcaseResult unresolved(const Selection& sel) {
           sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error, {}, {}};
 }
 
-// Runs one testcase's plan. Returns the local error, if any; `interruptedBy` gets the signal
-// when the run was asked to stop.
-std::optional<std::string> measure(const TestcaseDef& def, const RunRequest& request,
-                                   PlanRunner& planRunner, const RunControl& control,
-                                   TestcaseResult& result, std::optional<int>& interruptedBy) {
+// Runs one testcase's plan and says how it ended here.
+Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& planRunner,
+                const RunControl& control, TestcaseResult& result) {
   try {
     const Plan plan = def.plan(PlanContext{request.topology, request.bufferBytes});
     PlanResult measured = planRunner.run(plan, control.progress);
     result.matrices = std::move(measured.matrices);
     result.measurements = std::move(measured.measurements);
     qualifyKeys(result.matrices, def.key);
-    return std::nullopt;
+    return {};
   } catch (const Interrupted& e) {
-    interruptedBy = e.signal();
-    return std::string(e.what());
+    return {std::string(e.what()), false, e.signal()};
+  } catch (const PeerFailed& e) {
+    return {testcaseFailure(def.key, e.what()), true, 0};
   } catch (const std::exception& e) {
-    return testcaseFailure(def.key, e.what());
+    return {testcaseFailure(def.key, e.what()), false, 0};
   } catch (...) {
-    return testcaseFailure(def.key, "unknown exception");
+    return {testcaseFailure(def.key, "unknown exception"), false, 0};
   }
+}
+
+// Whether `def` is waived: rank 0 decides (its GPUs measure the single-process testcases; the
+// multi-process facts are the same on every rank), so that every rank takes the same path.
+std::optional<std::string> waiver(const TestcaseDef& def, const Topology& topology,
+                                  Communicator& comm) {
+  const std::optional<std::string> mine = waiveReasonFor(def, topology);
+  std::string decision = mine ? "W" + *mine : "-";
+  decision = fromRankZero(comm, decision);
+  if (decision == "-") return std::nullopt;
+  return decision.substr(1);
 }
 
 }  // namespace
@@ -51,7 +63,9 @@ RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Outpu
   Communicator& comm = control.comm ? *control.comm : alone;
   RunSummary summary;
   for (const Selection& sel : request.selection) {
-    if (const int signal = control.stopRequested ? control.stopRequested() : 0) {
+    // Every rank stops before the same testcase.
+    const int local = control.stopRequested ? control.stopRequested() : 0;
+    if (const int signal = agreeOnMax(comm, local)) {
       summary.interruptedBy = signal;
       break;
     }
@@ -64,7 +78,7 @@ RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Outpu
     const TestcaseDef& def = request.registry[*sel.index];
     TestcaseResult result;
     result.name = def.key;
-    if (auto reason = waiveReasonFor(def, request.topology)) {
+    if (auto reason = waiver(def, request.topology, comm)) {
       result.status = Status::Waived;
       result.message = *reason;
       ++summary.waived;
@@ -72,12 +86,12 @@ RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Outpu
       continue;
     }
     output.testcaseStarted(def.key);
-    const std::optional<std::string> localError =
-        measure(def, request, planRunner, control, result, summary.interruptedBy);
     // Every process reports the same outcome: one place where a multi-process run agrees.
-    if (const std::optional<std::string> error = agreeOnError(comm, localError)) {
+    const Outcome outcome =
+        agreeOnOutcome(comm, measure(def, request, planRunner, control, result));
+    if (outcome.error) {
       result.status = Status::Error;
-      result.message = *error;
+      result.message = *outcome.error;
       result.matrices.clear();
       result.measurements.clear();
       ++summary.errors;
@@ -85,7 +99,10 @@ RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Outpu
       ++summary.passed;
     }
     output.testcaseFinished(result);
-    if (summary.interruptedBy) break;
+    if (outcome.signal) {
+      summary.interruptedBy = outcome.signal;
+      break;
+    }
   }
   return summary;
 }

@@ -1,35 +1,36 @@
 // The measurement method of upstream's doMemcpyCore (spec §4.2) for any list of simultaneous
 // copies. The latch makes all copies start together, after all the enqueueing work, so that the
 // measurement does not include host-side launch overhead.
+//
+// A sample is three local stages separated by the coordinator's steps; a stage that fails is
+// remembered, the step still happens (other processes may be waiting in it), then the failure is
+// rethrown.
 #include "sample_protocol.h"
 
-#include "phase_timer.h"
-
+#include <exception>
 #include <string>
 
 #include "nvbandwidth/statistics.h"
+#include "phase_timer.h"
 
 namespace nvbw::detail {
 namespace {
 
 constexpr unsigned kWarmupCopies = 4;
 
-// Opens the latch on scope exit unless the sample released it normally, so a failure while
-// enqueueing never leaves a GPU spinning (and the streams can still be synchronised).
-class AbandonGuard {
- public:
-  explicit AbandonGuard(SampleCoordinator& c) : coordinator_(c) {}
-  ~AbandonGuard() {
-    if (armed_) coordinator_.abandon();
+template <typename Stage>
+std::exception_ptr attempt(Stage&& stage) {
+  try {
+    stage();
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
   }
-  void disarm() { armed_ = false; }
-  AbandonGuard(const AbandonGuard&) = delete;
-  AbandonGuard& operator=(const AbandonGuard&) = delete;
+}
 
- private:
-  SampleCoordinator& coordinator_;
-  bool armed_ = true;
-};
+void rethrowIf(const std::exception_ptr& failure) {
+  if (failure) std::rethrow_exception(failure);
+}
 
 }  // namespace
 
@@ -39,21 +40,30 @@ SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool tot
 }
 
 SampleTimes SampleProtocol::run(unsigned sample) {
-  fill(sample);
-  p_.coordinator.beginSample();
-  {
-    AbandonGuard guard(p_.coordinator);
-    blockAndEnqueue();
-    guard.disarm();
-    releaseAndWait();
-  }
-  if (p_.coordinator.timedOut())
-    throw SpinTimeoutError("a stream stayed blocked for longer than the " +
-                           std::to_string(p_.settings.spinTimeoutMs) +
-                           " ms spin timeout while copies were being queued; the timing would "
-                           "include queueing time, so the measurement was discarded");
-  verify(sample);
-  return timings();
+  SampleCoordinator& coordinator = p_.coordinator;
+  std::exception_ptr failure = attempt([&] { fill(sample); });
+  coordinator.beginSample(!failure);
+  rethrowIf(failure);
+
+  failure = attempt([&] { blockAndEnqueue(); });
+  if (failure) coordinator.abandon();  // no stream of ours may stay blocked
+  coordinator.release(!failure);
+  rethrowIf(failure);
+
+  SampleTimes times;
+  failure = attempt([&] {
+    wait();
+    if (coordinator.timedOut())
+      throw SpinTimeoutError("a stream stayed blocked for longer than the " +
+                             std::to_string(p_.settings.spinTimeoutMs) +
+                             " ms spin timeout while copies were being queued; the timing would "
+                             "include queueing time, so the measurement was discarded");
+    verify(sample);
+    times = timings();
+  });
+  coordinator.checkpoint(!failure);
+  rethrowIf(failure);
+  return times;
 }
 
 void SampleProtocol::fill(unsigned sample) {
@@ -74,7 +84,7 @@ void SampleProtocol::blockAndEnqueue() {
     kernels::spin(c.stream->get(), flags.latch, flags.timedOut, khz * p_.settings.spinTimeoutMs);
     enqueueCopy(p_.gpu, c, kWarmupCopies);
   }
-  enqueueMeasured();
+  if (!runs_.empty()) enqueueMeasured();
 }
 
 // Every stream starts timing when stream 0 does (after its warm-up). For the aggregate, stream 0
@@ -97,9 +107,8 @@ void SampleProtocol::enqueueMeasured() {
   totalEnd_->record(first.stream->get());
 }
 
-void SampleProtocol::releaseAndWait() {
+void SampleProtocol::wait() {
   PhaseTimer timer(p_.times.wait);
-  p_.coordinator.release();
   std::vector<CUstream> streams;
   for (const CopyRun& c : runs_) streams.push_back(c.stream->get());
   p_.coordinator.waitFor(streams);
@@ -121,9 +130,8 @@ SampleTimes SampleProtocol::timings() const {
     t.copies.push_back(seconds);
     p_.times.timedCopies += seconds;
   }
-  if (total_) {
+  if (total_ && !runs_.empty())
     t.total = checkedSeconds(totalEnd_->elapsedSince(*runs_.front().start), "the aggregate");
-  }
   return t;
 }
 

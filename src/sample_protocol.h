@@ -1,6 +1,7 @@
 // One sample of a measurement's copies, step by step: fill, latch, enqueue, release,
 // synchronise, verify, time. The steps that involve other processes go through the
-// SampleCoordinator; corruption for tests goes through the FaultInjector.
+// SampleCoordinator; corruption for tests goes through the FaultInjector. In a multi-process
+// run a process may have no copy of its own in a measurement: it still takes every step.
 #pragma once
 
 #include <vector>
@@ -38,7 +39,7 @@ class SampleProtocol {
   void fill(unsigned sample);
   void blockAndEnqueue();
   void enqueueMeasured();
-  void releaseAndWait();
+  void wait();
   void verify(unsigned sample);
   SampleTimes timings() const;
 

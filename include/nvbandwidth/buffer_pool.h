@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "nvbandwidth/cuda_raii.h"
@@ -60,14 +61,19 @@ class BufferPool {
   class Lease {
    public:
     Lease(BufferPool& pool, std::vector<std::unique_ptr<Allocation>> buffers)
-        : pool_(pool), buffers_(std::move(buffers)) {}
-    ~Lease() { pool_.release(std::move(buffers_)); }
+        : pool_(&pool), buffers_(std::move(buffers)) {}
+    ~Lease() {
+      if (pool_) pool_->release(std::move(buffers_));
+    }
+    Lease(Lease&& other) noexcept
+        : pool_(std::exchange(other.pool_, nullptr)), buffers_(std::move(other.buffers_)) {}
+    Lease& operator=(Lease&&) = delete;
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     Allocation& operator[](std::size_t i) const { return *buffers_.at(i); }
 
    private:
-    BufferPool& pool_;
+    BufferPool* pool_;
     std::vector<std::unique_ptr<Allocation>> buffers_;
   };
 

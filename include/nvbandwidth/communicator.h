@@ -32,8 +32,23 @@ class SingleProcess final : public Communicator {
 // True on every rank when `mine` is true on every rank.
 bool agreeAll(Communicator& comm, bool mine);
 
-// The error a testcase ends with on every rank: the first rank's (in rank order) that had one,
-// named "rank N: ..." when there is more than one process; nullopt when no rank had one.
-std::optional<std::string> agreeOnError(Communicator& comm, const std::optional<std::string>& mine);
+// The largest of every rank's `mine` (a signal number: 0 when none), on every rank.
+int agreeOnMax(Communicator& comm, int mine);
+
+// Rank 0's `mine`, on every rank.
+std::string fromRankZero(Communicator& comm, std::string mine);
+
+// How a testcase ended on one rank: its error, whether that error only reports another rank's
+// failure, and the signal that interrupted it (0: none).
+struct Outcome {
+  std::optional<std::string> error;
+  bool peerFailure = false;
+  int signal = 0;
+};
+
+// How the testcase ends on every rank: the error of the first rank (in rank order) whose own
+// step failed, else the first peer-failure report, named "rank N: ..." when there is more than
+// one process; and the largest signal any rank received.
+Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine);
 
 }  // namespace nvbw

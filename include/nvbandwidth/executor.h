@@ -11,6 +11,7 @@
 #include "nvbandwidth/gpu.h"
 #include "nvbandwidth/phase_times.h"
 #include "nvbandwidth/plan.h"
+#include "nvbandwidth/process_world.h"
 #include "nvbandwidth/progress.h"
 #include "nvbandwidth/results.h"
 
@@ -42,12 +43,13 @@ class PlanRunner {
 };
 
 // What a GPU plan runner needs besides the GPUs and the settings. Defaults: this process alone,
-// no faults, never stop, notes dropped.
+// no faults, never stop, notes dropped. With `processes` (a multi-process run) the runner also
+// runs multi-process plans, and runs the others on rank 0 only while the other ranks wait.
 struct ExecHooks {
-  std::shared_ptr<SampleCoordinator> coordinator;
   std::shared_ptr<FaultInjector> faults;
   StopRequest stopRequested;
   std::function<void(const std::string&)> note;
+  std::shared_ptr<ProcessWorld> processes;
 };
 
 std::unique_ptr<PlanRunner> makeGpuPlanRunner(const Gpu& gpu, ExecSettings settings,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "nvbandwidth/coordinator.h"
 #include "nvbandwidth/registry.h"
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/topology.h"
@@ -391,16 +392,18 @@ TEST(Runner, StopRequestedBetweenTestcasesStartsNoMore) {
 
 // ---- Errors agreed between processes ---------------------------------------------------------
 
-// A world of several ranks as seen from rank 0: the other ranks' gathered strings are scripted.
+// A world of several ranks as seen from rank 0: what the other ranks say about each testcase's
+// outcome ("<signal> <E|P|-><message>") is scripted; they never ask to stop before a testcase.
 class ScriptedWorld final : public Communicator {
  public:
-  std::vector<std::string> others;  // what ranks 1.. contribute to the next allGather
+  std::vector<std::string> outcomes;  // ranks 1.. for every outcome agreement
   int rank() const override { return 0; }
-  int size() const override { return 1 + static_cast<int>(others.size()); }
+  int size() const override { return 1 + static_cast<int>(outcomes.size()); }
   void barrier() override {}
   std::vector<std::string> allGather(const std::string& mine) override {
+    const bool outcome = mine.find(' ') != std::string::npos;
     std::vector<std::string> all{mine};
-    all.insert(all.end(), others.begin(), others.end());
+    for (const std::string& other : outcomes) all.push_back(outcome ? other : "0");
     return all;
   }
   void broadcast(std::string&, int) override {}
@@ -409,7 +412,7 @@ class ScriptedWorld final : public Communicator {
 TEST(Runner, AnErrorOnAnotherRankFailsTheTestcaseWithThatRanksMessage) {
   Harness h;
   ScriptedWorld world;
-  world.others = {"-", "Eboom on GPU 2"};
+  world.outcomes = {"0 -", "0 Eboom on GPU 2"};
   h.control.comm = &world;
   h.registry = {runnable("a")};
   const RunSummary s = h.run({at(0)});
@@ -423,12 +426,39 @@ TEST(Runner, AnErrorOnAnotherRankFailsTheTestcaseWithThatRanksMessage) {
 TEST(Runner, TheLowestFailingRankIsReported) {
   Harness h;
   ScriptedWorld world;
-  world.others = {"Efirst", "Esecond"};
+  world.outcomes = {"0 Efirst", "0 Esecond"};
   h.control.comm = &world;
   h.registry = {runnable("a")};
   h.planRunner.behaviours = {throwing("mine")};
   h.run({at(0)});
   EXPECT_EQ(h.output.finished.at(0).message, "rank 0: Testcase a failed: mine");
+}
+
+// A rank that only saw another rank fail says so; the rank that really failed is reported.
+TEST(Runner, AnOwnErrorWinsOverReportsOfAPeersFailure) {
+  Harness h;
+  ScriptedWorld world;
+  world.outcomes = {"0 PTestcase a failed: rank 2 failed the step", "0 Ecuda error on rank 2"};
+  h.control.comm = &world;
+  h.registry = {runnable("a")};
+  h.planRunner.behaviours = {[](const Plan&, const ProgressSink&) -> PlanResult {
+    throw PeerFailed("another process failed");
+  }};
+  h.run({at(0)});
+  EXPECT_EQ(h.output.finished.at(0).message, "rank 2: cuda error on rank 2");
+}
+
+// A signal seen by any rank stops every rank after the testcase.
+TEST(Runner, ASignalOnAnotherRankStopsTheRun) {
+  Harness h;
+  ScriptedWorld world;
+  world.outcomes = {"15 Einterrupted by SIGTERM"};
+  h.control.comm = &world;
+  h.registry = {runnable("a"), runnable("b")};
+  const RunSummary s = h.run({at(0), at(1)});
+  EXPECT_EQ(s.interruptedBy, std::optional<int>(15));
+  EXPECT_EQ(h.output.finished.size(), 1u);
+  EXPECT_EQ(h.output.finished.at(0).message, "rank 1: interrupted by SIGTERM");
 }
 
 }  // namespace
