@@ -199,7 +199,7 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
 
 int runApplication(const Options& options, AppContext& ctx) {
   try {
-    const std::vector<TestcaseDef> registry = makeRegistry();
+    const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope);
     // -h and -l need neither a GPU nor a driver, and work in JSON mode too.
     if (options.help || options.list) return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;

@@ -1,17 +1,18 @@
-// nvbandwidth: the application core (application.h) on this machine's GPUs, with SIGINT, SIGTERM
-// and SIGHUP turned into a request to stop. It says which exit status to return (README
-// "Exit status").
-#include <iostream>
+// nvbandwidth: the application core (application.h) in this build's world of processes, with
+// SIGINT, SIGTERM and SIGHUP turned into a request to stop. It says which exit status to return
+// (README "Exit status").
 #include <string>
 #include <vector>
 
 #include "nvbandwidth/application.h"
-#include "nvbandwidth/gpu_platform.h"
 #include "nvbandwidth/signals.h"
+#include "nvbandwidth/world.h"
 
 int main(int argc, char** argv) {
+  const std::unique_ptr<nvbw::World> world = nvbw::openWorld(argc, argv);
   nvbw::SignalStop signals;
-  nvbw::AppContext context{nvbw::openGpuPlatform, std::cout, std::cerr,
-                           [&signals] { return signals.pending(); }, {}, nullptr};
+  nvbw::AppContext context{world->platform(), world->out(), world->err(),
+                           [&signals] { return signals.pending(); }, {}, &world->comm(),
+                           world->registryScope()};
   return nvbw::runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
 }

@@ -118,6 +118,7 @@ class JsonOutput : public Output {
       devices.push_back(std::to_string(i) + ": " + info.devices[i].name + " (" +
                         formatBdf(info.devices[i]) + "): (" + info.hostname + ")");
     root_["GPU Device list"] = std::move(devices);
+    if (!info.processes.empty()) addProcesses(info);
   }
 
   void testcaseStarted(const std::string& key) override { running_ = key; }
@@ -161,6 +162,22 @@ class JsonOutput : public Output {
   void addEntry(json entry) {
     if (!root_.contains("testcases")) root_["testcases"] = json::array();
     root_["testcases"].push_back(std::move(entry));
+  }
+
+  void addProcesses(const SystemInfo& info) {
+    json processes = json::array();
+    for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
+      const ProcessInfo& p = info.processes[rank];
+      processes.push_back({{"rank", rank},
+                           {"host", p.host},
+                           {"device", p.device},
+                           {"name", p.gpu.name},
+                           {"pci", formatBdf(p.gpu)},
+                           {"uuid", p.uuid}});
+    }
+    root_["processes"] = std::move(processes);
+    root_["MPI version"] = info.mpiVersion;
+    root_["memory_sharing"] = info.memorySharing;
   }
 
   void addPassed(const TestcaseResult& result) {

@@ -44,10 +44,27 @@ std::string sampleLines(const std::vector<MeasurementRecord>& records) {
 }
 
 
+// Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
+// padded to the width of the largest; then how the processes share memory (ours).
+std::string processBlock(const SystemInfo& info) {
+  const std::size_t width = std::to_string(info.processes.size() - 1).size();
+  std::string text;
+  for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
+    const ProcessInfo& p = info.processes[rank];
+    std::string number = std::to_string(rank);
+    number.insert(0, width - number.size(), ' ');
+    text += "Process " + number + " (" + p.host + "): device " + std::to_string(p.device) + ": " +
+            p.gpu.name + " (" + formatBdf(p.gpu) + ")\n";
+  }
+  return text + "Memory shared between processes through: " + info.memorySharingDescription + "\n";
+}
+
 std::string systemBlock(const SystemInfo& info) {
   std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
                      "\nCUDA Driver Version: " + std::to_string(info.cudaDriverVersion) +
-                     "\nDriver Version: " + info.driverVersion + "\n\n" + info.hostname + "\n";
+                     "\nDriver Version: " + info.driverVersion + "\n\n";
+  if (!info.processes.empty()) return text + processBlock(info) + "\n";
+  text += info.hostname + "\n";
   for (std::size_t i = 0; i < info.devices.size(); ++i)
     text += "Device " + std::to_string(i) + ": " + info.devices[i].name + " (" +
             formatBdf(info.devices[i]) + ")\n";
@@ -62,6 +79,7 @@ class TextOutput : public Output {
   void header(const RunHeader& header) override {
     statistic_ = header.settings.statistic;
     std::string text = versionBlock(header.system.version, header.system.gitVersion);
+    if (!header.system.mpiVersion.empty()) text += "MPI version: " + header.system.mpiVersion + "\n";
     for (const auto& w : header.warnings) text += w + "\n";
     if (header.gpusOpened) text += systemBlock(header.system);
     out_ << text << std::flush;

@@ -14,6 +14,7 @@
 #include "nvbandwidth/executor.h"
 #include "nvbandwidth/options.h"
 #include "nvbandwidth/progress.h"
+#include "nvbandwidth/registry.h"
 #include "nvbandwidth/system_info.h"
 #include "nvbandwidth/topology.h"
 
@@ -40,6 +41,7 @@ struct AppContext {
   StopRequest stopRequested;   // empty: never stop early
   ProgressSink progress;       // empty: no progress display
   Communicator* comm = nullptr;  // empty: this process alone
+  RegistryScope scope = RegistryScope::SingleNode;  // which testcases this build has
 };
 
 // Exit statuses (README "Exit status").

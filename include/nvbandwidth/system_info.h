@@ -13,6 +13,14 @@ struct DeviceInfo {
   unsigned pciDevice = 0;
 };
 
+// One process of a multi-process run and the GPU it measures with.
+struct ProcessInfo {
+  std::string host;
+  int device = 0;  // among the GPUs the process sees
+  DeviceInfo gpu;
+  std::string uuid;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+};
+
 struct SystemInfo {
   std::string version;         // "v0.8"
   std::string gitVersion;      // git describe at configure time
@@ -21,6 +29,12 @@ struct SystemInfo {
   std::string driverVersion;   // kernel driver, e.g. "580.159.04"
   std::string hostname;
   std::vector<DeviceInfo> devices;
+  // Multi-process runs only (empty otherwise): every rank, in rank order, the MPI library and
+  // how the ranks share GPU memory.
+  std::vector<ProcessInfo> processes;
+  std::string mpiVersion;
+  std::string memorySharing;  // "fabric", "posix_fd" or "none"
+  std::string memorySharingDescription;
 };
 
 // "00000000:9b:00": PCI domain (8 hex), bus (2 hex), device (2 hex), lowercase.

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       nvbw::test::fakePlatform(nvbw::FakeTopology(envInt("NVBW_FAKE_GPUS", 2)), behaviour);
   nvbw::SignalStop signals;
   nvbw::AppContext context{platform, std::cout, std::cerr,
-                           [&signals] { return signals.pending(); }, {}, nullptr};
+                           [&signals] { return signals.pending(); }, {}, nullptr,
+                           nvbw::RegistryScope::SingleNode};
   return nvbw::runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
 }

@@ -117,7 +117,8 @@ PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour) {
 AppRun runApp(const std::vector<std::string>& args, const PlatformFactory& platform,
               StopRequest stop) {
   std::ostringstream out, err;
-  AppContext context{platform, out, err, std::move(stop), {}, nullptr};
+  AppContext context{platform, out, err, std::move(stop), {}, nullptr,
+                     RegistryScope::SingleNode};
   AppRun run;
   run.exitCode = runCommandLine(args, context);
   run.out = out.str();

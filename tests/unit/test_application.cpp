@@ -176,7 +176,8 @@ TEST(Application, AWriteErrorOnStdoutStopsTheRunAndExitsOne) {
     std::ostringstream err;
     int measured = 0;
     const PlatformFactory platform = fakePlatform(FakeTopology(1));
-    AppContext context{platform, out, err, [&] { return ++measured, 0; }, {}, nullptr};
+    AppContext context{platform, out, err, [&] { return ++measured, 0; }, {}, nullptr,
+                       RegistryScope::SingleNode};
     const int status = runCommandLine(json ? std::vector<std::string>{"-j"}
                                            : std::vector<std::string>{},
                                       context);
