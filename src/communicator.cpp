@@ -42,4 +42,11 @@ Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
   return agreed;
 }
 
+std::optional<std::string> agreeOnProblem(Communicator& comm,
+                                          const std::optional<std::string>& mine) {
+  Outcome outcome;
+  outcome.error = mine;
+  return agreeOnOutcome(comm, outcome).error;
+}
+
 }  // namespace nvbw

@@ -50,6 +50,15 @@ DriverLibrary DriverLibrary::load() {
 #define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn));
   NVBW_DRIVER_FUNCTIONS(NVBW_LOOKUP)
 #undef NVBW_LOOKUP
+  auto lookupOptional = [&](const char* name, void** slot) {
+    CUdriverProcAddressQueryResult status{};
+    if (getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
+        status != CU_GET_PROC_ADDRESS_SUCCESS)
+      *slot = nullptr;
+  };
+#define NVBW_LOOKUP_OPTIONAL(fn) lookupOptional(#fn, reinterpret_cast<void**>(&api->fn));
+  NVBW_OPTIONAL_DRIVER_FUNCTIONS(NVBW_LOOKUP_OPTIONAL)
+#undef NVBW_LOOKUP_OPTIONAL
   return DriverLibrary(handle, std::move(api));
 }
 

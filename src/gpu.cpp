@@ -86,6 +86,14 @@ DeviceInfo Gpu::info(int index) const {
   return d;
 }
 
+std::string Gpu::uuid(int index) const {
+  CUuuid id{};
+  NVBW_CU(api_, cuDeviceGetUuid, &id, device(index));
+  unsigned char bytes[16];
+  for (int i = 0; i < 16; ++i) bytes[i] = static_cast<unsigned char>(id.bytes[i]);
+  return formatUuid(bytes);
+}
+
 int Gpu::driverCudaVersion() const {
   int v = 0;
   NVBW_CU(api_, cuDriverGetVersion, &v);

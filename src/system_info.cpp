@@ -17,6 +17,17 @@ std::string formatBdf(const DeviceInfo& d) {
   return buf.data();
 }
 
+std::string formatUuid(const unsigned char (&bytes)[16]) {
+  std::string text = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    std::snprintf(hex, sizeof hex, "%02x", bytes[i]);
+    text += hex;
+  }
+  return text;
+}
+
 std::string parseProcDriverVersion(const std::string& procText) {
   // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep ...": the first dotted
   // version number after "Kernel Module".

@@ -51,4 +51,8 @@ struct Outcome {
 // one process; and the largest signal any rank received.
 Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine);
 
+// For collective steps: the first rank's problem ("rank N: ..." with several processes), or
+// nullopt when every rank succeeded.
+std::optional<std::string> agreeOnProblem(Communicator& comm, const std::optional<std::string>& mine);
+
 }  // namespace nvbw

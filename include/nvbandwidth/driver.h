@@ -50,11 +50,33 @@ namespace nvbw {
   X(cuEventDestroy)                                                                                \
   X(cuEventRecord)                                                                                 \
   X(cuEventSynchronize)                                                                            \
-  X(cuEventElapsedTime)
+  X(cuEventElapsedTime)                                                                            \
+  X(cuDeviceGetUuid)                                                                               \
+  X(cuMemsetD32Async)                                                                              \
+  X(cuMemCreate)                                                                                   \
+  X(cuMemRelease)                                                                                  \
+  X(cuMemExportToShareableHandle)                                                                  \
+  X(cuMemImportFromShareableHandle)                                                                \
+  X(cuMemAddressReserve)                                                                           \
+  X(cuMemAddressFree)                                                                              \
+  X(cuMemMap)                                                                                      \
+  X(cuMemUnmap)                                                                                    \
+  X(cuMemSetAccess)                                                                                \
+  X(cuMemGetAllocationGranularity)
+
+// Entry points that older drivers lack: null when the driver does not provide them; the code
+// that needs them checks first (multicast objects, CUDA 12.1).
+#define NVBW_OPTIONAL_DRIVER_FUNCTIONS(X)                                                          \
+  X(cuMulticastCreate)                                                                             \
+  X(cuMulticastAddDevice)                                                                          \
+  X(cuMulticastBindMem)                                                                            \
+  X(cuMulticastUnbind)                                                                             \
+  X(cuMulticastGetGranularity)
 
 struct DriverApi {
 #define NVBW_DECLARE_MEMBER(fn) decltype(&::fn) fn = nullptr;
   NVBW_DRIVER_FUNCTIONS(NVBW_DECLARE_MEMBER)
+  NVBW_OPTIONAL_DRIVER_FUNCTIONS(NVBW_DECLARE_MEMBER)
 #undef NVBW_DECLARE_MEMBER
 };
 

@@ -3,6 +3,7 @@
 
 #include <cuda.h>
 
+#include <string>
 #include <vector>
 
 #include "nvbandwidth/driver.h"
@@ -37,6 +38,7 @@ class Gpu {
   // Enables access both ways between a and b; already-enabled is not an error.
   void enablePeerAccess(int a, int b) const;
   DeviceInfo info(int index) const;
+  std::string uuid(int index) const;  // "GPU-..." (formatUuid)
   int driverCudaVersion() const;
 
  private:

@@ -40,6 +40,10 @@ struct SystemInfo {
 // "00000000:9b:00": PCI domain (8 hex), bus (2 hex), device (2 hex), lowercase.
 std::string formatBdf(const DeviceInfo& d);
 
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" from the 16 bytes of a CUuuid, as nvidia-smi and
+// NVML spell it.
+std::string formatUuid(const unsigned char (&bytes)[16]);
+
 // Parses the driver version out of /proc/driver/nvidia/version's text; "" when absent.
 std::string parseProcDriverVersion(const std::string& procText);
 

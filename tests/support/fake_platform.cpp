@@ -105,7 +105,12 @@ SystemInfo FakePlatform::systemInfo() const { return systemWith(topology_.device
 
 std::unique_ptr<PlanRunner> FakePlatform::makePlanRunner(const ExecSettings& settings,
                                                          ExecHooks hooks) {
-  return std::make_unique<FakeMeasuringRunner>(settings, std::move(hooks), behaviour_);
+  return makeFakeRunner(settings, std::move(hooks), behaviour_);
+}
+
+std::unique_ptr<PlanRunner> makeFakeRunner(const ExecSettings& settings, ExecHooks hooks,
+                                           FakeBehaviour behaviour) {
+  return std::make_unique<FakeMeasuringRunner>(settings, std::move(hooks), std::move(behaviour));
 }
 
 PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour) {

@@ -44,6 +44,10 @@ class FakePlatform final : public Platform {
 
 PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour = {});
 
+// The fake's plan runner, for platforms of other tests (a faked multi-process world).
+std::unique_ptr<PlanRunner> makeFakeRunner(const ExecSettings& settings, ExecHooks hooks,
+                                           FakeBehaviour behaviour);
+
 // A whole run through runCommandLine with a fake platform.
 struct AppRun {
   int exitCode = -1;

@@ -1,0 +1,51 @@
+// The sample steps of a multi-process run (upstream-behavior.md §10.3). A device latch in rank
+// 0's GPU memory, mapped by every rank, holds every rank's streams: each spin kernel polls it,
+// and rank 0 opens it once every rank has queued its copies, so all copies start together.
+// Every step is also an agreement (see coordinator.h), and the wait for the GPU is bounded.
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+#include "mpi_communicator.h"
+#include "nvbandwidth/coordinator.h"
+#include "nvbandwidth/cuda_raii.h"
+#include "shared_memory.h"
+
+namespace nvbw::multinode {
+
+class MpiCoordinator final : public SampleCoordinator {
+ public:
+  // Collective: creates the latch (owned by rank 0).
+  MpiCoordinator(const SharingContext& ctx, MpiCommunicator& comm);
+
+  void beginSample(bool ok) override;
+  SpinFlags spinFlags(int device) override;
+  void release(bool ok) override;
+  void abandon() noexcept override;
+  void waitFor(const std::vector<CUstream>& streams) override;
+  void checkpoint(bool ok) override;
+  bool timedOut() override;
+  void combine(const Measurement& m, MeasurementSamples& samples) override;
+  bool executes(const CopySpec& copy) const override { return copy.execProcess == comm_.rank(); }
+
+ private:
+  void setLatch(int value);
+  void agree(bool ok, const char* step);
+
+  const Gpu& gpu_;
+  int device_;
+  MpiCommunicator& comm_;
+  SharedAllocation latch_;
+  HostBuffer timedOut_;  // this rank's spin-timeout word (mapped)
+  Stream latchStream_;   // writes the latch while the spin kernels hold the other streams
+  std::chrono::seconds gpuTimeout_{600};
+};
+
+// Completes `samples` (this rank's copies) with the other ranks' (pure JSON exchange, public for
+// tests): each rank contributes the samples of the copies it executed.
+void mergeSamples(const std::vector<std::string>& contributions, MeasurementSamples& samples);
+std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples,
+                                int rank);
+
+}  // namespace nvbw::multinode

@@ -1,0 +1,241 @@
+#include "shared_memory.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "nvbandwidth/coordinator.h"
+#include "nvbandwidth/cuda_raii.h"
+
+namespace nvbw::multinode {
+namespace {
+
+CUmemAllocationHandleType handleType(MemorySharing sharing) {
+  return sharing == MemorySharing::Fabric ? CU_MEM_HANDLE_TYPE_FABRIC
+                                          : CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+}
+
+CUmemAllocationProp deviceMemory(CUdevice device, MemorySharing sharing) {
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  prop.requestedHandleTypes = handleType(sharing);
+  return prop;
+}
+
+std::size_t roundUp(std::size_t bytes, std::size_t granularity) {
+  return (bytes + granularity - 1) / granularity * granularity;
+}
+
+std::size_t granularityOf(const DriverApi& api, const CUmemAllocationProp& prop) {
+  std::size_t granularity = 0;
+  NVBW_CU(api, cuMemGetAllocationGranularity, &granularity, &prop,
+          CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+  return granularity;
+}
+
+template <typename Step>
+std::optional<std::string> attempt(Step&& step) {
+  try {
+    step();
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+}
+
+// Every rank learns whether every rank succeeded; the failing rank rethrows its own error, the
+// others report the failure of a peer.
+void agreeOrThrow(Communicator& comm, const std::optional<std::string>& mine, const char* what) {
+  const std::optional<std::string> agreed = agreeOnProblem(comm, mine);
+  if (!agreed) return;
+  if (mine) throw Error(std::string(what) + ": " + *mine);
+  throw PeerFailed(std::string(what) + " failed on another process: " + *agreed);
+}
+
+}  // namespace
+
+void ReleaseHandle::operator()(CUmemGenericAllocationHandle handle) const noexcept {
+  api->cuMemRelease(handle);
+}
+
+Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle,
+                 std::size_t bytes)
+    : api_(&ctx.gpu.api()), bytes_(bytes) {
+  NVBW_CU(*api_, cuMemAddressReserve, &ptr_, bytes, 0, 0, 0);
+  try {
+    NVBW_CU(*api_, cuMemMap, ptr_, bytes, 0, handle, 0);
+    mapped_ = true;
+    CUmemAccessDesc access{};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = ctx.gpu.device(ctx.device);
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    NVBW_CU(*api_, cuMemSetAccess, ptr_, bytes, &access, 1);
+  } catch (...) {
+    if (mapped_) api_->cuMemUnmap(ptr_, bytes_);
+    api_->cuMemAddressFree(ptr_, bytes_);
+    throw;
+  }
+}
+
+Mapping::Mapping(Mapping&& other) noexcept
+    : api_(other.api_), ptr_(std::exchange(other.ptr_, 0)), bytes_(other.bytes_),
+      mapped_(std::exchange(other.mapped_, false)) {}
+
+Mapping& Mapping::operator=(Mapping&& other) noexcept {
+  if (this != &other) {
+    this->~Mapping();
+    api_ = other.api_;
+    ptr_ = std::exchange(other.ptr_, 0);
+    bytes_ = other.bytes_;
+    mapped_ = std::exchange(other.mapped_, false);
+  }
+  return *this;
+}
+
+Mapping::~Mapping() {
+  if (!ptr_) return;
+  if (mapped_) api_->cuMemUnmap(ptr_, bytes_);
+  api_->cuMemAddressFree(ptr_, bytes_);
+  ptr_ = 0;
+}
+
+SharedAllocation::SharedAllocation(const SharingContext& ctx, int owner, std::size_t bytes) {
+  const DriverApi& api = ctx.gpu.api();
+  const bool mine = ctx.comm.rank() == owner;
+  const CUmemAllocationProp prop = deviceMemory(ctx.gpu.device(ctx.device), ctx.sharing);
+  ContextScope scope(ctx.gpu, ctx.device);
+
+  // 1. The owner creates and exports; everyone learns whether it could (and the fabric handle).
+  std::size_t size = 0;
+  CUmemFabricHandle fabric{};
+  std::optional<FileDescriptor> fd;
+  std::optional<std::string> problem = attempt([&] {
+    size = roundUp(bytes, granularityOf(api, prop));
+    if (!mine) return;
+    CUmemGenericAllocationHandle created{};
+    NVBW_CU(api, cuMemCreate, &created, size, &prop, 0);
+    handle_ = AllocationHandle(created, {&api});
+    if (ctx.sharing == MemorySharing::Fabric) {
+      NVBW_CU(api, cuMemExportToShareableHandle, &fabric, created, CU_MEM_HANDLE_TYPE_FABRIC, 0);
+    } else {
+      int exported = -1;
+      NVBW_CU(api, cuMemExportToShareableHandle, &exported, created,
+              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+      fd.emplace(exported, CloseFd{});
+    }
+  });
+  std::string handleBytes(reinterpret_cast<const char*>(&fabric), sizeof fabric);
+  ctx.comm.broadcast(handleBytes, owner);
+  agreeOrThrow(ctx.comm, problem, "creating shared GPU memory");
+  std::memcpy(&fabric, handleBytes.data(), sizeof fabric);
+
+  // 2. A file descriptor travels to each other rank of the host, one at a time.
+  if (ctx.sharing == MemorySharing::PosixFd)
+    for (int r = 0; r < ctx.comm.size() && !problem; ++r) {
+      if (r == owner) continue;
+      if (mine) problem = attempt([&] { ctx.fds->send(r, fd->get()); });
+      if (ctx.comm.rank() == r) problem = attempt([&] { fd.emplace(ctx.fds->receive(owner)); });
+    }
+
+  // 3. Everyone else imports; everyone maps it for its own GPU.
+  if (!problem)
+    problem = attempt([&] {
+      if (!mine) {
+        CUmemGenericAllocationHandle imported{};
+        void* source = ctx.sharing == MemorySharing::Fabric
+                           ? static_cast<void*>(&fabric)
+                           : reinterpret_cast<void*>(static_cast<std::uintptr_t>(fd->get()));
+        NVBW_CU(api, cuMemImportFromShareableHandle, &imported, source, handleType(ctx.sharing));
+        handle_ = AllocationHandle(imported, {&api});
+      }
+      mapping_ = Mapping(ctx, handle_.get(), size);
+    });
+  agreeOrThrow(ctx.comm, problem, "mapping shared GPU memory");
+}
+
+MulticastObject::MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes)
+    : api_(ctx.gpu.api()), device_(ctx.gpu.device(ctx.device)) {
+  const bool mine = ctx.comm.rank() == owner;
+  ContextScope scope(ctx.gpu, ctx.device);
+  CUmulticastObjectProp prop{};
+  CUmemFabricHandle fabric{};
+  std::optional<std::string> problem = attempt([&] {
+    if (!api_.cuMulticastCreate || !api_.cuMulticastAddDevice || !api_.cuMulticastBindMem ||
+        !api_.cuMulticastUnbind || !api_.cuMulticastGetGranularity)
+      throw Error("the driver has no multicast objects (CUDA 12.1 or later)");
+    if (ctx.sharing != MemorySharing::Fabric)
+      throw Error("multicast objects are shared through fabric handles only");
+    prop.numDevices = static_cast<unsigned>(ctx.comm.size());
+    prop.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
+    std::size_t granularity = 0;
+    NVBW_CU(api_, cuMulticastGetGranularity, &granularity, &prop,
+            CU_MULTICAST_GRANULARITY_RECOMMENDED);
+    bytes_ = roundUp(bytes, granularity);
+    prop.size = bytes_;
+    if (!mine) return;
+    CUmemGenericAllocationHandle created{};
+    NVBW_CU(api_, cuMulticastCreate, &created, &prop);
+    multicast_ = AllocationHandle(created, {&api_});
+    NVBW_CU(api_, cuMemExportToShareableHandle, &fabric, created, CU_MEM_HANDLE_TYPE_FABRIC, 0);
+  });
+  std::string handleBytes(reinterpret_cast<const char*>(&fabric), sizeof fabric);
+  ctx.comm.broadcast(handleBytes, owner);
+  agreeOrThrow(ctx.comm, problem, "creating a multicast object");
+  std::memcpy(&fabric, handleBytes.data(), sizeof fabric);
+
+  // Every GPU joins before any memory is bound.
+  problem = attempt([&] {
+    if (!mine) {
+      CUmemGenericAllocationHandle imported{};
+      NVBW_CU(api_, cuMemImportFromShareableHandle, &imported, &fabric, CU_MEM_HANDLE_TYPE_FABRIC);
+      multicast_ = AllocationHandle(imported, {&api_});
+    }
+    NVBW_CU(api_, cuMulticastAddDevice, multicast_.get(), device_);
+  });
+  agreeOrThrow(ctx.comm, problem, "adding GPUs to a multicast object");
+
+  problem = attempt([&] {
+    const CUmemAllocationProp local = deviceMemory(device_, MemorySharing::Fabric);
+    CUmemGenericAllocationHandle backing{};
+    NVBW_CU(api_, cuMemCreate, &backing, bytes_, &local, 0);
+    memory_ = AllocationHandle(backing, {&api_});
+    NVBW_CU(api_, cuMulticastBindMem, multicast_.get(), 0, backing, 0, bytes_, 0);
+    bound_ = true;
+    multicastMapping_ = Mapping(ctx, multicast_.get(), bytes_);
+    localMapping_ = Mapping(ctx, backing, bytes_);
+  });
+  agreeOrThrow(ctx.comm, problem, "binding memory to a multicast object");
+}
+
+MulticastObject::~MulticastObject() {
+  // Mappings go first (members are destroyed after this body), the binding now.
+  if (bound_) api_.cuMulticastUnbind(multicast_.get(), device_, 0, bytes_);
+}
+
+std::optional<std::string> probeSharing(const Gpu& gpu, int device, MemorySharing sharing) {
+  return attempt([&] {
+    const DriverApi& api = gpu.api();
+    ContextScope scope(gpu, device);
+    const CUmemAllocationProp prop = deviceMemory(gpu.device(device), sharing);
+    const std::size_t size = granularityOf(api, prop);
+    CUmemGenericAllocationHandle handle{};
+    NVBW_CU(api, cuMemCreate, &handle, size, &prop, 0);
+    const AllocationHandle owned(handle, {&api});
+    if (sharing == MemorySharing::Fabric) {
+      CUmemFabricHandle fabric{};
+      NVBW_CU(api, cuMemExportToShareableHandle, &fabric, handle, CU_MEM_HANDLE_TYPE_FABRIC, 0);
+    } else {
+      int fd = -1;
+      NVBW_CU(api, cuMemExportToShareableHandle, &fd, handle,
+              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+      close(fd);
+    }
+  });
+}
+
+}  // namespace nvbw::multinode

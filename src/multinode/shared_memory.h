@@ -1,0 +1,94 @@
+// GPU memory that the processes of a run share, owned by RAII types. Construction is collective
+// (every rank constructs the same objects in the same order) and each step ends in agreement,
+// so a failure on one rank makes every rank throw instead of waiting: the failing rank its own
+// error, the others PeerFailed. Destruction is local: imported handles keep the memory alive
+// until the last process releases its own.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+
+#include "fd_channel.h"
+#include "nvbandwidth/buffer_view.h"
+#include "nvbandwidth/communicator.h"
+#include "nvbandwidth/gpu.h"
+#include "nvbandwidth/process_layout.h"
+
+namespace nvbw::multinode {
+
+// What every shared object needs to know about this process.
+struct SharingContext {
+  const Gpu& gpu;
+  int device;  // this rank's GPU
+  Communicator& comm;
+  MemorySharing sharing;
+  FdChannel* fds;  // with MemorySharing::PosixFd
+};
+
+// A virtual address range with memory mapped into it, readable and writable by `device`.
+class Mapping {
+ public:
+  Mapping() = default;
+  Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle, std::size_t bytes);
+  Mapping(Mapping&& other) noexcept;
+  Mapping& operator=(Mapping&& other) noexcept;
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping();
+  CUdeviceptr ptr() const { return ptr_; }
+
+ private:
+  const DriverApi* api_ = nullptr;
+  CUdeviceptr ptr_ = 0;
+  std::size_t bytes_ = 0;
+  bool mapped_ = false;
+};
+
+// A physical allocation handle, released with the object.
+struct ReleaseHandle {
+  const DriverApi* api = nullptr;
+  void operator()(CUmemGenericAllocationHandle handle) const noexcept;
+};
+using AllocationHandle = UniqueHandle<CUmemGenericAllocationHandle, ReleaseHandle>;
+
+// Unicast memory on rank `owner`'s GPU, mapped by every rank (upstream's unicast fabric buffer,
+// or the same through a POSIX file descriptor).
+class SharedAllocation {
+ public:
+  SharedAllocation(const SharingContext& ctx, int owner, std::size_t bytes);
+  BufferView view() const { return {mapping_.ptr(), nullptr, 0}; }
+  CUdeviceptr ptr() const { return mapping_.ptr(); }
+
+ private:
+  AllocationHandle handle_;
+  Mapping mapping_;
+};
+
+// A multicast object created by rank `owner`, backed by memory on every rank's GPU: stores to
+// ptr() reach all of them; checkPtr() is this rank's own backing memory.
+class MulticastObject {
+ public:
+  MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes);
+  ~MulticastObject();
+  MulticastObject(const MulticastObject&) = delete;
+  MulticastObject& operator=(const MulticastObject&) = delete;
+  BufferView view() const { return {multicastMapping_.ptr(), nullptr, localMapping_.ptr()}; }
+
+ private:
+  const DriverApi& api_;
+  CUdevice device_ = 0;
+  std::size_t bytes_ = 0;
+  AllocationHandle multicast_;
+  AllocationHandle memory_;
+  bool bound_ = false;
+  Mapping multicastMapping_;
+  Mapping localMapping_;
+};
+
+// Creates and exports a small allocation with `sharing`'s handle type, then frees it: whether
+// this rank can share memory that way (the device attribute alone is not enough: without an
+// IMEX channel fabric allocations fail with CUDA_ERROR_NOT_PERMITTED). Returns the error.
+std::optional<std::string> probeSharing(const Gpu& gpu, int device, MemorySharing sharing);
+
+}  // namespace nvbw::multinode

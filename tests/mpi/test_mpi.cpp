@@ -1,0 +1,166 @@
+// The multinode build under mpirun without a GPU (oversubscribed, as root where CI runs as
+// root): help, listing and usage errors print once and exit alike on every rank; the no-GPU
+// path gives one valid document; and, on faked GPUs (nvbandwidth_mpi_fake), rank-to-GPU
+// mapping, two ranks on one GPU, the memory-sharing decision, waivers, and an error injected on
+// rank 1 that fails its testcase on rank 0's report while the run goes on.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dcgm_check.h"
+#include "run_binary.h"
+#include "upstream_keys.h"
+
+namespace nvbw::test {
+namespace {
+
+using nlohmann::json;
+
+struct MpiRun {
+  int ranks = 2;
+  std::string binary = NVBW_BINARY;
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+RunResult mpirun(const MpiRun& r) {
+  std::vector<std::string> args = {"--allow-run-as-root", "--oversubscribe", "-n",
+                                   std::to_string(r.ranks)};
+  for (const auto& [name, value] : r.env) {
+    args.push_back("-x");
+    args.push_back(name);
+  }
+  args.push_back(r.binary);
+  args.insert(args.end(), r.args.begin(), r.args.end());
+  RunSpec spec(NVBW_MPIEXEC, args);
+  spec.env = r.env;
+  spec.env.emplace_back("OMPI_MCA_rmaps_base_oversubscribe", "1");
+  spec.killAfter = std::chrono::seconds(60);
+  return runProgram(spec);
+}
+
+int countOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Mpi, HelpPrintsOnceAndExitsZero) {
+  const RunResult run = mpirun({2, NVBW_BINARY, {"-h"}});
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.out, "nvbandwidth CLI:"), 1) << describe(run);
+}
+
+TEST(Mpi, ListingHasTheFortyEightTestcasesAtTheirIndicesOnce) {
+  const RunResult run = mpirun({2, NVBW_BINARY, {"-l"}});
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.out, "Index, Name:"), 1) << describe(run);
+  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i)
+    EXPECT_EQ(countOf(run.out, "\n" + std::to_string(i) + ", " + kUpstreamKeys[i] + ":\n"), 1);
+  for (std::size_t i = 0; i < kUpstreamMultinodeKeys.size(); ++i)
+    EXPECT_EQ(countOf(run.out, "\n" + std::to_string(35 + i) + ", " + kUpstreamMultinodeKeys[i] +
+                                   ":\n"),
+              1)
+        << kUpstreamMultinodeKeys[i];
+  EXPECT_EQ(countOf(run.out, "\n48, "), 0);
+}
+
+TEST(Mpi, UsageErrorsExitTwoOnEveryRankWithOneMessage) {
+  const RunResult run = mpirun({2, NVBW_BINARY, {"-b", "0"}});
+  EXPECT_EQ(run.exitCode, 2) << describe(run);
+  EXPECT_EQ(countOf(run.err, "nvbandwidth: --bufferSize must be at least 1"), 1) << describe(run);
+}
+
+TEST(Mpi, WithoutAGpuEveryRankFailsAndOneDocumentIsPrinted) {
+  if (gpuPresent()) GTEST_SKIP() << "a GPU is present";
+  const RunResult run = mpirun({2, NVBW_BINARY, {"-j"}});
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(countOf(run.out, "\"nvbandwidth\""), 1) << describe(run);
+  expectDcgmAccepts(run.out);
+  EXPECT_NE(run.out.find("cannot start: rank 0: "), std::string::npos) << run.out;
+}
+
+MpiRun fake(int ranks, std::vector<std::string> args,
+            std::vector<std::pair<std::string, std::string>> env = {}) {
+  env.emplace_back("NVBANDWIDTH_DISABLE_MULTICAST", "1");
+  return {ranks, NVBW_MPI_FAKE_BINARY, std::move(args), std::move(env)};
+}
+
+TEST(MpiFake, EachRankTakesItsOwnGpuAndTheHeaderListsThem) {
+  const RunResult run = mpirun(fake(2, {"-t", "35"}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_NE(run.out.find("MPI version: "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Process 0 (" + std::string()), std::string::npos);
+  EXPECT_NE(run.out.find("): device 0: NVIDIA H200 (00000000:19:00)\n"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("): device 1: NVIDIA H200 (00000000:29:00)\n"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("Memory shared between processes through: POSIX file descriptors"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("SUM multinode_device_to_device_memcpy_read_ce "), std::string::npos);
+  EXPECT_EQ(countOf(run.out, "Running multinode_device_to_device_memcpy_read_ce."), 1);
+}
+
+TEST(MpiFake, JsonNamesEveryProcessAndTheHandleType) {
+  const RunResult run = mpirun(fake(2, {"-j", "-t", "35"}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  const json root = json::parse(run.out)["nvbandwidth"];
+  ASSERT_EQ(root["processes"].size(), 2u);
+  EXPECT_EQ(root["processes"][1]["device"], 1);
+  EXPECT_EQ(root["memory_sharing"], "posix_fd");
+  EXPECT_EQ(root["testcases"][0]["status"], "Passed");
+}
+
+TEST(MpiFake, TwoRanksOnOneGpuIsAStartupErrorOnEveryRank) {
+  const RunResult run = mpirun(fake(2, {"-t", "35"}, {{"NVBW_FAKE_GPUS", "1"}}));
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(countOf(run.err, "ranks 0 and 1 would both use GPU"), 1) << describe(run);
+}
+
+TEST(MpiFake, AnErrorOnRankOneFailsThatTestcaseAndTheNextRuns) {
+  const RunResult run =
+      mpirun(fake(2, {"-t", "35", "36"},
+                  {{"NVBW_FAKE_FAIL_RANK", "1"},
+                   {"NVBW_FAKE_FAIL_TITLE", "memcpy CE GPU(row) -> GPU(column)"}}));
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_NE(run.out.find("ERROR: rank 1: Testcase multinode_device_to_device_memcpy_read_ce "
+                         "failed: data verification failed"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("SUM multinode_device_to_device_memcpy_write_ce "), std::string::npos);
+}
+
+TEST(MpiFake, OneProcessWaivesEveryMultinodeTestcase) {
+  const RunResult run = mpirun(fake(1, {"-p", "multinode"}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.out, "Waived: multinode_"), 13) << run.out;
+  EXPECT_EQ(countOf(run.out, "needs at least 2 processes, one per GPU (this run has 1)"), 13);
+}
+
+TEST(MpiFake, WithoutSharedMemoryTheMultinodeTestcasesSayWhy) {
+  const RunResult run = mpirun(fake(2, {"-t", "35", "45"}, {{"NVBW_FAKE_SHARING", "none"}}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_NE(run.out.find("Waived: multinode_device_to_device_memcpy_read_ce: cannot share GPU "
+                         "memory between the processes: fabric handles are not usable"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(MpiFake, BroadcastsWaiveWhileMulticastIsDisabled) {
+  const RunResult run = mpirun(fake(2, {"-t", "45", "46"}));
+  EXPECT_EQ(countOf(run.out, "needs multicast objects: disabled by NVBANDWIDTH_DISABLE_MULTICAST=1"),
+            2)
+      << run.out;
+}
+
+TEST(MpiFake, SingleProcessTestcasesAreMeasuredOnRankZeroAlone) {
+  const RunResult run = mpirun(fake(2, {"-t", "0"}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.out, "SUM host_to_device_memcpy_ce"), 1);
+}
+
+}  // namespace
+}  // namespace nvbw::test

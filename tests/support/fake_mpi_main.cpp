@@ -1,0 +1,89 @@
+// nvbandwidth's multinode build on faked GPUs: the real MPI world, command line, collective
+// start-up (world_setup.h) and application core, with GPUs, memory-sharing probes and
+// measurements faked, so that MPI behaviour is tested under mpirun without a GPU.
+//   NVBW_FAKE_GPUS       GPUs each rank sees (default 2)
+//   NVBW_FAKE_SHARING    what exporting memory does: fabric, posix (default: fabric fails, posix
+//                        works, as on a server without IMEX) or none
+//   NVBW_FAKE_FAIL_RANK  the rank whose plans titled NVBW_FAKE_FAIL_TITLE fail verification
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fake_platform.h"
+#include "mpi_communicator.h"
+#include "nvbandwidth/application.h"
+#include "nvbandwidth/signals.h"
+#include "nvbandwidth/world_setup.h"
+#include "output_fixtures.h"
+
+namespace {
+
+using namespace nvbw;
+
+std::string env(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value ? value : fallback;
+}
+
+class FakeMpiPlatform final : public Platform {
+ public:
+  explicit FakeMpiPlatform(Communicator& comm) : topology_(std::stoi(env("NVBW_FAKE_GPUS", "2"))) {
+    const int gpus = topology_.deviceCount();
+    info_ = test::systemWith(gpus);
+    LocalGpus local{hostName(), info_.devices, {}};
+    for (int d = 0; d < gpus; ++d)
+      local.uuids.push_back("GPU-fake-" + local.host + "-" + std::to_string(d));
+    const GpuAssignment assignment = assignGpus(comm, local);
+    SharingProbes probes;
+    const std::string sharing = env("NVBW_FAKE_SHARING", "posix");
+    probes.tryExport = [sharing](MemorySharing kind) -> std::optional<std::string> {
+      if (kind == MemorySharing::Fabric && sharing == "fabric") return std::nullopt;
+      if (kind == MemorySharing::PosixFd && sharing == "posix") return std::nullopt;
+      return std::string("cuMemCreate failed: CUDA_ERROR_NOT_PERMITTED (faked)");
+    };
+    probes.multicastSupported = [] { return false; };
+    probes.multicastDisabled = env("NVBANDWIDTH_DISABLE_MULTICAST", "") == "1";
+    const WorldDecision world = decideWorld(comm, assignment.processes, probes);
+    topology_.setWorld(world.facts);
+    info_.processes = assignment.processes;
+    info_.mpiVersion = multinode::MpiSession::libraryVersion();
+    info_.memorySharing = sharingName(world.sharing);
+    info_.memorySharingDescription = world.description;
+    if (env("NVBW_FAKE_FAIL_RANK", "") == std::to_string(comm.rank()))
+      behaviour_.failingTitles = {env("NVBW_FAKE_FAIL_TITLE", "")};
+  }
+
+  SystemInfo systemInfo() const override { return info_; }
+  const Topology& topology() const override { return topology_; }
+  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+                                             ExecHooks hooks) override {
+    return test::makeFakeRunner(settings, std::move(hooks), behaviour_);
+  }
+
+ private:
+  FakeTopology topology_;
+  SystemInfo info_;
+  test::FakeBehaviour behaviour_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  multinode::MpiSession session(argc, argv);
+  multinode::MpiCommunicator comm(multinode::collectiveTimeout());
+  SignalStop signals;
+  const bool printer = comm.rank() == 0;
+  std::ostringstream silent, silentErr;
+  AppContext context{[&comm]() -> std::unique_ptr<Platform> {
+                       return std::make_unique<FakeMpiPlatform>(comm);
+                     },
+                     printer ? std::cout : silent,
+                     printer ? std::cerr : silentErr,
+                     [&signals] { return signals.pending(); },
+                     {},
+                     &comm,
+                     RegistryScope::WithMultinode};
+  return runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
+}
