@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages nvbandwidth needs, then configures and builds it out of
-# source into build/ (or $BUILD_DIR). Extra arguments go to cmake, e.g.
-#   ./debian_install.sh -DCMAKE_CUDA_ARCHITECTURES=90
+# source into build/ (or $BUILD_DIR). With --multinode it also installs Open MPI and builds the
+# multinode variant into build-multinode/ (or $MULTINODE_BUILD_DIR). Other arguments go to cmake:
+#   ./debian_install.sh --multinode -DCMAKE_CUDA_ARCHITECTURES=90
 # Works with CMake 3.20 and later, 4.x included. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build_dir="${BUILD_DIR:-$here/build}"
+multinode_dir="${MULTINODE_BUILD_DIR:-$here/build-multinode}"
+multinode=0
+cmake_args=()
+for arg in "$@"; do
+  if [ "$arg" = "--multinode" ]; then multinode=1; else cmake_args+=("$arg"); fi
+done
 
 run_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -14,6 +21,7 @@ run_root() {
 
 packages=(build-essential cmake git libboost-program-options-dev nlohmann-json3-dev libgtest-dev
   python3-jsonschema)
+if [ "$multinode" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -47,6 +55,12 @@ if [ "$cmake_major" -lt 3 ] || { [ "$cmake_major" -eq 3 ] && [ "$cmake_minor" -l
   exit 1
 fi
 
-cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@"
+cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release ${cmake_args[@]+"${cmake_args[@]}"}
 cmake --build "$build_dir" -j "$(nproc)"
 echo "debian_install.sh: built $build_dir/nvbandwidth"
+if [ "$multinode" = 1 ]; then
+  cmake -S "$here" -B "$multinode_dir" -DCMAKE_BUILD_TYPE=Release -DNVBW_MULTINODE=ON \
+    ${cmake_args[@]+"${cmake_args[@]}"}
+  cmake --build "$multinode_dir" -j "$(nproc)"
+  echo "debian_install.sh: built $multinode_dir/nvbandwidth (multinode: run it with mpirun or srun)"
+fi

@@ -32,8 +32,9 @@ void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::
   result->firstOffset = ~0ull;
   auto it = streams_.find(device);
   if (it == streams_.end()) it = streams_.emplace(device, Stream(gpu_, device)).first;
-  // Mapped portable memory under UVA: the host address works on every GPU.
-  kernels::checkPattern(it->second.get(), buf, bytes, patterns_.get(device, kSourceSeed), result);
+  // The kernel writes the counters through the registered memory's device address.
+  kernels::checkPattern(it->second.get(), buf, bytes, patterns_.get(device, kSourceSeed),
+                        reinterpret_cast<kernels::CheckResult*>(result_.devicePtr()));
   it->second.synchronize();
   if (result->mismatches == 0) return;
   throw VerificationError(

@@ -107,8 +107,9 @@ PlanResult GpuPlanRunner::run(const Plan& plan, const ProgressSink& progress) {
   if (!takesPart(plan)) return result;
   try {
     {
+      // A multi-process plan's memory is shared, not pooled: the pool lets go of everything.
       PhaseTimer timer(times_.release);
-      pool_.limitTo(plan);
+      pool_.limitTo(plan.multiProcess ? Plan{} : plan);
     }
     for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
       const Measurement& m = plan.measurements[i];

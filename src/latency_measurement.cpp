@@ -54,7 +54,7 @@ std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const Laten
       *sink = 0;
       start.record(stream.get());
       kernels::pointerChase(stream.get(), target.ptr(), shape.launches, block, shape.perLaunch,
-                            sink);
+                            reinterpret_cast<unsigned long long*>(sinkWord.devicePtr()));
       end.record(stream.get());
       stream.synchronize();
       seconds += checkedSeconds(end.elapsedSince(start), "a pointer chase");

@@ -1,6 +1,7 @@
 // The sample steps of a single-process run: a pinned, mapped host flag that this process sets,
 // and cuStreamSynchronize.
 #include <atomic>
+#include <cstddef>
 
 #include "nvbandwidth/coordinator.h"
 #include "nvbandwidth/cuda_raii.h"
@@ -26,8 +27,12 @@ class LocalCoordinator final : public SampleCoordinator {
     std::atomic_thread_fence(std::memory_order_seq_cst);
   }
 
-  // Mapped portable memory under UVA: the host address is valid on every GPU.
-  SpinFlags spinFlags(int) override { return {&flags()->latch, &flags()->timedOut}; }
+  // The GPUs reach the mapped flags at the device address of the registered memory.
+  SpinFlags spinFlags(int) override {
+    const CUdeviceptr base = flags_.devicePtr();
+    return {reinterpret_cast<const volatile int*>(base + offsetof(HostFlags, latch)),
+            reinterpret_cast<int*>(base + offsetof(HostFlags, timedOut))};
+  }
 
   // A failure to queue was already followed by abandon(); the protocol reports it.
   void release(bool ok) override {

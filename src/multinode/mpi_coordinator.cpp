@@ -31,7 +31,7 @@ void MpiCoordinator::beginSample(bool ok) {
 
 SpinFlags MpiCoordinator::spinFlags(int) {
   return {reinterpret_cast<const volatile int*>(latch_.ptr()),
-          static_cast<int*>(timedOut_.data())};
+          reinterpret_cast<int*>(timedOut_.devicePtr())};
 }
 
 void MpiCoordinator::release(bool ok) {
