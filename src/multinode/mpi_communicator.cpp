@@ -23,6 +23,7 @@ std::string MpiSession::libraryVersion() {
   int length = 0;
   MPI_Get_library_version(text, &length);
   std::string version(text, static_cast<std::size_t>(length));
+  version = version.substr(0, version.find('\0'));  // the length may count the terminator
   version = version.substr(0, version.find_first_of("\r\n"));
   return version.substr(0, version.find_last_not_of(" \t") + 1);
 }

@@ -1,6 +1,7 @@
 #include "mpi_coordinator.h"
 
-#include <nlohmann/json.hpp>
+#include "nvbandwidth/sample_exchange.h"
+
 #include <thread>
 
 namespace nvbw::multinode {
@@ -71,20 +72,6 @@ void MpiCoordinator::waitFor(const std::vector<CUstream>& streams) {
 void MpiCoordinator::checkpoint(bool ok) { agree(ok, "during the sample"); }
 
 bool MpiCoordinator::timedOut() { return *static_cast<volatile int*>(timedOut_.data()) != 0; }
-
-std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples,
-                                int rank) {
-  nlohmann::json mine = nlohmann::json::object();
-  for (std::size_t i = 0; i < m.copies.size(); ++i)
-    if (m.copies[i].execProcess == rank) mine[std::to_string(i)] = samples.copies.at(i);
-  return mine.dump();
-}
-
-void mergeSamples(const std::vector<std::string>& contributions, MeasurementSamples& samples) {
-  for (const std::string& text : contributions)
-    for (const auto& [index, values] : nlohmann::json::parse(text).items())
-      samples.copies.at(std::stoul(index)) = values.get<std::vector<double>>();
-}
 
 void MpiCoordinator::combine(const Measurement& m, MeasurementSamples& samples) {
   mergeSamples(comm_.allGather(samplesContribution(m, samples, comm_.rank())), samples);

@@ -42,10 +42,4 @@ class MpiCoordinator final : public SampleCoordinator {
   std::chrono::seconds gpuTimeout_{600};
 };
 
-// Completes `samples` (this rank's copies) with the other ranks' (pure JSON exchange, public for
-// tests): each rank contributes the samples of the copies it executed.
-void mergeSamples(const std::vector<std::string>& contributions, MeasurementSamples& samples);
-std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples,
-                                int rank);
-
 }  // namespace nvbw::multinode
