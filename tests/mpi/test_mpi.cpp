@@ -5,7 +5,9 @@
 // rank 1 that fails its testcase on rank 0's report while the run goes on.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,7 @@ struct MpiRun {
   std::vector<std::pair<std::string, std::string>> env;
 };
 
-RunResult mpirun(const MpiRun& r) {
+RunResult mpirun(const MpiRun& r, std::optional<int> signal = std::nullopt) {
   std::vector<std::string> args = {"--allow-run-as-root", "--oversubscribe", "-n",
                                    std::to_string(r.ranks)};
   for (const auto& [name, value] : r.env) {
@@ -38,6 +40,8 @@ RunResult mpirun(const MpiRun& r) {
   spec.env = r.env;
   spec.env.emplace_back("OMPI_MCA_rmaps_base_oversubscribe", "1");
   spec.killAfter = std::chrono::seconds(60);
+  spec.signal = signal;
+  spec.signalAfter = std::chrono::milliseconds(1500);
   return runProgram(spec);
 }
 
@@ -160,6 +164,25 @@ TEST(MpiFake, SingleProcessTestcasesAreMeasuredOnRankZeroAlone) {
   const RunResult run = mpirun(fake(2, {"-t", "0"}));
   EXPECT_EQ(run.exitCode, 0) << describe(run);
   EXPECT_EQ(countOf(run.out, "SUM host_to_device_memcpy_ce"), 1);
+}
+
+// mpirun passes SIGINT on to every rank (Open MPI sends SIGTERM): all stop after the same
+// testcase, and rank 0 prints a complete document holding what finished.
+TEST(MpiFake, AnInterruptedRunStopsEveryRankAndPrintsWhatFinished) {
+  const RunResult run =
+      mpirun(fake(2, {"-j", "-p", "multinode"}, {{"NVBW_FAKE_SAMPLE_MS", "100"}}), SIGINT);
+  EXPECT_NE(run.exitCode, 0) << describe(run);
+  EXPECT_FALSE(run.timedOut) << describe(run);
+  EXPECT_LT(run.seconds, 10.0) << describe(run);
+  const std::size_t start = run.out.find("{\n");
+  ASSERT_NE(start, std::string::npos) << describe(run);
+  const json root = json::parse(run.out.substr(start, run.out.rfind("}\n") + 2 - start));
+  const std::string signal = root["nvbandwidth"].value("interrupted", "");
+  EXPECT_TRUE(signal == "SIGINT" || signal == "SIGTERM") << run.out;
+  const json& testcases = root["nvbandwidth"]["testcases"];
+  ASSERT_FALSE(testcases.empty());
+  EXPECT_LT(testcases.size(), 13u);
+  EXPECT_EQ(testcases.back()["status"], "ERROR");
 }
 
 }  // namespace

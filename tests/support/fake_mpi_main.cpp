@@ -5,6 +5,8 @@
 //   NVBW_FAKE_SHARING    what exporting memory does: fabric, posix (default: fabric fails, posix
 //                        works, as on a server without IMEX) or none
 //   NVBW_FAKE_FAIL_RANK  the rank whose plans titled NVBW_FAKE_FAIL_TITLE fail verification
+//   NVBW_FAKE_SAMPLE_MS  how long each sample takes (default 0)
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -51,6 +53,7 @@ class FakeMpiPlatform final : public Platform {
     info_.mpiVersion = multinode::MpiSession::libraryVersion();
     info_.memorySharing = sharingName(world.sharing);
     info_.memorySharingDescription = world.description;
+    behaviour_.perSample = std::chrono::milliseconds(std::stoi(env("NVBW_FAKE_SAMPLE_MS", "0")));
     if (env("NVBW_FAKE_FAIL_RANK", "") == std::to_string(comm.rank()))
       behaviour_.failingTitles = {env("NVBW_FAKE_FAIL_TITLE", "")};
   }
