@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -164,6 +165,24 @@ TEST(MpiFake, SingleProcessTestcasesAreMeasuredOnRankZeroAlone) {
   const RunResult run = mpirun(fake(2, {"-t", "0"}));
   EXPECT_EQ(run.exitCode, 0) << describe(run);
   EXPECT_EQ(countOf(run.out, "SUM host_to_device_memcpy_ce"), 1);
+}
+
+// The document of a multi-process run (processes, memory sharing, bisect row labels) is one the
+// schema describes.
+TEST(MpiFake, JsonValidatesAgainstTheSchema) {
+  const RunResult run = mpirun(fake(2, {"-j", "-v", "-t", "35", "47", "45"}));
+  ASSERT_EQ(run.exitCode, 0) << describe(run);
+  const std::string path = ::testing::TempDir() + "nvbw_mpi_report.json";
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  std::fwrite(run.out.data(), 1, run.out.size(), file);
+  std::fclose(file);
+  const RunResult check = runProgram(RunSpec(
+      "/usr/bin/python3",
+      {NVBW_SCHEMA_VALIDATOR, std::string(NVBW_DOCS_DIR) + "/nvbandwidth.schema.json", path}));
+  EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+  std::remove(path.c_str());
+  EXPECT_NE(run.out.find("\"row_labels\""), std::string::npos);
 }
 
 // mpirun passes SIGINT on to every rank (Open MPI sends SIGTERM): all stop after the same
