@@ -152,6 +152,8 @@ void preload() {
   detail::preloadPatternKernels();
   detail::preloadLatencyKernels();
   detail::preloadMulticastKernel();
+  detail::preloadLocalKernels();
+  detail::preloadTmaKernel();
 }
 
 void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,

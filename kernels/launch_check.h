@@ -13,5 +13,7 @@ void preloadSpinKernel();
 void preloadPatternKernels();
 void preloadLatencyKernels();
 void preloadMulticastKernel();
+void preloadLocalKernels();
+void preloadTmaKernel();
 
 }  // namespace nvbw::kernels::detail

@@ -205,7 +205,7 @@ int runApplication(const Options& options, AppContext& ctx) {
     std::vector<Selection> selection;
     try {
       validateOptions(options);
-      selection = selectTestcases(options, keysOf(registry));
+      selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
     } catch (const UsageError& e) {
       ctx.err << usageErrorLine(e.what()) << std::flush;
       checkWritable(ctx.err, "error");

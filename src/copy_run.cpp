@@ -12,8 +12,10 @@ CUdeviceptr PatternCache::get(int device, std::uint32_t seed) {
   const auto key = std::make_pair(device, seed);
   const auto it = buffers_.find(key);
   if (it != buffers_.end()) return it->second.ptr();
+  const std::vector<std::uint32_t> words = seed == kWriteOnlyValue
+                                               ? std::vector<std::uint32_t>(kPatternWords, seed)
+                                               : xorshiftPattern(seed);
   DeviceBuffer buf(gpu_, device, kPatternBytes);
-  const std::vector<std::uint32_t> words = xorshiftPattern(seed);
   ContextScope scope(gpu_, device);
   NVBW_CU(gpu_.api(), cuMemcpyHtoD, buf.ptr(), words.data(), kPatternBytes);
   const CUdeviceptr ptr = buf.ptr();
@@ -25,7 +27,7 @@ Verifier::Verifier(const Gpu& gpu, PatternCache& patterns)
     : gpu_(gpu), patterns_(patterns), result_(gpu, sizeof(kernels::CheckResult)) {}
 
 void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::string& what,
-                     unsigned sample) {
+                     unsigned sample, std::uint32_t seed) {
   ContextScope scope(gpu_, device);
   auto* result = static_cast<kernels::CheckResult*>(result_.data());
   result->mismatches = 0;
@@ -33,7 +35,7 @@ void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::
   auto it = streams_.find(device);
   if (it == streams_.end()) it = streams_.emplace(device, Stream(gpu_, device)).first;
   // The kernel writes the counters through the registered memory's device address.
-  kernels::checkPattern(it->second.get(), buf, bytes, patterns_.get(device, kSourceSeed),
+  kernels::checkPattern(it->second.get(), buf, bytes, patterns_.get(device, seed),
                         reinterpret_cast<kernels::CheckResult*>(result_.devicePtr()));
   it->second.synchronize();
   if (result->mismatches == 0) return;
@@ -41,32 +43,51 @@ void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::
       mismatchMessage(what, sample, result->mismatches, bytes / 4, result->firstOffset));
 }
 
+namespace {
+
+// The bytes one pass moves, and the launch shape, for each method.
+void shape(const Gpu& gpu, CopyRun& c) {
+  const CopySpec& s = *c.spec;
+  const int sms = gpu.smCount(s.execDevice);
+  switch (s.method) {
+  case CopyMethod::CopyEngine:
+    c.bytes = std::min(s.src.bytes, s.dst.bytes);
+    return;
+  case CopyMethod::SmCopy:
+    c.geometry = smCopyGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
+    break;
+  case CopyMethod::SmSplitWarp:
+    c.geometry = splitWarpGeometry(std::min(s.src.bytes, s.dst.bytes));
+    break;
+  case CopyMethod::SmMulticast:
+    c.geometry = multicastGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
+    break;
+  case CopyMethod::Tma:
+    c.geometry = tmaGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
+    break;
+  case CopyMethod::SmReadOnly:
+    c.geometry = localPassGeometry(s.src.bytes, sms);
+    break;
+  case CopyMethod::SmWriteOnly:
+    c.geometry = localPassGeometry(s.dst.bytes, sms);
+    break;
+  }
+  c.bytes = c.geometry.bytes();
+}
+
+}  // namespace
+
 void prepareCopy(const Gpu& gpu, CopyRun& c) {
   const CopySpec& s = *c.spec;
-  const std::size_t bytes = std::min(s.src.bytes, s.dst.bytes);
   // Peer access for every device buffer the executing GPU touches on another GPU of this process
   // (memory of other processes is mapped with its access already set).
   for (const BufferSpec* b : {&s.src, &s.dst})
     if (b->kind == MemoryKind::Device && b->sharing == Sharing::Private &&
         b->device != s.execDevice)
       gpu.enablePeerAccess(s.execDevice, b->device);
-  switch (s.method) {
-  case CopyMethod::CopyEngine:
-    c.bytes = c.checked = bytes;
-    break;
-  case CopyMethod::SmCopy:
-    c.geometry = smCopyGeometry(bytes, gpu.smCount(s.execDevice));
-    c.bytes = c.checked = c.geometry.bytes();
-    break;
-  case CopyMethod::SmSplitWarp:
-    c.geometry = splitWarpGeometry(bytes);
-    c.bytes = c.checked = c.geometry.bytes();
-    break;
-  case CopyMethod::SmMulticast:
-    c.geometry = multicastGeometry(bytes, gpu.smCount(s.execDevice));
-    c.bytes = c.checked = c.geometry.bytes();
-    break;
-  }
+  shape(gpu, c);
+  c.checked = c.bytes;
+  if (s.method == CopyMethod::SmReadOnly) c.readSum.emplace(gpu, sizeof(unsigned long long));
   c.stream.emplace(gpu, s.execDevice);
   c.start.emplace(gpu, s.execDevice);
   c.end.emplace(gpu, s.execDevice);
@@ -78,17 +99,26 @@ void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSourc
   ContextScope scope(gpu, s.execDevice);
   const CUstream st = c.stream->get();
   const CUdeviceptr srcPattern = patterns.get(s.execDevice, kSourceSeed);
-  if (s.method == CopyMethod::SmSplitWarp) {
+  const CUdeviceptr dstPattern = patterns.get(s.execDevice, kDestinationSeed);
+  switch (s.method) {
+  case CopyMethod::SmSplitWarp:
     // Both buffers start as the source pattern; the elements each direction will overwrite are
     // cleared, so a direction that did not copy leaves zeros behind.
     kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
     kernels::fillPattern(st, c.dst.ptr, c.checked, srcPattern);
     kernels::clearSplitWarpTargets(st, c.dst.ptr, c.src.ptr, c.geometry);
     return;
+  case CopyMethod::SmReadOnly:
+    if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
+    *static_cast<unsigned long long*>(c.readSum->data()) = 0;
+    return;
+  case CopyMethod::SmWriteOnly:
+    kernels::fillPattern(st, c.dst.ptr, c.checked, dstPattern);
+    return;
+  default:
+    if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
+    kernels::fillPattern(st, c.dst.checked(), c.checked, dstPattern);
   }
-  if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
-  kernels::fillPattern(st, c.dst.checked(), c.checked,
-                       patterns.get(s.execDevice, kDestinationSeed));
 }
 
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
@@ -107,15 +137,46 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
   case CopyMethod::SmMulticast:
     kernels::multicastWrite(st, c.dst.ptr, c.src.ptr, c.geometry, loops);
     break;
+  case CopyMethod::Tma:
+    kernels::tmaCopy(st, c.dst.ptr, c.src.ptr, c.geometry, loops);
+    break;
+  case CopyMethod::SmReadOnly:
+    kernels::readOnly(st, c.src.ptr, c.geometry, loops,
+                      reinterpret_cast<unsigned long long*>(c.readSum->devicePtr()));
+    break;
+  case CopyMethod::SmWriteOnly:
+    kernels::writeOnly(st, c.dst.ptr, c.geometry, loops, kWriteOnlyValue);
+    break;
   }
 }
 
-void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample) {
+void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample,
+                unsigned long long passes) {
   const CopySpec& s = *c.spec;
-  verifier.check(s.execDevice, c.dst.checked(), c.checked, "the destination of " + copyLabel(s),
-                 sample);
-  if (s.method == CopyMethod::SmSplitWarp)
-    verifier.check(s.execDevice, c.src.ptr, c.checked, "the source of " + copyLabel(s), sample);
+  const std::string label = copyLabel(s);
+  switch (s.method) {
+  case CopyMethod::SmReadOnly: {
+    // Every pass of the sample (warm-up and measured) added the buffer's word sum once.
+    const unsigned long long expected = passes * sourcePatternSum(c.checked / 4);
+    const unsigned long long read = *static_cast<unsigned long long*>(c.readSum->data());
+    if (read != expected)
+      throw VerificationError("data verification failed for the read of " + label +
+                              " in sample " + std::to_string(sample) +
+                              ": the words read add up to " + std::to_string(read) +
+                              " instead of " + std::to_string(expected));
+    return;
+  }
+  case CopyMethod::SmWriteOnly:
+    verifier.check(s.execDevice, c.dst.ptr, c.checked, "the destination of " + label, sample,
+                   kWriteOnlyValue);
+    return;
+  case CopyMethod::SmSplitWarp:
+    verifier.check(s.execDevice, c.src.ptr, c.checked, "the source of " + label, sample);
+    [[fallthrough]];
+  default:
+    verifier.check(s.execDevice, c.dst.checked(), c.checked, "the destination of " + label,
+                   sample);
+  }
 }
 
 }  // namespace nvbw::detail

@@ -12,12 +12,14 @@
 #include "nvbandwidth/buffer_view.h"
 #include "nvbandwidth/cuda_raii.h"
 #include "nvbandwidth/kernels.h"
+#include "nvbandwidth/pattern.h"
 #include "nvbandwidth/plan.h"
 #include "nvbandwidth/sm_geometry.h"
 
 namespace nvbw::detail {
 
-// Per-device pattern buffers (2 MiB each, source and destination seeds), made on first use.
+// Per-device pattern buffers (2 MiB each, source and destination seeds, and the write-only
+// pass's constant), made on first use.
 class PatternCache {
  public:
   explicit PatternCache(const Gpu& gpu) : gpu_(gpu) {}
@@ -32,9 +34,10 @@ class PatternCache {
 class Verifier {
  public:
   Verifier(const Gpu& gpu, PatternCache& patterns);
-  // Throws VerificationError naming `what` and the sample when any word differs.
+  // Throws VerificationError naming `what` and the sample when any word differs from the
+  // pattern of `seed` (the source pattern, or kWriteOnlyValue everywhere).
   void check(int device, CUdeviceptr buf, std::size_t bytes, const std::string& what,
-             unsigned sample);
+             unsigned sample, std::uint32_t seed = kSourceSeed);
 
  private:
   const Gpu& gpu_;
@@ -58,6 +61,7 @@ struct CopyRun {
   std::optional<Stream> stream;
   std::optional<Event> start;
   std::optional<Event> end;
+  std::optional<HostBuffer> readSum;  // SmReadOnly: the sum of the words read
 };
 
 // Enables peer access, computes the sizes and creates the stream and events.
@@ -68,7 +72,9 @@ void prepareCopy(const Gpu& gpu, CopyRun& c);
 void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSource);
 // Queues `loops` iterations of the copy on its stream (the current context is the issuer's).
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
-// Checks the destination (and, for split-warp copies, the source) against the source pattern.
-void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample);
+// Checks what the copy wrote: the destination (and, for split-warp copies, the source) against
+// the source pattern; a write-only pass's destination against its value; a read-only pass's
+// sum against `passes` times the source pattern's.
+void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample, unsigned long long passes);
 
 }  // namespace nvbw::detail

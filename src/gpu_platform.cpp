@@ -2,13 +2,18 @@
 
 #include "nvbandwidth/driver.h"
 #include "nvbandwidth/gpu.h"
+#include "nvbandwidth/nvml.h"
 
 namespace nvbw {
 namespace {
 
 class GpuPlatform final : public Platform {
  public:
-  GpuPlatform() : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_) {}
+  GpuPlatform() : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_) {
+    // Without NVML the mode is unknown; such systems are taken to be ordinary ones.
+    const std::optional<Nvml> nvml = Nvml::open();
+    topology_.setConfidentialComputing(nvml && nvml->confidentialComputing().value_or(false));
+  }
 
   SystemInfo systemInfo() const override {
     SystemInfo info = buildSystemInfo();

@@ -14,7 +14,7 @@ std::string versionBlock(const std::string& version, const std::string& gitVersi
 std::string listingText(const std::vector<TestcaseDef>& registry) {
   std::string text = "Index, Name:\n\tDescription\n=======================\n";
   for (std::size_t i = 0; i < registry.size(); ++i) {
-    text += std::to_string(i) + ", " + registry[i].key + ":\n";
+    text += std::to_string(registry[i].index) + ", " + registry[i].key + ":\n";
     std::istringstream lines(registry[i].description);
     for (std::string line; std::getline(lines, line);) text += "\t" + line + "\n";
     text += "\n";
@@ -27,7 +27,9 @@ std::string listingJson(const std::vector<TestcaseDef>& registry, const std::str
   nlohmann::json testcases = nlohmann::json::array();
   for (std::size_t i = 0; i < registry.size(); ++i)
     testcases.push_back(
-        {{"index", i}, {"name", registry[i].key}, {"description", registry[i].description}});
+        {{"index", registry[i].index},
+         {"name", registry[i].key},
+         {"description", registry[i].description}});
   const nlohmann::json doc = {
       {"nvbandwidth",
        {{"version", version}, {"git_version", gitVersion}, {"testcases", testcases}}}};

@@ -52,4 +52,15 @@ ChaseShape chaseShape(unsigned samples, int smCount) {
   return shape;
 }
 
+std::uint64_t sourcePatternSum(std::size_t words) {
+  static const std::vector<std::uint64_t> prefix = [] {
+    const std::vector<std::uint32_t> pattern = xorshiftPattern(kSourceSeed);
+    std::vector<std::uint64_t> sums(pattern.size() + 1, 0);
+    for (std::size_t i = 0; i < pattern.size(); ++i) sums[i + 1] = sums[i] + pattern[i];
+    return sums;
+  }();
+  const std::uint64_t full = words / kPatternWords;
+  return full * prefix[kPatternWords] + prefix[words % kPatternWords];
+}
+
 }  // namespace nvbw

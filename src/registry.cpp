@@ -23,6 +23,31 @@ std::optional<std::string> needsPeerPairs(const Topology& topo) {
          " GPUs can access each other both ways (cuDeviceCanAccessPeer)";
 }
 
+std::optional<std::string> needsTma(const Topology& topo) {
+  for (int d = 0; d < topo.deviceCount(); ++d) {
+    const int cc = topo.computeCapability(d);
+    if (cc < 90)
+      return "needs the Tensor Memory Accelerator (compute capability 9.0 or later); GPU " +
+             std::to_string(d) + " is " + std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> notUnderConfidentialComputing(const Topology& topo) {
+  if (!topo.confidentialComputing()) return std::nullopt;
+  return std::string("confidential computing is on: GPU memory accesses across the bus go "
+                     "through encrypted bounce buffers, so a pointer chase does not measure "
+                     "memory latency");
+}
+
+WaiveCheck firstOf(std::vector<WaiveCheck> checks) {
+  return [checks = std::move(checks)](const Topology& topo) -> std::optional<std::string> {
+    for (const WaiveCheck& check : checks)
+      if (auto reason = check(topo)) return reason;
+    return std::nullopt;
+  };
+}
+
 std::optional<std::string> needsSharedMemory(const Topology& topo) {
   const WorldFacts& world = topo.world();
   if (world.processes < 2)
@@ -250,16 +275,53 @@ std::vector<TestcaseDef> latencyAndLocal() {
       {"host_device_latency_sm",
        R"(Latency of a GPU reading pinned host memory: a pointer chase through a 2 MiB host buffer
 with a 128-byte stride. --bufferSize does not apply.)",
-       {},
-       plans::hostDeviceLatencySm},
+       notUnderConfidentialComputing, plans::hostDeviceLatencySm},
       {"device_to_device_latency_sm",
        R"(Latency of a GPU reading a peer GPU's memory: a pointer chase through a 2 MiB buffer on
 the column GPU, run by the row GPU. --bufferSize does not apply.)",
-       peers, plans::deviceToDeviceLatencySm},
+       firstOf({notUnderConfidentialComputing, peers}), plans::deviceToDeviceLatencySm},
       {"device_local_copy",
        "Copy engine (cuMemcpyAsync) bandwidth between two buffers in the same GPU's memory.",
        {},
        plans::deviceLocalCopy},
+  };
+}
+
+// Upstream v0.10's additions (48-54): copies through the Tensor Memory Accelerator, and one-way
+// passes over a GPU's own memory. They follow the multi-process indices in every build.
+std::vector<TestcaseDef> tmaAndLocalPasses() {
+  const WaiveCheck tmaPeers = firstOf({needsTma, needsPeerPairs});
+  constexpr CopyMethod kTma = CopyMethod::Tma;
+  return {
+      {"device_to_device_memcpy_read_tma",
+       R"(TMA (bulk asynchronous copy) bandwidth between every pair of GPUs with peer access.
+Read: the row GPU's SMs pull from the column GPU through shared memory.)",
+       tmaPeers, with(plans::deviceToDeviceRead, kTma)},
+      {"device_to_device_memcpy_write_tma",
+       R"(TMA (bulk asynchronous copy) bandwidth between every pair of GPUs with peer access.
+Write: the row GPU's SMs push to the column GPU through shared memory.)",
+       tmaPeers, with(plans::deviceToDeviceWrite, kTma)},
+      {"device_to_device_bidirectional_memcpy_read_tma",
+       R"(TMA bandwidth between every pair of GPUs with peer access, both directions at once;
+each direction and their sum are reported. Read: each GPU pulls.)",
+       tmaPeers, with(plans::deviceToDeviceBidirectionalRead, kTma)},
+      {"device_to_device_bidirectional_memcpy_write_tma",
+       R"(TMA bandwidth between every pair of GPUs with peer access, both directions at once;
+each direction and their sum are reported. Write: each GPU pushes.)",
+       tmaPeers, with(plans::deviceToDeviceBidirectionalWrite, kTma)},
+      {"device_local_copy_tma",
+       "TMA (bulk asynchronous copy) bandwidth between two buffers in the same GPU's memory.",
+       needsTma, plans::deviceLocalCopyTma},
+      {"device_local_read_sm",
+       R"(Read-only SM bandwidth of a GPU's own memory: a kernel that reads the buffer and folds
+what it reads into a sum; bandwidth counts the bytes read.)",
+       {},
+       plans::deviceLocalRead},
+      {"device_local_write_sm",
+       R"(Write-only SM bandwidth of a GPU's own memory: a kernel that only stores into the
+buffer; bandwidth counts the bytes written.)",
+       {},
+       plans::deviceLocalWrite},
   };
 }
 
@@ -322,17 +384,29 @@ pairs at once; rows are labelled the way the data flows.)",
 }  // namespace
 
 std::vector<TestcaseDef> makeRegistry(RegistryScope scope) {
-  // Index = position. Keys, order and indices are upstream v0.8's; descriptions are ours.
+  // Keys, order and indices 0-47 are upstream v0.8's, 48 onwards v0.10's; descriptions are
+  // ours. The multi-process testcases keep 35-47 in every build, so an index names the same
+  // testcase in the plain and the multinode build.
   std::vector<TestcaseDef> registry;
-  std::vector<std::vector<TestcaseDef> (*)()> groups = {
-      &hostCopyEngine, &peerCopyEngine, &hostCopyEngineAll, &fansCopyEngine, &hostSm,
-      &peerSm,         &hostSmAll,      &fansSm,            &latencyAndLocal};
-  if (scope == RegistryScope::WithMultinode) groups.push_back(&multinode);
-  for (auto* group : groups) {
-    std::vector<TestcaseDef> part = group();
-    registry.insert(registry.end(), part.begin(), part.end());
-  }
+  std::size_t index = 0;
+  auto append = [&](std::vector<TestcaseDef> part, bool present) {
+    for (TestcaseDef& def : part) {
+      def.index = index++;
+      if (present) registry.push_back(std::move(def));
+    }
+  };
+  for (auto* group : {&hostCopyEngine, &peerCopyEngine, &hostCopyEngineAll, &fansCopyEngine,
+                      &hostSm, &peerSm, &hostSmAll, &fansSm, &latencyAndLocal})
+    append(group(), true);
+  append(multinode(), scope == RegistryScope::WithMultinode);
+  append(tmaAndLocalPasses(), true);
   return registry;
+}
+
+std::vector<std::size_t> indicesOf(const std::vector<TestcaseDef>& registry) {
+  std::vector<std::size_t> indices;
+  for (const TestcaseDef& def : registry) indices.push_back(def.index);
+  return indices;
 }
 
 }  // namespace nvbw

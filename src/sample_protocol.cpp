@@ -120,7 +120,8 @@ void SampleProtocol::verify(unsigned sample) {
   p_.faults.beforeVerification(copied);
   if (!p_.settings.verify) return;
   PhaseTimer timer(p_.times.verification);
-  for (const CopyRun& c : runs_) verifyCopy(p_.verifier, c, sample);
+  const unsigned long long passes = kWarmupCopies + p_.settings.loopCount;
+  for (const CopyRun& c : runs_) verifyCopy(p_.verifier, c, sample, passes);
 }
 
 SampleTimes SampleProtocol::timings() const {

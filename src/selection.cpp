@@ -44,18 +44,25 @@ ParsedToken classify(const std::string& token, std::size_t keyCount) {
   return {TokenKind::Index, value};
 }
 
-Selection resolveToken(const std::string& token, const std::vector<std::string>& keys) {
+Selection resolveToken(const std::string& token, const std::vector<std::string>& keys,
+                       const std::vector<std::size_t>& indices) {
   Selection selection;
   selection.token = token;
   if (token.empty()) {
     selection.error = "Testcase name is empty!";
     return selection;
   }
-  const ParsedToken parsed = classify(token, keys.size());
+  const std::size_t bound = indices.empty() ? keys.size() : indices.back() + 1;
+  const ParsedToken parsed = classify(token, bound);
   switch (parsed.kind) {
   case TokenKind::Index:
-    selection.index = parsed.index;
-    return selection;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if ((indices.empty() ? i : indices[i]) == parsed.index) {
+        selection.index = i;
+        return selection;
+      }
+    }
+    [[fallthrough]];  // an index between entries (the multinode ones in a plain build)
   case TokenKind::OutOfRange:
     selection.error = "Testcase index " + token + " out of bound!";
     return selection;
@@ -88,7 +95,8 @@ bool startsWithAny(const std::string& key, const std::vector<std::string>& prefi
 }  // namespace
 
 std::vector<Selection> selectTestcases(const Options& options,
-                                       const std::vector<std::string>& keys) {
+                                       const std::vector<std::string>& keys,
+                                       const std::vector<std::size_t>& indices) {
   std::vector<Selection> result;
   // validateOptions rejects this first; repeated here so a caller that skipped it cannot get a
   // silently half-honoured selection.
@@ -96,7 +104,8 @@ std::vector<Selection> selectTestcases(const Options& options,
     throw UsageError("-t/--testcase and -p/--testcasePrefixes cannot be used together");
 
   if (!options.testcases.empty()) {
-    for (const std::string& token : options.testcases) result.push_back(resolveToken(token, keys));
+    for (const std::string& token : options.testcases)
+      result.push_back(resolveToken(token, keys, indices));
     return result;
   }
   if (!options.testcasePrefixes.empty()) {

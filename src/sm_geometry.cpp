@@ -68,4 +68,28 @@ SmCopyGeometry multicastGeometry(std::size_t bytes, int smCount) {
   return g;
 }
 
+SmCopyGeometry tmaGeometry(std::size_t bytes, int smCount) {
+  if (smCount <= 0)
+    throw std::invalid_argument("TMA geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount);
+  g.block = 32;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
+SmCopyGeometry localPassGeometry(std::size_t bytes, int smCount) {
+  if (smCount <= 0)
+    throw std::invalid_argument("local pass geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount) * 4;
+  g.block = kStridingThreadsPerBlock;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
 }  // namespace nvbw

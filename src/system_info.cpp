@@ -1,6 +1,7 @@
 #include "nvbandwidth/system_info.h"
 
-#include <dlfcn.h>
+#include "nvbandwidth/nvml.h"
+
 #include <unistd.h>
 
 #include <array>
@@ -45,27 +46,6 @@ std::string hostName() {
   return buf.data();
 }
 
-namespace {
-
-std::string nvmlDriverVersion() {
-  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return "";
-  using InitFn = int (*)();
-  using VersionFn = int (*)(char*, unsigned);
-  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
-  auto version = reinterpret_cast<VersionFn>(dlsym(lib, "nvmlSystemGetDriverVersion"));
-  auto shutdown = reinterpret_cast<InitFn>(dlsym(lib, "nvmlShutdown"));
-  std::string result;
-  if (init && version && init() == 0) {
-    std::array<char, 96> buf{};
-    if (version(buf.data(), static_cast<unsigned>(buf.size())) == 0) result = buf.data();
-    if (shutdown) shutdown();
-  }
-  dlclose(lib);
-  return result;
-}
-
-}  // namespace
 
 std::string readDriverVersion() {
   std::ifstream proc("/proc/driver/nvidia/version");
@@ -74,7 +54,8 @@ std::string readDriverVersion() {
     std::string v = parseProcDriverVersion(text);
     if (!v.empty()) return v;
   }
-  std::string v = nvmlDriverVersion();
+  const std::optional<Nvml> nvml = Nvml::open();
+  const std::string v = nvml ? nvml->driverVersion() : "";
   return v.empty() ? "unknown" : v;
 }
 

@@ -25,12 +25,16 @@ const char* engineName(CopyMethod method) {
     return "CE";
   case CopyMethod::SmCopy:
     return "SM";
+  case CopyMethod::Tma:
+    return "TMA";
   case CopyMethod::SmSplitWarp:
   case CopyMethod::SmMulticast:
+  case CopyMethod::SmReadOnly:
+  case CopyMethod::SmWriteOnly:
     break;
   }
   throw std::invalid_argument(
-      "device-to-device testcases run on the copy engine or the SM copy kernel only");
+      "device-to-device testcases run on the copy engine, the SM copy kernel or the TMA only");
 }
 
 // "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"; `label` ("Read1 ", "Total ") goes

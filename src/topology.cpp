@@ -11,8 +11,8 @@ const WorldFacts& Topology::world() const {
 }
 
 FakeTopology::FakeTopology(int devices, int smCount)
-    : devices_(devices), access_(devices, std::vector<bool>(devices, true)),
-      sms_(devices, smCount) {
+    : capabilities_(devices, 90), devices_(devices),
+      access_(devices, std::vector<bool>(devices, true)), sms_(devices, smCount) {
   for (int i = 0; i < devices; ++i) access_[i][i] = false;
 }
 
@@ -28,6 +28,12 @@ bool FakeTopology::canAccessPeer(int device, int peer) const {
 int FakeTopology::smCount(int device) const { return sms_.at(device); }
 
 void FakeTopology::setSmCount(int device, int sms) { sms_.at(device) = sms; }
+
+int FakeTopology::computeCapability(int device) const { return capabilities_.at(device); }
+
+void FakeTopology::setComputeCapability(int device, int capability) {
+  capabilities_.at(device) = capability;
+}
 
 std::vector<std::pair<int, int>> accessiblePairs(const Topology& topo) {
   std::vector<std::pair<int, int>> pairs;

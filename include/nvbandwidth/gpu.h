@@ -56,9 +56,16 @@ class DriverTopology final : public Topology {
     return gpu_.canAccessPeer(device, peer);
   }
   int smCount(int device) const override { return gpu_.smCount(device); }
+  int computeCapability(int device) const override {
+    return 10 * gpu_.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
+           gpu_.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  }
+  bool confidentialComputing() const override { return confidential_; }
+  void setConfidentialComputing(bool on) { confidential_ = on; }
 
  private:
   const Gpu& gpu_;
+  bool confidential_ = false;
 };
 
 }  // namespace nvbw

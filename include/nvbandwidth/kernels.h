@@ -42,6 +42,20 @@ void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
 void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
                     const SmCopyGeometry& geometry, unsigned long long loops);
 
+// Read-only pass: reads geometry.bytes() of src `loops` times and adds the sum of every 32-bit word
+// read (mod 2^64) to *sum (device-accessible, zeroed by the caller).
+void readOnly(CUstream stream, CUdeviceptr src, const SmCopyGeometry& geometry,
+              unsigned long long loops, unsigned long long* sum);
+
+// Write-only pass: stores `value` into every 32-bit word of geometry.bytes() of dst, `loops` times.
+void writeOnly(CUstream stream, CUdeviceptr dst, const SmCopyGeometry& geometry,
+               unsigned long long loops, unsigned value);
+
+// TMA copy: geometry.bytes() from src to dst through shared memory with bulk asynchronous copies,
+// one block per SM (geometry.grid), `loops` times. Compute capability 9.0 and later.
+void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,
+             unsigned long long loops);
+
 // buf[i] = pattern[i mod kPatternWords] for i < bytes / 4. `pattern` is a 2 MiB device buffer.
 void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern);
 

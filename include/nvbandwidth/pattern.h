@@ -17,6 +17,13 @@ constexpr std::size_t kPatternWords = kPatternBytes / 4;
 // the first output, not the seed.
 std::vector<std::uint32_t> xorshiftPattern(std::uint32_t seed);
 
+// The sum (mod 2^64) of the first `words` 32-bit words of the source pattern repeated: what a
+// read-only pass over a buffer filled with it must add up to, once per pass.
+std::uint64_t sourcePatternSum(std::size_t words);
+
+// The value the write-only pass stores in every word.
+constexpr std::uint32_t kWriteOnlyValue = 0x5A17C0DEu;
+
 // The message of a failed verification: "data verification failed for <what> in sample <n>: <m>
 // of <words> 32-bit words differ, the first at byte <offset>".
 std::string mismatchMessage(const std::string& what, unsigned sample,

@@ -56,6 +56,9 @@ enum class CopyMethod {
   SmCopy,       // copy kernel (simple under 64 MiB, striding otherwise)
   SmSplitWarp,  // bidirectional kernel: odd warps src->dst, even warps dst->src; bandwidth halved
   SmMulticast,  // multimem stores of 4-byte words into a multicast object (multi-process only)
+  Tma,          // bulk asynchronous copies through shared memory (compute capability 9.0+)
+  SmReadOnly,   // a kernel that only reads src (dst is unused); bytes read count
+  SmWriteOnly,  // a kernel that only writes dst (src is unused); bytes written count
 };
 
 // Which context issues a copy. PreferSrc: the src buffer's device if it is device memory, else

@@ -23,7 +23,11 @@ struct TestcaseDef {
   std::string description;  // -l text: lines separated by '\n', no leading tab
   WaiveCheck waiveReason;   // empty: never waived
   PlanBuilder plan;         // every registered testcase has one (a unit test checks)
+  std::size_t index = 0;    // the CLI index (-t, -l); makeRegistry sets it
 };
+
+// The CLI indices of a registry's entries, in order.
+std::vector<std::size_t> indicesOf(const std::vector<TestcaseDef>& registry);
 
 // Builds the registry in upstream's order: the 35 single-node testcases, then, where the build
 // runs several processes (the multinode build), the 13 multi-process ones at indices 35-47.
@@ -35,6 +39,15 @@ std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology
 
 // Waive check shared by every device-to-device testcase.
 std::optional<std::string> needsPeerPairs(const Topology& topo);
+
+// The TMA testcases need compute capability 9.0 on every GPU.
+std::optional<std::string> needsTma(const Topology& topo);
+
+// Latency under confidential computing measures the encrypted bounce buffers, not memory.
+std::optional<std::string> notUnderConfidentialComputing(const Topology& topo);
+
+// The first reason any of `checks` gives.
+WaiveCheck firstOf(std::vector<WaiveCheck> checks);
 
 // Waive checks of the multi-process testcases: at least two processes that can share memory;
 // the broadcast testcases also need multicast.

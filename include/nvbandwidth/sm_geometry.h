@@ -30,6 +30,13 @@ SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount);
 // The split-warp bidirectional kernel always uses the simple launch shape.
 SmCopyGeometry splitWarpGeometry(std::size_t bytes);
 
+// The TMA copy: one block (one issuing thread of a warp) per SM; 16-byte granularity.
+SmCopyGeometry tmaGeometry(std::size_t bytes, int smCount);
+
+// The read-only and write-only passes: 4 blocks of 512 threads per SM, grid-stride over 16-byte
+// elements.
+SmCopyGeometry localPassGeometry(std::size_t bytes, int smCount);
+
 // The multicast kernel: smCount x 512 threads striding over the buffer, as the striding copy;
 // its stores are 4-byte multimem stores, so every 16-byte element is four of them.
 SmCopyGeometry multicastGeometry(std::size_t bytes, int smCount);

@@ -2,6 +2,8 @@
 // Each is pure: it reads the topology and buffer size and returns what to measure.
 #pragma once
 
+#include <functional>
+
 #include "nvbandwidth/plan.h"
 #include "nvbandwidth/plan_context.h"
 
@@ -20,6 +22,12 @@ Plan hostToAll(const PlanContext& ctx, CopyMethod method);
 Plan hostToAllBidirectionalCe(const PlanContext& ctx);
 Plan hostToAllBidirectionalSm(const PlanContext& ctx);
 Plan deviceLocalCopy(const PlanContext& ctx);
+
+// One GPU's own memory (testcases_local.cpp): a TMA copy, and read-only and write-only SM passes
+// (bandwidth counts the bytes read or written).
+Plan deviceLocalCopyTma(const PlanContext& ctx);
+Plan deviceLocalRead(const PlanContext& ctx);
+Plan deviceLocalWrite(const PlanContext& ctx);
 
 // Latency (testcases_latency.cpp).
 Plan hostDeviceLatencySm(const PlanContext& ctx);

@@ -23,13 +23,19 @@ class Topology {
   virtual ~Topology() = default;
   // The processes of the run (multi-process testcases).
   virtual const WorldFacts& world() const;
+  // Compute capability as 10 * major + minor (90 for Hopper).
+  virtual int computeCapability(int device) const = 0;
+  // Whether the system runs in confidential-computing mode (host traffic through encrypted
+  // bounce buffers).
+  virtual bool confidentialComputing() const = 0;
   virtual int deviceCount() const = 0;
   // cuDeviceCanAccessPeer(device, peer): `device` can map and access `peer`'s memory.
   virtual bool canAccessPeer(int device, int peer) const = 0;
   virtual int smCount(int device) const = 0;
 };
 
-// A topology described by hand. Peer access defaults to all pairs (i != j).
+// A topology described by hand. Peer access defaults to all pairs (i != j), compute capability
+// to 9.0, confidential computing to off.
 class FakeTopology final : public Topology {
  public:
   explicit FakeTopology(int devices, int smCount = 132);
@@ -40,9 +46,15 @@ class FakeTopology final : public Topology {
   void setSmCount(int device, int sms);
   const WorldFacts& world() const override { return world_; }
   void setWorld(WorldFacts world) { world_ = std::move(world); }
+  int computeCapability(int device) const override;
+  void setComputeCapability(int device, int capability);
+  bool confidentialComputing() const override { return confidential_; }
+  void setConfidentialComputing(bool on) { confidential_ = on; }
 
  private:
   WorldFacts world_;
+  bool confidential_ = false;
+  std::vector<int> capabilities_;
   int devices_;
   std::vector<std::vector<bool>> access_;
   std::vector<int> sms_;

@@ -6,6 +6,7 @@
 
 #include "nvbandwidth/driver.h"
 #include "nvbandwidth/gpu.h"
+#include "nvbandwidth/nvml.h"
 #include "nvbandwidth/world_setup.h"
 #include "shared_process_world.h"
 
@@ -25,12 +26,17 @@ std::optional<std::string> attempt(Step&& step) {
 // Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 class WorldTopology final : public Topology {
  public:
-  WorldTopology(const Gpu& gpu, WorldFacts facts) : local_(gpu), facts_(std::move(facts)) {}
+  WorldTopology(const Gpu& gpu, WorldFacts facts) : local_(gpu), facts_(std::move(facts)) {
+    const std::optional<Nvml> nvml = Nvml::open();
+    local_.setConfidentialComputing(nvml && nvml->confidentialComputing().value_or(false));
+  }
   int deviceCount() const override { return local_.deviceCount(); }
   bool canAccessPeer(int device, int peer) const override {
     return local_.canAccessPeer(device, peer);
   }
   int smCount(int device) const override { return local_.smCount(device); }
+  int computeCapability(int device) const override { return local_.computeCapability(device); }
+  bool confidentialComputing() const override { return local_.confidentialComputing(); }
   const WorldFacts& world() const override { return facts_; }
 
  private:

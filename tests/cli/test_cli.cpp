@@ -62,13 +62,19 @@ TEST(Cli, ListsEveryTestcaseInOrder) {
   const std::string header = "Index, Name:\n\tDescription\n=======================\n";
   std::size_t position = run.out.find(header);
   ASSERT_NE(position, std::string::npos) << describe(run);
-  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i) {
-    const std::string entry = std::to_string(i) + ", " + kUpstreamKeys[i] + ":\n";
+  std::vector<std::pair<std::size_t, std::string>> expected;
+  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i) expected.emplace_back(i, kUpstreamKeys[i]);
+  for (std::size_t i = 0; i < nvbw::test::kV010Keys.size(); ++i)
+    expected.emplace_back(nvbw::test::kFirstV010Index + i, nvbw::test::kV010Keys[i]);
+  for (const auto& [index, key] : expected) {
+    const std::string entry = std::to_string(index) + ", " + key + ":\n";
     const std::size_t found = run.out.find(entry, position);
     ASSERT_NE(found, std::string::npos) << "missing or out of order: " << entry << describe(run);
     position = found + entry.size();
   }
-  EXPECT_FALSE(contains(run.out, std::to_string(kUpstreamKeys.size()) + ", ")) << describe(run);
+  // The multinode indices belong to the multinode build.
+  EXPECT_FALSE(contains(run.out, "\n35, ")) << describe(run);
+  EXPECT_FALSE(contains(run.out, "\n47, ")) << describe(run);
 }
 
 TEST(Cli, JsonListIsAJsonDocument) {
@@ -82,14 +88,18 @@ TEST(Cli, JsonListIsAJsonDocument) {
   }
   const nlohmann::json& testcases = document["nvbandwidth"]["testcases"];
   ASSERT_TRUE(testcases.is_array()) << document.dump(1);
-  ASSERT_EQ(testcases.size(), kUpstreamKeys.size());
-  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i) {
+  std::vector<std::string> keys = kUpstreamKeys;
+  keys.insert(keys.end(), nvbw::test::kV010Keys.begin(), nvbw::test::kV010Keys.end());
+  ASSERT_EQ(testcases.size(), keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::size_t index =
+        i < kUpstreamKeys.size() ? i : nvbw::test::kFirstV010Index + i - kUpstreamKeys.size();
     const nlohmann::json& entry = testcases[i];
     ASSERT_TRUE(entry.is_object()) << entry.dump();
     ASSERT_TRUE(entry["index"].is_number_integer()) << entry.dump();
-    EXPECT_EQ(entry["index"].get<long long>(), static_cast<long long>(i));
+    EXPECT_EQ(entry["index"].get<long long>(), static_cast<long long>(index));
     ASSERT_TRUE(entry["name"].is_string()) << entry.dump();
-    EXPECT_EQ(entry["name"].get<std::string>(), kUpstreamKeys[i]);
+    EXPECT_EQ(entry["name"].get<std::string>(), keys[i]);
     ASSERT_TRUE(entry["description"].is_string()) << entry.dump();
     EXPECT_FALSE(entry["description"].get<std::string>().empty()) << entry.dump();
   }

@@ -49,6 +49,12 @@ inline std::string describe(CopyMethod m) {
     return "SM-split";
   case CopyMethod::SmMulticast:
     return "SM-multicast";
+  case CopyMethod::Tma:
+    return "TMA";
+  case CopyMethod::SmReadOnly:
+    return "SM-read";
+  case CopyMethod::SmWriteOnly:
+    return "SM-write";
   }
   return "?";
 }

@@ -262,6 +262,7 @@ TEST(Listing, JsonMatchesGolden) {
   a.description = "Copy engine bandwidth from pinned host memory to each GPU.";
   TestcaseDef b;
   b.key = "device_to_device_memcpy_read_ce";
+  b.index = 1;
   b.description = "Copy engine bandwidth between every pair of GPUs with peer access.\n"
                   "Read: the row GPU pulls from the column GPU.";
   expectGolden("listing.json", listingJson({a, b}, "v0.8", "v0.8-3-gabc1234"));

@@ -319,19 +319,22 @@ TEST(TextOutput, ReproducesUpstreamDefaultRun) {
 // --- -l
 // ---------------------------------------------------------------------------------------------
 
-TestcaseDef def(const std::string& key, const std::string& description) {
+TestcaseDef def(const std::string& key, const std::string& description, std::size_t index) {
   TestcaseDef d;
   d.key = key;
   d.description = description;
+  d.index = index;
   return d;
 }
 
 TEST(Listing, TextMatchesGolden) {
   const std::vector<TestcaseDef> registry = {
-      def("host_to_device_memcpy_ce", "Copy engine bandwidth from pinned host memory to each GPU."),
+      def("host_to_device_memcpy_ce", "Copy engine bandwidth from pinned host memory to each GPU.",
+          0),
       def("device_to_device_memcpy_read_ce",
           "Copy engine bandwidth between every pair of GPUs with peer access.\n"
-          "Read: the row GPU pulls from the column GPU.")};
+          "Read: the row GPU pulls from the column GPU.",
+          1)};
   expectGolden("listing.txt", listingText(registry));
 }
 
@@ -346,7 +349,8 @@ TEST(Listing, TextHasUpstreamShape) {
     const auto comma = line.find(", ");
     if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) &&
         comma != std::string::npos && line.back() == ':') {
-      registry.push_back(def(line.substr(comma + 2, line.size() - comma - 3), ""));
+      registry.push_back(
+          def(line.substr(comma + 2, line.size() - comma - 3), "", registry.size()));
     } else if (!registry.empty() && !line.empty() && line[0] == '\t') {
       auto& d = registry.back().description;
       d += (d.empty() ? "" : "\n") + line.substr(1);
@@ -355,6 +359,13 @@ TEST(Listing, TextHasUpstreamShape) {
   ASSERT_EQ(registry.size(), 35u);
   const std::string expected = reference.substr(reference.find("Index, Name:"));
   EXPECT_EQ(listingText(registry) + "\n", expected);
+}
+
+// Entries print their own index: the plain build's list skips the multinode indices 35-47.
+TEST(Listing, EntriesPrintTheirOwnIndex) {
+  const std::string text = listingText({def("a", "first", 34), def("b", "second", 48)});
+  EXPECT_EQ(text, "Index, Name:\n\tDescription\n=======================\n34, a:\n\tfirst\n\n"
+                  "48, b:\n\tsecond\n\n");
 }
 
 }  // namespace

@@ -18,8 +18,13 @@ namespace {
 using test::kUpstreamKeys;
 using test::registry;
 
-// The "peer pairs" filter column of §3.1: indices 4-7, 12-15, 20-23, 28-31 and 33.
+// The "peer pairs" filter column of §3.1: indices 4-7, 12-15, 20-23, 28-31 and 33; and the TMA
+// device-to-device testcases (48-51).
 const std::set<std::string> kPeerFiltered = {
+    "device_to_device_memcpy_read_tma",
+    "device_to_device_memcpy_write_tma",
+    "device_to_device_bidirectional_memcpy_read_tma",
+    "device_to_device_bidirectional_memcpy_write_tma",
     "device_to_device_memcpy_read_ce",
     "device_to_device_memcpy_write_ce",
     "device_to_device_bidirectional_memcpy_read_ce",
@@ -45,11 +50,27 @@ bool contains(const std::string& text, const std::string& part) {
 
 // ---- Keys, descriptions, plans ---------------------------------------------------------------
 
-TEST(Registry, HasTheThirtyFiveUpstreamKeysInOrder) {
+// v0.8's 35 keys at 0-34, then (the multinode indices 35-47 being the multinode build's) the
+// v0.10 keys from 48.
+TEST(Registry, HasTheUpstreamKeysAtTheirIndices) {
   std::vector<std::string> keys;
-  for (const TestcaseDef& d : registry()) keys.push_back(d.key);
-  EXPECT_EQ(keys.size(), 35u);
-  EXPECT_EQ(keys, kUpstreamKeys);
+  std::vector<std::size_t> indices;
+  for (const TestcaseDef& d : registry()) {
+    keys.push_back(d.key);
+    indices.push_back(d.index);
+  }
+  std::vector<std::string> expectedKeys = kUpstreamKeys;
+  expectedKeys.insert(expectedKeys.end(), test::kV010Keys.begin(), test::kV010Keys.end());
+  EXPECT_EQ(keys, expectedKeys);
+  for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i) EXPECT_EQ(indices[i], i);
+  for (std::size_t i = 0; i < test::kV010Keys.size(); ++i)
+    EXPECT_EQ(indices[kUpstreamKeys.size() + i], test::kFirstV010Index + i);
+}
+
+TEST(Registry, TheMultinodeBuildFillsTheIndicesBetween) {
+  const std::vector<TestcaseDef> all = makeRegistry(RegistryScope::WithMultinode);
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].index, i) << all[i].key;
+  EXPECT_EQ(all.size(), test::kFirstV010Index + test::kV010Keys.size());
 }
 
 TEST(Registry, KeysAreUnique) {
@@ -196,6 +217,33 @@ TEST(WaiveReasonFor, FilterReasonIsPassedThrough) {
                         emptyPlan};
   EXPECT_EQ(waiveReasonFor(def, FakeTopology(3)), std::optional<std::string>("needs four GPUs"));
   EXPECT_EQ(waiveReasonFor(def, FakeTopology(4)), std::nullopt);
+}
+
+TEST(RegistryWaivers, TmaTestcasesNeedHopper) {
+  FakeTopology ampere(2);
+  ampere.setComputeCapability(1, 80);
+  for (const TestcaseDef& d : registry()) {
+    const bool tma = contains(d.key, "_tma");
+    const auto reason = waiveReasonFor(d, ampere);
+    if (!tma) continue;
+    ASSERT_TRUE(reason.has_value()) << d.key;
+    EXPECT_TRUE(contains(*reason, "compute capability 9.0")) << *reason;
+    EXPECT_TRUE(contains(*reason, "GPU 1 is 8.0")) << *reason;
+  }
+  EXPECT_FALSE(waiveReasonFor(test::def("device_local_read_sm"), ampere).has_value());
+}
+
+TEST(RegistryWaivers, ConfidentialComputingWaivesTheLatencyTestcases) {
+  FakeTopology cc(2);
+  cc.setConfidentialComputing(true);
+  for (const TestcaseDef& d : registry()) {
+    const bool latency = contains(d.key, "latency");
+    const auto reason = waiveReasonFor(d, cc);
+    EXPECT_EQ(reason.has_value(), latency) << d.key;
+    if (reason) {
+      EXPECT_TRUE(contains(*reason, "confidential computing")) << *reason;
+    }
+  }
 }
 
 }  // namespace
