@@ -73,9 +73,11 @@ Plan pairwise(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
   Plan plan;
   plan.matrices = std::move(matrices);
   const Topology& topo = ctx.topology;
+  const PairSet chosen = choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(),
+                                     [&](int a, int b) { return arePeers(topo, a, b); });
   for (int r = 0; r < topo.deviceCount(); ++r) {
     for (int c = 0; c < topo.deviceCount(); ++c) {
-      if (!arePeers(topo, r, c)) continue;
+      if (!arePeers(topo, r, c) || !chosen.allows(r, c)) continue;
       Measurement m = measure(r, c);
       for (OutputTarget out : perCell) {
         out.row = static_cast<std::size_t>(r);
@@ -122,16 +124,21 @@ Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::st
 }
 
 // 1×N fans: for each GPU d, the copies `transfer(d, k)` for every peer k of d run at once, and
-// [0][d] reports their aggregate bandwidth. A GPU without peers stays N/A.
+// [0][d] reports their aggregate bandwidth. A GPU without peers stays N/A. --pair leaves each
+// GPU of the pair with the other as its only peer; -P does not apply (a fan is per GPU).
 Plan fan(const PlanContext& ctx, std::string title,
          const std::function<CopySpec(int d, int k)>& transfer) {
   Plan plan;
   plan.matrices = {{"", std::move(title), Unit::GBps, 1, deviceCount(ctx), {}}};
   const Topology& topo = ctx.topology;
+  const PairSet chosen = ctx.pairs.pairGiven
+                             ? choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(),
+                                           [&](int a, int b) { return arePeers(topo, a, b); })
+                             : PairSet::all();
   for (int d = 0; d < topo.deviceCount(); ++d) {
     Measurement m;
     for (int k = 0; k < topo.deviceCount(); ++k) {
-      if (arePeers(topo, d, k)) m.copies.push_back(transfer(d, k));
+      if (arePeers(topo, d, k) && chosen.allows(d, k)) m.copies.push_back(transfer(d, k));
     }
     if (m.copies.empty()) continue;
     m.outputs = {{0, 0, static_cast<std::size_t>(d), ValueSource::Total, 0}};

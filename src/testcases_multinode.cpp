@@ -40,9 +40,11 @@ Plan pairs(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
            const std::function<std::vector<CopySpec>(int r, int c)>& copies) {
   Plan plan = multiProcessPlan(std::move(matrices));
   const int n = ctx.topology.world().processes;
+  const PairSet chosen =
+      choosePairs(ctx.pairs, PairScope::Ranks, n, [](int a, int b) { return a != b; });
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) {
-      if (r == c) continue;
+      if (r == c || !chosen.allows(r, c)) continue;
       Measurement m;
       m.copies = copies(r, c);
       for (OutputTarget t : perCell) {
@@ -77,6 +79,13 @@ Plan bidirectional(const PlanContext& ctx, CopyMethod method, const std::string&
                  return std::vector<CopySpec>{makeCopy(unicast(c, s), unicast(r, s), method, kDst),
                                               makeCopy(unicast(r, s), unicast(c, s), method, kDst)};
                });
+}
+
+// The partners each rank of a fan copies with: all others, or only the other rank of --pair.
+PairSet fanPartners(const PlanContext& ctx) {
+  if (!ctx.pairs.pairGiven) return PairSet::all();
+  return choosePairs(ctx.pairs, PairScope::Ranks, ctx.topology.world().processes,
+                     [](int a, int b) { return a != b; });
 }
 
 // 1×N: for each rank d, `copies(d)` at once, their per-sample sum at [0][d].
@@ -131,10 +140,11 @@ Plan multinodeBidirectionalWrite(const PlanContext& ctx, CopyMethod method) {
 Plan multinodeAllToOneWrite(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
   const int n = ctx.topology.world().processes;
+  const PairSet chosen = fanPartners(ctx);
   return perRankSum(ctx, "memcpy SM All Gpus -> GPU(column) total bandwidth (GB/s)", [&](int d) {
     std::vector<CopySpec> copies;
     for (int k = 0; k < n; ++k)
-      if (k != d)
+      if (k != d && chosen.allows(d, k))
         copies.push_back(makeCopy(local(k, s), unicast(d, s), CopyMethod::SmCopy, kSrc));
     return copies;
   });
@@ -143,10 +153,11 @@ Plan multinodeAllToOneWrite(const PlanContext& ctx) {
 Plan multinodeAllFromOneRead(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
   const int n = ctx.topology.world().processes;
+  const PairSet chosen = fanPartners(ctx);
   return perRankSum(ctx, "memcpy SM All Gpus <- GPU(column) total bandwidth (GB/s)", [&](int src) {
     std::vector<CopySpec> copies;
     for (int k = 0; k < n; ++k)
-      if (k != src)
+      if (k != src && chosen.allows(src, k))
         copies.push_back(makeCopy(unicast(src, s), local(k, s), CopyMethod::SmCopy, kDst));
     return copies;
   });

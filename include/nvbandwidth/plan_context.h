@@ -1,8 +1,10 @@
-// What a plan builder reads: the machine's topology and the buffer size.
+// What a plan builder reads: the machine's topology, the buffer size and which GPU pairs the
+// pairwise testcases measure.
 #pragma once
 
 #include <cstddef>
 
+#include "nvbandwidth/pair_selection.h"
 #include "nvbandwidth/topology.h"
 
 namespace nvbw {
@@ -10,6 +12,7 @@ namespace nvbw {
 struct PlanContext {
   const Topology& topology;
   std::size_t bufferBytes;  // -b in bytes (latency testcases ignore it)
+  PairRule pairs = {};      // --pair / -P; default: every pair
 };
 
 }  // namespace nvbw
