@@ -133,8 +133,9 @@ namespace {
 
 class GpuAllocator final : public Allocator {
  public:
-  GpuAllocator(const Gpu& gpu, bool affinity, std::function<void(const std::string&)> note)
-      : gpu_(gpu), affinity_(affinity), note_(std::move(note)) {}
+  GpuAllocator(const Gpu& gpu, bool affinity, std::function<void(const std::string&)> note,
+               std::size_t hugePageBytes)
+      : gpu_(gpu), affinity_(affinity), note_(std::move(note)), hugePageBytes_(hugePageBytes) {}
 
   std::unique_ptr<Allocation> allocate(const BufferSpec& spec) override {
     auto a = std::make_unique<Allocation>();
@@ -147,7 +148,7 @@ class GpuAllocator final : public Allocator {
     // placed) on its NUMA node, then restores the previous mask.
     const std::optional<std::vector<int>> cpus = localCpus(spec.device);
     AffinityGuard guard(cpus ? *cpus : std::vector<int>{});
-    a->host = HostBuffer(gpu_, spec.bytes);
+    a->host = HostBuffer(gpu_, spec.bytes, hugePageBytes_);
     return a;
   }
 
@@ -175,14 +176,16 @@ class GpuAllocator final : public Allocator {
   const Gpu& gpu_;
   bool affinity_;
   std::function<void(const std::string&)> note_;
+  std::size_t hugePageBytes_;
   std::map<int, std::optional<std::vector<int>>> cpus_;
 };
 
 }  // namespace
 
 std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
-                                            std::function<void(const std::string&)> note) {
-  return std::make_unique<GpuAllocator>(gpu, affinity, std::move(note));
+                                            std::function<void(const std::string&)> note,
+                                            std::size_t hugePageBytes) {
+  return std::make_unique<GpuAllocator>(gpu, affinity, std::move(note), hugePageBytes);
 }
 
 }  // namespace nvbw

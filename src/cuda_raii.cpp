@@ -1,5 +1,7 @@
 #include "nvbandwidth/cuda_raii.h"
 
+#include "nvbandwidth/huge_pages.h"
+
 #include <sched.h>
 #include <sys/mman.h>
 
@@ -76,25 +78,38 @@ void touchPages(char* p, std::size_t bytes) {
 
 }  // namespace
 
-HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes) {
+HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes)
+    : bytes_(bytes) {
   if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
-  void* raw = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED)
+  const bool huge = hugePageBytes > 0;
+  const std::size_t mapped = huge ? roundUpToPages(bytes, hugePageBytes) : bytes;
+  void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);
+  if (raw == MAP_FAILED) {
+    const int saved = errno;
+    if (huge) {
+      const HugePageInfo now = readHugePageInfo();
+      throw Error("cannot map " + std::to_string(mapped) + " bytes of huge-page host memory (" +
+                  std::to_string(now.free) + " of " + std::to_string(now.total) + " " +
+                  std::to_string(hugePageBytes / 1024) + " KiB pages free): " +
+                  std::strerror(saved));
+    }
     throw Error("cannot map " + std::to_string(bytes) + " bytes of host memory: " +
-                std::strerror(errno));
+                std::strerror(saved));
+  }
   // 4 KiB pages, as cuMemHostAlloc gives: larger pages would change what the GPU's page walks
-  // cost, and so the figures (huge pages are an option of their own).
-  madvise(raw, bytes, MADV_NOHUGEPAGE);
-  touchPages(static_cast<char*>(raw), bytes);
+  // cost, and so the figures (huge pages are -H's).
+  if (!huge) madvise(raw, mapped, MADV_NOHUGEPAGE);
+  touchPages(static_cast<char*>(raw), mapped);
   ContextScope scope(gpu, 0);  // registering needs a current context
   // PORTABLE: usable from every context, as upstream's allocation; DEVICEMAP: mapped for the GPUs.
   const CUresult rc = gpu.api().cuMemHostRegister(
-      raw, bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+      raw, mapped, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
   if (rc != CUDA_SUCCESS) {
-    munmap(raw, bytes);
+    munmap(raw, mapped);
     throwCudaError(gpu.api(), rc, "cuMemHostRegister", __FILE__, __LINE__);
   }
-  memory_ = {raw, {&gpu, bytes}};
+  memory_ = {raw, {&gpu, mapped}};
   NVBW_CU(gpu.api(), cuMemHostGetDevicePointer, &devicePtr_, raw, 0);
 }
 

@@ -45,7 +45,9 @@ class GpuPlanRunner final : public PlanRunner {
  public:
   GpuPlanRunner(const Gpu& gpu, ExecSettings settings, ExecHooks hooks)
       : gpu_(gpu), settings_(settings), hooks_(std::move(hooks)),
-        allocator_(makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note)), pool_(*allocator_),
+        allocator_(makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note,
+                                     settings.hugePageBytes)),
+        pool_(*allocator_),
         patterns_(gpu), verifier_(gpu, patterns_), localCoordinator_(makeLocalCoordinator(gpu)) {
     if (!hooks_.faults) hooks_.faults = std::make_shared<NoFaults>();
     for (int d = 0; d < gpu.deviceCount(); ++d) {

@@ -13,6 +13,15 @@ CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method, ContextPref
   return copy;
 }
 
+bool usesHostMemory(const Plan& plan) {
+  for (const Measurement& m : plan.measurements) {
+    if (m.latency && m.latency->target.kind == MemoryKind::Host) return true;
+    for (const CopySpec& c : m.copies)
+      if (c.src.kind == MemoryKind::Host || c.dst.kind == MemoryKind::Host) return true;
+  }
+  return false;
+}
+
 bool isReportedCopy(const Measurement& m, std::size_t i) {
   for (const OutputTarget& out : m.outputs) {
     if (out.source != ValueSource::Copy) return true;

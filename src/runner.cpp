@@ -19,11 +19,24 @@ TestcaseResult unresolved(const Selection& sel) {
           sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error, {}, {}};
 }
 
+PlanContext planContext(const RunRequest& request) {
+  return PlanContext{request.topology, request.bufferBytes, request.pairs};
+}
+
+// The reason `def` cannot run here, if any: its own waiver, else host memory it would need but
+// cannot have.
+std::optional<std::string> localWaiver(const TestcaseDef& def, const RunRequest& request) {
+  if (std::optional<std::string> reason = waiveReasonFor(def, request.topology)) return reason;
+  if (request.hostMemoryProblem && usesHostMemory(def.plan(planContext(request))))
+    return request.hostMemoryProblem;
+  return std::nullopt;
+}
+
 // Runs one testcase's plan and says how it ended here.
 Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& planRunner,
                 const RunControl& control, TestcaseResult& result) {
   try {
-    const Plan plan = def.plan(PlanContext{request.topology, request.bufferBytes});
+    const Plan plan = def.plan(planContext(request));
     PlanResult measured = planRunner.run(plan, control.progress);
     result.matrices = std::move(measured.matrices);
     result.measurements = std::move(measured.measurements);
@@ -42,9 +55,9 @@ Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& p
 
 // Whether `def` is waived: rank 0 decides (its GPUs measure the single-process testcases; the
 // multi-process facts are the same on every rank), so that every rank takes the same path.
-std::optional<std::string> waiver(const TestcaseDef& def, const Topology& topology,
+std::optional<std::string> waiver(const TestcaseDef& def, const RunRequest& request,
                                   Communicator& comm) {
-  const std::optional<std::string> mine = waiveReasonFor(def, topology);
+  const std::optional<std::string> mine = localWaiver(def, request);
   std::string decision = mine ? "W" + *mine : "-";
   decision = fromRankZero(comm, decision);
   if (decision == "-") return std::nullopt;
@@ -78,7 +91,7 @@ RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Outpu
     const TestcaseDef& def = request.registry[*sel.index];
     TestcaseResult result;
     result.name = def.key;
-    if (auto reason = waiver(def, request.topology, comm)) {
+    if (auto reason = waiver(def, request, comm)) {
       result.status = Status::Waived;
       result.message = *reason;
       ++summary.waived;

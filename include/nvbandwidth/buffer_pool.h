@@ -107,8 +107,9 @@ class BufferPool {
 
 // The allocator of a real run: cuMemAlloc, and pinned host memory (HostBuffer) with the thread
 // bound to the GPU's local CPUs (`affinity`), with a note the first time a GPU's CPUs are
-// unknown.
+// unknown. `hugePageBytes` non-zero: host buffers come from huge pages of that size (-H).
 std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
-                                            std::function<void(const std::string&)> note);
+                                            std::function<void(const std::string&)> note,
+                                            std::size_t hugePageBytes = 0);
 
 }  // namespace nvbw

@@ -69,15 +69,18 @@ class DeviceBuffer {
 class HostBuffer {
  public:
   HostBuffer() = default;
-  HostBuffer(const Gpu& gpu, std::size_t bytes);
+  // `hugePageBytes` non-zero: the pages come from the hugetlb pool in pages of that size (-H),
+  // the mapping rounded up to whole pages.
+  HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes = 0);
   void* data() const { return memory_.get(); }
   // The address the GPUs use (under unified addressing, the host address).
   CUdeviceptr devicePtr() const { return devicePtr_; }
-  std::size_t bytes() const { return memory_.releaser().bytes; }
+  std::size_t bytes() const { return bytes_; }
 
  private:
   UniqueHandle<void*, detail::FreeHostMemory> memory_;
   CUdeviceptr devicePtr_ = 0;
+  std::size_t bytes_ = 0;
 };
 
 // A non-blocking stream in a device's primary context.

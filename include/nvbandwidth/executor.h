@@ -27,6 +27,7 @@ struct ExecSettings {
   bool verify = true;
   bool cpuAffinity = true;
   unsigned spinTimeoutMs = 10000;
+  std::size_t hugePageBytes = 0;  // -H: host buffers from huge pages of this size; 0: 4 KiB pages
 };
 
 // Something that can run a plan. The runner depends on this interface so its logic (waivers,

@@ -129,6 +129,9 @@ struct Plan {
   bool multiProcess = false;
 };
 
+// True when any buffer of `plan` (copy or latency chain) is host memory.
+bool usesHostMemory(const Plan& plan);
+
 // True when copy `i` of `m` is reported (named by an output, or part of a Total).
 bool isReportedCopy(const Measurement& m, std::size_t i);
 

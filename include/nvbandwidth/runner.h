@@ -21,6 +21,10 @@ struct RunRequest {
   const std::vector<Selection>& selection;
   const Topology& topology;
   std::size_t bufferBytes;
+  PairRule pairs = {};  // --pair / -P
+  // Why host buffers cannot be allocated as asked (-H without huge pages): the testcases that
+  // use host memory are waived with this reason.
+  std::optional<std::string> hostMemoryProblem = std::nullopt;
 };
 
 // What the run needs besides the request. Defaults: one process, never stop, no progress.

@@ -178,6 +178,42 @@ TEST(Runner, WaivedTestcaseIsReportedWithItsReasonAndNeverStarted) {
   EXPECT_EQ(s.errors, 0);
 }
 
+TEST(Runner, HostMemoryProblemWaivesExactlyTheTestcasesUsingHostMemory) {
+  Harness h;
+  h.registry = makeRegistry();
+  std::vector<Selection> all;
+  for (std::size_t i = 0; i < h.registry.size(); ++i) all.push_back(at(i));
+  const std::string why = "-H: no huge pages are reserved";
+  const RunSummary s = runTestcases({h.registry, all, h.topology, kBytes, {}, why}, h.planRunner,
+                                    h.output, h.control);
+  int hostWaived = 0;
+  for (const TestcaseResult& r : h.output.finished) {
+    const TestcaseDef* d = nullptr;
+    for (const TestcaseDef& candidate : h.registry)
+      if (candidate.key == r.name) d = &candidate;
+    ASSERT_NE(d, nullptr) << r.name;
+    const bool host = usesHostMemory(d->plan(PlanContext{h.topology, kBytes}));
+    EXPECT_EQ(host, r.status == Status::Waived && r.message == why) << r.name;
+    hostWaived += host ? 1 : 0;
+  }
+  // The 16 host copy testcases (CE and SM: to, from, both ways, fans) and the host latency one.
+  EXPECT_EQ(hostWaived, 17);
+  EXPECT_EQ(s.waived, hostWaived);
+}
+
+TEST(Runner, PairRuleReachesThePlans) {
+  Harness h;
+  h.registry = makeRegistry();
+  h.topology = FakeTopology(4);
+  PairRule rule;
+  rule.pairGiven = true;
+  rule.devices = GpuPair{1, 2};
+  runTestcases({h.registry, {at(20)}, h.topology, kBytes, rule}, h.planRunner, h.output,
+               h.control);
+  ASSERT_EQ(h.planRunner.plans.size(), 1u);
+  EXPECT_EQ(h.planRunner.plans[0].measurements.size(), 2u);  // [1][2] and [2][1]
+}
+
 TEST(Runner, PeerTestcasesOfTheRealRegistryAreWaivedOnOneGpu) {
   Harness h;
   h.registry = makeRegistry();
