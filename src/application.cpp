@@ -6,8 +6,10 @@
 #include <ostream>
 
 #include "nvbandwidth/escape.h"
+#include "nvbandwidth/huge_pages.h"
 #include "nvbandwidth/listing.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/pair_selection.h"
 #include "nvbandwidth/registry.h"
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
@@ -90,9 +92,30 @@ ExecSettings execSettings(const Options& o) {
 }
 
 RunSettings runSettings(const Options& o) {
-  return {o.bufferSizeMiB,         o.testSamples, o.loopCount,
+  return {o.bufferSizeMiB,     o.testSamples,      o.loopCount,
           o.useMean ? Statistic::Mean : Statistic::Median,
-          !o.skipVerification,     !o.disableAffinity};
+          !o.skipVerification, !o.disableAffinity, o.useHugePages,
+          o.targetNumPairs,    o.pair};
+}
+
+// What -H means on this machine: the page size to allocate with and, when there are no huge
+// pages, why the host-memory testcases are waived.
+struct HostMemoryChoice {
+  std::size_t hugePageBytes = 0;
+  std::optional<std::string> problem;
+  std::optional<std::string> note;
+};
+
+HostMemoryChoice hostMemoryChoice(const Options& o) {
+  HostMemoryChoice choice;
+  if (!o.useHugePages) return choice;
+  const HugePageInfo info = readHugePageInfo();
+  choice.problem = hugePageProblem(info);
+  if (!choice.problem) {
+    choice.hugePageBytes = static_cast<std::size_t>(info.pageBytes);
+    choice.note = hugePageNote(info);
+  }
+  return choice;
 }
 
 // The part of a run after option handling: start-up, header, testcases, report.
@@ -137,6 +160,7 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
                  const std::vector<Selection>& selection) {
   RunHeader h = header();
   std::unique_ptr<Platform> platform;
+  PairRule pairs;
   try {
     platform = ctx_.platform();
     h.system = platform->systemInfo();
@@ -145,6 +169,18 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   } catch (const std::exception& e) {
     return startupFailed(h, e.what());
   }
+  try {
+    // --pair names GPUs of this run: only now can it be checked.
+    pairs = resolvePairRule(options_.pair, options_.targetNumPairs, h.system);
+  } catch (const UsageError& e) {
+    ctx_.err << usageErrorLine(e.what()) << std::flush;
+    return kExitUsage;
+  }
+  for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
+    h.warnings.push_back(std::move(note));
+  const HostMemoryChoice host = hostMemoryChoice(options_);
+  if (host.note) h.warnings.push_back(*host.note);
+  if (host.problem) h.warnings.push_back("NOTE: " + *host.problem + ": host testcases are waived.");
   output_->header(h);
   checkWritable(ctx_.out, "output");
 
@@ -152,8 +188,10 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   hooks.stopRequested = ctx_.stopRequested;
   hooks.note = [this](const std::string& line) { ctx_.err << line << '\n'; };
   std::unique_ptr<PlanRunner> runner;
+  ExecSettings exec = execSettings(options_);
+  exec.hugePageBytes = host.hugePageBytes;
   try {
-    runner = platform->makePlanRunner(execSettings(options_), hooks);
+    runner = platform->makePlanRunner(exec, hooks);
   } catch (const std::exception& e) {
     output_->globalError(e.what());
     output_->finish(RunEnd{});
@@ -163,7 +201,8 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
   CheckedOutput checked(*output_, ctx_.out);
   const RunSummary summary = runTestcases(
-      {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes())},
+      {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes()),
+       pairs, host.problem},
       *runner, checked, {ctx_.comm, ctx_.stopRequested, ctx_.progress});
   return finish(summary, *runner, selection.size());
 }
@@ -186,6 +225,8 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
                   std::ostream& out) {
   if (options.help)
     out << versionBlock(kVersion, kGitVersion) << helpText() << '\n';
+  else if (options.version)
+    out << versionBlock(kVersion, kGitVersion);
   else if (options.json)
     out << listingJson(registry, kVersion, kGitVersion);
   else
@@ -201,7 +242,8 @@ int runApplication(const Options& options, AppContext& ctx) {
   try {
     const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope);
     // -h and -l need neither a GPU nor a driver, and work in JSON mode too.
-    if (options.help || options.list) return helpOrListing(options, registry, ctx.out);
+    if (options.help || options.version || options.list)
+      return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
     try {
       validateOptions(options);

@@ -83,6 +83,7 @@ DeviceInfo Gpu::info(int index) const {
   d.pciDomain = static_cast<unsigned>(attribute(index, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID));
   d.pciBus = static_cast<unsigned>(attribute(index, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
   d.pciDevice = static_cast<unsigned>(attribute(index, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+  d.uuid = uuid(index);
   return d;
 }
 

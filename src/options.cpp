@@ -15,13 +15,55 @@ namespace nvbw {
 namespace {
 
 constexpr std::uint64_t kMiB = 1048576;
+constexpr unsigned kHelpLineLength = 80;
+
+// v0.8's long options. A prefix that named one of them in v0.8 still does, although a newer
+// option now starts the same way (`--use` is --useMean, not --useHugePages; `--ver` --verbose).
+const char* const kV08LongNames[] = {"help",          "bufferSize",  "list",     "testcase",
+                                     "testcasePrefixes", "verbose", "skipVerification",
+                                     "disableAffinity", "testSamples", "useMean",  "json",
+                                     "loopCount",     "perfFormatter"};
+
+bool startsWith(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// `--<prefix>[=value]` spelled out as the v0.8 option it abbreviated, where it abbreviated
+// exactly one; every other token unchanged (Boost then resolves or rejects it as before).
+std::string expandV08Prefix(const std::string& token) {
+  if (!startsWith(token, "--") || token.size() == 2) return token;
+  const std::size_t equals = token.find('=');
+  const std::string name = token.substr(2, equals == std::string::npos ? equals : equals - 2);
+  const char* match = nullptr;
+  for (const char* full : kV08LongNames) {
+    if (name == full) return token;
+    if (!startsWith(full, name)) continue;
+    if (match) return token;  // ambiguous in v0.8 already: Boost says so
+    match = full;
+  }
+  if (!match) return token;
+  return "--" + std::string(match) + (equals == std::string::npos ? "" : token.substr(equals));
+}
+
+std::vector<std::string> expandV08Prefixes(const std::vector<std::string>& args) {
+  std::vector<std::string> expanded;
+  bool optionsEnded = false;
+  for (const std::string& arg : args) {
+    expanded.push_back(optionsEnded ? arg : expandV08Prefix(arg));
+    if (arg == "--") optionsEnded = true;
+  }
+  return expanded;
+}
 
 // One description serves parsing and --help, so the help can never list an option the parser
 // does not know. Numeric options are taken as strings and converted by parseWholeNumber.
 po::options_description describeOptions() {
   const Options defaults;
   // Boost appends the colon: the caption prints as "nvbandwidth CLI:".
-  po::options_description desc("nvbandwidth CLI");
+  // The option column stays as wide as v0.8's (33 characters: line length 80 minus 47), so that
+  // v0.8's rows print byte for byte as before; longer new entries put their text on a line of
+  // its own.
+  po::options_description desc("nvbandwidth CLI", kHelpLineLength, kHelpLineLength - 33);
   // clang-format off
   desc.add_options()
     ("help,h", "Produce help message")
@@ -43,7 +85,13 @@ po::options_description describeOptions() {
     ("json,j", po::bool_switch(), "Print output in json format instead of plain text.")
     ("loopCount", po::value<std::string>()->default_value(std::to_string(defaults.loopCount)),
      "Iterations of memcpy to be performed within a test sample")
-    ("perfFormatter", po::bool_switch(), "Use perf formatter prefix (&&&& PERF) in output");
+    ("perfFormatter", po::bool_switch(), "Use perf formatter prefix (&&&& PERF) in output")
+    ("version", "Print the version and exit")
+    ("pair", po::value<std::vector<std::string>>()->multitoken(),
+     "Run the device-to-device testcases on one GPU pair only: two GPU indices or UUIDs")
+    ("useHugePages,H", po::bool_switch(), "Allocate pinned host buffers from huge pages")
+    ("targetNumPairs,P", po::value<std::string>()->default_value("-1"),
+     "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first");
   // clang-format on
   return desc;
 }
@@ -80,6 +128,38 @@ T parseWholeNumber(const std::string& text, const std::string& option, const cha
   return value;
 }
 
+// -1 (every pair) or a positive count.
+long long parseTargetNumPairs(const std::string& text) {
+  if (text == "-1") return -1;
+  if (!text.empty() && text[0] == '-')
+    throw UsageError("invalid value " + quotedArgument(text) +
+                     " for --targetNumPairs: expected -1 (all pairs) or a positive number");
+  const long long value = parseWholeNumber<long long>(text, "targetNumPairs", "a whole number");
+  if (value == 0)
+    throw UsageError("invalid value " + quotedArgument(text) +
+                     " for --targetNumPairs: expected -1 (all pairs) or a positive number");
+  return value;
+}
+
+bool looksLikeGpu(const std::string& token) {
+  return allDigits(token, 0) || (token.size() > 4 && token.compare(0, 4, "GPU-") == 0);
+}
+
+void validatePair(const Options& options) {
+  if (options.pair.empty()) return;
+  if (options.pair.size() != 2)
+    throw UsageError("--pair takes two GPUs (indices or UUIDs), got " +
+                     std::to_string(options.pair.size()));
+  for (const std::string& token : options.pair)
+    if (!looksLikeGpu(token))
+      throw UsageError("--pair: " + quotedArgument(token) +
+                       " is neither a GPU index nor a GPU UUID (GPU-...)");
+  if (options.pair[0] == options.pair[1])
+    throw UsageError("--pair names " + quotedArgument(options.pair[0]) + " twice");
+  if (options.targetNumPairs >= 0)
+    throw UsageError("--pair and -P/--targetNumPairs cannot be used together");
+}
+
 // Boost's own messages are already one line and name the option as the user spelled it; only
 // the British "unrecognised" is reworded. The application adds the pointer to --help.
 std::string describeBoostError(const po::error& error) {
@@ -94,7 +174,8 @@ Options parseOptions(const std::vector<std::string>& args) {
   const po::options_description desc = describeOptions();
   po::variables_map vm;
   try {
-    const po::parsed_options parsed = po::command_line_parser(args).options(desc).run();
+    const po::parsed_options parsed =
+        po::command_line_parser(expandV08Prefixes(args)).options(desc).run();
     // Boost keeps tokens no option took (and everything after `--`) as positional entries
     // without a key; upstream ignored them, which hides typos such as `-t 0 -v 1`.
     for (const po::option& option : parsed.options) {
@@ -128,6 +209,10 @@ Options parseOptions(const std::vector<std::string>& args) {
   options.loopCount = parseWholeNumber<std::uint64_t>(vm["loopCount"].as<std::string>(),
                                                       "loopCount", "a whole number");
   options.perfFormatter = vm["perfFormatter"].as<bool>();
+  options.version = vm.count("version") > 0;
+  if (vm.count("pair")) options.pair = vm["pair"].as<std::vector<std::string>>();
+  options.useHugePages = vm["useHugePages"].as<bool>();
+  options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
   return options;
 }
 
@@ -142,6 +227,7 @@ void validateOptions(const Options& options) {
                      " is too large: at most " + std::to_string(maxMiB) + " MiB");
   if (options.testSamples == 0) throw UsageError("--testSamples must be at least 1");
   if (options.loopCount == 0) throw UsageError("--loopCount must be at least 1");
+  validatePair(options);
 }
 
 std::string helpText() {

@@ -71,9 +71,12 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
 }
 
 json settingsObject(const RunSettings& s) {
-  return {{"bufferSize_MiB", s.bufferSizeMiB}, {"testSamples", s.testSamples},
-          {"loopCount", s.loopCount},          {"statistic", statisticName(s.statistic)},
-          {"verify", s.verify},                {"cpuAffinity", s.cpuAffinity}};
+  json settings = {{"bufferSize_MiB", s.bufferSizeMiB}, {"testSamples", s.testSamples},
+                   {"loopCount", s.loopCount},          {"statistic", statisticName(s.statistic)},
+                   {"verify", s.verify},                {"cpuAffinity", s.cpuAffinity},
+                   {"useHugePages", s.useHugePages},    {"targetNumPairs", s.targetNumPairs}};
+  if (!s.pair.empty()) settings["pair"] = s.pair;
+  return settings;
 }
 
 json timingObject(const RunEnd::Timing& t) {

@@ -35,7 +35,7 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
     const auto j = nlohmann::json::parse(text);
     gpus.push_back({j["host"], j["uuid"]});
     assignment.processes.push_back(
-        {j["host"], j["device"], DeviceInfo{j["name"], j["domain"], j["bus"], j["slot"]},
+        {j["host"], j["device"], DeviceInfo{j["name"], j["domain"], j["bus"], j["slot"], j["uuid"]},
          j["uuid"]});
   }
   if (const auto shared = sharedGpuProblem(gpus)) throw StartupError(*shared);

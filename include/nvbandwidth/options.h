@@ -23,6 +23,11 @@ struct Options {
   bool json = false;
   std::uint64_t loopCount = 16;
   bool perfFormatter = false;
+  // v0.9/v0.10 additions.
+  bool version = false;
+  std::vector<std::string> pair;  // --pair A B: GPU indices or UUIDs
+  bool useHugePages = false;
+  long long targetNumPairs = -1;  // -P; -1: every pair
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };
@@ -35,7 +40,8 @@ constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
 // still work next to them.
 Options parseOptions(const std::vector<std::string>& args);
 
-// Throws UsageError for impossible values or conflicting selections.
+// Throws UsageError for impossible values or conflicting selections (--pair and -P together,
+// --pair with other than two GPUs or the same token twice).
 void validateOptions(const Options& options);
 
 // The --help text (without the version block), ending with a newline.

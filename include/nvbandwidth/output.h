@@ -30,6 +30,9 @@ struct RunSettings {
   Statistic statistic = Statistic::Median;
   bool verify = true;
   bool cpuAffinity = true;
+  bool useHugePages = false;       // -H
+  long long targetNumPairs = -1;   // -P
+  std::vector<std::string> pair;   // --pair tokens as given; empty when not given
 };
 
 // What the report starts with. When the GPUs could not be opened (`gpusOpened` false), `system`

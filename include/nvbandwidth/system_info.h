@@ -11,6 +11,7 @@ struct DeviceInfo {
   unsigned pciDomain = 0;
   unsigned pciBus = 0;
   unsigned pciDevice = 0;
+  std::string uuid;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (--pair accepts it)
 };
 
 // One process of a multi-process run and the GPU it measures with.

@@ -30,7 +30,8 @@ inline SystemInfo systemWith(int gpus) {
   info.driverVersion = "580.159.04";
   info.hostname = "gpu-node-01";
   for (int i = 0; i < gpus; ++i)
-    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0});
+    info.devices.push_back({"NVIDIA H200", 0, static_cast<unsigned>(0x19 + 0x10 * i), 0,
+                            "GPU-00000000-0000-0000-0000-00000000000" + std::to_string(i)});
   return info;
 }
 

@@ -119,6 +119,49 @@ TEST(Application, HelpAndListingNeedNoPlatform) {
   EXPECT_EQ(json::parse(jsonList.out)["nvbandwidth"]["testcases"].size(), 42u);
 }
 
+TEST(Application, VersionPrintsTheVersionBlockAndNeedsNoPlatform) {
+  const PlatformFactory never = []() -> std::unique_ptr<Platform> {
+    throw std::logic_error("--version must not open the platform");
+  };
+  const AppRun run = runApp({"--version"}, never);
+  EXPECT_EQ(run.exitCode, 0);
+  EXPECT_EQ(run.out.rfind("nvbandwidth Version: ", 0), 0u) << run.out;
+  EXPECT_EQ(countOf(run.out, "\n"), 3) << run.out;  // the two lines and the blank one
+  EXPECT_EQ(run.err, "");
+}
+
+TEST(Application, PairRestrictsTheRunAndSaysSo) {
+  const AppRun run = runApp({"--pair", "GPU-00000000-0000-0000-0000-000000000002", "0", "-t",
+                             "device_to_device_memcpy_read_ce"},
+                            fakePlatform(FakeTopology(4)));
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("NOTE: --pair: device-to-device testcases measure only GPUs 2 and 0."),
+            std::string::npos)
+      << run.out;
+  // Row 0 has a value only in column 2, row 1 none.
+  EXPECT_NE(run.out.find("\n 0       N/A       N/A"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n 1       N/A       N/A       N/A       N/A\n"), std::string::npos)
+      << run.out;
+}
+
+TEST(Application, PairNamingAMissingGpuIsAUsageErrorBeforeTheHeader) {
+  const AppRun run = runApp({"--pair", "0", "7"}, fakePlatform(FakeTopology(2)));
+  EXPECT_EQ(run.exitCode, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err,
+            "nvbandwidth: --pair: '7' names no GPU of this run (it has 2, indices 0-1) (see "
+            "nvbandwidth --help)\n");
+}
+
+TEST(Application, SampledPairsAreNotedAndRecordedInTheSettings) {
+  const AppRun run = runApp({"-P", "2", "-j", "-t", "20"}, fakePlatform(FakeTopology(8)));
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  const json root = json::parse(run.out)["nvbandwidth"];
+  EXPECT_EQ(root["settings"]["targetNumPairs"], 2);
+  EXPECT_EQ(root["settings"]["useHugePages"], false);
+  EXPECT_NE(root["warning"].get<std::string>().find("-P 2"), std::string::npos);
+}
+
 // A stop request (SIGINT from the handler in main) during the third testcase (the fake checks
 // before each testcase and after each of its 3 samples): the first two are complete, the third is ERROR "interrupted by SIGINT", the rest absent; exit 128 + 2.
 TEST(Application, InterruptedJsonRunKeepsWhatFinished) {

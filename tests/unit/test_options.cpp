@@ -412,7 +412,15 @@ TEST(HelpText, ExactLayout) {
       "  --loopCount arg (=16)          Iterations of memcpy to be performed within a \n"
       "                                 test sample\n"
       "  --perfFormatter                Use perf formatter prefix (&&&& PERF) in \n"
-      "                                 output\n";
+      "                                 output\n"
+      // v0.9/v0.10 options: the column keeps v0.8's width, so the rows above print as before.
+      "  --version                      Print the version and exit\n"
+      "  --pair arg                     Run the device-to-device testcases on one GPU \n"
+      "                                 pair only: two GPU indices or UUIDs\n"
+      "  -H [ --useHugePages ]          Allocate pinned host buffers from huge pages\n"
+      "  -P [ --targetNumPairs ] arg (=-1)\n"
+      "                                 Device-to-device GPU pairs to sample (-1: all \n"
+      "                                 pairs); every GPU is covered first\n";
   EXPECT_EQ(helpText(), expected);
 }
 
@@ -431,6 +439,69 @@ TEST(HelpText, ListsEveryOptionTheParserAccepts) {
                            "--useMean", "--json", "--loopCount", "--perfFormatter"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
+}
+
+// ---- v0.9/v0.10 options ---------------------------------------------------------------------
+
+TEST(NewOptions, DefaultsLeaveV08Behaviour) {
+  const Options o = parse({});
+  EXPECT_FALSE(o.version);
+  EXPECT_TRUE(o.pair.empty());
+  EXPECT_FALSE(o.useHugePages);
+  EXPECT_EQ(o.targetNumPairs, -1);
+}
+
+TEST(NewOptions, V08PrefixesKeepTheirMeaning) {
+  // Each of these abbreviated one v0.8 option and now also starts a new one.
+  EXPECT_TRUE(parse({"--use"}).useMean);
+  EXPECT_FALSE(parse({"--use"}).useHugePages);
+  EXPECT_TRUE(parse({"--u"}).useMean);
+  EXPECT_TRUE(parse({"--ver"}).verbose);
+  EXPECT_FALSE(parse({"--ver"}).version);
+  EXPECT_TRUE(parse({"--p"}).perfFormatter);
+  EXPECT_EQ(parse({"--buf=8"}).bufferSizeMiB, 8u);
+  // Prefixes only the new options have.
+  EXPECT_TRUE(parse({"--vers"}).version);
+  EXPECT_TRUE(parse({"--useH"}).useHugePages);
+  EXPECT_EQ(parse({"--pa", "0", "1"}).pair, Strings({"0", "1"}));
+  EXPECT_EQ(parse({"--target", "3"}).targetNumPairs, 3);
+  // A v0.8-ambiguous prefix stays ambiguous, and `--` still ends the options.
+  EXPECT_NE(usageError({"--test", "3"}).find("ambiguous"), std::string::npos);
+  EXPECT_NE(usageError({"--", "--use"}).find("unexpected argument"), std::string::npos);
+}
+
+TEST(NewOptions, ParseVersionHugePagesAndPair) {
+  EXPECT_TRUE(parse({"--version"}).version);
+  EXPECT_TRUE(parse({"-H"}).useHugePages);
+  EXPECT_TRUE(parse({"--useHugePages"}).useHugePages);
+  EXPECT_EQ(parse({"--pair", "0", "1"}).pair, Strings({"0", "1"}));
+  EXPECT_EQ(parse({"--pair", "GPU-1b2c", "3"}).pair, Strings({"GPU-1b2c", "3"}));
+  EXPECT_TRUE(parse({"-h"}).help);  // -h and -H differ
+  EXPECT_FALSE(parse({"-h"}).useHugePages);
+}
+
+TEST(NewOptions, TargetNumPairsTakesMinusOneOrAPositiveCount) {
+  EXPECT_EQ(parse({"-P", "-1"}).targetNumPairs, -1);
+  EXPECT_EQ(parse({"-P", "4"}).targetNumPairs, 4);
+  EXPECT_EQ(parse({"--targetNumPairs=12"}).targetNumPairs, 12);
+  for (const char* bad : {"0", "-2", "abc", "1.5", ""}) {
+    const std::string error = usageError({"-P", bad});
+    EXPECT_NE(error.find("--targetNumPairs"), std::string::npos) << bad << ": " << error;
+    EXPECT_TRUE(isOneLine(error)) << error;
+  }
+  EXPECT_NE(usageError({"-P", "99999999999999999999"}).find("too large"), std::string::npos);
+}
+
+TEST(NewOptions, PairNeedsTwoDistinctGpuTokensAndNoSampling) {
+  EXPECT_EQ(validationError({"--pair", "0"}), "--pair takes two GPUs (indices or UUIDs), got 1");
+  EXPECT_EQ(validationError({"--pair", "0", "1", "2"}),
+            "--pair takes two GPUs (indices or UUIDs), got 3");
+  EXPECT_EQ(validationError({"--pair", "1", "1"}), "--pair names '1' twice");
+  EXPECT_EQ(validationError({"--pair", "0", "gpu0"}),
+            "--pair: 'gpu0' is neither a GPU index nor a GPU UUID (GPU-...)");
+  EXPECT_EQ(validationError({"--pair", "0", "1", "-P", "2"}),
+            "--pair and -P/--targetNumPairs cannot be used together");
+  EXPECT_NE(usageError({"--pair"}).find("--pair"), std::string::npos);
 }
 
 }  // namespace
