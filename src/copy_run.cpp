@@ -18,6 +18,12 @@ CUdeviceptr PatternCache::get(int device, std::uint32_t seed) {
   DeviceBuffer buf(gpu_, device, kPatternBytes);
   ContextScope scope(gpu_, device);
   NVBW_CU(gpu_.api(), cuMemcpyHtoD, buf.ptr(), words.data(), kPatternBytes);
+  // From pageable memory cuMemcpyHtoD may return before its DMA has landed, and the kernels that
+  // read the pattern run on non-blocking streams, which do not wait for it: checks of write-only
+  // passes on the H200 found stale words from 1.86 MiB into the 2 MiB pattern on. Wait for the
+  // legacy stream the copy went to (once per pattern). (Not cuCtxSynchronize: for CUDA 13 the
+  // driver hands out its _v2, which takes a context.)
+  NVBW_CU(gpu_.api(), cuStreamSynchronize, nullptr);
   const CUdeviceptr ptr = buf.ptr();
   buffers_.emplace(key, std::move(buf));
   return ptr;
@@ -66,10 +72,10 @@ void shape(const Gpu& gpu, CopyRun& c) {
     c.geometry = tmaGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
     break;
   case CopyMethod::SmReadOnly:
-    c.geometry = localPassGeometry(s.src.bytes, sms);
+    c.geometry = localReadGeometry(s.src.bytes, sms);
     break;
   case CopyMethod::SmWriteOnly:
-    c.geometry = localPassGeometry(s.dst.bytes, sms);
+    c.geometry = localWriteGeometry(s.dst.bytes);
     break;
   }
   c.bytes = c.geometry.bytes();
@@ -87,7 +93,8 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
       gpu.enablePeerAccess(s.execDevice, b->device);
   shape(gpu, c);
   c.checked = c.bytes;
-  if (s.method == CopyMethod::SmReadOnly) c.readSum.emplace(gpu, sizeof(unsigned long long));
+  if (s.method == CopyMethod::SmReadOnly)
+    c.readSum.emplace(gpu, s.execDevice, sizeof(unsigned long long));
   c.stream.emplace(gpu, s.execDevice);
   c.start.emplace(gpu, s.execDevice);
   c.end.emplace(gpu, s.execDevice);
@@ -110,7 +117,7 @@ void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSourc
     return;
   case CopyMethod::SmReadOnly:
     if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
-    *static_cast<unsigned long long*>(c.readSum->data()) = 0;
+    NVBW_CU(gpu.api(), cuMemsetD32Async, c.readSum->ptr(), 0, 2, st);  // the 8-byte sum
     return;
   case CopyMethod::SmWriteOnly:
     kernels::fillPattern(st, c.dst.ptr, c.checked, dstPattern);
@@ -142,7 +149,7 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
     break;
   case CopyMethod::SmReadOnly:
     kernels::readOnly(st, c.src.ptr, c.geometry, loops,
-                      reinterpret_cast<unsigned long long*>(c.readSum->devicePtr()));
+                      reinterpret_cast<unsigned long long*>(c.readSum->ptr()));
     break;
   case CopyMethod::SmWriteOnly:
     kernels::writeOnly(st, c.dst.ptr, c.geometry, loops, kWriteOnlyValue);
@@ -150,7 +157,7 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
   }
 }
 
-void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample,
+void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned sample,
                 unsigned long long passes) {
   const CopySpec& s = *c.spec;
   const std::string label = copyLabel(s);
@@ -158,7 +165,11 @@ void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample,
   case CopyMethod::SmReadOnly: {
     // Every pass of the sample (warm-up and measured) added the buffer's word sum once.
     const unsigned long long expected = passes * sourcePatternSum(c.checked / 4);
-    const unsigned long long read = *static_cast<unsigned long long*>(c.readSum->data());
+    unsigned long long read = 0;
+    {
+      ContextScope scope(gpu, s.execDevice);
+      NVBW_CU(gpu.api(), cuMemcpyDtoH, &read, c.readSum->ptr(), sizeof(read));
+    }
     if (read != expected)
       throw VerificationError("data verification failed for the read of " + label +
                               " in sample " + std::to_string(sample) +

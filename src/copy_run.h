@@ -61,7 +61,7 @@ struct CopyRun {
   std::optional<Stream> stream;
   std::optional<Event> start;
   std::optional<Event> end;
-  std::optional<HostBuffer> readSum;  // SmReadOnly: the sum of the words read
+  std::optional<DeviceBuffer> readSum;  // SmReadOnly: the sum of the words read (on its GPU)
 };
 
 // Enables peer access, computes the sizes and creates the stream and events.
@@ -75,6 +75,7 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
 // Checks what the copy wrote: the destination (and, for split-warp copies, the source) against
 // the source pattern; a write-only pass's destination against its value; a read-only pass's
 // sum against `passes` times the source pattern's.
-void verifyCopy(Verifier& verifier, const CopyRun& c, unsigned sample, unsigned long long passes);
+void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned sample,
+                unsigned long long passes);
 
 }  // namespace nvbw::detail

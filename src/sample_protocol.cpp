@@ -32,6 +32,13 @@ void rethrowIf(const std::exception_ptr& failure) {
   if (failure) std::rethrow_exception(failure);
 }
 
+// What a copy produced, for fault injection: its destination, or for a read-only pass the sum of
+// what it read (a host word), which is what its verification checks.
+CopiedBuffer copiedBuffer(const CopyRun& c) {
+  if (c.readSum) return {c.spec, c.readSum->ptr(), nullptr, sizeof(unsigned long long)};
+  return {c.spec, c.dst.checked(), c.dst.host, c.checked};
+}
+
 }  // namespace
 
 SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool total)
@@ -116,12 +123,12 @@ void SampleProtocol::wait() {
 
 void SampleProtocol::verify(unsigned sample) {
   std::vector<CopiedBuffer> copied;
-  for (const CopyRun& c : runs_) copied.push_back({c.spec, c.dst.checked(), c.dst.host, c.checked});
+  for (const CopyRun& c : runs_) copied.push_back(copiedBuffer(c));
   p_.faults.beforeVerification(copied);
   if (!p_.settings.verify) return;
   PhaseTimer timer(p_.times.verification);
   const unsigned long long passes = kWarmupCopies + p_.settings.loopCount;
-  for (const CopyRun& c : runs_) verifyCopy(p_.verifier, c, sample, passes);
+  for (const CopyRun& c : runs_) verifyCopy(p_.gpu, p_.verifier, c, sample, passes);
 }
 
 SampleTimes SampleProtocol::timings() const {

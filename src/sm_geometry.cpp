@@ -80,15 +80,27 @@ SmCopyGeometry tmaGeometry(std::size_t bytes, int smCount) {
   return g;
 }
 
-SmCopyGeometry localPassGeometry(std::size_t bytes, int smCount) {
+SmCopyGeometry localReadGeometry(std::size_t bytes, int smCount) {
   if (smCount <= 0)
-    throw std::invalid_argument("local pass geometry needs a positive SM count, got " +
+    throw std::invalid_argument("local read geometry needs a positive SM count, got " +
                                 std::to_string(smCount));
   SmCopyGeometry g;
   g.striding = true;
   g.grid = static_cast<unsigned>(smCount) * 4;
   g.block = kStridingThreadsPerBlock;
   g.elements = bytes / kElementBytes;
+  return g;
+}
+
+SmCopyGeometry localWriteGeometry(std::size_t bytes) {
+  SmCopyGeometry g;
+  g.elements = bytes / kElementBytes;
+  g.block = kStridingThreadsPerBlock;
+  const std::size_t tiles = (g.elements + kWriteTileElements - 1) / kWriteTileElements;
+  if (tiles > 0x7fffffffu)
+    throw std::invalid_argument("local write geometry: " + std::to_string(bytes) +
+                                " bytes need more blocks than a launch can have");
+  g.grid = static_cast<unsigned>(tiles);
   return g;
 }
 

@@ -30,7 +30,6 @@ namespace nvbw {
   X(cuDevicePrimaryCtxRelease)                                                                     \
   X(cuCtxSetCurrent)                                                                               \
   X(cuCtxGetCurrent)                                                                               \
-  X(cuCtxSynchronize)                                                                              \
   X(cuCtxEnablePeerAccess)                                                                         \
   X(cuMemAlloc)                                                                                    \
   X(cuMemFree)                                                                                     \

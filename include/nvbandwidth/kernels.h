@@ -43,11 +43,13 @@ void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
                     const SmCopyGeometry& geometry, unsigned long long loops);
 
 // Read-only pass: reads geometry.bytes() of src `loops` times and adds the sum of every 32-bit word
-// read (mod 2^64) to *sum (device-accessible, zeroed by the caller).
+// read (mod 2^64) to *sum (in the GPU's memory, zeroed by the caller; geometry from
+// localReadGeometry).
 void readOnly(CUstream stream, CUdeviceptr src, const SmCopyGeometry& geometry,
               unsigned long long loops, unsigned long long* sum);
 
-// Write-only pass: stores `value` into every 32-bit word of geometry.bytes() of dst, `loops` times.
+// Write-only pass: stores `value` into every 32-bit word of geometry.bytes() of dst, `loops` times
+// (one launch each; geometry from localWriteGeometry).
 void writeOnly(CUstream stream, CUdeviceptr dst, const SmCopyGeometry& geometry,
                unsigned long long loops, unsigned value);
 

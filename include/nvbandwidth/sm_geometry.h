@@ -33,9 +33,14 @@ SmCopyGeometry splitWarpGeometry(std::size_t bytes);
 // The TMA copy: one block (one issuing thread of a warp) per SM; 16-byte granularity.
 SmCopyGeometry tmaGeometry(std::size_t bytes, int smCount);
 
-// The read-only and write-only passes: 4 blocks of 512 threads per SM, grid-stride over 16-byte
-// elements.
-SmCopyGeometry localPassGeometry(std::size_t bytes, int smCount);
+// The read-only pass: 4 resident blocks of 512 threads per SM, taking tiles of 2 x 512 16-byte
+// elements in turn.
+SmCopyGeometry localReadGeometry(std::size_t bytes, int smCount);
+
+// The write-only pass: one launch per pass, one block of 512 threads per tile of 4 x 512
+// elements (the last tile may be partial), so the blocks sweep memory in order.
+SmCopyGeometry localWriteGeometry(std::size_t bytes);
+constexpr unsigned kWriteTileElements = 4 * kStridingThreadsPerBlock;
 
 // The multicast kernel: smCount x 512 threads striding over the buffer, as the striding copy;
 // its stores are 4-byte multimem stores, so every 16-byte element is four of them.

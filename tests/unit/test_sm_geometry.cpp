@@ -169,5 +169,34 @@ TEST(SplitWarpGeometry, MatchesSmGeometryBelowThreshold) {
   }
 }
 
+// ---- v0.10 shapes -------------------------------------------------------------------------------
+
+TEST(TmaGeometry, OneBlockPerSmOverEvery16ByteElement) {
+  const SmCopyGeometry g = tmaGeometry(512ull << 20, 132);
+  EXPECT_EQ(g.grid, 132u);
+  EXPECT_EQ(g.block, 32u);
+  EXPECT_EQ(g.bytes(), 512ull << 20);
+  EXPECT_THROW(tmaGeometry(1024, 0), std::invalid_argument);
+}
+
+TEST(LocalReadGeometry, FourResidentBlocksPerSm) {
+  const SmCopyGeometry g = localReadGeometry(512ull << 20, 132);
+  EXPECT_EQ(g.grid, 528u);
+  EXPECT_EQ(g.block, 512u);
+  EXPECT_EQ(g.bytes(), 512ull << 20);  // nothing truncated: the kernel reads the tail too
+  EXPECT_THROW(localReadGeometry(1024, -1), std::invalid_argument);
+}
+
+TEST(LocalWriteGeometry, OneBlockPerTileWithAPartialLastTile) {
+  const SmCopyGeometry g = localWriteGeometry(512ull << 20);
+  EXPECT_EQ(g.block, 512u);
+  EXPECT_EQ(g.grid, (512ull << 20) / 16 / kWriteTileElements);  // 16384 whole tiles
+  EXPECT_EQ(g.bytes(), 512ull << 20);
+  const SmCopyGeometry odd = localWriteGeometry(16 * (kWriteTileElements + 1));
+  EXPECT_EQ(odd.grid, 2u);
+  EXPECT_EQ(odd.elements, kWriteTileElements + 1u);
+  EXPECT_EQ(localWriteGeometry(0).grid, 0u);
+}
+
 }  // namespace
 }  // namespace nvbw
