@@ -1,0 +1,132 @@
+// The v0.10 testcases on a real GPU: TMA copies between and within GPUs, and the SM read-only
+// and write-only passes, at small and default sizes with their data checked.
+#include "gpu_environment.h"
+#include "nvbandwidth/runner.h"
+
+namespace nvbw::test {
+namespace {
+
+const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_read_sm",
+                                             "device_local_write_sm"};
+const std::vector<std::string> kTmaPeerKeys = {
+    "device_to_device_memcpy_read_tma", "device_to_device_memcpy_write_tma",
+    "device_to_device_bidirectional_memcpy_read_tma",
+    "device_to_device_bidirectional_memcpy_write_tma"};
+
+bool twoPeers() {
+  return gpu().deviceCount() >= 2 && gpu().canAccessPeer(0, 1) && gpu().canAccessPeer(1, 0);
+}
+
+// Every off-diagonal cell of every matrix holds `samples` samples and a positive value.
+void expectPeerCellsFilled(const std::vector<TestcaseResult>& results, unsigned samples) {
+  for (const TestcaseResult& r : results) {
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(r.status, Status::Passed) << r.message;
+    for (const MatrixResult& m : r.matrices)
+      for (std::size_t row = 0; row < m.spec.rows; ++row)
+        for (std::size_t col = 0; col < m.spec.cols; ++col) {
+          if (row == col) continue;
+          const auto& cell = m.at(row, col);
+          ASSERT_TRUE(cell.has_value()) << m.spec.key << " [" << row << "][" << col << "]";
+          EXPECT_GT(cell->value(), 0.0);
+          EXPECT_EQ(cell->samples().size(), samples);
+        }
+  }
+}
+
+std::vector<TestcaseResult> runPeerKeys(std::size_t bufferMiB, unsigned loops) {
+  ExecSettings s = quickSettings();
+  s.loopCount = loops;
+  auto runner = makeGpuPlanRunner(gpu(), s);
+  RecordingOutput out;
+  const RunSummary summary = runKeys(kTmaPeerKeys, bufferMiB, *runner, out);
+  EXPECT_EQ(summary.errors, 0);
+  return out.results;
+}
+
+TEST(V010Testcases, LocalPassesVerifyAt1MiB) { expectAllPassed(kLocalKeys, 1); }
+TEST(V010Testcases, LocalPassesVerifyAt64MiB) { expectAllPassed(kLocalKeys, 64); }
+TEST(V010Testcases, LocalPassesVerifyAtDefaultSize) { expectAllPassed(kLocalKeys, 512, 2, 16); }
+
+// An odd multiple of the TMA chunk and of the stage count (the kernels' tails).
+TEST(V010Testcases, LocalPassesVerifyAt3MiB) { expectAllPassed(kLocalKeys, 3); }
+
+TEST(V010Testcases, LocalBandwidthIsInHbmRange) {
+  const auto results = expectAllPassed(kLocalKeys, 512, 2, 16);
+  for (const TestcaseResult& r : results) {
+    const double gbps = r.matrices.at(0).at(0, 0)->value();
+    // H200 HBM3e peaks at 4.8 TB/s: a kernel that skipped its work would exceed it, one that
+    // serialised would fall far below.
+    EXPECT_GT(gbps, 500.0) << r.name;
+    EXPECT_LT(gbps, 5000.0) << r.name;
+  }
+}
+
+TEST(V010Testcases, TmaPeerCopiesVerifyAt1MiB) {
+  if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
+  expectPeerCellsFilled(runPeerKeys(1, 4), 2);
+}
+
+TEST(V010Testcases, TmaPeerCopiesVerifyAtDefaultSize) {
+  if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
+  expectPeerCellsFilled(runPeerKeys(512, 8), 2);
+}
+
+// A TMA copy or write-only pass whose destination is damaged after the copy, and a read-only
+// pass whose sum is, fail verification; every testcase of the run still runs.
+TEST(V010Testcases, CorruptedTmaCopyAndLocalPassesAreErrors) {
+  auto corrupting = makeCorruptingRunner();
+  RecordingOutput out;
+  const RunSummary summary = runKeys(
+      {"device_local_copy_tma", "device_local_write_sm", "device_local_read_sm", "device_local_copy"},
+      16, *corrupting, out);
+  ASSERT_EQ(out.results.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(out.results[i].status, Status::Error) << out.results[i].name;
+    EXPECT_NE(out.results[i].message.find("data verification failed"), std::string::npos)
+        << out.results[i].message;
+  }
+  EXPECT_EQ(summary.errors, 4);
+}
+
+TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
+  if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
+  auto corrupting = makeCorruptingRunner();
+  RecordingOutput out;
+  runKeys({"device_to_device_memcpy_write_tma"}, 16, *corrupting, out);
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].status, Status::Error);
+  EXPECT_NE(out.results[0].message.find("data verification failed"), std::string::npos)
+      << out.results[0].message;
+}
+
+// -H either allocates from huge pages or, where none are reserved, waives the host testcases.
+TEST(V010Testcases, HugePagesRunOrWaiveWithAReason) {
+  int status = -1;
+  const std::string out =
+      runCommand(std::string(NVBW_BINARY) + " -H -t 0 32 34 -i 2 -b 64 2>&1", &status);
+  EXPECT_EQ(status, 0) << out;
+  if (out.find("no huge pages are reserved") != std::string::npos) {
+    EXPECT_NE(out.find("Waived: host_to_device_memcpy_ce: -H: no huge pages"), std::string::npos)
+        << out;
+  } else {
+    EXPECT_NE(out.find("NOTE: -H: pinned host buffers come from"), std::string::npos) << out;
+    EXPECT_NE(out.find("SUM host_to_device_memcpy_ce"), std::string::npos) << out;
+  }
+  EXPECT_NE(out.find("SUM device_local_copy "), std::string::npos) << out;  // no host memory
+}
+
+TEST(V010Testcases, PairByUuidRunsThatPair) {
+  if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
+  int status = -1;
+  const std::string out = runCommand(std::string(NVBW_BINARY) + " --pair " + gpu().uuid(1) +
+                                         " 0 -t device_to_device_memcpy_read_ce -i 1 -b 16 2>&1",
+                                     &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("NOTE: --pair: device-to-device testcases measure only GPUs 1 and 0."),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace nvbw::test
