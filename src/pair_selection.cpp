@@ -140,6 +140,11 @@ PairSet choosePairs(const PairRule& rule, PairScope scope, int gpus,
                              rule.seed));
 }
 
+PairSet chooseFanPartners(const PairRule& rule, PairScope scope, int gpus,
+                          const std::function<bool(int, int)>& peers) {
+  return rule.pairGiven ? choosePairs(rule, scope, gpus, peers) : PairSet::all();
+}
+
 PairRule resolvePairRule(const std::vector<std::string>& pairTokens, long long targetNumPairs,
                          const SystemInfo& system) {
   PairRule rule;

@@ -131,10 +131,8 @@ Plan fan(const PlanContext& ctx, std::string title,
   Plan plan;
   plan.matrices = {{"", std::move(title), Unit::GBps, 1, deviceCount(ctx), {}}};
   const Topology& topo = ctx.topology;
-  const PairSet chosen = ctx.pairs.pairGiven
-                             ? choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(),
-                                           [&](int a, int b) { return arePeers(topo, a, b); })
-                             : PairSet::all();
+  const PairSet chosen = chooseFanPartners(ctx.pairs, PairScope::Devices, topo.deviceCount(),
+                                           [&](int a, int b) { return arePeers(topo, a, b); });
   for (int d = 0; d < topo.deviceCount(); ++d) {
     Measurement m;
     for (int k = 0; k < topo.deviceCount(); ++k) {

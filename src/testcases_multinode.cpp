@@ -83,9 +83,8 @@ Plan bidirectional(const PlanContext& ctx, CopyMethod method, const std::string&
 
 // The partners each rank of a fan copies with: all others, or only the other rank of --pair.
 PairSet fanPartners(const PlanContext& ctx) {
-  if (!ctx.pairs.pairGiven) return PairSet::all();
-  return choosePairs(ctx.pairs, PairScope::Ranks, ctx.topology.world().processes,
-                     [](int a, int b) { return a != b; });
+  return chooseFanPartners(ctx.pairs, PairScope::Ranks, ctx.topology.world().processes,
+                           [](int a, int b) { return a != b; });
 }
 
 // 1×N: for each rank d, `copies(d)` at once, their per-sample sum at [0][d].

@@ -20,6 +20,24 @@ void CloseFd::operator()(int fd) const noexcept {
 
 namespace {
 
+// A one-byte message with room for one file descriptor (SCM_RIGHTS): what send and receive
+// exchange. Not copyable: `message` points into the object.
+struct FdMessage {
+  explicit FdMessage(char first) : byte(first) {
+    message.msg_iov = &payload;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+  }
+  FdMessage(const FdMessage&) = delete;
+  FdMessage& operator=(const FdMessage&) = delete;
+
+  char byte;
+  iovec payload{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr message{};
+};
+
 Error socketError(const std::string& what) {
   return Error("passing a memory handle between processes: " + what + ": " +
                std::strerror(errno));
@@ -76,14 +94,8 @@ void FdChannel::send(int to, int fd) {
       throw socketError("connecting to rank " + std::to_string(to));
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  char byte = 'm';
-  iovec payload{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &payload;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
+  FdMessage fdMessage('m');
+  msghdr& message = fdMessage.message;
   cmsghdr* header = CMSG_FIRSTHDR(&message);
   header->cmsg_level = SOL_SOCKET;
   header->cmsg_type = SCM_RIGHTS;
@@ -113,14 +125,8 @@ FileDescriptor FdChannel::receive(int from) {
       peer.uid != getuid() || peer.pid != pids_.at(static_cast<std::size_t>(from)))
     throw Error("a process other than rank " + std::to_string(from) +
                 " connected to this run's socket");
-  char byte = 0;
-  iovec payload{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &payload;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
+  FdMessage fdMessage(0);
+  msghdr& message = fdMessage.message;
   if (recvmsg(connection.get(), &message, MSG_CMSG_CLOEXEC) != 1)
     throw socketError("receiving from rank " + std::to_string(from));
   const cmsghdr* header = CMSG_FIRSTHDR(&message);

@@ -1,3 +1,4 @@
+#include "attempt.h"
 #include "mpi_platform.h"
 
 #include <cstdlib>
@@ -12,16 +13,6 @@
 
 namespace nvbw::multinode {
 namespace {
-
-template <typename Step>
-std::optional<std::string> attempt(Step&& step) {
-  try {
-    step();
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    return std::string(e.what());
-  }
-}
 
 // Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 class WorldTopology final : public Topology {

@@ -1,3 +1,4 @@
+#include "attempt.h"
 #include "shared_memory.h"
 
 #include <unistd.h>
@@ -36,16 +37,6 @@ std::size_t granularityOf(const DriverApi& api, const CUmemAllocationProp& prop)
   NVBW_CU(api, cuMemGetAllocationGranularity, &granularity, &prop,
           CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
   return granularity;
-}
-
-template <typename Step>
-std::optional<std::string> attempt(Step&& step) {
-  try {
-    step();
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    return std::string(e.what());
-  }
 }
 
 // Every rank learns whether every rank succeeded; the failing rank rethrows its own error, the
