@@ -1,8 +1,6 @@
 #include "nvbandwidth/affinity.h"
 
-#include <cstdio>
-#include <fstream>
-#include <iterator>
+#include "nvbandwidth/host_facts.h"
 
 namespace nvbw {
 
@@ -39,17 +37,8 @@ std::optional<std::vector<int>> parseCpuList(const std::string& text) {
 }
 
 std::optional<std::vector<int>> localCpusOf(const DeviceInfo& device) {
-  // sysfs names the domain with 4 hex digits normally and 8 for large domains (VMD).
-  for (const char* format : {"/sys/bus/pci/devices/%04x:%02x:%02x.0/local_cpulist",
-                             "/sys/bus/pci/devices/%08x:%02x:%02x.0/local_cpulist"}) {
-    char path[128];
-    std::snprintf(path, sizeof path, format, device.pciDomain, device.pciBus, device.pciDevice);
-    std::ifstream file(path);
-    if (!file) continue;
-    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    return parseCpuList(text);
-  }
-  return std::nullopt;
+  const auto list = readLocalCpuList(pciSysfsDir(device));
+  return list ? parseCpuList(*list) : std::nullopt;
 }
 
 AffinityGuard::AffinityGuard(const std::vector<int>& cpus) {

@@ -138,7 +138,8 @@ class Run {
     return h;
   }
   int startupFailed(RunHeader h, const std::string& why);
-  int finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected);
+  int finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
+             const Platform& platform, const EnvironmentSnapshot& atStart);
 
   const Options& options_;
   AppContext& ctx_;
@@ -164,6 +165,12 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   try {
     platform = ctx_.platform();
     h.system = platform->systemInfo();
+    h.environment = platform->environment();
+    for (std::string& line : environmentWarnings(*h.environment))
+      h.warnings.push_back(std::move(line));
+    if (h.environment->nvmlProblem)
+      h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
+                           "): NVLink peaks and most of the GPU environment are unknown.");
     if (std::string note = peerAccessNote(platform->topology()); !note.empty())
       h.warnings.push_back(std::move(note));
   } catch (const std::exception& e) {
@@ -204,11 +211,14 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
       {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes()),
        pairs, host.problem},
       *runner, checked, {ctx_.comm, ctx_.stopRequested, ctx_.progress});
-  return finish(summary, *runner, selection.size());
+  return finish(summary, *runner, selection.size(), *platform, *h.environment);
 }
 
-int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected) {
+int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
+                const Platform& platform, const EnvironmentSnapshot& atStart) {
   RunEnd end;
+  end.environment = platform.environment();
+  end.warnings = runWarnings(atStart, *end.environment);
   end.interruptedBy = summary.interruptedBy;
   end.finished = summary.finished;
   end.selected = selected;
@@ -237,6 +247,12 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
 }
 
 }  // namespace
+
+EnvironmentSnapshot Platform::environment() const {
+  EnvironmentSnapshot unknown;
+  unknown.nvmlProblem = "this platform does not read it";
+  return unknown;
+}
 
 int runApplication(const Options& options, AppContext& ctx) {
   try {

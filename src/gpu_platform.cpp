@@ -2,17 +2,17 @@
 
 #include "nvbandwidth/driver.h"
 #include "nvbandwidth/gpu.h"
-#include "nvbandwidth/nvml.h"
+#include "nvbandwidth/machine_facts.h"
 
 namespace nvbw {
 namespace {
 
 class GpuPlatform final : public Platform {
  public:
-  GpuPlatform() : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_) {
-    // Without NVML the mode is unknown; such systems are taken to be ordinary ones.
-    const std::optional<Nvml> nvml = Nvml::open();
-    topology_.setConfidentialComputing(nvml && nvml->confidentialComputing().value_or(false));
+  GpuPlatform()
+      : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_), facts_(gpu_) {
+    topology_.setConfidentialComputing(facts_.confidentialComputing());
+    topology_.setLinkFacts(facts_.linkFacts());
   }
 
   SystemInfo systemInfo() const override {
@@ -24,6 +24,7 @@ class GpuPlatform final : public Platform {
   }
 
   const Topology& topology() const override { return topology_; }
+  EnvironmentSnapshot environment() const override { return facts_.environment(); }
 
   std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
                                              ExecHooks hooks) override {
@@ -34,6 +35,7 @@ class GpuPlatform final : public Platform {
   DriverLibrary driver_;
   Gpu gpu_;
   DriverTopology topology_;
+  MachineFacts facts_;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "nvbandwidth/error.h"
 #include "nvbandwidth/json_style.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/peak_assessment.h"
 #include "nvbandwidth/version.h"
 
 namespace nvbw {
@@ -52,6 +53,45 @@ void addMatrices(json& entry, const MatrixResult& m) {
   entry["cells"] = std::move(cells);
 }
 
+json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),
+// and the outliers; absent when the run did not know the cells' links.
+void addPeaks(json& entry, const MatrixResult& m) {
+  if (m.links.size() != m.cells.size()) return;
+  json links = json::array(), peaks = json::array(), percents = json::array();
+  for (std::size_t row = 0; row < m.spec.rows; ++row) {
+    json linkRow = json::array(), peakRow = json::array(), percentRow = json::array();
+    for (std::size_t col = 0; col < m.spec.cols; ++col) {
+      const CellLink& c = m.links[row * m.spec.cols + col];
+      linkRow.push_back(c.link.name);
+      peakRow.push_back(m.spec.unit == Unit::GBps ? optionalNumber(c.link.gbPerSecond) : json());
+      percentRow.push_back(optionalNumber(percentOfPeak(m, row, col)));
+    }
+    links.push_back(std::move(linkRow));
+    peaks.push_back(std::move(peakRow));
+    percents.push_back(std::move(percentRow));
+  }
+  json flagged = json::array();
+  for (const Outlier& o : outliers(m)) {
+    const CellLink& c = m.links[o.row * m.spec.cols + o.col];
+    flagged.push_back({{"row", o.row}, {"col", o.col}, {"cell", c.cell}, {"link", c.link.name},
+                       {"below_median_percent", o.belowMedian * 100.0},
+                       {"class_median", o.classMedian}});
+  }
+  json distinct = json::array();
+  for (const CellLink& c : distinctLinks(m))
+    distinct.push_back({{"link", c.link.name},
+                        {"peak_GBps", m.spec.unit == Unit::GBps ? optionalNumber(c.link.gbPerSecond)
+                                                                : json()},
+                        {"convention", c.convention}});
+  entry["link_peaks"] = std::move(distinct);
+  entry["links"] = std::move(links);
+  entry["peak_GBps"] = std::move(peaks);
+  entry["percent_of_peak"] = std::move(percents);
+  entry["outliers"] = std::move(flagged);
+}
+
 json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
   json entry = {{"name", m.spec.key},
                 {"status", statusName(Status::Passed)},
@@ -60,6 +100,7 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
                 {"unit", m.spec.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
                 {"statistic", statisticName(stat)}};
   addMatrices(entry, m);
+  addPeaks(entry, m);
   if (!m.spec.rowLabels.empty()) entry["row_labels"] = m.spec.rowLabels;
   if (verbose) {
     // Over present cells only (decisions #8); absent when there is none rather than a fake value.
@@ -96,6 +137,47 @@ json memoryObject(const MemoryStats& m) {
 }
 
 
+json pcieObject(const std::optional<PcieLinkState>& l) {
+  if (!l) return nullptr;
+  return {{"current_gts", l->currentGts}, {"current_width", l->currentWidth},
+          {"max_gts", l->maxGts},         {"max_width", l->maxWidth},
+          {"current", pcieLinkName(l->currentGts, l->currentWidth)},
+          {"max", pcieLinkName(l->maxGts, l->maxWidth)}};
+}
+
+template <typename T>
+json orNull(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json gpuEnvironmentObject(std::size_t device, const GpuEnvironment& g) {
+  return {{"device", device},
+          {"sm_clock_mhz", orNull(g.smClockMHz)},
+          {"sm_clock_max_mhz", orNull(g.smClockMaxMHz)},
+          {"memory_clock_mhz", orNull(g.memoryClockMHz)},
+          {"memory_clock_max_mhz", orNull(g.memoryClockMaxMHz)},
+          {"clocks_locked", orNull(g.clocksLocked)},
+          {"power_limit_w", orNull(g.powerLimitW)},
+          {"power_draw_w", orNull(g.powerDrawW)},
+          {"temperature_c", orNull(g.temperatureC)},
+          {"ecc_enabled", orNull(g.eccEnabled)},
+          {"persistence_mode", orNull(g.persistenceMode)},
+          {"mig_enabled", orNull(g.migEnabled)},
+          {"compute_mode", orNull(g.computeMode)},
+          {"throttle_seconds", g.throttleNs ? json(*g.throttleNs / 1e9) : json(nullptr)},
+          {"pcie", pcieObject(g.pcie)},
+          {"numa_node", orNull(g.numaNode)},
+          {"host_buffer_cpus", orNull(g.hostBufferCpus)}};
+}
+
+json environmentObject(const EnvironmentSnapshot& e) {
+  json gpus = json::array();
+  for (std::size_t d = 0; d < e.gpus.size(); ++d) gpus.push_back(gpuEnvironmentObject(d, e.gpus[d]));
+  return {{"host", {{"cpu_model", orNull(e.host.cpuModel)}, {"numa_nodes", orNull(e.host.numaNodes)}}},
+          {"nvml_problem", orNull(e.nvmlProblem)},
+          {"gpus", std::move(gpus)}};
+}
+
 class JsonOutput : public Output {
  public:
   JsonOutput(std::ostream& out, OutputSettings settings) : out_(out), settings_(settings) {}
@@ -121,6 +203,7 @@ class JsonOutput : public Output {
       devices.push_back(std::to_string(i) + ": " + info.devices[i].name + " (" +
                         formatBdf(info.devices[i]) + "): (" + info.hostname + ")");
     root_["GPU Device list"] = std::move(devices);
+    if (header.environment) root_["environment"] = environmentObject(*header.environment);
     if (!info.processes.empty()) addProcesses(info);
   }
 
@@ -154,6 +237,11 @@ class JsonOutput : public Output {
     if (!running_.empty()) addEntry({{"name", running_}, {"status", "Running"}});
     if (!root_.contains("testcases")) root_["testcases"] = json::array();
     if (end.interruptedBy) root_["interrupted"] = signalName(*end.interruptedBy);
+    if (end.environment) root_["environment_at_end"] = environmentObject(*end.environment);
+    for (const std::string& line : end.warnings) {
+      root_["warning"] = line;
+      root_["warnings"].push_back(line);
+    }
     if (end.timing) {
       root_["timing"] = timingObject(*end.timing);
       root_["memory"] = memoryObject(end.timing->memory);

@@ -6,6 +6,7 @@
 #include "nvbandwidth/error.h"
 #include "nvbandwidth/listing.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/peak_assessment.h"
 #include "nvbandwidth/text_format.h"
 
 namespace nvbw {
@@ -113,6 +114,7 @@ class TextOutput : public Output {
   // The trailer qualifies results; a run that could not start has none to qualify. An
   // interrupted run ends with a line that says so instead.
   void finish(const RunEnd& end) override {
+    for (const std::string& line : end.warnings) out_ << line << "\n";
     if (end.interruptedBy) {
       out_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished
            << " of " << end.selected << " selected testcases reported above; the rest did not run.\n"
@@ -131,7 +133,8 @@ class TextOutput : public Output {
         m.spec.title + "\n" + formatMatrix(m) + "\n" + sumLine(m, settings_.perfFormatter);
     if (settings_.verbose) text += verboseSummary(m);
     text += noisyCellsNote(m);
-    if (settings_.verbose) text += cellStatisticsBlock(m, statistic_);
+    text += outlierNotes(m);
+    if (settings_.verbose) text += percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
     return text + "\n";
   }
 

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "nvbandwidth/coordinator.h"
+#include "nvbandwidth/link_peaks.h"
 
 namespace nvbw {
 namespace {
@@ -17,6 +18,13 @@ void qualifyKeys(std::vector<MatrixResult>& matrices, const std::string& testcas
 TestcaseResult unresolved(const Selection& sel) {
   return {sel.token, Status::Error,
           sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error, {}, {}};
+}
+
+// Each matrix of a plan's result is the plan's matrix of the same index.
+void attachLinks(std::vector<MatrixResult>& matrices, const Plan& plan, const Topology& topo) {
+  std::vector<std::vector<CellLink>> links = cellLinks(plan, topo);
+  for (std::size_t i = 0; i < matrices.size() && i < links.size(); ++i)
+    matrices[i].links = std::move(links[i]);
 }
 
 PlanContext planContext(const RunRequest& request) {
@@ -40,6 +48,7 @@ Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& p
     PlanResult measured = planRunner.run(plan, control.progress);
     result.matrices = std::move(measured.matrices);
     result.measurements = std::move(measured.measurements);
+    attachLinks(result.matrices, plan, request.topology);
     qualifyKeys(result.matrices, def.key);
     return {};
   } catch (const Interrupted& e) {

@@ -4,6 +4,9 @@
 #include <iomanip>
 #include <locale>
 #include <sstream>
+#include <utility>
+
+#include "nvbandwidth/peak_assessment.h"
 
 namespace nvbw {
 
@@ -35,27 +38,56 @@ std::string fixed2(double value) {
 
 const char* unitSuffix(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
 
-std::string formatMatrix(const MatrixResult& m) {
+namespace {
+
+// The matrix layout of upstream with the text of each cell given by `cellText`.
+template <typename CellText>
+std::string formatGrid(const MatrixSpec& spec, CellText cellText) {
   // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
-  auto rowLabel = [&m](std::size_t row) {
-    return row < m.spec.rowLabels.size() ? m.spec.rowLabels[row] : std::to_string(row);
+  auto rowLabel = [&spec](std::size_t row) {
+    return row < spec.rowLabels.size() ? spec.rowLabels[row] : std::to_string(row);
   };
   std::size_t labelWidth = kLabelWidth;
-  for (std::size_t row = 0; row < m.spec.rows; ++row)
+  for (std::size_t row = 0; row < spec.rows; ++row)
     labelWidth = std::max(labelWidth, rowLabel(row).size());
   const int width = static_cast<int>(labelWidth);
   std::string text(labelWidth, ' ');
-  for (std::size_t col = 0; col < m.spec.cols; ++col)
+  for (std::size_t col = 0; col < spec.cols; ++col)
     text += rightAligned(std::to_string(col), kCellWidth);
   text += '\n';
-  for (std::size_t row = 0; row < m.spec.rows; ++row) {
+  for (std::size_t row = 0; row < spec.rows; ++row) {
     text += rightAligned(rowLabel(row), width);
-    for (std::size_t col = 0; col < m.spec.cols; ++col) {
-      const auto& cell = m.at(row, col);
-      text += rightAligned(cell ? fixed2(cell->value()) : "N/A", kCellWidth);
-    }
+    for (std::size_t col = 0; col < spec.cols; ++col)
+      text += rightAligned(cellText(row, col), kCellWidth);
     text += '\n';
   }
+  return text;
+}
+
+}  // namespace
+
+std::string formatMatrix(const MatrixResult& m) {
+  return formatGrid(m.spec, [&m](std::size_t row, std::size_t col) {
+    const auto& cell = m.at(row, col);
+    return cell ? fixed2(cell->value()) : std::string("N/A");
+  });
+}
+
+std::string percentOfPeakBlock(const MatrixResult& m) {
+  if (m.spec.unit != Unit::GBps || m.links.size() != m.cells.size() || !m.min()) return "";
+  const bool anyPeak = std::any_of(m.links.begin(), m.links.end(),
+                                   [](const CellLink& c) { return c.link.gbPerSecond.has_value(); });
+  if (!anyPeak) return "";  // a matrix of N/A says nothing
+  const std::vector<CellLink> links = distinctLinks(m);
+  std::string text = "Percent of theoretical peak of " + m.spec.key + ":\n";
+  text += formatGrid(m.spec, [&m](std::size_t row, std::size_t col) {
+    const std::optional<double> pct = percentOfPeak(m, row, col);
+    return pct ? fixed2(*pct) : std::string("N/A");
+  });
+  for (const CellLink& c : links)
+    text += "Peak of " + c.link.name + ": " +
+            (c.link.gbPerSecond ? fixed2(*c.link.gbPerSecond) + " GB/s" : std::string("unknown")) +
+            " (" + c.convention + ")\n";
   return text;
 }
 

@@ -10,8 +10,13 @@ const WorldFacts& Topology::world() const {
   return alone;
 }
 
+const GpuLinkFacts& Topology::linkFacts(int) const {
+  static const GpuLinkFacts unknown;
+  return unknown;
+}
+
 FakeTopology::FakeTopology(int devices, int smCount)
-    : capabilities_(devices, 90), devices_(devices),
+    : links_(devices), capabilities_(devices, 90), devices_(devices),
       access_(devices, std::vector<bool>(devices, true)), sms_(devices, smCount) {
   for (int i = 0; i < devices; ++i) access_[i][i] = false;
 }

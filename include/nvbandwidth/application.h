@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nvbandwidth/communicator.h"
+#include "nvbandwidth/environment.h"
 #include "nvbandwidth/executor.h"
 #include "nvbandwidth/options.h"
 #include "nvbandwidth/progress.h"
@@ -27,6 +28,9 @@ class Platform {
   // Versions, host name and devices.
   virtual SystemInfo systemInfo() const = 0;
   virtual const Topology& topology() const = 0;
+  // The machine's state now (clocks, power, modes, PCIe link as trained): read at the start and
+  // at the end of the run. By default nothing is known.
+  virtual EnvironmentSnapshot environment() const;
   virtual std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
                                                      ExecHooks hooks) = 0;
 };

@@ -62,10 +62,15 @@ class DriverTopology final : public Topology {
   }
   bool confidentialComputing() const override { return confidential_; }
   void setConfidentialComputing(bool on) { confidential_ = on; }
+  const GpuLinkFacts& linkFacts(int device) const override {
+    return device < static_cast<int>(links_.size()) ? links_[device] : Topology::linkFacts(device);
+  }
+  void setLinkFacts(std::vector<GpuLinkFacts> links) { links_ = std::move(links); }
 
  private:
   const Gpu& gpu_;
   bool confidential_ = false;
+  std::vector<GpuLinkFacts> links_;
 };
 
 }  // namespace nvbw

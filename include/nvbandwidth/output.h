@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nvbandwidth/environment.h"
 #include "nvbandwidth/phase_times.h"
 #include "nvbandwidth/results.h"
 #include "nvbandwidth/statistics.h"
@@ -42,6 +43,8 @@ struct RunHeader {
   std::vector<std::string> warnings;
   RunSettings settings;
   bool gpusOpened = true;
+  // The machine at the start of the run; absent when the GPUs could not be opened.
+  std::optional<EnvironmentSnapshot> environment;
 };
 
 // How the run ended.
@@ -56,6 +59,10 @@ struct RunEnd {
     MemoryStats memory;
   };
   std::optional<Timing> timing;
+  // The machine at the end of the run, and what changed since the start (throttling, a link
+  // that trained down): lines printed before the trailer and kept in the JSON "warnings".
+  std::optional<EnvironmentSnapshot> environment;
+  std::vector<std::string> warnings;
 };
 
 class Output {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "nvbandwidth/link_peaks.h"
 #include "nvbandwidth/plan.h"
 #include "nvbandwidth/statistics.h"
 
@@ -27,6 +28,9 @@ class CellResult {
 struct MatrixResult {
   MatrixSpec spec;
   std::vector<std::optional<CellResult>> cells;  // row-major, rows*cols; empty = N/A
+  // Row-major like `cells`: the link that bounds each cell and its peak. Empty when the run did
+  // not say (results built without a plan).
+  std::vector<CellLink> links;
 
   explicit MatrixResult(MatrixSpec s = {});
   std::optional<CellResult>& at(std::size_t row, std::size_t col);

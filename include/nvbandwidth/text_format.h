@@ -14,6 +14,12 @@ std::string fixed2(double value);
 // The matrix as upstream lays it out: width-2 row labels, width-10 cells, "N/A".
 std::string formatMatrix(const MatrixResult& m);
 
+// -v: the percent of theoretical peak of every cell laid out like the matrix ("N/A" where the
+// peak or the value is unknown), then the peak of each link the matrix crosses; "" for latency
+// matrices, matrices without links or without any known peak, and matrices without a present
+// cell.
+std::string percentOfPeakBlock(const MatrixResult& m);
+
 // "NOTE: ..." naming the cells of `m` whose coefficient of variation exceeds 2%, ending in a
 // newline; "" when there is none.
 std::string noisyCellsNote(const MatrixResult& m);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "nvbandwidth/link_facts.h"
+
 namespace nvbw {
 
 // What the processes of a run can do together. A single-process run has one process and shares
@@ -32,6 +34,9 @@ class Topology {
   // cuDeviceCanAccessPeer(device, peer): `device` can map and access `peer`'s memory.
   virtual bool canAccessPeer(int device, int peer) const = 0;
   virtual int smCount(int device) const = 0;
+  // What the machine says about the device's PCIe link, NVLinks and memory (link_facts.h);
+  // by default nothing is known, and every peak is "unknown".
+  virtual const GpuLinkFacts& linkFacts(int device) const;
 };
 
 // A topology described by hand. Peer access defaults to all pairs (i != j), compute capability
@@ -50,9 +55,12 @@ class FakeTopology final : public Topology {
   void setComputeCapability(int device, int capability);
   bool confidentialComputing() const override { return confidential_; }
   void setConfidentialComputing(bool on) { confidential_ = on; }
+  const GpuLinkFacts& linkFacts(int device) const override { return links_.at(device); }
+  void setLinkFacts(int device, GpuLinkFacts facts) { links_.at(device) = std::move(facts); }
 
  private:
   WorldFacts world_;
+  std::vector<GpuLinkFacts> links_;
   bool confidential_ = false;
   std::vector<int> capabilities_;
   int devices_;

@@ -7,7 +7,7 @@
 
 #include "nvbandwidth/driver.h"
 #include "nvbandwidth/gpu.h"
-#include "nvbandwidth/nvml.h"
+#include "nvbandwidth/machine_facts.h"
 #include "nvbandwidth/world_setup.h"
 #include "shared_process_world.h"
 
@@ -17,9 +17,10 @@ namespace {
 // Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 class WorldTopology final : public Topology {
  public:
-  WorldTopology(const Gpu& gpu, WorldFacts facts) : local_(gpu), facts_(std::move(facts)) {
-    const std::optional<Nvml> nvml = Nvml::open();
-    local_.setConfidentialComputing(nvml && nvml->confidentialComputing().value_or(false));
+  WorldTopology(const Gpu& gpu, const MachineFacts& machine, WorldFacts facts)
+      : local_(gpu), facts_(std::move(facts)) {
+    local_.setConfidentialComputing(machine.confidentialComputing());
+    local_.setLinkFacts(machine.linkFacts());
   }
   int deviceCount() const override { return local_.deviceCount(); }
   bool canAccessPeer(int device, int peer) const override {
@@ -29,6 +30,7 @@ class WorldTopology final : public Topology {
   int computeCapability(int device) const override { return local_.computeCapability(device); }
   bool confidentialComputing() const override { return local_.confidentialComputing(); }
   const WorldFacts& world() const override { return facts_; }
+  const GpuLinkFacts& linkFacts(int device) const override { return local_.linkFacts(device); }
 
  private:
   DriverTopology local_;
@@ -55,7 +57,8 @@ class MpiPlatform final : public Platform {
     info_.processes = assignment.processes;
     info_.memorySharing = sharingName(world.sharing);
     info_.memorySharingDescription = world.description;
-    topology_ = std::make_unique<WorldTopology>(*gpu_, world.facts);
+    machine_ = std::make_unique<MachineFacts>(*gpu_);
+    topology_ = std::make_unique<WorldTopology>(*gpu_, *machine_, world.facts);
     if (world.sharing != MemorySharing::None)
       startupStep(comm_, attempt([&] {
         processes_ = std::make_shared<SharedProcessWorld>(*gpu_, device_, comm_, world.sharing);
@@ -64,6 +67,7 @@ class MpiPlatform final : public Platform {
 
   SystemInfo systemInfo() const override { return info_; }
   const Topology& topology() const override { return *topology_; }
+  EnvironmentSnapshot environment() const override { return machine_->environment(); }
   std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
                                              ExecHooks hooks) override {
     hooks.processes = processes_;
@@ -107,6 +111,7 @@ class MpiPlatform final : public Platform {
   std::unique_ptr<Gpu> gpu_;
   int device_ = 0;
   SystemInfo info_;
+  std::unique_ptr<MachineFacts> machine_;
   std::unique_ptr<WorldTopology> topology_;
   std::shared_ptr<SharedProcessWorld> processes_;
 };

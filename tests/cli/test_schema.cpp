@@ -251,6 +251,27 @@ INSTANTIATE_TEST_SUITE_P(GpuCounts, SchemaFakeRun,
                                   (info.param.verbose ? "_verbose" : "");
                          });
 
+// Runs whose GPUs have link facts and an environment snapshot: links, peaks, percents, outliers
+// (the 8-GPU fake's values spread enough to flag some) and both environment objects.
+TEST(Schema, FakeRunsWithLinkFactsValidate) {
+  ASSERT_VALIDATOR_AVAILABLE();
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"direct", 2}, {"nvswitch", 8}, {"none", 2}};
+  for (const auto& [links, gpus] : cases) {
+    SCOPED_TRACE(links);
+    const Finished run = runProcess({NVBW_FAKE_BINARY, "-j", "-v"},
+                                    {{"NVBW_FAKE_GPUS", std::to_string(gpus)},
+                                     {"NVBW_FAKE_LINKS", links}});
+    EXPECT_EQ(run.exitCode, 0) << shortDescription(run);
+    EXPECT_NE(run.out.find("\"percent_of_peak\" : "), std::string::npos);
+    EXPECT_NE(run.out.find("\"environment_at_end\" : "), std::string::npos);
+    if (gpus == 8) {
+      EXPECT_NE(run.out.find("\"below_median_percent\" : "), std::string::npos);
+    }
+    expectValidDocument(run, "links_" + links);
+  }
+}
+
 TEST(Schema, FakeRunWithUnknownTestcasesValidates) {
   ASSERT_VALIDATOR_AVAILABLE();
   // An empty token is reported under an empty name.

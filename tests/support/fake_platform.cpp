@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 #include <thread>
 
@@ -101,6 +102,13 @@ double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t c
 FakePlatform::FakePlatform(FakeTopology topology, FakeBehaviour behaviour)
     : topology_(std::move(topology)), behaviour_(std::move(behaviour)) {}
 
+EnvironmentSnapshot FakePlatform::environment() const {
+  const std::vector<EnvironmentSnapshot>& e = behaviour_.environments;
+  const std::size_t call = environmentCalls_++;
+  if (e.empty()) return {};
+  return e[std::min(call, e.size() - 1)];
+}
+
 SystemInfo FakePlatform::systemInfo() const { return systemWith(topology_.deviceCount()); }
 
 std::unique_ptr<PlanRunner> FakePlatform::makePlanRunner(const ExecSettings& settings,
@@ -129,6 +137,63 @@ AppRun runApp(const std::vector<std::string>& args, const PlatformFactory& platf
   run.out = out.str();
   run.err = err.str();
   return run;
+}
+
+namespace {
+
+std::string fakeBusId(int device) {
+  char text[32];
+  std::snprintf(text, sizeof text, "00000000:%02X:00.0", 0x19 + 0x10 * device);
+  return text;
+}
+
+std::vector<NvlinkLink> fakeNvlinks(int device, int devices, const std::string& kind) {
+  if (kind == "nvswitch")
+    return std::vector<NvlinkLink>(18, {40, 26.5625, NvlinkLink::Remote::Switch, "00000000:C0:00.0"});
+  if (kind == "direct" && devices == 2)
+    return std::vector<NvlinkLink>(18, {40, 26.5625, NvlinkLink::Remote::Gpu, fakeBusId(1 - device)});
+  return {};
+}
+
+}  // namespace
+
+FakeTopology withH200Links(FakeTopology topology, const std::string& nvlinks) {
+  for (int d = 0; d < topology.deviceCount(); ++d) {
+    GpuLinkFacts f;
+    f.busId = fakeBusId(d);
+    f.pcie = PcieLinkState{32.0, 16, 32.0, 16};
+    f.memory = MemoryFacts{3201000, 6016};
+    if (nvlinks != "none") {
+      f.c2c = false;
+      f.nvlinks = fakeNvlinks(d, topology.deviceCount(), nvlinks);
+    }
+    topology.setLinkFacts(d, f);
+  }
+  return topology;
+}
+
+EnvironmentSnapshot h200Environment(int gpus) {
+  EnvironmentSnapshot s;
+  s.host.cpuModel = "Intel(R) Xeon(R) Platinum 8480C";
+  s.host.numaNodes = "0-1";
+  for (int d = 0; d < gpus; ++d) {
+    GpuEnvironment g;
+    g.smClockMHz = g.smClockMaxMHz = 1980u;
+    g.memoryClockMHz = g.memoryClockMaxMHz = 3201u;
+    g.clocksLocked = false;
+    g.powerLimitW = 700.0;
+    g.powerDrawW = 121.5;
+    g.temperatureC = 41;
+    g.eccEnabled = g.persistenceMode = true;
+    g.migEnabled = false;
+    g.computeMode = "Default";
+    g.throttleNs = 0;
+    g.pcie = PcieLinkState{32.0, 16, 32.0, 16};
+    g.numaNode = d < gpus / 2 ? 0 : 1;
+    g.hostBufferCpus = d < gpus / 2 ? "0-55" : "56-111";
+    s.gpus.push_back(g);
+  }
+  return s;
 }
 
 }  // namespace nvbw::test

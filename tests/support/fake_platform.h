@@ -25,6 +25,9 @@ struct FakeBehaviour {
   std::set<std::string> failingTitles;
   // Sample k of every copy is value * (1 + jitter * (k % 3 - 1)): a CV of about `jitter`.
   double jitter = 0.0;
+  // What environment() returns: the first at the start of a run, the second (else the first) at
+  // its end. Empty: a snapshot with no facts and NVML taken to have answered.
+  std::vector<EnvironmentSnapshot> environments;
 };
 
 double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t copyIndex);
@@ -34,15 +37,25 @@ class FakePlatform final : public Platform {
   explicit FakePlatform(FakeTopology topology, FakeBehaviour behaviour = {});
   SystemInfo systemInfo() const override;
   const Topology& topology() const override { return topology_; }
+  EnvironmentSnapshot environment() const override;
   std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
                                              ExecHooks hooks) override;
 
  private:
+  mutable std::size_t environmentCalls_ = 0;
   FakeTopology topology_;
   FakeBehaviour behaviour_;
 };
 
 PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour = {});
+
+// Link facts of H200s: PCIe Gen5 x16, HBM at 3201 MHz x 6016 bits and NVML's NVLinks. `nvlinks`:
+// "direct" (18 NVLink 4 links between GPUs 0 and 1, as on nvidia-h200-x2; only for 2 GPUs),
+// "nvswitch" (18 links per GPU to NVSwitches) or "none" (NVML missing: NVLink unknown).
+FakeTopology withH200Links(FakeTopology topology, const std::string& nvlinks);
+
+// A healthy H200 snapshot per GPU with every fact set (NVML present).
+EnvironmentSnapshot h200Environment(int gpus);
 
 // The fake's plan runner, for platforms of other tests (a faked multi-process world).
 std::unique_ptr<PlanRunner> makeFakeRunner(const ExecSettings& settings, ExecHooks hooks,
