@@ -4,15 +4,23 @@
 #include <chrono>
 #include <cstring>
 #include <ostream>
+#include <sstream>
 
+#include "nvbandwidth/comparison.h"
 #include "nvbandwidth/escape.h"
+#include "nvbandwidth/fleet_commands.h"
+#include "nvbandwidth/html_report.h"
 #include "nvbandwidth/huge_pages.h"
 #include "nvbandwidth/listing.h"
 #include "nvbandwidth/output.h"
+#include "nvbandwidth/output_fanout.h"
+#include "nvbandwidth/progress_display.h"
 #include "nvbandwidth/pair_selection.h"
 #include "nvbandwidth/registry.h"
+#include "nvbandwidth/report_files.h"
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
+#include "nvbandwidth/sweep.h"
 #include "nvbandwidth/version.h"
 
 namespace nvbw {
@@ -68,6 +76,11 @@ class CheckedOutput final : public Output {
     checkWritable(out_, "output");
   }
   void globalError(const std::string& message) override { inner_.globalError(message); }
+  void sweepFinished(const SweepTable& table) override {
+    inner_.sweepFinished(table);
+    checkWritable(out_, "output");
+  }
+  void comparison(const Comparison& result) override { inner_.comparison(result); }
   void finish(const RunEnd& end) override { inner_.finish(end); }
 
  private:
@@ -91,11 +104,15 @@ ExecSettings execSettings(const Options& o) {
   return s;
 }
 
+std::vector<std::uint64_t> sweepSizesOf(const Options& o) {
+  return o.sweep.empty() ? std::vector<std::uint64_t>{} : sweepSizes(parseSweep(o.sweep));
+}
+
 RunSettings runSettings(const Options& o) {
   return {o.bufferSizeMiB,     o.testSamples,      o.loopCount,
           o.useMean ? Statistic::Mean : Statistic::Median,
           !o.skipVerification, !o.disableAffinity, o.useHugePages,
-          o.targetNumPairs,    o.pair};
+          o.targetNumPairs,    o.pair,             sweepSizesOf(o)};
 }
 
 // What -H means on this machine: the page size to allocate with and, when there are no huge
@@ -123,8 +140,19 @@ class Run {
  public:
   Run(const Options& options, AppContext& ctx) : options_(options), ctx_(ctx) {
     const OutputSettings settings{options.verbose, options.perfFormatter};
-    output_ = options.json ? makeJsonOutput(ctx.out, settings)
-                           : makeTextOutput(ctx.out, ctx.err, settings);
+    printed_ = options.json ? makeJsonOutput(ctx.out, settings)
+                            : makeTextOutput(ctx.out, ctx.err, settings);
+    std::vector<Output*> views = {printed_.get()};
+    // --baseline and --html read the run as the JSON document, whatever is printed.
+    if (!options.baseline.empty() || !options.html.empty()) {
+      capture_ = makeJsonOutput(captured_, settings);
+      views.push_back(capture_.get());
+    }
+    if (ctx.errIsTerminal && !options.noProgress)
+      progress_ = std::make_unique<ProgressDisplay>(ctx.err);
+    output_ = std::make_unique<FanOutput>(std::move(views), [this] {
+      if (progress_) progress_->clear();
+    });
   }
 
   int execute(const std::vector<TestcaseDef>& registry, const std::vector<Selection>& selection);
@@ -141,9 +169,24 @@ class Run {
   int finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
+  int finishViews(const RunEnd& end, int status);
+  bool readBaseline();  // false (after the usage error line) when --baseline cannot be read
+  ProgressSink progressSink() {
+    if (!progress_) return ctx_.progress;
+    return [this](const ProgressEvent& e) {
+      progress_->show(e);
+      if (ctx_.progress) ctx_.progress(e);
+    };
+  }
+
   const Options& options_;
   AppContext& ctx_;
+  std::unique_ptr<Output> printed_;
+  std::ostringstream captured_;
+  std::unique_ptr<Output> capture_;
+  std::unique_ptr<ProgressDisplay> progress_;
   std::unique_ptr<Output> output_;
+  nlohmann::json baseline_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -157,22 +200,38 @@ int Run::startupFailed(RunHeader h, const std::string& why) {
   return kExitFailure;
 }
 
+// The header's facts about the opened machine: system, environment and the notes they call for.
+void addMachineFacts(RunHeader& h, const Platform& platform) {
+  h.system = platform.systemInfo();
+  h.environment = platform.environment();
+  for (std::string& line : environmentWarnings(*h.environment)) h.warnings.push_back(std::move(line));
+  if (h.environment->nvmlProblem)
+    h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
+                         "): NVLink peaks and most of the GPU environment are unknown.");
+  if (std::string note = peerAccessNote(platform.topology()); !note.empty())
+    h.warnings.push_back(std::move(note));
+}
+
+bool Run::readBaseline() {
+  if (options_.baseline.empty()) return true;
+  try {
+    baseline_ = readReportFile(options_.baseline);
+    return true;
+  } catch (const ReportFileError& e) {
+    ctx_.err << usageErrorLine(std::string("--baseline: ") + e.what()) << std::flush;
+    return false;
+  }
+}
+
 int Run::execute(const std::vector<TestcaseDef>& registry,
                  const std::vector<Selection>& selection) {
+  if (!readBaseline()) return kExitUsage;
   RunHeader h = header();
   std::unique_ptr<Platform> platform;
   PairRule pairs;
   try {
     platform = ctx_.platform();
-    h.system = platform->systemInfo();
-    h.environment = platform->environment();
-    for (std::string& line : environmentWarnings(*h.environment))
-      h.warnings.push_back(std::move(line));
-    if (h.environment->nvmlProblem)
-      h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
-                           "): NVLink peaks and most of the GPU environment are unknown.");
-    if (std::string note = peerAccessNote(platform->topology()); !note.empty())
-      h.warnings.push_back(std::move(note));
+    addMachineFacts(h, *platform);
   } catch (const std::exception& e) {
     return startupFailed(h, e.what());
   }
@@ -209,8 +268,8 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   CheckedOutput checked(*output_, ctx_.out);
   const RunSummary summary = runTestcases(
       {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes()),
-       pairs, host.problem},
-      *runner, checked, {ctx_.comm, ctx_.stopRequested, ctx_.progress});
+       pairs, host.problem, sweepSizesOf(options_)},
+      *runner, checked, {ctx_.comm, ctx_.stopRequested, progressSink()});
   return finish(summary, *runner, selection.size(), *platform, *h.environment);
 }
 
@@ -225,10 +284,38 @@ int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t
   end.timing = RunEnd::Timing{
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
       runner.phaseTimes(), runner.memoryStats()};
-  output_->finish(end);
+  int status = summary.errors > 0 ? kExitFailure : kExitOk;
+  if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
+  return finishViews(end, status);
+}
+
+// Compares with the baseline (from the captured document), prints the end of the report and
+// writes the HTML. Errors and interruption keep their status; otherwise SLOWER cells give 3.
+int Run::finishViews(const RunEnd& end, int status) {
+  nlohmann::json doc;
+  if (capture_) {
+    capture_->finish(end);
+    doc = nlohmann::json::parse(captured_.str());
+  }
+  std::optional<Comparison> compared;
+  if (!baseline_.is_null()) {
+    compared = compareReports(baseline_, doc, options_.tolerancePercent);
+    printed_->comparison(*compared);
+    doc["nvbandwidth"]["comparison"] = comparisonJson(*compared);
+  }
+  if (progress_) progress_->clear();
+  printed_->finish(end);
   checkWritable(ctx_.out, "output");
-  if (summary.interruptedBy) return kExitInterruptedBase + *summary.interruptedBy;
-  return summary.errors > 0 ? kExitFailure : kExitOk;
+  if (!options_.html.empty()) {
+    try {
+      writeTextFile(options_.html, renderHtmlReport(doc));
+    } catch (const std::exception& e) {
+      ctx_.err << "nvbandwidth: " << e.what() << std::endl;
+      if (status == kExitOk) status = kExitFailure;
+    }
+  }
+  if (status == kExitOk && compared && compared->anySlower()) return kExitSlower;
+  return status;
 }
 
 int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
@@ -269,6 +356,8 @@ int runApplication(const Options& options, AppContext& ctx) {
       checkWritable(ctx.err, "error");
       return kExitUsage;
     }
+    if (!options.compare.empty()) return runCompareCommand(options, ctx);
+    if (!options.from.empty()) return runRenderCommand(options, ctx);
     Run run(options, ctx);
     const int status = run.execute(registry, selection);
     ctx.err.flush();

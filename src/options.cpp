@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "nvbandwidth/escape.h"
+#include "nvbandwidth/sweep.h"
 #include <limits>
 #include <sstream>
 
@@ -91,7 +92,18 @@ po::options_description describeOptions() {
      "Run the device-to-device testcases on one GPU pair only: two GPU indices or UUIDs")
     ("useHugePages,H", po::bool_switch(), "Allocate pinned host buffers from huge pages")
     ("targetNumPairs,P", po::value<std::string>()->default_value("-1"),
-     "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first");
+     "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first")
+    ("compare", po::value<std::vector<std::string>>()->multitoken(),
+     "Compare two saved -j reports (BASELINE CURRENT) without a GPU; exit 3 if slower")
+    ("baseline", po::value<std::string>(),
+     "Compare this run with a saved -j report; exit 3 if any cell is slower")
+    ("tolerance", po::value<std::string>()->default_value("5"),
+     "Percent a cell may differ when a side has no samples (upstream reports)")
+    ("sweep", po::value<std::string>(),
+     "Run each testcase at buffer sizes MIN:MAX[:FACTOR] MiB (factor 2 by default)")
+    ("no-progress", po::bool_switch(), "No progress line on stderr (shown on terminals only)")
+    ("html", po::value<std::string>(), "Also write the report as a self-contained HTML file")
+    ("from", po::value<std::string>(), "With --html: render this saved -j report, run nothing");
   // clang-format on
   return desc;
 }
@@ -160,6 +172,51 @@ void validatePair(const Options& options) {
     throw UsageError("--pair and -P/--targetNumPairs cannot be used together");
 }
 
+// A percentage: decimal digits with at most one fraction, nothing else.
+double parsePercent(const std::string& text, const std::string& option) {
+  const std::size_t dot = text.find('.');
+  const bool digitsAround = !text.empty() && text != "." &&
+                            (dot == std::string::npos
+                                 ? allDigits(text, 0)
+                                 : (dot == 0 || allDigits(text.substr(0, dot), 0)) &&
+                                       (dot + 1 == text.size() || allDigits(text, dot + 1)));
+  if (!digitsAround || text.size() > 12)
+    throw UsageError("invalid value " + quotedArgument(text) + " for --" + option +
+                     ": expected a percentage such as 5 or 2.5");
+  return std::stod(text);
+}
+
+std::string stringOption(const po::variables_map& vm, const char* name) {
+  return vm.count(name) ? vm[name].as<std::string>() : std::string();
+}
+
+void readFleetOptions(const po::variables_map& vm, Options& options) {
+  if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
+  options.baseline = stringOption(vm, "baseline");
+  options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
+  options.sweep = stringOption(vm, "sweep");
+  options.noProgress = vm["no-progress"].as<bool>();
+  options.html = stringOption(vm, "html");
+  options.from = stringOption(vm, "from");
+  options.bufferSizeGiven = !vm["bufferSize"].defaulted();
+}
+
+void validateFleetOptions(const Options& o) {
+  if (!o.compare.empty() && o.compare.size() != 2)
+    throw UsageError("--compare takes two reports (BASELINE CURRENT), got " +
+                     std::to_string(o.compare.size()));
+  if (!o.compare.empty() && (!o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
+    throw UsageError("--compare compares two saved reports: it cannot be used with --baseline, "
+                     "--sweep or --from");
+  if (!o.from.empty() && o.html.empty())
+    throw UsageError("--from needs --html FILE (it renders a saved report)");
+  if (!o.from.empty() && (!o.baseline.empty() || !o.sweep.empty()))
+    throw UsageError("--from renders a saved report: it cannot be used with --baseline or --sweep");
+  if (!o.sweep.empty() && o.bufferSizeGiven)
+    throw UsageError("--sweep sets the buffer sizes: it cannot be used with -b/--bufferSize");
+  if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
+}
+
 // Boost's own messages are already one line and name the option as the user spelled it; only
 // the British "unrecognised" is reworded. The application adds the pointer to --help.
 std::string describeBoostError(const po::error& error) {
@@ -213,6 +270,7 @@ Options parseOptions(const std::vector<std::string>& args) {
   if (vm.count("pair")) options.pair = vm["pair"].as<std::vector<std::string>>();
   options.useHugePages = vm["useHugePages"].as<bool>();
   options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
+  readFleetOptions(vm, options);
   return options;
 }
 
@@ -228,6 +286,7 @@ void validateOptions(const Options& options) {
   if (options.testSamples == 0) throw UsageError("--testSamples must be at least 1");
   if (options.loopCount == 0) throw UsageError("--loopCount must be at least 1");
   validatePair(options);
+  validateFleetOptions(options);
 }
 
 std::string helpText() {

@@ -117,6 +117,7 @@ json settingsObject(const RunSettings& s) {
                    {"verify", s.verify},                {"cpuAffinity", s.cpuAffinity},
                    {"useHugePages", s.useHugePages},    {"targetNumPairs", s.targetNumPairs}};
   if (!s.pair.empty()) settings["pair"] = s.pair;
+  if (!s.sweepSizesMiB.empty()) settings["sweep_MiB"] = s.sweepSizesMiB;
   return settings;
 }
 
@@ -220,15 +221,37 @@ class JsonOutput : public Output {
                 {"status", statusName(Status::Waived)},
                 {"waive_reason", result.message}});
       break;
-    case Status::Error:
-      addEntry({{"name", result.name},
-                {"status", statusName(Status::Error)},
-                {"error", result.message}});
+    case Status::Error: {
+      json entry = {{"name", result.name},
+                    {"status", statusName(Status::Error)},
+                    {"error", result.message}};
+      if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
+      addEntry(std::move(entry));
       break;
+    }
     }
   }
 
   void globalError(const std::string& message) override { root_["error"] = message; }
+
+  void sweepFinished(const SweepTable& table) override {
+    json& sweep = root_["sweep"];
+    sweep["sizes_MiB"] = table.sizesMiB;
+    if (!sweep.contains("series")) sweep["series"] = json::array();
+    for (const SweepSeries& s : sweepSeries(table)) {
+      json sums = json::array();
+      for (const auto& v : s.sums) sums.push_back(v ? json(*v) : json(nullptr));
+      sweep["series"].push_back(
+          {{"testcase", table.testcase},
+           {"name", s.name},
+           {"unit", s.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
+           {"sums", std::move(sums)},
+           {"size_reaching_90_percent_MiB",
+            s.reachSizeMiB ? json(*s.reachSizeMiB) : json(nullptr)}});
+    }
+  }
+
+  void comparison(const Comparison& result) override { root_["comparison"] = comparisonJson(result); }
 
   void finish(const RunEnd& end) override {
     if (!root_.contains("version")) root_["version"] = kVersion;
@@ -278,6 +301,7 @@ class JsonOutput : public Output {
     }
     for (const auto& m : result.matrices) {
       json entry = matrixEntry(m, settings_.verbose, statistic_);
+      if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
       // Entries of multi-matrix testcases are named like their SUM lines (decisions #9); this
       // lets a script still find them by the key it passed to -t.
       if (m.spec.key != result.name) entry["testcase"] = result.name;

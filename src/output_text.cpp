@@ -79,6 +79,7 @@ class TextOutput : public Output {
 
   void header(const RunHeader& header) override {
     statistic_ = header.settings.statistic;
+    sweep_ = !header.settings.sweepSizesMiB.empty();
     std::string text = versionBlock(header.system.version, header.system.gitVersion);
     if (!header.system.mpiVersion.empty()) text += "MPI version: " + header.system.mpiVersion + "\n";
     for (const auto& w : header.warnings) text += w + "\n";
@@ -87,10 +88,20 @@ class TextOutput : public Output {
   }
 
   void testcaseStarted(const std::string& key) override {
+    // A sweep runs a testcase once per size: scrapers still see one "Running" line for it.
+    if (sweep_ && key == lastStarted_) return;
+    lastStarted_ = key;
     out_ << "Running " << key << ".\n" << std::flush;
   }
 
   void testcaseFinished(const TestcaseResult& result) override {
+    if (result.sweepSizeMiB) {
+      // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
+      if (result.status == Status::Error)
+        out_ << "ERROR: " << result.message << " (buffer size " << *result.sweepSizeMiB
+             << " MiB)\n" << std::flush;
+      return;
+    }
     switch (result.status) {
     case Status::Passed:
       if (settings_.verbose) out_ << sampleLines(result.measurements);
@@ -104,6 +115,14 @@ class TextOutput : public Output {
       break;
     }
     out_ << std::flush;
+  }
+
+  void sweepFinished(const SweepTable& table) override {
+    out_ << sweepText(table, settings_.verbose) << std::flush;
+  }
+
+  void comparison(const Comparison& result) override {
+    out_ << comparisonText(result) << "\n" << std::flush;
   }
 
   void globalError(const std::string& message) override {
@@ -143,6 +162,8 @@ class TextOutput : public Output {
   OutputSettings settings_;
   Statistic statistic_ = Statistic::Median;
   bool failed_ = false;
+  bool sweep_ = false;
+  std::string lastStarted_;
 };
 
 }  // namespace

@@ -46,12 +46,14 @@ struct AppContext {
   ProgressSink progress;       // empty: no progress display
   Communicator* comm = nullptr;  // empty: this process alone
   RegistryScope scope = RegistryScope::SingleNode;  // which testcases this build has
+  bool errIsTerminal = false;  // stderr is a terminal: the progress line may be shown there
 };
 
 // Exit statuses (README "Exit status").
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitSlower = 3;  // --compare/--baseline: a cell is SLOWER
 inline constexpr int kExitInterruptedBase = 128;  // + the signal number
 
 int runApplication(const Options& options, AppContext& context);

@@ -28,6 +28,15 @@ struct Options {
   std::vector<std::string> pair;  // --pair A B: GPU indices or UUIDs
   bool useHugePages = false;
   long long targetNumPairs = -1;  // -P; -1: every pair
+  // Fleet validation.
+  std::vector<std::string> compare;  // --compare BASELINE CURRENT: two saved reports
+  std::string baseline;              // --baseline FILE: compare this run with a saved report
+  double tolerancePercent = 5.0;     // --tolerance: cells without samples on both sides
+  std::string sweep;                 // --sweep MIN:MAX[:FACTOR] as given (sweep.h parses it)
+  bool noProgress = false;           // --no-progress
+  std::string html;                  // --html FILE
+  std::string from;                  // --from REPORT.json (with --html): render, run nothing
+  bool bufferSizeGiven = false;      // -b was on the command line (it conflicts with --sweep)
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };

@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "nvbandwidth/comparison.h"
 #include "nvbandwidth/environment.h"
 #include "nvbandwidth/phase_times.h"
 #include "nvbandwidth/results.h"
 #include "nvbandwidth/statistics.h"
+#include "nvbandwidth/sweep.h"
 #include "nvbandwidth/system_info.h"
 
 namespace nvbw {
@@ -34,6 +36,7 @@ struct RunSettings {
   bool useHugePages = false;       // -H
   long long targetNumPairs = -1;   // -P
   std::vector<std::string> pair;   // --pair tokens as given; empty when not given
+  std::vector<std::uint64_t> sweepSizesMiB;  // --sweep; empty when not given
 };
 
 // What the report starts with. When the GPUs could not be opened (`gpusOpened` false), `system`
@@ -76,6 +79,12 @@ class Output {
   virtual void testcaseFinished(const TestcaseResult& result) = 0;
   // A run-level error (no driver, no GPU). JSON: the "error" key.
   virtual void globalError(const std::string& message) = 0;
+  // --sweep: one testcase has run at every size (its per-size results came through
+  // testcaseFinished, each with sweepSizeMiB set). Text: the size table; JSON: the "sweep" data.
+  virtual void sweepFinished(const SweepTable& table) { (void)table; }
+  // --baseline: the run compared with the saved report, before finish. Text: the table of the
+  // cells that are not SAME and the summary; JSON: the "comparison" section.
+  virtual void comparison(const Comparison& result) { (void)result; }
   // Trailer (text) or the whole document (JSON).
   virtual void finish(const RunEnd& end) = 0;
 };

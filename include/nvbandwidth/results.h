@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,8 @@ struct TestcaseResult {
   std::string message;  // waive reason or error message
   std::vector<MatrixResult> matrices;
   std::vector<MeasurementRecord> measurements;
+  // --sweep: the buffer size this result was measured at; nullopt outside a sweep.
+  std::optional<std::uint64_t> sweepSizeMiB = std::nullopt;
 };
 
 const char* statusName(Status s);  // "Passed", "Waived", "ERROR"

@@ -25,6 +25,9 @@ struct RunRequest {
   // Why host buffers cannot be allocated as asked (-H without huge pages): the testcases that
   // use host memory are waived with this reason.
   std::optional<std::string> hostMemoryProblem = std::nullopt;
+  // --sweep: every selected testcase runs at each of these sizes (bufferBytes is then unused);
+  // empty: one run at bufferBytes.
+  std::vector<std::uint64_t> sweepSizesMiB = {};
 };
 
 // What the run needs besides the request. Defaults: one process, never stop, no progress.

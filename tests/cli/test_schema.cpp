@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "golden.h"
+#include "temp_file.h"
 #include "run_binary.h"
 
 namespace {
@@ -30,6 +31,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using nvbw::test::gpuPresent;
 using nvbw::test::readFile;
+using nvbw::test::TempFile;
 
 const std::string kPython = "/usr/bin/python3";
 const std::string kSchema = std::string(NVBW_DOCS_DIR) + "/nvbandwidth.schema.json";
@@ -91,25 +93,6 @@ const std::string& validatorProblem() {
 
 #define ASSERT_VALIDATOR_AVAILABLE() ASSERT_TRUE(validatorProblem().empty()) << validatorProblem()
 
-// A file under the test's temporary folder, removed when it goes out of scope.
-class TempFile {
- public:
-  TempFile(const std::string& stem, const std::string& text) {
-    std::string pattern = ::testing::TempDir() + "nvbw_schema_" + stem + "_XXXXXX";
-    const int fd = mkstemp(pattern.data());
-    EXPECT_GE(fd, 0) << "mkstemp: " << std::strerror(errno);
-    if (fd >= 0) close(fd);
-    path_ = pattern;
-    std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 Finished validate(const std::vector<std::string>& files) {
   std::vector<std::string> command = {kPython, kValidator, kSchema};
@@ -118,7 +101,7 @@ Finished validate(const std::vector<std::string>& files) {
 }
 
 Finished validateText(const std::string& stem, const std::string& text) {
-  const TempFile file(stem, text);
+  const TempFile file("schema_" + stem, text);
   return validate({file.path()});
 }
 

@@ -2,7 +2,8 @@
 // handling, with no GPU. NVBW_FAKE_GPUS (default 2) sets the GPU count and NVBW_FAKE_SAMPLE_MS
 // (default 0) how long each sample takes, so CLI tests can interrupt a run that is under way.
 // NVBW_FAKE_LINKS ("direct", "nvswitch" or "none") gives the GPUs H200 link facts and a healthy
-// environment snapshot ("none": NVML missing), so reports carry peaks.
+// environment snapshot ("none": NVML missing), so reports carry peaks. NVBW_FAKE_SCALE (percent,
+// default 100) and NVBW_FAKE_RAMP_MIB (values rise with the buffer size) shape the values.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -25,6 +26,9 @@ int envInt(const char* name, int fallback) {
 int main(int argc, char** argv) {
   nvbw::test::FakeBehaviour behaviour;
   behaviour.perSample = std::chrono::milliseconds(envInt("NVBW_FAKE_SAMPLE_MS", 0));
+  // Percent of the usual values (NVBW_FAKE_SCALE=80: a machine 20% slower) and a size ramp.
+  behaviour.scale = envInt("NVBW_FAKE_SCALE", 100) / 100.0;
+  behaviour.rampMiB = envInt("NVBW_FAKE_RAMP_MIB", 0);
   const int gpus = envInt("NVBW_FAKE_GPUS", 2);
   nvbw::FakeTopology topology(gpus);
   if (const char* links = std::getenv("NVBW_FAKE_LINKS")) {

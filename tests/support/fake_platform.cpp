@@ -61,7 +61,12 @@ class FakeMeasuringRunner final : public PlanRunner {
                                                 1u << 20, 1024));
   }
 
-  std::vector<double> series(double value) const {
+  std::vector<double> series(double value, std::size_t bytes = 0) const {
+    value *= behaviour_.scale;
+    if (behaviour_.rampMiB > 0 && bytes > 0) {
+      const double mib = static_cast<double>(bytes) / 1048576.0;
+      value *= mib / (mib + behaviour_.rampMiB);
+    }
     std::vector<double> s;
     for (unsigned k = 0; k < settings_.samples; ++k)
       s.push_back(value * (1.0 + behaviour_.jitter * (static_cast<int>(k % 3) - 1)));
@@ -77,13 +82,13 @@ class FakeMeasuringRunner final : public PlanRunner {
     double all = 0.0;
     for (std::size_t i = 0; i < m.copies.size(); ++i) {
       const double value = fakeCopyValue(m.copies[i].src, m.copies[i].dst, i);
-      s.copies.push_back(series(value));
+      s.copies.push_back(series(value, m.copies[i].src.bytes));
       all += value;
     }
     const bool total = std::any_of(m.outputs.begin(), m.outputs.end(), [](const OutputTarget& t) {
       return t.source == ValueSource::Total;
     });
-    if (total) s.total = series(all);
+    if (total) s.total = series(all, m.copies.empty() ? 0 : m.copies.front().src.bytes);
     return s;
   }
 

@@ -25,6 +25,11 @@ struct FakeBehaviour {
   std::set<std::string> failingTitles;
   // Sample k of every copy is value * (1 + jitter * (k % 3 - 1)): a CV of about `jitter`.
   double jitter = 0.0;
+  // Every value times this (a slower or faster machine for comparisons).
+  double scale = 1.0;
+  // When above 0, bandwidths rise with the buffer size S like S / (S + rampMiB), as real links
+  // do (a sweep then has a 90% size to find).
+  double rampMiB = 0.0;
   // What environment() returns: the first at the start of a run, the second (else the first) at
   // its end. Empty: a snapshot with no facts and NVML taken to have answered.
   std::vector<EnvironmentSnapshot> environments;

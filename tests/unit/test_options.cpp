@@ -420,7 +420,21 @@ TEST(HelpText, ExactLayout) {
       "  -H [ --useHugePages ]          Allocate pinned host buffers from huge pages\n"
       "  -P [ --targetNumPairs ] arg (=-1)\n"
       "                                 Device-to-device GPU pairs to sample (-1: all \n"
-      "                                 pairs); every GPU is covered first\n";
+      "                                 pairs); every GPU is covered first\n"
+      "  --compare arg                  Compare two saved -j reports (BASELINE \n"
+      "                                 CURRENT) without a GPU; exit 3 if slower\n"
+      "  --baseline arg                 Compare this run with a saved -j report; exit \n"
+      "                                 3 if any cell is slower\n"
+      "  --tolerance arg (=5)           Percent a cell may differ when a side has no \n"
+      "                                 samples (upstream reports)\n"
+      "  --sweep arg                    Run each testcase at buffer sizes \n"
+      "                                 MIN:MAX[:FACTOR] MiB (factor 2 by default)\n"
+      "  --no-progress                  No progress line on stderr (shown on terminals\n"
+      "                                 only)\n"
+      "  --html arg                     Also write the report as a self-contained HTML\n"
+      "                                 file\n"
+      "  --from arg                     With --html: render this saved -j report, run \n"
+      "                                 nothing\n";
   EXPECT_EQ(helpText(), expected);
 }
 
@@ -502,6 +516,66 @@ TEST(NewOptions, PairNeedsTwoDistinctGpuTokensAndNoSampling) {
   EXPECT_EQ(validationError({"--pair", "0", "1", "-P", "2"}),
             "--pair and -P/--targetNumPairs cannot be used together");
   EXPECT_NE(usageError({"--pair"}).find("--pair"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nvbw
+
+namespace nvbw {
+namespace {
+
+// ---- Fleet options: --compare, --baseline, --tolerance, --sweep, --no-progress, --html, --from
+
+TEST(FleetOptions, ParsedWithTheirDefaults) {
+  const Options none = parseOptions({});
+  EXPECT_TRUE(none.compare.empty());
+  EXPECT_EQ(none.tolerancePercent, 5.0);
+  EXPECT_FALSE(none.noProgress);
+  EXPECT_FALSE(none.bufferSizeGiven);
+  const Options o = parseOptions({"--compare", "a.json", "b.json", "--tolerance", "2.5", "--html",
+                                  "r.html", "--no-progress"});
+  EXPECT_EQ(o.compare, (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_EQ(o.tolerancePercent, 2.5);
+  EXPECT_EQ(o.html, "r.html");
+  EXPECT_TRUE(o.noProgress);
+  EXPECT_TRUE(parseOptions({"-b", "512"}).bufferSizeGiven);
+  EXPECT_EQ(parseOptions({"--sweep", "1:1024:4"}).sweep, "1:1024:4");
+  EXPECT_EQ(parseOptions({"--baseline", "base.json"}).baseline, "base.json");
+  EXPECT_EQ(parseOptions({"--html", "x.html", "--from", "r.json"}).from, "r.json");
+}
+
+TEST(FleetOptions, BadTolerancesAreUsageErrors) {
+  for (const char* bad : {"-1", "five", "", "1e3", "5%", "1.2.3", "."})
+    EXPECT_THROW(parseOptions({"--tolerance", bad}), UsageError) << bad;
+  EXPECT_EQ(parseOptions({"--tolerance", "0"}).tolerancePercent, 0.0);
+  EXPECT_EQ(parseOptions({"--tolerance", ".5"}).tolerancePercent, 0.5);
+}
+
+TEST(FleetOptions, ConflictsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--compare", "a.json"},
+      {"--compare", "a", "b", "c"},
+      {"--compare", "a", "b", "--baseline", "c"},
+      {"--compare", "a", "b", "--sweep", "1:4"},
+      {"--from", "r.json"},
+      {"--html", "x", "--from", "r", "--sweep", "1:4"},
+      {"--sweep", "1:4", "-b", "64"},
+      {"--sweep", "4:1"},
+      {"--sweep", "1:4:1"},
+  };
+  for (const auto& args : bad) {
+    const Options o = parseOptions(args);
+    EXPECT_THROW(validateOptions(o), UsageError) << args[0] << " " << args[1];
+  }
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--html", "x"})));
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--sweep", "1:4", "--baseline", "b", "--html", "x"})));
+}
+
+// v0.8 abbreviations keep their meaning next to the new long options.
+TEST(FleetOptions, V08AbbreviationsStillMeanV08Options) {
+  EXPECT_EQ(parseOptions({"--b", "64"}).bufferSizeMiB, 64u);
+  EXPECT_TRUE(parseOptions({"--s"}).skipVerification);
+  EXPECT_THROW(parseOptions({"--t", "0"}), UsageError);  // ambiguous in v0.8 already
 }
 
 }  // namespace

@@ -32,7 +32,12 @@ class RecordingOutput final : public Output {
     events.push_back("finished " + r.name + " " + statusName(r.status));
   }
   void globalError(const std::string& message) override { events.push_back("error " + message); }
+  void sweepFinished(const SweepTable& t) override {
+    sweeps.push_back(t);
+    events.push_back("sweep " + t.testcase + " " + std::to_string(t.results.size()));
+  }
   void finish(const RunEnd&) override { events.push_back("finish"); }
+  std::vector<SweepTable> sweeps;
 };
 
 using Behaviour = std::function<PlanResult(const Plan&, const ProgressSink&)>;
@@ -380,7 +385,26 @@ TEST(Runner, ProgressIsForwardedWhileTheTestcaseRuns) {
     return PlanResult{{matrix("", 1, 51)}, {}};
   }};
   h.run({at(0)});
-  EXPECT_EQ(seen, (std::vector<std::string>{"0/2 0/2", "0/2 1/2", "1/2 0/2"}));
+  // First the testcase's start (no samples yet), then the executor's samples.
+  EXPECT_EQ(seen, (std::vector<std::string>{"0/0 0/0", "0/2 0/2", "0/2 1/2", "1/2 0/2"}));
+}
+
+TEST(Runner, ProgressEventsNameTheTestcaseAndItsPlaceInTheRun) {
+  Harness h;
+  h.registry = {runnable("first"), runnable("second")};
+  std::vector<std::string> seen;
+  h.control.progress = [&](const ProgressEvent& e) {
+    seen.push_back(e.testcase + " " + std::to_string(e.testcaseIndex) + "/" +
+                   std::to_string(e.testcases) + (e.samples ? " sample" : " start"));
+  };
+  const Behaviour oneSample = [](const Plan&, const ProgressSink& progress) {
+    progress({0, 1, 0, 1});
+    return PlanResult{{matrix("", 1, 51)}, {}};
+  };
+  h.planRunner.behaviours = {oneSample, oneSample};
+  h.run({at(0), at(1)});
+  EXPECT_EQ(seen, (std::vector<std::string>{"first 0/2 start", "first 0/2 sample",
+                                            "second 1/2 start", "second 1/2 sample"}));
 }
 
 TEST(Runner, MeasurementRecordsReachTheOutput) {
@@ -496,6 +520,57 @@ TEST(Runner, ASignalOnAnotherRankStopsTheRun) {
   EXPECT_EQ(s.interruptedBy, std::optional<int>(15));
   EXPECT_EQ(h.output.finished.size(), 1u);
   EXPECT_EQ(h.output.finished.at(0).message, "rank 1: interrupted by SIGTERM");
+}
+
+}  // namespace
+}  // namespace nvbw
+
+namespace nvbw {
+namespace {
+
+// ---- Sweep ------------------------------------------------------------------------------------
+
+TEST(RunnerSweep, EachTestcaseRunsAtEverySizeThenItsTableIsReported) {
+  Harness h;
+  h.registry = {runnable("alpha"), waived("beta")};
+  h.planRunner.behaviours = {returning({matrix("", 1, 1)}), throwing("boom"),
+                             returning({matrix("", 1, 4)})};
+  const std::vector<Selection> selection = {at(0), at(1)};
+  const RunSummary s = runTestcases({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
+                                     {1, 2, 4}},
+                                    h.planRunner, h.output, h.control);
+  // The plans were built at 1, 2 and 4 MiB, not at the request's buffer size.
+  ASSERT_EQ(h.planRunner.plans.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k)
+    EXPECT_EQ(h.planRunner.plans[k].measurements[0].copies[0].src.bytes, (std::size_t{1} << k) << 20);
+  EXPECT_EQ(h.output.events,
+            (std::vector<std::string>{"started alpha", "finished alpha Passed", "started alpha",
+                                      "finished alpha ERROR", "started alpha",
+                                      "finished alpha Passed", "sweep alpha 3",
+                                      "finished beta Waived"}));
+  ASSERT_EQ(h.output.sweeps.size(), 1u);
+  EXPECT_EQ(h.output.sweeps[0].sizesMiB, (std::vector<std::uint64_t>{1, 2, 4}));
+  EXPECT_EQ(h.output.finished[1].sweepSizeMiB, 2u);
+  EXPECT_EQ(s.passed, 2);
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.waived, 1);
+  EXPECT_EQ(s.finished, 2u);
+}
+
+TEST(RunnerSweep, AStopBetweenSizesReportsThePartialTable) {
+  Harness h;
+  h.registry = {runnable("alpha"), runnable("beta")};
+  h.planRunner.behaviours = {returning({matrix("", 1, 1)}), returning({matrix("", 1, 2)})};
+  int asked = 0;
+  h.control.stopRequested = [&asked] { return ++asked >= 3 ? 2 : 0; };  // before the 2nd size
+  const std::vector<Selection> selection = {at(0), at(1)};
+  const RunSummary s = runTestcases({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
+                                     {1, 2, 4}},
+                                    h.planRunner, h.output, h.control);
+  EXPECT_EQ(s.interruptedBy, 2);
+  ASSERT_EQ(h.output.sweeps.size(), 1u);
+  EXPECT_EQ(h.output.sweeps[0].results.size(), 1u);
+  EXPECT_EQ(h.planRunner.plans.size(), 1u);
 }
 
 }  // namespace

@@ -1,0 +1,17 @@
+// The HTML view of a report: one self-contained page (inline CSS and SVG; no script, no font or
+// anything else from the network) rendered from the JSON document alone, so that anything it
+// shows can be checked against the JSON.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace nvbw {
+
+// `document` is what `nvbandwidth -j` prints ({"nvbandwidth": {...}}), possibly with the
+// optional "comparison" and "sweep" sections inside "nvbandwidth". Throws std::runtime_error when
+// it is not a report.
+std::string renderHtmlReport(const nlohmann::json& document);
+
+}  // namespace nvbw

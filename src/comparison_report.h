@@ -1,0 +1,64 @@
+// The two report layouts read into one shape for the comparison (comparison.cpp) and its views
+// (comparison_views.cpp): matrices with their values and per-cell noise, and the entries without
+// a matrix. Private to the comparison.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nvbw::detail {
+
+using nlohmann::json;
+
+using Grid = std::vector<std::vector<std::optional<double>>>;
+
+// One matrix, as both layouts reduce to it.
+struct Matrix {
+  std::string name;
+  std::string unit;
+  Grid values;  // nullopt: N/A
+  Grid noise;   // per cell, percent; nullopt where there are fewer than 2 samples (or none)
+};
+
+// An entry without a matrix: Waived, ERROR, Running, or Passed without a matrix.
+struct StatusEntry {
+  std::string name;
+  std::string status;
+};
+
+struct Report {
+  std::vector<Matrix> matrices;
+  std::vector<StatusEntry> statuses;
+  const json* settings = nullptr;   // this tool's reports only
+  bool upstream = false;            // no schema_version: upstream v0.8, whose cells have no samples
+  std::optional<std::size_t> gpus;  // the length of "GPU Device list"
+  std::vector<std::string> runNotes;
+};
+
+// Where a reader is in a document, so that bad input is rejected with the side and the place.
+struct Where {
+  std::string side;  // "baseline" or "current"
+  std::string path;  // e.g. `testcases[3] ("key")`; empty for the document itself
+  [[noreturn]] void reject(const std::string& why) const {
+    throw std::runtime_error(
+        side + ": not an nvbandwidth report: " + (path.empty() ? why : path + ": " + why));
+  }
+};
+
+// "[r][c]", as the one-sided lists name cells.
+std::string cellSuffix(std::size_t row, std::size_t col);
+
+// The member `key` of a JSON object, or nullptr.
+const json* findMember(const json& object, const char* key);
+
+// The cell of `grid`, nullopt outside it or where it is N/A.
+std::optional<double> at(const Grid& grid, std::size_t row, std::size_t col);
+
+// Reads a report of either layout; `side` ("baseline"/"current") names it in the errors.
+Report readReport(const json& document, const std::string& side);
+
+}  // namespace nvbw::detail

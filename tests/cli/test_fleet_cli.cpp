@@ -1,0 +1,129 @@
+// The fleet commands that need no GPU, on the real binary and committed reports
+// (tests/golden/fleet): --compare of two saved reports (ours and upstream v0.8's), its JSON
+// (checked against the schema), its exit statuses, and --html --from.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_binary.h"
+#include "temp_file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using nvbw::test::RunResult;
+
+const std::string kFleet = std::string(NVBW_GOLDEN_DIR) + "/fleet/";
+
+RunResult nvbandwidth(const std::vector<std::string>& args) {
+  nvbw::test::RunSpec spec(NVBW_BINARY, args);
+  spec.killAfter = std::chrono::seconds(60);
+  return nvbw::test::runProgram(spec);
+}
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int countOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(CompareCli, AReportAgainstItselfIsSameEverywhere) {
+  const RunResult run = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet + "h200x2.json"});
+  EXPECT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
+  EXPECT_EQ(run.out,
+            "Comparison: 108 cells: 108 SAME, 0 SLOWER, 0 FASTER; 0 only in baseline, 0 only in "
+            "current.\n");
+}
+
+TEST(CompareCli, ASlowerReportExitsThreeAndNamesTheCells) {
+  const RunResult run =
+      nvbandwidth({"--compare", kFleet + "fake_base.json", kFleet + "fake_slower.json"});
+  EXPECT_EQ(run.exitCode, 3) << nvbw::test::describe(run);
+  // 10 bandwidth cells 20% lower; the two latency cells 20% lower are FASTER.
+  EXPECT_EQ(countOf(run.out, " SLOWER "), 10) << run.out;
+  EXPECT_EQ(countOf(run.out, " FASTER "), 2) << run.out;
+  EXPECT_NE(run.out.find("Comparison: 12 cells: 0 SAME, 10 SLOWER, 2 FASTER;"), std::string::npos);
+  // The other way round nothing is slower but the latency.
+  const RunResult back =
+      nvbandwidth({"--compare", kFleet + "fake_slower.json", kFleet + "fake_base.json"});
+  EXPECT_EQ(back.exitCode, 3);
+  EXPECT_NE(back.out.find("0 SAME, 2 SLOWER, 10 FASTER"), std::string::npos) << back.out;
+}
+
+TEST(CompareCli, JsonIsOneDocumentWithTheComparison) {
+  const RunResult run =
+      nvbandwidth({"-j", "--compare", kFleet + "fake_base.json", kFleet + "fake_slower.json"});
+  EXPECT_EQ(run.exitCode, 3);
+  const json doc = json::parse(run.out);
+  EXPECT_EQ(doc["nvbandwidth"]["comparison"]["summary"]["slower"], 10);
+  EXPECT_EQ(doc["nvbandwidth"]["comparison"]["cells"].size(), 12u);
+}
+
+TEST(CompareCli, UpstreamReportsCompareByTolerance) {
+  const std::string upstream = std::string(NVBW_GOLDEN_DIR) + "/upstream/default.json";
+  const RunResult run = nvbandwidth({"--compare", upstream, upstream});
+  EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("no samples, tolerance applies"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(" 0 SLOWER"), std::string::npos);
+}
+
+TEST(CompareCli, UnreadableOrForeignFilesAreUsageErrors) {
+  const RunResult missing = nvbandwidth({"--compare", "/nonexistent.json", kFleet + "h200x2.json"});
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_NE(missing.err.find("--compare: cannot read '/nonexistent.json'"), std::string::npos)
+      << missing.err;
+  const RunResult notReport =
+      nvbandwidth({"--compare", kFleet + "README.md", kFleet + "h200x2.json"});
+  EXPECT_EQ(notReport.exitCode, 2);
+  EXPECT_NE(notReport.err.find("is not JSON"), std::string::npos) << notReport.err;
+  EXPECT_EQ(nvbandwidth({"--compare", kFleet + "h200x2.json"}).exitCode, 2);
+}
+
+
+TEST(HtmlCli, RendersASavedReportWithOneHeatmapPerMatrix) {
+  const nvbw::test::TempFile html("cli_html");
+  const RunResult run = nvbandwidth({"--html", html.path(), "--from", kFleet + "h200x2.json"});
+  EXPECT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
+  EXPECT_EQ(run.out, "");
+  const std::string page = html.read();
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  std::size_t matrices = 0;
+  const json report = json::parse(readText(kFleet + "h200x2.json"));  // outlives the loop
+  for (const json& e : report["nvbandwidth"]["testcases"]) matrices += e.contains("values") ? 1 : 0;
+  EXPECT_EQ(matrices, 54u);
+  EXPECT_EQ(static_cast<std::size_t>(countOf(page, "<svg class=\"heatmap\"")), matrices);
+}
+
+TEST(HtmlCli, CompareCanRenderTheCurrentReportWithItsVerdicts) {
+  const nvbw::test::TempFile html("cli_html");
+  const RunResult run = nvbandwidth(
+      {"--compare", kFleet + "fake_base.json", kFleet + "fake_slower.json", "--html", html.path()});
+  EXPECT_EQ(run.exitCode, 3);
+  EXPECT_GT(countOf(html.read(), "data-verdict=\"SLOWER\""), 0);
+}
+
+TEST(HtmlCli, BadUsesAndUnwritableFiles) {
+  EXPECT_EQ(nvbandwidth({"--from", kFleet + "h200x2.json"}).exitCode, 2);
+  EXPECT_EQ(nvbandwidth({"--html", "x.html", "--from", "/nonexistent.json"}).exitCode, 2);
+  const RunResult unwritable =
+      nvbandwidth({"--html", "/nonexistent/dir/x.html", "--from", kFleet + "h200x2.json"});
+  EXPECT_EQ(unwritable.exitCode, 1);
+  EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
+}
+
+}  // namespace

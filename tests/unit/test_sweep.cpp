@@ -1,0 +1,114 @@
+// --sweep: parsing MIN:MAX[:FACTOR], the sizes, the 90% size, series from per-size results and
+// the text table.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nvbandwidth/error.h"
+#include "nvbandwidth/sweep.h"
+
+namespace nvbw {
+namespace {
+
+TEST(ParseSweep, MinMaxAndFactor) {
+  const SweepSpec a = parseSweep("1:1024");
+  EXPECT_EQ(a.minMiB, 1u);
+  EXPECT_EQ(a.maxMiB, 1024u);
+  EXPECT_EQ(a.factor, 2u);
+  EXPECT_EQ(parseSweep("4:64:4").factor, 4u);
+}
+
+TEST(ParseSweep, BadValuesAreUsageErrorsThatSayWhy) {
+  for (const char* bad : {"", "1", "1:", ":4", "a:b", "1:2:3:4", "-1:4", "1.5:4", "1:4:x", " 1:4"})
+    EXPECT_THROW(parseSweep(bad), UsageError) << bad;
+  try {
+    parseSweep("8:4");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("below the smallest"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parseSweep("0:4"), UsageError);
+  EXPECT_THROW(parseSweep("1:4:1"), UsageError);
+  EXPECT_THROW(parseSweep("1:99999999999"), UsageError);
+}
+
+TEST(SweepSizes, PowersThenTheLargestSize) {
+  EXPECT_EQ(sweepSizes({1, 1024, 2}),
+            (std::vector<std::uint64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}));
+  EXPECT_EQ(sweepSizes({3, 100, 2}), (std::vector<std::uint64_t>{3, 6, 12, 24, 48, 96, 100}));
+  EXPECT_EQ(sweepSizes({1, 64, 4}), (std::vector<std::uint64_t>{1, 4, 16, 64}));
+  EXPECT_EQ(sweepSizes({5, 5, 2}), (std::vector<std::uint64_t>{5}));
+}
+
+TEST(SizeReaching, SmallestSizeAtNinetyPercentOfTheLargest) {
+  const std::vector<std::uint64_t> sizes = {1, 2, 4, 8};
+  EXPECT_EQ(sizeReaching(sizes, {10.0, 50.0, 91.0, 100.0}), 4u);
+  EXPECT_EQ(sizeReaching(sizes, {10.0, 90.0, 95.0, 100.0}), 2u);  // exactly 90% counts
+  EXPECT_EQ(sizeReaching(sizes, {95.0, 90.0, 99.0, 100.0}), 1u);
+  EXPECT_EQ(sizeReaching(sizes, {std::nullopt, 95.0, 99.0, 100.0}), 2u);
+  EXPECT_FALSE(sizeReaching(sizes, {10.0, 50.0, 91.0, std::nullopt}));
+  EXPECT_FALSE(sizeReaching({}, {}));
+}
+
+// A one-row result with `values` in its cells.
+TestcaseResult passed(const std::string& key, const std::vector<double>& values,
+                      Unit unit = Unit::GBps) {
+  MatrixResult m(MatrixSpec{key, "title", unit, 1, values.size(), {}});
+  for (std::size_t i = 0; i < values.size(); ++i)
+    m.at(0, i) = CellResult({values[i]}, Statistic::Median);
+  TestcaseResult r;
+  r.name = key;
+  r.matrices = {m};
+  return r;
+}
+
+TEST(SweepSeries, SumsPerSizeAndTheNinetyPercentSize) {
+  TestcaseResult failed;
+  failed.name = "h2d";
+  failed.status = Status::Error;
+  const SweepTable table{
+      "h2d",
+      {1, 2, 4, 8},
+      {passed("h2d", {5, 6}), failed, passed("h2d", {46, 47}), passed("h2d", {50, 50})}};
+  const std::vector<SweepSeries> series = sweepSeries(table);
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].sums, (std::vector<std::optional<double>>{11.0, std::nullopt, 93.0, 100.0}));
+  EXPECT_EQ(series[0].reachSizeMiB, 4u);
+  EXPECT_EQ(sweepText(table, false),
+            "Sweep of h2d (SUM, GB/s):\n"
+            "  size_MiB         SUM\n"
+            "         1       11.00\n"
+            "         2       ERROR\n"
+            "         4       93.00\n"
+            "         8      100.00\n"
+            "NOTE: h2d: 90% of the bandwidth at 8 MiB (100.00 GB/s) is reached at 4 MiB.\n\n");
+}
+
+TEST(SweepSeries, VerboseAddsACellColumnPerMeasuredCell) {
+  const SweepTable table{"h2d", {1, 2}, {passed("h2d", {5, 6}), passed("h2d", {50, 60})}};
+  const std::string text = sweepText(table, true);
+  EXPECT_NE(text.find("  size_MiB         SUM    [0][0]    [0][1]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("         2      110.00     50.00     60.00\n"), std::string::npos) << text;
+}
+
+TEST(SweepSeries, LatencyHasNoNinetyPercentSize) {
+  const SweepTable table{
+      "lat",
+      {1, 2},
+      {passed("lat", {900}, Unit::Nanoseconds), passed("lat", {800}, Unit::Nanoseconds)}};
+  EXPECT_FALSE(sweepSeries(table)[0].reachSizeMiB);
+  EXPECT_EQ(sweepText(table, false).find("90%"), std::string::npos);
+}
+
+TEST(SweepSeries, AnInterruptedSweepHasNoNinetyPercentSize) {
+  const SweepTable table{"h2d", {1, 2, 4}, {passed("h2d", {5})}};
+  const std::vector<SweepSeries> series = sweepSeries(table);
+  EXPECT_EQ(series[0].sums.size(), 3u);
+  EXPECT_FALSE(series[0].reachSizeMiB);
+  EXPECT_NE(sweepText(table, false).find("no 90% size"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nvbw
