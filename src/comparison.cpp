@@ -64,6 +64,7 @@ CellComparison compareCell(const Matrix& b, const Matrix& c, std::size_t row, st
   cell.bandPercent =
       sampled ? std::max({*noiseB, *noiseC, kRunToRunFloorPercent}) : tolerancePercent;
   cell.verdict = judge(cell.changePercent, cell.bandPercent, cell.unit == "ns");
+  cell.noisy = sampled && std::max(*noiseB, *noiseC) > kNoisyBandPercent;
   return cell;
 }
 

@@ -37,6 +37,7 @@ std::string tableRow(const std::array<std::string, 8>& f) {
 // too long for a column of an 80-column table).
 std::string changedCellsTable(const Comparison& c) {
   std::string text;
+  bool noisy = false;
   const std::string* group = nullptr;
   for (const CellComparison& cell : c.cells) {
     if (cell.verdict == Verdict::Same) continue;
@@ -45,10 +46,15 @@ std::string changedCellsTable(const Comparison& c) {
                                                       "verdict", "band", "basis", "unit"});
     if (!group || *group != cell.name) text += cell.name + "\n";
     group = &cell.name;
+    noisy = noisy || cell.noisy;
     text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
-                      changeText(cell.changePercent), verdictName(cell.verdict),
+                      changeText(cell.changePercent),
+                      std::string(verdictName(cell.verdict)) + (cell.noisy ? "*" : ""),
                       fixed2(cell.bandPercent) + "%", cell.basis, cell.unit});
   }
+  if (noisy)
+    text += "* noisy: a side's samples spread by more than " + fixed2(kNoisyBandPercent) +
+            "%; repeat the run before acting on this cell.\n";
   return text;
 }
 
@@ -89,7 +95,8 @@ json cellJson(const CellComparison& cell) {
           {"change_percent", finiteOrNull(cell.changePercent)},
           {"verdict", verdictName(cell.verdict)},
           {"basis", cell.basis},
-          {"band_percent", cell.bandPercent}};
+          {"band_percent", cell.bandPercent},
+          {"noisy", cell.noisy}};
 }
 
 }  // namespace

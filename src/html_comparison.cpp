@@ -1,6 +1,7 @@
 // The comparison with a baseline report: the summary, the notes, a table of the cells that
 // changed (SLOWER or FASTER) and what only one side has. The heatmaps mark the same verdicts
 // per cell through verdictIndex.
+#include <algorithm>
 #include <string>
 
 #include "html_markup.h"
@@ -45,7 +46,9 @@ std::string changedRow(const json& cell) {
   cells += textElement("td", attr("class", "num"),
                        fixedOrText(member(cell, "band_percent"), 2) + "% (" +
                            scalarText(member(cell, "basis")) + ")");
-  cells += textElement("td", attr("class", "verdict-" + verdict), verdict);
+  const bool noisy = member(cell, "noisy") == true;
+  cells +=
+      textElement("td", attr("class", "verdict-" + verdict), verdict + (noisy ? " (noisy)" : ""));
   return element("tr", attr("data-verdict", verdict), cells);
 }
 
@@ -54,12 +57,22 @@ std::string changedTable(const json& comparison) {
   for (const json& cell : member(comparison, "cells"))
     if (member(cell, "verdict") != "SAME") rows += changedRow(cell);
   if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
+  const json& cells = member(comparison, "cells");
+  const bool anyNoisy = std::any_of(cells.begin(), cells.end(), [](const json& c) {
+    return member(c, "verdict") != "SAME" && member(c, "noisy") == true;
+  });
+  const std::string footnote =
+      anyNoisy ? textElement("p", "",
+                             "noisy: a side's samples spread by more than 4%; repeat the run "
+                             "before acting on that cell.")
+               : std::string();
   std::string head;
   for (const char* title :
        {"matrix", "cell", "baseline", "current", "unit", "change", "band", "verdict"})
     head += textElement("th", "", title);
   return element("table", attr("class", "changed-cells"),
-                 element("thead", "", element("tr", "", head)) + element("tbody", "", rows));
+                 element("thead", "", element("tr", "", head)) + element("tbody", "", rows)) +
+         footnote;
 }
 
 std::string stringList(const char* title, const char* cls, const json& items) {

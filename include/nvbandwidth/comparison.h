@@ -40,6 +40,9 @@ const char* verdictName(Verdict v);  // "SAME", "SLOWER", "FASTER"
 // unchanged machine moves this much from one run to the next.
 inline constexpr double kRunToRunFloorPercent = 1.0;
 inline constexpr double kDefaultTolerancePercent = 5.0;
+// Twice the 2% coefficient of variation the text report flags as noisy (the noise band is at
+// least twice the standard deviation).
+inline constexpr double kNoisyBandPercent = 4.0;
 
 struct CellComparison {
   std::string name;  // the matrix key (entry name, e.g. "..._read1")
@@ -54,6 +57,9 @@ struct CellComparison {
   // run-to-run floor), "tolerance" otherwise.
   std::string basis;
   double bandPercent = 0.0;  // the band the change was judged against
+  // A side's samples spread by more than kNoisyBandPercent: the cell varies from run to run more
+  // than three samples can show, so a verdict on it is worth a repeat before acting on it.
+  bool noisy = false;
 };
 
 struct Comparison {

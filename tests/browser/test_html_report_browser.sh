@@ -1,11 +1,11 @@
 #!/bin/sh
-# The HTML report in a real browser: renders REPORT.json with RENDERER, lets headless Chromium
-# (the distribution's package) parse it, checks the DOM it built against the report
+# The HTML report in a real browser: renders REPORT.json with NVBANDWIDTH (--html --from), lets
+# headless Chromium (the distribution's package) parse it, checks the DOM it built against the report
 # (CHECKER: check_rendered_dom.py) and takes a 1280x2400 screenshot, which must be a PNG of that
 # size. Exits 77 (CTest: skipped) where no chromium is installed, so the test never passes without
 # a browser having looked at the page.
 #
-# Usage: test_html_report_browser.sh RENDERER REPORT.json CHECKER
+# Usage: test_html_report_browser.sh NVBANDWIDTH REPORT.json CHECKER
 set -eu
 renderer=$1
 report=$2
@@ -26,7 +26,7 @@ command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to read th
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$renderer" "$report" "$work/report.html"
+"$renderer" --html "$work/report.html" --from "$report"
 
 # Root in CI: Chromium's sandbox needs --no-sandbox there. A private profile keeps runs apart.
 browse() {

@@ -192,6 +192,20 @@ TEST(Comparison, TenPercentLowerWithTightSamplesIsSlower) {
   EXPECT_TRUE(c.anySlower());
 }
 
+// The H200's host bidirectional copies: baseline 49.2 / 51.4 / 51.1 (spread 4.2%), a second run
+// 47.5 / 48.4 / 46.7: SLOWER beyond the band, and marked noisy so that a repeat comes first.
+TEST(Comparison, ACellWhoseSamplesSpreadMoreThanFourPercentIsMarkedNoisy) {
+  const Comparison c = compareOneCell({49.21, 51.36, 51.07}, {47.52, 48.36, 46.71});
+  ASSERT_EQ(c.cells.size(), 1u);
+  EXPECT_EQ(c.cells[0].verdict, Verdict::Slower);
+  EXPECT_TRUE(c.cells[0].noisy);
+  const std::string text = comparisonText(c);
+  EXPECT_NE(text.find("SLOWER*"), std::string::npos) << text;
+  EXPECT_NE(text.find("* noisy: a side's samples spread by more than 4.00%"), std::string::npos);
+  EXPECT_EQ(comparisonJson(c)["cells"][0]["noisy"], true);
+  EXPECT_FALSE(compareOneCell(kTight100, {90.0, 90.1, 89.9}).cells.at(0).noisy);
+}
+
 TEST(Comparison, TenPercentHigherWithTightSamplesIsFaster) {
   EXPECT_EQ(compareOneCell(kTight100, {110.0, 110.1, 109.9}).cells.at(0).verdict, Verdict::Faster);
 }
