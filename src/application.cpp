@@ -144,7 +144,8 @@ class Run {
                             : makeTextOutput(ctx.out, ctx.err, settings);
     std::vector<Output*> views = {printed_.get()};
     // --baseline and --html read the run as the JSON document, whatever is printed.
-    if (!options.baseline.empty() || !options.html.empty()) {
+    // Only the printing rank compares and writes the HTML (one file, not one per rank).
+    if (printsReport() && (!options.baseline.empty() || !options.html.empty())) {
       capture_ = makeJsonOutput(captured_, settings);
       views.push_back(capture_.get());
     }
@@ -171,6 +172,7 @@ class Run {
 
   int finishViews(const RunEnd& end, int status);
   bool readBaseline();  // false (after the usage error line) when --baseline cannot be read
+  bool printsReport() const { return !ctx_.comm || ctx_.comm->rank() == 0; }
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -213,7 +215,7 @@ void addMachineFacts(RunHeader& h, const Platform& platform) {
 }
 
 bool Run::readBaseline() {
-  if (options_.baseline.empty()) return true;
+  if (options_.baseline.empty() || !printsReport()) return true;
   try {
     baseline_ = readReportFile(options_.baseline);
     return true;
@@ -306,7 +308,7 @@ int Run::finishViews(const RunEnd& end, int status) {
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
-  if (!options_.html.empty()) {
+  if (capture_ && !options_.html.empty()) {
     try {
       writeTextFile(options_.html, renderHtmlReport(doc));
     } catch (const std::exception& e) {

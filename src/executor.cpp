@@ -116,7 +116,14 @@ PlanResult GpuPlanRunner::run(const Plan& plan, const ProgressSink& progress) {
     for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
       const Measurement& m = plan.measurements[i];
       auto afterSample = [&](unsigned sample) {
-        if (progress) progress({i, plan.measurements.size(), sample, settings_.samples});
+        if (progress) {
+          ProgressEvent e;
+          e.measurement = i;
+          e.measurements = plan.measurements.size();
+          e.sample = sample;
+          e.samples = settings_.samples;
+          progress(e);
+        }
         if (const int signal = stopSignal(plan.multiProcess)) throw Interrupted(signal);
       };
       MeasurementSamples samples = m.latency ? measureLatency(m, afterSample)

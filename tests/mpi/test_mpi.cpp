@@ -7,8 +7,10 @@
 
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -207,6 +209,38 @@ TEST(MpiFake, AnInterruptedRunStopsEveryRankAndPrintsWhatFinished) {
   ASSERT_FALSE(testcases.empty());
   EXPECT_LT(testcases.size(), 13u);
   EXPECT_EQ(testcases.back()["status"], "ERROR");
+}
+
+}  // namespace
+}  // namespace nvbw::test
+
+namespace nvbw::test {
+namespace {
+
+// --sweep across ranks: every rank runs every size (the multi-process testcase needs them all)
+// and rank 0 prints one table. --html and --baseline are rank 0's: one file, one comparison.
+TEST(MpiFake, SweepRunsEverySizeOnEveryRankAndPrintsOneTable) {
+  const RunResult run = mpirun(fake(2, {"--sweep", "1:4", "-t", "35"}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.out, "Running multinode_device_to_device_memcpy_read_ce."), 1) << run.out;
+  EXPECT_EQ(countOf(run.out, "Sweep of multinode_device_to_device_memcpy_read_ce (SUM, GB/s):"), 1);
+}
+
+TEST(MpiFake, HtmlAndBaselineAreRankZerosAlone) {
+  const std::string dir = ::testing::TempDir() + "nvbw_mpi_fleet_" + std::to_string(::getpid());
+  const std::string base = dir + "_base.json", html = dir + ".html";
+  const RunResult saved = mpirun(fake(2, {"-j", "-t", "35"}));
+  ASSERT_EQ(saved.exitCode, 0) << describe(saved);
+  std::ofstream(base) << saved.out;
+  const RunResult run = mpirun(fake(2, {"-t", "35", "--baseline", base, "--html", html}));
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.out, "Comparison: 2 cells: 2 SAME"), 1) << run.out;
+  std::ifstream page(html);
+  std::stringstream text;
+  text << page.rdbuf();
+  EXPECT_EQ(text.str().rfind("<!DOCTYPE html>", 0), 0u);
+  std::remove(base.c_str());
+  std::remove(html.c_str());
 }
 
 }  // namespace
