@@ -115,27 +115,32 @@ struct Peak {
 
 // Runs every testcase of the registry through the pool the way the executor does, checking after
 // each acquisition that the pool holds no more than the testcase's need.
-Peak runWholeRegistry(int gpus, std::size_t bufferBytes) {
+// --sweep runs each testcase at every size before the next testcase: `sizes` in that order.
+Peak runWholeRegistry(int gpus, std::size_t bufferBytes,
+                      const std::vector<std::size_t>& sweepBytes = {}) {
   CountingAllocator alloc;
   BufferPool pool(alloc);
   const FakeTopology topo(gpus);
   Peak peak;
-  for (const TestcaseDef& def : makeRegistry()) {
-    if (waiveReasonFor(def, topo)) continue;
-    const Plan plan = def.plan(PlanContext{topo, bufferBytes});
-    const MemoryNeed need = memoryNeedOf(plan);
-    pool.limitTo(plan);
-    for (const Measurement& m : plan.measurements) {
-      const BufferPool::Lease lease = pool.acquire(specsOf(m));
-      EXPECT_LE(pool.heldHostBytes(), need.host) << def.key;
-      peak.host = std::max(peak.host, pool.heldHostBytes());
-      for (int d = 0; d < gpus; ++d) {
-        const auto it = need.device.find(d);
-        EXPECT_LE(pool.heldDeviceBytes(d), it == need.device.end() ? 0 : it->second) << def.key;
-        peak.device = std::max(peak.device, pool.heldDeviceBytes(d));
+  const std::vector<std::size_t> sizes =
+      sweepBytes.empty() ? std::vector<std::size_t>{bufferBytes} : sweepBytes;
+  for (const TestcaseDef& def : makeRegistry())
+    for (std::size_t size : sizes) {
+      if (waiveReasonFor(def, topo)) continue;
+      const Plan plan = def.plan(PlanContext{topo, size});
+      const MemoryNeed need = memoryNeedOf(plan);
+      pool.limitTo(plan);
+      for (const Measurement& m : plan.measurements) {
+        const BufferPool::Lease lease = pool.acquire(specsOf(m));
+        EXPECT_LE(pool.heldHostBytes(), need.host) << def.key;
+        peak.host = std::max(peak.host, pool.heldHostBytes());
+        for (int d = 0; d < gpus; ++d) {
+          const auto it = need.device.find(d);
+          EXPECT_LE(pool.heldDeviceBytes(d), it == need.device.end() ? 0 : it->second) << def.key;
+          peak.device = std::max(peak.device, pool.heldDeviceBytes(d));
+        }
       }
     }
-  }
   return peak;
 }
 
@@ -157,6 +162,21 @@ TEST(BufferPool, PeakMemoryFollowsTheReadmeFormula) {
     EXPECT_EQ(peak.host, static_cast<std::size_t>(4 * n - 1) * s) << n << " GPUs";
     const std::size_t device = n == 1 ? 3 * s : std::max<std::size_t>(4, n - 1) * s;
     EXPECT_EQ(peak.device, device) << n << " GPUs";
+  }
+}
+
+// A sweep changes the size every run: the pool holds no more than the current size needs (checked
+// after every acquisition above), so the peak is the largest size's, whichever way sizes go.
+TEST(BufferPool, SweepsPeakAtTheLargestSizesNeed) {
+  const std::size_t s = 64 * kMiB;
+  const Peak largest = runWholeRegistry(2, s);
+  std::vector<std::size_t> up;
+  for (std::size_t size = kMiB; size <= s; size *= 2) up.push_back(size);
+  const std::vector<std::size_t> down(up.rbegin(), up.rend());
+  for (const auto& sizes : {up, down}) {
+    const Peak sweep = runWholeRegistry(2, s, sizes);
+    EXPECT_EQ(sweep.host, largest.host);
+    EXPECT_EQ(sweep.device, largest.device);
   }
 }
 
