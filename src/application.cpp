@@ -234,6 +234,9 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   try {
     platform = ctx_.platform();
     addMachineFacts(h, *platform);
+    // -d: host buffers are not bound to any GPU's CPUs, whatever sysfs says is local.
+    if (options_.disableAffinity)
+      for (GpuEnvironment& gpu : h.environment->gpus) gpu.hostBufferCpus.reset();
   } catch (const std::exception& e) {
     return startupFailed(h, e.what());
   }

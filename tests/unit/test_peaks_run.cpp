@@ -172,5 +172,13 @@ TEST(PeaksRun, EnvironmentWarningsReachHeaderTrailerAndJson) {
   EXPECT_EQ(root["environment"]["host"]["cpu_model"], "Intel(R) Xeon(R) Platinum 8480C");
 }
 
+// -d: the host buffers were not bound, so the report does not name the CPUs they were bound to.
+TEST(PeaksRun, DisabledAffinityLeavesTheBufferCpusNull) {
+  const json bound = json::parse(runApp({"-j", "-t", "0"}, h200s(2, "direct")).out);
+  EXPECT_EQ(bound["nvbandwidth"]["environment"]["gpus"][0]["host_buffer_cpus"], "0-55");
+  const json unbound = json::parse(runApp({"-j", "-d", "-t", "0"}, h200s(2, "direct")).out);
+  EXPECT_TRUE(unbound["nvbandwidth"]["environment"]["gpus"][0]["host_buffer_cpus"].is_null());
+}
+
 }  // namespace
 }  // namespace nvbw
