@@ -26,11 +26,15 @@ std::string defaultFormatted(double value) {
   return s.str();
 }
 
+// null where a fact or value is unknown.
+template <typename T> json orNull(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
 json cellStatistics(const CellResult& cell) {
   const SampleStatistics s = describeSamples(cell.samples());
-  return {{"samples", cell.samples()}, {"min", s.min},       {"max", s.max},
-          {"mean", s.mean},            {"median", s.median}, {"stddev", s.stddev},
-          {"cv", s.cv ? json(*s.cv) : json(nullptr)}};
+  return {{"samples", cell.samples()}, {"min", s.min},       {"max", s.max},      {"mean", s.mean},
+          {"median", s.median},        {"stddev", s.stddev}, {"cv", orNull(s.cv)}};
 }
 
 // Upstream's string matrix, its numeric twin (null for N/A) and the per-cell statistics.
@@ -53,8 +57,6 @@ void addMatrices(json& entry, const MatrixResult& m) {
   entry["cells"] = std::move(cells);
 }
 
-json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 // Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),
 // and the outliers; absent when the run did not know the cells' links.
 void addPeaks(json& entry, const MatrixResult& m) {
@@ -65,8 +67,8 @@ void addPeaks(json& entry, const MatrixResult& m) {
     for (std::size_t col = 0; col < m.spec.cols; ++col) {
       const CellLink& c = m.links[row * m.spec.cols + col];
       linkRow.push_back(c.link.name);
-      peakRow.push_back(m.spec.unit == Unit::GBps ? optionalNumber(c.link.gbPerSecond) : json());
-      percentRow.push_back(optionalNumber(percentOfPeak(m, row, col)));
+      peakRow.push_back(m.spec.unit == Unit::GBps ? orNull(c.link.gbPerSecond) : json());
+      percentRow.push_back(orNull(percentOfPeak(m, row, col)));
     }
     links.push_back(std::move(linkRow));
     peaks.push_back(std::move(peakRow));
@@ -75,16 +77,19 @@ void addPeaks(json& entry, const MatrixResult& m) {
   json flagged = json::array();
   for (const Outlier& o : outliers(m)) {
     const CellLink& c = m.links[o.row * m.spec.cols + o.col];
-    flagged.push_back({{"row", o.row}, {"col", o.col}, {"cell", c.cell}, {"link", c.link.name},
+    flagged.push_back({{"row", o.row},
+                       {"col", o.col},
+                       {"cell", c.cell},
+                       {"link", c.link.name},
                        {"below_median_percent", o.belowMedian * 100.0},
                        {"class_median", o.classMedian}});
   }
   json distinct = json::array();
   for (const CellLink& c : distinctLinks(m))
-    distinct.push_back({{"link", c.link.name},
-                        {"peak_GBps", m.spec.unit == Unit::GBps ? optionalNumber(c.link.gbPerSecond)
-                                                                : json()},
-                        {"convention", c.convention}});
+    distinct.push_back(
+        {{"link", c.link.name},
+         {"peak_GBps", m.spec.unit == Unit::GBps ? orNull(c.link.gbPerSecond) : json()},
+         {"convention", c.convention}});
   entry["link_peaks"] = std::move(distinct);
   entry["links"] = std::move(links);
   entry["peak_GBps"] = std::move(peaks);
@@ -112,10 +117,14 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
 }
 
 json settingsObject(const RunSettings& s) {
-  json settings = {{"bufferSize_MiB", s.bufferSizeMiB}, {"testSamples", s.testSamples},
-                   {"loopCount", s.loopCount},          {"statistic", statisticName(s.statistic)},
-                   {"verify", s.verify},                {"cpuAffinity", s.cpuAffinity},
-                   {"useHugePages", s.useHugePages},    {"targetNumPairs", s.targetNumPairs}};
+  json settings = {{"bufferSize_MiB", s.bufferSizeMiB},
+                   {"testSamples", s.testSamples},
+                   {"loopCount", s.loopCount},
+                   {"statistic", statisticName(s.statistic)},
+                   {"verify", s.verify},
+                   {"cpuAffinity", s.cpuAffinity},
+                   {"useHugePages", s.useHugePages},
+                   {"targetNumPairs", s.targetNumPairs}};
   if (!s.pair.empty()) settings["pair"] = s.pair;
   if (!s.sweepSizesMiB.empty()) settings["sweep_MiB"] = s.sweepSizesMiB;
   return settings;
@@ -123,9 +132,9 @@ json settingsObject(const RunSettings& s) {
 
 json timingObject(const RunEnd::Timing& t) {
   const PhaseTimes& p = t.phases;
-  return {{"wall_seconds", t.wallSeconds},       {"release_seconds", p.release},
-          {"allocation_seconds", p.allocation},  {"fill_seconds", p.fill},
-          {"enqueue_seconds", p.enqueue},        {"wait_seconds", p.wait},
+  return {{"wall_seconds", t.wallSeconds},          {"release_seconds", p.release},
+          {"allocation_seconds", p.allocation},     {"fill_seconds", p.fill},
+          {"enqueue_seconds", p.enqueue},           {"wait_seconds", p.wait},
           {"verification_seconds", p.verification}, {"latency_seconds", p.latency},
           {"timed_copies_seconds", p.timedCopies}};
 }
@@ -137,18 +146,14 @@ json memoryObject(const MemoryStats& m) {
           {"peak_device_bytes", m.peakDeviceBytes}};
 }
 
-
 json pcieObject(const std::optional<PcieLinkState>& l) {
   if (!l) return nullptr;
-  return {{"current_gts", l->currentGts}, {"current_width", l->currentWidth},
-          {"max_gts", l->maxGts},         {"max_width", l->maxWidth},
+  return {{"current_gts", l->currentGts},
+          {"current_width", l->currentWidth},
+          {"max_gts", l->maxGts},
+          {"max_width", l->maxWidth},
           {"current", pcieLinkName(l->currentGts, l->currentWidth)},
           {"max", pcieLinkName(l->maxGts, l->maxWidth)}};
-}
-
-template <typename T>
-json orNull(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
 }
 
 json gpuEnvironmentObject(std::size_t device, const GpuEnvironment& g) {
@@ -173,10 +178,12 @@ json gpuEnvironmentObject(std::size_t device, const GpuEnvironment& g) {
 
 json environmentObject(const EnvironmentSnapshot& e) {
   json gpus = json::array();
-  for (std::size_t d = 0; d < e.gpus.size(); ++d) gpus.push_back(gpuEnvironmentObject(d, e.gpus[d]));
-  return {{"host", {{"cpu_model", orNull(e.host.cpuModel)}, {"numa_nodes", orNull(e.host.numaNodes)}}},
-          {"nvml_problem", orNull(e.nvmlProblem)},
-          {"gpus", std::move(gpus)}};
+  for (std::size_t d = 0; d < e.gpus.size(); ++d)
+    gpus.push_back(gpuEnvironmentObject(d, e.gpus[d]));
+  return {
+      {"host", {{"cpu_model", orNull(e.host.cpuModel)}, {"numa_nodes", orNull(e.host.numaNodes)}}},
+      {"nvml_problem", orNull(e.nvmlProblem)},
+      {"gpus", std::move(gpus)}};
 }
 
 class JsonOutput : public Output {
@@ -222,9 +229,8 @@ class JsonOutput : public Output {
                 {"waive_reason", result.message}});
       break;
     case Status::Error: {
-      json entry = {{"name", result.name},
-                    {"status", statusName(Status::Error)},
-                    {"error", result.message}};
+      json entry = {
+          {"name", result.name}, {"status", statusName(Status::Error)}, {"error", result.message}};
       if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
       addEntry(std::move(entry));
       break;
@@ -240,18 +246,18 @@ class JsonOutput : public Output {
     if (!sweep.contains("series")) sweep["series"] = json::array();
     for (const SweepSeries& s : sweepSeries(table)) {
       json sums = json::array();
-      for (const auto& v : s.sums) sums.push_back(v ? json(*v) : json(nullptr));
-      sweep["series"].push_back(
-          {{"testcase", table.testcase},
-           {"name", s.name},
-           {"unit", s.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
-           {"sums", std::move(sums)},
-           {"size_reaching_90_percent_MiB",
-            s.reachSizeMiB ? json(*s.reachSizeMiB) : json(nullptr)}});
+      for (const auto& v : s.sums) sums.push_back(orNull(v));
+      sweep["series"].push_back({{"testcase", table.testcase},
+                                 {"name", s.name},
+                                 {"unit", s.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
+                                 {"sums", std::move(sums)},
+                                 {"size_reaching_90_percent_MiB", orNull(s.reachSizeMiB)}});
     }
   }
 
-  void comparison(const Comparison& result) override { root_["comparison"] = comparisonJson(result); }
+  void comparison(const Comparison& result) override {
+    root_["comparison"] = comparisonJson(result);
+  }
 
   void finish(const RunEnd& end) override {
     if (!root_.contains("version")) root_["version"] = kVersion;

@@ -13,6 +13,7 @@
 
 #include "run_binary.h"
 #include "temp_file.h"
+#include "text_search.h"
 
 namespace {
 
@@ -35,11 +36,7 @@ std::string readText(const std::string& path) {
   return s.str();
 }
 
-int countOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using nvbw::test::countOf;
 
 TEST(CompareCli, AReportAgainstItselfIsSameEverywhere) {
   const RunResult run = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet + "h200x2.json"});
@@ -93,7 +90,6 @@ TEST(CompareCli, UnreadableOrForeignFilesAreUsageErrors) {
   EXPECT_NE(notReport.err.find("is not JSON"), std::string::npos) << notReport.err;
   EXPECT_EQ(nvbandwidth({"--compare", kFleet + "h200x2.json"}).exitCode, 2);
 }
-
 
 TEST(HtmlCli, RendersASavedReportWithOneHeatmapPerMatrix) {
   const nvbw::test::TempFile html("cli_html");

@@ -16,6 +16,7 @@
 
 #include "dcgm_check.h"
 #include "run_binary.h"
+#include "text_search.h"
 #include "upstream_keys.h"
 
 namespace nvbw::test {
@@ -48,12 +49,6 @@ RunResult mpirun(const MpiRun& r, std::optional<int> signal = std::nullopt) {
   return runProgram(spec);
 }
 
-int countOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 TEST(Mpi, HelpPrintsOnceAndExitsZero) {
   const RunResult run = mpirun({2, NVBW_BINARY, {"-h"}});
   EXPECT_EQ(run.exitCode, 0) << describe(run);
@@ -67,14 +62,14 @@ TEST(Mpi, ListingHasEveryTestcaseAtItsIndexOnce) {
   for (std::size_t i = 0; i < kUpstreamKeys.size(); ++i)
     EXPECT_EQ(countOf(run.out, "\n" + std::to_string(i) + ", " + kUpstreamKeys[i] + ":\n"), 1);
   for (std::size_t i = 0; i < kUpstreamMultinodeKeys.size(); ++i)
-    EXPECT_EQ(countOf(run.out, "\n" + std::to_string(35 + i) + ", " + kUpstreamMultinodeKeys[i] +
-                                   ":\n"),
-              1)
+    EXPECT_EQ(
+        countOf(run.out, "\n" + std::to_string(35 + i) + ", " + kUpstreamMultinodeKeys[i] + ":\n"),
+        1)
         << kUpstreamMultinodeKeys[i];
   for (std::size_t i = 0; i < kV010Keys.size(); ++i)
-    EXPECT_EQ(countOf(run.out, "\n" + std::to_string(kFirstV010Index + i) + ", " + kV010Keys[i] +
-                                   ":\n"),
-              1)
+    EXPECT_EQ(
+        countOf(run.out, "\n" + std::to_string(kFirstV010Index + i) + ", " + kV010Keys[i] + ":\n"),
+        1)
         << kV010Keys[i];
   EXPECT_EQ(countOf(run.out, "\n55, "), 0);
 }
@@ -163,8 +158,8 @@ TEST(MpiFake, WithoutSharedMemoryTheMultinodeTestcasesSayWhy) {
 
 TEST(MpiFake, BroadcastsWaiveWhileMulticastIsDisabled) {
   const RunResult run = mpirun(fake(2, {"-t", "45", "46"}));
-  EXPECT_EQ(countOf(run.out, "needs multicast objects: disabled by NVBANDWIDTH_DISABLE_MULTICAST=1"),
-            2)
+  EXPECT_EQ(
+      countOf(run.out, "needs multicast objects: disabled by NVBANDWIDTH_DISABLE_MULTICAST=1"), 2)
       << run.out;
 }
 
@@ -184,9 +179,9 @@ TEST(MpiFake, JsonValidatesAgainstTheSchema) {
   ASSERT_NE(file, nullptr);
   std::fwrite(run.out.data(), 1, run.out.size(), file);
   std::fclose(file);
-  const RunResult check = runProgram(RunSpec(
-      "/usr/bin/python3",
-      {NVBW_SCHEMA_VALIDATOR, std::string(NVBW_DOCS_DIR) + "/nvbandwidth.schema.json", path}));
+  const RunResult check = runProgram(
+      RunSpec("/usr/bin/python3", {NVBW_SCHEMA_VALIDATOR,
+                                   std::string(NVBW_DOCS_DIR) + "/nvbandwidth.schema.json", path}));
   EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
   std::remove(path.c_str());
   EXPECT_NE(run.out.find("\"row_labels\""), std::string::npos);

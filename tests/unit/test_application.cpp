@@ -13,6 +13,7 @@
 #include "fake_platform.h"
 #include "nvbandwidth/driver.h"
 #include "output_fixtures.h"
+#include "text_search.h"
 
 namespace nvbw {
 namespace {
@@ -22,11 +23,7 @@ using test::AppRun;
 using test::fakePlatform;
 using test::runApp;
 
-int countOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::countOf;
 
 TEST(Application, DefaultRunOnOneTwoAndEightGpus) {
   for (const int gpus : {1, 2, 8}) {
@@ -163,7 +160,8 @@ TEST(Application, SampledPairsAreNotedAndRecordedInTheSettings) {
 }
 
 // A stop request (SIGINT from the handler in main) during the third testcase (the fake checks
-// before each testcase and after each of its 3 samples): the first two are complete, the third is ERROR "interrupted by SIGINT", the rest absent; exit 128 + 2.
+// before each testcase and after each of its 3 samples): the first two are complete, the third is
+// ERROR "interrupted by SIGINT", the rest absent; exit 128 + 2.
 TEST(Application, InterruptedJsonRunKeepsWhatFinished) {
   int checks = 0;
   const StopRequest stop = [&] { return ++checks >= 10 ? SIGINT : 0; };
@@ -219,11 +217,10 @@ TEST(Application, AWriteErrorOnStdoutStopsTheRunAndExitsOne) {
     std::ostringstream err;
     int measured = 0;
     const PlatformFactory platform = fakePlatform(FakeTopology(1));
-    AppContext context{platform, out, err, [&] { return ++measured, 0; }, {}, nullptr,
-                       RegistryScope::SingleNode};
-    const int status = runCommandLine(json ? std::vector<std::string>{"-j"}
-                                           : std::vector<std::string>{},
-                                      context);
+    AppContext context{
+        platform, out, err, [&] { return ++measured, 0; }, {}, nullptr, RegistryScope::SingleNode};
+    const int status =
+        runCommandLine(json ? std::vector<std::string>{"-j"} : std::vector<std::string>{}, context);
     EXPECT_EQ(status, 1);
     EXPECT_EQ(err.str(), "nvbandwidth: cannot write to standard output\n");
     // The text report fails while the third testcase is printed (each asks 4 times whether to

@@ -9,12 +9,13 @@
 #include <cstddef>
 #include <functional>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fake_platform.h"
 #include "golden.h"
 #include "nvbandwidth/executor.h"
 #include "nvbandwidth/json_style.h"
@@ -25,8 +26,8 @@
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
 #include "nvbandwidth/topology.h"
-#include "fake_platform.h"
 #include "output_fixtures.h"
+#include "text_search.h"
 
 namespace nvbw {
 namespace {
@@ -72,11 +73,7 @@ struct Outcome {
   int errors = 0;
 };
 
-int countOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::countOf;
 
 // The JSON "timing" and "memory" objects hold the run's costs (wall times vary from run to run,
 // and the fake allocates nothing): goldens leave them out.

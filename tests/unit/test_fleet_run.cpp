@@ -12,6 +12,7 @@
 
 #include "fake_platform.h"
 #include "temp_file.h"
+#include "text_search.h"
 
 namespace nvbw {
 namespace {
@@ -30,12 +31,7 @@ PlatformFactory machine(double scale = 1.0, double rampMiB = 0.0) {
   return fakePlatform(FakeTopology(2), b);
 }
 
-int countOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
+using test::countOf;
 
 TEST(SweepRun, TextPrintsOneRunningLineAndASizeTablePerTestcase) {
   const AppRun run = runApp({"--sweep", "1:64:4", "-t", "0", "4"}, machine(1.0, 8.0));
