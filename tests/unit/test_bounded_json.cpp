@@ -1,0 +1,62 @@
+// Parsing JSON from outside: documents as nlohmann reads them, but never deeper than the limit
+// and with one-line reasons that quote nothing of the input.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "nvbandwidth/bounded_json.h"
+
+namespace nvbw {
+namespace {
+
+std::string problemOf(const std::string& text, std::size_t depth = 64) {
+  try {
+    parseBoundedJson(text, depth);
+  } catch (const JsonInputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BoundedJson, BuildsTheSameDocumentAsTheLibrary) {
+  const std::string text =
+      R"({"a": [1, -2, 3.5, true, null, "x", {"b": [[], {}]}], "c": {"d": "\u0000e"}})";
+  EXPECT_EQ(parseBoundedJson(text, 64), nlohmann::json::parse(text));
+}
+
+TEST(BoundedJson, ScalarsAndTheLastOfRepeatedKeys) {
+  EXPECT_EQ(parseBoundedJson("42", 1), nlohmann::json(42));
+  EXPECT_EQ(parseBoundedJson(R"({"k": 1, "k": 2})", 64), nlohmann::json::parse(R"({"k": 2})"));
+}
+
+TEST(BoundedJson, DepthIsCountedFromTheDocument) {
+  EXPECT_NO_THROW(parseBoundedJson("[[[]]]", 3));
+  EXPECT_EQ(problemOf("[[[[]]]]", 3), "nested more than 3 levels deep");
+  EXPECT_EQ(problemOf(R"({"a": {"b": {"c": {}}}})", 3), "nested more than 3 levels deep");
+}
+
+TEST(BoundedJson, AHundredThousandLevelsAreRefusedWithoutRecursion) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(problemOf(deep), "nested more than 64 levels deep");
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  objects += "1" + std::string(100000, '}');
+  EXPECT_EQ(problemOf(objects), "nested more than 64 levels deep");
+}
+
+TEST(BoundedJson, NotJsonSaysWhereAndWhyWithoutQuotingTheInput) {
+  const std::string truncated = problemOf("[1, 2");
+  EXPECT_EQ(truncated.rfind("not JSON at byte ", 0), 0u) << truncated;
+  EXPECT_NE(truncated.find("unexpected end of input"), std::string::npos) << truncated;
+  const std::string invalidUtf8 = problemOf("[\"\xff\x1b[31m\"]");
+  EXPECT_NE(invalidUtf8.find("UTF-8"), std::string::npos) << invalidUtf8;
+  EXPECT_EQ(invalidUtf8.find('\x1b'), std::string::npos);
+  EXPECT_EQ(invalidUtf8.find("last read"), std::string::npos);
+  EXPECT_NE(problemOf("1e400").find("number overflow"), std::string::npos);
+  EXPECT_FALSE(problemOf("").empty());
+  EXPECT_FALSE(problemOf("NaN").empty());
+  EXPECT_FALSE(problemOf("{} {}").empty());
+}
+
+}  // namespace
+}  // namespace nvbw
