@@ -17,7 +17,6 @@
 #include "nvbandwidth/progress_display.h"
 #include "nvbandwidth/pair_selection.h"
 #include "nvbandwidth/registry.h"
-#include "nvbandwidth/report_files.h"
 #include "nvbandwidth/runner.h"
 #include "nvbandwidth/selection.h"
 #include "nvbandwidth/sweep.h"
@@ -44,20 +43,14 @@ SystemInfo buildSystemInfo() {
   return info;
 }
 
-namespace {
-
-// A write to stdout or stderr failed (full disk, closed descriptor): say so where possible.
-class WriteFailed : public Error {
- public:
-  using Error::Error;
-};
-
 void checkWritable(std::ostream& stream, const char* name) {
   if (stream) return;
   const int saved = errno;
   throw WriteFailed(std::string("cannot write to standard ") + name +
                     (saved ? std::string(": ") + std::strerror(saved) : std::string()));
 }
+
+namespace {
 
 // Forwards to the report and checks after each step that it could be written.
 class CheckedOutput final : public Output {
@@ -138,14 +131,15 @@ HostMemoryChoice hostMemoryChoice(const Options& o) {
 // The part of a run after option handling: start-up, header, testcases, report.
 class Run {
  public:
-  Run(const Options& options, AppContext& ctx) : options_(options), ctx_(ctx) {
+  Run(const Options& options, AppContext& ctx, CommandFiles& files)
+      : options_(options), ctx_(ctx), files_(files) {
     const OutputSettings settings{options.verbose, options.perfFormatter};
     printed_ = options.json ? makeJsonOutput(ctx.out, settings)
                             : makeTextOutput(ctx.out, ctx.err, settings);
     std::vector<Output*> views = {printed_.get()};
     // --baseline and --html read the run as the JSON document, whatever is printed.
     // Only the printing rank compares and writes the HTML (one file, not one per rank).
-    if (printsReport() && (!options.baseline.empty() || !options.html.empty())) {
+    if (files.baseline || files.html) {
       capture_ = makeJsonOutput(captured_, settings);
       views.push_back(capture_.get());
     }
@@ -171,8 +165,6 @@ class Run {
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
-  bool readBaseline();  // false (after the usage error line) when --baseline cannot be read
-  bool printsReport() const { return !ctx_.comm || ctx_.comm->rank() == 0; }
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -183,12 +175,12 @@ class Run {
 
   const Options& options_;
   AppContext& ctx_;
+  CommandFiles& files_;
   std::unique_ptr<Output> printed_;
   std::ostringstream captured_;
   std::unique_ptr<Output> capture_;
   std::unique_ptr<ProgressDisplay> progress_;
   std::unique_ptr<Output> output_;
-  nlohmann::json baseline_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -214,20 +206,8 @@ void addMachineFacts(RunHeader& h, const Platform& platform) {
     h.warnings.push_back(std::move(note));
 }
 
-bool Run::readBaseline() {
-  if (options_.baseline.empty() || !printsReport()) return true;
-  try {
-    baseline_ = readReportFile(options_.baseline);
-    return true;
-  } catch (const ReportFileError& e) {
-    ctx_.err << usageErrorLine(std::string("--baseline: ") + e.what()) << std::flush;
-    return false;
-  }
-}
-
 int Run::execute(const std::vector<TestcaseDef>& registry,
                  const std::vector<Selection>& selection) {
-  if (!readBaseline()) return kExitUsage;
   RunHeader h = header();
   std::unique_ptr<Platform> platform;
   PairRule pairs;
@@ -303,18 +283,18 @@ int Run::finishViews(const RunEnd& end, int status) {
     doc = nlohmann::json::parse(captured_.str());
   }
   std::optional<Comparison> compared;
-  if (!baseline_.is_null()) {
-    compared = compareReports(baseline_, doc, options_.tolerancePercent);
+  if (files_.baseline) {
+    compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
     printed_->comparison(*compared);
     doc["nvbandwidth"]["comparison"] = comparisonJson(*compared);
   }
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
-  if (capture_ && !options_.html.empty()) {
+  if (files_.html) {
     try {
-      writeTextFile(options_.html, renderHtmlReport(doc));
-    } catch (const std::exception& e) {
+      files_.html->write(renderHtmlReport(doc));
+    } catch (const FileWriteError& e) {
       ctx_.err << "nvbandwidth: " << e.what() << std::endl;
       if (status == kExitOk) status = kExitFailure;
     }
@@ -336,6 +316,24 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
   out.flush();
   checkWritable(out, "output");
   return kExitOk;
+}
+
+// The command's files, read and checked before anything runs; nullopt (after the one usage-error
+// line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
+// the printing rank, so that all of them stop alike.
+std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
+  const bool prints = !ctx.comm || ctx.comm->rank() == 0;
+  std::optional<CommandFiles> files;
+  std::optional<std::string> problem;
+  try {
+    files = openCommandFiles(options, ctx.stopRequested, prints);
+  } catch (const ReportFileError& e) {
+    problem = e.what();
+  }
+  if (ctx.comm && ctx.comm->size() > 1) problem = agreeOnProblem(*ctx.comm, problem);
+  if (!problem) return files;
+  if (prints) ctx.err << usageErrorLine(*problem) << std::flush;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -361,16 +359,26 @@ int runApplication(const Options& options, AppContext& ctx) {
       checkWritable(ctx.err, "error");
       return kExitUsage;
     }
-    if (!options.compare.empty()) return runCompareCommand(options, ctx);
-    if (!options.from.empty()) return runRenderCommand(options, ctx);
-    Run run(options, ctx);
-    const int status = run.execute(registry, selection);
+    std::optional<CommandFiles> files = openFiles(options, ctx);
+    if (!files) return kExitUsage;
+    int status = kExitOk;
+    if (!options.compare.empty()) {
+      status = runCompareCommand(options, *files, ctx);
+    } else if (!options.from.empty()) {
+      status = runRenderCommand(*files, ctx);
+    } else {
+      Run run(options, ctx, *files);
+      status = run.execute(registry, selection);
+    }
     ctx.err.flush();
     checkWritable(ctx.err, "error");
     return status;
   } catch (const WriteFailed& e) {
     ctx.err << "nvbandwidth: " << e.what() << std::endl;
     return kExitFailure;
+  } catch (const Interrupted& e) {
+    // Before anything was printed (a report file was being read) or instead of printing it.
+    return kExitInterruptedBase + e.signal();
   } catch (const std::exception& e) {
     // Last resort: never let an exception terminate the process.
     ctx.err << "ERROR: " << e.what() << std::endl;

@@ -2,10 +2,17 @@
 
 #include <csignal>
 
+#include "nvbandwidth/stop_request.h"
+
 namespace nvbw {
 
 Interrupted::Interrupted(int signal)
     : Error("interrupted by " + signalName(signal)), signal_(signal) {}
+
+void throwIfStopped(const StopRequest& stop) {
+  if (!stop) return;
+  if (const int signal = stop()) throw Interrupted(signal);
+}
 
 std::string signalName(int signal) {
   switch (signal) {

@@ -20,6 +20,7 @@ volatile std::sig_atomic_t receivedSignal = 0;
 timespec firstSignalAt{};
 bool installed = false;
 struct sigaction previous[std::size(kSignals)];
+struct sigaction previousFileSize;
 
 long nanosecondsSince(const timespec& then) {
   timespec now{};
@@ -54,11 +55,18 @@ SignalStop::SignalStop() {
   // with EINTR.
   action.sa_flags = SA_RESTART;
   for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &action, &previous[i]);
+  // A file-size limit (ulimit -f) makes the write fail with EFBIG, which is reported like any
+  // other failed write, instead of killing the process mid-report.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGXFSZ, &ignore, &previousFileSize);
   installed = true;
 }
 
 SignalStop::~SignalStop() {
   for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &previous[i], nullptr);
+  sigaction(SIGXFSZ, &previousFileSize, nullptr);
   installed = false;
 }
 

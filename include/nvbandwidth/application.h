@@ -63,6 +63,15 @@ int runApplication(const Options& options, AppContext& context);
 // but for the signal handlers and the real platform.
 int runCommandLine(const std::vector<std::string>& args, AppContext& context);
 
+// A write to standard output or standard error failed (full disk, closed descriptor): exit 1.
+class WriteFailed : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws WriteFailed when `stream` (standard `name`: "output" or "error") is in a failed state.
+void checkWritable(std::ostream& stream, const char* name);
+
 // The one stderr line of a usage error: "nvbandwidth: <message> (see nvbandwidth --help)".
 std::string usageErrorLine(const std::string& message);
 

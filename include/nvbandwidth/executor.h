@@ -14,11 +14,9 @@
 #include "nvbandwidth/process_world.h"
 #include "nvbandwidth/progress.h"
 #include "nvbandwidth/results.h"
+#include "nvbandwidth/stop_request.h"
 
 namespace nvbw {
-
-// Asked between samples whether the run should stop; returns the signal number, or 0.
-using StopRequest = std::function<int()>;
 
 struct ExecSettings {
   unsigned samples = 3;

@@ -7,6 +7,7 @@ namespace nvbw {
 // Installs the handlers for its lifetime and restores the previous ones afterwards. The first
 // such signal is recorded; a repeat within a second is taken for the same request delivered
 // twice and ignored, a later one ends the process at once with the signal's default action.
+// SIGXFSZ is ignored meanwhile, so that a file-size limit fails the write instead of the process.
 // Only one may exist at a time (a signal handler can only reach process-wide state).
 class SignalStop {
  public:

@@ -82,12 +82,16 @@ TEST(CompareCli, UnreadableOrForeignFilesAreUsageErrors) {
   const RunResult missing = nvbandwidth({"--compare", "/nonexistent.json", kFleet + "h200x2.json"});
   EXPECT_EQ(missing.exitCode, 2);
   EXPECT_EQ(missing.out, "");
-  EXPECT_NE(missing.err.find("--compare: cannot read '/nonexistent.json'"), std::string::npos)
-      << missing.err;
+  EXPECT_EQ(missing.err, "nvbandwidth: --compare '/nonexistent.json': No such file or directory "
+                        "(see nvbandwidth --help)\n");
   const RunResult notReport =
       nvbandwidth({"--compare", kFleet + "README.md", kFleet + "h200x2.json"});
   EXPECT_EQ(notReport.exitCode, 2);
-  EXPECT_NE(notReport.err.find("is not JSON"), std::string::npos) << notReport.err;
+  EXPECT_NE(notReport.err.find("README.md': not JSON at byte 1"), std::string::npos)
+      << notReport.err;
+  const RunResult directory = nvbandwidth({"--compare", kFleet, kFleet + "h200x2.json"});
+  EXPECT_EQ(directory.exitCode, 2);
+  EXPECT_NE(directory.err.find("is a directory"), std::string::npos) << directory.err;
   EXPECT_EQ(nvbandwidth({"--compare", kFleet + "h200x2.json"}).exitCode, 2);
 }
 
@@ -118,8 +122,20 @@ TEST(HtmlCli, BadUsesAndUnwritableFiles) {
   EXPECT_EQ(nvbandwidth({"--html", "x.html", "--from", "/nonexistent.json"}).exitCode, 2);
   const RunResult unwritable =
       nvbandwidth({"--html", "/nonexistent/dir/x.html", "--from", kFleet + "h200x2.json"});
-  EXPECT_EQ(unwritable.exitCode, 1);
-  EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
+  EXPECT_EQ(unwritable.exitCode, 2);
+  EXPECT_NE(unwritable.err.find("its directory"), std::string::npos) << unwritable.err;
+}
+
+TEST(HtmlCli, ThePageNeverReplacesItsOwnInput) {
+  const nvbw::test::TempFile report("cli_report", readText(kFleet + "h200x2.json"));
+  const RunResult same = nvbandwidth({"--html", report.path(), "--from", report.path()});
+  EXPECT_EQ(same.exitCode, 2);
+  EXPECT_NE(same.err.find("which this command reads"), std::string::npos) << same.err;
+  const RunResult baseline = nvbandwidth(
+      {"--compare", report.path(), kFleet + "h200x2.json", "--html", report.path()});
+  EXPECT_EQ(baseline.exitCode, 2);
+  EXPECT_EQ(baseline.out, "");
+  EXPECT_EQ(report.read(), readText(kFleet + "h200x2.json"));
 }
 
 }  // namespace

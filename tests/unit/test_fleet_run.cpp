@@ -105,7 +105,24 @@ TEST(BaselineRun, UnreadableBaselineIsAUsageErrorBeforeAnythingRuns) {
   const AppRun run = runApp({"--baseline", "/nonexistent/base.json", "-t", "0"}, machine());
   EXPECT_EQ(run.exitCode, 2);
   EXPECT_EQ(run.out, "");
-  EXPECT_NE(run.err.find("--baseline: cannot read"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err,
+            "nvbandwidth: --baseline '/nonexistent/base.json': No such file or directory (see "
+            "nvbandwidth --help)\n");
+}
+
+TEST(BaselineRun, ABaselineThatIsNotAUsableReportIsRefusedBeforeTheRun) {
+  // A listing, and a report with a string where a number belongs: today's run must not be spent
+  // (and its report lost) on a comparison that can never be made.
+  const TempFile listing("listing", R"({"nvbandwidth": {"testcases": [{"index": 0, "name": "x"}]}})");
+  json doc = json::parse(runApp({"-j", "-t", "0"}, machine()).out);
+  doc["nvbandwidth"]["testcases"][0]["values"][0][0] = "fast";
+  const TempFile wrong("wrong", doc.dump());
+  for (const TempFile* base : {&listing, &wrong}) {
+    const AppRun run = runApp({"-j", "--baseline", base->path(), "-t", "0"}, machine());
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(run.out, "");
+    EXPECT_NE(run.err.find("not a usable report"), std::string::npos) << run.err;
+  }
 }
 
 TEST(HtmlRun, WritesTheReportNextToTheTextAndLeavesStdoutAlone) {
@@ -118,11 +135,22 @@ TEST(HtmlRun, WritesTheReportNextToTheTextAndLeavesStdoutAlone) {
   EXPECT_NE(html.read().find("host_to_device_memcpy_ce"), std::string::npos);
 }
 
-TEST(HtmlRun, AnUnwritableFileIsAnErrorAfterTheReport) {
+TEST(HtmlRun, AnUnwritableTargetIsAUsageErrorBeforeTheRun) {
   const AppRun run = runApp({"-t", "0", "--html", "/nonexistent/dir/run.html"}, machine());
-  EXPECT_EQ(run.exitCode, 1);
-  EXPECT_NE(run.out.find("SUM host_to_device_memcpy_ce"), std::string::npos);
-  EXPECT_NE(run.err.find("cannot write"), std::string::npos) << run.err;
+  EXPECT_EQ(run.exitCode, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("--html '/nonexistent/dir/run.html': its directory"), std::string::npos)
+      << run.err;
+}
+
+TEST(HtmlRun, ThePageNeverReplacesTheBaseline) {
+  const TempFile base("base", runApp({"-j", "-t", "0"}, machine()).out);
+  const std::string before = base.read();
+  const AppRun run = runApp({"-t", "0", "--baseline", base.path(), "--html", base.path()}, machine());
+  EXPECT_EQ(run.exitCode, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("which this command reads"), std::string::npos) << run.err;
+  EXPECT_EQ(base.read(), before);
 }
 
 AppRun runOnTerminal(const std::vector<std::string>& args, bool terminal) {
