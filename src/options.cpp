@@ -50,6 +50,9 @@ std::vector<std::string> expandV08Prefixes(const std::vector<std::string>& args)
   std::vector<std::string> expanded;
   bool optionsEnded = false;
   for (const std::string& arg : args) {
+    // Boost would read `---v` as `-v`: only `-x` and `--name` are options.
+    if (!optionsEnded && startsWith(arg, "---"))
+      throw UsageError("unknown option " + quotedArgument(arg));
     expanded.push_back(optionsEnded ? arg : expandV08Prefix(arg));
     if (arg == "--") optionsEnded = true;
   }
@@ -186,12 +189,19 @@ double parsePercent(const std::string& text, const std::string& option) {
   return std::stod(text);
 }
 
+// An option's value; an empty value (`--baseline ""`, an unset shell variable) is a usage error,
+// never taken for the option not given.
 std::string stringOption(const po::variables_map& vm, const char* name) {
-  return vm.count(name) ? vm[name].as<std::string>() : std::string();
+  if (!vm.count(name)) return std::string();
+  const std::string& value = vm[name].as<std::string>();
+  if (value.empty()) throw UsageError(std::string("--") + name + " needs a value, not an empty one");
+  return value;
 }
 
 void readFleetOptions(const po::variables_map& vm, Options& options) {
   if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
+  for (const std::string& path : options.compare)
+    if (path.empty()) throw UsageError("--compare needs two report files, not an empty name");
   options.baseline = stringOption(vm, "baseline");
   options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
   options.sweep = stringOption(vm, "sweep");

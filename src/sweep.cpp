@@ -99,14 +99,19 @@ SweepSpec parseSweep(const std::string& text) {
     throw UsageError("--sweep: the largest size (" + std::to_string(spec.maxMiB) +
                      " MiB) is below the smallest (" + std::to_string(spec.minMiB) + " MiB)");
   if (spec.factor < 2) throw UsageError("--sweep: the factor must be at least 2");
-  if (spec.maxMiB > (1ull << 30)) throw UsageError("--sweep: the largest size is above 1 PiB");
+  if (spec.maxMiB > kMaxSweepMiB)
+    throw UsageError("--sweep: the largest size is above " + std::to_string(kMaxSweepMiB) +
+                     " MiB (1 TiB), more than any GPU holds");
   return spec;
 }
 
 std::vector<std::uint64_t> sweepSizes(const SweepSpec& spec) {
   std::vector<std::uint64_t> sizes;
-  for (std::uint64_t size = spec.minMiB; size < spec.maxMiB; size *= spec.factor)
+  // size * factor is only formed while it stays below MAX, so it can never wrap around.
+  for (std::uint64_t size = spec.minMiB; size < spec.maxMiB; size *= spec.factor) {
     sizes.push_back(size);
+    if (size > spec.maxMiB / spec.factor) break;
+  }
   sizes.push_back(spec.maxMiB);
   return sizes;
 }

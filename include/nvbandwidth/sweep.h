@@ -18,7 +18,12 @@ struct SweepSpec {
   std::uint64_t factor = 2;
 };
 
-// "MIN:MAX[:FACTOR]" in MiB: 1 <= MIN <= MAX, FACTOR >= 2. Throws UsageError naming the problem.
+// The largest size a sweep may ask for, in MiB (1 TiB: more than any GPU holds). With a factor
+// of at least 2 a sweep then has at most 21 sizes.
+inline constexpr std::uint64_t kMaxSweepMiB = 1ull << 20;
+
+// "MIN:MAX[:FACTOR]" in MiB: 1 <= MIN <= MAX <= kMaxSweepMiB, FACTOR >= 2. Throws UsageError
+// naming the problem.
 SweepSpec parseSweep(const std::string& text);
 
 // MIN, MIN*FACTOR, ... while below MAX, then MAX itself (so the last size is always MAX).

@@ -572,6 +572,24 @@ TEST(FleetOptions, ConflictsAreUsageErrors) {
 }
 
 // v0.8 abbreviations keep their meaning next to the new long options.
+TEST(FleetOptions, AnEmptyValueIsAUsageErrorNotAnOptionLeftOut) {
+  // An unset shell variable must not silently drop the comparison or the page a script asked for.
+  EXPECT_EQ(usageError({"--baseline", ""}), "--baseline needs a value, not an empty one");
+  EXPECT_EQ(usageError({"--html", ""}), "--html needs a value, not an empty one");
+  EXPECT_EQ(usageError({"--sweep", ""}), "--sweep needs a value, not an empty one");
+  EXPECT_EQ(usageError({"--from", "", "--html", "o.html"}), "--from needs a value, not an empty one");
+  EXPECT_NE(usageError({"--compare", "", "b.json"}).find("not an empty name"), std::string::npos);
+  EXPECT_NE(usageError({"--tolerance", ""}).find("expected a percentage"), std::string::npos);
+}
+
+TEST(ParseOptions, ThreeDashesAreNotAnOption) {
+  EXPECT_EQ(usageError({"---v"}), "unknown option '---v'");
+  EXPECT_EQ(usageError({"---j"}), "unknown option '---j'");
+  EXPECT_EQ(usageError({"---b", "5"}), "unknown option '---b'");
+  EXPECT_TRUE(parseOptions({"-v"}).verbose);
+  EXPECT_TRUE(parseOptions({"--json"}).json);
+}
+
 TEST(FleetOptions, V08AbbreviationsStillMeanV08Options) {
   EXPECT_EQ(parseOptions({"--b", "64"}).bufferSizeMiB, 64u);
   EXPECT_TRUE(parseOptions({"--s"}).skipVerification);

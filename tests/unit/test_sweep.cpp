@@ -34,6 +34,20 @@ TEST(ParseSweep, BadValuesAreUsageErrorsThatSayWhy) {
   EXPECT_THROW(parseSweep("1:99999999999"), UsageError);
 }
 
+TEST(ParseSweep, SizesAreBoundedByWhatAGpuCanHold) {
+  EXPECT_NO_THROW(parseSweep("1:1048576"));
+  EXPECT_THROW(parseSweep("1:1048577"), UsageError);
+  EXPECT_THROW(parseSweep("1:1099511627776"), UsageError);
+}
+
+TEST(SweepSizes, AHugeFactorNeverWrapsAround) {
+  // 2^25 x 549755813888 is 2^64: the multiplication must not be made.
+  EXPECT_EQ(sweepSizes({33554432, 1048576 * 1024ull, 549755813888ull}),
+            (std::vector<std::uint64_t>{33554432, 1073741824}));
+  EXPECT_EQ(sweepSizes({1, 1048576, 2}).size(), 21u);
+  EXPECT_EQ(sweepSizes({5, 5, 2}), (std::vector<std::uint64_t>{5}));
+}
+
 TEST(SweepSizes, PowersThenTheLargestSize) {
   EXPECT_EQ(sweepSizes({1, 1024, 2}),
             (std::vector<std::uint64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}));
