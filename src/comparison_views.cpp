@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <sstream>
 
 #include "comparison_report.h"
 #include "nvbandwidth/comparison.h"
+#include "nvbandwidth/escape.h"
 #include "nvbandwidth/text_format.h"
 
 namespace nvbw {
@@ -23,7 +25,14 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
   return right ? fill + text : text + fill;
 }
 
-std::string changeText(double change) { return (change > 0 ? "+" : "") + fixed2(change) + "%"; }
+// A change against a baseline of 0 has no percentage.
+std::string changeText(double change) {
+  if (!std::isfinite(change)) return "n/a";
+  return (change > 0 ? "+" : "") + fixed2(change) + "%";
+}
+
+// Names, notes and list items come from the reports: never raw control bytes on a terminal.
+std::string safe(const std::string& text) { return escapeForTerminal(text, 200); }
 
 std::string tableRow(const std::array<std::string, 8>& f) {
   std::string line = "  " + padded(f[0], 8, false) + padded(f[1], 12, true) +
@@ -44,7 +53,7 @@ std::string changedCellsTable(const Comparison& c) {
     if (text.empty())
       text = "Cells beyond their band:\n" + tableRow({"cell", "baseline", "current", "change",
                                                       "verdict", "band", "basis", "unit"});
-    if (!group || *group != cell.name) text += cell.name + "\n";
+    if (!group || *group != cell.name) text += safe(cell.name) + "\n";
     group = &cell.name;
     noisy = noisy || cell.noisy;
     text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
@@ -64,7 +73,7 @@ std::string wrappedList(const std::string& title, const std::vector<std::string>
   std::string text;
   std::string line = title + " (" + std::to_string(items.size()) + "):";
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+    const std::string item = safe(items[i]) + (i + 1 < items.size() ? "," : "");
     if (line.size() + 1 + item.size() > kTextWidth && line.size() > 1) {
       text += line + "\n";
       line = " ";
@@ -85,7 +94,9 @@ std::string summaryLine(const Comparison& c) {
 
 json finiteOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
-json cellJson(const CellComparison& cell) {
+}  // namespace
+
+json comparisonCellJson(const CellComparison& cell) {
   return {{"name", cell.name},
           {"row", cell.row},
           {"col", cell.col},
@@ -99,22 +110,21 @@ json cellJson(const CellComparison& cell) {
           {"noisy", cell.noisy}};
 }
 
-}  // namespace
-
 std::string comparisonText(const Comparison& c) {
   std::string text;
   for (const std::string& section :
        {changedCellsTable(c), wrappedList("Only in baseline", c.onlyInBaseline),
         wrappedList("Only in current", c.onlyInCurrent)})
     if (!section.empty()) text += section + "\n";
-  for (const std::string& note : c.notes) text += "Note: " + note + "\n";
+  for (const std::string& note : c.notes) text += "Note: " + safe(note) + "\n";
   if (!c.notes.empty()) text += "\n";
   return text + summaryLine(c);
 }
 
-json comparisonJson(const Comparison& c) {
+json comparisonJson(const Comparison& c, bool withCells) {
   json cells = json::array();
-  for (const CellComparison& cell : c.cells) cells.push_back(cellJson(cell));
+  if (withCells)
+    for (const CellComparison& cell : c.cells) cells.push_back(comparisonCellJson(cell));
   return {{"tolerance_percent", c.tolerancePercent},
           {"run_to_run_floor_percent", kRunToRunFloorPercent},
           {"summary",

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 namespace nvbw {
@@ -124,13 +125,28 @@ namespace {
 // after `"key" : ` moves to a new line.
 class StyledWriter {
  public:
+  // `out`: where the text goes as it is made (nullptr: kept whole); `streamed`: an array written
+  // from its generator.
+  StyledWriter(std::ostream* out, const StreamedArray* streamed) : out_(out), streamed_(streamed) {}
+
   std::string write(const nlohmann::json& root) {
     indented_ = true;
     writeValue(root);
-    return doc_ + "\n";
+    doc_ += "\n";
+    drain(0);
+    return std::move(doc_);
   }
 
  private:
+  static constexpr std::size_t kChunkBytes = 1 << 20;
+
+  // Hands the text made so far to the stream once there is more than `keep` of it.
+  void drain(std::size_t keep) {
+    if (!out_ || doc_.size() <= keep) return;
+    out_->write(doc_.data(), static_cast<std::streamsize>(doc_.size()));
+    doc_.clear();
+  }
+
   void writeIndent() { doc_ += "\n" + indent_; }
 
   void writeWithIndent(const std::string& text) {
@@ -185,6 +201,10 @@ class StyledWriter {
   }
 
   void writeArray(const nlohmann::json& v) {
+    if (streamed_ && &v == streamed_->placeholder) {
+      writeStreamedArray();
+      return;
+    }
     if (v.empty()) {
       doc_ += "[]";
       return;
@@ -192,18 +212,39 @@ class StyledWriter {
     writeWithIndent("[");
     indent_ += '\t';
     bool first = true;
-    for (const auto& child : v) {
-      if (!first) doc_ += ",";
-      first = false;
-      if (!indented_) writeIndent();
-      indented_ = true;
-      writeValue(child);
-      indented_ = false;
-    }
+    for (const auto& child : v) writeElement(child, first);
     indent_.pop_back();
     writeWithIndent("]");
   }
 
+  void writeStreamedArray() {
+    nlohmann::json element;
+    if (!streamed_->next(element)) {
+      doc_ += "[]";
+      return;
+    }
+    writeWithIndent("[");
+    indent_ += '\t';
+    bool first = true;
+    do {
+      writeElement(element, first);
+      drain(kChunkBytes);
+    } while (streamed_->next(element));
+    indent_.pop_back();
+    writeWithIndent("]");
+  }
+
+  void writeElement(const nlohmann::json& child, bool& first) {
+    if (!first) doc_ += ",";
+    first = false;
+    if (!indented_) writeIndent();
+    indented_ = true;
+    writeValue(child);
+    indented_ = false;
+  }
+
+  std::ostream* out_;
+  const StreamedArray* streamed_;
   std::string doc_;
   std::string indent_;
   bool indented_ = true;
@@ -211,6 +252,13 @@ class StyledWriter {
 
 }  // namespace
 
-std::string styledJson(const nlohmann::json& value) { return StyledWriter().write(value); }
+std::string styledJson(const nlohmann::json& value) {
+  return StyledWriter(nullptr, nullptr).write(value);
+}
+
+void writeStyledJson(std::ostream& out, const nlohmann::json& value,
+                     const StreamedArray* streamed) {
+  StyledWriter(&out, streamed).write(value);
+}
 
 }  // namespace nvbw

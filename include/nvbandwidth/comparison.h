@@ -90,6 +90,9 @@ Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& 
 std::string comparisonText(const Comparison& c);
 
 // The "comparison" section of a JSON report (every cell, verdicts, summary, one-sided lists).
-nlohmann::json comparisonJson(const Comparison& c);
+// Without `withCells` its "cells" is left empty, for a writer that streams them
+// (comparisonCellJson, one at a time).
+nlohmann::json comparisonJson(const Comparison& c, bool withCells = true);
+nlohmann::json comparisonCellJson(const CellComparison& cell);
 
 }  // namespace nvbw

@@ -2,6 +2,8 @@
 // scripts that diff or line-parse upstream's -j output keep working.
 #pragma once
 
+#include <functional>
+#include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 
@@ -12,6 +14,18 @@ namespace nvbw {
 // (".0" added when needed; NaN as null, +-Inf as +-1e+9999). Ends with "\n" after the last
 // bracket; upstream printed one more newline after that (std::endl), which callers add.
 std::string styledJson(const nlohmann::json& value);
+
+// An array of a document that is written from a generator, one element at a time, so that a long
+// one never exists as a whole: where the document holds `placeholder` (compared by address; its
+// own elements are ignored), the elements `next` gives (false: no more) are written instead.
+struct StreamedArray {
+  const nlohmann::json* placeholder = nullptr;
+  std::function<bool(nlohmann::json&)> next;
+};
+
+// styledJson's text, written to `out` as it is made instead of kept whole.
+void writeStyledJson(std::ostream& out, const nlohmann::json& value,
+                     const StreamedArray* streamed = nullptr);
 
 namespace detail {
 std::string jsonDouble(double value);              // jsoncpp's valueToString(double)
