@@ -41,8 +41,11 @@ std::size_t utf8Sequence(const std::string& text, std::size_t i, char32_t& cp) {
   return length;
 }
 
+// What XML 1.0 allows, less DEL and the C1 controls it only discourages: a page shows no control
+// character that came from a report (a terminal that prints the page's text must not act on it).
 bool allowedInXml(char32_t cp) {
   if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
+  if (cp >= 0x7F && cp <= 0x9F) return false;
   return cp != 0xFFFE && cp != 0xFFFF;
 }
 

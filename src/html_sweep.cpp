@@ -45,9 +45,13 @@ std::vector<Point> pointsOf(const json& sizes, const json& series) {
   std::vector<Point> points;
   const json& sums = member(series, "sums");
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (!sizes[i].is_number() || sizes[i].get<double>() <= 0) continue;
+    if (!sizes[i].is_number() || !(sizes[i].get<double>() > 0) ||
+        !std::isfinite(sizes[i].get<double>()))
+      continue;
     Point p{sizes[i].get<double>(), std::nullopt};
-    if (sums.is_array() && i < sums.size() && sums[i].is_number()) p.sum = sums[i].get<double>();
+    if (sums.is_array() && i < sums.size() && sums[i].is_number() &&
+        std::isfinite(sums[i].get<double>()) && sums[i].get<double>() >= 0)
+      p.sum = sums[i].get<double>();
     points.push_back(p);
   }
   return points;
@@ -78,10 +82,14 @@ Axes axesFor(const std::vector<Point>& points) {
       a.logMax = std::max(a.logMax, std::log2(p.size));
     }
   }
+  // Sums are finite and non-negative (pointsOf); the step and its multiple must be too, or the
+  // axis keeps its default.
   const double largest = largestSum(points);
-  if (largest > 0) {
-    a.yStep = gridStep(largest);
-    a.yMax = std::ceil(largest / a.yStep) * a.yStep;
+  const double step = largest > 0 ? gridStep(largest) : 0;
+  const double top = step > 0 ? std::ceil(largest / step) * step : 0;
+  if (std::isfinite(step) && step > 0 && std::isfinite(top) && top > 0) {
+    a.yStep = step;
+    a.yMax = top;
   }
   return a;
 }
@@ -106,7 +114,11 @@ std::string sizeText(double mib) {
 std::string yGrid(const Axes& a) {
   std::string out;
   const double step = a.yStep;
-  for (double v = 0; v <= a.yMax * (1 + 1e-9); v += step) {
+  // Counted, not accumulated: at most a handful of lines whatever the values (gridStep aims at
+  // five; rounding can add one).
+  const long lines = std::lround(a.yMax / step);
+  for (long k = 0; k <= std::min(lines, 20L); ++k) {
+    const double v = static_cast<double>(k) * step;
     out += line(kLeft, a.y(v), kWidth - kRight, a.y(v), attr("stroke", "#dddddd"));
     out += label(fixed(v, step < 1 ? 2 : 0), kLeft - 6, a.y(v) + 4, "end");
   }
