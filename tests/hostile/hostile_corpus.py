@@ -64,7 +64,7 @@ STDIN_CAP_RSS = 640 * MiB          # `-` over the cap: the capped buffer, one co
 OPTION_MAX_SECONDS = 1.0           # an option error or an oversized file is refused this fast
 DEFAULT_TIMEOUT_S = 20.0           # a case still running then hangs: killed, failed
 FAST_TIMEOUT_S = 5.0               # cases that must not block at all (FIFOs, devices)
-OUTPUT_KEPT = 4 * MiB              # of a case's stdout and stderr, for the checks
+OUTPUT_KEPT = 1 * MiB              # of a case's stdout and stderr, for the checks
 SIGNAL_DELAY_S = 0.5               # how long a blocked read waits before the signal
 ADDRESS_SPACE_LIMIT = 4 * GiB      # RLIMIT_AS, plain mode only (ASan reserves terabytes)
 FILE_SIZE_LIMIT = 1 * GiB          # RLIMIT_FSIZE of every case unless it sets its own
@@ -441,6 +441,17 @@ def streamed_writer(fd: int, chunks, result: Result) -> None:
 
 
 def run_case(case: Case, ctx: Context) -> Result:
+    try:
+        return run_case_unguarded(case, ctx)
+    except Exception as e:  # a broken setup fails its case, not the whole corpus
+        import traceback
+        result = Result(case, status="harness error")
+        result.problems = [f"the harness failed: {type(e).__name__}: {e}",
+                           traceback.format_exc().strip().splitlines()[-3]]
+        return result
+
+
+def run_case_unguarded(case: Case, ctx: Context) -> Result:
     result = Result(case)
     if case.needs == "big" and ctx.big is None:
         result.status = "not run"
@@ -555,6 +566,8 @@ def run_case(case: Case, ctx: Context) -> Result:
         result.problems = [f"checking failed: {type(e).__name__}: {e}"]
     if case.cleanup:
         case.cleanup(work)
+    # Judged: keep only what a failure report quotes, so the harness does not grow.
+    result.stdout, result.stderr = result.stdout[:2048], result.stderr[:2048]
     return result
 
 
@@ -1120,6 +1133,15 @@ def unwritable_dir() -> Tuple[Optional[str], Callable[[Path], None], Callable[[P
     return ("/sys/kernel/nvbw-hostile.html", lambda w: None, lambda w: None)
 
 
+def can_mknod() -> bool:
+    with tempfile.TemporaryDirectory() as probe:
+        try:
+            os.mknod(os.path.join(probe, "null"), 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+            return True
+        except OSError:
+            return False
+
+
 def output_path_cases() -> List[Case]:
     """--html where no file can or may be written: exit 2 before anything runs."""
     cases = []
@@ -1135,9 +1157,11 @@ def output_path_cases() -> List[Case]:
         ("onto-fifo", "pipe.html", lambda w: os.mkfifo(w / "pipe.html"), None),
         ("empty-name-dir", "adir/", lambda w: (w / "adir").mkdir(), None),
     ]
-    if os.geteuid() == 0:
+    # A character device of our own: an atomic writer that renamed onto it would replace it, not
+    # /dev/null. Root without CAP_MKNOD, or a user, get /dev/null itself (a user cannot harm it).
+    if can_mknod():
         targets.append(("onto-char-device", "null.html", mknod_null, None))
-    else:
+    elif os.geteuid() != 0:
         targets.append(("onto-dev-null", "/dev/null", None, None))
     for key, target, setup, cleanup in targets:
         absent = [target] if target.startswith("/sys/") else []
@@ -1148,7 +1172,8 @@ def output_path_cases() -> List[Case]:
             cases.append(Case(name=f"output-path/{key}/{mode}", category="output-path",
                               argv=argv, prog=prog, files={"good.json": GOOD, "cur.json": SLOWER_BYTES},
                               setup=setup, cleanup=cleanup, env={"NVBW_FAKE_GPUS": "2"},
-                              status={2}, usage=("--html", ()), stdout_empty=True,
+                              status={2}, stdout_empty=True,
+                              usage=("", (os.path.basename(target.rstrip("/")),)),
                               timeout=FAST_TIMEOUT_S, absent=absent))
     return cases
 
