@@ -55,9 +55,13 @@ STDIN_READ_SLACK = 2 * MiB         # pipe buffer and read-ahead allowed past the
 NESTING = 100_000                  # levels of a deeply nested value
 BIG_REPORT_GPUS = 64               # nvbandwidth_fake -j -i 20 with 64 GPUs: a ~59 MB report
 BIG_REPORT_SAMPLES = 20
-# Reading a valid report may take a small multiple of its size (issue 16: "measure it").
+# Reading a valid report may take a small multiple of its size (issue 16: "measure it"): the
+# reader refuses a document that would take more than 8 x its text + 16 MiB (README "Report
+# files"), so a command stays under 8 x every report it reads, plus the page it writes held in
+# memory while it is rendered (PAGE_RSS_FACTOR x the page), plus the program's own base.
 BIG_REPORT_RSS_FACTOR = 8
 BIG_REPORT_RSS_BASE = 64 * MiB
+PAGE_RSS_FACTOR = 4
 SMALL_CASE_RSS = 256 * MiB         # every other hostile case
 OPTION_RSS = 64 * MiB              # an option error, the oversized file, a refused device
 STDIN_CAP_RSS = 640 * MiB          # `-` over the cap: the capped buffer, one copy, slack
@@ -183,11 +187,16 @@ class Context:
     def time_factor(self) -> float:
         return SANITIZED_TIME_FACTOR if self.sanitized else 1.0
 
-    def rss_bound(self, case: Case) -> int:
+    def rss_bound(self, case: Case, page: Optional[Path] = None) -> int:
         bound = case.rss
         report = {"indented": self.big, "compact": self.big_compact}.get(case.rss_from)
         if report is not None:
-            bound = BIG_REPORT_RSS_FACTOR * report.stat().st_size + BIG_REPORT_RSS_BASE
+            # Every time the command line names the report, it is read (--compare A A: twice).
+            reads = max(1, sum(1 for arg in case.argv
+                               if arg in (case.rss_from, str(report)) or arg.endswith("/" + report.name)))
+            bound = BIG_REPORT_RSS_FACTOR * reads * report.stat().st_size + BIG_REPORT_RSS_BASE
+            if page is not None and page.exists():
+                bound += PAGE_RSS_FACTOR * page.stat().st_size
         if self.sanitized:
             bound = SANITIZED_RSS_FACTOR * bound + SANITIZED_RSS_BASE
         return bound
@@ -566,7 +575,8 @@ def run_case_unguarded(case: Case, ctx: Context) -> Result:
                 setattr(result, attribute, f.read(min(path.stat().st_size, OUTPUT_KEPT)))
 
     try:
-        result.problems = judge(case, ctx, result, before, snapshot(work), outside_before, tmp)
+        result.problems = judge(case, ctx, result, before, snapshot(work), outside_before, tmp,
+                                work)
     except Exception as e:  # a check that breaks is a failure of the case, with the reason
         result.problems = [f"checking failed: {type(e).__name__}: {e}"]
     if case.cleanup:
@@ -598,7 +608,7 @@ def usage_problems(result: Result, option: str, names: Tuple[str, ...],
 
 
 def judge(case: Case, ctx: Context, result: Result, before, after, outside_before,
-          tmp: Path) -> List[str]:
+          tmp: Path, work: Path) -> List[str]:
     problems = []
     if result.timed_out:
         problems.append(f"hung: still running after {case.timeout * ctx.time_factor():.0f} s")
@@ -611,7 +621,7 @@ def judge(case: Case, ctx: Context, result: Result, before, after, outside_befor
         if marker in result.stderr:
             at = result.stderr.index(marker)
             problems.append(f"sanitizer report: {result.stderr[at:at + 200]!r}")
-    bound = ctx.rss_bound(case)
+    bound = ctx.rss_bound(case, work / "out.html" if "out.html" in case.creates else None)
     if result.rss_kib * KiB > bound:
         if result.rss_kib <= result.floor_kib + 1024:
             # The child's ru_maxrss began at the harness's peak: its own is unknown below that.
