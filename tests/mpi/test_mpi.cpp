@@ -206,6 +206,19 @@ TEST(MpiFake, AnInterruptedRunStopsEveryRankAndPrintsWhatFinished) {
   EXPECT_EQ(testcases.back()["status"], "ERROR");
 }
 
+// Rank 0 reads the baseline before anything runs; a baseline it cannot use stops every rank
+// alike with one message, and nothing is measured.
+TEST(MpiFake, AnUnusableBaselineStopsEveryRankBeforeTheRun) {
+  const std::string base =
+      ::testing::TempDir() + "nvbw_mpi_bad_base_" + std::to_string(::getpid()) + ".json";
+  std::ofstream(base) << R"({"nvbandwidth": {"testcases": [{"name": "x"}]}})";
+  const RunResult run = mpirun(fake(2, {"-t", "35", "--baseline", base}));
+  EXPECT_EQ(run.exitCode, 2) << describe(run);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(countOf(run.err, "not a usable report"), 1) << run.err;
+  std::remove(base.c_str());
+}
+
 }  // namespace
 }  // namespace nvbw::test
 
