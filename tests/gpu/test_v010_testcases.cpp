@@ -1,6 +1,10 @@
 // The v0.10 testcases on a real GPU: TMA copies between and within GPUs, and the SM read-only
-// and write-only passes, at small and default sizes with their data checked.
+// and write-only passes, at small and default sizes with their data checked; and the pointer
+// chase through the TMA within one GPU's memory (through a hand-made plan), so that its kernel
+// runs on a one-GPU machine too.
 #include "gpu_environment.h"
+#include "nvbandwidth/pattern.h"
+#include "nvbandwidth/registry.h"
 #include "nvbandwidth/runner.h"
 
 namespace nvbw::test {
@@ -98,6 +102,41 @@ TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
   EXPECT_EQ(out.results[0].status, Status::Error);
   EXPECT_NE(out.results[0].message.find("data verification failed"), std::string::npos)
       << out.results[0].message;
+}
+
+bool allHopper() {
+  const DriverTopology topo(gpu());
+  return !needsTma(topo).has_value();
+}
+
+// The TMA chase kernel on one GPU's own memory, through a plan the registry does not have: it
+// runs, ends on the predicted node in every launch of every sample, and lands in a plausible
+// range, not below half the load chase over the same chain.
+TEST(V010Testcases, TmaChaseRunsOnLocalMemory) {
+  if (!allHopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  Plan plan;
+  plan.matrices = {{"", "latency", Unit::Nanoseconds, 1, 2}};
+  Measurement tma, load;
+  tma.latency =
+      LatencySpec{BufferSpec::onDevice(0, kLatencyBufferBytes), 0, ChaseAccess::TmaBulkCopy};
+  tma.outputs = {{0, 0, 0, ValueSource::Copy, 0}};
+  load.latency = LatencySpec{BufferSpec::onDevice(0, kLatencyBufferBytes), 0, ChaseAccess::SmLoad};
+  load.outputs = {{0, 0, 1, ValueSource::Copy, 0}};
+  plan.measurements = {tma, load};
+  ExecSettings s = quickSettings();
+  s.samples = 3;
+  const PlanResult result = makeGpuPlanRunner(gpu(), s)->run(plan, nullptr);
+  const MatrixResult& m = result.matrices.at(0);
+  ASSERT_TRUE(m.at(0, 0) && m.at(0, 1));
+  EXPECT_EQ(m.at(0, 0)->samples().size(), 3u);
+  const double tmaNs = m.at(0, 0)->value(), loadNs = m.at(0, 1)->value();
+  RecordProperty("local_tma_ns", std::to_string(tmaNs));
+  RecordProperty("local_load_ns", std::to_string(loadNs));
+  EXPECT_GT(tmaNs, 20.0);
+  EXPECT_LT(tmaNs, 20000.0);
+  EXPECT_GT(tmaNs, 0.5 * loadNs);
+  ASSERT_EQ(result.measurements.size(), 2u);
+  EXPECT_EQ(result.measurements[0].series.at(0).label, "Device 0 reading Device 0");
 }
 
 // -H either allocates from huge pages or, where none are reserved, waives the host testcases.
