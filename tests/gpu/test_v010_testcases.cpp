@@ -1,7 +1,9 @@
-// The v0.10 testcases on a real GPU: TMA copies between and within GPUs, and the SM read-only
-// and write-only passes, at small and default sizes with their data checked; and the pointer
-// chase through the TMA within one GPU's memory (through a hand-made plan), so that its kernel
-// runs on a one-GPU machine too.
+// The v0.10 testcases on a real GPU: TMA copies between and within GPUs, the SM copy within one
+// GPU, the SM read-only and write-only passes, at small and default sizes with their data
+// checked; and the pointer chase through the TMA within one GPU's memory (through a hand-made
+// plan), so that its kernel runs on a one-GPU machine too.
+#include <nlohmann/json.hpp>
+
 #include "gpu_environment.h"
 #include "nvbandwidth/pattern.h"
 #include "nvbandwidth/registry.h"
@@ -10,8 +12,8 @@
 namespace nvbw::test {
 namespace {
 
-const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_read_sm",
-                                             "device_local_write_sm"};
+const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_copy_sm",
+                                             "device_local_read_sm", "device_local_write_sm"};
 const std::vector<std::string> kTmaPeerKeys = {
     "device_to_device_memcpy_read_tma", "device_to_device_memcpy_write_tma",
     "device_to_device_bidirectional_memcpy_read_tma",
@@ -81,16 +83,17 @@ TEST(V010Testcases, TmaPeerCopiesVerifyAtDefaultSize) {
 TEST(V010Testcases, CorruptedTmaCopyAndLocalPassesAreErrors) {
   auto corrupting = makeCorruptingRunner();
   RecordingOutput out;
-  const RunSummary summary = runKeys(
-      {"device_local_copy_tma", "device_local_write_sm", "device_local_read_sm", "device_local_copy"},
-      16, *corrupting, out);
-  ASSERT_EQ(out.results.size(), 4u);
-  for (std::size_t i = 0; i < 4; ++i) {
+  const RunSummary summary =
+      runKeys({"device_local_copy_tma", "device_local_write_sm", "device_local_read_sm",
+               "device_local_copy", "device_local_copy_sm"},
+              16, *corrupting, out);
+  ASSERT_EQ(out.results.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(out.results[i].status, Status::Error) << out.results[i].name;
     EXPECT_NE(out.results[i].message.find("data verification failed"), std::string::npos)
         << out.results[i].message;
   }
-  EXPECT_EQ(summary.errors, 4);
+  EXPECT_EQ(summary.errors, 5);
 }
 
 TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
@@ -102,6 +105,46 @@ TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
   EXPECT_EQ(out.results[0].status, Status::Error);
   EXPECT_NE(out.results[0].message.find("data verification failed"), std::string::npos)
       << out.results[0].message;
+}
+
+// The SM copy within one GPU (simple kernel below 64 MiB, striding from 64 MiB) at sizes that are
+// not multiples of the striding kernel's thread count.
+TEST(V010Testcases, LocalCopySmVerifiesAtOddSizes) {
+  expectAllPassed({"device_local_copy_sm"}, 5);
+  expectAllPassed({"device_local_copy_sm"}, 65);
+}
+
+// device_local_copy_sm beside device_local_copy and device_local_copy_tma in one run of the
+// binary: each cell within (25%, 100%] of the HBM peak in the bytes-copied convention (half the
+// memory bandwidth: a copy reads and writes every byte). Below 25% the kernel would be far off
+// what an SM copy reaches (the TMA copy, 80% on an H200); above 100% it would have skipped work.
+TEST(V010Testcases, LocalCopySmIsAPlausibleFractionOfHbm) {
+  int status = 0;
+  const std::string out =
+      runCommand(std::string(NVBW_BINARY) + " -j -i 3 -t device_local_copy device_local_copy_sm "
+                                            "device_local_copy_tma 2>/dev/null",
+                 &status);
+  ASSERT_EQ(status, 0) << out;
+  const nlohmann::json doc = nlohmann::json::parse(out);
+  int checked = 0;
+  for (const nlohmann::json& e : doc["nvbandwidth"]["testcases"]) {
+    const std::string name = e["name"];
+    SCOPED_TRACE(name);
+    if (e["status"] == "Waived") {
+      EXPECT_EQ(name, "device_local_copy_tma") << "only the TMA copy may be waived (below 9.0)";
+      continue;
+    }
+    ASSERT_EQ(e["status"], "Passed");
+    for (std::size_t c = 0; c < e["values"][0].size(); ++c) {
+      ASSERT_EQ(e["links"][0][c], "HBM");
+      ASSERT_FALSE(e["percent_of_peak"][0][c].is_null());
+      const double pct = e["percent_of_peak"][0][c];
+      EXPECT_GT(pct, 25.0) << "GPU " << c << ": " << e["values"][0][c];
+      EXPECT_LE(pct, 100.0) << "GPU " << c << ": " << e["values"][0][c];
+      if (name == "device_local_copy_sm") ++checked;
+    }
+  }
+  EXPECT_EQ(checked, gpu().deviceCount());
 }
 
 bool allHopper() {

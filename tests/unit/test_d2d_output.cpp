@@ -152,7 +152,7 @@ TEST(D2dOutput, TwoGpusTextMatchesGolden) {
 // The default run (no -t): every testcase in registry order, the peer ones waived with a reason.
 TEST(D2dOutput, OneGpuDefaultRunMatchesGolden) {
   const Outcome o = runNvbandwidth(FakeTopology(1), {});
-  EXPECT_EQ(o.passed, 21);
+  EXPECT_EQ(o.passed, 22);
   EXPECT_EQ(o.waived, 21);
   EXPECT_EQ(o.errors, 0);
   EXPECT_EQ(o.exitCode, 0);

@@ -183,6 +183,10 @@ TEST(CellLinks, LocalCopiesCountBytesCopiedReadsAndWritesCountTraffic) {
   EXPECT_NEAR(*linksOf("device_local_copy", topo)[0][0].link.gbPerSecond, kH200Memory / 2, 1e-6);
   EXPECT_NEAR(*linksOf("device_local_copy_tma", topo)[0][1].link.gbPerSecond, kH200Memory / 2,
               1e-6);
+  const auto sm = linksOf("device_local_copy_sm", topo);
+  EXPECT_NEAR(*sm[0][1].link.gbPerSecond, kH200Memory / 2, 1e-6);
+  EXPECT_EQ(sm[0][1].link.name, "HBM");
+  EXPECT_EQ(sm[0][1].convention, "bytes copied: memory traffic is twice that");
   EXPECT_NEAR(*linksOf("device_local_read_sm", topo)[0][0].link.gbPerSecond, kH200Memory, 1e-6);
   EXPECT_NEAR(*linksOf("device_local_write_sm", topo)[0][1].link.gbPerSecond, kH200Memory, 1e-6);
   EXPECT_EQ(linksOf("device_local_copy", topo)[0][0].link.name, "HBM");

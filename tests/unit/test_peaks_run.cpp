@@ -30,8 +30,8 @@ PlatformFactory h200s(int gpus, const std::string& nvlinks,
   return fakePlatform(withH200Links(FakeTopology(gpus), nvlinks), behaviour);
 }
 
-const std::vector<std::string> kSelection = {"-t", "0",  "1",  "2",  "4",  "5",  "6",
-                                             "20", "32", "33", "34", "52", "53", "54"};
+const std::vector<std::string> kSelection = {"-t", "0",  "1",  "2",  "4",  "5",  "6", "20",
+                                             "32", "33", "34", "52", "53", "54", "55"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::string& extra) {
   args.insert(args.begin(), extra);
@@ -63,6 +63,8 @@ TEST(PeaksRun, VerbosePrintsThePercentMatrixUnderEachBandwidthMatrix) {
             std::string::npos);
   EXPECT_NE(run.out.find("Peak of HBM: 4814.30 GB/s (bytes read)"), std::string::npos);
   EXPECT_NE(run.out.find("Peak of HBM: 4814.30 GB/s (bytes written)"), std::string::npos);
+  EXPECT_NE(run.out.find("Percent of theoretical peak of device_local_copy_sm:\n"),
+            std::string::npos);
   // Latency has no percent.
   EXPECT_EQ(run.out.find("Percent of theoretical peak of host_device_latency_sm"),
             std::string::npos);
