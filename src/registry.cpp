@@ -333,6 +333,12 @@ std::vector<TestcaseDef> laterV010Additions() {
        "Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.",
        {},
        plans::deviceLocalCopySm},
+      {"device_to_device_latency_tma",
+       R"(Latency of a GPU reading a peer GPU's memory through the TMA: a pointer chase through a
+2 MiB buffer on the column GPU, each access a bulk copy into the row GPU's shared memory.
+--bufferSize does not apply.)",
+       firstOf({notUnderConfidentialComputing, needsTma, needsPeerPairs}),
+       plans::deviceToDeviceLatencyTma},
   };
 }
 

@@ -73,6 +73,7 @@ inline const std::vector<std::string> kV010Keys = {
     "device_local_read_sm",                             // 53
     "device_local_write_sm",                            // 54
     "device_local_copy_sm",                             // 55
+    "device_to_device_latency_tma",                     // 56
 };
 inline constexpr std::size_t kFirstV010Index = 48;
 

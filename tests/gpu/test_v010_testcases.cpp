@@ -1,7 +1,7 @@
 // The v0.10 testcases on a real GPU: TMA copies between and within GPUs, the SM copy within one
 // GPU, the SM read-only and write-only passes, at small and default sizes with their data
-// checked; and the pointer chase through the TMA within one GPU's memory (through a hand-made
-// plan), so that its kernel runs on a one-GPU machine too.
+// checked; and the pointer chase through the TMA, between peers and (through a hand-made plan)
+// within one GPU's memory, so that its kernel runs on a one-GPU machine too.
 #include <nlohmann/json.hpp>
 
 #include "gpu_environment.h"
@@ -150,6 +150,56 @@ TEST(V010Testcases, LocalCopySmIsAPlausibleFractionOfHbm) {
 bool allHopper() {
   const DriverTopology topo(gpu());
   return !needsTma(topo).has_value();
+}
+
+// One GPU (the first, through CUDA_VISIBLE_DEVICES, on any machine): waived for want of a peer,
+// or, below compute capability 9.0, for want of the TMA.
+TEST(V010Testcases, TmaLatencyIsWaivedOnOneGpu) {
+  int status = -1;
+  const std::string out = runCommand("CUDA_VISIBLE_DEVICES=" + gpu().uuid(0) + " " + NVBW_BINARY +
+                                         " -t device_to_device_latency_tma 2>&1",
+                                     &status);
+  EXPECT_EQ(status, 0) << out;
+  const DriverTopology topo(gpu());
+  const std::string reason =
+      topo.computeCapability(0) >= 90
+          ? "needs two GPUs with peer access; this system has 1 GPU\n"
+          : "needs the Tensor Memory Accelerator (compute capability 9.0 or later); GPU 0 is ";
+  EXPECT_NE(out.find("Waived: device_to_device_latency_tma: " + reason), std::string::npos) << out;
+  EXPECT_EQ(out.find("SUM device_to_device_latency_tma"), std::string::npos) << out;
+}
+
+// Both chases between two peers: every off-diagonal cell measured -i times, in nanoseconds, in
+// a plausible range (an NVLink round trip is near 0.8 us on H200s; a bulk copy adds its issue
+// and the mbarrier's completion), and the TMA chase not faster than half the load chase (it
+// waits for the same memory; the executor also checks that each launch ended on the node the
+// chain predicts).
+TEST(V010Testcases, TmaLatencyBetweenPeersIsPlausible) {
+  if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
+  if (!allHopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  ExecSettings s = quickSettings();
+  s.samples = 3;
+  auto runner = makeGpuPlanRunner(gpu(), s);
+  RecordingOutput out;
+  const RunSummary summary =
+      runKeys({"device_to_device_latency_tma", "device_to_device_latency_sm"}, 512, *runner, out);
+  EXPECT_EQ(summary.errors, 0);
+  ASSERT_EQ(out.results.size(), 2u);
+  expectPeerCellsFilled(out.results, 3);
+  const MatrixResult& tma = out.results[0].matrices.at(0);
+  const MatrixResult& sm = out.results[1].matrices.at(0);
+  EXPECT_EQ(tma.spec.unit, Unit::Nanoseconds);
+  EXPECT_EQ(tma.spec.title, "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)");
+  for (std::size_t r = 0; r < tma.spec.rows; ++r)
+    for (std::size_t c = 0; c < tma.spec.cols; ++c) {
+      if (r == c || !tma.at(r, c)) continue;
+      const double ns = tma.at(r, c)->value();
+      RecordProperty("tma_ns_" + std::to_string(r) + "_" + std::to_string(c), std::to_string(ns));
+      EXPECT_GT(ns, 100.0) << r << "," << c;
+      EXPECT_LT(ns, 20000.0) << r << "," << c;
+      ASSERT_TRUE(sm.at(r, c).has_value());
+      EXPECT_GT(ns, 0.5 * sm.at(r, c)->value()) << r << "," << c;
+    }
 }
 
 // The TMA chase kernel on one GPU's own memory, through a plan the registry does not have: it

@@ -200,6 +200,12 @@ TEST(CellLinks, LatencyNamesTheLinkWithoutAPeak) {
   const auto peer = linksOf("device_to_device_latency_sm", topo);
   EXPECT_EQ(peer[0][1].link.name, "NVLink 4 x18");
   EXPECT_FALSE(peer[0][1].link.gbPerSecond);
+  const auto tma = linksOf("device_to_device_latency_tma", topo);
+  const CellLink& oneReadsZero = tma[0][1 * 2 + 0];
+  EXPECT_EQ(oneReadsZero.link.name, "NVLink 4 x18");
+  EXPECT_FALSE(oneReadsZero.link.gbPerSecond);
+  EXPECT_EQ(oneReadsZero.convention, "latency");
+  EXPECT_EQ(oneReadsZero.cell, "GPU 1 reading GPU 0");
 }
 
 // Eight GPUs on NVSwitches: a one-to-all fan is bounded by the source's port, not by seven
