@@ -20,6 +20,7 @@
 
 #include "launch_check.h"
 #include "nvbandwidth/kernels.h"
+#include "tma_ptx.cuh"
 
 namespace nvbw {
 namespace kernels {
@@ -34,36 +35,10 @@ constexpr unsigned kStoreLag = 3;
 static_assert(kStoreLag + 1 < kStages, "the pipeline needs loads ahead of the stores");
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-__device__ __forceinline__ unsigned sharedAddress(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void expectBytes(unsigned barrier, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier),
-               "r"(bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void bulkLoad(unsigned stage, const char* src, unsigned bytes,
-                                         unsigned barrier) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
-          "r"(stage),
-      "l"(src), "r"(bytes), "r"(barrier)
-      : "memory");
-}
-
-__device__ __forceinline__ void waitPhase(unsigned barrier, unsigned parity) {
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(barrier),
-      "r"(parity)
-      : "memory");
-}
+using tma::bulkLoad;
+using tma::expectBytes;
+using tma::sharedAddress;
+using tma::waitPhase;
 
 __device__ __forceinline__ void bulkStore(char* dst, unsigned stage, unsigned bytes) {
   asm volatile("fence.proxy.async.shared::cta;\n"
@@ -94,9 +69,8 @@ __global__ void __launch_bounds__(32) tmaCopyKernel(char* dst, const char* src, 
   const std::size_t end = chunks * (blockIdx.x + 1) / gridDim.x;
   const std::size_t count = end - begin;
   if (count == 0) return;
-  for (unsigned s = 0; s < kStages; ++s)
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(&barriers[s])));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  for (unsigned s = 0; s < kStages; ++s) tma::initBarrier(sharedAddress(&barriers[s]));
+  tma::publishBarriers();
 
   auto chunkBytes = [&](std::size_t c) {
     return static_cast<unsigned>(c + 1 < chunks ? kChunkBytes : bytes - c * kChunkBytes);

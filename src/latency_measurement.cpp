@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
 
 #include "nvbandwidth/cuda_raii.h"
 #include "nvbandwidth/kernels.h"
@@ -24,12 +25,25 @@ void writeChain(const Gpu& gpu, const LatencySpec& spec, const Allocation& targe
   NVBW_CU(gpu.api(), cuMemcpyHtoD, target.ptr(), chain.data(), chain.size() * 8);
 }
 
+// The testcases that chase through the TMA are waived below compute capability 9.0; a plan that
+// asks for it anyway gets an error here instead of a kernel that traps.
+void requireTma(const Gpu& gpu, int device) {
+  const int major = gpu.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  if (major >= 9) return;
+  const int minor = gpu.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  throw Error("a pointer chase through the TMA needs compute capability 9.0 or later; Device " +
+              std::to_string(device) + " is " + std::to_string(major) + "." +
+              std::to_string(minor));
+}
+
 }  // namespace
 
 std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const LatencySpec& spec,
                                    const ExecSettings& settings,
                                    const std::function<void(unsigned)>& afterSample) {
   const int chaser = spec.chaseDevice;
+  const bool tma = spec.access == ChaseAccess::TmaBulkCopy;
+  if (tma) requireTma(gpu, chaser);
   const BufferPool::Lease buffers = pool.acquire({spec.target});
   const Allocation& target = buffers[0];
   if (spec.target.kind == MemoryKind::Device && spec.target.device != chaser)
@@ -53,8 +67,13 @@ std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const Laten
     for (unsigned block = 0; block < shape.launches; ++block) {
       *sink = 0;
       start.record(stream.get());
-      kernels::pointerChase(stream.get(), target.ptr(), shape.launches, block, shape.perLaunch,
-                            reinterpret_cast<unsigned long long*>(sinkWord.devicePtr()));
+      auto* sinkOnGpu = reinterpret_cast<unsigned long long*>(sinkWord.devicePtr());
+      if (tma)
+        kernels::tmaPointerChase(stream.get(), target.ptr(), shape.launches, block, shape.perLaunch,
+                                 sinkOnGpu);
+      else
+        kernels::pointerChase(stream.get(), target.ptr(), shape.launches, block, shape.perLaunch,
+                              sinkOnGpu);
       end.record(stream.get());
       stream.synchronize();
       seconds += checkedSeconds(end.elapsedSince(start), "a pointer chase");

@@ -325,6 +325,23 @@ buffer; bandwidth counts the bytes written.)",
   };
 }
 
+// Upstream v0.10's testcases that this tool added after the others (55 on): after everything it
+// listed before them, so that no index changes meaning.
+std::vector<TestcaseDef> laterV010Additions() {
+  return {
+      {"device_local_copy_sm",
+       "Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.",
+       {},
+       plans::deviceLocalCopySm},
+      {"device_to_device_latency_tma",
+       R"(Latency of a GPU reading a peer GPU's memory through the TMA: a pointer chase through a
+2 MiB buffer on the column GPU, each access a bulk copy into the row GPU's shared memory.
+--bufferSize does not apply.)",
+       firstOf({notUnderConfidentialComputing, needsTma, needsPeerPairs}),
+       plans::deviceToDeviceLatencyTma},
+  };
+}
+
 // The multi-process testcases (35-47): one process per GPU, launched with mpirun or srun.
 std::vector<TestcaseDef> multinode() {
   const WaiveCheck shared = needsSharedMemory;
@@ -384,9 +401,9 @@ pairs at once; rows are labelled the way the data flows.)",
 }  // namespace
 
 std::vector<TestcaseDef> makeRegistry(RegistryScope scope) {
-  // Keys, order and indices 0-47 are upstream v0.8's, 48 onwards v0.10's; descriptions are
-  // ours. The multi-process testcases keep 35-47 in every build, so an index names the same
-  // testcase in the plain and the multinode build.
+  // Keys, order and indices 0-47 are upstream v0.8's, 48 onwards v0.10's (in the order this
+  // tool added them, not v0.10's); descriptions are ours. The multi-process testcases keep 35-47
+  // in every build, so an index names the same testcase in the plain and the multinode build.
   std::vector<TestcaseDef> registry;
   std::size_t index = 0;
   auto append = [&](std::vector<TestcaseDef> part, bool present) {
@@ -400,6 +417,7 @@ std::vector<TestcaseDef> makeRegistry(RegistryScope scope) {
     append(group(), true);
   append(multinode(), scope == RegistryScope::WithMultinode);
   append(tmaAndLocalPasses(), true);
+  append(laterV010Additions(), true);
   return registry;
 }
 

@@ -1,5 +1,6 @@
 // Device-to-device testcases: peer copies between GPU pairs, the all-to-one / one-to-all fans and
-// the peer pointer-chase latency. Directions, issuing contexts and titles are upstream v0.8's.
+// the peer pointer-chase latency. Directions, issuing contexts and titles are upstream v0.8's
+// (the TMA variants' titles, unknown upstream, follow them with TMA in place of SM).
 #include "nvbandwidth/testcases_d2d.h"
 
 #include <cstddef>
@@ -151,6 +152,16 @@ ContextPreference readFanContext(CopyMethod method) {
   return method == CopyMethod::CopyEngine ? kDst : kSrc;
 }
 
+// N×N pointer chases: row r chases the 2 MiB chain in column c's memory. -b does not apply.
+Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) {
+  return pairwise(ctx, {squareMatrix(ctx, "", title, Unit::Nanoseconds)},
+                  {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {
+                    Measurement m;
+                    m.latency = LatencySpec{dev(c, kLatencyBufferBytes), r, access};
+                    return m;
+                  });
+}
+
 }  // namespace
 
 Plan deviceToDeviceRead(const PlanContext& ctx, CopyMethod method) {
@@ -202,15 +213,13 @@ Plan oneToAllRead(const PlanContext& ctx, CopyMethod method) {
 }
 
 Plan deviceToDeviceLatencySm(const PlanContext& ctx) {
-  return pairwise(
-      ctx,
-      {squareMatrix(ctx, "", "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)",
-                    Unit::Nanoseconds)},
-      {{0, 0, 0, ValueSource::Copy, 0}}, [](int r, int c) {
-        Measurement m;
-        m.latency = LatencySpec{dev(c, kLatencyBufferBytes), r};
-        return m;
-      });
+  return peerLatency(ctx, "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)",
+                     ChaseAccess::SmLoad);
+}
+
+Plan deviceToDeviceLatencyTma(const PlanContext& ctx) {
+  return peerLatency(ctx, "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)",
+                     ChaseAccess::TmaBulkCopy);
 }
 
 }  // namespace nvbw::plans

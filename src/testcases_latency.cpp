@@ -13,7 +13,7 @@ Plan hostDeviceLatencySm(const PlanContext& ctx) {
   for (int d = 0; d < n; ++d) {
     Measurement m;
     // The chain lives in host memory allocated near the chasing GPU; -b does not apply.
-    m.latency = LatencySpec{BufferSpec::host(d, kLatencyBufferBytes), d};
+    m.latency = LatencySpec{BufferSpec::host(d, kLatencyBufferBytes), d, ChaseAccess::SmLoad};
     m.outputs.push_back({0, 0, static_cast<std::size_t>(d), ValueSource::Copy, 0});
     plan.measurements.push_back(std::move(m));
   }

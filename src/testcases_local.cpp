@@ -1,4 +1,5 @@
-// One GPU's own memory through the TMA and through one-way SM passes (testcases 52-54).
+// One GPU's own memory through the TMA and through one-way SM passes (testcases 52-54), and the SM
+// copy kernel (55).
 #include "nvbandwidth/testcases.h"
 
 namespace nvbw::plans {
@@ -30,6 +31,14 @@ Plan deviceLocalCopyTma(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
   return perGpu(ctx, "memcpy TMA local GPU(column) bandwidth (GB/s)",
                 [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::Tma); });
+}
+
+// The plain SM copy kernel (simple under 64 MiB, striding from 64 MiB, as every *_sm copy) with
+// both buffers in d's memory; bytes counted once, as device_local_copy counts them.
+Plan deviceLocalCopySm(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perGpu(ctx, "memcpy SM local GPU(column) bandwidth (GB/s)",
+                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::SmCopy); });
 }
 
 Plan deviceLocalRead(const PlanContext& ctx) {

@@ -82,5 +82,12 @@ void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicep
 void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
                   unsigned long long accesses, unsigned long long* sink);
 
+// The same chase with each access a 16-byte bulk copy (TMA) of the node into shared memory,
+// completed on an mbarrier, the next address then read from shared memory. `start` must be
+// 16-byte aligned, and so must every node the chain visits. Compute capability 9.0 and later;
+// elsewhere the kernel traps.
+void tmaPointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
+                     unsigned long long accesses, unsigned long long* sink);
+
 }  // namespace kernels
 }  // namespace nvbw

@@ -95,10 +95,16 @@ struct OutputTarget {
   std::size_t copyIndex = 0;
 };
 
+// How each access of a pointer chase is made: a load by the SM (ld.global.cg), or a bulk copy of
+// the node into shared memory through the TMA (compute capability 9.0+), the next address then
+// read from shared memory.
+enum class ChaseAccess { SmLoad, TmaBulkCopy };
+
 // Pointer-chase latency: `chaseDevice` follows a chain laid out in `target` (2 MiB).
 struct LatencySpec {
   BufferSpec target;
   int chaseDevice = 0;
+  ChaseAccess access = ChaseAccess::SmLoad;
 };
 
 // Everything that runs simultaneously for one or more cells. Copies not named by any output are

@@ -30,7 +30,8 @@ struct TestcaseDef {
 std::vector<std::size_t> indicesOf(const std::vector<TestcaseDef>& registry);
 
 // Builds the registry in upstream's order: the 35 single-node testcases, then, where the build
-// runs several processes (the multinode build), the 13 multi-process ones at indices 35-47.
+// runs several processes (the multinode build), the 13 multi-process ones at indices 35-47, then
+// upstream v0.10's testcases from index 48 in every build.
 enum class RegistryScope { SingleNode, WithMultinode };
 std::vector<TestcaseDef> makeRegistry(RegistryScope scope = RegistryScope::SingleNode);
 

@@ -23,9 +23,11 @@ Plan hostToAllBidirectionalCe(const PlanContext& ctx);
 Plan hostToAllBidirectionalSm(const PlanContext& ctx);
 Plan deviceLocalCopy(const PlanContext& ctx);
 
-// One GPU's own memory (testcases_local.cpp): a TMA copy, and read-only and write-only SM passes
-// (bandwidth counts the bytes read or written).
+// One GPU's own memory (testcases_local.cpp): a TMA copy and an SM copy kernel (bytes copied
+// count, as device_local_copy's), and read-only and write-only SM passes (bandwidth counts the
+// bytes read or written).
 Plan deviceLocalCopyTma(const PlanContext& ctx);
+Plan deviceLocalCopySm(const PlanContext& ctx);
 Plan deviceLocalRead(const PlanContext& ctx);
 Plan deviceLocalWrite(const PlanContext& ctx);
 

@@ -33,6 +33,8 @@ Plan oneToAllWrite(const PlanContext& ctx, CopyMethod method);
 Plan oneToAllRead(const PlanContext& ctx, CopyMethod method);
 
 // N×N pointer-chase latency in ns: row r chases a 2 MiB chain on column c. Ignores bufferBytes.
+// Sm: each access a load; Tma: each access a bulk copy of the node into shared memory.
 Plan deviceToDeviceLatencySm(const PlanContext& ctx);
+Plan deviceToDeviceLatencyTma(const PlanContext& ctx);
 
 }  // namespace nvbw::plans

@@ -74,11 +74,12 @@ inline std::string describe(const OutputTarget& o) {
 }
 
 // "host0[S] -> gpu0[S] CE on 0, gpu0[2S] -> host0[2S] CE on 0 | m0[0][0]=copy0", or
-// "chase on 0: host0[2MiB] | m0[0][0]=copy0" for latency.
+// "chase on 0: host0[2MiB] | m0[0][0]=copy0" for latency ("TMA chase on 1: ..." through the TMA).
 inline std::string describe(const Measurement& m) {
   std::string s;
   if (m.latency)
-    s += "chase on " + std::to_string(m.latency->chaseDevice) + ": " + describe(m.latency->target);
+    s += std::string(m.latency->access == ChaseAccess::TmaBulkCopy ? "TMA " : "") + "chase on " +
+         std::to_string(m.latency->chaseDevice) + ": " + describe(m.latency->target);
   for (std::size_t i = 0; i < m.copies.size(); ++i) {
     const CopySpec& c = m.copies[i];
     s += (i ? ", " : "") + describe(c.src) + " -> " + describe(c.dst) + " " + describe(c.method) +

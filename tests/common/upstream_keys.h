@@ -65,13 +65,15 @@ inline const std::vector<std::string> kUpstreamMultinodeKeys = {
 
 // The testcases of upstream v0.10 this tool has, at indices 48 onwards in every build.
 inline const std::vector<std::string> kV010Keys = {
-    "device_to_device_memcpy_read_tma",                // 48
-    "device_to_device_memcpy_write_tma",               // 49
-    "device_to_device_bidirectional_memcpy_read_tma",  // 50
-    "device_to_device_bidirectional_memcpy_write_tma", // 51
-    "device_local_copy_tma",                           // 52
-    "device_local_read_sm",                            // 53
-    "device_local_write_sm",                           // 54
+    "device_to_device_memcpy_read_tma",                 // 48
+    "device_to_device_memcpy_write_tma",                // 49
+    "device_to_device_bidirectional_memcpy_read_tma",   // 50
+    "device_to_device_bidirectional_memcpy_write_tma",  // 51
+    "device_local_copy_tma",                            // 52
+    "device_local_read_sm",                             // 53
+    "device_local_write_sm",                            // 54
+    "device_local_copy_sm",                             // 55
+    "device_to_device_latency_tma",                     // 56
 };
 inline constexpr std::size_t kFirstV010Index = 48;
 

@@ -1,13 +1,19 @@
-// The v0.10 testcases on a real GPU: TMA copies between and within GPUs, and the SM read-only
-// and write-only passes, at small and default sizes with their data checked.
+// The v0.10 testcases on a real GPU: TMA copies between and within GPUs, the SM copy within one
+// GPU, the SM read-only and write-only passes, at small and default sizes with their data
+// checked; and the pointer chase through the TMA, between peers and (through a hand-made plan)
+// within one GPU's memory, so that its kernel runs on a one-GPU machine too.
+#include <nlohmann/json.hpp>
+
 #include "gpu_environment.h"
+#include "nvbandwidth/pattern.h"
+#include "nvbandwidth/registry.h"
 #include "nvbandwidth/runner.h"
 
 namespace nvbw::test {
 namespace {
 
-const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_read_sm",
-                                             "device_local_write_sm"};
+const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_copy_sm",
+                                             "device_local_read_sm", "device_local_write_sm"};
 const std::vector<std::string> kTmaPeerKeys = {
     "device_to_device_memcpy_read_tma", "device_to_device_memcpy_write_tma",
     "device_to_device_bidirectional_memcpy_read_tma",
@@ -77,16 +83,17 @@ TEST(V010Testcases, TmaPeerCopiesVerifyAtDefaultSize) {
 TEST(V010Testcases, CorruptedTmaCopyAndLocalPassesAreErrors) {
   auto corrupting = makeCorruptingRunner();
   RecordingOutput out;
-  const RunSummary summary = runKeys(
-      {"device_local_copy_tma", "device_local_write_sm", "device_local_read_sm", "device_local_copy"},
-      16, *corrupting, out);
-  ASSERT_EQ(out.results.size(), 4u);
-  for (std::size_t i = 0; i < 4; ++i) {
+  const RunSummary summary =
+      runKeys({"device_local_copy_tma", "device_local_write_sm", "device_local_read_sm",
+               "device_local_copy", "device_local_copy_sm"},
+              16, *corrupting, out);
+  ASSERT_EQ(out.results.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(out.results[i].status, Status::Error) << out.results[i].name;
     EXPECT_NE(out.results[i].message.find("data verification failed"), std::string::npos)
         << out.results[i].message;
   }
-  EXPECT_EQ(summary.errors, 4);
+  EXPECT_EQ(summary.errors, 5);
 }
 
 TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
@@ -98,6 +105,131 @@ TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
   EXPECT_EQ(out.results[0].status, Status::Error);
   EXPECT_NE(out.results[0].message.find("data verification failed"), std::string::npos)
       << out.results[0].message;
+}
+
+// The SM copy within one GPU (simple kernel below 64 MiB, striding from 64 MiB) at sizes that are
+// not multiples of the striding kernel's thread count.
+TEST(V010Testcases, LocalCopySmVerifiesAtOddSizes) {
+  expectAllPassed({"device_local_copy_sm"}, 5);
+  expectAllPassed({"device_local_copy_sm"}, 65);
+}
+
+// device_local_copy_sm beside device_local_copy and device_local_copy_tma in one run of the
+// binary: each cell within (25%, 100%] of the HBM peak in the bytes-copied convention (half the
+// memory bandwidth: a copy reads and writes every byte). Below 25% the kernel would be far off
+// what an SM copy reaches (the TMA copy, 80% on an H200); above 100% it would have skipped work.
+TEST(V010Testcases, LocalCopySmIsAPlausibleFractionOfHbm) {
+  int status = 0;
+  const std::string out =
+      runCommand(std::string(NVBW_BINARY) + " -j -i 3 -t device_local_copy device_local_copy_sm "
+                                            "device_local_copy_tma 2>/dev/null",
+                 &status);
+  ASSERT_EQ(status, 0) << out;
+  const nlohmann::json doc = nlohmann::json::parse(out);
+  int checked = 0;
+  for (const nlohmann::json& e : doc["nvbandwidth"]["testcases"]) {
+    const std::string name = e["name"];
+    SCOPED_TRACE(name);
+    if (e["status"] == "Waived") {
+      EXPECT_EQ(name, "device_local_copy_tma") << "only the TMA copy may be waived (below 9.0)";
+      continue;
+    }
+    ASSERT_EQ(e["status"], "Passed");
+    for (std::size_t c = 0; c < e["values"][0].size(); ++c) {
+      ASSERT_EQ(e["links"][0][c], "HBM");
+      ASSERT_FALSE(e["percent_of_peak"][0][c].is_null());
+      const double pct = e["percent_of_peak"][0][c];
+      EXPECT_GT(pct, 25.0) << "GPU " << c << ": " << e["values"][0][c];
+      EXPECT_LE(pct, 100.0) << "GPU " << c << ": " << e["values"][0][c];
+      if (name == "device_local_copy_sm") ++checked;
+    }
+  }
+  EXPECT_EQ(checked, gpu().deviceCount());
+}
+
+bool allHopper() {
+  const DriverTopology topo(gpu());
+  return !needsTma(topo).has_value();
+}
+
+// One GPU (the first, through CUDA_VISIBLE_DEVICES, on any machine): waived for want of a peer,
+// or, below compute capability 9.0, for want of the TMA.
+TEST(V010Testcases, TmaLatencyIsWaivedOnOneGpu) {
+  int status = -1;
+  const std::string out = runCommand("CUDA_VISIBLE_DEVICES=" + gpu().uuid(0) + " " + NVBW_BINARY +
+                                         " -t device_to_device_latency_tma 2>&1",
+                                     &status);
+  EXPECT_EQ(status, 0) << out;
+  const DriverTopology topo(gpu());
+  const std::string reason =
+      topo.computeCapability(0) >= 90
+          ? "needs two GPUs with peer access; this system has 1 GPU\n"
+          : "needs the Tensor Memory Accelerator (compute capability 9.0 or later); GPU 0 is ";
+  EXPECT_NE(out.find("Waived: device_to_device_latency_tma: " + reason), std::string::npos) << out;
+  EXPECT_EQ(out.find("SUM device_to_device_latency_tma"), std::string::npos) << out;
+}
+
+// Both chases between two peers: every off-diagonal cell measured -i times, in nanoseconds, in
+// a plausible range (an NVLink round trip is near 0.8 us on H200s; a bulk copy adds its issue
+// and the mbarrier's completion), and the TMA chase not faster than half the load chase (it
+// waits for the same memory; the executor also checks that each launch ended on the node the
+// chain predicts).
+TEST(V010Testcases, TmaLatencyBetweenPeersIsPlausible) {
+  if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
+  if (!allHopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  ExecSettings s = quickSettings();
+  s.samples = 3;
+  auto runner = makeGpuPlanRunner(gpu(), s);
+  RecordingOutput out;
+  const RunSummary summary =
+      runKeys({"device_to_device_latency_tma", "device_to_device_latency_sm"}, 512, *runner, out);
+  EXPECT_EQ(summary.errors, 0);
+  ASSERT_EQ(out.results.size(), 2u);
+  expectPeerCellsFilled(out.results, 3);
+  const MatrixResult& tma = out.results[0].matrices.at(0);
+  const MatrixResult& sm = out.results[1].matrices.at(0);
+  EXPECT_EQ(tma.spec.unit, Unit::Nanoseconds);
+  EXPECT_EQ(tma.spec.title, "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)");
+  for (std::size_t r = 0; r < tma.spec.rows; ++r)
+    for (std::size_t c = 0; c < tma.spec.cols; ++c) {
+      if (r == c || !tma.at(r, c)) continue;
+      const double ns = tma.at(r, c)->value();
+      RecordProperty("tma_ns_" + std::to_string(r) + "_" + std::to_string(c), std::to_string(ns));
+      EXPECT_GT(ns, 100.0) << r << "," << c;
+      EXPECT_LT(ns, 20000.0) << r << "," << c;
+      ASSERT_TRUE(sm.at(r, c).has_value());
+      EXPECT_GT(ns, 0.5 * sm.at(r, c)->value()) << r << "," << c;
+    }
+}
+
+// The TMA chase kernel on one GPU's own memory, through a plan the registry does not have: it
+// runs, ends on the predicted node in every launch of every sample, and lands in a plausible
+// range, not below half the load chase over the same chain.
+TEST(V010Testcases, TmaChaseRunsOnLocalMemory) {
+  if (!allHopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  Plan plan;
+  plan.matrices = {{"", "latency", Unit::Nanoseconds, 1, 2}};
+  Measurement tma, load;
+  tma.latency =
+      LatencySpec{BufferSpec::onDevice(0, kLatencyBufferBytes), 0, ChaseAccess::TmaBulkCopy};
+  tma.outputs = {{0, 0, 0, ValueSource::Copy, 0}};
+  load.latency = LatencySpec{BufferSpec::onDevice(0, kLatencyBufferBytes), 0, ChaseAccess::SmLoad};
+  load.outputs = {{0, 0, 1, ValueSource::Copy, 0}};
+  plan.measurements = {tma, load};
+  ExecSettings s = quickSettings();
+  s.samples = 3;
+  const PlanResult result = makeGpuPlanRunner(gpu(), s)->run(plan, nullptr);
+  const MatrixResult& m = result.matrices.at(0);
+  ASSERT_TRUE(m.at(0, 0) && m.at(0, 1));
+  EXPECT_EQ(m.at(0, 0)->samples().size(), 3u);
+  const double tmaNs = m.at(0, 0)->value(), loadNs = m.at(0, 1)->value();
+  RecordProperty("local_tma_ns", std::to_string(tmaNs));
+  RecordProperty("local_load_ns", std::to_string(loadNs));
+  EXPECT_GT(tmaNs, 20.0);
+  EXPECT_LT(tmaNs, 20000.0);
+  EXPECT_GT(tmaNs, 0.5 * loadNs);
+  ASSERT_EQ(result.measurements.size(), 2u);
+  EXPECT_EQ(result.measurements[0].series.at(0).label, "Device 0 reading Device 0");
 }
 
 // -H either allocates from huge pages or, where none are reserved, waives the host testcases.

@@ -20,7 +20,8 @@ int endpointNumber(const BufferSpec& b) {
 }
 
 double latencyValue(const LatencySpec& l) {
-  return 500.0 + 10 * l.chaseDevice + endpointNumber(l.target);
+  const double base = l.access == ChaseAccess::TmaBulkCopy ? 800.0 : 500.0;
+  return base + 10 * l.chaseDevice + endpointNumber(l.target);
 }
 
 class FakeMeasuringRunner final : public PlanRunner {

@@ -3,7 +3,7 @@
 // which cell:
 //   copy i of a measurement, src -> dst:   100 + 10*src + dst + 0.25*i   ("Host" counts as 9)
 //   Total and SumOfCopies:                 the sum of every copy's value above
-//   latency, chase on r through t's memory: 500 + 10*r + t
+//   latency, chase on r through t's memory: 500 + 10*r + t   (through the TMA: 800 + 10*r + t)
 // e.g. 110.00 is Device 1 -> Device 0 as copy 0, 101.25 is Device 0 -> Device 1 as copy 1.
 // Every sample of a cell has the same value unless `jitter` is set.
 #pragma once

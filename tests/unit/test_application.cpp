@@ -30,8 +30,8 @@ TEST(Application, DefaultRunOnOneTwoAndEightGpus) {
     SCOPED_TRACE(std::to_string(gpus) + " GPUs");
     const AppRun run = runApp({}, fakePlatform(FakeTopology(gpus)));
     EXPECT_EQ(run.exitCode, 0) << run.err;
-    EXPECT_EQ(countOf(run.out, "Running "), gpus == 1 ? 21 : 42);
-    EXPECT_EQ(countOf(run.out, "Waived: "), gpus == 1 ? 21 : 0);
+    EXPECT_EQ(countOf(run.out, "Running "), gpus == 1 ? 22 : 44);
+    EXPECT_EQ(countOf(run.out, "Waived: "), gpus == 1 ? 22 : 0);
     EXPECT_EQ(countOf(run.out, "ERROR"), 0);
     EXPECT_NE(run.out.find("NOTE: The reported results"), std::string::npos);
     EXPECT_EQ(run.err, "");
@@ -113,7 +113,7 @@ TEST(Application, HelpAndListingNeedNoPlatform) {
   EXPECT_EQ(list.exitCode, 0);
   EXPECT_NE(list.out.find("34, device_local_copy:\n"), std::string::npos);
   const AppRun jsonList = runApp({"-j", "-l"}, never);
-  EXPECT_EQ(json::parse(jsonList.out)["nvbandwidth"]["testcases"].size(), 42u);
+  EXPECT_EQ(json::parse(jsonList.out)["nvbandwidth"]["testcases"].size(), 44u);
 }
 
 TEST(Application, VersionPrintsTheVersionBlockAndNeedsNoPlatform) {
@@ -186,7 +186,7 @@ TEST(Application, InterruptedTextRunEndsWithTheInterruptionLine) {
     EXPECT_EQ(run.exitCode, 128 + signal);
     EXPECT_EQ(countOf(run.out, "Running "), 0);
     EXPECT_NE(run.out.find("Interrupted by " + signalName(signal) +
-                           ": 0 of 42 selected testcases reported above; the rest did not run.\n"),
+                           ": 0 of 44 selected testcases reported above; the rest did not run.\n"),
               std::string::npos)
         << run.out;
   }

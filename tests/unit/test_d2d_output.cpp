@@ -41,8 +41,8 @@ using test::systemWith;
 // Indices of v0.8's device-to-device testcases (upstream-behavior.md §3.1).
 const std::vector<std::size_t> kD2dIndices = {4,  5,  6,  7,  12, 13, 14, 15, 20,
                                               21, 22, 23, 28, 29, 30, 31, 33};
-// The TMA ones of v0.10 (48-51) are waived on one GPU too.
-const std::vector<std::size_t> kTmaD2dIndices = {48, 49, 50, 51};
+// The TMA ones of v0.10 (48-51, and the TMA latency at 56) are waived on one GPU too.
+const std::vector<std::size_t> kTmaD2dIndices = {48, 49, 50, 51, 56};
 
 std::vector<std::string> d2dSelection() {
   std::vector<std::string> args = {"-t"};
@@ -152,8 +152,8 @@ TEST(D2dOutput, TwoGpusTextMatchesGolden) {
 // The default run (no -t): every testcase in registry order, the peer ones waived with a reason.
 TEST(D2dOutput, OneGpuDefaultRunMatchesGolden) {
   const Outcome o = runNvbandwidth(FakeTopology(1), {});
-  EXPECT_EQ(o.passed, 21);
-  EXPECT_EQ(o.waived, 21);
+  EXPECT_EQ(o.passed, 22);
+  EXPECT_EQ(o.waived, 22);
   EXPECT_EQ(o.errors, 0);
   EXPECT_EQ(o.exitCode, 0);
   EXPECT_EQ(o.err, "");
@@ -350,6 +350,49 @@ TEST(D2dOutput, VerboseStatisticsIgnoreNotAvailableCells) {
 }
 
 // A GPU without any peer leaves its fan cell N/A; SUM and the statistics skip it.
+// The TMA chase has the SM chase's cells (peer pairs only, 1 and 2 N/A), its own title and the
+// fake's TMA values (800 + 10 r + c); its SUM line adds them, and -v names every sample.
+TEST(D2dOutput, TmaLatencyHasTheSmLatencyCells) {
+  const Outcome text = runNvbandwidth(fourGpus(), {"-t", "33", "56"});
+  expectAllPassed(text, 2);
+  const std::string expected = "Running device_to_device_latency_tma.\n"
+                               "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)\n"
+                               "           0         1         2         3\n"
+                               " 0       N/A    801.00    802.00    803.00\n"
+                               " 1    810.00       N/A       N/A    813.00\n"
+                               " 2    820.00       N/A       N/A    823.00\n"
+                               " 3    830.00    831.00    832.00       N/A\n"
+                               "\n"
+                               "SUM device_to_device_latency_tma 8165.00\n";
+  EXPECT_NE(text.out.find(expected), std::string::npos) << text.out;
+  EXPECT_LT(text.out.find("Running device_to_device_latency_sm."),
+            text.out.find("Running device_to_device_latency_tma."));
+
+  const Outcome doc = runNvbandwidth(fourGpus(), {"-j", "-t", "33", "56"});
+  const json entries = testcasesOf(doc);
+  ASSERT_EQ(entries.size(), 2u);
+  const json& sm = entries[0];
+  const json& tma = entries[1];
+  EXPECT_EQ(tma.at("name"), "device_to_device_latency_tma");
+  EXPECT_EQ(tma.at("unit"), "ns");
+  EXPECT_EQ(tma.at("bandwidth_description"),
+            "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)");
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      const std::string smCell = sm.at("bandwidth_matrix")[r][c];
+      const std::string tmaCell = tma.at("bandwidth_matrix")[r][c];
+      EXPECT_EQ(tmaCell == "N/A", smCell == "N/A") << r << "," << c;
+      if (tmaCell != "N/A") {
+        EXPECT_DOUBLE_EQ(std::stod(tmaCell), 800.0 + 10 * r + c);
+      }
+    }
+
+  const Outcome verbose = runNvbandwidth(fourGpus(), {"-v", "-t", "56"});
+  EXPECT_NE(verbose.out.find("\tSample 2: Device 3 reading Device 1: 831.00 ns\n"),
+            std::string::npos)
+      << verbose.out;
+}
+
 TEST(D2dOutput, FanCellOfAGpuWithoutPeersIsNotAvailable) {
   FakeTopology topo(3);
   for (int other : {0, 1}) {

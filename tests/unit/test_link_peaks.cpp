@@ -183,6 +183,10 @@ TEST(CellLinks, LocalCopiesCountBytesCopiedReadsAndWritesCountTraffic) {
   EXPECT_NEAR(*linksOf("device_local_copy", topo)[0][0].link.gbPerSecond, kH200Memory / 2, 1e-6);
   EXPECT_NEAR(*linksOf("device_local_copy_tma", topo)[0][1].link.gbPerSecond, kH200Memory / 2,
               1e-6);
+  const auto sm = linksOf("device_local_copy_sm", topo);
+  EXPECT_NEAR(*sm[0][1].link.gbPerSecond, kH200Memory / 2, 1e-6);
+  EXPECT_EQ(sm[0][1].link.name, "HBM");
+  EXPECT_EQ(sm[0][1].convention, "bytes copied: memory traffic is twice that");
   EXPECT_NEAR(*linksOf("device_local_read_sm", topo)[0][0].link.gbPerSecond, kH200Memory, 1e-6);
   EXPECT_NEAR(*linksOf("device_local_write_sm", topo)[0][1].link.gbPerSecond, kH200Memory, 1e-6);
   EXPECT_EQ(linksOf("device_local_copy", topo)[0][0].link.name, "HBM");
@@ -196,6 +200,12 @@ TEST(CellLinks, LatencyNamesTheLinkWithoutAPeak) {
   const auto peer = linksOf("device_to_device_latency_sm", topo);
   EXPECT_EQ(peer[0][1].link.name, "NVLink 4 x18");
   EXPECT_FALSE(peer[0][1].link.gbPerSecond);
+  const auto tma = linksOf("device_to_device_latency_tma", topo);
+  const CellLink& oneReadsZero = tma[0][1 * 2 + 0];
+  EXPECT_EQ(oneReadsZero.link.name, "NVLink 4 x18");
+  EXPECT_FALSE(oneReadsZero.link.gbPerSecond);
+  EXPECT_EQ(oneReadsZero.convention, "latency");
+  EXPECT_EQ(oneReadsZero.cell, "GPU 1 reading GPU 0");
 }
 
 // Eight GPUs on NVSwitches: a one-to-all fan is bounded by the source's port, not by seven

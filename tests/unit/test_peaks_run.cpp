@@ -30,8 +30,8 @@ PlatformFactory h200s(int gpus, const std::string& nvlinks,
   return fakePlatform(withH200Links(FakeTopology(gpus), nvlinks), behaviour);
 }
 
-const std::vector<std::string> kSelection = {"-t", "0",  "1",  "2",  "4",  "5",  "6",
-                                             "20", "32", "33", "34", "52", "53", "54"};
+const std::vector<std::string> kSelection = {"-t", "0",  "1",  "2",  "4",  "5",  "6",  "20",
+                                             "32", "33", "34", "52", "53", "54", "55", "56"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::string& extra) {
   args.insert(args.begin(), extra);
@@ -63,9 +63,14 @@ TEST(PeaksRun, VerbosePrintsThePercentMatrixUnderEachBandwidthMatrix) {
             std::string::npos);
   EXPECT_NE(run.out.find("Peak of HBM: 4814.30 GB/s (bytes read)"), std::string::npos);
   EXPECT_NE(run.out.find("Peak of HBM: 4814.30 GB/s (bytes written)"), std::string::npos);
-  // Latency has no percent.
-  EXPECT_EQ(run.out.find("Percent of theoretical peak of host_device_latency_sm"),
+  EXPECT_NE(run.out.find("Percent of theoretical peak of device_local_copy_sm:\n"),
             std::string::npos);
+  // Latency has no percent.
+  for (const char* latency :
+       {"host_device_latency_sm", "device_to_device_latency_sm", "device_to_device_latency_tma"})
+    EXPECT_EQ(run.out.find(std::string("Percent of theoretical peak of ") + latency),
+              std::string::npos)
+        << latency;
 }
 
 // Every percent is value / peak, and every link of a measured cell is named.

@@ -1,4 +1,4 @@
-// Plans of the 17 device-to-device testcases against faked topologies: which copies run together,
+// Plans of the 18 device-to-device testcases against faked topologies: which copies run together,
 // between which GPUs, issued by which GPU, and which cell each value lands in.
 #include <gtest/gtest.h>
 
@@ -100,6 +100,9 @@ const std::vector<Case>& cases() {
       {"one_to_all_read_sm", Shape::Fan, kSm, {kSmWrite}, {{B, A, B}}},
       {"device_to_device_latency_sm", Shape::Latency, kSm,
        {"Device to Device Latency SM GPU(row) <-> GPU(column) (ns)"}, {}},
+      // The same chase, each access a bulk copy through the TMA (method Tma stands for that).
+      {"device_to_device_latency_tma", Shape::Latency, CopyMethod::Tma,
+       {"Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)"}, {}},
   };
   // clang-format on
   return all;
@@ -155,8 +158,9 @@ std::vector<std::string> expectedPlan(const Case& tc, const Topology& topo) {
                       cell + "=sum");
         break;
       case Shape::Latency:
-        out.push_back("chase on " + std::to_string(r) + ": gpu" + std::to_string(c) +
-                      "[2MiB] | m0" + cell + "=copy0");
+        out.push_back(std::string(tc.method == CopyMethod::Tma ? "TMA " : "") + "chase on " +
+                      std::to_string(r) + ": gpu" + std::to_string(c) + "[2MiB] | m0" + cell +
+                      "=copy0");
         break;
       case Shape::Fan:
         break;
@@ -353,7 +357,7 @@ TEST(D2dPlans, PairWithoutAccessIsNotApplicable) {
   const std::set<std::string> expected = {"0,1", "0,2", "0,3", "1,0", "1,3",
                                           "2,0", "2,3", "3,0", "3,1", "3,2"};
   for (const char* key : {"device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_sm",
-                          "device_to_device_latency_sm"})
+                          "device_to_device_latency_sm", "device_to_device_latency_tma"})
     EXPECT_EQ(cellsWritten(planFor(key, topo)), expected) << key;
   const Plan bidir = planFor("device_to_device_bidirectional_memcpy_read_ce", topo);
   for (std::size_t m = 0; m < 3; ++m) EXPECT_EQ(cellsWritten(bidir, m), expected) << m;
@@ -404,6 +408,54 @@ TEST(D2dPlans, LatencyIgnoresBufferSize) {
   for (const Measurement& m : plan.measurements) EXPECT_TRUE(m.copies.empty());
 }
 
+// The TMA chase: the same cells, chain and size as the SM chase (-b ignored), each access a bulk
+// copy; waived below compute capability 9.0 on any GPU and without a peer pair, like its SM and
+// TMA neighbours.
+TEST(D2dPlans, TmaLatencyIsTheSmChaseThroughTheTma) {
+  for (const std::size_t bytes : {std::size_t{1} << 20, std::size_t{1} << 30}) {
+    const Plan plan = planFor("device_to_device_latency_tma", FakeTopology(2), bytes);
+    EXPECT_EQ(describe(plan),
+              (std::vector<std::string>{"TMA chase on 0: gpu1[2MiB] | m0[0][1]=copy0",
+                                        "TMA chase on 1: gpu0[2MiB] | m0[1][0]=copy0"}));
+    for (const Measurement& m : plan.measurements) {
+      ASSERT_TRUE(m.latency.has_value());
+      EXPECT_EQ(m.latency->target.bytes, kLatencyBytes);
+      EXPECT_EQ(m.latency->target.kind, MemoryKind::Device);
+      EXPECT_TRUE(m.copies.empty());
+    }
+  }
+  for (const Measurement& m : planFor("device_to_device_latency_sm", FakeTopology(2)).measurements)
+    EXPECT_EQ(m.latency->access, ChaseAccess::SmLoad);
+}
+
+TEST(D2dPlans, TmaLatencyWaivers) {
+  const TestcaseDef& tma = def("device_to_device_latency_tma");
+  const auto oneGpu = waiveReasonFor(tma, FakeTopology(1));
+  ASSERT_TRUE(oneGpu.has_value());
+  EXPECT_EQ(*oneGpu, *waiveReasonFor(def("device_to_device_latency_sm"), FakeTopology(1)));
+  EXPECT_NE(oneGpu->find("this system has 1 GPU"), std::string::npos) << *oneGpu;
+
+  FakeTopology noAccess(2);
+  noAccess.setPeerAccess(0, 1, false);
+  noAccess.setPeerAccess(1, 0, false);
+  const auto blocked = waiveReasonFor(tma, noAccess);
+  ASSERT_TRUE(blocked.has_value());
+  EXPECT_NE(blocked->find("cuDeviceCanAccessPeer"), std::string::npos) << *blocked;
+
+  FakeTopology ampere(2);
+  ampere.setComputeCapability(0, 80);
+  const auto old = waiveReasonFor(tma, ampere);
+  ASSERT_TRUE(old.has_value());
+  EXPECT_NE(old->find("compute capability 9.0 or later); GPU 0 is 8.0"), std::string::npos) << *old;
+  // Below 9.0 the TMA reason wins even where peers are missing too: it says what to change.
+  FakeTopology ampereAlone(1);
+  ampereAlone.setComputeCapability(0, 80);
+  EXPECT_NE(waiveReasonFor(tma, ampereAlone)->find("GPU 0 is 8.0"), std::string::npos);
+
+  EXPECT_EQ(waiveReasonFor(tma, FakeTopology(2)), std::nullopt);
+  EXPECT_EQ(waiveReasonFor(tma, FakeTopology(8)), std::nullopt);
+}
+
 TEST(D2dPlans, RejectsSplitWarp) {
   const FakeTopology topo(2);
   const PlanContext ctx{topo, kBytes};
@@ -424,7 +476,7 @@ TEST(Registry, StartsWithTheUpstreamKeysInOrder) {
 TEST(Registry, DeviceToDeviceTestcasesAreExactlyThePeerWaivedOnes) {
   std::set<std::string> d2d;
   for (const Case& tc : cases()) d2d.insert(tc.key);
-  ASSERT_EQ(d2d.size(), 17u);
+  ASSERT_EQ(d2d.size(), 18u);
   for (const char* tma : {"device_to_device_memcpy_read_tma", "device_to_device_memcpy_write_tma",
                           "device_to_device_bidirectional_memcpy_read_tma",
                           "device_to_device_bidirectional_memcpy_write_tma"})
