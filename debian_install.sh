@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages nvbandwidth needs, then configures and builds it out of
-# source into build/ (or $BUILD_DIR). With --multinode it also installs Open MPI and builds the
-# multinode variant into build-multinode/ (or $MULTINODE_BUILD_DIR). Other arguments go to cmake:
+# source into build/ (or $BUILD_DIR). With --multinode it also installs Open MPI, and the same
+# build also makes the MPI program build/multinode/nvbandwidth (nothing is compiled twice). Other
+# arguments go to cmake:
 #   ./debian_install.sh --multinode -DCMAKE_CUDA_ARCHITECTURES=90
 # Works with CMake 3.20 and later, 4.x included. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build_dir="${BUILD_DIR:-$here/build}"
-multinode_dir="${MULTINODE_BUILD_DIR:-$here/build-multinode}"
 multinode=0
 cmake_args=()
 for arg in "$@"; do
@@ -55,12 +55,10 @@ if [ "$cmake_major" -lt 3 ] || { [ "$cmake_major" -eq 3 ] && [ "$cmake_minor" -l
   exit 1
 fi
 
+if [ "$multinode" = 1 ]; then cmake_args+=(-DNVBW_MULTINODE=ON); fi
 cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release ${cmake_args[@]+"${cmake_args[@]}"}
 cmake --build "$build_dir" -j "$(nproc)"
 echo "debian_install.sh: built $build_dir/nvbandwidth"
 if [ "$multinode" = 1 ]; then
-  cmake -S "$here" -B "$multinode_dir" -DCMAKE_BUILD_TYPE=Release -DNVBW_MULTINODE=ON \
-    ${cmake_args[@]+"${cmake_args[@]}"}
-  cmake --build "$multinode_dir" -j "$(nproc)"
-  echo "debian_install.sh: built $multinode_dir/nvbandwidth (multinode: run it with mpirun or srun)"
+  echo "debian_install.sh: built $build_dir/multinode/nvbandwidth (multinode: run it with mpirun or srun)"
 fi

@@ -1,4 +1,4 @@
-#include "fd_channel.h"
+#include "multinode/fd_channel.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -10,7 +10,7 @@
 #include <random>
 #include <thread>
 
-#include "nvbandwidth/error.h"
+#include "core/error.h"
 
 namespace nvbw::multinode {
 

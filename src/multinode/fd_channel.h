@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/communicator.h"
-#include "nvbandwidth/unique_handle.h"
+#include "platform/communicator.h"
+#include "core/unique_handle.h"
 
 namespace nvbw::multinode {
 

@@ -1,5 +1,5 @@
-#include "attempt.h"
-#include "shared_memory.h"
+#include "multinode/attempt.h"
+#include "multinode/shared_memory.h"
 
 #include <unistd.h>
 
@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "nvbandwidth/coordinator.h"
-#include "nvbandwidth/cuda_raii.h"
+#include "engine/coordinator.h"
+#include "platform/cuda_raii.h"
 
 namespace nvbw::multinode {
 namespace {

@@ -9,11 +9,11 @@
 
 #include <cstddef>
 
-#include "fd_channel.h"
-#include "nvbandwidth/buffer_view.h"
-#include "nvbandwidth/communicator.h"
-#include "nvbandwidth/gpu.h"
-#include "nvbandwidth/process_layout.h"
+#include "multinode/fd_channel.h"
+#include "platform/buffer_view.h"
+#include "platform/communicator.h"
+#include "platform/gpu.h"
+#include "multinode/process_layout.h"
 
 namespace nvbw::multinode {
 

@@ -5,11 +5,14 @@
 # size. Exits 77 (CTest: skipped) where no chromium is installed, so the test never passes without
 # a browser having looked at the page.
 #
-# Usage: test_html_report_browser.sh NVBANDWIDTH REPORT.json CHECKER
+# Usage: test_html_report_browser.sh NVBANDWIDTH REPORT.json CHECKER [BASELINE.json]
+# With BASELINE the page is that of `--compare BASELINE REPORT --html`: the report with its
+# comparison with the baseline.
 set -eu
 renderer=$1
 report=$2
 checker=$3
+baseline=${4:-}
 
 browser=
 for candidate in chromium chromium-browser; do
@@ -26,7 +29,13 @@ command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed to read th
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$renderer" --html "$work/report.html" --from "$report"
+if [ -n "$baseline" ]; then
+  # Exit 3 (a cell SLOWER) is a comparison's answer, not a failure to render.
+  "$renderer" --compare "$baseline" "$report" --html "$work/report.html" >/dev/null ||
+    [ $? -eq 3 ] || { echo "FAIL: --compare --html failed"; exit 1; }
+else
+  "$renderer" --html "$work/report.html" --from "$report"
+fi
 
 # Root in CI: Chromium's sandbox needs --no-sandbox there. A private profile keeps runs apart.
 browse() {

@@ -10,13 +10,13 @@
 #include <utility>
 #include <vector>
 
-#include "nvbandwidth/application.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/pattern.h"
-#include "nvbandwidth/plan.h"
-#include "nvbandwidth/results.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/system_info.h"
+#include "app/application.h"
+#include "report/output.h"
+#include "plans/pattern.h"
+#include "plans/plan.h"
+#include "engine/results.h"
+#include "app/runner.h"
+#include "platform/system_info.h"
 
 namespace nvbw::test {
 

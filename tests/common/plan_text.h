@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/plan.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/topology.h"
+#include "plans/plan.h"
+#include "plans/registry.h"
+#include "platform/topology.h"
 
 namespace nvbw::test {
 

@@ -21,7 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "nvml_api.h"
+#include "facts/nvml_api.h"
 
 using namespace nvbw::detail::nvml;
 

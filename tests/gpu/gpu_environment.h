@@ -7,14 +7,14 @@
 #include <optional>
 #include <string>
 
-#include "nvbandwidth/driver.h"
-#include "nvbandwidth/executor.h"
-#include "nvbandwidth/fault_injection.h"
-#include "nvbandwidth/gpu.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/selection.h"
+#include "platform/driver.h"
+#include "engine/executor.h"
+#include "engine/fault_injection.h"
+#include "platform/gpu.h"
+#include "report/output.h"
+#include "plans/registry.h"
+#include "app/runner.h"
+#include "app/selection.h"
 
 namespace nvbw::test {
 

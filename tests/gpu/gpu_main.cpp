@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "gpu_environment.h"
-#include "nvbandwidth/cuda_raii.h"
-#include "nvbandwidth/registry.h"
+#include "platform/cuda_raii.h"
+#include "plans/registry.h"
 
 namespace nvbw::test {
 

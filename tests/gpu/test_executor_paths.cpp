@@ -4,8 +4,8 @@
 #include "gpu_environment.h"
 #include <csignal>
 
-#include "nvbandwidth/pattern.h"
-#include "nvbandwidth/statistics.h"
+#include "plans/pattern.h"
+#include "core/statistics.h"
 
 namespace nvbw::test {
 namespace {

@@ -2,10 +2,10 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu_environment.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/selection.h"
-#include "nvbandwidth/statistics.h"
+#include "plans/registry.h"
+#include "app/runner.h"
+#include "app/selection.h"
+#include "core/statistics.h"
 
 namespace nvbw::test {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "gpu_environment.h"
-#include "nvbandwidth/host_facts.h"
-#include "nvbandwidth/machine_facts.h"
+#include "facts/host_facts.h"
+#include "facts/machine_facts.h"
 
 namespace nvbw::test {
 namespace {

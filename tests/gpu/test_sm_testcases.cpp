@@ -1,8 +1,8 @@
 // The SM copy host testcases and host latency on a real GPU (issue: SM copy kernels).
 #include "gpu_environment.h"
-#include "nvbandwidth/pattern.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/sm_geometry.h"
+#include "plans/pattern.h"
+#include "app/runner.h"
+#include "plans/sm_geometry.h"
 
 namespace nvbw::test {
 namespace {

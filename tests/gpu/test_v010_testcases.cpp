@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu_environment.h"
-#include "nvbandwidth/pattern.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/runner.h"
+#include "plans/pattern.h"
+#include "plans/registry.h"
+#include "app/runner.h"
 
 namespace nvbw::test {
 namespace {

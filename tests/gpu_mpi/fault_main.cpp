@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "mpi_communicator.h"
-#include "mpi_platform.h"
-#include "nvbandwidth/application.h"
-#include "nvbandwidth/fault_injection.h"
-#include "nvbandwidth/signals.h"
+#include "multinode/mpi/mpi_communicator.h"
+#include "multinode/mpi/mpi_platform.h"
+#include "app/application.h"
+#include "engine/fault_injection.h"
+#include "platform/signals.h"
 
 namespace {
 

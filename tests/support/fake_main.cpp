@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "fake_platform.h"
-#include "nvbandwidth/application.h"
-#include "nvbandwidth/signals.h"
+#include "app/application.h"
+#include "platform/signals.h"
+#include "fake_topology.h"
 
 namespace {
 

@@ -14,11 +14,12 @@
 #include <vector>
 
 #include "fake_platform.h"
-#include "mpi_communicator.h"
-#include "nvbandwidth/application.h"
-#include "nvbandwidth/signals.h"
-#include "nvbandwidth/world_setup.h"
+#include "multinode/mpi/mpi_communicator.h"
+#include "app/application.h"
+#include "platform/signals.h"
+#include "multinode/world_setup.h"
 #include "output_fixtures.h"
+#include "fake_topology.h"
 
 namespace {
 

@@ -7,8 +7,9 @@
 #include <sstream>
 #include <thread>
 
-#include "nvbandwidth/measurement_record.h"
+#include "engine/measurement_record.h"
 #include "output_fixtures.h"
+#include "fake_topology.h"
 
 namespace nvbw::test {
 namespace {

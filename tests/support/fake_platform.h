@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/application.h"
-#include "nvbandwidth/topology.h"
+#include "app/application.h"
+#include "platform/topology.h"
+#include "fake_topology.h"
 
 namespace nvbw::test {
 

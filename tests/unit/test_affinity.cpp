@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/affinity.h"
+#include "facts/affinity.h"
+#include "facts/host_facts.h"
 
 namespace nvbw {
 namespace {

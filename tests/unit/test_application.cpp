@@ -11,9 +11,10 @@
 
 #include "dcgm_check.h"
 #include "fake_platform.h"
-#include "nvbandwidth/driver.h"
+#include "platform/driver.h"
 #include "output_fixtures.h"
 #include "text_search.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

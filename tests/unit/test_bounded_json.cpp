@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "nvbandwidth/bounded_json.h"
+#include "core/bounded_json.h"
 
 namespace nvbw {
 namespace {

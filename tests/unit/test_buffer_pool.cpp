@@ -7,8 +7,9 @@
 #include <map>
 #include <string>
 
-#include "nvbandwidth/buffer_pool.h"
-#include "nvbandwidth/registry.h"
+#include "engine/buffer_pool.h"
+#include "plans/registry.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

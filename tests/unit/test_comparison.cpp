@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "golden.h"
-#include "nvbandwidth/comparison.h"
-#include "nvbandwidth/statistics.h"
+#include "fleet/comparison.h"
+#include "core/statistics.h"
 
 namespace nvbw {
 namespace {
@@ -135,7 +135,7 @@ json asUpstream(const json& ours) {
 
 json load(const std::string& path) { return json::parse(readFile(path)); }
 const std::string kFullH200 =
-    std::string(NVBW_DOCS_DIR) + "/measurements/h200-x2-issue11/full.json";
+    std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
 const std::string kUpstreamH200 = kGolden + "/upstream/default.json";
 const std::string kFourGpu = kGolden + "/d2d/json_four_gpu.json";
 

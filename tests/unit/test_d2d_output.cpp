@@ -17,17 +17,18 @@
 
 #include "fake_platform.h"
 #include "golden.h"
-#include "nvbandwidth/executor.h"
-#include "nvbandwidth/json_style.h"
-#include "nvbandwidth/options.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/plan.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/selection.h"
-#include "nvbandwidth/topology.h"
+#include "engine/executor.h"
+#include "core/json_style.h"
+#include "app/options.h"
+#include "report/output.h"
+#include "plans/plan.h"
+#include "plans/registry.h"
+#include "app/runner.h"
+#include "app/selection.h"
+#include "platform/topology.h"
 #include "output_fixtures.h"
 #include "text_search.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

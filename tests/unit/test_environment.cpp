@@ -2,7 +2,7 @@
 // what changed by the end of the run.
 #include <gtest/gtest.h>
 
-#include "nvbandwidth/environment.h"
+#include "facts/environment.h"
 
 namespace nvbw {
 namespace {

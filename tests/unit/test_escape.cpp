@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "nvbandwidth/escape.h"
+#include "core/escape.h"
 
 namespace nvbw {
 namespace {

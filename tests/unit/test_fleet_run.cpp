@@ -13,6 +13,7 @@
 #include "fake_platform.h"
 #include "temp_file.h"
 #include "text_search.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/affinity.h"
-#include "nvbandwidth/host_facts.h"
+#include "facts/affinity.h"
+#include "facts/host_facts.h"
 
 namespace nvbw {
 namespace {

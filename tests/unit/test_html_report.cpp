@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "golden.h"
-#include "nvbandwidth/html_report.h"
+#include "fleet/html/html_report.h"
 #include "temp_file.h"
-#include "nvbandwidth/text_format.h"
+#include "report/text_format.h"
 #include "run_binary.h"
 
 namespace {
@@ -32,7 +32,7 @@ using nvbw::test::readFile;
 
 const std::string kPython = "/usr/bin/python3";
 const std::string kRealReport =
-    std::string(NVBW_DOCS_DIR) + "/measurements/h200-x2-issue11/full.json";
+    std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
 const std::string kFeatures = std::string(NVBW_GOLDEN_DIR) + "/html/features.json";
 
 // Parses the page given as argv[1] strictly and prints, as JSON, what the tests compare with the

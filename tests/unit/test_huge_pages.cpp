@@ -1,7 +1,7 @@
 // -H: reading the huge-page reserve out of /proc/meminfo and deciding what it allows.
 #include <gtest/gtest.h>
 
-#include "nvbandwidth/huge_pages.h"
+#include "platform/huge_pages.h"
 
 namespace nvbw {
 namespace {

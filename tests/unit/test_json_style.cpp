@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "golden.h"
-#include "nvbandwidth/json_style.h"
+#include "core/json_style.h"
 
 namespace nvbw {
 namespace {

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/link_peaks.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/topology.h"
+#include "facts/link_peaks.h"
+#include "plans/registry.h"
+#include "platform/topology.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "nvbandwidth/environment.h"
-#include "nvbandwidth/nvml.h"
+#include "facts/environment.h"
+#include "facts/nvml.h"
 
 namespace nvbw {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/options.h"
+#include "app/options.h"
 
 namespace nvbw {
 namespace {

@@ -7,10 +7,10 @@
 
 #include "dcgm_check.h"
 #include "golden.h"
-#include "nvbandwidth/json_style.h"
-#include "nvbandwidth/listing.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/version.h"
+#include "core/json_style.h"
+#include "report/listing.h"
+#include "report/output.h"
+#include "core/version.h"
 #include "output_fixtures.h"
 
 namespace nvbw {

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "golden.h"
-#include "nvbandwidth/listing.h"
-#include "nvbandwidth/output.h"
-#include "nvbandwidth/text_format.h"
+#include "report/listing.h"
+#include "report/output.h"
+#include "report/text_format.h"
 #include "output_fixtures.h"
 
 namespace nvbw {

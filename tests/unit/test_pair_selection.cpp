@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/error.h"
-#include "nvbandwidth/pair_selection.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/topology.h"
+#include "core/error.h"
+#include "plans/pair_selection.h"
+#include "plans/registry.h"
+#include "platform/topology.h"
 #include "plan_text.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include "nvbandwidth/pattern.h"
+#include "plans/pattern.h"
 
 namespace nvbw {
 namespace {

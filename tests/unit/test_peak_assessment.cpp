@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "nvbandwidth/peak_assessment.h"
-#include "nvbandwidth/text_format.h"
+#include "report/peak_assessment.h"
+#include "report/text_format.h"
 
 namespace nvbw {
 namespace {

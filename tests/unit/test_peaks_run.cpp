@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fake_platform.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

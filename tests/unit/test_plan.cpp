@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "nvbandwidth/plan.h"
+#include "plans/plan.h"
 
 namespace nvbw {
 namespace {

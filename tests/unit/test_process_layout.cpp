@@ -1,7 +1,7 @@
 // Start-up decisions of a multi-process run, from faked rank reports.
 #include <gtest/gtest.h>
 
-#include "nvbandwidth/process_layout.h"
+#include "multinode/process_layout.h"
 
 namespace nvbw {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "nvbandwidth/progress_display.h"
+#include "report/progress_display.h"
 
 namespace nvbw {
 namespace {

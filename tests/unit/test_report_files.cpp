@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "nvbandwidth/report_files.h"
+#include "fleet/report_files.h"
 #include "temp_file.h"
 
 namespace nvbw {

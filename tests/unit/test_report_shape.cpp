@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "nvbandwidth/report_shape.h"
+#include "fleet/report_shape.h"
 
 namespace nvbw {
 namespace {

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "nvbandwidth/results.h"
+#include "engine/results.h"
 
 namespace nvbw {
 namespace {

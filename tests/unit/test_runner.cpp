@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/coordinator.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/runner.h"
-#include "nvbandwidth/topology.h"
+#include "engine/coordinator.h"
+#include "plans/registry.h"
+#include "app/runner.h"
+#include "platform/topology.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -1,7 +1,7 @@
 // Pooling a multi-process measurement's samples: each rank contributes the copies it issued.
 #include <gtest/gtest.h>
 
-#include "nvbandwidth/sample_exchange.h"
+#include "multinode/sample_exchange.h"
 
 namespace nvbw {
 namespace {

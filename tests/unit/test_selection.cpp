@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/selection.h"
+#include "app/selection.h"
 
 namespace nvbw {
 namespace {

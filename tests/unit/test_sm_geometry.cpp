@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "nvbandwidth/sm_geometry.h"
+#include "plans/sm_geometry.h"
 
 namespace nvbw {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "nvbandwidth/error.h"
-#include "nvbandwidth/statistics.h"
+#include "core/error.h"
+#include "core/statistics.h"
 
 namespace nvbw {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "nvbandwidth/error.h"
-#include "nvbandwidth/sweep.h"
+#include "core/error.h"
+#include "fleet/sweep.h"
 
 namespace nvbw {
 namespace {

@@ -3,7 +3,8 @@
 
 #include <string>
 
-#include "nvbandwidth/system_info.h"
+#include "platform/system_info.h"
+#include "facts/driver_version.h"
 
 namespace nvbw {
 namespace {

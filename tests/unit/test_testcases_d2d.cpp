@@ -10,12 +10,13 @@
 #include <tuple>
 #include <vector>
 
-#include "nvbandwidth/plan.h"
-#include "nvbandwidth/registry.h"
-#include "nvbandwidth/testcases_d2d.h"
-#include "nvbandwidth/topology.h"
+#include "plans/plan.h"
+#include "plans/registry.h"
+#include "plans/testcases_d2d.h"
+#include "platform/topology.h"
 #include "plan_text.h"
 #include "upstream_keys.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -2,9 +2,10 @@
 // which copy, which cell each value lands in, bisect pairs and labels, titles and waivers.
 #include <gtest/gtest.h>
 
-#include "nvbandwidth/testcases_multinode.h"
+#include "plans/testcases_multinode.h"
 #include "plan_text.h"
 #include "upstream_keys.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

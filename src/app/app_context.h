@@ -1,0 +1,48 @@
+// What the application core runs with (the machine to open, where to print, how to learn of a
+// stop request, the processes of the run) and how it ends (exit statuses, failed writes, usage
+// errors): shared by the run and by the commands that need no GPU.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "app/platform.h"
+#include "core/error.h"
+#include "core/progress.h"
+#include "core/stop_request.h"
+#include "platform/communicator.h"
+#include "plans/registry.h"
+
+namespace nvbw {
+
+struct AppContext {
+  PlatformFactory platform;
+  std::ostream& out;
+  std::ostream& err;
+  StopRequest stopRequested;   // empty: never stop early
+  ProgressSink progress;       // empty: no progress display
+  Communicator* comm = nullptr;  // empty: this process alone
+  RegistryScope scope = RegistryScope::SingleNode;  // which testcases this build has
+  bool errIsTerminal = false;  // stderr is a terminal: the progress line may be shown there
+};
+
+// Exit statuses (README "Exit status").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitSlower = 3;  // --compare/--baseline: a cell is SLOWER
+inline constexpr int kExitInterruptedBase = 128;  // + the signal number
+
+// A write to standard output or standard error failed (full disk, closed descriptor): exit 1.
+class WriteFailed : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws WriteFailed when `stream` (standard `name`: "output" or "error") is in a failed state.
+void checkWritable(std::ostream& stream, const char* name);
+
+// The one stderr line of a usage error: "nvbandwidth: <message> (see nvbandwidth --help)".
+std::string usageErrorLine(const std::string& message);
+
+}  // namespace nvbw

@@ -1,0 +1,390 @@
+#include "facts/driver_version.h"
+#include "app/application.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ostream>
+#include <sstream>
+
+#include "fleet/comparison.h"
+#include "core/escape.h"
+#include "app/fleet_commands.h"
+#include "fleet/html/html_report.h"
+#include "platform/huge_pages.h"
+#include "report/listing.h"
+#include "report/output.h"
+#include "report/output_fanout.h"
+#include "report/progress_display.h"
+#include "plans/pair_selection.h"
+#include "plans/registry.h"
+#include "app/runner.h"
+#include "app/selection.h"
+#include "fleet/sweep.h"
+#include "core/version.h"
+
+namespace nvbw {
+
+std::string smallBufferWarning() {
+  return "NOTE: You have chosen a buffer size that is smaller than the default buffer size. It is "
+         "suggested to use the default buffer size (" +
+         std::to_string(kDefaultBufferSizeMiB) + " MiB) to achieve maximal peak bandwidth.";
+}
+
+SystemInfo buildSystemInfo() {
+  SystemInfo info;
+  info.version = kVersion;
+  info.gitVersion = kGitVersion;
+  info.cudaRuntimeVersion = kBuildCudaVersion;
+  info.hostname = hostName();
+  return info;
+}
+
+namespace {
+
+// Forwards to the report and checks after each step that it could be written.
+class CheckedOutput final : public Output {
+ public:
+  CheckedOutput(Output& inner, std::ostream& out) : inner_(inner), out_(out) {}
+  void header(const RunHeader& h) override {
+    inner_.header(h);
+    checkWritable(out_, "output");
+  }
+  void testcaseStarted(const std::string& key) override {
+    inner_.testcaseStarted(key);
+    checkWritable(out_, "output");
+  }
+  void testcaseFinished(const TestcaseResult& result) override {
+    inner_.testcaseFinished(result);
+    checkWritable(out_, "output");
+  }
+  void globalError(const std::string& message) override { inner_.globalError(message); }
+  void sweepFinished(const SweepTable& table) override {
+    inner_.sweepFinished(table);
+    checkWritable(out_, "output");
+  }
+  void comparison(const Comparison& result) override { inner_.comparison(result); }
+  void finish(const RunEnd& end) override { inner_.finish(end); }
+
+ private:
+  Output& inner_;
+  std::ostream& out_;
+};
+
+std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
+  std::vector<std::string> keys;
+  for (const auto& def : registry) keys.push_back(def.key);
+  return keys;
+}
+
+ExecSettings execSettings(const Options& o) {
+  ExecSettings s;
+  s.samples = o.testSamples;
+  s.loopCount = o.loopCount;
+  s.statistic = o.useMean ? Statistic::Mean : Statistic::Median;
+  s.verify = !o.skipVerification;
+  s.cpuAffinity = !o.disableAffinity;
+  return s;
+}
+
+std::vector<std::uint64_t> sweepSizesOf(const Options& o) {
+  return o.sweep.empty() ? std::vector<std::uint64_t>{} : sweepSizes(parseSweep(o.sweep));
+}
+
+RunSettings runSettings(const Options& o) {
+  return {o.bufferSizeMiB,     o.testSamples,      o.loopCount,
+          o.useMean ? Statistic::Mean : Statistic::Median,
+          !o.skipVerification, !o.disableAffinity, o.useHugePages,
+          o.targetNumPairs,    o.pair,             sweepSizesOf(o)};
+}
+
+// What -H means on this machine: the page size to allocate with and, when there are no huge
+// pages, why the host-memory testcases are waived.
+struct HostMemoryChoice {
+  std::size_t hugePageBytes = 0;
+  std::optional<std::string> problem;
+  std::optional<std::string> note;
+};
+
+HostMemoryChoice hostMemoryChoice(const Options& o) {
+  HostMemoryChoice choice;
+  if (!o.useHugePages) return choice;
+  const HugePageInfo info = readHugePageInfo();
+  choice.problem = hugePageProblem(info);
+  if (!choice.problem) {
+    choice.hugePageBytes = static_cast<std::size_t>(info.pageBytes);
+    choice.note = hugePageNote(info);
+  }
+  return choice;
+}
+
+// The part of a run after option handling: start-up, header, testcases, report.
+class Run {
+ public:
+  Run(const Options& options, AppContext& ctx, CommandFiles& files)
+      : options_(options), ctx_(ctx), files_(files) {
+    const OutputSettings settings{options.verbose, options.perfFormatter};
+    printed_ = options.json ? makeJsonOutput(ctx.out, settings)
+                            : makeTextOutput(ctx.out, ctx.err, settings);
+    std::vector<Output*> views = {printed_.get()};
+    // --baseline and --html read the run as the JSON document, whatever is printed.
+    // Only the printing rank compares and writes the HTML (one file, not one per rank).
+    if (files.baseline || files.html) {
+      capture_ = makeJsonOutput(captured_, settings);
+      views.push_back(capture_.get());
+    }
+    if (ctx.errIsTerminal && !options.noProgress)
+      progress_ = std::make_unique<ProgressDisplay>(ctx.err);
+    output_ = std::make_unique<FanOutput>(std::move(views), [this] {
+      if (progress_) progress_->clear();
+    });
+  }
+
+  int execute(const std::vector<TestcaseDef>& registry, const std::vector<Selection>& selection);
+
+ private:
+  RunHeader header() const {
+    RunHeader h;
+    h.system = buildSystemInfo();
+    h.settings = runSettings(options_);
+    if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
+    return h;
+  }
+  int startupFailed(RunHeader h, const std::string& why);
+  int finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
+             const Platform& platform, const EnvironmentSnapshot& atStart);
+
+  int finishViews(const RunEnd& end, int status);
+  ProgressSink progressSink() {
+    if (!progress_) return ctx_.progress;
+    return [this](const ProgressEvent& e) {
+      progress_->show(e);
+      if (ctx_.progress) ctx_.progress(e);
+    };
+  }
+
+  const Options& options_;
+  AppContext& ctx_;
+  CommandFiles& files_;
+  std::unique_ptr<Output> printed_;
+  std::ostringstream captured_;
+  std::unique_ptr<Output> capture_;
+  std::unique_ptr<ProgressDisplay> progress_;
+  std::unique_ptr<Output> output_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+int Run::startupFailed(RunHeader h, const std::string& why) {
+  h.gpusOpened = false;
+  h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
+  output_->header(h);
+  output_->globalError("cannot start: " + why);
+  output_->finish(RunEnd{});
+  checkWritable(ctx_.out, "output");
+  return kExitFailure;
+}
+
+// The header's facts about the opened machine: system, environment and the notes they call for.
+void addMachineFacts(RunHeader& h, const Platform& platform) {
+  h.system = platform.systemInfo();
+  h.environment = platform.environment();
+  for (std::string& line : environmentWarnings(*h.environment)) h.warnings.push_back(std::move(line));
+  if (h.environment->nvmlProblem)
+    h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
+                         "): NVLink peaks and most of the GPU environment are unknown.");
+  if (std::string note = peerAccessNote(platform.topology()); !note.empty())
+    h.warnings.push_back(std::move(note));
+}
+
+int Run::execute(const std::vector<TestcaseDef>& registry,
+                 const std::vector<Selection>& selection) {
+  RunHeader h = header();
+  std::unique_ptr<Platform> platform;
+  PairRule pairs;
+  try {
+    platform = ctx_.platform();
+    addMachineFacts(h, *platform);
+    // -d: host buffers are not bound to any GPU's CPUs, whatever sysfs says is local.
+    if (options_.disableAffinity)
+      for (GpuEnvironment& gpu : h.environment->gpus) gpu.hostBufferCpus.reset();
+  } catch (const std::exception& e) {
+    return startupFailed(h, e.what());
+  }
+  try {
+    // --pair names GPUs of this run: only now can it be checked.
+    pairs = resolvePairRule(options_.pair, options_.targetNumPairs, h.system);
+  } catch (const UsageError& e) {
+    ctx_.err << usageErrorLine(e.what()) << std::flush;
+    return kExitUsage;
+  }
+  for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
+    h.warnings.push_back(std::move(note));
+  const HostMemoryChoice host = hostMemoryChoice(options_);
+  if (host.note) h.warnings.push_back(*host.note);
+  if (host.problem) h.warnings.push_back("NOTE: " + *host.problem + ": host testcases are waived.");
+  output_->header(h);
+  checkWritable(ctx_.out, "output");
+
+  ExecHooks hooks;
+  hooks.stopRequested = ctx_.stopRequested;
+  hooks.note = [this](const std::string& line) { ctx_.err << line << '\n'; };
+  std::unique_ptr<PlanRunner> runner;
+  ExecSettings exec = execSettings(options_);
+  exec.hugePageBytes = host.hugePageBytes;
+  try {
+    runner = platform->makePlanRunner(exec, hooks);
+  } catch (const std::exception& e) {
+    output_->globalError(e.what());
+    output_->finish(RunEnd{});
+    checkWritable(ctx_.out, "output");
+    return kExitFailure;
+  }
+  // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
+  CheckedOutput checked(*output_, ctx_.out);
+  const RunSummary summary = runTestcases(
+      {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes()),
+       pairs, host.problem, sweepSizesOf(options_)},
+      *runner, checked, {ctx_.comm, ctx_.stopRequested, progressSink()});
+  return finish(summary, *runner, selection.size(), *platform, *h.environment);
+}
+
+int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
+                const Platform& platform, const EnvironmentSnapshot& atStart) {
+  RunEnd end;
+  end.environment = platform.environment();
+  end.warnings = runWarnings(atStart, *end.environment);
+  end.interruptedBy = summary.interruptedBy;
+  end.finished = summary.finished;
+  end.selected = selected;
+  end.timing = RunEnd::Timing{
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
+      runner.phaseTimes(), runner.memoryStats()};
+  int status = summary.errors > 0 ? kExitFailure : kExitOk;
+  if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
+  return finishViews(end, status);
+}
+
+// Compares with the baseline (from the captured document), prints the end of the report and
+// writes the HTML. Errors and interruption keep their status; otherwise SLOWER cells give 3.
+int Run::finishViews(const RunEnd& end, int status) {
+  nlohmann::json doc;
+  if (capture_) {
+    capture_->finish(end);
+    doc = nlohmann::json::parse(captured_.str());
+  }
+  std::optional<Comparison> compared;
+  if (files_.baseline) {
+    compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
+    printed_->comparison(*compared);
+    doc["nvbandwidth"]["comparison"] = comparisonJson(*compared);
+  }
+  if (progress_) progress_->clear();
+  printed_->finish(end);
+  checkWritable(ctx_.out, "output");
+  if (files_.html) {
+    try {
+      files_.html->write(renderHtmlReport(doc));
+    } catch (const FileWriteError& e) {
+      ctx_.err << "nvbandwidth: " << e.what() << std::endl;
+      if (status == kExitOk) status = kExitFailure;
+    }
+  }
+  if (status == kExitOk && compared && compared->anySlower()) return kExitSlower;
+  return status;
+}
+
+int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
+                  std::ostream& out) {
+  if (options.help)
+    out << versionBlock(kVersion, kGitVersion) << helpText() << '\n';
+  else if (options.version)
+    out << versionBlock(kVersion, kGitVersion);
+  else if (options.json)
+    out << listingJson(registry, kVersion, kGitVersion);
+  else
+    out << versionBlock(kVersion, kGitVersion) << listingText(registry);
+  out.flush();
+  checkWritable(out, "output");
+  return kExitOk;
+}
+
+// The command's files, read and checked before anything runs; nullopt (after the one usage-error
+// line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
+// the printing rank, so that all of them stop alike.
+std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
+  const bool prints = !ctx.comm || ctx.comm->rank() == 0;
+  std::optional<CommandFiles> files;
+  std::optional<std::string> problem;
+  try {
+    files = openCommandFiles(options, ctx.stopRequested, prints);
+  } catch (const ReportFileError& e) {
+    problem = e.what();
+  }
+  if (ctx.comm && ctx.comm->size() > 1) problem = agreeOnProblem(*ctx.comm, problem);
+  if (!problem) return files;
+  if (prints) ctx.err << usageErrorLine(*problem) << std::flush;
+  return std::nullopt;
+}
+
+}  // namespace
+
+EnvironmentSnapshot Platform::environment() const {
+  EnvironmentSnapshot unknown;
+  unknown.nvmlProblem = "this platform does not read it";
+  return unknown;
+}
+
+int runApplication(const Options& options, AppContext& ctx) {
+  try {
+    const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope);
+    // -h and -l need neither a GPU nor a driver, and work in JSON mode too.
+    if (options.help || options.version || options.list)
+      return helpOrListing(options, registry, ctx.out);
+    std::vector<Selection> selection;
+    try {
+      validateOptions(options);
+      selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
+    } catch (const UsageError& e) {
+      ctx.err << usageErrorLine(e.what()) << std::flush;
+      checkWritable(ctx.err, "error");
+      return kExitUsage;
+    }
+    std::optional<CommandFiles> files = openFiles(options, ctx);
+    if (!files) return kExitUsage;
+    int status = kExitOk;
+    if (!options.compare.empty()) {
+      status = runCompareCommand(options, *files, ctx);
+    } else if (!options.from.empty()) {
+      status = runRenderCommand(*files, ctx);
+    } else {
+      Run run(options, ctx, *files);
+      status = run.execute(registry, selection);
+    }
+    ctx.err.flush();
+    checkWritable(ctx.err, "error");
+    return status;
+  } catch (const WriteFailed& e) {
+    ctx.err << "nvbandwidth: " << e.what() << std::endl;
+    return kExitFailure;
+  } catch (const Interrupted& e) {
+    // Before anything was printed (a report file was being read) or instead of printing it.
+    return kExitInterruptedBase + e.signal();
+  } catch (const std::exception& e) {
+    // Last resort: never let an exception terminate the process.
+    ctx.err << "ERROR: " << e.what() << std::endl;
+    return kExitFailure;
+  }
+}
+
+int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
+  Options options;
+  try {
+    options = parseOptions(args);
+  } catch (const UsageError& e) {
+    context.err << usageErrorLine(e.what()) << std::flush;
+    return kExitUsage;
+  }
+  return runApplication(options, context);
+}
+
+}  // namespace nvbw

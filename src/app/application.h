@@ -1,0 +1,32 @@
+// The application core: everything a run does between a parsed command line and an exit status
+// (help, listing, validation, selection, start-up, warnings, the run, the report and its write
+// errors). main only parses the command line and calls runApplication; tests drive whole runs
+// through it with a faked platform.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/app_context.h"
+#include "app/options.h"
+#include "platform/system_info.h"
+
+namespace nvbw {
+
+int runApplication(const Options& options, AppContext& context);
+
+// Parses `args` (argv without the program name) and runs the application; a command line that
+// does not parse is a usage error (one line on context.err, exit status 2). This is all of main
+// but for the signal handlers and the real platform.
+int runCommandLine(const std::vector<std::string>& args, AppContext& context);
+
+// The start-up note about a buffer smaller than the default.
+std::string smallBufferWarning();
+
+// The SystemInfo known without a driver: versions of this build and the host name.
+SystemInfo buildSystemInfo();
+
+}  // namespace nvbw

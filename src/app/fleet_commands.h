@@ -1,0 +1,39 @@
+// The report files a command line names, and the commands that need no GPU: --compare BASELINE
+// CURRENT and --html FILE --from REPORT.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "app/app_context.h"
+#include "app/options.h"
+#include "fleet/report_files.h"
+
+namespace nvbw {
+
+// Every report the options name, read and checked, and every file they ask to write, checked,
+// before anything runs.
+struct CommandFiles {
+  std::vector<nlohmann::json> compared;    // --compare: the baseline, then the current report
+  std::optional<nlohmann::json> from;      // --from
+  std::optional<nlohmann::json> baseline;  // --baseline (on the printing rank only)
+  std::optional<OutputFile> html;          // --html (in a run: on the printing rank only)
+};
+
+// Output targets first (none may be a file the command reads), then the reports. A run's
+// --baseline and --html belong to the rank that prints (`printsReport`). Throws ReportFileError
+// (a usage error) or Interrupted.
+CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport);
+
+// Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
+// with -j: {"nvbandwidth": {"version", "git_version", "comparison"}}); with --html also the
+// current report with its verdicts as HTML. Exit 0, or kExitSlower when a cell is SLOWER; 1 when
+// the HTML cannot be written. Throws WriteFailed or Interrupted.
+int runCompareCommand(const Options& options, CommandFiles& files, AppContext& context);
+
+// Renders a saved report as HTML (--html FILE --from REPORT). Exit 0; 1 when the HTML cannot
+// be written. Throws Interrupted.
+int runRenderCommand(CommandFiles& files, AppContext& context);
+
+}  // namespace nvbw

@@ -1,0 +1,47 @@
+#include "facts/driver_version.h"
+#include "app/gpu_platform.h"
+#include "app/application.h"
+
+#include "platform/driver.h"
+#include "platform/gpu.h"
+#include "facts/machine_facts.h"
+
+namespace nvbw {
+namespace {
+
+class GpuPlatform final : public Platform {
+ public:
+  GpuPlatform()
+      : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_), facts_(gpu_) {
+    topology_.setConfidentialComputing(facts_.confidentialComputing());
+    topology_.setLinkFacts(facts_.linkFacts());
+  }
+
+  SystemInfo systemInfo() const override {
+    SystemInfo info = buildSystemInfo();
+    info.cudaDriverVersion = gpu_.driverCudaVersion();
+    info.driverVersion = readDriverVersion();
+    for (int d = 0; d < gpu_.deviceCount(); ++d) info.devices.push_back(gpu_.info(d));
+    return info;
+  }
+
+  const Topology& topology() const override { return topology_; }
+  EnvironmentSnapshot environment() const override { return facts_.environment(); }
+
+  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+                                             ExecHooks hooks) override {
+    return makeGpuPlanRunner(gpu_, settings, std::move(hooks));
+  }
+
+ private:
+  DriverLibrary driver_;
+  Gpu gpu_;
+  DriverTopology topology_;
+  MachineFacts facts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Platform> openGpuPlatform() { return std::make_unique<GpuPlatform>(); }
+
+}  // namespace nvbw

@@ -1,0 +1,13 @@
+// The platform of a real run: the CUDA driver loaded at run time, this machine's GPUs.
+#pragma once
+
+#include <memory>
+
+#include "app/platform.h"
+
+namespace nvbw {
+
+// Loads the driver and opens every GPU. Throws DriverUnavailable when that fails.
+std::unique_ptr<Platform> openGpuPlatform();
+
+}  // namespace nvbw

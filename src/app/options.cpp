@@ -1,0 +1,308 @@
+// Command-line parsing. Boost.Program_options does the tokenising so that abbreviations, bundled
+// switches, `--name=value` and multitoken vectors behave exactly as in upstream; numbers are
+// parsed here rather than by lexical_cast, which would silently wrap `-b -1` to 2^64-1.
+#include "app/options.h"
+
+#include <boost/program_options.hpp>
+
+#include "core/escape.h"
+#include "fleet/sweep.h"
+#include <limits>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace nvbw {
+namespace {
+
+constexpr std::uint64_t kMiB = 1048576;
+constexpr unsigned kHelpLineLength = 80;
+
+// v0.8's long options. A prefix that named one of them in v0.8 still does, although a newer
+// option now starts the same way (`--use` is --useMean, not --useHugePages; `--ver` --verbose).
+const char* const kV08LongNames[] = {"help",          "bufferSize",  "list",     "testcase",
+                                     "testcasePrefixes", "verbose", "skipVerification",
+                                     "disableAffinity", "testSamples", "useMean",  "json",
+                                     "loopCount",     "perfFormatter"};
+
+bool startsWith(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// `--<prefix>[=value]` spelled out as the v0.8 option it abbreviated, where it abbreviated
+// exactly one; every other token unchanged (Boost then resolves or rejects it as before).
+std::string expandV08Prefix(const std::string& token) {
+  if (!startsWith(token, "--") || token.size() == 2) return token;
+  const std::size_t equals = token.find('=');
+  const std::string name = token.substr(2, equals == std::string::npos ? equals : equals - 2);
+  const char* match = nullptr;
+  for (const char* full : kV08LongNames) {
+    if (name == full) return token;
+    if (!startsWith(full, name)) continue;
+    if (match) return token;  // ambiguous in v0.8 already: Boost says so
+    match = full;
+  }
+  if (!match) return token;
+  return "--" + std::string(match) + (equals == std::string::npos ? "" : token.substr(equals));
+}
+
+std::vector<std::string> expandV08Prefixes(const std::vector<std::string>& args) {
+  std::vector<std::string> expanded;
+  bool optionsEnded = false;
+  for (const std::string& arg : args) {
+    // Boost would read `---v` as `-v`: only `-x` and `--name` are options.
+    if (!optionsEnded && startsWith(arg, "---"))
+      throw UsageError("unknown option " + quotedArgument(arg));
+    expanded.push_back(optionsEnded ? arg : expandV08Prefix(arg));
+    if (arg == "--") optionsEnded = true;
+  }
+  return expanded;
+}
+
+// One description serves parsing and --help, so the help can never list an option the parser
+// does not know. Numeric options are taken as strings and converted by parseWholeNumber.
+po::options_description describeOptions() {
+  const Options defaults;
+  // Boost appends the colon: the caption prints as "nvbandwidth CLI:".
+  // The option column stays as wide as v0.8's (33 characters: line length 80 minus 47), so that
+  // v0.8's rows print byte for byte as before; longer new entries put their text on a line of
+  // its own.
+  po::options_description desc("nvbandwidth CLI", kHelpLineLength, kHelpLineLength - 33);
+  // clang-format off
+  desc.add_options()
+    ("help,h", "Produce help message")
+    ("bufferSize,b",
+     po::value<std::string>()->default_value(std::to_string(defaults.bufferSizeMiB)),
+     "Memcpy buffer size in MiB")
+    ("list,l", "List available testcases")
+    ("testcase,t", po::value<std::vector<std::string>>()->multitoken(),
+     "Testcase(s) to run (by name or index)")
+    ("testcasePrefixes,p", po::value<std::vector<std::string>>()->multitoken(),
+     "Testcase(s) to run (by prefix)")
+    ("verbose,v", po::bool_switch(), "Verbose output")
+    ("skipVerification,s", po::bool_switch(), "Skips data verification after copy")
+    ("disableAffinity,d", po::bool_switch(), "Disable automatic CPU affinity control")
+    ("testSamples,i",
+     po::value<std::string>()->default_value(std::to_string(defaults.testSamples)),
+     "Iterations of the benchmark")
+    ("useMean,m", po::bool_switch(), "Use mean instead of median for results")
+    ("json,j", po::bool_switch(), "Print output in json format instead of plain text.")
+    ("loopCount", po::value<std::string>()->default_value(std::to_string(defaults.loopCount)),
+     "Iterations of memcpy to be performed within a test sample")
+    ("perfFormatter", po::bool_switch(), "Use perf formatter prefix (&&&& PERF) in output")
+    ("version", "Print the version and exit")
+    ("pair", po::value<std::vector<std::string>>()->multitoken(),
+     "Run the device-to-device testcases on one GPU pair only: two GPU indices or UUIDs")
+    ("useHugePages,H", po::bool_switch(), "Allocate pinned host buffers from huge pages")
+    ("targetNumPairs,P", po::value<std::string>()->default_value("-1"),
+     "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first")
+    ("compare", po::value<std::vector<std::string>>()->multitoken(),
+     "Compare two saved -j reports (BASELINE CURRENT) without a GPU; exit 3 if slower")
+    ("baseline", po::value<std::string>(),
+     "Compare this run with a saved -j report; exit 3 if any cell is slower")
+    ("tolerance", po::value<std::string>()->default_value("5"),
+     "Percent a cell may differ when a side has no samples (upstream reports)")
+    ("sweep", po::value<std::string>(),
+     "Run each testcase at buffer sizes MIN:MAX[:FACTOR] MiB (factor 2 by default)")
+    ("no-progress", po::bool_switch(), "No progress line on stderr (shown on terminals only)")
+    ("html", po::value<std::string>(), "Also write the report as a self-contained HTML file")
+    ("from", po::value<std::string>(), "With --html: render this saved -j report, run nothing");
+  // clang-format on
+  return desc;
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool allDigits(const std::string& text, std::size_t from) {
+  if (from >= text.size()) return false;
+  for (std::size_t i = from; i < text.size(); ++i)
+    if (!isDigit(text[i])) return false;
+  return true;
+}
+
+// Accepts an optional '+' and decimal digits only: whitespace, signs, fractions and hex are
+// rejected so that a typo never turns into a surprising size.
+template <typename T>
+T parseWholeNumber(const std::string& text, const std::string& option, const char* what) {
+  auto invalid = [&](const std::string& why) {
+    return UsageError("invalid value " + quotedArgument(text) + " for --" + option + ": " + why);
+  };
+  if (!text.empty() && text[0] == '-')
+    throw invalid(allDigits(text, 1) ? "must not be negative" : std::string("expected ") + what);
+  const std::size_t first = (!text.empty() && text[0] == '+') ? 1 : 0;
+  if (!allDigits(text, first)) throw invalid(std::string("expected ") + what);
+
+  constexpr T kMax = std::numeric_limits<T>::max();
+  T value = 0;
+  for (std::size_t i = first; i < text.size(); ++i) {
+    const T digit = static_cast<T>(text[i] - '0');
+    if (value > (kMax - digit) / 10)
+      throw invalid("too large (at most " + std::to_string(kMax) + ")");
+    value = static_cast<T>(value * 10 + digit);
+  }
+  return value;
+}
+
+// -1 (every pair) or a positive count.
+long long parseTargetNumPairs(const std::string& text) {
+  if (text == "-1") return -1;
+  if (!text.empty() && text[0] == '-')
+    throw UsageError("invalid value " + quotedArgument(text) +
+                     " for --targetNumPairs: expected -1 (all pairs) or a positive number");
+  const long long value = parseWholeNumber<long long>(text, "targetNumPairs", "a whole number");
+  if (value == 0)
+    throw UsageError("invalid value " + quotedArgument(text) +
+                     " for --targetNumPairs: expected -1 (all pairs) or a positive number");
+  return value;
+}
+
+bool looksLikeGpu(const std::string& token) {
+  return allDigits(token, 0) || (token.size() > 4 && token.compare(0, 4, "GPU-") == 0);
+}
+
+void validatePair(const Options& options) {
+  if (options.pair.empty()) return;
+  if (options.pair.size() != 2)
+    throw UsageError("--pair takes two GPUs (indices or UUIDs), got " +
+                     std::to_string(options.pair.size()));
+  for (const std::string& token : options.pair)
+    if (!looksLikeGpu(token))
+      throw UsageError("--pair: " + quotedArgument(token) +
+                       " is neither a GPU index nor a GPU UUID (GPU-...)");
+  if (options.pair[0] == options.pair[1])
+    throw UsageError("--pair names " + quotedArgument(options.pair[0]) + " twice");
+  if (options.targetNumPairs >= 0)
+    throw UsageError("--pair and -P/--targetNumPairs cannot be used together");
+}
+
+// A percentage: decimal digits with at most one fraction, nothing else.
+double parsePercent(const std::string& text, const std::string& option) {
+  const std::size_t dot = text.find('.');
+  const bool digitsAround = !text.empty() && text != "." &&
+                            (dot == std::string::npos
+                                 ? allDigits(text, 0)
+                                 : (dot == 0 || allDigits(text.substr(0, dot), 0)) &&
+                                       (dot + 1 == text.size() || allDigits(text, dot + 1)));
+  if (!digitsAround || text.size() > 12)
+    throw UsageError("invalid value " + quotedArgument(text) + " for --" + option +
+                     ": expected a percentage such as 5 or 2.5");
+  return std::stod(text);
+}
+
+// An option's value; an empty value (`--baseline ""`, an unset shell variable) is a usage error,
+// never taken for the option not given.
+std::string stringOption(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return std::string();
+  const std::string& value = vm[name].as<std::string>();
+  if (value.empty()) throw UsageError(std::string("--") + name + " needs a value, not an empty one");
+  return value;
+}
+
+void readFleetOptions(const po::variables_map& vm, Options& options) {
+  if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
+  for (const std::string& path : options.compare)
+    if (path.empty()) throw UsageError("--compare needs two report files, not an empty name");
+  options.baseline = stringOption(vm, "baseline");
+  options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
+  options.sweep = stringOption(vm, "sweep");
+  options.noProgress = vm["no-progress"].as<bool>();
+  options.html = stringOption(vm, "html");
+  options.from = stringOption(vm, "from");
+  options.bufferSizeGiven = !vm["bufferSize"].defaulted();
+}
+
+void validateFleetOptions(const Options& o) {
+  if (!o.compare.empty() && o.compare.size() != 2)
+    throw UsageError("--compare takes two reports (BASELINE CURRENT), got " +
+                     std::to_string(o.compare.size()));
+  if (!o.compare.empty() && (!o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
+    throw UsageError("--compare compares two saved reports: it cannot be used with --baseline, "
+                     "--sweep or --from");
+  if (!o.from.empty() && o.html.empty())
+    throw UsageError("--from needs --html FILE (it renders a saved report)");
+  if (!o.from.empty() && (!o.baseline.empty() || !o.sweep.empty()))
+    throw UsageError("--from renders a saved report: it cannot be used with --baseline or --sweep");
+  if (!o.sweep.empty() && o.bufferSizeGiven)
+    throw UsageError("--sweep sets the buffer sizes: it cannot be used with -b/--bufferSize");
+  if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
+}
+
+// Boost's own messages are already one line and name the option as the user spelled it; only
+// the British "unrecognised" is reworded. The application adds the pointer to --help.
+std::string describeBoostError(const po::error& error) {
+  if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&error))
+    return "unknown option " + quotedArgument(unknown->get_option_name());
+  return error.what();
+}
+
+}  // namespace
+
+Options parseOptions(const std::vector<std::string>& args) {
+  const po::options_description desc = describeOptions();
+  po::variables_map vm;
+  try {
+    const po::parsed_options parsed =
+        po::command_line_parser(expandV08Prefixes(args)).options(desc).run();
+    // Boost keeps tokens no option took (and everything after `--`) as positional entries
+    // without a key; upstream ignored them, which hides typos such as `-t 0 -v 1`.
+    for (const po::option& option : parsed.options) {
+      if (option.string_key.empty()) {
+        const std::string token =
+            option.original_tokens.empty() ? std::string() : option.original_tokens.front();
+        throw UsageError("unexpected argument " + quotedArgument(token));
+      }
+    }
+    po::store(parsed, vm);
+    po::notify(vm);
+  } catch (const po::error& error) {
+    throw UsageError(describeBoostError(error));
+  }
+
+  Options options;
+  options.help = vm.count("help") > 0;
+  options.list = vm.count("list") > 0;
+  options.bufferSizeMiB = parseWholeNumber<std::uint64_t>(vm["bufferSize"].as<std::string>(),
+                                                          "bufferSize", "a whole number of MiB");
+  if (vm.count("testcase")) options.testcases = vm["testcase"].as<std::vector<std::string>>();
+  if (vm.count("testcasePrefixes"))
+    options.testcasePrefixes = vm["testcasePrefixes"].as<std::vector<std::string>>();
+  options.verbose = vm["verbose"].as<bool>();
+  options.skipVerification = vm["skipVerification"].as<bool>();
+  options.disableAffinity = vm["disableAffinity"].as<bool>();
+  options.testSamples = parseWholeNumber<unsigned>(vm["testSamples"].as<std::string>(),
+                                                   "testSamples", "a whole number");
+  options.useMean = vm["useMean"].as<bool>();
+  options.json = vm["json"].as<bool>();
+  options.loopCount = parseWholeNumber<std::uint64_t>(vm["loopCount"].as<std::string>(),
+                                                      "loopCount", "a whole number");
+  options.perfFormatter = vm["perfFormatter"].as<bool>();
+  options.version = vm.count("version") > 0;
+  if (vm.count("pair")) options.pair = vm["pair"].as<std::vector<std::string>>();
+  options.useHugePages = vm["useHugePages"].as<bool>();
+  options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
+  readFleetOptions(vm, options);
+  return options;
+}
+
+void validateOptions(const Options& options) {
+  if (!options.testcases.empty() && !options.testcasePrefixes.empty())
+    throw UsageError("-t/--testcase and -p/--testcasePrefixes cannot be used together");
+  if (options.bufferSizeMiB == 0) throw UsageError("--bufferSize must be at least 1");
+  // bufferBytes() multiplies by 2^20; a larger -b would wrap to a small, wrong size.
+  const std::uint64_t maxMiB = std::numeric_limits<std::uint64_t>::max() / kMiB;
+  if (options.bufferSizeMiB > maxMiB)
+    throw UsageError("--bufferSize " + std::to_string(options.bufferSizeMiB) +
+                     " is too large: at most " + std::to_string(maxMiB) + " MiB");
+  if (options.testSamples == 0) throw UsageError("--testSamples must be at least 1");
+  if (options.loopCount == 0) throw UsageError("--loopCount must be at least 1");
+  validatePair(options);
+  validateFleetOptions(options);
+}
+
+std::string helpText() {
+  std::ostringstream out;
+  out << describeOptions();
+  return out.str();
+}
+
+}  // namespace nvbw

@@ -1,0 +1,59 @@
+// Command-line options (upstream v0.8 names, types and defaults) and their parser.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace nvbw {
+
+struct Options {
+  bool help = false;
+  bool list = false;
+  std::uint64_t bufferSizeMiB = 512;
+  std::vector<std::string> testcases;         // -t tokens, in order (names or indices)
+  std::vector<std::string> testcasePrefixes;  // -p prefixes
+  bool verbose = false;
+  bool skipVerification = false;
+  bool disableAffinity = false;
+  unsigned testSamples = 3;
+  bool useMean = false;
+  bool json = false;
+  std::uint64_t loopCount = 16;
+  bool perfFormatter = false;
+  // v0.9/v0.10 additions.
+  bool version = false;
+  std::vector<std::string> pair;  // --pair A B: GPU indices or UUIDs
+  bool useHugePages = false;
+  long long targetNumPairs = -1;  // -P; -1: every pair
+  // Fleet validation.
+  std::vector<std::string> compare;  // --compare BASELINE CURRENT: two saved reports
+  std::string baseline;              // --baseline FILE: compare this run with a saved report
+  double tolerancePercent = 5.0;     // --tolerance: cells without samples on both sides
+  std::string sweep;                 // --sweep MIN:MAX[:FACTOR] as given (sweep.h parses it)
+  bool noProgress = false;           // --no-progress
+  std::string html;                  // --html FILE
+  std::string from;                  // --from REPORT.json (with --html): render, run nothing
+  bool bufferSizeGiven = false;      // -b was on the command line (it conflicts with --sweep)
+
+  std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
+};
+
+constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
+
+// Parses argv[1..]. Throws UsageError on syntax errors (unknown option, missing or malformed
+// value, repeated scalar option, stray positional argument). Value checks that only matter when
+// running (-b 0, -i 0, --loopCount 0, -t with -p) are done by validateOptions, so that -h and -l
+// still work next to them.
+Options parseOptions(const std::vector<std::string>& args);
+
+// Throws UsageError for impossible values or conflicting selections (--pair and -P together,
+// --pair with other than two GPUs or the same token twice).
+void validateOptions(const Options& options);
+
+// The --help text (without the version block), ending with a newline.
+std::string helpText();
+
+}  // namespace nvbw

@@ -1,0 +1,226 @@
+#include "app/runner.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "engine/coordinator.h"
+#include "facts/link_peaks.h"
+
+namespace nvbw {
+namespace {
+
+// Plans name their matrices by suffix ("" or "_read1"); the SUM/JSON key is the testcase key plus
+// that suffix.
+void qualifyKeys(std::vector<MatrixResult>& matrices, const std::string& testcaseKey) {
+  for (MatrixResult& m : matrices)
+    if (m.spec.key.empty() || m.spec.key.front() == '_') m.spec.key = testcaseKey + m.spec.key;
+}
+
+TestcaseResult unresolved(const Selection& sel) {
+  return {sel.token, Status::Error,
+          sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error, {}, {}};
+}
+
+// Each matrix of a plan's result is the plan's matrix of the same index.
+void attachLinks(std::vector<MatrixResult>& matrices, const Plan& plan, const Topology& topo) {
+  std::vector<std::vector<CellLink>> links = cellLinks(plan, topo);
+  for (std::size_t i = 0; i < matrices.size() && i < links.size(); ++i)
+    matrices[i].links = std::move(links[i]);
+}
+
+PlanContext planContext(const RunRequest& request) {
+  return PlanContext{request.topology, request.bufferBytes, request.pairs};
+}
+
+// The reason `def` cannot run here, if any: its own waiver, else host memory it would need but
+// cannot have.
+std::optional<std::string> localWaiver(const TestcaseDef& def, const RunRequest& request) {
+  if (std::optional<std::string> reason = waiveReasonFor(def, request.topology)) return reason;
+  if (request.hostMemoryProblem && usesHostMemory(def.plan(planContext(request))))
+    return request.hostMemoryProblem;
+  return std::nullopt;
+}
+
+// Runs one testcase's plan and says how it ended here.
+Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& planRunner,
+                const RunControl& control, TestcaseResult& result) {
+  try {
+    const Plan plan = def.plan(planContext(request));
+    PlanResult measured = planRunner.run(plan, control.progress);
+    result.matrices = std::move(measured.matrices);
+    result.measurements = std::move(measured.measurements);
+    attachLinks(result.matrices, plan, request.topology);
+    qualifyKeys(result.matrices, def.key);
+    return {};
+  } catch (const Interrupted& e) {
+    return {std::string(e.what()), false, e.signal()};
+  } catch (const PeerFailed& e) {
+    return {testcaseFailure(def.key, e.what()), true, 0};
+  } catch (const std::exception& e) {
+    return {testcaseFailure(def.key, e.what()), false, 0};
+  } catch (...) {
+    return {testcaseFailure(def.key, "unknown exception"), false, 0};
+  }
+}
+
+// Whether `def` is waived: rank 0 decides (its GPUs measure the single-process testcases; the
+// multi-process facts are the same on every rank), so that every rank takes the same path.
+std::optional<std::string> waiver(const TestcaseDef& def, const RunRequest& request,
+                                  Communicator& comm) {
+  const std::optional<std::string> mine = localWaiver(def, request);
+  std::string decision = mine ? "W" + *mine : "-";
+  decision = fromRankZero(comm, decision);
+  if (decision == "-") return std::nullopt;
+  return decision.substr(1);
+}
+
+}  // namespace
+
+std::string testcaseFailure(const std::string& key, const std::string& why) {
+  return "Testcase " + key + " failed: " + why;
+}
+
+namespace {
+
+// Counts, progress and the stop decision of one run, shared by the plain and the sweep loop.
+class RunLoop {
+ public:
+  RunLoop(const RunRequest& request, PlanRunner& planRunner, Output& output,
+          const RunControl& control, Communicator& comm)
+      : request_(request), planRunner_(planRunner), output_(output), control_(control),
+        comm_(comm) {
+    const std::size_t sizes = std::max<std::size_t>(1, request.sweepSizesMiB.size());
+    total_ = request.selection.size() * sizes;
+  }
+
+  // Every process stops before the same testcase.
+  bool stopRequested() {
+    const int local = control_.stopRequested ? control_.stopRequested() : 0;
+    if (const int signal = agreeOnMax(comm_, local)) summary.interruptedBy = signal;
+    return summary.interruptedBy.has_value();
+  }
+
+  // Waives, or runs `def` at `bytes`, and reports it; false when the run must stop after it.
+  bool runOne(const TestcaseDef& def, std::size_t bytes, std::optional<std::uint64_t> sweepMiB,
+              TestcaseResult& result);
+
+  void skip(std::size_t runs) { started_ += runs; }
+  RunSummary summary;
+
+ private:
+  ProgressSink progressFor(const std::string& label) {
+    if (!control_.progress) return {};
+    const std::size_t index = started_;
+    return [this, label, index](const ProgressEvent& e) {
+      ProgressEvent full = e;
+      full.testcase = label;
+      full.testcaseIndex = index;
+      full.testcases = total_;
+      control_.progress(full);
+    };
+  }
+
+  const RunRequest& request_;
+  PlanRunner& planRunner_;
+  Output& output_;
+  const RunControl& control_;
+  Communicator& comm_;
+  std::size_t total_ = 0;
+  std::size_t started_ = 0;
+};
+
+bool RunLoop::runOne(const TestcaseDef& def, std::size_t bytes,
+                     std::optional<std::uint64_t> sweepMiB, TestcaseResult& result) {
+  const std::string label =
+      def.key + (sweepMiB ? " at " + std::to_string(*sweepMiB) + " MiB" : std::string());
+  const ProgressSink progress = progressFor(label);
+  ++started_;
+  if (progress) progress({});
+  RunRequest sized = request_;
+  sized.bufferBytes = bytes;
+  result.name = def.key;
+  result.sweepSizeMiB = sweepMiB;
+  output_.testcaseStarted(def.key);
+  const RunControl control{control_.comm, control_.stopRequested, progress};
+  // Every process reports the same outcome: one place where a multi-process run agrees.
+  const Outcome outcome = agreeOnOutcome(comm_, measure(def, sized, planRunner_, control, result));
+  if (outcome.error) {
+    result.status = Status::Error;
+    result.message = *outcome.error;
+    result.matrices.clear();
+    result.measurements.clear();
+    ++summary.errors;
+  } else {
+    ++summary.passed;
+  }
+  output_.testcaseFinished(result);
+  if (outcome.signal) summary.interruptedBy = outcome.signal;
+  return !outcome.signal;
+}
+
+// The selection entry's testcase, or nullptr after reporting it unresolved.
+const TestcaseDef* resolved(const Selection& sel, const RunRequest& request, RunLoop& loop,
+                            Output& output) {
+  if (sel.index && *sel.index < request.registry.size()) return &request.registry[*sel.index];
+  ++loop.summary.errors;
+  output.testcaseFinished(unresolved(sel));
+  return nullptr;
+}
+
+bool waived(const TestcaseDef& def, const RunRequest& request, Communicator& comm, RunLoop& loop,
+            Output& output) {
+  const std::optional<std::string> reason = waiver(def, request, comm);
+  if (!reason) return false;
+  TestcaseResult result;
+  result.name = def.key;
+  result.status = Status::Waived;
+  result.message = *reason;
+  ++loop.summary.waived;
+  output.testcaseFinished(result);
+  return true;
+}
+
+// Every size of the sweep for one testcase, then its table.
+bool sweepOne(const TestcaseDef& def, const RunRequest& request, RunLoop& loop, Output& output) {
+  SweepTable table{def.key, request.sweepSizesMiB, {}};
+  bool goOn = true;
+  for (std::uint64_t size : request.sweepSizesMiB) {
+    if (loop.stopRequested()) {
+      goOn = false;
+      break;
+    }
+    TestcaseResult result;
+    goOn = loop.runOne(def, static_cast<std::size_t>(size) * 1048576u, size, result);
+    table.results.push_back(std::move(result));
+    if (!goOn) break;
+  }
+  output.sweepFinished(table);
+  return goOn;
+}
+
+}  // namespace
+
+RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Output& output,
+                        const RunControl& control) {
+  SingleProcess alone;
+  Communicator& comm = control.comm ? *control.comm : alone;
+  RunLoop loop(request, planRunner, output, control, comm);
+  const std::size_t runsPerTestcase = std::max<std::size_t>(1, request.sweepSizesMiB.size());
+  for (const Selection& sel : request.selection) {
+    if (loop.stopRequested()) break;
+    ++loop.summary.finished;
+    const TestcaseDef* def = resolved(sel, request, loop, output);
+    if (!def || waived(*def, request, comm, loop, output)) {
+      loop.skip(runsPerTestcase);
+      continue;
+    }
+    TestcaseResult result;
+    const bool goOn = request.sweepSizesMiB.empty()
+                          ? loop.runOne(*def, request.bufferBytes, std::nullopt, result)
+                          : sweepOne(*def, request, loop, output);
+    if (!goOn) break;
+  }
+  return loop.summary;
+}
+
+}  // namespace nvbw

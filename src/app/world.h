@@ -1,0 +1,29 @@
+// The processes of a run, as main sees them: one process in the plain build (world_single.cpp),
+// the MPI ranks in the multinode build (src/multinode/world_mpi.cpp). Opened first and closed
+// last, on every path (-h, -l and usage errors included).
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+
+#include "app/platform.h"
+#include "platform/communicator.h"
+#include "plans/registry.h"
+
+namespace nvbw {
+
+class World {
+ public:
+  virtual ~World() = default;
+  virtual Communicator& comm() = 0;
+  // Only rank 0 prints: the other ranks write to streams that drop everything.
+  virtual std::ostream& out() = 0;
+  virtual std::ostream& err() = 0;
+  virtual PlatformFactory platform() = 0;
+  virtual RegistryScope registryScope() const = 0;
+};
+
+// Defined once per build: the plain build's single process, or MPI's ranks.
+std::unique_ptr<World> openWorld(int& argc, char**& argv);
+
+}  // namespace nvbw

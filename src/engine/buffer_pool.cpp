@@ -1,0 +1,192 @@
+#include "engine/buffer_pool.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "facts/affinity.h"
+#include "facts/host_facts.h"
+
+namespace nvbw {
+
+namespace {
+
+void add(MemoryNeed& need, const BufferSpec& s, std::size_t bytes) {
+  if (s.kind == MemoryKind::Host)
+    need.host += bytes;
+  else
+    need.device[s.device] += bytes;
+}
+
+std::size_t& slotOf(MemoryNeed& need, const BufferSpec& s) {
+  return s.kind == MemoryKind::Host ? need.host : need.device[s.device];
+}
+
+}  // namespace
+
+MemoryNeed memoryNeedOf(const Measurement& m) {
+  MemoryNeed need;
+  for (const CopySpec& c : m.copies) {
+    add(need, c.src, c.src.bytes);
+    add(need, c.dst, c.dst.bytes);
+  }
+  if (m.latency) add(need, m.latency->target, m.latency->target.bytes);
+  return need;
+}
+
+MemoryNeed memoryNeedOf(const Plan& plan) {
+  MemoryNeed need;
+  for (const Measurement& m : plan.measurements) {
+    const MemoryNeed one = memoryNeedOf(m);
+    need.host = std::max(need.host, one.host);
+    for (const auto& [device, bytes] : one.device)
+      need.device[device] = std::max(need.device[device], bytes);
+  }
+  return need;
+}
+
+std::size_t BufferPool::heldDeviceBytes(int device) const {
+  const auto it = held_.device.find(device);
+  return it == held_.device.end() ? 0 : it->second;
+}
+
+BufferPool::Key BufferPool::keyOf(const BufferSpec& s) {
+  if (s.kind == MemoryKind::Host)
+    return {static_cast<int>(s.kind), allocator_.hostPlacement(s.device), s.bytes};
+  return {static_cast<int>(s.kind), std::to_string(s.device), s.bytes};
+}
+
+void BufferPool::count(const BufferSpec& spec, bool adding) {
+  std::size_t& slot = slotOf(held_, spec);
+  slot = adding ? slot + spec.bytes : slot - spec.bytes;
+  if (!adding) return;
+  const bool host = spec.kind == MemoryKind::Host;
+  (host ? stats_.hostBytesAllocated : stats_.deviceBytesAllocated) += spec.bytes;
+  std::size_t& peak = host ? stats_.peakHostBytes : stats_.peakDeviceBytes;
+  peak = std::max(peak, slot);
+}
+
+void BufferPool::limitTo(const Plan& plan) {
+  limit_ = memoryNeedOf(plan);
+  std::vector<Key> wanted;
+  for (const Measurement& m : plan.measurements)
+    for (const CopySpec& c : m.copies) {
+      wanted.push_back(keyOf(c.src));
+      wanted.push_back(keyOf(c.dst));
+    }
+  // Shrink every resource to its new limit; cached buffers are all there is outside a lease.
+  std::vector<BufferSpec> resources;
+  for (const auto& [key, bucket] : free_)
+    if (!bucket.empty()) resources.push_back(bucket.front()->spec);
+  for (const BufferSpec& r : resources) makeRoom(r, 0, wanted);
+}
+
+void BufferPool::makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep) {
+  auto sameResource = [&](const BufferSpec& other) {
+    return other.kind == spec.kind && (spec.kind == MemoryKind::Host || other.device == spec.device);
+  };
+  auto fits = [&] { return slotOf(held_, spec) + extra <= slotOf(limit_, spec); };
+  for (int pass = 0; pass < 2 && !fits(); ++pass) {
+    for (auto& [key, bucket] : free_) {
+      const bool kept = std::find(keep.begin(), keep.end(), key) != keep.end();
+      if (kept != (pass == 1)) continue;  // buffers to keep are freed only in the second pass
+      while (!bucket.empty() && !fits() && sameResource(bucket.back()->spec)) {
+        count(bucket.back()->spec, false);
+        bucket.pop_back();
+      }
+    }
+  }
+}
+
+std::unique_ptr<Allocation> BufferPool::takeCached(const BufferSpec& spec) {
+  auto it = free_.find(keyOf(spec));
+  if (it == free_.end() || it->second.empty()) return nullptr;
+  std::unique_ptr<Allocation> a = std::move(it->second.back());
+  it->second.pop_back();
+  a->spec = spec;  // same kind, placement and size; keep the plan's affinity device
+  return a;
+}
+
+BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs) {
+  std::vector<std::unique_ptr<Allocation>> out(specs.size());
+  std::vector<Key> keys;
+  for (const BufferSpec& s : specs) keys.push_back(keyOf(s));
+  for (std::size_t i = 0; i < specs.size(); ++i) out[i] = takeCached(specs[i]);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (out[i]) continue;
+    makeRoom(specs[i], specs[i].bytes, keys);
+    try {
+      out[i] = allocator_.allocate(specs[i]);
+    } catch (...) {
+      release(std::move(out));  // what was taken or made so far goes back to the pool
+      throw;
+    }
+    count(specs[i], true);
+  }
+  return Lease(*this, std::move(out));
+}
+
+void BufferPool::release(std::vector<std::unique_ptr<Allocation>> buffers) {
+  for (auto& b : buffers)
+    if (b) free_[keyOf(b->spec)].push_back(std::move(b));
+}
+
+namespace {
+
+class GpuAllocator final : public Allocator {
+ public:
+  GpuAllocator(const Gpu& gpu, bool affinity, std::function<void(const std::string&)> note,
+               std::size_t hugePageBytes)
+      : gpu_(gpu), affinity_(affinity), note_(std::move(note)), hugePageBytes_(hugePageBytes) {}
+
+  std::unique_ptr<Allocation> allocate(const BufferSpec& spec) override {
+    auto a = std::make_unique<Allocation>();
+    a->spec = spec;
+    if (spec.kind == MemoryKind::Device) {
+      a->device = DeviceBuffer(gpu_, spec.device, spec.bytes);
+      return a;
+    }
+    // The guard binds this thread to the GPU's CPUs so the pinned pages are first touched (and
+    // placed) on its NUMA node, then restores the previous mask.
+    const std::optional<std::vector<int>> cpus = localCpus(spec.device);
+    AffinityGuard guard(cpus ? *cpus : std::vector<int>{});
+    a->host = HostBuffer(gpu_, spec.bytes, hugePageBytes_);
+    return a;
+  }
+
+  std::string hostPlacement(int device) override {
+    const std::optional<std::vector<int>> cpus = localCpus(device);
+    if (!cpus) return "anywhere";
+    std::string text;
+    for (int cpu : *cpus) text += std::to_string(cpu) + ",";
+    return text;
+  }
+
+ private:
+  std::optional<std::vector<int>> localCpus(int device) {
+    if (!affinity_) return std::nullopt;
+    auto it = cpus_.find(device);
+    if (it != cpus_.end()) return it->second;
+    std::optional<std::vector<int>> cpus = localCpusOf(gpu_.info(device));
+    if (!cpus && note_)
+      note_("NOTE: CPU affinity not applied for GPU " + std::to_string(device) +
+            ": sysfs does not list its local CPUs");
+    cpus_.emplace(device, cpus);
+    return cpus;
+  }
+
+  const Gpu& gpu_;
+  bool affinity_;
+  std::function<void(const std::string&)> note_;
+  std::size_t hugePageBytes_;
+  std::map<int, std::optional<std::vector<int>>> cpus_;
+};
+
+}  // namespace
+
+std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
+                                            std::function<void(const std::string&)> note,
+                                            std::size_t hugePageBytes) {
+  return std::make_unique<GpuAllocator>(gpu, affinity, std::move(note), hugePageBytes);
+}
+
+}  // namespace nvbw

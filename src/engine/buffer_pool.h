@@ -1,0 +1,115 @@
+// The buffers of the measurements, reused while they fit the current testcase.
+//
+// Pinned host allocations of hundreds of MiB take longer than the copies that use them, and
+// upstream allocates afresh for every cell. Reuse changes nothing that is measured (every sample
+// refills the buffers with the pattern first). The pool is bounded: it never holds more pinned
+// host memory, or more memory on any GPU, than one measurement of the current testcase needs,
+// which is also what upstream holds at its peak.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "platform/cuda_raii.h"
+#include "core/phase_times.h"
+#include "plans/plan.h"
+
+namespace nvbw {
+
+// One allocation, host or device, with the address the GPUs use.
+struct Allocation {
+  BufferSpec spec;
+  DeviceBuffer device;
+  HostBuffer host;
+  CUdeviceptr ptr() const {
+    return spec.kind == MemoryKind::Host ? host.devicePtr() : device.ptr();
+  }
+};
+
+// Makes allocations; the pool decides when. Tests count instead of allocating.
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual std::unique_ptr<Allocation> allocate(const BufferSpec& spec) = 0;
+  // Host buffers with the same placement are interchangeable (the same NUMA node, or no affinity
+  // at all): a buffer allocated near GPU 0 can serve GPU 1 when both have the same local CPUs.
+  virtual std::string hostPlacement(int device) = 0;
+};
+
+// The most memory one measurement of a plan needs: pinned host bytes and bytes per GPU.
+struct MemoryNeed {
+  std::size_t host = 0;
+  std::map<int, std::size_t> device;  // GPU -> bytes
+};
+MemoryNeed memoryNeedOf(const Measurement& m);
+MemoryNeed memoryNeedOf(const Plan& plan);  // per resource, the maximum over the measurements
+
+class BufferPool {
+ public:
+  explicit BufferPool(Allocator& allocator) : allocator_(allocator) {}
+
+  // The buffers of one measurement, in the order of `specs`. They go back to the pool when the
+  // lease ends, however the measurement ends.
+  class Lease {
+   public:
+    Lease(BufferPool& pool, std::vector<std::unique_ptr<Allocation>> buffers)
+        : pool_(&pool), buffers_(std::move(buffers)) {}
+    ~Lease() {
+      if (pool_) pool_->release(std::move(buffers_));
+    }
+    Lease(Lease&& other) noexcept
+        : pool_(std::exchange(other.pool_, nullptr)), buffers_(std::move(other.buffers_)) {}
+    Lease& operator=(Lease&&) = delete;
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Allocation& operator[](std::size_t i) const { return *buffers_.at(i); }
+
+   private:
+    BufferPool* pool_;
+    std::vector<std::unique_ptr<Allocation>> buffers_;
+  };
+
+  // Sets the bound for the next measurements (a testcase's need) and frees what exceeds it,
+  // keeping first the buffers that `plan` can use.
+  void limitTo(const Plan& plan);
+  Lease acquire(const std::vector<BufferSpec>& specs);
+  // Frees everything held (after an error the buffers may belong to a broken context).
+  void clear() { free_.clear(); }
+
+  std::size_t heldHostBytes() const { return held_.host; }
+  std::size_t heldDeviceBytes(int device) const;
+  const MemoryStats& stats() const { return stats_; }
+
+ private:
+  using Key = std::tuple<int, std::string, std::size_t>;  // kind, placement, bytes
+  Key keyOf(const BufferSpec& s);
+  void release(std::vector<std::unique_ptr<Allocation>> buffers);
+  std::unique_ptr<Allocation> takeCached(const BufferSpec& spec);
+  // Frees cached buffers of `spec`'s resource (host, or its GPU) until `extra` more bytes fit
+  // the limit; buffers whose key is in `keep` go last.
+  void makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep);
+  void count(const BufferSpec& spec, bool add);
+
+  Allocator& allocator_;
+  std::map<Key, std::vector<std::unique_ptr<Allocation>>> free_;
+  MemoryNeed held_;   // everything allocated, leased or cached
+  MemoryNeed limit_;  // the current testcase's need
+  MemoryStats stats_;
+};
+
+// The allocator of a real run: cuMemAlloc, and pinned host memory (HostBuffer) with the thread
+// bound to the GPU's local CPUs (`affinity`), with a note the first time a GPU's CPUs are
+// unknown. `hugePageBytes` non-zero: host buffers come from huge pages of that size (-H).
+std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
+                                            std::function<void(const std::string&)> note,
+                                            std::size_t hugePageBytes = 0);
+
+}  // namespace nvbw

@@ -1,0 +1,31 @@
+// Runs a Plan on the GPUs and turns timings into results.
+#pragma once
+
+#include <memory>
+
+#include "core/phase_times.h"
+#include "core/progress.h"
+#include "engine/exec_settings.h"
+#include "engine/results.h"
+#include "platform/gpu.h"
+#include "plans/plan.h"
+
+namespace nvbw {
+
+// Something that can run a plan. The runner depends on this interface so its logic (waivers,
+// errors, ordering) is testable without a GPU.
+class PlanRunner {
+ public:
+  virtual ~PlanRunner() = default;
+  // Throws on CUDA errors, verification failures, spin timeouts and impossible timings, and
+  // Interrupted when a stop was requested (after finishing the sample under way).
+  virtual PlanResult run(const Plan& plan, const ProgressSink& progress) = 0;
+  // Where the time went so far, and what was allocated.
+  virtual PhaseTimes phaseTimes() const { return {}; }
+  virtual MemoryStats memoryStats() const { return {}; }
+};
+
+std::unique_ptr<PlanRunner> makeGpuPlanRunner(const Gpu& gpu, ExecSettings settings,
+                                              ExecHooks hooks = {});
+
+}  // namespace nvbw

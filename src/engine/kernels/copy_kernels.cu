@@ -1,0 +1,194 @@
+// SM copy kernels: the simple, striding and split-warp copies that the SM testcases time, plus
+// the launch-error check and preload() shared by every kernels/*.cu file.
+//
+// Design choices
+// --------------
+// * The kernels reproduce upstream v0.8's memory access streams exactly, because the numbers must
+//   agree with upstream on the same machine:
+//   - simple (< 64 MiB): one 16-byte element per thread at blockIdx.x * blockDim.x + threadIdx.x,
+//     ld.global.cg / st.global.cg (__ldcg / __stcg: L2 only, so the `loops` repetitions of the
+//     same element do not hit in L1), the copy repeated `loops` times inside the kernel;
+//   - striding (>= 64 MiB): smCount x 512 threads; thread t copies t, t + T, t + 2T, ... with
+//     T = smCount * 512; batches of 12 loads into registers then 12 stores, a one-at-a-time
+//     remainder; plain (default-cached) loads and stores; `loops` repetitions inside the kernel;
+//   - split-warp: the simple shape and cache operators; warps alternate direction.
+//   The launch shape comes from SmCopyGeometry (src/sm_geometry.cpp), so the host code that
+//   computes bandwidth and the verification region use the same numbers as the launch.
+// * Indices are size_t: a buffer can exceed 4 GiB (2^28 elements) and the split-warp kernel uses
+//   the simple shape at any size, so 32-bit thread indices would wrap.
+// * No __restrict__ on the copy kernels. With it the compiler could interleave a batch's loads and
+//   stores or move loads across iterations, changing what is measured; without it the order in the
+//   source (all 12 loads, then all 12 stores) is what the hardware sees, as upstream.
+// * The loops-outside/loads-inside structure is kept even where the compiler could prove a
+//   repetition redundant: __ldcg is an `asm volatile` and __stcg clobbers memory, and the striding
+//   kernel's plain stores may alias its loads, so every repetition really moves the data.
+// * Address arithmetic is hoisted out of the repetition loop (the per-thread pointers do not
+//   depend on the repetition); that changes no memory access.
+// * Launchers validate the geometry (alignment, thread counts) and skip a launch that would copy
+//   nothing: a 0-element geometry has grid 0, which is an invalid launch configuration.
+//
+// A faster copy (more independent 16-byte loads in flight per thread, or bulk copies through the
+// TMA) would measure something upstream does not; none is offered here.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "engine/kernels/launch_check.h"
+#include "engine/kernels/kernels.h"
+
+namespace nvbw {
+namespace kernels {
+namespace detail {
+
+void throwIfLaunchFailed(const char* kernel) {
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    throw KernelError(std::string(kernel) + " launch failed: " + cudaGetErrorName(status) + ": " +
+                      cudaGetErrorString(status));
+  }
+}
+
+void preloadFunction(const void* function, const char* kernel) {
+  cudaFuncAttributes attributes{};
+  const cudaError_t status = cudaFuncGetAttributes(&attributes, function);
+  if (status != cudaSuccess) {
+    throw KernelError(std::string("loading ") + kernel + " failed: " + cudaGetErrorName(status) +
+                      ": " + cudaGetErrorString(status));
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kStridingBatch = 12;  // elements held in registers per striding iteration
+
+__device__ __forceinline__ std::size_t globalThreadIndex() {
+  return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+// Simple kernel (< 64 MiB): thread i copies element i, `loops` times.
+__global__ void simpleCopyKernel(uint4* dst, const uint4* src, unsigned long long loops) {
+  const std::size_t i = globalThreadIndex();
+  uint4* to = dst + i;
+  const uint4* from = src + i;
+  for (unsigned long long loop = 0; loop < loops; ++loop) {
+    __stcg(to, __ldcg(from));
+  }
+}
+
+// Striding kernel (>= 64 MiB): every one of the T = gridDim.x * blockDim.x threads copies
+// `perThread` elements, T apart, so each batch of a warp is 32 consecutive elements (coalesced)
+// and the whole grid sweeps the buffer front to back.
+__global__ void stridingCopyKernel(uint4* dst, const uint4* src, std::size_t perThread,
+                                   unsigned long long loops) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t first = globalThreadIndex();
+  const std::size_t batches = perThread / kStridingBatch;
+  const std::size_t rest = perThread % kStridingBatch;
+  for (unsigned long long loop = 0; loop < loops; ++loop) {
+    uint4* to = dst + first;
+    const uint4* from = src + first;
+    for (std::size_t b = 0; b < batches; ++b) {
+      uint4 held[kStridingBatch];
+#pragma unroll
+      for (unsigned k = 0; k < kStridingBatch; ++k) {
+        held[k] = from[k * stride];
+      }
+#pragma unroll
+      for (unsigned k = 0; k < kStridingBatch; ++k) {
+        to[k * stride] = held[k];
+      }
+      from += kStridingBatch * stride;
+      to += kStridingBatch * stride;
+    }
+    for (std::size_t r = 0; r < rest; ++r) {
+      *to = *from;
+      from += stride;
+      to += stride;
+    }
+  }
+}
+
+// Split-warp kernel: same shape as the simple one; odd warps copy a -> b, even warps b -> a, so
+// both directions of the link carry traffic at once. The direction is fixed per warp, so it is
+// chosen once, outside the repetition loop.
+__global__ void splitWarpCopyKernel(uint4* dst, uint4* src, unsigned long long loops) {
+  const std::size_t i = globalThreadIndex();
+  const bool oddWarp = (i / kWarpSize) & 1;
+  uint4* to = (oddWarp ? dst : src) + i;
+  const uint4* from = (oddWarp ? src : dst) + i;
+  for (unsigned long long loop = 0; loop < loops; ++loop) {
+    __stcg(to, __ldcg(from));
+  }
+}
+
+// uint4 accesses need 16-byte alignment; a misaligned pointer would fault inside a timed region.
+void requireAligned(CUdeviceptr dst, CUdeviceptr src, const char* kernel) {
+  if ((dst | src) % alignof(uint4) != 0) {
+    throw std::invalid_argument(std::string(kernel) + ": buffers must be 16-byte aligned");
+  }
+}
+
+// The simple shape copies exactly grid * block elements, one per thread.
+void requireSimpleShape(const SmCopyGeometry& g, const char* kernel) {
+  if (g.striding || static_cast<std::size_t>(g.grid) * g.block != g.elements) {
+    throw std::invalid_argument(std::string(kernel) +
+                                ": geometry is not the simple one-element-per-thread shape");
+  }
+}
+
+}  // namespace
+
+void preload() {
+  detail::preloadFunction(reinterpret_cast<const void*>(simpleCopyKernel), "simpleCopyKernel");
+  detail::preloadFunction(reinterpret_cast<const void*>(stridingCopyKernel), "stridingCopyKernel");
+  detail::preloadFunction(reinterpret_cast<const void*>(splitWarpCopyKernel),
+                          "splitWarpCopyKernel");
+  detail::preloadSpinKernel();
+  detail::preloadPatternKernels();
+  detail::preloadLatencyKernels();
+  detail::preloadMulticastKernel();
+  detail::preloadLocalKernels();
+  detail::preloadTmaKernel();
+}
+
+void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,
+          unsigned long long loops) {
+  if (geometry.elements == 0) return;
+  auto* to = reinterpret_cast<uint4*>(dst);
+  const auto* from = reinterpret_cast<const uint4*>(src);
+  const auto cudaStream = reinterpret_cast<cudaStream_t>(stream);
+  if (geometry.striding) {
+    requireAligned(dst, src, "stridingCopyKernel");
+    const std::size_t threads = static_cast<std::size_t>(geometry.grid) * geometry.block;
+    if (threads == 0 || geometry.elements % threads != 0) {
+      throw std::invalid_argument(
+          "stridingCopyKernel: element count is not a multiple of the thread count");
+    }
+    stridingCopyKernel<<<geometry.grid, geometry.block, 0, cudaStream>>>(
+        to, from, geometry.elements / threads, loops);
+    detail::throwIfLaunchFailed("stridingCopyKernel");
+  } else {
+    requireAligned(dst, src, "simpleCopyKernel");
+    requireSimpleShape(geometry, "simpleCopyKernel");
+    simpleCopyKernel<<<geometry.grid, geometry.block, 0, cudaStream>>>(to, from, loops);
+    detail::throwIfLaunchFailed("simpleCopyKernel");
+  }
+}
+
+void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
+                   const SmCopyGeometry& geometry, unsigned long long loops) {
+  if (geometry.elements == 0) return;
+  requireAligned(dst, src, "splitWarpCopyKernel");
+  requireSimpleShape(geometry, "splitWarpCopyKernel");
+  splitWarpCopyKernel<<<geometry.grid, geometry.block, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
+      reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), loops);
+  detail::throwIfLaunchFailed("splitWarpCopyKernel");
+}
+
+}  // namespace kernels
+}  // namespace nvbw

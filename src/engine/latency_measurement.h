@@ -1,0 +1,19 @@
+// Pointer-chase latency of one (chasing GPU, target memory) pair (private to the executor).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "engine/buffer_pool.h"
+#include "engine/exec_settings.h"
+#include "plans/plan.h"
+
+namespace nvbw::detail {
+
+// Runs `samples` chases and returns each sample's nanoseconds per access. `afterSample` is called
+// after each sample (progress, stop requests).
+std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const LatencySpec& spec,
+                                   const ExecSettings& settings,
+                                   const std::function<void(unsigned)>& afterSample);
+
+}  // namespace nvbw::detail

@@ -1,0 +1,86 @@
+// The results model: every sample of every cell is kept, and every output (text, JSON, the -v
+// sample lines) is rendered from it alone.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts/link_peaks.h"
+#include "plans/plan.h"
+#include "core/statistics.h"
+
+namespace nvbw {
+
+// One cell: its samples and the reported statistic of exactly those samples.
+class CellResult {
+ public:
+  CellResult(std::vector<double> samples, Statistic stat);
+  const std::vector<double>& samples() const { return samples_; }
+  double value() const { return value_; }
+
+ private:
+  std::vector<double> samples_;  // per-sample value, GB/s or ns, in sample order
+  double value_;                 // summarize(samples_, stat)
+};
+
+struct MatrixResult {
+  MatrixSpec spec;
+  std::vector<std::optional<CellResult>> cells;  // row-major, rows*cols; empty = N/A
+  // Row-major like `cells`: the link that bounds each cell and its peak. Empty when the run did
+  // not say (results built without a plan).
+  std::vector<CellLink> links;
+
+  explicit MatrixResult(MatrixSpec s = {});
+  std::optional<CellResult>& at(std::size_t row, std::size_t col);
+  const std::optional<CellResult>& at(std::size_t row, std::size_t col) const;
+  double sum() const;                 // sum of present cells
+  std::optional<double> min() const;  // over present cells; nullopt when none
+  std::optional<double> max() const;
+  std::optional<double> average() const;
+};
+
+// A present cell whose samples vary by more than kNoisyCv.
+struct NoisyCell {
+  std::size_t row = 0;
+  std::size_t col = 0;
+  double cv = 0.0;
+};
+std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold = kNoisyCv);
+
+// The samples of one reported copy (or of a measurement's aggregate) as the -v lines show them:
+// "\tSample <i>: <label>: <value> <unit>".
+struct SampleSeries {
+  std::string label;  // "Host -> Device 0", "Total Bandwidth ", "Device 0 reading Host"
+  Unit unit = Unit::GBps;
+  std::vector<double> samples;
+};
+
+// Everything one measurement reported, in the order its lines print: per sample, each series.
+struct MeasurementRecord {
+  std::vector<SampleSeries> series;
+};
+
+// What running a plan produces.
+struct PlanResult {
+  std::vector<MatrixResult> matrices;
+  std::vector<MeasurementRecord> measurements;
+};
+
+enum class Status { Passed, Waived, Error };
+
+struct TestcaseResult {
+  std::string name;  // testcase key, or the raw -t token of an unresolved selection
+  Status status = Status::Passed;
+  std::string message;  // waive reason or error message
+  std::vector<MatrixResult> matrices;
+  std::vector<MeasurementRecord> measurements;
+  // --sweep: the buffer size this result was measured at; nullopt outside a sweep.
+  std::optional<std::uint64_t> sweepSizeMiB = std::nullopt;
+};
+
+const char* statusName(Status s);  // "Passed", "Waived", "ERROR"
+
+}  // namespace nvbw

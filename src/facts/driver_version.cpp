@@ -1,0 +1,35 @@
+#include "facts/driver_version.h"
+
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <regex>
+
+#include "facts/nvml.h"
+
+namespace nvbw {
+
+std::string parseProcDriverVersion(const std::string& procText) {
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep ...": the first dotted
+  // version number after "Kernel Module".
+  // The open module says "Open Kernel Module for x86_64  580.159.04": skip words with digits
+  // that are not a dotted version.
+  static const std::regex pattern(R"(Kernel Module.*?\s([0-9]+(?:\.[0-9]+)+)(?:\s|$))");
+  std::smatch m;
+  if (std::regex_search(procText, m, pattern)) return m[1].str();
+  return "";
+}
+
+std::string readDriverVersion() {
+  std::ifstream proc("/proc/driver/nvidia/version");
+  if (proc) {
+    std::string text((std::istreambuf_iterator<char>(proc)), std::istreambuf_iterator<char>());
+    std::string v = parseProcDriverVersion(text);
+    if (!v.empty()) return v;
+  }
+  const std::optional<Nvml> nvml = Nvml::open();
+  const std::string v = nvml ? nvml->driverVersion() : "";
+  return v.empty() ? "unknown" : v;
+}
+
+}  // namespace nvbw

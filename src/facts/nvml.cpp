@@ -1,0 +1,109 @@
+#include "facts/nvml.h"
+
+#include <dlfcn.h>
+
+#include <array>
+#include <utility>
+
+#include "facts/nvml_api.h"
+
+namespace nvbw {
+namespace {
+
+using namespace detail::nvml;
+
+// The confidential-computing state (nvmlConfComputeSystemState_t) is three unsigned ints, the
+// second one (ccFeature) 1 when on.
+struct ConfComputeSystemState {
+  unsigned environment;
+  unsigned ccFeature;
+  unsigned devToolsMode;
+};
+
+}  // namespace
+
+int nvlinkVersionFromNvml(unsigned nvmlVersion) {
+  // Indexed by nvmlNvlinkVersion_t: INVALID, 1.0, 2.0, 2.2, 3.0, 3.1, 4.0, 5.0, 6.0.
+  constexpr std::array<int, 9> versions{0, 10, 20, 22, 30, 31, 40, 50, 60};
+  return nvmlVersion < versions.size() ? versions[nvmlVersion] : 0;
+}
+
+std::optional<std::string> computeModeName(int nvmlComputeMode) {
+  switch (nvmlComputeMode) {
+  case kComputeModeDefault:
+    return "Default";
+  case kComputeModeExclusiveThread:
+    return "Exclusive_Thread";
+  case kComputeModeProhibited:
+    return "Prohibited";
+  case kComputeModeExclusiveProcess:
+    return "Exclusive_Process";
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Nvml> Nvml::open() { return open("libnvidia-ml.so.1"); }
+
+std::optional<Nvml> Nvml::open(const std::string& libraryPath) {
+  void* library = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) return std::nullopt;
+  const auto init = symbol<Return (*)()>(library, "nvmlInit_v2");
+  if (!init || init() != kSuccess) {
+    dlclose(library);
+    return std::nullopt;
+  }
+  return Nvml(library);
+}
+
+Nvml::Nvml(void* library) : library_(library) {}
+
+Nvml::Nvml(Nvml&& other) noexcept : library_(std::exchange(other.library_, nullptr)) {}
+
+Nvml::~Nvml() {
+  if (!library_) return;
+  if (const auto shutdown = symbol<Return (*)()>(library_, "nvmlShutdown")) shutdown();
+  dlclose(library_);
+}
+
+void* Nvml::device(const std::string& uuid) const {
+  const auto byUuid =
+      symbol<Return (*)(const char*, Device*)>(library_, "nvmlDeviceGetHandleByUUID");
+  Device device = nullptr;
+  if (!byUuid || byUuid(uuid.c_str(), &device) != kSuccess) return nullptr;
+  return device;
+}
+
+std::string Nvml::driverVersion() const {
+  const auto version = symbol<Return (*)(char*, unsigned)>(library_, "nvmlSystemGetDriverVersion");
+  char buf[96] = {};
+  if (!version || version(buf, sizeof buf) != kSuccess) return "";
+  return terminated(buf);
+}
+
+std::optional<bool> Nvml::confidentialComputing() const {
+  const auto state =
+      symbol<Return (*)(ConfComputeSystemState*)>(library_, "nvmlSystemGetConfComputeState");
+  ConfComputeSystemState s{};
+  if (!state || state(&s) != kSuccess) return std::nullopt;
+  return s.ccFeature != 0;
+}
+
+std::optional<bool> Nvml::c2cEnabled(const std::string& uuid) const {
+  const auto c2c =
+      symbol<Return (*)(Device, C2cModeInfoV1*)>(library_, "nvmlDeviceGetC2cModeInfoV");
+  Device device = this->device(uuid);
+  C2cModeInfoV1 info{};
+  if (!c2c || !device || c2c(device, &info) != kSuccess) return std::nullopt;
+  return info.isC2cEnabled != 0;
+}
+
+std::string Nvml::busId(const std::string& uuid) const {
+  const auto pciInfo = symbol<Return (*)(Device, PciInfo*)>(library_, "nvmlDeviceGetPciInfo_v3");
+  Device device = this->device(uuid);
+  PciInfo pci{};
+  if (!pciInfo || !device || pciInfo(device, &pci) != kSuccess) return "";
+  return terminated(pci.busId);
+}
+
+}  // namespace nvbw

@@ -1,0 +1,148 @@
+// The NVML half of a GPU's environment snapshot: clocks, power, temperature, modes and the time
+// spent throttled. Each fact comes from one query (or a fallback pair) and is nullopt when that
+// query is missing from this NVML or fails; nothing is defaulted.
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "facts/nvml.h"
+#include "facts/nvml_api.h"
+
+namespace nvbw {
+namespace {
+
+using namespace detail::nvml;
+
+// A query of the shape (device, clock domain or sensor, unsigned* out): clocks in MHz, the
+// deprecated nvmlDeviceGetTemperature in °C.
+std::optional<unsigned> unsignedOf(void* library, const char* name, Device device, int which) {
+  const auto query = symbol<Return (*)(Device, int, unsigned*)>(library, name);
+  unsigned value = 0;
+  if (!query || query(device, which, &value) != kSuccess) return std::nullopt;
+  return value;
+}
+
+// A query of the shape (device, unsigned* out): power in mW.
+std::optional<unsigned> unsignedOf(void* library, const char* name, Device device) {
+  const auto query = symbol<Return (*)(Device, unsigned*)>(library, name);
+  unsigned value = 0;
+  if (!query || query(device, &value) != kSuccess) return std::nullopt;
+  return value;
+}
+
+std::optional<double> milliwattsToWatts(std::optional<unsigned> mW) {
+  if (!mW) return std::nullopt;
+  return *mW / 1000.0;
+}
+
+// Application clocks away from their defaults in either domain (nvidia-smi -ac). A domain counts
+// only when both of its queries answer; nullopt when neither domain does. Deprecated in NVML 13
+// and to go in 14, when this becomes unknown.
+std::optional<bool> applicationClocksChanged(void* library, Device device) {
+  std::optional<bool> changed;
+  for (const int domain : {kClockSm, kClockMem}) {
+    const auto set = unsignedOf(library, "nvmlDeviceGetApplicationsClock", device, domain);
+    const auto byDefault =
+        unsignedOf(library, "nvmlDeviceGetDefaultApplicationsClock", device, domain);
+    if (set && byDefault) changed = changed.value_or(false) || *set != *byDefault;
+  }
+  return changed;
+}
+
+// nvmlDeviceGetTemperatureV where this NVML has it; the older per-sensor call otherwise (it is
+// deprecated in NVML 13 but still there, and the only one drivers before the V call have).
+std::optional<int> gpuTemperature(void* library, Device device) {
+  if (const auto v =
+          symbol<Return (*)(Device, TemperatureV1*)>(library, "nvmlDeviceGetTemperatureV")) {
+    TemperatureV1 t{kTemperatureV1Version, kTemperatureGpu, 0};
+    if (v(device, &t) == kSuccess) return t.temperature;
+  }
+  const auto old = unsignedOf(library, "nvmlDeviceGetTemperature", device, kTemperatureGpu);
+  if (!old) return std::nullopt;
+  return static_cast<int>(*old);
+}
+
+std::optional<bool> persistenceMode(void* library, Device device) {
+  const auto query =
+      symbol<Return (*)(Device, EnableState*)>(library, "nvmlDeviceGetPersistenceMode");
+  EnableState mode = 0;
+  if (!query || query(device, &mode) != kSuccess) return std::nullopt;
+  return mode == kFeatureEnabled;
+}
+
+// The current modes (a pending change takes effect only after a reset, so it does not describe
+// this run).
+std::optional<bool> eccEnabled(void* library, Device device) {
+  const auto query =
+      symbol<Return (*)(Device, EnableState*, EnableState*)>(library, "nvmlDeviceGetEccMode");
+  EnableState current = 0, pending = 0;
+  if (!query || query(device, &current, &pending) != kSuccess) return std::nullopt;
+  return current == kFeatureEnabled;
+}
+
+// NOT_SUPPORTED (a GPU without MIG) stays unknown too: the query did not answer.
+std::optional<bool> migEnabled(void* library, Device device) {
+  const auto query =
+      symbol<Return (*)(Device, unsigned*, unsigned*)>(library, "nvmlDeviceGetMigMode");
+  unsigned current = 0, pending = 0;
+  if (!query || query(device, &current, &pending) != kSuccess) return std::nullopt;
+  return current == kMigEnabled;
+}
+
+std::optional<std::string> computeMode(void* library, Device device) {
+  const auto query = symbol<Return (*)(Device, int*)>(library, "nvmlDeviceGetComputeMode");
+  int mode = 0;
+  if (!query || query(device, &mode) != kSuccess) return std::nullopt;
+  return computeModeName(mode);
+}
+
+// Power plus thermal violation time in ns, both cumulative since the driver loaded. Both or
+// nothing: a sum missing one term would look like less throttling than there was.
+// nvmlDeviceGetViolationStatus is deprecated in NVML 13 (to go in 14) but present.
+std::optional<std::uint64_t> throttleNs(void* library, Device device) {
+  const auto query =
+      symbol<Return (*)(Device, int, ViolationTime*)>(library, "nvmlDeviceGetViolationStatus");
+  if (!query) return std::nullopt;
+  std::uint64_t total = 0;
+  for (const int policy : {kPerfPolicyPower, kPerfPolicyThermal}) {
+    ViolationTime time{};
+    if (query(device, policy, &time) != kSuccess) return std::nullopt;
+    total += time.violationTime;
+  }
+  return total;
+}
+
+// Every fact fillEnvironment sets, back to unknown.
+void clearNvmlFacts(GpuEnvironment& env) {
+  env.smClockMHz = env.smClockMaxMHz = env.memoryClockMHz = env.memoryClockMaxMHz = std::nullopt;
+  env.clocksLocked = env.eccEnabled = env.persistenceMode = env.migEnabled = std::nullopt;
+  env.powerLimitW = env.powerDrawW = std::nullopt;
+  env.temperatureC = std::nullopt;
+  env.computeMode = std::nullopt;
+  env.throttleNs = std::nullopt;
+}
+
+}  // namespace
+
+void Nvml::fillEnvironment(const std::string& uuid, GpuEnvironment& env) const {
+  clearNvmlFacts(env);
+  Device device = this->device(uuid);
+  if (!device) return;
+  void* const lib = library_;
+  env.smClockMHz = unsignedOf(lib, "nvmlDeviceGetClockInfo", device, kClockSm);
+  env.smClockMaxMHz = unsignedOf(lib, "nvmlDeviceGetMaxClockInfo", device, kClockSm);
+  env.memoryClockMHz = unsignedOf(lib, "nvmlDeviceGetClockInfo", device, kClockMem);
+  env.memoryClockMaxMHz = unsignedOf(lib, "nvmlDeviceGetMaxClockInfo", device, kClockMem);
+  env.clocksLocked = applicationClocksChanged(lib, device);
+  env.powerLimitW = milliwattsToWatts(unsignedOf(lib, "nvmlDeviceGetEnforcedPowerLimit", device));
+  env.powerDrawW = milliwattsToWatts(unsignedOf(lib, "nvmlDeviceGetPowerUsage", device));
+  env.temperatureC = gpuTemperature(lib, device);
+  env.eccEnabled = eccEnabled(lib, device);
+  env.persistenceMode = persistenceMode(lib, device);
+  env.migEnabled = migEnabled(lib, device);
+  env.computeMode = computeMode(lib, device);
+  env.throttleNs = throttleNs(lib, device);
+}
+
+}  // namespace nvbw

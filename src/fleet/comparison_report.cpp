@@ -1,0 +1,184 @@
+#include "fleet/comparison_report.h"
+
+#include <array>
+#include <cmath>
+#include <locale>
+#include <sstream>
+
+namespace nvbw::detail {
+
+std::string cellSuffix(std::size_t row, std::size_t col) {
+  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+const json* findMember(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::optional<double> at(const Grid& grid, std::size_t row, std::size_t col) {
+  if (row >= grid.size() || col >= grid[row].size()) return std::nullopt;
+  return grid[row][col];
+}
+
+namespace {
+
+// `rows` must be an array of arrays; `readCell(cell, "key[r][c]")` gives a value or N/A.
+template <typename ReadCell>
+Grid readGrid(const json& rows, const std::string& key, const Where& where, ReadCell readCell) {
+  if (!rows.is_array()) where.reject("\"" + key + "\" is not an array of rows");
+  Grid grid;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (!rows[r].is_array()) where.reject(key + "[" + std::to_string(r) + "] is not an array");
+    auto& row = grid.emplace_back();
+    for (std::size_t c = 0; c < rows[r].size(); ++c)
+      row.push_back(readCell(rows[r][c], key + cellSuffix(r, c)));
+  }
+  return grid;
+}
+
+double finiteNumber(const json& value, const std::string& what, const Where& where) {
+  if (!value.is_number()) where.reject(what + " is not a number");
+  const double number = value.get<double>();
+  if (!std::isfinite(number)) where.reject(what + " is not finite");
+  return number;
+}
+
+// Upstream's cells are iostream-formatted strings ("55.4859", "1.23457e+06") or "N/A".
+std::optional<double> upstreamCell(const json& cell, const std::string& what, const Where& where) {
+  if (cell.is_number()) return finiteNumber(cell, what, where);
+  if (!cell.is_string()) where.reject(what + " is not a string");
+  const std::string& text = cell.get_ref<const std::string&>();
+  if (text == "N/A") return std::nullopt;
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());  // a global locale must not change the decimal point
+  double value = 0.0;
+  if (!(in >> value) || in.peek() != std::char_traits<char>::eof() || !std::isfinite(value))
+    where.reject(what + " is neither a number nor \"N/A\": \"" + text + "\"");
+  return value;
+}
+
+// The relative spread of a cell's samples in percent; nullopt with fewer than 2 samples, where
+// it says nothing about noise, or a median of 0, against which no spread is relative.
+std::optional<double> cellNoise(const json& cell, const std::string& what, const Where& where) {
+  if (cell.is_null()) return std::nullopt;
+  if (!cell.is_object()) where.reject(what + " is neither an object nor null");
+  const json* samples = findMember(cell, "samples");
+  if (!samples || !samples->is_array()) where.reject(what + ".samples is not an array");
+  auto stat = [&](const char* key) {
+    const json* value = findMember(cell, key);
+    if (!value) where.reject(what + " has no \"" + key + "\"");
+    return finiteNumber(*value, what + "." + key, where);
+  };
+  const double median = stat("median");
+  const double spread = std::max(2.0 * stat("stddev"), stat("max") - stat("min"));
+  if (samples->size() < 2 || median <= 0.0) return std::nullopt;
+  return 100.0 * spread / median;
+}
+
+std::string unitOf(const json& entry, const std::string& name, const Where& where) {
+  const json* unit = findMember(entry, "unit");
+  if (!unit) return name.find("latency") != std::string::npos ? "ns" : "GB/s";
+  if (!unit->is_string() || (*unit != "GB/s" && *unit != "ns"))
+    where.reject("\"unit\" is neither \"GB/s\" nor \"ns\"");
+  return unit->get<std::string>();
+}
+
+// The suffixes of the three matrices upstream stacks into one entry for `key`, if it stacks.
+std::optional<std::array<const char*, 3>> stackedSuffixes(const std::string& key) {
+  const auto has = [&key](const char* part) { return key.find(part) != std::string::npos; };
+  const auto endsWith = [&key](const std::string& tail) {
+    return key.size() >= tail.size() &&
+           key.compare(key.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  for (const char* tail : {"_read1", "_read2", "_write1", "_write2", "_total"})
+    if (endsWith(tail)) return std::nullopt;  // already one matrix of the three
+  if (has("device_to_device_bidirectional_memcpy_read"))
+    return std::array<const char*, 3>{"_read1", "_read2", "_total"};
+  if (has("device_to_device_bidirectional_memcpy_write"))
+    return std::array<const char*, 3>{"_write1", "_write2", "_total"};
+  return std::nullopt;
+}
+
+// Upstream appends the rows of a bidirectional testcase's three N x N matrices to one entry
+// (3N rows: read1/write1, read2/write2, total); this tool reports three entries.
+void splitStacked(Matrix stacked, std::vector<Matrix>& out) {
+  const auto suffixes = stackedSuffixes(stacked.name);
+  const std::size_t rows = stacked.values.size();
+  const std::size_t cols = rows == 0 ? 0 : stacked.values[0].size();
+  if (!suffixes || rows == 0 || rows != 3 * cols) {
+    out.push_back(std::move(stacked));
+    return;
+  }
+  for (std::size_t part = 0; part < 3; ++part) {
+    Matrix m{stacked.name + (*suffixes)[part], stacked.unit, {}, {}};
+    m.values.assign(stacked.values.begin() + part * cols,
+                    stacked.values.begin() + (part + 1) * cols);
+    out.push_back(std::move(m));
+  }
+}
+
+void readMatrixEntry(const json& entry, const std::string& name, const Where& where,
+                     Report& report) {
+  Matrix m{name, unitOf(entry, name, where), {}, {}};
+  const json* values = findMember(entry, "values");
+  if (!values) {  // upstream's layout: strings only, no samples
+    m.values = readGrid(*findMember(entry, "bandwidth_matrix"), "bandwidth_matrix", where,
+                        [&where](const json& cell, const std::string& what) {
+                          return upstreamCell(cell, what, where);
+                        });
+    splitStacked(std::move(m), report.matrices);
+    return;
+  }
+  m.values = readGrid(*values, "values", where,
+                      [&where](const json& cell, const std::string& what) -> std::optional<double> {
+                        if (cell.is_null()) return std::nullopt;
+                        return finiteNumber(cell, what, where);
+                      });
+  if (const json* cells = findMember(entry, "cells"))
+    m.noise = readGrid(*cells, "cells", where, [&where](const json& cell, const std::string& what) {
+      return cellNoise(cell, what, where);
+    });
+  report.matrices.push_back(std::move(m));
+}
+
+std::string requiredString(const json& entry, const char* key, const Where& where) {
+  const json* value = findMember(entry, key);
+  if (!value || !value->is_string()) where.reject(std::string("\"") + key + "\" is not a string");
+  return value->get<std::string>();
+}
+
+void readEntry(const json& entry, const Where& at, Report& report) {
+  if (!entry.is_object()) at.reject("is not an object");
+  const std::string name = requiredString(entry, "name", at);
+  const Where where{at.side, at.path + " (\"" + name + "\")"};
+  const std::string status = requiredString(entry, "status", where);
+  if (status == "Passed" && (findMember(entry, "values") || findMember(entry, "bandwidth_matrix")))
+    readMatrixEntry(entry, name, where, report);
+  else
+    report.statuses.push_back({name, status});
+}
+
+}  // namespace
+
+Report readReport(const json& document, const std::string& side) {
+  const Where where{side, ""};
+  const json* run = document.is_object() ? findMember(document, "nvbandwidth") : nullptr;
+  const json* testcases = run && run->is_object() ? findMember(*run, "testcases") : nullptr;
+  if (!testcases || !testcases->is_array()) where.reject("no \"nvbandwidth\".\"testcases\" array");
+  Report report;
+  report.upstream = !findMember(*run, "schema_version");
+  if (const json* settings = findMember(*run, "settings"); settings && settings->is_object())
+    report.settings = settings;
+  if (const json* devices = findMember(*run, "GPU Device list"); devices && devices->is_array())
+    report.gpus = devices->size();
+  if (const json* error = findMember(*run, "error"); error && error->is_string())
+    report.runNotes.push_back(side + ": the run reported an error: " + error->get<std::string>());
+  if (const json* signal = findMember(*run, "interrupted"); signal && signal->is_string())
+    report.runNotes.push_back(side + ": the run was interrupted by " + signal->get<std::string>());
+  for (std::size_t i = 0; i < testcases->size(); ++i)
+    readEntry((*testcases)[i], Where{side, "testcases[" + std::to_string(i) + "]"}, report);
+  return report;
+}
+
+}  // namespace nvbw::detail

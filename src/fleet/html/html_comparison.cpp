@@ -1,0 +1,114 @@
+// The comparison with a baseline report: the summary, the notes, a table of the cells that
+// changed (SLOWER or FASTER) and what only one side has. The heatmaps mark the same verdicts
+// per cell through verdictIndex.
+#include <algorithm>
+#include <string>
+
+#include "fleet/html/html_markup.h"
+#include "fleet/html/html_sections.h"
+
+namespace nvbw::detail {
+
+namespace {
+
+using nlohmann::json;
+
+std::string count(const json& summary, const char* key) { return scalarText(member(summary, key)); }
+
+std::string summaryText(const json& comparison) {
+  const json& summary = member(comparison, "summary");
+  return count(summary, "cells") + " cells compared: " + count(summary, "same") + " SAME, " +
+         count(summary, "slower") + " SLOWER, " + count(summary, "faster") + " FASTER; " +
+         count(summary, "only_in_baseline") + " only in the baseline, " +
+         count(summary, "only_in_current") + " only in this run.";
+}
+
+std::string criteriaText(const json& comparison) {
+  return "A cell is SAME when its change is within the larger of its samples' noise and the "
+         "run-to-run floor of " +
+         scalarText(member(comparison, "run_to_run_floor_percent")) +
+         "%, or within the tolerance of " + scalarText(member(comparison, "tolerance_percent")) +
+         "% where the samples are not known.";
+}
+
+std::string changedRow(const json& cell) {
+  const std::string verdict = scalarText(member(cell, "verdict"));
+  std::string cells;
+  cells += textElement("td", "", scalarText(member(cell, "name")));
+  cells += textElement("td", "",
+                       "[" + scalarText(member(cell, "row")) + "][" +
+                           scalarText(member(cell, "col")) + "]");
+  cells += textElement("td", attr("class", "num"), fixedOrText(member(cell, "baseline"), 2));
+  cells += textElement("td", attr("class", "num"), fixedOrText(member(cell, "current"), 2));
+  cells += textElement("td", "", scalarText(member(cell, "unit")));
+  cells +=
+      textElement("td", attr("class", "num"), fixedOrText(member(cell, "change_percent"), 2) + "%");
+  cells += textElement("td", attr("class", "num"),
+                       fixedOrText(member(cell, "band_percent"), 2) + "% (" +
+                           scalarText(member(cell, "basis")) + ")");
+  const bool noisy = member(cell, "noisy") == true;
+  cells +=
+      textElement("td", attr("class", "verdict-" + verdict), verdict + (noisy ? " (noisy)" : ""));
+  return element("tr", attr("data-verdict", verdict), cells);
+}
+
+std::string changedTable(const json& comparison) {
+  std::string rows;
+  for (const json& cell : member(comparison, "cells"))
+    if (member(cell, "verdict") != "SAME") rows += changedRow(cell);
+  if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
+  const json& cells = member(comparison, "cells");
+  const bool anyNoisy = std::any_of(cells.begin(), cells.end(), [](const json& c) {
+    return member(c, "verdict") != "SAME" && member(c, "noisy") == true;
+  });
+  const std::string footnote =
+      anyNoisy ? textElement("p", "",
+                             "noisy: a side's samples spread by more than 4%; repeat the run "
+                             "before acting on that cell.")
+               : std::string();
+  std::string head;
+  for (const char* title :
+       {"matrix", "cell", "baseline", "current", "unit", "change", "band", "verdict"})
+    head += textElement("th", "", title);
+  return element("table", attr("class", "changed-cells"),
+                 element("thead", "", element("tr", "", head)) + element("tbody", "", rows)) +
+         footnote;
+}
+
+std::string stringList(const char* title, const char* cls, const json& items) {
+  if (!items.is_array() || items.empty()) return "";
+  std::string list;
+  for (const json& item : items) list += textElement("li", "", scalarText(item));
+  return element("div", attr("class", cls), textElement("h3", "", title) + element("ul", "", list));
+}
+
+}  // namespace
+
+VerdictIndex verdictIndex(const json& run) {
+  VerdictIndex index;
+  // Pointers into the document itself: iterating a copy (json::value) would leave them dangling.
+  const json& cells = member(member(run, "comparison"), "cells");
+  if (!cells.is_array()) return index;
+  for (const json& cell : cells) {
+    if (!member(cell, "row").is_number_unsigned() || !member(cell, "col").is_number_unsigned())
+      continue;
+    index[CellKey{scalarText(member(cell, "name")), cell.at("row").get<std::size_t>(),
+                  cell.at("col").get<std::size_t>()}] = &cell;
+  }
+  return index;
+}
+
+std::string comparisonSection(const json& comparison) {
+  return element(
+      "section", attr("class", "comparison") + attr("id", "comparison"),
+      textElement("h2", "", "Comparison with the baseline") +
+          textElement("p", attr("class", "comparison-summary"), summaryText(comparison)) +
+          textElement("p", attr("class", "criteria"), criteriaText(comparison)) +
+          stringList("Notes", "comparison-notes", member(comparison, "notes")) +
+          changedTable(comparison) +
+          stringList("Only in the baseline", "only-in-baseline",
+                     member(comparison, "only_in_baseline")) +
+          stringList("Only in this run", "only-in-current", member(comparison, "only_in_current")));
+}
+
+}  // namespace nvbw::detail

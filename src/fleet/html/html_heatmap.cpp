@@ -1,0 +1,308 @@
+// The heatmap of one matrix entry: an SVG grid with each cell's value written on it, coloured by
+// the percent of its link's peak where that is known and otherwise by its place in the matrix's
+// range (latency: lower is better); N/A hatched, outliers framed in red, comparison verdicts
+// marked in the corner. The grid's data-* attributes repeat the JSON so tests can check the
+// picture against the document.
+#include "fleet/html/html_heatmap.h"
+
+#include <algorithm>
+#include <locale>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "fleet/html/html_markup.h"
+
+namespace nvbw::detail {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kCellWidth = 84;
+constexpr double kCellHeight = 44;
+constexpr double kHeaderHeight = 24;
+constexpr const char* kOutlierColour = "#e00000";
+constexpr const char* kSlowerColour = "#ff3b30";
+constexpr const char* kFasterColour = "#1e90ff";
+
+// "55.4859" or "1.23457e+06" in any global locale; nullopt for "N/A" and anything else.
+std::optional<double> parseNumber(const std::string& text) {
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());
+  double v = 0;
+  in >> v;
+  if (!in || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
+  return v;
+}
+
+// "values" (this tool) or, in upstream v0.8 reports, the numbers of "bandwidth_matrix". Throws
+// where neither is a matrix (an array of rows), which no report has.
+json valueGrid(const json& entry) {
+  const bool ours = entry.contains("values");
+  const json& grid = ours ? entry.at("values") : entry.at("bandwidth_matrix");
+  const bool matrix = grid.is_array() && std::all_of(grid.begin(), grid.end(), [](const json& row) {
+                        return row.is_array();
+                      });
+  if (!matrix)
+    throw std::runtime_error("not an nvbandwidth report: the matrix of " +
+                             scalarText(member(entry, "name")) + " is not an array of rows");
+  if (ours) return grid;
+  json values = json::array();
+  for (const json& row : grid) {
+    json numbers = json::array();
+    for (const json& text : row) {
+      const auto v = parseNumber(text.get<std::string>());
+      numbers.push_back(v ? json(*v) : json(nullptr));
+    }
+    values.push_back(std::move(numbers));
+  }
+  return values;
+}
+
+bool isCell(const json& o, std::size_t row, std::size_t col) {
+  const json& r = member(o, "row");
+  const json& c = member(o, "col");
+  return r.is_number_unsigned() && c.is_number_unsigned() && r.get<std::size_t>() == row &&
+         c.get<std::size_t>() == col;
+}
+
+const json* outlierAt(const json& entry, std::size_t row, std::size_t col) {
+  const json& outliers = member(entry, "outliers");
+  if (!outliers.is_array()) return nullptr;
+  for (const json& o : outliers)
+    if (isCell(o, row, col)) return &o;
+  return nullptr;
+}
+
+// Upstream v0.8 reports name no unit; their latency titles end in "(ns)".
+std::string unitOf(const json& entry) {
+  if (member(entry, "unit").is_string()) return entry.at("unit").get<std::string>();
+  const json& title = member(entry, "bandwidth_description");
+  const bool ns = title.is_string() && title.get<std::string>().find("(ns)") != std::string::npos;
+  return ns ? "ns" : "GB/s";
+}
+
+HeatmapCell cellOf(const json& entry, const json& values, const VerdictIndex& verdicts,
+                   const HeatmapGrid& g, std::size_t row, std::size_t col) {
+  HeatmapCell cell;
+  cell.row = row, cell.col = col;
+  cell.value = numberAt(values, row, col);
+  if (cell.value) cell.exactValue = exactNumber(*cell.value);
+  if (cell.value && !g.latency) cell.percent = numberAt(member(entry, "percent_of_peak"), row, col);
+  cell.outlier = outlierAt(entry, row, col);
+  const auto verdict = verdicts.find(CellKey{g.name, row, col});
+  if (verdict != verdicts.end()) cell.comparison = verdict->second;
+  return cell;
+}
+
+void addRowLabels(HeatmapGrid& g, const json& entry) {
+  const json& labels = member(entry, "row_labels");
+  std::size_t longest = 2;
+  for (std::size_t row = 0; row < g.rows; ++row) {
+    const bool given = row < labels.size() && labels[row].is_string();
+    g.rowLabels.push_back(given ? labels[row].get<std::string>() : std::to_string(row));
+    longest = std::max(longest, g.rowLabels.back().size());
+  }
+  g.labelWidth = 16 + 7.5 * static_cast<double>(longest);
+}
+
+}  // namespace
+
+HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
+  HeatmapGrid g;
+  g.name = entry.at("name").get<std::string>();
+  g.unit = unitOf(entry);
+  g.latency = g.unit == "ns";
+  g.index = index;
+  const json values = valueGrid(entry);
+  g.rows = values.size();
+  for (const json& row : values) g.cols = std::max(g.cols, row.size());
+  for (std::size_t row = 0; row < g.rows; ++row) {
+    for (std::size_t col = 0; col < g.cols; ++col) {
+      g.cells.push_back(cellOf(entry, values, verdicts, g, row, col));
+      const auto& v = g.cells.back().value;
+      if (!v) continue;
+      g.lowest = g.lowest ? std::min(*g.lowest, *v) : *v;
+      g.highest = g.highest ? std::max(*g.highest, *v) : *v;
+    }
+  }
+  addRowLabels(g, entry);
+  return g;
+}
+
+double goodness(const HeatmapCell& cell, const HeatmapGrid& g) {
+  if (cell.percent) return *cell.percent / 100.0;
+  if (!g.lowest || *g.highest <= *g.lowest) return 0.5;
+  const double t = (*cell.value - *g.lowest) / (*g.highest - *g.lowest);
+  return g.latency ? 1.0 - t : t;
+}
+
+namespace {
+
+std::string cellName(const HeatmapCell& cell, const HeatmapGrid& g) {
+  return "[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "] row " +
+         g.rowLabels[cell.row] + ", column " + std::to_string(cell.col);
+}
+
+std::string peakLine(const json& entry, const HeatmapCell& cell) {
+  std::string line = fixed(*cell.percent, 1) + "% of the peak";
+  if (const auto peak = numberAt(member(entry, "peak_GBps"), cell.row, cell.col))
+    line += " (" + fixed(*peak, 2) + " GB/s)";
+  if (const json* link = cellAt(member(entry, "links"), cell.row, cell.col))
+    line += " of " + scalarText(*link);
+  return line;
+}
+
+std::string samplesLine(const json& entry, const HeatmapCell& cell) {
+  const json* stats = cellAt(member(entry, "cells"), cell.row, cell.col);
+  if (!stats || !stats->is_object() || !member(*stats, "samples").is_array()) return "";
+  std::string line = std::to_string(stats->at("samples").size()) + " samples";
+  const json& lo = member(*stats, "min");
+  const json& hi = member(*stats, "max");
+  if (lo.is_number() && hi.is_number())
+    line += ", min " + fixed(lo.get<double>(), 2) + ", max " + fixed(hi.get<double>(), 2);
+  if (member(*stats, "cv").is_number())
+    line += ", CV " + fixed(100.0 * stats->at("cv").get<double>(), 2) + "%";
+  return line;
+}
+
+std::string comparisonLine(const json& c) {
+  std::string line = scalarText(member(c, "verdict"));
+  if (member(c, "change_percent").is_number())
+    line += ": " + fixed(c.at("change_percent").get<double>(), 2) + "%";
+  if (member(c, "baseline").is_number())
+    line += " vs baseline " + fixed(c.at("baseline").get<double>(), 2);
+  if (member(c, "band_percent").is_number())
+    line += " (band " + fixed(c.at("band_percent").get<double>(), 2) + "%, " +
+            scalarText(member(c, "basis")) + ")";
+  return line;
+}
+
+// The tooltip: every fact the JSON has about the cell, one per line.
+std::string cellTitle(const json& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
+  std::string title = cellName(cell, g) + ": ";
+  if (!cell.value) return title + "N/A";
+  title += fixed(*cell.value, 2) + " " + g.unit;
+  if (cell.percent) title += "\n" + peakLine(entry, cell);
+  if (const std::string samples = samplesLine(entry, cell); !samples.empty())
+    title += "\n" + samples;
+  if (cell.outlier && member(*cell.outlier, "below_median_percent").is_number())
+    title += "\nOutlier: " + fixed(cell.outlier->at("below_median_percent").get<double>(), 1) +
+             "% below the median of its link class";
+  if (cell.comparison) title += "\n" + comparisonLine(*cell.comparison);
+  return title;
+}
+
+std::string number(double v) { return fixed(v, 1); }
+
+std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
+  const std::string verdict =
+      cell.comparison ? scalarText(member(*cell.comparison, "verdict")) : "";
+  if (verdict != "SLOWER" && verdict != "FASTER") return "";
+  const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
+  const double top = y + 5, bottom = y + 15;
+  const bool slower = verdict == "SLOWER";
+  auto point = [](double px, double py) { return number(px) + "," + number(py); };
+  // A triangle in the corner: pointing down for slower, up for faster.
+  const std::string points =
+      slower ? point(left, top) + " " + point(right, top) + " " + point(mid, bottom)
+             : point(left, bottom) + " " + point(right, bottom) + " " + point(mid, top);
+  return emptyElement("polygon", attr("class", "verdict-marker") + attr("points", points) +
+                                     attr("fill", slower ? kSlowerColour : kFasterColour) +
+                                     attr("stroke", "#ffffff") + attr("stroke-width", "1.5"));
+}
+
+std::string cellAttributes(const HeatmapCell& cell) {
+  std::string attrs = attr("class", "cell") + attr("data-row", std::to_string(cell.row)) +
+                      attr("data-col", std::to_string(cell.col)) +
+                      attr("data-value", cell.exactValue);
+  if (cell.percent) attrs += attr("data-percent", exactNumber(*cell.percent));
+  if (cell.comparison)
+    attrs += attr("data-verdict", scalarText(member(*cell.comparison, "verdict")));
+  if (cell.outlier) attrs += attr("data-outlier", "true");
+  return attrs;
+}
+
+std::string cellText(const std::string& text, double x, double y, const std::string& colour,
+                     int size, const std::string& cls) {
+  return textElement("text",
+                     attr("class", cls) + attr("x", number(x)) + attr("y", number(y)) +
+                         attr("fill", colour) + attr("font-size", std::to_string(size)) +
+                         attr("text-anchor", "middle"),
+                     text);
+}
+
+std::string cellMarkup(const json& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
+  const double x = g.labelWidth + kCellWidth * static_cast<double>(cell.col);
+  const double y = kHeaderHeight + kCellHeight * static_cast<double>(cell.row);
+  const double inset = cell.outlier ? 2.5 : 1.0;  // a thick frame must stay inside the cell
+  const Rgb fill = paletteColour(cell.value ? goodness(cell, g) : 0.0);
+  std::string inner = textElement("title", "", cellTitle(entry, cell, g));
+  inner += emptyElement(
+      "rect",
+      attr("x", number(x + inset)) + attr("y", number(y + inset)) +
+          attr("width", number(kCellWidth - 2 * inset)) +
+          attr("height", number(kCellHeight - 2 * inset)) +
+          attr("fill", cell.value ? hexColour(fill) : "url(#na-" + std::to_string(g.index) + ")") +
+          (cell.outlier ? attr("stroke", kOutlierColour) + attr("stroke-width", "4") : ""));
+  const double centre = x + kCellWidth / 2;
+  if (!cell.value) {
+    inner += cellText("N/A", centre, y + 27, "#333333", 13, "cell-value na");
+  } else if (cell.percent) {
+    inner += cellText(fixed(*cell.value, 2), centre, y + 20, textColourOn(fill), 13, "cell-value");
+    inner += cellText(fixed(*cell.percent, 1) + "%", centre, y + 35, textColourOn(fill), 10,
+                      "cell-percent");
+  } else {
+    inner += cellText(fixed(*cell.value, 2), centre, y + 27, textColourOn(fill), 13, "cell-value");
+  }
+  return element("g", cellAttributes(cell), inner + verdictMarker(cell, x, y));
+}
+
+std::string axisLabels(const HeatmapGrid& g) {
+  std::string labels;
+  for (std::size_t col = 0; col < g.cols; ++col)
+    labels += textElement(
+        "text",
+        attr("class", "col-label") +
+            attr("x", number(g.labelWidth + kCellWidth * (static_cast<double>(col) + 0.5))) +
+            attr("y", "17") + attr("text-anchor", "middle") + attr("font-size", "12"),
+        std::to_string(col));
+  for (std::size_t row = 0; row < g.rows; ++row)
+    labels += textElement(
+        "text",
+        attr("class", "row-label") + attr("x", number(g.labelWidth - 8)) +
+            attr("y", number(kHeaderHeight + kCellHeight * (static_cast<double>(row) + 0.5) + 4)) +
+            attr("text-anchor", "end") + attr("font-size", "12"),
+        g.rowLabels[row]);
+  return labels;
+}
+
+}  // namespace
+
+std::string heatmapSvg(const json& entry, const HeatmapGrid& g) {
+  const double width = g.labelWidth + kCellWidth * static_cast<double>(g.cols) + 2;
+  const double height = kHeaderHeight + kCellHeight * static_cast<double>(g.rows) + 2;
+  std::string inner = element("defs", "", hatchPattern("na-" + std::to_string(g.index)));
+  inner += axisLabels(g);
+  for (const HeatmapCell& cell : g.cells) inner += cellMarkup(entry, cell, g);
+  return element("svg",
+                 attr("class", "heatmap") + attr("data-name", g.name) +
+                     attr("data-rows", std::to_string(g.rows)) +
+                     attr("data-cols", std::to_string(g.cols)) + attr("width", number(width)) +
+                     attr("height", number(height)) +
+                     attr("viewBox", "0 0 " + number(width) + " " + number(height)) +
+                     attr("role", "img") + attr("aria-label", "heatmap of " + g.name),
+                 inner);
+}
+
+std::string hatchPattern(const std::string& id) {
+  return element(
+      "pattern",
+      attr("id", id) + attr("width", "8") + attr("height", "8") +
+          attr("patternUnits", "userSpaceOnUse") + attr("patternTransform", "rotate(45)"),
+      emptyElement("rect", attr("width", "8") + attr("height", "8") + attr("fill", "#e4e4e4")) +
+          emptyElement("rect", attr("width", "3") + attr("height", "8") + attr("fill", "#b4b4b4")));
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,202 @@
+#include "fleet/html/html_markup.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iomanip>
+#include <locale>
+#include <sstream>
+
+namespace nvbw::detail {
+
+namespace {
+
+constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+// The length of the UTF-8 sequence at text[i] with its code point in `cp`; 0 when the bytes are
+// not one (bad lead byte, missing continuation, overlong form, surrogate, beyond U+10FFFF).
+std::size_t utf8Sequence(const std::string& text, std::size_t i, char32_t& cp) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  std::size_t length = 0;
+  char32_t smallest = 0;
+  if (lead < 0x80) {
+    cp = lead;
+    return 1;
+  } else if ((lead & 0xE0) == 0xC0) {
+    length = 2, cp = lead & 0x1F, smallest = 0x80;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3, cp = lead & 0x0F, smallest = 0x800;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4, cp = lead & 0x07, smallest = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto next = static_cast<unsigned char>(text[i + k]);
+    if ((next & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (next & 0x3F);
+  }
+  if (cp < smallest || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return length;
+}
+
+// What XML 1.0 allows, less DEL and the C1 controls it only discourages: a page shows no control
+// character that came from a report (a terminal that prints the page's text must not act on it).
+bool allowedInXml(char32_t cp) {
+  if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
+  if (cp >= 0x7F && cp <= 0x9F) return false;
+  return cp != 0xFFFE && cp != 0xFFFF;
+}
+
+const char* entityFor(char c) {
+  switch (c) {
+  case '&':
+    return "&amp;";
+  case '<':
+    return "&lt;";
+  case '>':
+    return "&gt;";
+  case '"':
+    return "&quot;";
+  case '\'':
+    return "&#39;";
+  default:
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+std::string escapeXml(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t length = utf8Sequence(text, i, cp);
+    if (length == 0 || !allowedInXml(cp)) {
+      out += kReplacement;
+      i += std::max<std::size_t>(length, 1);
+      continue;
+    }
+    const char* entity = length == 1 ? entityFor(text[i]) : nullptr;
+    if (entity)
+      out += entity;
+    else
+      out.append(text, i, length);
+    i += length;
+  }
+  return out;
+}
+
+std::string attr(const std::string& name, const std::string& value) {
+  return " " + name + "=\"" + escapeXml(value) + "\"";
+}
+
+std::string element(const std::string& name, const std::string& attrs, const std::string& inner) {
+  return "<" + name + attrs + ">" + inner + "</" + name + ">";
+}
+
+std::string textElement(const std::string& name, const std::string& attrs,
+                        const std::string& text) {
+  return element(name, attrs, escapeXml(text));
+}
+
+std::string emptyElement(const std::string& name, const std::string& attrs) {
+  return "<" + name + attrs + "/>";
+}
+
+std::string fixed(double value, int decimals) {
+  std::ostringstream s;
+  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
+  s << std::fixed << std::setprecision(decimals) << value;
+  return s.str();
+}
+
+std::string fixedOrText(const nlohmann::json& value, int decimals) {
+  return value.is_number() ? fixed(value.get<double>(), decimals) : scalarText(value);
+}
+
+std::string exactNumber(double value) { return nlohmann::json(value).dump(); }
+
+std::string scalarText(const nlohmann::json& value) {
+  if (value.is_null()) return "unknown";
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) {
+    std::string joined;
+    for (const auto& item : value) joined += (joined.empty() ? "" : ", ") + scalarText(item);
+    return joined;
+  }
+  return value.dump();
+}
+
+const nlohmann::json& member(const nlohmann::json& object, const char* key) {
+  static const nlohmann::json null;
+  if (!object.is_object()) return null;
+  const auto found = object.find(key);
+  return found == object.end() ? null : *found;
+}
+
+const nlohmann::json* cellAt(const nlohmann::json& grid, std::size_t row, std::size_t col) {
+  if (!grid.is_array() || row >= grid.size()) return nullptr;
+  const nlohmann::json& cells = grid[row];
+  if (!cells.is_array() || col >= cells.size()) return nullptr;
+  return &cells[col];
+}
+
+std::optional<double> numberAt(const nlohmann::json& grid, std::size_t row, std::size_t col) {
+  const nlohmann::json* cell = cellAt(grid, row, col);
+  if (!cell || !cell->is_number()) return std::nullopt;
+  return cell->get<double>();
+}
+
+std::string byteText(double bytes) {
+  static const std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
+  std::size_t unit = 0;
+  while (bytes >= 1024.0 && unit + 1 < units.size()) bytes /= 1024.0, ++unit;
+  return fixed(bytes, unit == 0 ? 0 : 2) + " " + units[unit];
+}
+
+Rgb paletteColour(double t) {
+  // Viridis at five evenly spaced stops; linear between them is close enough for a heatmap.
+  static const std::array<Rgb, 5> stops = {{{0x44 / 255.0, 0x01 / 255.0, 0x54 / 255.0},
+                                            {0x3b / 255.0, 0x52 / 255.0, 0x8b / 255.0},
+                                            {0x21 / 255.0, 0x91 / 255.0, 0x8c / 255.0},
+                                            {0x5e / 255.0, 0xc9 / 255.0, 0x62 / 255.0},
+                                            {0xfd / 255.0, 0xe7 / 255.0, 0x25 / 255.0}}};
+  const double x = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * (stops.size() - 1);
+  const std::size_t low = std::min<std::size_t>(static_cast<std::size_t>(x), stops.size() - 2);
+  const double f = x - static_cast<double>(low);
+  const Rgb& a = stops[low];
+  const Rgb& b = stops[low + 1];
+  return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f};
+}
+
+std::string hexColour(const Rgb& c) {
+  std::ostringstream s;
+  s << '#' << std::hex << std::setfill('0');
+  for (double channel : {c.r, c.g, c.b})
+    s << std::setw(2) << static_cast<int>(std::lround(std::clamp(channel, 0.0, 1.0) * 255.0));
+  return s.str();
+}
+
+namespace {
+
+double relativeLuminance(const Rgb& c) {
+  auto linear = [](double v) {
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+}
+
+}  // namespace
+
+std::string textColourOn(const Rgb& background) {
+  const double l = relativeLuminance(background);
+  const double againstBlack = (l + 0.05) / 0.05;
+  const double againstWhite = 1.05 / (l + 0.05);
+  return againstBlack >= againstWhite ? "#000000" : "#ffffff";
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,171 @@
+// What goes around a heatmap: the caption that says how it is coloured, the legend, the SUM
+// (and -v's MIN, MAX, AVG), the links' peaks and the note listing the outliers.
+#include <algorithm>
+#include <string>
+
+#include "fleet/html/html_heatmap.h"
+#include "fleet/html/html_markup.h"
+
+namespace nvbw::detail {
+
+namespace {
+
+using nlohmann::json;
+
+std::size_t countCells(const HeatmapGrid& g, bool withPercent) {
+  return static_cast<std::size_t>(
+      std::count_if(g.cells.begin(), g.cells.end(), [&](const HeatmapCell& c) {
+        return c.value && c.percent.has_value() == withPercent;
+      }));
+}
+
+std::string rangeText(const HeatmapGrid& g) {
+  return "value relative to this matrix's range, " + fixed(*g.lowest, 2) + " to " +
+         fixed(*g.highest, 2) + " " + g.unit +
+         (g.latency ? " (latency: lower is better)" : " (higher is better)");
+}
+
+std::string colourText(const HeatmapGrid& g) {
+  const std::size_t byPercent = countCells(g, true), byValue = countCells(g, false);
+  if (byPercent + byValue == 0) return "none; every cell is N/A.";
+  if (byPercent == 0) return rangeText(g) + ".";
+  std::string text = "percent of the theoretical peak of each cell's link (0 to 100%";
+  if (std::any_of(g.cells.begin(), g.cells.end(),
+                  [](const HeatmapCell& c) { return c.percent && *c.percent > 100.0; }))
+    text += "; cells above 100% coloured as 100%";
+  text += ")";
+  if (byValue == 0) return text + ".";
+  return text + " for the " + std::to_string(byPercent) + " cells whose peak is known; the other " +
+         std::to_string(byValue) + " by " + rangeText(g) + ".";
+}
+
+std::string captionText(const json& entry, const HeatmapGrid& g) {
+  const json& statistic = member(entry, "statistic");
+  return "Colour: " + colourText(g) + " Cell value: the " +
+         (statistic.is_string() ? statistic.get<std::string>() : std::string("median")) +
+         " of its samples, in " + g.unit + ", 2 decimals (full precision in the tooltip).";
+}
+
+std::string swatches(std::size_t count) {
+  std::string inner;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double t = (static_cast<double>(i) + 0.5) / static_cast<double>(count);
+    inner +=
+        emptyElement("rect", attr("x", std::to_string(i * 14)) + attr("width", "14") +
+                                 attr("height", "14") + attr("fill", hexColour(paletteColour(t))));
+  }
+  return element("svg",
+                 attr("class", "swatches") + attr("width", std::to_string(count * 14)) +
+                     attr("height", "14"),
+                 inner);
+}
+
+std::string legendItem(const std::string& inner) {
+  return element("span", attr("class", "legend-item"), inner);
+}
+
+std::string scaleLegend(const HeatmapGrid& g) {
+  std::string items;
+  if (countCells(g, true) > 0)
+    items += legendItem(textElement("span", "", "0%") + swatches(10) +
+                        textElement("span", "", "100% of peak"));
+  if (countCells(g, false) > 0) {
+    // Worst on the left, as on the percent scale: for latency that is the highest value.
+    const double left = g.latency ? *g.highest : *g.lowest;
+    const double right = g.latency ? *g.lowest : *g.highest;
+    items += legendItem(textElement("span", "", fixed(left, 2)) + swatches(10) +
+                        textElement("span", "", fixed(right, 2) + " " + g.unit));
+  }
+  return items;
+}
+
+std::string markerLegend(const HeatmapGrid& g) {
+  std::string items;
+  const bool anyNa =
+      std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return !c.value; });
+  const std::string id = "na-legend-" + std::to_string(g.index);
+  if (anyNa)
+    items +=
+        legendItem(element("svg", attr("width", "14") + attr("height", "14"),
+                           element("defs", "", hatchPattern(id)) +
+                               emptyElement("rect", attr("width", "14") + attr("height", "14") +
+                                                        attr("fill", "url(#" + id + ")"))) +
+                   textElement("span", "", "N/A (not measured or does not apply)"));
+  if (std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.outlier; }))
+    items += legendItem(element("span", attr("class", "outlier-swatch"), "") +
+                        textElement("span", "", "outlier"));
+  if (std::any_of(g.cells.begin(), g.cells.end(),
+                  [](const HeatmapCell& c) { return c.comparison; }))
+    items += legendItem(textElement("span", attr("class", "slower-mark"), "\u25BC") +
+                        textElement("span", "", "slower than baseline") +
+                        textElement("span", attr("class", "faster-mark"), "\u25B2") +
+                        textElement("span", "", "faster"));
+  return items;
+}
+
+std::string summaryLines(const json& entry, const HeatmapGrid& g) {
+  const std::string unit = " " + g.unit;
+  std::string text = "SUM " + g.name + " " + fixedOrText(member(entry, "sum"), 2) + unit;
+  std::string lines = textElement("p", attr("class", "sum"), text);
+  if (entry.contains("min") && entry.contains("max") && entry.contains("average"))
+    lines += textElement("p", attr("class", "min-max"),
+                         "MIN " + fixed(entry.at("min").get<double>(), 2) + unit + ", MAX " +
+                             fixed(entry.at("max").get<double>(), 2) + unit + ", AVG " +
+                             fixed(entry.at("average").get<double>(), 2) + unit);
+  return lines;
+}
+
+std::string linkPeaksLine(const json& entry) {
+  if (!entry.contains("link_peaks") || entry.at("link_peaks").empty()) return "";
+  std::string text = "Links: ";
+  bool first = true;
+  for (const json& link : entry.at("link_peaks")) {
+    text += (first ? "" : "; ") + scalarText(member(link, "link"));
+    first = false;
+    const json& peak = member(link, "peak_GBps");
+    if (peak.is_number())
+      text += ", peak " + fixed(peak.get<double>(), 2) + " GB/s " +
+              scalarText(member(link, "convention"));
+  }
+  return textElement("p", attr("class", "link-peaks"), text);
+}
+
+std::string outlierItem(const json& o, const HeatmapGrid& g) {
+  std::string text = "[" + scalarText(member(o, "row")) + "][" + scalarText(member(o, "col")) +
+                     "] " + scalarText(member(o, "cell")) + " over " +
+                     scalarText(member(o, "link"));
+  for (const HeatmapCell& cell : g.cells)
+    if (cell.outlier == &o && cell.value) text += ": " + fixed(*cell.value, 2) + " " + g.unit;
+  const json& below = member(o, "below_median_percent");
+  const json& median = member(o, "class_median");
+  if (below.is_number() && median.is_number())
+    text += ", " + fixed(below.get<double>(), 1) + "% below the class median " +
+            fixed(median.get<double>(), 2) + " " + g.unit;
+  return textElement("li", "", text);
+}
+
+std::string outlierNote(const json& entry, const HeatmapGrid& g) {
+  const json& outliers = member(entry, "outliers");
+  if (!outliers.is_array() || outliers.empty()) return "";
+  std::string items;
+  for (const json& o : outliers) items += outlierItem(o, g);
+  return element("div", attr("class", "outliers"),
+                 textElement("p", "",
+                             std::to_string(outliers.size()) +
+                                 " outlier(s), framed in red: more than 10% below the median of "
+                                 "the cells on the same link") +
+                     element("ul", "", items));
+}
+
+}  // namespace
+
+std::string matrixFigure(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
+  const HeatmapGrid g = heatmapGrid(entry, verdicts, index);
+  return element("figure", attr("class", "matrix"),
+                 element("div", attr("class", "heatmap-scroll"), heatmapSvg(entry, g)) +
+                     textElement("figcaption", "", captionText(entry, g)) +
+                     element("div", attr("class", "legend"), scaleLegend(g) + markerLegend(g)) +
+                     summaryLines(entry, g) + linkPeaksLine(entry) + outlierNote(entry, g));
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,253 @@
+// The buffer-size sweep: per series an SVG line chart of the matrix's SUM over buffer size (log2
+// axis), with the smallest size whose SUM reaches 90% of the SUM at the largest size marked and
+// named (the sweep computes that size; the chart only shows it).
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleet/html/html_markup.h"
+#include "fleet/html/html_sections.h"
+
+namespace nvbw::detail {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kWidth = 560, kHeight = 300;
+constexpr double kLeft = 70, kRight = 20, kTop = 24, kBottom = 48;
+constexpr const char* kMarkColour = "#d35400";
+
+struct Point {
+  double size = 0;  // MiB
+  std::optional<double> sum;
+};
+
+struct Axes {
+  double logMin = 0, logMax = 0, yMax = 1, yStep = 0.2;
+  double x(double size) const {
+    const double plot = kWidth - kLeft - kRight;
+    if (logMax <= logMin) return kLeft + plot / 2;
+    return kLeft + (std::log2(size) - logMin) / (logMax - logMin) * plot;
+  }
+  double y(double value) const {
+    const double plot = kHeight - kTop - kBottom;
+    return kTop + plot - value / yMax * plot;
+  }
+};
+
+std::string number(double v) { return fixed(v, 1); }
+
+// Positive sizes only: a log axis has no place for the others.
+std::vector<Point> pointsOf(const json& sizes, const json& series) {
+  std::vector<Point> points;
+  const json& sums = member(series, "sums");
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (!sizes[i].is_number() || !(sizes[i].get<double>() > 0) ||
+        !std::isfinite(sizes[i].get<double>()))
+      continue;
+    Point p{sizes[i].get<double>(), std::nullopt};
+    if (sums.is_array() && i < sums.size() && sums[i].is_number() &&
+        std::isfinite(sums[i].get<double>()) && sums[i].get<double>() >= 0)
+      p.sum = sums[i].get<double>();
+    points.push_back(p);
+  }
+  return points;
+}
+
+// 1, 2 or 5 times a power of ten, so about five gridlines cover `largest`.
+double gridStep(double largest) {
+  const double raw = largest / 5;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * magnitude >= raw) return m * magnitude;
+  return 10 * magnitude;
+}
+
+double largestSum(const std::vector<Point>& points) {
+  double largest = 0;
+  for (const Point& p : points)
+    if (p.sum) largest = std::max(largest, *p.sum);
+  return largest;
+}
+
+Axes axesFor(const std::vector<Point>& points) {
+  Axes a;
+  if (!points.empty()) {
+    a.logMin = a.logMax = std::log2(points.front().size);
+    for (const Point& p : points) {
+      a.logMin = std::min(a.logMin, std::log2(p.size));
+      a.logMax = std::max(a.logMax, std::log2(p.size));
+    }
+  }
+  // Sums are finite and non-negative (pointsOf); the step and its multiple must be too, or the
+  // axis keeps its default.
+  const double largest = largestSum(points);
+  const double step = largest > 0 ? gridStep(largest) : 0;
+  const double top = step > 0 ? std::ceil(largest / step) * step : 0;
+  if (std::isfinite(step) && step > 0 && std::isfinite(top) && top > 0) {
+    a.yStep = step;
+    a.yMax = top;
+  }
+  return a;
+}
+
+std::string line(double x1, double y1, double x2, double y2, const std::string& extra) {
+  return emptyElement("line", attr("x1", number(x1)) + attr("y1", number(y1)) +
+                                  attr("x2", number(x2)) + attr("y2", number(y2)) + extra);
+}
+
+std::string label(const std::string& text, double x, double y, const std::string& anchor,
+                  const std::string& extra = "") {
+  return textElement("text",
+                     attr("x", number(x)) + attr("y", number(y)) + attr("text-anchor", anchor) +
+                         attr("font-size", "11") + extra,
+                     text);
+}
+
+std::string sizeText(double mib) {
+  return mib == std::floor(mib) ? fixed(mib, 0) : exactNumber(mib);
+}
+
+std::string yGrid(const Axes& a) {
+  std::string out;
+  const double step = a.yStep;
+  // Counted, not accumulated: at most a handful of lines whatever the values (gridStep aims at
+  // five; rounding can add one).
+  const long lines = std::lround(a.yMax / step);
+  for (long k = 0; k <= std::min(lines, 20L); ++k) {
+    const double v = static_cast<double>(k) * step;
+    out += line(kLeft, a.y(v), kWidth - kRight, a.y(v), attr("stroke", "#dddddd"));
+    out += label(fixed(v, step < 1 ? 2 : 0), kLeft - 6, a.y(v) + 4, "end");
+  }
+  return out;
+}
+
+std::string xTicks(const Axes& a, const std::vector<Point>& points) {
+  std::string out;
+  const std::size_t every = std::max<std::size_t>(1, (points.size() + 11) / 12);
+  const double bottom = kHeight - kBottom;
+  for (std::size_t i = 0; i < points.size(); i += every) {
+    out += line(a.x(points[i].size), bottom, a.x(points[i].size), bottom + 4,
+                attr("stroke", "#555555"));
+    out += label(sizeText(points[i].size), a.x(points[i].size), bottom + 16, "middle");
+  }
+  return out;
+}
+
+std::string axisTitles(const std::string& unit) {
+  return label("buffer size (MiB, log2 scale)", kLeft + (kWidth - kLeft - kRight) / 2, kHeight - 10,
+               "middle") +
+         label("SUM (" + unit + ")", 14, kTop + (kHeight - kTop - kBottom) / 2, "middle",
+               attr("transform",
+                    "rotate(-90 14 " + number(kTop + (kHeight - kTop - kBottom) / 2) + ")"));
+}
+
+// Lines join neighbouring sizes that both have a SUM; a size without one breaks the line.
+std::string dataLines(const Axes& a, const std::vector<Point>& points, const std::string& unit) {
+  std::string out, polyline;
+  auto flush = [&] {
+    if (polyline.find(' ') != std::string::npos)
+      out += emptyElement("polyline", attr("class", "series") + attr("points", polyline) +
+                                          attr("fill", "none") + attr("stroke", "#2c6fbb") +
+                                          attr("stroke-width", "2"));
+    polyline.clear();
+  };
+  std::string dots;
+  for (const Point& p : points) {
+    if (!p.sum) {
+      flush();
+      continue;
+    }
+    polyline += (polyline.empty() ? "" : " ") + number(a.x(p.size)) + "," + number(a.y(*p.sum));
+    dots += element(
+        "circle",
+        attr("class", "point") + attr("cx", number(a.x(p.size))) + attr("cy", number(a.y(*p.sum))) +
+            attr("r", "3.5") + attr("fill", "#2c6fbb"),
+        textElement("title", "", sizeText(p.size) + " MiB: " + fixed(*p.sum, 2) + " " + unit));
+  }
+  flush();
+  return out + dots;
+}
+
+// The largest size (the last, sizes ascend) when it has a SUM: what the 90% mark is measured by.
+std::optional<Point> largestSize(const std::vector<Point>& points) {
+  if (points.empty() || !points.back().sum) return std::nullopt;
+  return points.back();
+}
+
+std::string ninetyPercentMark(const Axes& a, const json& series, const std::vector<Point>& points) {
+  const json& size = member(series, "size_reaching_90_percent_MiB");
+  const auto reference = largestSize(points);
+  if (!size.is_number() || size.get<double>() <= 0 || !reference) return "";
+  const double x = a.x(size.get<double>()), y = a.y(0.9 * *reference->sum);
+  const bool right = x > kWidth * 0.7;  // the label goes left of the line there, inside the plot
+  const std::string dashed = attr("stroke", kMarkColour) + attr("stroke-dasharray", "5,4");
+  return element("g", attr("class", "ninety-percent"),
+                 line(kLeft, y, kWidth - kRight, y, dashed) +
+                     line(x, kTop, x, kHeight - kBottom, dashed) +
+                     label("90% at " + sizeText(size.get<double>()) + " MiB", right ? x - 4 : x + 4,
+                           kTop + 12, right ? "end" : "start", attr("fill", kMarkColour)));
+}
+
+std::string sweepChart(const json& sizes, const json& series) {
+  const std::vector<Point> points = pointsOf(sizes, series);
+  const Axes a = axesFor(points);
+  const std::string unit = scalarText(member(series, "unit"));
+  std::string inner = emptyElement("rect", attr("x", number(kLeft)) + attr("y", number(kTop)) +
+                                               attr("width", number(kWidth - kLeft - kRight)) +
+                                               attr("height", number(kHeight - kTop - kBottom)) +
+                                               attr("fill", "#fafafa") + attr("stroke", "#999999"));
+  inner += yGrid(a) + xTicks(a, points) + axisTitles(unit) + dataLines(a, points, unit) +
+           ninetyPercentMark(a, series, points);
+  const json& size90 = member(series, "size_reaching_90_percent_MiB");
+  return element("svg",
+                 attr("class", "sweep") + attr("data-name", scalarText(member(series, "name"))) +
+                     attr("data-testcase", scalarText(member(series, "testcase"))) +
+                     attr("data-size-90", size90.is_number() ? size90.dump() : "") +
+                     attr("width", number(kWidth)) + attr("height", number(kHeight)) +
+                     attr("viewBox", "0 0 " + number(kWidth) + " " + number(kHeight)) +
+                     attr("role", "img"),
+                 inner);
+}
+
+std::string chartCaption(const json& series, const std::vector<Point>& points) {
+  const std::string name = scalarText(member(series, "name"));
+  const std::string testcase = scalarText(member(series, "testcase"));
+  const std::string unit = scalarText(member(series, "unit"));
+  std::string text = name + (testcase == name ? "" : " (testcase " + testcase + ")") + ": ";
+  if (const auto reference = largestSize(points))
+    text += "SUM " + fixed(*reference->sum, 2) + " " + unit + " at the largest size, " +
+            sizeText(reference->size) + " MiB; ";
+  else
+    text += "no SUM at the largest size; ";
+  const json& size90 = member(series, "size_reaching_90_percent_MiB");
+  if (size90.is_number())
+    return text + "90% of it first reached at " + sizeText(size90.get<double>()) +
+           " MiB (dashed lines).";
+  return text + (unit == "ns" ? "latency has no 90% size." : "no size reaching 90% of it.");
+}
+
+std::string chartFigure(const json& sizes, const json& series) {
+  return element("figure", attr("class", "sweep-chart"),
+                 sweepChart(sizes, series) +
+                     textElement("figcaption", "", chartCaption(series, pointsOf(sizes, series))));
+}
+
+}  // namespace
+
+std::string sweepSection(const json& sweep) {
+  const json& sizes = member(sweep, "sizes_MiB");
+  const json& series = member(sweep, "series");
+  std::string charts;
+  if (series.is_array())
+    for (const json& s : series) charts += chartFigure(sizes.is_array() ? sizes : json::array(), s);
+  return element("section", attr("class", "sweep-section") + attr("id", "sweep"),
+                 textElement("h2", "", "Buffer-size sweep") +
+                     textElement("p", "", "Sizes (MiB): " + scalarText(sizes)) +
+                     element("div", attr("class", "charts"), charts));
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,75 @@
+// Report files named on the command line, treated as hostile input and never lost.
+//
+// Reading (--compare, --baseline, --from): a regular file, or standard input when the name is
+// "-"; at most kMaxReportBytes; JSON nested at most kMaxReportDepth levels; of the shape
+// report_shape.h checks. Every fault is a ReportFileError naming the option and the file (a usage
+// error: exit 2). A read blocked on standard input ends with Interrupted when a stop is requested.
+//
+// Writing (--html): OutputFile checks the target before anything runs (a writable directory, not
+// a non-regular file, none of the files the command reads, through symlinks and hard links) and
+// writes the text to a temporary file in the same directory that is renamed into place only when
+// complete, so a failed write (full disk, file-size limit) leaves no partial file.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "fleet/report_shape.h"
+#include "core/stop_request.h"
+
+namespace nvbw {
+
+inline constexpr std::uint64_t kMaxReportBytes = 256ull * 1024 * 1024;
+inline constexpr std::size_t kMaxReportDepth = 64;
+// A report's document may take at most kReportMemoryFactor x its size + kReportMemoryBase of
+// memory. Reports as this tool and upstream write them take 2.5 to 6 times their size; only
+// values packed more densely than any report packs them (a long array of "0,") get near the limit.
+inline constexpr std::size_t kReportMemoryFactor = 8;
+inline constexpr std::size_t kReportMemoryBase = 16u << 20;
+std::size_t documentBudget(std::size_t textBytes);
+
+// A file an option names: {"--baseline", "base.json"}.
+struct NamedFile {
+  std::string option;
+  std::string path;
+  // "--baseline 'base.json'", escaped for one line.
+  std::string label() const;
+};
+
+// A named file cannot be used: the message names it and says why. Exit status 2.
+class ReportFileError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
+// A file could not be written (exit status 1).
+class FileWriteError : public Error {
+ public:
+  using Error::Error;
+};
+
+// The bytes of the file (or of standard input for "-"). Throws ReportFileError, or Interrupted.
+std::string readReportBytes(const NamedFile& file, const StopRequest& stop);
+
+// Reads, parses and checks a report. Throws ReportFileError, or Interrupted.
+nlohmann::json readReport(const NamedFile& file, ReportKind kind, const StopRequest& stop);
+
+// A file the command will write. The constructor checks the target and throws ReportFileError
+// when it cannot or must not be written (`inputs`: the files this command reads).
+class OutputFile {
+ public:
+  OutputFile(NamedFile target, const std::vector<NamedFile>& inputs);
+  // Writes `text` completely to a temporary file beside the target, then renames it over the
+  // target. Throws FileWriteError (nothing is left behind).
+  void write(const std::string& text) const;
+  const NamedFile& target() const { return target_; }
+
+ private:
+  NamedFile target_;
+  std::string path_;  // where the file goes: the target, or what a symlink target points to
+};
+
+}  // namespace nvbw

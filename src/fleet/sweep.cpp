@@ -1,0 +1,155 @@
+#include "fleet/sweep.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/escape.h"
+#include "core/format.h"
+
+namespace nvbw {
+namespace {
+
+std::uint64_t sweepNumber(const std::string& part, const std::string& text) {
+  const bool digits = !part.empty() && part.size() <= 12 &&
+                      part.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits)
+    throw UsageError(
+        "invalid value " + quotedArgument(text) +
+        " for --sweep: expected MIN:MAX[:FACTOR] in whole MiB, e.g. 1:1024 or 1:1024:4");
+  return std::stoull(part);
+}
+
+std::vector<std::string> splitColons(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t from = 0;
+  for (std::size_t colon; (colon = text.find(':', from)) != std::string::npos; from = colon + 1)
+    parts.push_back(text.substr(from, colon - from));
+  parts.push_back(text.substr(from));
+  return parts;
+}
+
+std::string rightAligned(const std::string& text, int width) {
+  std::ostringstream s;
+  s << std::setw(width) << text;
+  return s.str();
+}
+
+std::string cellLabel(std::size_t row, std::size_t col) {
+  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+// The cells measured at any size, row-major.
+std::vector<std::size_t> measuredCells(const SweepSeries& s) {
+  std::vector<std::size_t> cells;
+  for (const auto& m : s.matrices) {
+    if (!m) continue;
+    for (std::size_t i = 0; i < m->cells.size(); ++i)
+      if (m->cells[i] && std::find(cells.begin(), cells.end(), i) == cells.end())
+        cells.push_back(i);
+  }
+  std::sort(cells.begin(), cells.end());
+  return cells;
+}
+
+std::string seriesText(const SweepSeries& s, const std::vector<std::uint64_t>& sizes,
+                       bool verbose) {
+  const std::vector<std::size_t> cells = verbose ? measuredCells(s) : std::vector<std::size_t>{};
+  std::size_t cols = 1;
+  for (const auto& m : s.matrices)
+    if (m) cols = m->spec.cols;
+  std::string text = "Sweep of " + s.name + " (SUM, " + unitSuffix(s.unit) + "):\n" +
+                     rightAligned("size_MiB", 10) + rightAligned("SUM", 12);
+  for (std::size_t c : cells) text += rightAligned(cellLabel(c / cols, c % cols), 10);
+  text += "\n";
+  for (std::size_t k = 0; k < sizes.size() && k < s.sums.size(); ++k) {
+    text += rightAligned(std::to_string(sizes[k]), 10) +
+            rightAligned(s.sums[k] ? fixed2(*s.sums[k]) : "ERROR", 12);
+    for (std::size_t c : cells) {
+      const auto& m = s.matrices[k];
+      text += rightAligned(m && m->cells[c] ? fixed2(m->cells[c]->value()) : "N/A", 10);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+std::string reachLine(const SweepSeries& s, const std::vector<std::uint64_t>& sizes) {
+  if (s.unit != Unit::GBps) return "";
+  if (!s.reachSizeMiB || s.sums.size() < sizes.size() || !s.sums.back())
+    return "NOTE: " + s.name + ": no 90% size: the largest size did not pass.\n";
+  return "NOTE: " + s.name + ": 90% of the bandwidth at " + std::to_string(sizes.back()) +
+         " MiB (" + fixed2(*s.sums.back()) + " GB/s) is reached at " +
+         std::to_string(*s.reachSizeMiB) + " MiB.\n";
+}
+
+}  // namespace
+
+SweepSpec parseSweep(const std::string& text) {
+  const std::vector<std::string> parts = splitColons(text);
+  if (parts.size() < 2 || parts.size() > 3)
+    throw UsageError(
+        "invalid value " + quotedArgument(text) +
+        " for --sweep: expected MIN:MAX[:FACTOR] in whole MiB, e.g. 1:1024 or 1:1024:4");
+  SweepSpec spec{sweepNumber(parts[0], text), sweepNumber(parts[1], text),
+                 parts.size() == 3 ? sweepNumber(parts[2], text) : 2};
+  if (spec.minMiB == 0) throw UsageError("--sweep: the smallest size must be at least 1 MiB");
+  if (spec.maxMiB < spec.minMiB)
+    throw UsageError("--sweep: the largest size (" + std::to_string(spec.maxMiB) +
+                     " MiB) is below the smallest (" + std::to_string(spec.minMiB) + " MiB)");
+  if (spec.factor < 2) throw UsageError("--sweep: the factor must be at least 2");
+  if (spec.maxMiB > kMaxSweepMiB)
+    throw UsageError("--sweep: the largest size is above " + std::to_string(kMaxSweepMiB) +
+                     " MiB (1 TiB), more than any GPU holds");
+  return spec;
+}
+
+std::vector<std::uint64_t> sweepSizes(const SweepSpec& spec) {
+  std::vector<std::uint64_t> sizes;
+  // size * factor is only formed while it stays below MAX, so it can never wrap around.
+  for (std::uint64_t size = spec.minMiB; size < spec.maxMiB; size *= spec.factor) {
+    sizes.push_back(size);
+    if (size > spec.maxMiB / spec.factor) break;
+  }
+  sizes.push_back(spec.maxMiB);
+  return sizes;
+}
+
+std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& sizes,
+                                          const std::vector<std::optional<double>>& values,
+                                          double fraction) {
+  if (sizes.empty() || values.size() != sizes.size() || !values.back()) return std::nullopt;
+  const double target = fraction * *values.back();
+  for (std::size_t k = 0; k < sizes.size(); ++k)
+    if (values[k] && *values[k] >= target) return sizes[k];
+  return std::nullopt;
+}
+
+std::vector<SweepSeries> sweepSeries(const SweepTable& table) {
+  std::vector<SweepSeries> series;
+  for (std::size_t k = 0; k < table.results.size(); ++k) {
+    const TestcaseResult& r = table.results[k];
+    for (std::size_t i = 0; i < r.matrices.size(); ++i) {
+      if (series.size() <= i) {
+        series.push_back({r.matrices[i].spec.key, r.matrices[i].spec.unit, {}, {}, std::nullopt});
+        series.back().sums.resize(table.sizesMiB.size());
+        series.back().matrices.resize(table.sizesMiB.size());
+      }
+      series[i].sums.at(k) = r.matrices[i].sum();
+      series[i].matrices.at(k) = r.matrices[i];
+    }
+  }
+  for (SweepSeries& s : series)
+    if (s.unit == Unit::GBps) s.reachSizeMiB = sizeReaching(table.sizesMiB, s.sums);
+  return series;
+}
+
+std::string sweepText(const SweepTable& table, bool verbose) {
+  std::string text;
+  for (const SweepSeries& s : sweepSeries(table))
+    text += seriesText(s, table.sizesMiB, verbose) + reachLine(s, table.sizesMiB) + "\n";
+  return text;
+}
+
+}  // namespace nvbw

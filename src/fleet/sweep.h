@@ -1,0 +1,66 @@
+// --sweep: every selected testcase at a series of buffer sizes. Parsing the sizes, and turning
+// one testcase's results at every size into series (SUM and, for -v, every cell per size) with
+// the smallest size that reaches 90% of the bandwidth at the largest size. Pure.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/results.h"
+
+namespace nvbw {
+
+struct SweepSpec {
+  std::uint64_t minMiB = 1;
+  std::uint64_t maxMiB = 1;
+  std::uint64_t factor = 2;
+};
+
+// The largest size a sweep may ask for, in MiB (1 TiB: more than any GPU holds). With a factor
+// of at least 2 a sweep then has at most 21 sizes.
+inline constexpr std::uint64_t kMaxSweepMiB = 1ull << 20;
+
+// "MIN:MAX[:FACTOR]" in MiB: 1 <= MIN <= MAX <= kMaxSweepMiB, FACTOR >= 2. Throws UsageError
+// naming the problem.
+SweepSpec parseSweep(const std::string& text);
+
+// MIN, MIN*FACTOR, ... while below MAX, then MAX itself (so the last size is always MAX).
+std::vector<std::uint64_t> sweepSizes(const SweepSpec& spec);
+
+// The fraction of the largest size's bandwidth whose smallest size the report names.
+inline constexpr double kSweepReachFraction = 0.9;
+
+// One testcase's run at every size of the sweep, in size order (a result per size; a size the
+// run never reached, when it was interrupted, is absent).
+struct SweepTable {
+  std::string testcase;
+  std::vector<std::uint64_t> sizesMiB;
+  std::vector<TestcaseResult> results;
+};
+
+// One matrix of the testcase across the sizes.
+struct SweepSeries {
+  std::string name;  // matrix key
+  Unit unit = Unit::GBps;
+  std::vector<std::optional<double>> sums;  // per size; nullopt where that size did not pass
+  // Per size, the matrix (for -v's per-cell columns); nullopt where that size did not pass.
+  std::vector<std::optional<MatrixResult>> matrices;
+  // The smallest size whose SUM reaches kSweepReachFraction of the SUM at the largest size;
+  // nullopt for latency or when the largest size has no SUM.
+  std::optional<std::uint64_t> reachSizeMiB;
+};
+
+std::vector<SweepSeries> sweepSeries(const SweepTable& table);
+
+// The smallest size (of `sizes`) whose value reaches `fraction` of the value at the last size.
+std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& sizes,
+                                          const std::vector<std::optional<double>>& values,
+                                          double fraction = kSweepReachFraction);
+
+// The text of one testcase's sweep: per matrix, a table of size against SUM (with -v one column
+// per measured cell) and the line naming the 90% size.
+std::string sweepText(const SweepTable& table, bool verbose);
+
+}  // namespace nvbw

@@ -1,0 +1,127 @@
+#include "facts/driver_version.h"
+#include "multinode/attempt.h"
+#include "multinode/mpi/mpi_platform.h"
+#include "app/application.h"
+
+#include <cstdlib>
+#include <exception>
+#include <optional>
+
+#include "platform/driver.h"
+#include "platform/gpu.h"
+#include "facts/machine_facts.h"
+#include "multinode/world_setup.h"
+#include "multinode/mpi/shared_process_world.h"
+
+namespace nvbw::multinode {
+namespace {
+
+// Rank 0's GPUs for the single-process testcases, and what the processes can do together.
+class WorldTopology final : public Topology {
+ public:
+  WorldTopology(const Gpu& gpu, const MachineFacts& machine, WorldFacts facts)
+      : local_(gpu), facts_(std::move(facts)) {
+    local_.setConfidentialComputing(machine.confidentialComputing());
+    local_.setLinkFacts(machine.linkFacts());
+  }
+  int deviceCount() const override { return local_.deviceCount(); }
+  bool canAccessPeer(int device, int peer) const override {
+    return local_.canAccessPeer(device, peer);
+  }
+  int smCount(int device) const override { return local_.smCount(device); }
+  int computeCapability(int device) const override { return local_.computeCapability(device); }
+  bool confidentialComputing() const override { return local_.confidentialComputing(); }
+  const WorldFacts& world() const override { return facts_; }
+  const GpuLinkFacts& linkFacts(int device) const override { return local_.linkFacts(device); }
+
+ private:
+  DriverTopology local_;
+  WorldFacts facts_;
+};
+
+bool multicastDisabledHere() {
+  const char* disable = std::getenv("NVBANDWIDTH_DISABLE_MULTICAST");
+  return disable && std::string(disable) == "1";
+}
+
+class MpiPlatform final : public Platform {
+ public:
+  explicit MpiPlatform(MpiCommunicator& comm) : comm_(comm) {
+    LocalGpus local;
+    startupStep(comm_, attempt([&] {
+      driver_.emplace(DriverLibrary::load());
+      gpu_ = std::make_unique<Gpu>(driver_->api());
+      local = localGpus();
+    }));
+    const GpuAssignment assignment = assignGpus(comm_, local);
+    device_ = assignment.device;
+    const WorldDecision world = decideWorld(comm_, assignment.processes, probes());
+    info_.processes = assignment.processes;
+    info_.memorySharing = sharingName(world.sharing);
+    info_.memorySharingDescription = world.description;
+    machine_ = std::make_unique<MachineFacts>(*gpu_);
+    topology_ = std::make_unique<WorldTopology>(*gpu_, *machine_, world.facts);
+    if (world.sharing != MemorySharing::None)
+      startupStep(comm_, attempt([&] {
+        processes_ = std::make_shared<SharedProcessWorld>(*gpu_, device_, comm_, world.sharing);
+      }));
+  }
+
+  SystemInfo systemInfo() const override { return info_; }
+  const Topology& topology() const override { return *topology_; }
+  EnvironmentSnapshot environment() const override { return machine_->environment(); }
+  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+                                             ExecHooks hooks) override {
+    hooks.processes = processes_;
+    return makeGpuPlanRunner(*gpu_, settings, std::move(hooks));
+  }
+
+ private:
+  LocalGpus localGpus() {
+    LocalGpus local;
+    local.host = hostName();
+    info_ = buildSystemInfo();
+    info_.cudaDriverVersion = gpu_->driverCudaVersion();
+    info_.driverVersion = readDriverVersion();
+    info_.mpiVersion = MpiSession::libraryVersion();
+    for (int d = 0; d < gpu_->deviceCount(); ++d) {
+      local.devices.push_back(gpu_->info(d));
+      local.uuids.push_back(gpu_->uuid(d));
+    }
+    info_.devices = local.devices;
+    return local;
+  }
+
+  // A small real allocation and export decides, not the device attribute: on servers without an
+  // IMEX channel the attribute says fabric handles are supported and cuMemCreate refuses them.
+  SharingProbes probes() {
+    SharingProbes p;
+    p.tryExport = [this](MemorySharing sharing) { return probeSharing(*gpu_, device_, sharing); };
+    p.multicastSupported = [this] {
+      int supported = 0;
+      const auto problem = attempt([&] {
+        supported = gpu_->attribute(device_, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED);
+      });
+      return !problem && supported != 0;
+    };
+    p.multicastDisabled = multicastDisabledHere();
+    return p;
+  }
+
+  MpiCommunicator& comm_;
+  std::optional<DriverLibrary> driver_;
+  std::unique_ptr<Gpu> gpu_;
+  int device_ = 0;
+  SystemInfo info_;
+  std::unique_ptr<MachineFacts> machine_;
+  std::unique_ptr<WorldTopology> topology_;
+  std::shared_ptr<SharedProcessWorld> processes_;
+};
+
+}  // namespace
+
+std::unique_ptr<Platform> openMpiPlatform(MpiCommunicator& comm) {
+  return std::make_unique<MpiPlatform>(comm);
+}
+
+}  // namespace nvbw::multinode

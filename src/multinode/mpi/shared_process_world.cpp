@@ -1,0 +1,80 @@
+#include "multinode/mpi/shared_process_world.h"
+
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "engine/coordinator.h"
+
+namespace nvbw::multinode {
+
+// The buffers of one measurement, in spec order: shared unicast memory, this rank's own local
+// memory, multicast objects, or nothing (another rank's local memory).
+class MeasurementMemory final : public SharedBuffers {
+ public:
+  using Buffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
+                              std::unique_ptr<MulticastObject>>;
+  std::vector<Buffer> buffers;
+
+  BufferView view(std::size_t i) const override {
+    const Buffer& b = buffers.at(i);
+    if (const auto* shared = std::get_if<std::unique_ptr<SharedAllocation>>(&b))
+      return (*shared)->view();
+    if (const auto* local = std::get_if<DeviceBuffer>(&b)) return {local->ptr(), nullptr, 0};
+    if (const auto* multicast = std::get_if<std::unique_ptr<MulticastObject>>(&b))
+      return (*multicast)->view();
+    return {};
+  }
+};
+
+SharedProcessWorld::SharedProcessWorld(const Gpu& gpu, int device, MpiCommunicator& comm,
+                                       MemorySharing sharing)
+    : gpu_(gpu), device_(device), comm_(comm),
+      fds_(sharing == MemorySharing::PosixFd
+               ? std::make_unique<FdChannel>(comm, std::chrono::seconds(60))
+               : nullptr),
+      ctx_{gpu, device, comm, sharing, fds_.get()},
+      coordinator_(std::make_unique<MpiCoordinator>(ctx_, comm)) {}
+
+// The owner allocates; every rank agrees on whether it could, so that a failure never leaves the
+// others waiting in the next collective step.
+SharedProcessWorld::LocalBuffer SharedProcessWorld::localBuffer(const BufferSpec& spec) {
+  LocalBuffer buffer;
+  std::optional<std::string> problem;
+  if (spec.process == comm_.rank()) {
+    try {
+      buffer = DeviceBuffer(gpu_, device_, spec.bytes);
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
+  }
+  if (const auto agreed = agreeOnProblem(comm_, problem)) {
+    if (problem) throw Error(*problem);
+    throw PeerFailed("allocating GPU memory failed on another process: " + *agreed);
+  }
+  return buffer;
+}
+
+std::unique_ptr<SharedBuffers> SharedProcessWorld::acquire(const std::vector<BufferSpec>& specs) {
+  auto memory = std::make_unique<MeasurementMemory>();
+  for (const BufferSpec& spec : specs) {
+    switch (spec.sharing) {
+    case Sharing::Exported:
+      memory->buffers.emplace_back(
+          std::make_unique<SharedAllocation>(ctx_, spec.process, spec.bytes));
+      break;
+    case Sharing::Multicast:
+      memory->buffers.emplace_back(
+          std::make_unique<MulticastObject>(ctx_, spec.process, spec.bytes));
+      break;
+    case Sharing::ProcessLocal:
+      memory->buffers.emplace_back(localBuffer(spec));
+      break;
+    case Sharing::Private:
+      throw Error("a multi-process plan named a single-process buffer");
+    }
+  }
+  return memory;
+}
+
+}  // namespace nvbw::multinode

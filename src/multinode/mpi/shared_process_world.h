@@ -1,0 +1,40 @@
+// The executor's view of a multi-process run (process_world.h) over MPI and shared GPU memory.
+#pragma once
+
+#include <memory>
+#include <variant>
+
+#include "multinode/mpi/mpi_communicator.h"
+#include "multinode/mpi/mpi_coordinator.h"
+#include "engine/process_world.h"
+#include "multinode/shared_memory.h"
+
+namespace nvbw::multinode {
+
+class MeasurementMemory;
+
+class SharedProcessWorld final : public ProcessWorld {
+ public:
+  // Collective (creates the coordinator's latch). `sharing` must not be None.
+  SharedProcessWorld(const Gpu& gpu, int device, MpiCommunicator& comm, MemorySharing sharing);
+
+  int rank() const override { return comm_.rank(); }
+  int localDevice() const override { return device_; }
+  std::unique_ptr<SharedBuffers> acquire(const std::vector<BufferSpec>& specs) override;
+  SampleCoordinator& coordinator() override { return *coordinator_; }
+  int agreeOnStop(int localSignal) override { return agreeOnMax(comm_, localSignal); }
+
+ private:
+  using LocalBuffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
+                                   std::unique_ptr<MulticastObject>>;
+  LocalBuffer localBuffer(const BufferSpec& spec);
+
+  const Gpu& gpu_;
+  int device_;
+  MpiCommunicator& comm_;
+  std::unique_ptr<FdChannel> fds_;
+  SharingContext ctx_;
+  std::unique_ptr<MpiCoordinator> coordinator_;
+};
+
+}  // namespace nvbw::multinode

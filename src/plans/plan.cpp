@@ -1,0 +1,35 @@
+#include "plans/plan.h"
+
+namespace nvbw {
+
+CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method, ContextPreference pref) {
+  CopySpec copy{src, dst, method, 0, 0};
+  const BufferSpec& preferred = pref == ContextPreference::PreferSrc ? src : dst;
+  const BufferSpec& other = pref == ContextPreference::PreferSrc ? dst : src;
+  // Host buffers have no context: fall back to the other side, as upstream does.
+  const BufferSpec& issuer = preferred.kind == MemoryKind::Device ? preferred : other;
+  copy.execDevice = issuer.device;
+  copy.execProcess = issuer.process;
+  return copy;
+}
+
+bool usesHostMemory(const Plan& plan) {
+  for (const Measurement& m : plan.measurements) {
+    if (m.latency && m.latency->target.kind == MemoryKind::Host) return true;
+    for (const CopySpec& c : m.copies)
+      if (c.src.kind == MemoryKind::Host || c.dst.kind == MemoryKind::Host) return true;
+  }
+  return false;
+}
+
+bool isReportedCopy(const Measurement& m, std::size_t i) {
+  for (const OutputTarget& out : m.outputs) {
+    if (out.source != ValueSource::Copy) return true;
+    if (out.copyIndex == i) return true;
+  }
+  return false;
+}
+
+const char* unitSuffix(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
+
+}  // namespace nvbw

@@ -1,0 +1,107 @@
+#include "plans/sm_geometry.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace nvbw {
+namespace {
+
+// A launch's grid.x must fit in a signed int (2^31 - 1). The simple shape reaches that only past
+// 32 TiB, but a wrapped grid would silently copy the wrong amount, so refuse it.
+unsigned checkedGrid(std::size_t grid, std::size_t bytes) {
+  if (grid > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::length_error("SM copy of " + std::to_string(bytes) +
+                            " bytes needs more blocks than one launch allows");
+  }
+  return static_cast<unsigned>(grid);
+}
+
+// One 16-byte element per thread, block = min(n, 1024), grid = floor(n / block).
+//
+// Upstream reports numUint4 * 16 bytes for this shape, but with grid = floor(n / block) only
+// grid * block elements are copied (e.g. 1500 elements: one block of 1024). The bandwidth must be
+// computed from the bytes actually moved, so `elements` is grid * block, and the region filled and
+// verified (SmCopyGeometry::bytes) is exactly the region copied. The two agree whenever n <= 1024 or
+// n is a multiple of 1024, which covers every power-of-two size of 16 bytes or more.
+SmCopyGeometry simpleGeometry(std::size_t bytes) {
+  SmCopyGeometry g;
+  const std::size_t n = bytes / kElementBytes;
+  if (n == 0) return g;  // nothing to copy: grid 0, block 0, elements 0 (launchers skip it)
+  g.block = static_cast<unsigned>(std::min<std::size_t>(n, kSimpleMaxThreadsPerBlock));
+  g.grid = checkedGrid(n / g.block, bytes);
+  g.elements = static_cast<std::size_t>(g.grid) * g.block;
+  return g;
+}
+
+}  // namespace
+
+SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount) {
+  if (bytes < kSmallBufferThreshold) return simpleGeometry(bytes);
+  if (smCount <= 0) {
+    throw std::invalid_argument("SM copy geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  }
+  // Striding shape: smCount blocks of 512 threads; every thread copies the same number of
+  // elements, so the element count is truncated to a multiple of the thread count T.
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount);
+  g.block = kStridingThreadsPerBlock;
+  const std::size_t threads = static_cast<std::size_t>(g.grid) * g.block;
+  g.elements = bytes / kElementBytes / threads * threads;
+  return g;
+}
+
+SmCopyGeometry splitWarpGeometry(std::size_t bytes) { return simpleGeometry(bytes); }
+
+SmCopyGeometry multicastGeometry(std::size_t bytes, int smCount) {
+  if (smCount <= 0)
+    throw std::invalid_argument("multicast geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount);
+  g.block = kStridingThreadsPerBlock;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
+SmCopyGeometry tmaGeometry(std::size_t bytes, int smCount) {
+  if (smCount <= 0)
+    throw std::invalid_argument("TMA geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount);
+  g.block = 32;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
+SmCopyGeometry localReadGeometry(std::size_t bytes, int smCount) {
+  if (smCount <= 0)
+    throw std::invalid_argument("local read geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount) * 4;
+  g.block = kStridingThreadsPerBlock;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
+SmCopyGeometry localWriteGeometry(std::size_t bytes) {
+  SmCopyGeometry g;
+  g.elements = bytes / kElementBytes;
+  g.block = kStridingThreadsPerBlock;
+  const std::size_t tiles = (g.elements + kWriteTileElements - 1) / kWriteTileElements;
+  if (tiles > 0x7fffffffu)
+    throw std::invalid_argument("local write geometry: " + std::to_string(bytes) +
+                                " bytes need more blocks than a launch can have");
+  g.grid = static_cast<unsigned>(tiles);
+  return g;
+}
+
+}  // namespace nvbw

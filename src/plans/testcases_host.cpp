@@ -1,0 +1,165 @@
+// Host <-> device testcases and device_local_copy (upstream tests 0-3, 8-11, 16-19, 24-27, 34).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plans/testcases.h"
+
+namespace nvbw::plans {
+namespace {
+
+std::string engineTag(CopyMethod method) {
+  return method == CopyMethod::CopyEngine ? "memcpy CE " : "memcpy SM ";
+}
+
+// A 1 x N matrix with one measurement per device, each reporting copy 0 in column d.
+Plan perDevice(const PlanContext& ctx, const std::string& title,
+               const std::function<std::vector<CopySpec>(int device)>& copiesFor) {
+  const int n = ctx.topology.deviceCount();
+  Plan plan;
+  plan.matrices.push_back({"", title, Unit::GBps, 1, static_cast<std::size_t>(n), {}});
+  for (int d = 0; d < n; ++d) {
+    Measurement m;
+    m.copies = copiesFor(d);
+    m.outputs.push_back({0, 0, static_cast<std::size_t>(d), ValueSource::Copy, 0});
+    plan.measurements.push_back(std::move(m));
+  }
+  return plan;
+}
+
+BufferSpec hostBuf(int d, std::size_t bytes) { return BufferSpec::host(d, bytes); }
+BufferSpec devBuf(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes); }
+
+CopySpec h2d(int d, std::size_t bytes, CopyMethod m) {
+  return makeCopy(hostBuf(d, bytes), devBuf(d, bytes), m);
+}
+CopySpec d2h(int d, std::size_t bytes, CopyMethod m) {
+  return makeCopy(devBuf(d, bytes), hostBuf(d, bytes), m);
+}
+
+}  // namespace
+
+Plan hostToDevice(const PlanContext& ctx, CopyMethod method) {
+  return perDevice(ctx, engineTag(method) + kTitleH2D,
+                   [&](int d) { return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, method)}; });
+}
+
+Plan deviceToHost(const PlanContext& ctx, CopyMethod method) {
+  return perDevice(ctx, engineTag(method) + kTitleD2H,
+                   [&](int d) { return std::vector<CopySpec>{d2h(d, ctx.bufferBytes, method)}; });
+}
+
+// The opposite-direction interference copy uses buffers twice the size, as upstream, so it is
+// still running when the measured copy finishes.
+Plan hostToDeviceBidirectionalCe(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perDevice(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
+    return std::vector<CopySpec>{h2d(d, s, CopyMethod::CopyEngine),
+                                 d2h(d, 2 * s, CopyMethod::CopyEngine)};
+  });
+}
+
+Plan deviceToHostBidirectionalCe(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perDevice(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
+    return std::vector<CopySpec>{d2h(d, s, CopyMethod::CopyEngine),
+                                 h2d(d, 2 * s, CopyMethod::CopyEngine)};
+  });
+}
+
+Plan hostDeviceBidirectionalSm(const PlanContext& ctx) {
+  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
+    return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, CopyMethod::SmSplitWarp)};
+  });
+}
+
+namespace {
+
+enum class Direction { ToHost, ToDevice };
+
+CopySpec copyOf(Direction dir, int d, std::size_t bytes, CopyMethod m) {
+  return dir == Direction::ToHost ? d2h(d, bytes, m) : h2d(d, bytes, m);
+}
+
+Direction opposite(Direction dir) {
+  return dir == Direction::ToHost ? Direction::ToDevice : Direction::ToHost;
+}
+
+// GPU d's copy in `dir` (measured, S) while every other GPU copies in the same direction (2S).
+Plan withAllOthers(const PlanContext& ctx, CopyMethod method, Direction dir) {
+  const int n = ctx.topology.deviceCount();
+  const std::size_t s = ctx.bufferBytes;
+  const char* title = dir == Direction::ToHost ? kTitleD2H : kTitleH2D;
+  return perDevice(ctx, engineTag(method) + title, [&](int d) {
+    std::vector<CopySpec> copies{copyOf(dir, d, s, method)};
+    for (int k = 0; k < n; ++k)
+      if (k != d) copies.push_back(copyOf(dir, k, 2 * s, method));
+    return copies;
+  });
+}
+
+// Copy engine: GPU d's copy in `dir` (measured, S) and its opposite (2S), while every other GPU
+// copies both ways (2S each, device-to-host first, as upstream lists them).
+Plan bidirectionalWithAllOthersCe(const PlanContext& ctx, Direction dir) {
+  const int n = ctx.topology.deviceCount();
+  const std::size_t s = ctx.bufferBytes;
+  constexpr CopyMethod ce = CopyMethod::CopyEngine;
+  return perDevice(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
+    std::vector<CopySpec> copies{copyOf(dir, d, s, ce), copyOf(opposite(dir), d, 2 * s, ce)};
+    for (int k = 0; k < n; ++k) {
+      if (k == d) continue;
+      copies.push_back(d2h(k, 2 * s, ce));
+      copies.push_back(h2d(k, 2 * s, ce));
+    }
+    return copies;
+  });
+}
+
+// Split-warp: GPU d's bidirectional copy (src in `dir`, measured) while every other GPU runs a
+// device-to-host split-warp copy; all of size S, as upstream.
+Plan bidirectionalWithAllOthersSm(const PlanContext& ctx, Direction dir) {
+  const int n = ctx.topology.deviceCount();
+  const std::size_t s = ctx.bufferBytes;
+  constexpr CopyMethod split = CopyMethod::SmSplitWarp;
+  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
+    std::vector<CopySpec> copies{copyOf(dir, d, s, split)};
+    for (int k = 0; k < n; ++k)
+      if (k != d) copies.push_back(d2h(k, s, split));
+    return copies;
+  });
+}
+
+}  // namespace
+
+Plan allToHost(const PlanContext& ctx, CopyMethod method) {
+  return withAllOthers(ctx, method, Direction::ToHost);
+}
+
+Plan allToHostBidirectionalCe(const PlanContext& ctx) {
+  return bidirectionalWithAllOthersCe(ctx, Direction::ToHost);
+}
+
+Plan allToHostBidirectionalSm(const PlanContext& ctx) {
+  return bidirectionalWithAllOthersSm(ctx, Direction::ToHost);
+}
+
+Plan hostToAll(const PlanContext& ctx, CopyMethod method) {
+  return withAllOthers(ctx, method, Direction::ToDevice);
+}
+
+Plan hostToAllBidirectionalCe(const PlanContext& ctx) {
+  return bidirectionalWithAllOthersCe(ctx, Direction::ToDevice);
+}
+
+Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
+  return bidirectionalWithAllOthersSm(ctx, Direction::ToDevice);
+}
+
+Plan deviceLocalCopy(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perDevice(ctx, "memcpy local GPU(column) bandwidth (GB/s)", [&](int d) {
+    return std::vector<CopySpec>{makeCopy(devBuf(d, s), devBuf(d, s), CopyMethod::CopyEngine)};
+  });
+}
+
+}  // namespace nvbw::plans

@@ -1,0 +1,58 @@
+// One GPU's own memory through the TMA and through one-way SM passes (testcases 52-54), and the SM
+// copy kernel (55).
+#include "plans/testcases.h"
+
+namespace nvbw::plans {
+namespace {
+
+// What a one-way pass leaves unused: a small buffer, so the plan still has its two ends.
+constexpr std::size_t kUnusedBytes = 4096;
+
+// A 1 x N matrix: for each GPU d, one copy (`copy(d)`) in column d.
+Plan perGpu(const PlanContext& ctx, const char* title,
+            const std::function<CopySpec(int device)>& copy) {
+  const int n = ctx.topology.deviceCount();
+  Plan plan;
+  plan.matrices.push_back({"", title, Unit::GBps, 1, static_cast<std::size_t>(n), {}});
+  for (int d = 0; d < n; ++d) {
+    Measurement m;
+    m.copies = {copy(d)};
+    m.outputs = {{0, 0, static_cast<std::size_t>(d), ValueSource::Copy, 0}};
+    plan.measurements.push_back(std::move(m));
+  }
+  return plan;
+}
+
+BufferSpec on(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes); }
+
+}  // namespace
+
+Plan deviceLocalCopyTma(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perGpu(ctx, "memcpy TMA local GPU(column) bandwidth (GB/s)",
+                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::Tma); });
+}
+
+// The plain SM copy kernel (simple under 64 MiB, striding from 64 MiB, as every *_sm copy) with
+// both buffers in d's memory; bytes counted once, as device_local_copy counts them.
+Plan deviceLocalCopySm(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perGpu(ctx, "memcpy SM local GPU(column) bandwidth (GB/s)",
+                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::SmCopy); });
+}
+
+Plan deviceLocalRead(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perGpu(ctx, "memory read SM local GPU(column) bandwidth (GB/s)", [&](int d) {
+    return makeCopy(on(d, s), on(d, kUnusedBytes), CopyMethod::SmReadOnly);
+  });
+}
+
+Plan deviceLocalWrite(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perGpu(ctx, "memory write SM local GPU(column) bandwidth (GB/s)", [&](int d) {
+    return makeCopy(on(d, kUnusedBytes), on(d, s), CopyMethod::SmWriteOnly);
+  });
+}
+
+}  // namespace nvbw::plans

@@ -1,0 +1,218 @@
+// The multi-process testcases (upstream-behavior.md §10.4).
+#include "plans/testcases_multinode.h"
+
+#include <functional>
+#include <string>
+
+namespace nvbw::plans {
+namespace {
+
+constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
+constexpr ContextPreference kDst = ContextPreference::PreferDst;
+
+std::size_t ranks(const PlanContext& ctx) {
+  return static_cast<std::size_t>(std::max(0, ctx.topology.world().processes));
+}
+
+BufferSpec unicast(int rank, std::size_t bytes) {
+  return BufferSpec::ofRank(rank, bytes, Sharing::Exported);
+}
+BufferSpec local(int rank, std::size_t bytes) {
+  return BufferSpec::ofRank(rank, bytes, Sharing::ProcessLocal);
+}
+
+const char* engine(CopyMethod method) { return method == CopyMethod::CopyEngine ? "CE" : "SM"; }
+
+Plan multiProcessPlan(std::vector<MatrixSpec> matrices) {
+  Plan plan;
+  plan.matrices = std::move(matrices);
+  plan.multiProcess = true;
+  return plan;
+}
+
+MatrixSpec square(const PlanContext& ctx, std::string key, std::string title) {
+  return {std::move(key), std::move(title), Unit::GBps, ranks(ctx), ranks(ctx), {}};
+}
+
+// One measurement per ordered pair (r, c), r != c, writing `perCell` at [r][c].
+Plan pairs(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
+           std::vector<OutputTarget> perCell,
+           const std::function<std::vector<CopySpec>(int r, int c)>& copies) {
+  Plan plan = multiProcessPlan(std::move(matrices));
+  const int n = ctx.topology.world().processes;
+  const PairSet chosen =
+      choosePairs(ctx.pairs, PairScope::Ranks, n, [](int a, int b) { return a != b; });
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      if (r == c || !chosen.allows(r, c)) continue;
+      Measurement m;
+      m.copies = copies(r, c);
+      for (OutputTarget t : perCell) {
+        t.row = static_cast<std::size_t>(r);
+        t.col = static_cast<std::size_t>(c);
+        m.outputs.push_back(t);
+      }
+      plan.measurements.push_back(std::move(m));
+    }
+  return plan;
+}
+
+Plan bidirectional(const PlanContext& ctx, CopyMethod method, const std::string& keyLabel,
+                   const std::string& titleLabel, bool write) {
+  const std::size_t s = ctx.bufferBytes;
+  // Upstream's titles read "CPU(row)" here; kept, as scripts match on them.
+  const std::string base = std::string("memcpy ") + engine(method) + " CPU(row) <-> GPU(column) ";
+  return pairs(ctx,
+               {square(ctx, "_" + keyLabel + "1", base + titleLabel + "1 bandwidth (GB/s)"),
+                square(ctx, "_" + keyLabel + "2", base + titleLabel + "2 bandwidth (GB/s)"),
+                square(ctx, "_total", base + "Total bandwidth (GB/s)")},
+               {{0, 0, 0, ValueSource::Copy, 0},
+                {1, 0, 0, ValueSource::Copy, 1},
+                {2, 0, 0, ValueSource::SumOfCopies, 0}},
+               [&](int r, int c) {
+                 // Read: [c -> r issued by r, r -> c issued by c]. Write: [r -> c issued by r,
+                 // c -> r issued by c] (unlike the single-node write, copy 0 flows r -> c).
+                 if (write)
+                   return std::vector<CopySpec>{
+                       makeCopy(unicast(r, s), unicast(c, s), method, kSrc),
+                       makeCopy(unicast(c, s), unicast(r, s), method, kSrc)};
+                 return std::vector<CopySpec>{makeCopy(unicast(c, s), unicast(r, s), method, kDst),
+                                              makeCopy(unicast(r, s), unicast(c, s), method, kDst)};
+               });
+}
+
+// The partners each rank of a fan copies with: all others, or only the other rank of --pair.
+PairSet fanPartners(const PlanContext& ctx) {
+  return chooseFanPartners(ctx.pairs, PairScope::Ranks, ctx.topology.world().processes,
+                           [](int a, int b) { return a != b; });
+}
+
+// 1×N: for each rank d, `copies(d)` at once, their per-sample sum at [0][d].
+Plan perRankSum(const PlanContext& ctx, std::string title,
+                const std::function<std::vector<CopySpec>(int d)>& copies) {
+  Plan plan = multiProcessPlan({{"", std::move(title), Unit::GBps, 1, ranks(ctx), {}}});
+  const int n = ctx.topology.world().processes;
+  for (int d = 0; d < n; ++d) {
+    Measurement m;
+    m.copies = copies(d);
+    if (m.copies.empty()) continue;
+    m.outputs = {{0, 0, static_cast<std::size_t>(d), ValueSource::SumOfCopies, 0}};
+    plan.measurements.push_back(std::move(m));
+  }
+  return plan;
+}
+
+}  // namespace
+
+Plan multinodeRead(const PlanContext& ctx, CopyMethod method) {
+  const std::size_t s = ctx.bufferBytes;
+  // Upstream's SM read testcase is titled "CE" too; kept.
+  return pairs(ctx, {square(ctx, "", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)")},
+               {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
+                 return std::vector<CopySpec>{
+                     makeCopy(unicast(c, s), unicast(r, s), method, kDst)};
+               });
+}
+
+Plan multinodeWrite(const PlanContext& ctx, CopyMethod method) {
+  const std::size_t s = ctx.bufferBytes;
+  return pairs(ctx,
+               {square(ctx, "",
+                       std::string("memcpy ") + engine(method) +
+                           " GPU(row) <- GPU(column) bandwidth (GB/s)")},
+               {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
+                 return std::vector<CopySpec>{
+                     makeCopy(unicast(r, s), unicast(c, s), method, kSrc)};
+               });
+}
+
+Plan multinodeBidirectionalRead(const PlanContext& ctx, CopyMethod method) {
+  return bidirectional(ctx, method, "read", "Read", false);
+}
+
+Plan multinodeBidirectionalWrite(const PlanContext& ctx, CopyMethod method) {
+  // Upstream titles the CE variant's matrices Read1/Read2 and the SM variant's Write1/Write2.
+  return bidirectional(ctx, method, "write", method == CopyMethod::CopyEngine ? "Read" : "Write",
+                       true);
+}
+
+Plan multinodeAllToOneWrite(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  const int n = ctx.topology.world().processes;
+  const PairSet chosen = fanPartners(ctx);
+  return perRankSum(ctx, "memcpy SM All Gpus -> GPU(column) total bandwidth (GB/s)", [&](int d) {
+    std::vector<CopySpec> copies;
+    for (int k = 0; k < n; ++k)
+      if (k != d && chosen.allows(d, k))
+        copies.push_back(makeCopy(local(k, s), unicast(d, s), CopyMethod::SmCopy, kSrc));
+    return copies;
+  });
+}
+
+Plan multinodeAllFromOneRead(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  const int n = ctx.topology.world().processes;
+  const PairSet chosen = fanPartners(ctx);
+  return perRankSum(ctx, "memcpy SM All Gpus <- GPU(column) total bandwidth (GB/s)", [&](int src) {
+    std::vector<CopySpec> copies;
+    for (int k = 0; k < n; ++k)
+      if (k != src && chosen.allows(src, k))
+        copies.push_back(makeCopy(unicast(src, s), local(k, s), CopyMethod::SmCopy, kDst));
+    return copies;
+  });
+}
+
+Plan multinodeBroadcastOneToAll(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perRankSum(ctx, "multicast SM GPU(column) -> All Gpus total bandwidth (GB/s)",
+                    [&](int r) {
+                      return std::vector<CopySpec>{
+                          makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
+                                   CopyMethod::SmMulticast, kDst)};
+                    });
+}
+
+Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  Plan plan = multiProcessPlan(
+      {{"", "multicast SM All -> All Gpus total bandwidth (GB/s)", Unit::GBps, 1, 1, {}}});
+  Measurement m;
+  for (int r = 0; r < ctx.topology.world().processes; ++r)
+    m.copies.push_back(makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
+                                CopyMethod::SmMulticast, kDst));
+  m.outputs = {{0, 0, 0, ValueSource::SumOfCopies, 0}};
+  if (!m.copies.empty()) plan.measurements.push_back(std::move(m));
+  return plan;
+}
+
+std::string bisectLabel(int from, int to, int processes) {
+  const std::size_t width = std::to_string(std::max(0, processes - 1)).size();
+  auto padded = [width](int rank) {
+    std::string text = std::to_string(rank);
+    return std::string(width - std::min(width, text.size()), ' ') + text;
+  };
+  return padded(from) + "->" + padded(to);
+}
+
+Plan multinodeBisectWrite(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  const int n = ctx.topology.world().processes;
+  MatrixSpec spec{"", "Bisect benchmarking, simultaneous write CE BW", Unit::GBps, ranks(ctx), 1,
+                  {}};
+  Measurement m;
+  for (int i = 0; i < n; ++i) {
+    const int peer = (i + n / 2) % n;
+    // Upstream passes src = B (memory of `peer`) and dst = A (memory of i) with PREFER_SRC: the
+    // peer writes into rank i. The label says so (upstream printed "i->peer").
+    m.copies.push_back(
+        makeCopy(unicast(peer, s), unicast(i, s), CopyMethod::CopyEngine, kSrc));
+    m.outputs.push_back({0, static_cast<std::size_t>(i), 0, ValueSource::Copy,
+                         static_cast<std::size_t>(i)});
+    spec.rowLabels.push_back(bisectLabel(peer, i, n));
+  }
+  Plan plan = multiProcessPlan({spec});
+  if (!m.copies.empty()) plan.measurements.push_back(std::move(m));
+  return plan;
+}
+
+}  // namespace nvbw::plans

@@ -1,0 +1,144 @@
+#include "platform/cuda_raii.h"
+
+#include "platform/huge_pages.h"
+
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace nvbw {
+
+ContextScope::ContextScope(const Gpu& gpu, int device) : api_(gpu.api()) {
+  NVBW_CU(api_, cuCtxGetCurrent, &previous_);
+  gpu.makeCurrent(device);
+}
+
+ContextScope::~ContextScope() { api_.cuCtxSetCurrent(previous_); }
+
+namespace detail {
+
+void FreeDeviceMemory::operator()(CUdeviceptr ptr) const noexcept {
+  const DriverApi& api = gpu->api();
+  CUcontext previous = nullptr;
+  api.cuCtxGetCurrent(&previous);
+  api.cuCtxSetCurrent(gpu->context(device));
+  api.cuMemFree(ptr);
+  api.cuCtxSetCurrent(previous);
+}
+
+void FreeHostMemory::operator()(void* ptr) const noexcept {
+  gpu->api().cuMemHostUnregister(ptr);
+  munmap(ptr, bytes);
+}
+
+void DestroyStream::operator()(CUstream stream) const noexcept {
+  gpu->api().cuStreamDestroy(stream);
+}
+
+void DestroyEvent::operator()(CUevent event) const noexcept { gpu->api().cuEventDestroy(event); }
+
+}  // namespace detail
+
+DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : bytes_(bytes) {
+  ContextScope scope(gpu, device);
+  CUdeviceptr ptr = 0;
+  NVBW_CU(gpu.api(), cuMemAlloc, &ptr, bytes);
+  memory_ = {ptr, {&gpu, device}};
+}
+
+namespace {
+
+// Touches one byte of every page of [p, p + bytes) with up to 16 threads. New threads start with
+// the creating thread's affinity, so the pages are placed as a single toucher would place them.
+void touchPages(char* p, std::size_t bytes) {
+  constexpr std::size_t kPage = 4096;
+  constexpr std::size_t kPerThreadMin = std::size_t{64} << 20;
+  cpu_set_t mask;
+  int cpus = 1;
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) cpus = CPU_COUNT(&mask);
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::min<std::size_t>({16, static_cast<std::size_t>(cpus),
+                                                      bytes / kPerThreadMin}));
+  const std::size_t chunk = (bytes / threads + kPage - 1) / kPage * kPage;
+  auto touch = [p, bytes](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < std::min(to, bytes); i += kPage)
+      static_cast<volatile char*>(p)[i] = 0;
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(touch, t * chunk, (t + 1) * chunk);
+  touch(0, chunk);
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
+
+HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes)
+    : bytes_(bytes) {
+  if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
+  const bool huge = hugePageBytes > 0;
+  const std::size_t mapped = huge ? roundUpToPages(bytes, hugePageBytes) : bytes;
+  void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);
+  if (raw == MAP_FAILED) {
+    const int saved = errno;
+    if (huge) {
+      const HugePageInfo now = readHugePageInfo();
+      throw Error("cannot map " + std::to_string(mapped) + " bytes of huge-page host memory (" +
+                  std::to_string(now.free) + " of " + std::to_string(now.total) + " " +
+                  std::to_string(hugePageBytes / 1024) + " KiB pages free): " +
+                  std::strerror(saved));
+    }
+    throw Error("cannot map " + std::to_string(bytes) + " bytes of host memory: " +
+                std::strerror(saved));
+  }
+  // 4 KiB pages, as cuMemHostAlloc gives: larger pages would change what the GPU's page walks
+  // cost, and so the figures (huge pages are -H's).
+  if (!huge) madvise(raw, mapped, MADV_NOHUGEPAGE);
+  touchPages(static_cast<char*>(raw), mapped);
+  ContextScope scope(gpu, 0);  // registering needs a current context
+  // PORTABLE: usable from every context, as upstream's allocation; DEVICEMAP: mapped for the GPUs.
+  const CUresult rc = gpu.api().cuMemHostRegister(
+      raw, mapped, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+  if (rc != CUDA_SUCCESS) {
+    munmap(raw, mapped);
+    throwCudaError(gpu.api(), rc, "cuMemHostRegister", __FILE__, __LINE__);
+  }
+  memory_ = {raw, {&gpu, mapped}};
+  NVBW_CU(gpu.api(), cuMemHostGetDevicePointer, &devicePtr_, raw, 0);
+}
+
+Stream::Stream(const Gpu& gpu, int device) : device_(device) {
+  ContextScope scope(gpu, device);
+  CUstream stream = nullptr;
+  NVBW_CU(gpu.api(), cuStreamCreate, &stream, CU_STREAM_NON_BLOCKING);
+  stream_ = {stream, {&gpu}};
+}
+
+void Stream::synchronize() const {
+  NVBW_CU(stream_.releaser().gpu->api(), cuStreamSynchronize, stream_.get());
+}
+
+Event::Event(const Gpu& gpu, int device) {
+  ContextScope scope(gpu, device);
+  CUevent event = nullptr;
+  NVBW_CU(gpu.api(), cuEventCreate, &event, CU_EVENT_DEFAULT);
+  event_ = {event, {&gpu}};
+}
+
+void Event::record(CUstream stream) const {
+  NVBW_CU(event_.releaser().gpu->api(), cuEventRecord, event_.get(), stream);
+}
+
+float Event::elapsedSince(const Event& start) const {
+  float ms = 0.0f;
+  NVBW_CU(event_.releaser().gpu->api(), cuEventElapsedTime, &ms, start.event_.get(), event_.get());
+  return ms;
+}
+
+}  // namespace nvbw

@@ -1,0 +1,94 @@
+#include "platform/driver.h"
+
+#include <dlfcn.h>
+
+#include <sstream>
+
+namespace nvbw {
+
+DriverLibrary::DriverLibrary(void* handle, std::unique_ptr<DriverApi> api)
+    : handle_(handle), api_(std::move(api)) {}
+
+DriverLibrary::DriverLibrary(DriverLibrary&& other) noexcept
+    : handle_(other.handle_), api_(std::move(other.api_)) {
+  other.handle_ = nullptr;
+}
+
+DriverLibrary::~DriverLibrary() {
+  // The driver is deliberately not dlclose'd: the statically linked CUDA runtime keeps using it
+  // until the process exits.
+}
+
+DriverLibrary DriverLibrary::load() {
+  void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    const char* why = dlerror();
+    throw DriverUnavailable(DriverUnavailable::Reason::NoDriver,
+                            std::string("the NVIDIA driver is not installed or not loadable (") +
+                                (why ? why : "libcuda.so.1 not found") + ")");
+  }
+  // cuGetProcAddress hands out the entry point matching the CUDA version we were compiled
+  // against, so the versioned symbols (_v2, _v3) cuda.h selects are the ones we get.
+  using GetProc = decltype(&::cuGetProcAddress);
+  auto getProc = reinterpret_cast<GetProc>(dlsym(handle, "cuGetProcAddress_v2"));
+  if (!getProc)
+    throw DriverUnavailable(DriverUnavailable::Reason::Unusable,
+                            "the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2");
+
+  auto api = std::make_unique<DriverApi>();
+  auto lookup = [&](const char* name, void** slot) {
+    CUdriverProcAddressQueryResult status{};
+    CUresult rc = getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
+    if (rc != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || *slot == nullptr) {
+      std::ostringstream msg;
+      msg << "the NVIDIA driver does not provide " << name << " for CUDA " << CUDA_VERSION / 1000
+          << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
+      throw DriverUnavailable(DriverUnavailable::Reason::Unusable, msg.str());
+    }
+  };
+#define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn));
+  NVBW_DRIVER_FUNCTIONS(NVBW_LOOKUP)
+#undef NVBW_LOOKUP
+  auto lookupOptional = [&](const char* name, void** slot) {
+    CUdriverProcAddressQueryResult status{};
+    if (getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
+        status != CU_GET_PROC_ADDRESS_SUCCESS)
+      *slot = nullptr;
+  };
+#define NVBW_LOOKUP_OPTIONAL(fn) lookupOptional(#fn, reinterpret_cast<void**>(&api->fn));
+  NVBW_OPTIONAL_DRIVER_FUNCTIONS(NVBW_LOOKUP_OPTIONAL)
+#undef NVBW_LOOKUP_OPTIONAL
+  return DriverLibrary(handle, std::move(api));
+}
+
+DriverUnavailable stubLibrary() {
+  return DriverUnavailable(
+      DriverUnavailable::Reason::Unusable,
+      "libcuda.so.1 is the CUDA toolkit's stub library (CUDA_ERROR_STUB_LIBRARY), not a driver: "
+      "install the NVIDIA driver, or remove the toolkit's stubs directory from the library path");
+}
+
+std::string describeCuResult(const DriverApi& api, CUresult code) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (api.cuGetErrorName) api.cuGetErrorName(code, &name);
+  if (api.cuGetErrorString) api.cuGetErrorString(code, &text);
+  std::ostringstream s;
+  // A code the driver cannot name gets its number, never the name of another code.
+  if (!name) {
+    s << "CUDA error " << static_cast<int>(code) << " (not known to this driver)";
+    return s.str();
+  }
+  s << name << " (" << (text ? text : "no description") << ")";
+  return s.str();
+}
+
+void throwCudaError(const DriverApi& api, CUresult code, const char* call, const char* file,
+                    int line) {
+  std::ostringstream s;
+  s << call << " failed: " << describeCuResult(api, code) << " at " << file << ":" << line;
+  throw CudaError(code, s.str());
+}
+
+}  // namespace nvbw

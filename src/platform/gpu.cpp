@@ -1,0 +1,104 @@
+#include "platform/gpu.h"
+
+#include <array>
+#include <string>
+
+namespace nvbw {
+
+Gpu::Gpu(const DriverApi& api) : api_(api) {
+  using Reason = DriverUnavailable::Reason;
+  CUresult rc = api_.cuInit(0);
+  if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
+  if (rc == CUDA_ERROR_NO_DEVICE)
+    throw DriverUnavailable(Reason::NoDevice, "cuInit failed: " + describeCuResult(api_, rc) +
+                                                  "; no NVIDIA GPU is visible to this process");
+  if (rc != CUDA_SUCCESS)
+    throw DriverUnavailable(Reason::Unusable, "cuInit failed: " + describeCuResult(api_, rc) +
+                                                  "; is the NVIDIA driver loaded?");
+  int count = 0;
+  rc = api_.cuDeviceGetCount(&count);
+  if (rc != CUDA_SUCCESS)
+    throw DriverUnavailable(Reason::Unusable,
+                            "cuDeviceGetCount failed: " + describeCuResult(api_, rc));
+  if (count == 0)
+    throw DriverUnavailable(Reason::NoDevice, "no CUDA-capable GPU is visible to this process");
+  if (count < 0 || count > kMaxDevices)
+    throw DriverUnavailable(Reason::Unusable,
+                            "the driver reported " + std::to_string(count) +
+                                " GPUs (cuDeviceGetCount); expected 1 to " +
+                                std::to_string(kMaxDevices));
+  for (int i = 0; i < count; ++i) {
+    CUdevice dev{};
+    NVBW_CU(api_, cuDeviceGet, &dev, i);
+    devices_.push_back(dev);
+  }
+  try {
+    for (CUdevice dev : devices_) {
+      CUcontext ctx = nullptr;
+      NVBW_CU(api_, cuDevicePrimaryCtxRetain, &ctx, dev);
+      contexts_.push_back(ctx);
+    }
+  } catch (...) {
+    for (std::size_t i = 0; i < contexts_.size(); ++i) api_.cuDevicePrimaryCtxRelease(devices_[i]);
+    throw;
+  }
+}
+
+Gpu::~Gpu() {
+  api_.cuCtxSetCurrent(nullptr);
+  for (std::size_t i = 0; i < contexts_.size(); ++i) api_.cuDevicePrimaryCtxRelease(devices_[i]);
+}
+
+int Gpu::attribute(int index, CUdevice_attribute attr) const {
+  int value = 0;
+  NVBW_CU(api_, cuDeviceGetAttribute, &value, attr, device(index));
+  return value;
+}
+
+bool Gpu::canAccessPeer(int index, int peer) const {
+  if (index == peer) return false;
+  int can = 0;
+  NVBW_CU(api_, cuDeviceCanAccessPeer, &can, device(index), device(peer));
+  return can != 0;
+}
+
+void Gpu::makeCurrent(int index) const { NVBW_CU(api_, cuCtxSetCurrent, context(index)); }
+
+void Gpu::enablePeerAccess(int a, int b) const {
+  auto enable = [&](int from, int to) {
+    makeCurrent(from);
+    CUresult rc = api_.cuCtxEnablePeerAccess(context(to), 0);
+    if (rc != CUDA_SUCCESS && rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+      throwCudaError(api_, rc, "cuCtxEnablePeerAccess", __FILE__, __LINE__);
+  };
+  enable(a, b);
+  enable(b, a);
+}
+
+DeviceInfo Gpu::info(int index) const {
+  DeviceInfo d;
+  std::array<char, 256> name{};
+  NVBW_CU(api_, cuDeviceGetName, name.data(), static_cast<int>(name.size()), device(index));
+  d.name = name.data();
+  d.pciDomain = static_cast<unsigned>(attribute(index, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID));
+  d.pciBus = static_cast<unsigned>(attribute(index, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
+  d.pciDevice = static_cast<unsigned>(attribute(index, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+  d.uuid = uuid(index);
+  return d;
+}
+
+std::string Gpu::uuid(int index) const {
+  CUuuid id{};
+  NVBW_CU(api_, cuDeviceGetUuid, &id, device(index));
+  unsigned char bytes[16];
+  for (int i = 0; i < 16; ++i) bytes[i] = static_cast<unsigned char>(id.bytes[i]);
+  return formatUuid(bytes);
+}
+
+int Gpu::driverCudaVersion() const {
+  int v = 0;
+  NVBW_CU(api_, cuDriverGetVersion, &v);
+  return v;
+}
+
+}  // namespace nvbw

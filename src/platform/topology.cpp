@@ -1,0 +1,43 @@
+#include "platform/topology.h"
+
+#include <string>
+
+namespace nvbw {
+
+const WorldFacts& Topology::world() const {
+  static const WorldFacts alone;
+  return alone;
+}
+
+const GpuLinkFacts& Topology::linkFacts(int) const {
+  static const GpuLinkFacts unknown;
+  return unknown;
+}
+
+std::vector<std::pair<int, int>> accessiblePairs(const Topology& topo) {
+  std::vector<std::pair<int, int>> pairs;
+  for (int r = 0; r < topo.deviceCount(); ++r)
+    for (int c = 0; c < topo.deviceCount(); ++c)
+      if (r != c && topo.canAccessPeer(r, c)) pairs.emplace_back(r, c);
+  return pairs;
+}
+
+std::string peerAccessNote(const Topology& topo) {
+  std::vector<std::pair<int, int>> missing;
+  bool anyConnected = false;
+  for (int a = 0; a < topo.deviceCount(); ++a)
+    for (int b = a + 1; b < topo.deviceCount(); ++b) {
+      if (topo.canAccessPeer(a, b) && topo.canAccessPeer(b, a))
+        anyConnected = true;
+      else
+        missing.emplace_back(a, b);
+    }
+  if (!anyConnected || missing.empty()) return "";
+  std::string note = "NOTE: no peer access between GPU";
+  for (std::size_t i = 0; i < missing.size(); ++i)
+    note += (i ? ", " : " ") + std::to_string(missing[i].first) + " and " +
+            std::to_string(missing[i].second);
+  return note + " (cuDeviceCanAccessPeer, both ways needed): their device-to-device cells are N/A.";
+}
+
+}  // namespace nvbw

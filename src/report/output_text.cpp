@@ -1,0 +1,176 @@
+// Text output: upstream v0.8's console layout, with decisions #3 (waive reasons) and #8
+// (MIN/MAX/AVG over present cells only), plus lines of our own that never replace one of
+// upstream's: the noisy-cell NOTE, and under -v the per-cell statistics.
+#include <ostream>
+
+#include "core/error.h"
+#include "report/listing.h"
+#include "report/output.h"
+#include "report/peak_assessment.h"
+#include "report/text_format.h"
+
+namespace nvbw {
+namespace {
+
+std::string sumLine(const MatrixResult& m, bool perfFormatter) {
+  const std::string sum = fixed2(m.sum());
+  if (!perfFormatter) return "SUM " + m.spec.key + " " + sum + "\n";
+  // Perf dashboards read the sign as "higher is better" (+) or "lower is better" (-).
+  const char* sign = m.spec.unit == Unit::Nanoseconds ? "-" : "+";
+  return "&&&& PERF " + m.spec.key + " " + sum + " " + sign + unitSuffix(m.spec.unit) + "\n";
+}
+
+std::string verboseSummary(const MatrixResult& m) {
+  const auto lo = m.min();
+  const auto hi = m.max();
+  const auto avg = m.average();
+  if (!lo || !hi || !avg) return "";  // no present cell: nothing meaningful to print
+  return "MIN " + m.spec.key + " " + fixed2(*lo) + "\nMAX " + m.spec.key + " " + fixed2(*hi) +
+         "\nAVG " + m.spec.key + " " + fixed2(*avg) + "\n";
+}
+
+// The -v sample lines, measurement by measurement: per sample, each reported series.
+std::string sampleLines(const std::vector<MeasurementRecord>& records) {
+  std::string text;
+  for (const MeasurementRecord& r : records) {
+    std::size_t samples = 0;
+    for (const SampleSeries& s : r.series) samples = std::max(samples, s.samples.size());
+    for (std::size_t k = 0; k < samples; ++k)
+      for (const SampleSeries& s : r.series)
+        if (k < s.samples.size())
+          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " +
+                  fixed2(s.samples[k]) + " " + unitSuffix(s.unit) + "\n";
+  }
+  return text;
+}
+
+
+// Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
+// padded to the width of the largest; then how the processes share memory (ours).
+std::string processBlock(const SystemInfo& info) {
+  const std::size_t width = std::to_string(info.processes.size() - 1).size();
+  std::string text;
+  for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
+    const ProcessInfo& p = info.processes[rank];
+    std::string number = std::to_string(rank);
+    number.insert(0, width - number.size(), ' ');
+    text += "Process " + number + " (" + p.host + "): device " + std::to_string(p.device) + ": " +
+            p.gpu.name + " (" + formatBdf(p.gpu) + ")\n";
+  }
+  return text + "Memory shared between processes through: " + info.memorySharingDescription + "\n";
+}
+
+std::string systemBlock(const SystemInfo& info) {
+  std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
+                     "\nCUDA Driver Version: " + std::to_string(info.cudaDriverVersion) +
+                     "\nDriver Version: " + info.driverVersion + "\n\n";
+  if (!info.processes.empty()) return text + processBlock(info) + "\n";
+  text += info.hostname + "\n";
+  for (std::size_t i = 0; i < info.devices.size(); ++i)
+    text += "Device " + std::to_string(i) + ": " + info.devices[i].name + " (" +
+            formatBdf(info.devices[i]) + ")\n";
+  return text + "\n";
+}
+
+class TextOutput : public Output {
+ public:
+  TextOutput(std::ostream& out, std::ostream& err, OutputSettings settings)
+      : out_(out), err_(err), settings_(settings) {}
+
+  void header(const RunHeader& header) override {
+    statistic_ = header.settings.statistic;
+    sweep_ = !header.settings.sweepSizesMiB.empty();
+    std::string text = versionBlock(header.system.version, header.system.gitVersion);
+    if (!header.system.mpiVersion.empty()) text += "MPI version: " + header.system.mpiVersion + "\n";
+    for (const auto& w : header.warnings) text += w + "\n";
+    if (header.gpusOpened) text += systemBlock(header.system);
+    out_ << text << std::flush;
+  }
+
+  void testcaseStarted(const std::string& key) override {
+    // A sweep runs a testcase once per size: scrapers still see one "Running" line for it.
+    if (sweep_ && key == lastStarted_) return;
+    lastStarted_ = key;
+    out_ << "Running " << key << ".\n" << std::flush;
+  }
+
+  void testcaseFinished(const TestcaseResult& result) override {
+    if (result.sweepSizeMiB) {
+      // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
+      if (result.status == Status::Error)
+        out_ << "ERROR: " << result.message << " (buffer size " << *result.sweepSizeMiB
+             << " MiB)\n" << std::flush;
+      return;
+    }
+    switch (result.status) {
+    case Status::Passed:
+      if (settings_.verbose) out_ << sampleLines(result.measurements);
+      for (const auto& m : result.matrices) out_ << formatResult(m);
+      break;
+    case Status::Waived:
+      out_ << "Waived: " << result.name << ": " << result.message << "\n";
+      break;
+    case Status::Error:
+      out_ << "ERROR: " << result.message << "\n";
+      break;
+    }
+    out_ << std::flush;
+  }
+
+  void sweepFinished(const SweepTable& table) override {
+    out_ << sweepText(table, settings_.verbose) << std::flush;
+  }
+
+  void comparison(const Comparison& result) override {
+    out_ << comparisonText(result) << "\n" << std::flush;
+  }
+
+  void globalError(const std::string& message) override {
+    err_ << "ERROR: " << message << "\n" << std::flush;
+    failed_ = true;
+  }
+
+  // The trailer qualifies results; a run that could not start has none to qualify. An
+  // interrupted run ends with a line that says so instead.
+  void finish(const RunEnd& end) override {
+    for (const std::string& line : end.warnings) out_ << line << "\n";
+    if (end.interruptedBy) {
+      out_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished
+           << " of " << end.selected << " selected testcases reported above; the rest did not run.\n"
+           << std::flush;
+      return;
+    }
+    if (failed_) return;
+    out_ << "NOTE: The reported results may not reflect the full capabilities of the platform.\n"
+            "Performance can vary with software drivers, hardware clocks, and system topology.\n\n"
+         << std::flush;
+  }
+
+ private:
+  std::string formatResult(const MatrixResult& m) const {
+    std::string text =
+        m.spec.title + "\n" + formatMatrix(m) + "\n" + sumLine(m, settings_.perfFormatter);
+    if (settings_.verbose) text += verboseSummary(m);
+    text += noisyCellsNote(m);
+    text += outlierNotes(m);
+    if (settings_.verbose) text += percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
+    return text + "\n";
+  }
+
+  std::ostream& out_;
+  std::ostream& err_;
+  OutputSettings settings_;
+  Statistic statistic_ = Statistic::Median;
+  bool failed_ = false;
+  bool sweep_ = false;
+  std::string lastStarted_;
+};
+
+}  // namespace
+
+std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
+                                       OutputSettings settings) {
+  return std::make_unique<TextOutput>(out, err, settings);
+}
+
+}  // namespace nvbw
