@@ -14,10 +14,6 @@ namespace nvbw {
 
 using nlohmann::json;
 
-const char* expectationVerdictName(ExpectationVerdict v) {
-  return v == ExpectationVerdict::Below ? "BELOW" : "MET";
-}
-
 const char* unmetReasonName(UnmetExpectation::Reason r) {
   using R = UnmetExpectation::Reason;
   switch (r) {
@@ -39,9 +35,16 @@ const char* unmetReasonName(UnmetExpectation::Reason r) {
   return "missing";
 }
 
-std::size_t ExpectationResult::count(ExpectationVerdict v) const {
-  return static_cast<std::size_t>(
-      std::count_if(cells.begin(), cells.end(), [v](const JudgedCell& c) { return c.verdict == v; }));
+std::size_t ExpectationResult::judgedCells() const {
+  std::size_t n = 0;
+  for (const JudgedMatrix& m : matrices) n += m.cells;
+  return n;
+}
+
+std::size_t ExpectationResult::belowCells() const {
+  std::size_t n = 0;
+  for (const JudgedMatrix& m : matrices) n += m.below;
+  return n;
 }
 
 std::size_t ExpectationResult::notJudgedCells() const {
@@ -118,8 +121,8 @@ Grid numberGrid(const json& rows, const std::string& where) {
     if (!rows[r].is_array()) notAReport(where, "has a row that is not an array");
     auto& row = grid.emplace_back();
     for (std::size_t c = 0; c < rows[r].size(); ++c)
-      row.push_back(numberCell(rows[r][c], where + "[" + std::to_string(r) + "][" +
-                                               std::to_string(c) + "]"));
+      row.push_back(
+          numberCell(rows[r][c], where + "[" + std::to_string(r) + "][" + std::to_string(c) + "]"));
   }
   return grid;
 }
@@ -276,6 +279,39 @@ std::string sizeText(const std::optional<std::uint64_t>& size) {
   return size ? " at " + std::to_string(*size) + " MiB" : "";
 }
 
+// The result's entry for `m`, made when its first cell is judged.
+class MatrixTally {
+ public:
+  MatrixTally(const ReportMatrix& m, ExpectationResult& result) : m_(m), result_(result) {}
+
+  // Counts a judged cell; lists it if it is BELOW (up to kMaxListedBelowCells).
+  void judged(BelowCell cell, bool isBelow, std::size_t line) {
+    JudgedMatrix& j = entry();
+    ++j.cells;
+    if (line > 0 && !std::binary_search(j.lines.begin(), j.lines.end(), line))
+      j.lines.insert(std::upper_bound(j.lines.begin(), j.lines.end(), line), line);
+    if (!isBelow) return;
+    ++j.below;
+    if (result_.below.size() >= kMaxListedBelowCells) return;
+    cell.matrix = index_;
+    result_.below.push_back(std::move(cell));
+  }
+
+ private:
+  JudgedMatrix& entry() {
+    if (index_ == kNone) {
+      index_ = result_.matrices.size();
+      result_.matrices.push_back({m_.name, m_.testcase, m_.sizeMiB, m_.unit, 0, 0, {}});
+    }
+    return result_.matrices[index_];
+  }
+
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  const ReportMatrix& m_;
+  ExpectationResult& result_;
+  std::size_t index_ = kNone;
+};
+
 void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
                  std::vector<LineState>& states, ExpectationResult& result) {
   std::vector<std::size_t> candidates;
@@ -294,6 +330,7 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
     candidates.push_back(i);
   }
   if (candidates.empty()) return;
+  MatrixTally tally(m, result);
   for (std::size_t r = 0; r < m.rows(); ++r) {
     for (std::size_t c = 0; c < m.values[r].size(); ++c) {
       if (!m.values[r][c]) continue;
@@ -306,19 +343,14 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
           best = &e;
       }
       if (!best) continue;
-      JudgedCell cell;
-      cell.name = m.name;
-      cell.testcase = m.testcase;
-      cell.bufferSizeMiB = m.sizeMiB;
+      BelowCell cell;
       cell.row = r;
       cell.col = c;
-      cell.unit = m.unit;
       cell.value = *m.values[r][c];
       cell.bound = best->bound();
       cell.limit = best->limit;
       cell.line = best->line;
-      cell.verdict = fails(*best, cell.value) ? ExpectationVerdict::Below : ExpectationVerdict::Met;
-      result.cells.push_back(std::move(cell));
+      tally.judged(std::move(cell), fails(*best, *m.values[r][c]), best->line);
     }
   }
 }
@@ -376,10 +408,9 @@ ExpectationResult checkExpectations(const Expectations& expectations, const json
                               UnmetExpectation::Reason::Missing,
                               lines[i].testcase + " is not in the report"});
   }
-  std::stable_sort(result.unmet.begin(), result.unmet.end(),
-                   [](const UnmetExpectation& a, const UnmetExpectation& b) {
-                     return a.line < b.line;
-                   });
+  std::stable_sort(
+      result.unmet.begin(), result.unmet.end(),
+      [](const UnmetExpectation& a, const UnmetExpectation& b) { return a.line < b.line; });
   return result;
 }
 
@@ -411,10 +442,10 @@ ExpectationResult checkPercentOfPeak(double minPercent, const json& report) {
   result.label = "--min-percent-of-peak " + percentText(minPercent);
   result.minPercent = minPercent;
   result.notes = contents.notes;
-  if (contents.upstream)
-    result.notes.push_back("an upstream v0.8 report carries no peaks");
+  if (contents.upstream) result.notes.push_back("an upstream v0.8 report carries no peaks");
   for (const ReportMatrix& m : contents.matrices) {
     std::size_t unknown = 0;
+    MatrixTally tally(m, result);
     for (std::size_t r = 0; r < m.rows(); ++r) {
       for (std::size_t c = 0; c < m.values[r].size(); ++c) {
         if (!m.values[r][c]) continue;
@@ -423,22 +454,17 @@ ExpectationResult checkPercentOfPeak(double minPercent, const json& report) {
           ++unknown;
           continue;
         }
-        JudgedCell cell;
-        cell.name = m.name;
-        cell.testcase = m.testcase;
-        cell.bufferSizeMiB = m.sizeMiB;
+        BelowCell cell;
         cell.row = r;
         cell.col = c;
-        cell.unit = m.unit;
         cell.value = *m.values[r][c];
         cell.bound = Bound::Floor;
         cell.limit = minPercent;
         cell.percentOfPeak = percent;
         cell.peakGBps = gridAt(m.peak, r, c);
-        if (r < m.links.size() && c < m.links[r].size()) cell.link = m.links[r][c];
-        cell.verdict =
-            *percent < minPercent ? ExpectationVerdict::Below : ExpectationVerdict::Met;
-        result.cells.push_back(std::move(cell));
+        const bool isBelow = *percent < minPercent;
+        if (isBelow && r < m.links.size() && c < m.links[r].size()) cell.link = m.links[r][c];
+        tally.judged(std::move(cell), isBelow, 0);
       }
     }
     if (unknown > 0)
@@ -447,7 +473,7 @@ ExpectationResult checkPercentOfPeak(double minPercent, const json& report) {
   }
   for (const ReportStatus& s : contents.statuses)
     result.notJudged.push_back({s.name, s.sizeMiB, 0, s.status});
-  if (result.cells.empty())
+  if (result.judgedCells() == 0)
     result.unmet.push_back({0, result.label, UnmetExpectation::Reason::NothingJudged,
                             "no bandwidth cell of the report has a known peak"});
   return result;

@@ -98,17 +98,22 @@ class LineParser {
     if (next == tokens.size())
       fail(std::string("no ") + boundName(e.bound()) + " after " +
            quotedArgument(tokens[next - 1]) + ": write <testcase> [cells] <" + e.unit + ">");
+    if (looksLikeCells(tokens[next]))
+      fail("a second selection of cells " + quotedArgument(tokens[next]) +
+           ": one per line (write one line per cell)");
     const std::string& number = tokens[next++];
     std::size_t numberEnd = 0;
     e.limit = value(number, numberEnd);
     std::string unit = number.substr(numberEnd);
+    std::string written = number;  // the number with its unit, as the line has it
     if (unit.empty() && next < tokens.size()) {
       if (std::isdigit(static_cast<unsigned char>(tokens[next][0])))
-        fail("a second number " + quotedArgument(tokens[next]) + ": one " +
-             boundName(e.bound()) + " per line");
+        fail("a second number " + quotedArgument(tokens[next]) + ": one " + boundName(e.bound()) +
+             " per line");
       unit = tokens[next++];
+      written += " " + unit;
     }
-    if (!unit.empty()) checkUnit(e, number, unit);
+    if (!unit.empty()) checkUnit(e, written, unit);
     checkRange(e, number);
     if (next < tokens.size())
       fail("unexpected " + quotedArgument(tokens[next]) + " after the " + boundName(e.bound()) +
@@ -138,8 +143,8 @@ class LineParser {
       const auto gpu = token.compare(0, 3, "GPU") == 0 ? index(token, pos) : std::nullopt;
       if (!gpu || pos != token.size()) fail(quotedArgument(token) + form);
       if (*gpu >= kMaxReportGpus)
-        fail(quotedArgument(token) + ": no report has more than " +
-             std::to_string(kMaxReportGpus) + " GPUs");
+        fail(quotedArgument(token) + ": no report has more than " + std::to_string(kMaxReportGpus) +
+             " GPUs");
       s.kind = CellSelection::Kind::Gpu;
       s.gpu = *gpu;
       return s;
@@ -203,15 +208,16 @@ class LineParser {
     return number;
   }
 
-  void checkUnit(const Expectation& e, const std::string& number, const std::string& unit) const {
+  // `written`: the number and its unit as the line has them ("48MB/s", "335 ns").
+  void checkUnit(const Expectation& e, const std::string& written, const std::string& unit) const {
     if (unit != "GB/s" && unit != "ns")
-      fail("unit " + quotedArgument(unit) + " of " + quotedArgument(number) +
+      fail("unit " + quotedArgument(unit) + " of " + quotedArgument(written) +
            " is neither GB/s nor ns");
     if (unit == e.unit) return;
     if (e.unit == "ns")
-      fail(e.key + " is a latency in ns, but " + quotedArgument(number) +
+      fail(e.key + " is a latency in ns, but " + quotedArgument(written) +
            " is a bandwidth (a ceiling in ns is expected)");
-    fail(e.key + " is a bandwidth in GB/s, but " + quotedArgument(number) +
+    fail(e.key + " is a bandwidth in GB/s, but " + quotedArgument(written) +
          " is a latency (a floor in GB/s is expected)");
   }
 

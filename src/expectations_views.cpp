@@ -26,17 +26,18 @@ std::string limitText(double value) {
   return s.str();
 }
 
-std::string cellName(const JudgedCell& cell) {
-  std::string name = safe(cell.name) + " [" + std::to_string(cell.row) + "][" +
-                     std::to_string(cell.col) + "]";
-  if (cell.bufferSizeMiB) name += " at " + std::to_string(*cell.bufferSizeMiB) + " MiB";
+std::string cellName(const JudgedMatrix& m, const BelowCell& cell) {
+  std::string name =
+      safe(m.name) + " [" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "]";
+  if (m.bufferSizeMiB) name += " at " + std::to_string(*m.bufferSizeMiB) + " MiB";
   return name;
 }
 
-std::string belowLine(const ExpectationResult& r, const JudgedCell& cell) {
-  std::string line = "BELOW " + cellName(cell) + ": " + fixed2(cell.value) + " " + cell.unit;
+std::string belowLine(const ExpectationResult& r, const BelowCell& cell) {
+  const JudgedMatrix& m = r.matrices[cell.matrix];
+  std::string line = "BELOW " + cellName(m, cell) + ": " + fixed2(cell.value) + " " + m.unit;
   if (r.check == ExpectationCheck::File)
-    return line + ", " + boundName(cell.bound) + " " + limitText(cell.limit) + " " + cell.unit +
+    return line + ", " + boundName(cell.bound) + " " + limitText(cell.limit) + " " + m.unit +
            " (line " + std::to_string(cell.line) + ")\n";
   line += " is " + fixed2(cell.percentOfPeak.value_or(0.0)) + "% of";
   if (cell.peakGBps) line += " its " + fixed2(*cell.peakGBps) + " GB/s";
@@ -77,28 +78,35 @@ std::string notJudgedItem(const NotJudged& n) {
 
 std::string summaryLine(const ExpectationResult& r) {
   std::string line = "Expectations " + r.label + ": " + (r.passed() ? "PASSED" : "FAILED") + ": " +
-                     std::to_string(r.cells.size()) + " cells judged: " +
-                     std::to_string(r.count(ExpectationVerdict::Met)) + " met, " +
-                     std::to_string(r.count(ExpectationVerdict::Below)) + " BELOW; " +
+                     std::to_string(r.judgedCells()) + " cells: " + std::to_string(r.metCells()) +
+                     " met, " + std::to_string(r.belowCells()) + " BELOW; " +
                      std::to_string(r.unmet.size()) + " unmet";
   if (r.check == ExpectationCheck::PercentOfPeak)
-    line += "; " + std::to_string(r.notJudgedCells()) + " cells not judged";
+    line += "; " + std::to_string(r.notJudgedCells()) + " not judged";
   return line + ".\n";
 }
 
 json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-json cellJson(const ExpectationResult& r, const JudgedCell& cell) {
-  json j = {{"name", cell.name},
-            {"testcase", cell.testcase},
+json matrixJson(const ExpectationResult& r, const JudgedMatrix& m) {
+  json j = {{"name", m.name},   {"testcase", m.testcase},   {"unit", m.unit},
+            {"cells", m.cells}, {"met", m.cells - m.below}, {"below", m.below}};
+  if (m.bufferSizeMiB) j["bufferSize_MiB"] = *m.bufferSizeMiB;
+  if (r.check == ExpectationCheck::File) j["lines"] = m.lines;
+  return j;
+}
+
+json belowJson(const ExpectationResult& r, const BelowCell& cell) {
+  const JudgedMatrix& m = r.matrices[cell.matrix];
+  json j = {{"name", m.name},
+            {"testcase", m.testcase},
             {"row", cell.row},
             {"col", cell.col},
-            {"unit", cell.unit},
+            {"unit", m.unit},
             {"value", cell.value},
             {"bound", boundName(cell.bound)},
-            {"limit", cell.limit},
-            {"verdict", expectationVerdictName(cell.verdict)}};
-  if (cell.bufferSizeMiB) j["bufferSize_MiB"] = *cell.bufferSizeMiB;
+            {"limit", cell.limit}};
+  if (m.bufferSizeMiB) j["bufferSize_MiB"] = *m.bufferSizeMiB;
   if (r.check == ExpectationCheck::File) {
     j["line"] = cell.line;
   } else {
@@ -110,8 +118,8 @@ json cellJson(const ExpectationResult& r, const JudgedCell& cell) {
 }
 
 json lineJson(const Expectation& e) {
-  return {{"line", e.line},         {"name", e.key},       {"testcase", e.testcase},
-          {"cells", e.cells.text()}, {"unit", e.unit},      {"bound", boundName(e.bound())},
+  return {{"line", e.line},          {"name", e.key},  {"testcase", e.testcase},
+          {"cells", e.cells.text()}, {"unit", e.unit}, {"bound", boundName(e.bound())},
           {"limit", e.limit}};
 }
 
@@ -119,8 +127,10 @@ json lineJson(const Expectation& e) {
 
 std::string expectationText(const ExpectationResult& r) {
   std::string text;
-  for (const JudgedCell& cell : r.cells)
-    if (cell.verdict == ExpectationVerdict::Below) text += belowLine(r, cell);
+  for (const BelowCell& cell : r.below) text += belowLine(r, cell);
+  if (r.belowCells() > r.below.size())
+    text += "BELOW ... and " + std::to_string(r.belowCells() - r.below.size()) +
+            " more cells, not listed\n";
   for (const UnmetExpectation& u : r.unmet) text += unmetLine(u);
   std::vector<std::string> items;
   for (const NotJudged& n : r.notJudged) items.push_back(notJudgedItem(n));
@@ -130,8 +140,10 @@ std::string expectationText(const ExpectationResult& r) {
 }
 
 json expectationJson(const ExpectationResult& r) {
-  json cells = json::array(), unmet = json::array(), notJudged = json::array();
-  for (const JudgedCell& cell : r.cells) cells.push_back(cellJson(r, cell));
+  json matrices = json::array(), below = json::array(), unmet = json::array(),
+       notJudged = json::array();
+  for (const JudgedMatrix& m : r.matrices) matrices.push_back(matrixJson(r, m));
+  for (const BelowCell& cell : r.below) below.push_back(belowJson(r, cell));
   for (const UnmetExpectation& u : r.unmet)
     unmet.push_back({{"line", u.line},
                      {"expectation", u.expectation},
@@ -146,12 +158,14 @@ json expectationJson(const ExpectationResult& r) {
             {"label", r.label},
             {"passed", r.passed()},
             {"summary",
-             {{"cells", r.cells.size()},
-              {"met", r.count(ExpectationVerdict::Met)},
-              {"below", r.count(ExpectationVerdict::Below)},
+             {{"cells", r.judgedCells()},
+              {"met", r.metCells()},
+              {"below", r.belowCells()},
+              {"below_not_listed", r.belowCells() - r.below.size()},
               {"unmet", r.unmet.size()},
               {"not_judged", r.notJudgedCells()}}},
-            {"cells", std::move(cells)},
+            {"matrices", std::move(matrices)},
+            {"below", std::move(below)},
             {"unmet", std::move(unmet)},
             {"not_judged", std::move(notJudged)},
             {"notes", r.notes}};
