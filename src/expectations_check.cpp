@@ -63,8 +63,9 @@ struct ReportMatrix {
   std::string testcase;
   std::string unit;
   std::optional<std::uint64_t> sizeMiB;
-  bool rowsAreGpus = false;
-  bool colsAreGpus = true;
+  std::string description;   // the entry's bandwidth_description
+  bool rowsAreGpus = false;  // for GPU<n>: whether row n, column n are GPU n's (gpuAxes)
+  bool colsAreGpus = false;
   Grid values;
   Grid percent;  // empty where the report has no peaks
   Grid peak;
@@ -145,6 +146,19 @@ std::string testcaseOf(const json& entry, const std::string& name) {
   return name;
 }
 
+// A one-row matrix's row is the host or all GPUs together, never one GPU; the description says
+// whether the rows and columns are GPUs ("CPU(row) -> GPU(column)", "GPU(row) -> GPU(column)";
+// in multinode testcases the ranks' GPUs). Without one, the shape decides.
+void gpuAxes(ReportMatrix& m) {
+  if (m.description.empty()) {
+    m.rowsAreGpus = m.rows() > 1 && m.rows() == m.cols();
+    m.colsAreGpus = true;
+    return;
+  }
+  m.rowsAreGpus = m.rows() > 1 && m.description.find("GPU(row)") != std::string::npos;
+  m.colsAreGpus = m.description.find("GPU(column)") != std::string::npos;
+}
+
 // Upstream appends the rows of a bidirectional testcase's three N x N matrices to one entry
 // (3N rows); this tool reports three entries, <key>_read1/_read2/_total (or _write...).
 void splitStacked(ReportMatrix stacked, std::vector<ReportMatrix>& out) {
@@ -153,6 +167,7 @@ void splitStacked(ReportMatrix stacked, std::vector<ReportMatrix>& out) {
   if (lookUpExpectationKey(stacked.name + "_write1")) suffixes = {"_write1", "_write2", "_total"};
   const std::size_t rows = stacked.rows(), cols = stacked.cols();
   if (suffixes.empty() || rows == 0 || rows != 3 * cols) {
+    gpuAxes(stacked);
     out.push_back(std::move(stacked));
     return;
   }
@@ -161,6 +176,7 @@ void splitStacked(ReportMatrix stacked, std::vector<ReportMatrix>& out) {
     m.name = stacked.name + suffixes[part];
     m.values.assign(stacked.values.begin() + part * cols,
                     stacked.values.begin() + (part + 1) * cols);
+    gpuAxes(m);
     out.push_back(std::move(m));
   }
 }
@@ -181,19 +197,13 @@ void readMatrix(const json& entry, const std::string& name, const std::string& w
   if (const json* p = member(entry, "percent_of_peak")) m.percent = numberGrid(*p, where);
   if (const json* p = member(entry, "peak_GBps")) m.peak = numberGrid(*p, where);
   if (const json* l = member(entry, "links")) m.links = linkGrid(*l);
-  // A one-row matrix's row is the host or all GPUs together, never one GPU; the description says
-  // whether the rows and columns are GPUs ("CPU(row) -> GPU(column)", "GPU(row) -> GPU(column)").
-  const std::string description = stringMember(entry, "bandwidth_description");
-  if (description.empty()) {
-    m.rowsAreGpus = m.rows() > 1 && m.rows() == m.cols();
-  } else {
-    m.rowsAreGpus = m.rows() > 1 && description.find("GPU(row)") != std::string::npos;
-    m.colsAreGpus = description.find("GPU(column)") != std::string::npos;
-  }
-  if (ours)
+  m.description = stringMember(entry, "bandwidth_description");
+  if (ours) {
+    gpuAxes(m);
     report.matrices.push_back(std::move(m));
-  else
+  } else {
     splitStacked(std::move(m), report.matrices);
+  }
 }
 
 ReportContents readContents(const json& document) {

@@ -627,6 +627,18 @@ TEST(ExpectationsCheck, UpstreamStackedEntriesAreSplitIntoTheirMatrices) {
   EXPECT_EQ(r.below[2].line, 2u);
 }
 
+TEST(ExpectationsCheck, GpuSelectsRowsAndColumnsOfSplitMatricesWithoutADescription) {
+  json report = upstreamStacked();
+  report["nvbandwidth"]["testcases"][0].erase("bandwidth_description");
+  checkReportShape(report, ReportKind::Run);
+  // The shape decides: each 2 x 2 part is GPU by GPU, so GPU1 is row 1 and column 1.
+  const ExpectationResult r =
+      check("device_to_device_bidirectional_memcpy_read_ce_total GPU1 800\n", report);
+  EXPECT_EQ(ids(r), (std::vector<std::string>{
+                        "device_to_device_bidirectional_memcpy_read_ce_total[0][1]",
+                        "device_to_device_bidirectional_memcpy_read_ce_total[1][0]"}));
+}
+
 TEST(ExpectationsCheck, EverySizeOfASweepIsJudgedAndRunningIsUnmet) {
   const json report = golden("html/features.json");
   const ExpectationResult r =
