@@ -1,5 +1,5 @@
 // Absolute expectations of a report, the way fleet health checks judge nodes today (Azure NHC and
-// cluster-health-monitor: a fixed floor per machine type, ../shared/spec/clients.md §1-2):
+// cluster-health-monitor: a fixed floor per machine type; docs/expectations/ has their floors):
 //
 //   --expect FILE              every cell a line of FILE names must reach its floor (GB/s) or stay
 //                              under its ceiling (ns);
@@ -50,7 +50,7 @@
 
 namespace nvbw {
 
-// Expectations files are small: a floor per cell of every matrix of an 8-GPU run is 200 KB.
+// Expectations files are small: a floor for every cell of every matrix of an 8-GPU run is 200 KB.
 inline constexpr std::size_t kMaxExpectationsBytes = 4u << 20;
 inline constexpr std::size_t kMaxExpectationLineBytes = 1024;
 
