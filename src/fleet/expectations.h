@@ -1,0 +1,212 @@
+// Absolute expectations of a report, the way fleet health checks judge nodes today (Azure NHC and
+// cluster-health-monitor: a fixed floor per machine type; docs/expectations/ has their floors):
+//
+//   --expect FILE              every cell a line of FILE names must reach its floor (GB/s) or stay
+//                              under its ceiling (ns);
+//   --min-percent-of-peak P    every bandwidth cell whose theoretical peak the report knows must
+//                              reach P% of it.
+//
+// A cell that does not is BELOW. Pure apart from readExpectations: the checks read a report
+// document as `nvbandwidth -j` prints it (this tool's layout 1.0 or upstream v0.8's, already
+// checked by checkReportShape) and the views render what they found.
+//
+// File syntax, one expectation per line (`#` starts a comment, blank lines are skipped):
+//
+//   <key> [<cells>] <number>[<unit>]
+//
+//   key     a testcase key (`device_to_device_bidirectional_memcpy_read_ce`: all its matrices) or
+//           the key of one matrix of a testcase with several (`..._read1`, `..._read2`,
+//           `..._write1`, `..._write2`, `..._total`); the names `nvbandwidth --list` prints,
+//           multinode ones too.
+//   cells   left out: every cell with a value; `[r][c]`: row r, column c, as the JSON `values`
+//           and the comparison name cells; `GPU<n>`: every cell GPU n takes part in (the column n
+//           of a `CPU(row) -> GPU(column)` matrix, row n and column n of a `GPU(row) ->
+//           GPU(column)` one, as the entry's description says).
+//   number  a floor in GB/s for bandwidth keys, a ceiling in ns for latency keys (the unit follows
+//           the key); an optional unit, attached or after a space (`48GB/s`, `2000 ns`), must be
+//           that unit.
+//
+// A cell is judged against the most specific lines that cover it: `[r][c]` before `GPU<n>` before
+// the whole matrix, and at each of those a matrix key before its testcase key; where several lines
+// of that rank cover it (`GPU0` and `GPU1` both cover [0][1]), the strictest applies. The same
+// key and cells twice is an error, so an edited file never hides a floor.
+//
+// What fails. Besides BELOW cells, a line is unmet (and fails the check) when its testcase is not
+// in the report, was Waived, failed (ERROR) or was interrupted (Running), or when the report has
+// no cell with a value where the line points (a `GPU7` line on a node that lost GPU 7): a gate
+// must not pass a node because what it expected never ran. N/A cells are not judged.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "fleet/report_files.h"
+#include "core/stop_request.h"
+
+namespace nvbw {
+
+// Expectations files are small: a floor for every cell of every matrix of an 8-GPU run is 200 KB.
+inline constexpr std::size_t kMaxExpectationsBytes = 4u << 20;
+inline constexpr std::size_t kMaxExpectationLineBytes = 1024;
+
+// A line of an expectations file (or the file itself) cannot be used. The message names the file
+// and the line: "--expect 'h100.txt' line 7: ...". A usage error: exit status 2.
+class ExpectationsError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
+// Which cells of a matrix a line names.
+struct CellSelection {
+  enum class Kind { Every, Gpu, Cell };
+  Kind kind = Kind::Every;
+  std::size_t gpu = 0;  // Kind::Gpu
+  std::size_t row = 0;  // Kind::Cell
+  std::size_t col = 0;  // Kind::Cell
+  // "every", "GPU3" or "[0][1]".
+  std::string text() const;
+};
+
+// A floor (GB/s: the cell must be at least this) or a ceiling (ns: at most this).
+enum class Bound { Floor, Ceiling };
+const char* boundName(Bound b);  // "floor", "ceiling"
+
+struct Expectation {
+  std::size_t line = 0;  // 1-based
+  std::string key;       // as written: a testcase key or one matrix's key
+  std::string testcase;  // the testcase `key` belongs to (== key for a testcase key)
+  CellSelection cells;
+  std::string unit;  // "GB/s" or "ns", from the key
+  double limit = 0.0;
+  Bound bound() const { return unit == "ns" ? Bound::Ceiling : Bound::Floor; }
+  // "device_to_device_memcpy_read_ce [0][1]", "host_to_device_memcpy_ce GPU3", or the key.
+  std::string selection() const;
+};
+
+struct Expectations {
+  std::string label;               // how messages name the file: "--expect 'h100.txt'"
+  std::string path;                // the file, as given (empty when parsed from text)
+  std::vector<Expectation> lines;  // in file order; never empty
+  // The testcases the lines name, once each, in file order (what a run must select).
+  std::vector<std::string> testcases() const;
+};
+
+// What a key of an expectations file stands for: its testcase and its unit.
+struct ExpectationKey {
+  std::string testcase;
+  std::string unit;  // "GB/s" or "ns"
+};
+// nullopt for a key no testcase of this tool (any build) reports.
+std::optional<ExpectationKey> lookUpExpectationKey(const std::string& key);
+
+// Parses the text of an expectations file. Throws ExpectationsError ("<fileLabel> line N: ...",
+// or "<fileLabel>: ..." for the file as a whole: too large, no expectation in it).
+Expectations parseExpectations(const std::string& text, const std::string& fileLabel);
+
+// Reads (a regular file or "-", as report files are read: report_files.h) and parses. Throws
+// ReportFileError, ExpectationsError or Interrupted.
+Expectations readExpectations(const NamedFile& file, const StopRequest& stop);
+
+// ---- Results ----
+
+enum class ExpectationCheck { File, PercentOfPeak };
+
+// A matrix some of whose cells were judged. MET cells are counted, not listed: their values are
+// in the report, and the lines that judged them are named here, so the result stays small for
+// large reports.
+struct JudgedMatrix {
+  std::string name;      // the matrix key (upstream's stacked entries split: "..._read1")
+  std::string testcase;  // its testcase
+  std::optional<std::uint64_t> bufferSizeMiB;  // entries of a sweep
+  std::string unit;                            // "GB/s" or "ns"
+  std::size_t cells = 0;                       // judged
+  std::size_t below = 0;
+  std::vector<std::size_t> lines;  // File: the lines that judged its cells, ascending
+};
+
+// A BELOW cell: under its floor (GB/s, or percent of peak) or above its ceiling (ns).
+struct BelowCell {
+  std::size_t matrix = 0;  // index into ExpectationResult::matrices
+  std::size_t row = 0;
+  std::size_t col = 0;
+  double value = 0.0;  // in the matrix's unit
+  // File: the floor or ceiling of the line that judged it, in the matrix's unit. Percent of
+  // peak: the minimum percent (a floor).
+  Bound bound = Bound::Floor;
+  double limit = 0.0;
+  std::size_t line = 0;  // File: the line that judged the cell
+  // Percent of peak: the cell's percent, the peak and its link, as the report has them.
+  std::optional<double> percentOfPeak;
+  std::optional<double> peakGBps;
+  std::string link;
+};
+
+// BELOW cells listed one by one; the counts stay exact beyond it. More than a broken 72-GPU
+// NVLink domain has, so only a hostile report reaches it.
+inline constexpr std::size_t kMaxListedBelowCells = 100000;
+
+// An expectation that no cell could answer: it fails the check as a BELOW cell does.
+struct UnmetExpectation {
+  enum class Reason { Missing, Waived, Error, Running, NoValue, UnitMismatch, NothingJudged };
+  std::size_t line = 0;     // File: the line; 0 for percent of peak
+  std::string expectation;  // the line's selection, or "--min-percent-of-peak 85"
+  Reason reason = Reason::Missing;
+  std::string detail;  // the waive reason or error, or what is missing
+};
+// "missing", "waived", "error", "running", "no_value", "unit_mismatch", "nothing_judged".
+const char* unmetReasonName(UnmetExpectation::Reason r);
+
+// Cells a percent-of-peak check could not judge, per matrix; also the testcases that did not pass.
+struct NotJudged {
+  std::string name;
+  std::optional<std::uint64_t> bufferSizeMiB;
+  std::size_t cells = 0;
+  std::string reason;  // "latency: no peak", "no known peak", "Waived", "ERROR", "Running"
+};
+
+struct ExpectationResult {
+  ExpectationCheck check = ExpectationCheck::File;
+  std::string label;  // "--expect 'h100.txt'" or "--min-percent-of-peak 85"
+  // File: the file and its lines (the JSON lists them, so a BELOW names what it was held to).
+  std::string path;
+  std::vector<Expectation> expectations;
+  double minPercent = 0.0;              // percent of peak
+  std::vector<JudgedMatrix> matrices;   // in report order
+  std::vector<BelowCell> below;         // in report order, the first kMaxListedBelowCells
+  std::vector<UnmetExpectation> unmet;  // by line
+  std::vector<NotJudged> notJudged;
+  std::vector<std::string> notes;  // the report's run-level error or interruption
+  std::size_t judgedCells() const;
+  std::size_t belowCells() const;  // all of them, listed or not
+  std::size_t metCells() const { return judgedCells() - belowCells(); }
+  std::size_t notJudgedCells() const;
+  // No BELOW cell and nothing unmet: the exit status stays 0 (otherwise 3).
+  bool passed() const { return belowCells() == 0 && unmet.empty(); }
+};
+
+// Judges `report` against the file's lines. Throws ReportShapeError where the document is not of
+// a report's shape (checkReportShape's precondition was not met).
+ExpectationResult checkExpectations(const Expectations& expectations, const nlohmann::json& report);
+
+// Judges every bandwidth cell with a known percent of peak against `minPercent` (0 < P <= 100;
+// std::invalid_argument otherwise). A report where no cell has a known peak fails: nothing could
+// be vouched for ("nothing_judged").
+ExpectationResult checkPercentOfPeak(double minPercent, const nlohmann::json& report);
+
+// The BELOW cells and unmet expectations, one line each ("BELOW ...", "UNMET ..."), the cells not
+// judged, notes, and last one summary line:
+// "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
+// Every line ends in a newline; text from the report and the file is escaped.
+std::string expectationText(const ExpectationResult& result);
+
+// One element of the report's "expectations" array (docs/nvbandwidth.schema.json).
+nlohmann::json expectationJson(const ExpectationResult& result);
+// The "expectations" array of a run document: one element per check, in the order given.
+nlohmann::json expectationsSection(const std::vector<ExpectationResult>& results);
+
+}  // namespace nvbw
