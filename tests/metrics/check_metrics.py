@@ -229,6 +229,19 @@ def reports_in(source_dir):
     return [f for f in found if os.path.basename(f) != "listing.json"]
 
 
+def as_label(text):
+    """A report's string as a label value reads back: control characters but the line feed as the
+    text \\xNN, one per UTF-8 byte (an implementation independent of the C++ one)."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch != "\n" and (code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029)):
+            out.append("".join("\\x%02x" % byte for byte in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def json_values(report):
     """{(testcase, buffer_size_mib, repeat): sorted values} of the entries with `values`."""
     out = {}
@@ -240,7 +253,7 @@ def json_values(report):
         seen[(entry["name"], size)] = seen.get((entry["name"], size), 0) + 1
         repeat = str(seen[(entry["name"], size)]) if seen[(entry["name"], size)] > 1 else None
         cells = [v for row in entry["values"] for v in row if v is not None]
-        out.setdefault((entry["name"], size, repeat), []).extend(cells)
+        out.setdefault((as_label(entry["name"]), size, repeat), []).extend(cells)
     return {key: sorted(values) for key, values in out.items() if values}
 
 
