@@ -19,9 +19,9 @@
 namespace nvbw {
 namespace {
 
-using nlohmann::json;
 using detail::GaugeFamily;
 using detail::MetricLabels;
+using nlohmann::json;
 
 // ---- Reading the document defensively: a key of an unexpected type is absent ----
 
@@ -94,8 +94,8 @@ struct ProcessFacts {
 };
 
 struct Facts {
-  std::string hostname;                    // the report's host
-  std::map<std::int64_t, GpuFacts> gpus;   // by device index
+  std::string hostname;                   // the report's host
+  std::map<std::int64_t, GpuFacts> gpus;  // by device index
   std::map<std::int64_t, ProcessFacts> ranks;
 };
 
@@ -287,7 +287,8 @@ std::vector<std::pair<std::string, std::string>> bisectRows(const json& entry, s
     const std::string& s = label.get_ref<const std::string&>();
     const std::size_t arrow = s.find("->");
     if (arrow == std::string::npos) return {};
-    std::pair<std::string, std::string> p{trimmed(s.substr(0, arrow)), trimmed(s.substr(arrow + 2))};
+    std::pair<std::string, std::string> p{trimmed(s.substr(0, arrow)),
+                                          trimmed(s.substr(arrow + 2))};
     if (!allDigits(p.first) || !allDigits(p.second)) return {};
     // Canonical numbers ("01" is rank 1), so that two spellings cannot name one pair twice.
     p.first = std::to_string(std::stol(p.first));
@@ -399,12 +400,10 @@ struct Subject {
   std::string gpu, uuid, model, host, testcase, peer, rank, peerRank, row, col, link, bufferMiB,
       repeat;
   MetricLabels labels(MetricLabels extra = {}) const {
-    MetricLabels l{{"gpu", gpu},           {"UUID", uuid},
-                   {"modelName", model},   {"Hostname", host},
-                   {"testcase", testcase}, {"peer", peer},
-                   {"rank", rank},         {"peer_rank", peerRank},
-                   {"row", row},           {"col", col},
-                   {"link", link},         {"buffer_size_mib", bufferMiB},
+    MetricLabels l{{"gpu", gpu},       {"UUID", uuid},          {"modelName", model},
+                   {"Hostname", host}, {"testcase", testcase},  {"peer", peer},
+                   {"rank", rank},     {"peer_rank", peerRank}, {"row", row},
+                   {"col", col},       {"link", link},          {"buffer_size_mib", bufferMiB},
                    {"repeat", repeat}};
     l.insert(l.end(), extra.begin(), extra.end());
     return l;
@@ -451,34 +450,34 @@ Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const
       link && link->is_string())
     s.link = link->get<std::string>();
   switch (m.layout) {
-    case Layout::HostByGpu:
-      aboutGpu(s, col, facts);
-      s.peer = "CPU";
-      break;
-    case Layout::GpuByPeer:
-      aboutGpu(s, row, facts);
-      s.peer = std::to_string(col);
-      break;
-    case Layout::GpuColumns:
-      aboutGpu(s, col, facts);
-      break;
-    case Layout::RankByPeerRank:
-      aboutRank(s, std::to_string(row), facts);
-      s.peerRank = std::to_string(col);
-      break;
-    case Layout::RankColumns:
-      aboutRank(s, std::to_string(col), facts);
-      break;
-    case Layout::Bisect:
-      aboutRank(s, m.bisect[row].first, facts);
-      s.peerRank = m.bisect[row].second;
-      break;
-    case Layout::Single:
-      break;
-    case Layout::RowCol:
-      s.row = std::to_string(row);
-      s.col = std::to_string(col);
-      break;
+  case Layout::HostByGpu:
+    aboutGpu(s, col, facts);
+    s.peer = "CPU";
+    break;
+  case Layout::GpuByPeer:
+    aboutGpu(s, row, facts);
+    s.peer = std::to_string(col);
+    break;
+  case Layout::GpuColumns:
+    aboutGpu(s, col, facts);
+    break;
+  case Layout::RankByPeerRank:
+    aboutRank(s, std::to_string(row), facts);
+    s.peerRank = std::to_string(col);
+    break;
+  case Layout::RankColumns:
+    aboutRank(s, std::to_string(col), facts);
+    break;
+  case Layout::Bisect:
+    aboutRank(s, m.bisect[row].first, facts);
+    s.peerRank = m.bisect[row].second;
+    break;
+  case Layout::Single:
+    break;
+  case Layout::RowCol:
+    s.row = std::to_string(row);
+    s.col = std::to_string(col);
+    break;
   }
   return s;
 }
@@ -486,10 +485,29 @@ Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const
 // ---- The families, in the order the file lists them ----
 
 enum Family : std::size_t {
-  RunInfo, RunStart, RunDuration, RunInterrupted, RunError, ProcessInfo, TestcaseStatus,
-  MatrixInfo, Bandwidth, Latency, BandwidthPeak, PercentOfPeak, CellCv, CellOutlier,
-  BandwidthSum, LatencySum, Verdict, ChangePercent, BandPercent, VerdictCells, Unmatched,
-  Tolerance, kFamilyCount
+  RunInfo,
+  RunStart,
+  RunDuration,
+  RunInterrupted,
+  RunError,
+  ProcessInfo,
+  TestcaseStatus,
+  MatrixInfo,
+  Bandwidth,
+  Latency,
+  BandwidthPeak,
+  PercentOfPeak,
+  CellCv,
+  CellOutlier,
+  BandwidthSum,
+  LatencySum,
+  Verdict,
+  ChangePercent,
+  BandPercent,
+  VerdictCells,
+  Unmatched,
+  Tolerance,
+  kFamilyCount
 };
 
 std::vector<GaugeFamily> families() {
@@ -628,17 +646,19 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
     }
     if (const auto change = finite(member(cell, "change_percent")))
       out[ChangePercent].add(s.labels(), *change);
-    if (const auto band = finite(member(cell, "band_percent"))) out[BandPercent].add(s.labels(), *band);
+    if (const auto band = finite(member(cell, "band_percent")))
+      out[BandPercent].add(s.labels(), *band);
   }
   Subject run;
   run.host = facts.hostname;
-  for (const char* v : kKnownVerdicts) out[VerdictCells].add(run.labels({{"verdict", v}}), counts[v]);
+  for (const char* v : kKnownVerdicts)
+    out[VerdictCells].add(run.labels({{"verdict", v}}), counts[v]);
   for (const auto& [verdict, count] : counts)
     if (std::find(std::begin(kKnownVerdicts), std::end(kKnownVerdicts), verdict) ==
         std::end(kKnownVerdicts))
       out[VerdictCells].add(run.labels({{"verdict", verdict}}), count);
-  for (const auto& [key, side] : {std::pair{"only_in_baseline", "baseline"},
-                                  std::pair{"only_in_current", "current"}})
+  for (const auto& [key, side] :
+       {std::pair{"only_in_baseline", "baseline"}, std::pair{"only_in_current", "current"}})
     if (const json* list = member(comparison, key); list && list->is_array())
       out[Unmatched].add(run.labels({{"side", side}}), static_cast<double>(list->size()));
   if (const auto tolerance = finite(member(comparison, "tolerance_percent")))
@@ -650,15 +670,15 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
   about.host = facts.hostname;
   const json* settings = member(run, "settings");
   out[RunInfo].add(
-      about.labels({{"version", text(run, "version")},
-                    {"git_version", text(run, "git_version")},
-                    {"schema_version", text(run, "schema_version")},
-                    {"driver_version", text(run, "Driver Version")},
-                    {"cuda_runtime_version", wholeText(member(run, "CUDA Runtime Version"))},
-                    {"cuda_driver_version", wholeText(member(run, "CUDA Driver Version"))},
-                    {"statistic", settings ? text(*settings, "statistic") : ""},
-                    {"buffer_size_mib",
-                     settings ? wholeText(member(*settings, "bufferSize_MiB")) : ""}}),
+      about.labels(
+          {{"version", text(run, "version")},
+           {"git_version", text(run, "git_version")},
+           {"schema_version", text(run, "schema_version")},
+           {"driver_version", text(run, "Driver Version")},
+           {"cuda_runtime_version", wholeText(member(run, "CUDA Runtime Version"))},
+           {"cuda_driver_version", wholeText(member(run, "CUDA Driver Version"))},
+           {"statistic", settings ? text(*settings, "statistic") : ""},
+           {"buffer_size_mib", settings ? wholeText(member(*settings, "bufferSize_MiB")) : ""}}),
       1);
   if (const auto started = detail::parseUtcTimestamp(text(run, "started_at")))
     out[RunStart].add(about.labels(), *started);

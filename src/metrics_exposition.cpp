@@ -200,7 +200,8 @@ std::optional<double> parseUtcTimestamp(const std::string& text) {
     literal(":");
     const auto offsetMinutes = digits(2);
     if (!offsetMinutes || *offsetHours > 23 || *offsetMinutes > 59) return std::nullopt;
-    offsetSeconds = (east ? 1 : -1) * static_cast<std::int64_t>(*offsetHours * 3600 + *offsetMinutes * 60);
+    offsetSeconds =
+        (east ? 1 : -1) * static_cast<std::int64_t>(*offsetHours * 3600 + *offsetMinutes * 60);
   } else {
     return std::nullopt;  // local time of an unknown zone
   }

@@ -4,23 +4,25 @@
 //
 // Families (all gauges, each with # HELP and # TYPE, samples of a family contiguous, a family
 // without samples left out; tests/metrics/README.md lists them with an example each):
-//   per cell     nvbandwidth_bandwidth_gigabytes_per_second, nvbandwidth_latency_nanoseconds
-//                (the report's `values`, or upstream's string `bandwidth_matrix`; N/A cells have
-//                no sample), nvbandwidth_bandwidth_peak_gigabytes_per_second,
-//                nvbandwidth_bandwidth_percent_of_peak, nvbandwidth_cell_cv_ratio,
-//                nvbandwidth_cell_outlier (0/1, where the entry lists `outliers`)
-//   per matrix   nvbandwidth_bandwidth_sum_gigabytes_per_second, nvbandwidth_latency_sum_nanoseconds
-//                (the SUM line), nvbandwidth_matrix_info (title and unit)
-//   per entry    nvbandwidth_testcase_status{status="Passed|Waived|ERROR|Running"} 1
-//   comparison   nvbandwidth_comparison_verdict{verdict=...} 1 per compared cell,
-//                nvbandwidth_comparison_change_percent, nvbandwidth_comparison_band_percent,
-//                nvbandwidth_comparison_cells{verdict=...} (counts; 0 for every known verdict),
-//                nvbandwidth_comparison_unmatched{side=...}, nvbandwidth_comparison_tolerance_percent
-//   run          nvbandwidth_run_info, nvbandwidth_run_start_timestamp_seconds (top-level
-//                `started_at`, ISO 8601 with Z or an offset; left out without it),
-//                nvbandwidth_run_duration_seconds (timing.wall_seconds),
-//                nvbandwidth_run_interrupted (0, or 1 with the signal), nvbandwidth_run_error (0/1),
-//                nvbandwidth_process_info (multinode: rank -> host, GPU)
+//   per cell    nvbandwidth_bandwidth_gigabytes_per_second, nvbandwidth_latency_nanoseconds (the
+//               report's `values`, or upstream's string `bandwidth_matrix`; N/A cells have no
+//               sample), nvbandwidth_bandwidth_peak_gigabytes_per_second,
+//               nvbandwidth_bandwidth_percent_of_peak, nvbandwidth_cell_cv_ratio,
+//               nvbandwidth_cell_outlier (0/1, where the entry lists `outliers`)
+//   per matrix  nvbandwidth_bandwidth_sum_gigabytes_per_second,
+//               nvbandwidth_latency_sum_nanoseconds (the SUM line),
+//               nvbandwidth_matrix_info (title and unit)
+//   per entry   nvbandwidth_testcase_status{status="Passed|Waived|ERROR|Running"} 1
+//   comparison  nvbandwidth_comparison_verdict{verdict=...} 1 per compared cell,
+//               nvbandwidth_comparison_change_percent, nvbandwidth_comparison_band_percent,
+//               nvbandwidth_comparison_cells{verdict=...} (counts; 0 for every known verdict),
+//               nvbandwidth_comparison_unmatched{side=...},
+//               nvbandwidth_comparison_tolerance_percent
+//   run         nvbandwidth_run_info, nvbandwidth_run_start_timestamp_seconds (top-level
+//               `started_at`, ISO 8601 with Z or an offset; left out without it),
+//               nvbandwidth_run_duration_seconds (timing.wall_seconds),
+//               nvbandwidth_run_interrupted (0, or 1 with the signal), nvbandwidth_run_error
+//               (0/1), nvbandwidth_process_info (multinode: rank -> host, GPU)
 // Bandwidth is decimal GB/s and latency ns, as everywhere in the tool, so that every value equals
 // the JSON's number exactly (promtool's lint asks for bytes and seconds; see the README).
 //
@@ -41,6 +43,9 @@
 //   link       the entry's `links` cell ("PCIe Gen5 x16", "NVLink 4 x18", "unknown")
 //   buffer_size_mib   the entry's `bufferSize_MiB` (--sweep reports)
 //   repeat     "2", "3", ...: the second and later entries of one key (and size), as `-t 0 0` makes
+//   duplicate  "2", "3", ...: never in a document the tool writes; where a hostile one would give
+//              two series one label set (a compared cell that no matrix has, labelled like a
+//              matrix's cell), the later ones, so that the file stays valid and no value is lost
 //
 // What rows and columns mean, from the entry's title (`bandwidth_description`) and shape:
 //   "CPU(row) ... GPU(column)", 1 row              gpu = column, peer = "CPU"

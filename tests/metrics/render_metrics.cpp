@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
     for (char& c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
     try {
-      const nlohmann::json report = nvbw::readReport(
-          nvbw::NamedFile{"--from", path}, nvbw::ReportKind::RunOrComparison, {});
+      const nlohmann::json report =
+          nvbw::readReport(nvbw::NamedFile{"--from", path}, nvbw::ReportKind::RunOrComparison, {});
       std::ofstream out(outDir + "/" + name + ".prom", std::ios::binary);
       out << nvbw::metricsText(report);
       if (!out.flush()) throw std::runtime_error("cannot write " + outDir + "/" + name + ".prom");
