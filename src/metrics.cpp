@@ -239,8 +239,15 @@ std::string partTitle(std::string title, const std::string& suffix) {
 std::optional<double> upstreamCell(const json& cell) {
   if (cell.is_number()) return finite(&cell);
   if (!cell.is_string()) return std::nullopt;
+  const std::string& text = cell.get_ref<const std::string&>();
+  // The common spellings ("55.4859", "1.23457e+06") without a stream per cell; anything else
+  // ("N/A", "+5") as the shape check reads it.
+  double value = 0.0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(value))
+    return value;
   try {
-    return parseCellText(cell.get<std::string>(), "bandwidth_matrix");
+    return parseCellText(text, "bandwidth_matrix");
   } catch (const ReportShapeError&) {
     return std::nullopt;  // the shape check lets none through
   }
@@ -510,9 +517,13 @@ enum Family : std::size_t {
   kFamilyCount
 };
 
-std::vector<GaugeFamily> families() {
-  auto f = [](const char* name, const char* help) {
-    return GaugeFamily(std::string("nvbandwidth_") + name, help);
+// Label sets are distinct by construction: an entry's (key, size, occurrence) is its own, and
+// within a matrix every layout labels each cell differently (bisect rows are checked to name
+// distinct pairs). Only a compared cell's fallback labels (testcase, row, col, repeat) can meet a
+// matrix cell's, in a hostile document; those families remember what they wrote.
+std::vector<GaugeFamily> families(std::size_t& budget) {
+  auto f = [&budget](const char* name, const char* help, bool mayRepeat = false) {
+    return GaugeFamily(std::string("nvbandwidth_") + name, help, budget, mayRepeat);
   };
   return {
       f("run_info",
@@ -556,11 +567,13 @@ std::vector<GaugeFamily> families() {
       f("latency_sum_nanoseconds", "The matrix's SUM line: the sum of its present cells, ns."),
       f("comparison_verdict",
         "Compared with a baseline (--baseline, --compare): one series per compared cell, labelled "
-        "with its verdict. Always 1."),
+        "with its verdict. Always 1.",
+        true),
       f("comparison_change_percent",
-        "Compared with a baseline: the cell's change, (current - baseline) / baseline x 100."),
+        "Compared with a baseline: the cell's change, (current - baseline) / baseline x 100.",
+        true),
       f("comparison_band_percent",
-        "Compared with a baseline: the band the cell's change was judged against, percent."),
+        "Compared with a baseline: the band the cell's change was judged against, percent.", true),
       f("comparison_cells", "Compared with a baseline: how many cells got each verdict."),
       f("comparison_unmatched",
         "Compared with a baseline: entries or cells on one side only (label side)."),
@@ -704,7 +717,12 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
 }  // namespace
 
 std::string metricsText(const json& report) {
-  std::vector<GaugeFamily> out = families();
+  return detail::metricsTextWithin(report, kMaxMetricsBytes);
+}
+
+std::string detail::metricsTextWithin(const json& report, std::size_t maxBytes) {
+  std::size_t budget = maxBytes;
+  std::vector<GaugeFamily> out = families(budget);
   const json* run = member(report, "nvbandwidth");
   if (!run || !run->is_object()) return "";
   const Facts facts = readFacts(*run);
@@ -724,7 +742,8 @@ std::string metricsText(const json& report) {
   if (const json* comparison = member(*run, "comparison"); comparison && comparison->is_object())
     addComparison(out, *comparison, entries, facts);
   std::string text;
-  for (const GaugeFamily& family : out) family.write(text);
+  text.reserve(maxBytes - budget);
+  for (GaugeFamily& family : out) family.moveTo(text);
   return text;
 }
 

@@ -211,30 +211,41 @@ std::optional<double> parseUtcTimestamp(const std::string& text) {
   return static_cast<double>(whole) + fraction;
 }
 
-GaugeFamily::GaugeFamily(std::string name, std::string help)
-    : name_(std::move(name)), help_(std::move(help)) {}
+GaugeFamily::GaugeFamily(std::string name, std::string help, std::size_t& budget, bool mayRepeat)
+    : name_(std::move(name)), help_(std::move(help)), budget_(&budget), limit_(budget),
+      mayRepeat_(mayRepeat) {}
 
 void GaugeFamily::add(const MetricLabels& labels, double value) {
   if (!std::isfinite(value)) return;
   std::string text = labelText(labels);
-  for (std::size_t copy = 2; !seen_.insert(text).second; ++copy) {
+  for (std::size_t copy = 2; mayRepeat_ && !seen_.insert(text).second; ++copy) {
     MetricLabels marked = labels;
     marked.push_back({"duplicate", std::to_string(copy)});
     text = labelText(marked);
   }
+  const std::string number = metricsNumber(value);
+  std::size_t bytes = name_.size() + text.size() + number.size() + 2;
+  if (count_ == 0) bytes += 2 * name_.size() + helpText(help_).size() + 23;  // # HELP, # TYPE
+  if (bytes > *budget_)
+    throw MetricsTooLarge("the metrics of this report would exceed " +
+                          (limit_ % (1u << 20) == 0 ? std::to_string(limit_ >> 20) + " MiB"
+                                                    : std::to_string(limit_) + " bytes"));
+  *budget_ -= bytes;
   samples_ += name_;
   samples_ += text;
   samples_ += ' ';
-  samples_ += metricsNumber(value);
+  samples_ += number;
   samples_ += '\n';
   ++count_;
 }
 
-void GaugeFamily::write(std::string& out) const {
+void GaugeFamily::moveTo(std::string& out) {
+  std::unordered_set<std::string>().swap(seen_);
   if (count_ == 0) return;
   out += "# HELP " + name_ + " " + helpText(help_) + "\n";
   out += "# TYPE " + name_ + " gauge\n";
   out += samples_;
+  std::string().swap(samples_);
 }
 
 }  // namespace nvbw::detail

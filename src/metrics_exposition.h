@@ -2,8 +2,9 @@
 // samples kept together, every label set once. Private to the metrics view (metrics.cpp).
 #pragma once
 
-#include <set>
+#include <cstddef>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace nvbw::detail {
@@ -14,23 +15,31 @@ struct MetricLabel {
 };
 using MetricLabels = std::vector<MetricLabel>;
 
-// One gauge family: # HELP, # TYPE and its samples, in the order they were added.
+// One gauge family: # HELP, # TYPE and its samples, in the order they were added. Every family of
+// one file draws on one budget of bytes (`budget`, which must outlive it).
 class GaugeFamily {
  public:
-  GaugeFamily(std::string name, std::string help);
-  // Adds one sample; a value that is not finite is left out. A label set given twice (which no
-  // document the tool writes leads to) gets a label duplicate="2", "3", ..., so that the file
-  // stays valid and no value is lost.
+  // `mayRepeat`: the caller cannot rule out giving one label set twice. Such a family remembers
+  // its label sets, and a set given again gets a label duplicate="2", "3", ..., so that the file
+  // stays valid and no value is lost. The other families' label sets are distinct by
+  // construction (metrics.cpp), and remembering them would double the memory of the largest.
+  GaugeFamily(std::string name, std::string help, std::size_t& budget, bool mayRepeat = false);
+  // Adds one sample; a value that is not finite is left out. Throws MetricsTooLarge when the
+  // budget would be exceeded.
   void add(const MetricLabels& labels, double value);
   bool empty() const { return count_ == 0; }
-  // Appends the family to `out`; nothing when it has no sample.
-  void write(std::string& out) const;
+  // Moves the family's text to the end of `out` (nothing when it has no sample) and frees its
+  // memory; the family takes no sample after this.
+  void moveTo(std::string& out);
 
  private:
   std::string name_;
   std::string help_;
+  std::size_t* budget_;
+  std::size_t limit_;  // the whole budget, for the message
   std::string samples_;
-  std::set<std::string> seen_;  // the label sets written, as their text
+  bool mayRepeat_;
+  std::unordered_set<std::string> seen_;  // with mayRepeat_: the label sets written, as text
   std::size_t count_ = 0;
 };
 

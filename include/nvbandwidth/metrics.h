@@ -77,15 +77,30 @@
 // shortest text that reads back as the same double, in the C locale; no NaN or Inf is written.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "nvbandwidth/error.h"
+
 namespace nvbw {
+
+// The largest metrics text: as large as the largest report read (kMaxReportBytes). A real 64-GPU
+// report of 59 MB gives 48 MB; only a hostile one gets near (upstream's string cells take 4 bytes
+// of a report and about 150 of metrics, and every series repeats the host and GPU names).
+inline constexpr std::size_t kMaxMetricsBytes = 256u << 20;
+
+// The metrics of a report would be larger than kMaxMetricsBytes.
+class MetricsTooLarge : public Error {
+ public:
+  using Error::Error;
+};
 
 // The metrics of a report document as `nvbandwidth -j` writes it ({"nvbandwidth": {...}}, of this
 // tool or of upstream v0.8, or the output of `--compare -j`), already checked by
 // readReport/checkReportShape. Keys of an unexpected type are left out, never an exception.
+// Throws MetricsTooLarge; memory stays below about 2 x kMaxMetricsBytes besides the document.
 std::string metricsText(const nlohmann::json& report);
 
 namespace detail {
@@ -100,6 +115,9 @@ std::string metricsNumber(double value);
 // Seconds since the Unix epoch of an ISO 8601 date and time with a zone: "2026-12-01T12:34:56Z",
 // "...56.250Z", "...56+02:00". nullopt for anything else (no zone, an impossible date).
 std::optional<double> parseUtcTimestamp(const std::string& text);
+
+// metricsText with a budget other than kMaxMetricsBytes (tests).
+std::string metricsTextWithin(const nlohmann::json& report, std::size_t maxBytes);
 
 }  // namespace detail
 

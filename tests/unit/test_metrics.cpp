@@ -682,6 +682,23 @@ TEST(Metrics, GoldenOfUpstreamsTwoGpuRun) {
       metricsText(json::parse(readFile(kDocs + "/measurements/h200-x2-issue8/upstream.2.json"))));
 }
 
+// The text is bounded (kMaxMetricsBytes): every byte counts, the bound itself is allowed.
+TEST(Metrics, TheTextStaysWithinItsBudget) {
+  const json doc = json::parse(readFile(kGolden + "/fleet/h200x2.json"));
+  const std::string text = metricsText(doc);
+  EXPECT_EQ(detail::metricsTextWithin(doc, text.size()), text);
+  try {
+    detail::metricsTextWithin(doc, text.size() - 1);
+    ADD_FAILURE() << "no MetricsTooLarge";
+  } catch (const MetricsTooLarge& e) {
+    EXPECT_EQ(std::string(e.what()), "the metrics of this report would exceed " +
+                                         std::to_string(text.size() - 1) + " bytes");
+  }
+  EXPECT_THROW(detail::metricsTextWithin(doc, 0), MetricsTooLarge);
+  EXPECT_EQ(detail::metricsTextWithin(json::array(), 0), "");
+  EXPECT_EQ(kMaxMetricsBytes, 256u << 20);
+}
+
 // Every cell with a value has exactly one value series, in a real run of this tool.
 TEST(Metrics, EveryValueOfARealRunIsASeries) {
   const json doc = json::parse(readFile(kGolden + "/fleet/h200x2.json"));
