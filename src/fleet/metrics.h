@@ -1,0 +1,124 @@
+// The metrics view of a report: the Prometheus text exposition format (version 0.0.4) for
+// node_exporter's textfile collector, rendered from the JSON document alone. Pure: no clock, no
+// host name, no locale; the same document always gives the same bytes.
+//
+// Families (all gauges, each with # HELP and # TYPE, samples of a family contiguous, a family
+// without samples left out; tests/metrics/README.md lists them with an example each):
+//   per cell    nvbandwidth_bandwidth_gigabytes_per_second, nvbandwidth_latency_nanoseconds (the
+//               report's `values`, or upstream's string `bandwidth_matrix`; N/A cells have no
+//               sample), nvbandwidth_bandwidth_peak_gigabytes_per_second,
+//               nvbandwidth_bandwidth_percent_of_peak, nvbandwidth_cell_cv_ratio,
+//               nvbandwidth_cell_outlier (0/1, where the entry lists `outliers`)
+//   per matrix  nvbandwidth_bandwidth_sum_gigabytes_per_second,
+//               nvbandwidth_latency_sum_nanoseconds (the SUM line),
+//               nvbandwidth_matrix_info (title and unit)
+//   per entry   nvbandwidth_testcase_status{status="Passed|Waived|ERROR|Running"} 1
+//   comparison  nvbandwidth_comparison_verdict{verdict=...} 1 per compared cell,
+//               nvbandwidth_comparison_change_percent, nvbandwidth_comparison_band_percent,
+//               nvbandwidth_comparison_cells{verdict=...} (counts; 0 for every known verdict),
+//               nvbandwidth_comparison_unmatched{side=...},
+//               nvbandwidth_comparison_tolerance_percent
+//   run         nvbandwidth_run_info, nvbandwidth_run_start_timestamp_seconds (top-level
+//               `started_at`, ISO 8601 with Z or an offset; left out without it),
+//               nvbandwidth_run_duration_seconds (timing.wall_seconds),
+//               nvbandwidth_run_interrupted (0, or 1 with the signal), nvbandwidth_run_error
+//               (0/1), nvbandwidth_process_info (multinode: rank -> host, GPU)
+// Bandwidth is decimal GB/s and latency ns, as everywhere in the tool, so that every value equals
+// the JSON's number exactly (promtool's lint asks for bytes and seconds; see the README).
+//
+// Labels, in dcgm-exporter's style, each left out where unknown (never an empty value):
+//   gpu        the device index of the GPU a cell is about (rule below)
+//   UUID       that GPU's UUID: environment.gpus[] entry with `device` == gpu and a `uuid`; else
+//              processes[] of rank 0 when its `device` is that index (rank 0 measures the
+//              single-process testcases with its own device numbering); multi-process cells:
+//              processes[rank].uuid
+//   modelName  the GPU's name from its "GPU Device list" line ("0: NVIDIA H200 (...): (host)");
+//              multi-process cells: processes[rank].name
+//   Hostname   the top-level `hostname`, else the host in the device list's last parentheses,
+//              else processes[] of rank 0; multi-process cells: processes[rank].host
+//   testcase   the matrix key (an entry's `name`: "..._read1" for a matrix of several)
+//   peer       the other end of a cell: a GPU index, or "CPU" for host cells
+//   rank, peer_rank   multi-process matrices: the ranks of a cell (processes[] maps them)
+//   row, col   the explicit fallback where the title does not say what rows and columns are
+//   link       the entry's `links` cell ("PCIe Gen5 x16", "NVLink 4 x18", "unknown")
+//   buffer_size_mib   the entry's `bufferSize_MiB` (--sweep reports)
+//   repeat     "2", "3", ...: the second and later entries of one key (and size), as `-t 0 0` makes
+//   duplicate  "2", "3", ...: never in a document the tool writes; where a hostile one would give
+//              two series one label set (a compared cell that no matrix has, labelled like a
+//              matrix's cell), the later ones, so that the file stays valid and no value is lost
+//
+// What rows and columns mean, from the entry's title (`bandwidth_description`) and shape:
+//   "CPU(row) ... GPU(column)", 1 row              gpu = column, peer = "CPU"
+//   "GPU(row) ... GPU(column)", N x N              gpu = row, peer = column. In every such title
+//        (read, write, bidirectional, latency) the row GPU is the one that issues the copy or
+//        the pointer chase, and the column GPU the one whose memory it reads or writes.
+//   "GPU(row) ... GPU(column)", 1 row              gpu = column, no peer (all-to-one and
+//        one-to-all: the column is the one GPU, its partners are all the others)
+//   "GPU(column)" only, 1 row                       gpu = column, no peer (device-local copies)
+//   keys "multinode...": rows and columns are ranks, not devices:
+//        square, "(row)" and "(column)"            rank = row, peer_rank = column
+//        1 row, "(column)" only                    rank = column
+//        1 column with `row_labels` "<from>-><to>" rank = from (the writer), peer_rank = to
+//   a 1 x 1 matrix whose title names no row or column   no position label
+//   anything else (an unknown title, a shape the title does not fit)   row and col
+// Upstream stacks the three matrices of a bidirectional device-to-device testcase in one entry of
+// 3N rows (keys containing "device_to_device_bidirectional_memcpy_read" or "..._write"); they are
+// split into "_read1", "_read2", "_total" (or "_write1", "_write2", "_total"), the keys this tool
+// reports, as the comparison does (src/comparison_report.cpp).
+//
+// Comparison cells (`comparison.cells`, name/row/col) carry the labels of the cell they compare:
+// the n-th compared cell of (name, row, col) is a cell of the n-th matrix named `name` in this
+// document; where there is no such matrix (`--compare -j` documents have none) they carry
+// testcase, row and col.
+//
+// Label values are escaped as the format requires (\\, \", \n); other control characters, DEL and
+// bytes that are not UTF-8 are written as the four characters \xNN (the tool's terminal escaping),
+// so a value never holds a byte that a consumer could take for the end of a line. Numbers are the
+// shortest text that reads back as the same double, in the C locale; no NaN or Inf is written.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "core/error.h"
+
+namespace nvbw {
+
+// The largest metrics text: as large as the largest report read (kMaxReportBytes). A real 64-GPU
+// report of 59 MB gives 48 MB; only a hostile one gets near (upstream's string cells take 4 bytes
+// of a report and about 150 of metrics, and every series repeats the host and GPU names).
+inline constexpr std::size_t kMaxMetricsBytes = 256u << 20;
+
+// The metrics of a report would be larger than kMaxMetricsBytes.
+class MetricsTooLarge : public Error {
+ public:
+  using Error::Error;
+};
+
+// The metrics of a report document as `nvbandwidth -j` writes it ({"nvbandwidth": {...}}, of this
+// tool or of upstream v0.8, or the output of `--compare -j`), already checked by
+// readReport/checkReportShape. Keys of an unexpected type are left out, never an exception.
+// Throws MetricsTooLarge; memory stays below about 2 x kMaxMetricsBytes besides the document.
+std::string metricsText(const nlohmann::json& report);
+
+namespace detail {
+
+// A label value as the exposition format writes it between the quotes (escaping above).
+std::string metricsLabelValue(const std::string& value);
+
+// A sample value: the shortest decimal text that parses back to `value` ("55.39419706710477",
+// "1e+20"), independent of the locale. `value` must be finite.
+std::string metricsNumber(double value);
+
+// Seconds since the Unix epoch of an ISO 8601 date and time with a zone: "2026-12-01T12:34:56Z",
+// "...56.250Z", "...56+02:00". nullopt for anything else (no zone, an impossible date).
+std::optional<double> parseUtcTimestamp(const std::string& text);
+
+// metricsText with a budget other than kMaxMetricsBytes (tests).
+std::string metricsTextWithin(const nlohmann::json& report, std::size_t maxBytes);
+
+}  // namespace detail
+
+}  // namespace nvbw

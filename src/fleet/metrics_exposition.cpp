@@ -1,0 +1,251 @@
+#include "fleet/metrics_exposition.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include "fleet/metrics.h"
+
+namespace nvbw::detail {
+namespace {
+
+// "\\xNN": the four characters \xNN in the label's value, its backslash escaped.
+void appendHexEscape(std::string& out, unsigned char byte) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\\\x%02x", byte);
+  out += buf;
+}
+
+bool continuationByte(const std::string& s, std::size_t i, unsigned char low = 0x80,
+                      unsigned char high = 0xBF) {
+  if (i >= s.size()) return false;
+  const auto c = static_cast<unsigned char>(s[i]);
+  return c >= low && c <= high;
+}
+
+// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, at
+// most U+10FFFF) starting at a byte >= 0x80, or 0 when there is none.
+std::size_t utf8Length(const std::string& s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (c >= 0xC2 && c <= 0xDF) return continuationByte(s, i + 1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    const unsigned char low = c == 0xE0 ? 0xA0 : 0x80;
+    const unsigned char high = c == 0xED ? 0x9F : 0xBF;
+    return continuationByte(s, i + 1, low, high) && continuationByte(s, i + 2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    const unsigned char low = c == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = c == 0xF4 ? 0x8F : 0xBF;
+    return continuationByte(s, i + 1, low, high) && continuationByte(s, i + 2) &&
+                   continuationByte(s, i + 3)
+               ? 4
+               : 0;
+  }
+  return 0;
+}
+
+// Characters that are not bytes below 0x20 but still end or control lines somewhere: the C1
+// controls (U+0080-U+009F, NEL among them) and the Unicode line and paragraph separators.
+bool lineControl(const std::string& s, std::size_t i, std::size_t length) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (length == 2) return b0 == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+  return length == 3 && b0 == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+         (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
+          static_cast<unsigned char>(s[i + 2]) == 0xA9);
+}
+
+// HELP text escaping (the format's: backslash and line feed).
+std::string helpText(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string labelText(const MetricLabels& labels) {
+  std::string text;
+  for (const MetricLabel& label : labels) {
+    if (label.value.empty()) continue;
+    text += text.empty() ? "{" : ",";
+    text += label.name;
+    text += "=\"";
+    text += metricsLabelValue(label.value);
+    text += '"';
+  }
+  if (!text.empty()) text += '}';
+  return text;
+}
+
+// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil).
+std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+unsigned daysInMonth(std::int64_t year, unsigned month) {
+  static const unsigned days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : days[month - 1];
+}
+
+}  // namespace
+
+std::string metricsLabelValue(const std::string& value) {
+  std::string out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size();) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20 || c == 0x7F) {
+      appendHexEscape(out, c);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (const std::size_t length = utf8Length(value, i); length == 0) {
+      appendHexEscape(out, c);  // not UTF-8: the byte alone
+    } else {
+      if (lineControl(value, i, length))
+        for (std::size_t k = 0; k < length; ++k)
+          appendHexEscape(out, static_cast<unsigned char>(value[i + k]));
+      else
+        out.append(value, i, length);
+      i += length;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string metricsNumber(double value) {
+  std::array<char, 32> buf{};
+  // std::to_chars without a precision: the shortest text that reads back as `value`, never
+  // affected by the locale.
+  const auto result = std::to_chars(buf.data(), buf.data() + buf.size(), value);
+  return std::string(buf.data(), result.ptr);
+}
+
+std::optional<double> parseUtcTimestamp(const std::string& text) {
+  std::size_t at = 0;
+  auto digits = [&](std::size_t count) -> std::optional<unsigned> {
+    if (at + count > text.size()) return std::nullopt;
+    unsigned value = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      const char c = text[at + k];
+      if (c < '0' || c > '9') return std::nullopt;
+      value = value * 10 + static_cast<unsigned>(c - '0');
+    }
+    at += count;
+    return value;
+  };
+  auto literal = [&](const char* options) {
+    if (at < text.size())
+      for (const char* o = options; *o; ++o)
+        if (text[at] == *o) {
+          ++at;
+          return true;
+        }
+    return false;
+  };
+  const auto year = digits(4);
+  if (!year || !literal("-")) return std::nullopt;
+  const auto month = digits(2);
+  if (!month || !literal("-")) return std::nullopt;
+  const auto day = digits(2);
+  if (!day || !literal("Tt ")) return std::nullopt;
+  const auto hour = digits(2);
+  if (!hour || !literal(":")) return std::nullopt;
+  const auto minute = digits(2);
+  if (!minute || !literal(":")) return std::nullopt;
+  const auto second = digits(2);
+  if (!second) return std::nullopt;
+  if (*month < 1 || *month > 12 || *day < 1 || *day > daysInMonth(*year, *month) || *hour > 23 ||
+      *minute > 59 || *second > 60)  // 60: a leap second
+    return std::nullopt;
+  double fraction = 0.0;
+  if (literal(".,")) {
+    double scale = 0.1;
+    const std::size_t first = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+      fraction += scale * (text[at] - '0');
+      scale /= 10;
+      ++at;
+    }
+    if (at == first) return std::nullopt;
+  }
+  std::int64_t offsetSeconds = 0;
+  if (literal("Zz")) {
+    // UTC
+  } else if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
+    const bool east = text[at] == '+';
+    ++at;
+    const auto offsetHours = digits(2);
+    if (!offsetHours) return std::nullopt;
+    literal(":");
+    const auto offsetMinutes = digits(2);
+    if (!offsetMinutes || *offsetHours > 23 || *offsetMinutes > 59) return std::nullopt;
+    offsetSeconds =
+        (east ? 1 : -1) * static_cast<std::int64_t>(*offsetHours * 3600 + *offsetMinutes * 60);
+  } else {
+    return std::nullopt;  // local time of an unknown zone
+  }
+  if (at != text.size()) return std::nullopt;
+  const std::int64_t whole = daysFromCivil(*year, *month, *day) * 86400 + *hour * 3600 +
+                             *minute * 60 + *second - offsetSeconds;
+  return static_cast<double>(whole) + fraction;
+}
+
+GaugeFamily::GaugeFamily(std::string name, std::string help, std::size_t& budget, bool mayRepeat)
+    : name_(std::move(name)), help_(std::move(help)), budget_(&budget), limit_(budget),
+      mayRepeat_(mayRepeat) {}
+
+void GaugeFamily::add(const MetricLabels& labels, double value) {
+  if (!std::isfinite(value)) return;
+  std::string text = labelText(labels);
+  for (std::size_t copy = 2; mayRepeat_ && !seen_.insert(text).second; ++copy) {
+    MetricLabels marked = labels;
+    marked.push_back({"duplicate", std::to_string(copy)});
+    text = labelText(marked);
+  }
+  const std::string number = metricsNumber(value);
+  std::size_t bytes = name_.size() + text.size() + number.size() + 2;
+  if (count_ == 0) bytes += 2 * name_.size() + helpText(help_).size() + 23;  // # HELP, # TYPE
+  if (bytes > *budget_)
+    throw MetricsTooLarge("the metrics of this report would exceed " +
+                          (limit_ % (1u << 20) == 0 ? std::to_string(limit_ >> 20) + " MiB"
+                                                    : std::to_string(limit_) + " bytes"));
+  *budget_ -= bytes;
+  samples_ += name_;
+  samples_ += text;
+  samples_ += ' ';
+  samples_ += number;
+  samples_ += '\n';
+  ++count_;
+}
+
+void GaugeFamily::moveTo(std::string& out) {
+  std::unordered_set<std::string>().swap(seen_);
+  if (count_ == 0) return;
+  out += "# HELP " + name_ + " " + helpText(help_) + "\n";
+  out += "# TYPE " + name_ + " gauge\n";
+  out += samples_;
+  std::string().swap(samples_);
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,117 @@
+// Reading a report for the metrics view (metrics.cpp): the facts about its GPUs and processes,
+// its matrices with what their rows and columns are, its entries, and the labels of a series.
+// Private to the metrics view. Defensive: a key of an unexpected type is absent.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fleet/metrics_exposition.h"
+
+namespace nvbw::detail::metrics {
+
+using nlohmann::json;
+
+// The member `key` of an object, or nullptr (also when `object` is no object).
+const json* member(const json& object, const char* key);
+// The string member `key`, or "".
+std::string text(const json& object, const char* key);
+// A finite number, or nullopt.
+std::optional<double> finite(const json* value);
+// A whole number of 0 or more, as text ("" when absent).
+std::string wholeText(const json* value);
+std::optional<std::int64_t> wholeNumber(const json* value);
+// grid[row][col] of an entry's matrix key ("links", "percent_of_peak", ...), or nullptr.
+const json* gridCell(const json& entry, const char* key, std::size_t row, std::size_t col);
+
+// ---- What the report says about its GPUs and processes ----
+
+struct GpuFacts {
+  std::string model;
+  std::string uuid;
+};
+
+struct ProcessFacts {
+  std::string device;  // the rank's device index, as text
+  std::string host;
+  std::string model;
+  std::string uuid;
+};
+
+struct Facts {
+  std::string hostname;                   // the report's host
+  std::map<std::int64_t, GpuFacts> gpus;  // by device index
+  std::map<std::int64_t, ProcessFacts> ranks;
+};
+
+// `run`: the document's "nvbandwidth" object.
+Facts readFacts(const json& run);
+
+// ---- Matrices and entries ----
+
+using Grid = std::vector<std::vector<std::optional<double>>>;
+
+// How rows and columns become labels (metrics.h says which title gets which).
+enum class Layout {
+  HostByGpu,       // 1 row, the CPU; columns: gpu
+  GpuByPeer,       // rows: gpu (issuing), columns: peer (whose memory)
+  GpuColumns,      // 1 row; columns: gpu
+  RankByPeerRank,  // multi-process: rows: rank, columns: peer_rank
+  RankColumns,     // multi-process, 1 row; columns: rank
+  Bisect,          // multi-process, 1 column; row labels "<from>-><to>": rank, peer_rank
+  Single,          // 1 x 1, no device in the title
+  RowCol,          // row and col labels
+};
+
+struct MatrixView {
+  std::string key;
+  std::string title;
+  bool latency = false;
+  std::string bufferMiB;       // "" unless the entry has bufferSize_MiB
+  std::size_t occurrence = 1;  // among the entries of this key and size
+  Grid values;
+  const json* entry = nullptr;
+  std::size_t rowOffset = 0;  // where this matrix starts in a stacked upstream entry's grids
+  std::optional<double> sum;  // the entry's SUM; nullopt: add up the cells
+  Layout layout = Layout::RowCol;
+  std::vector<std::pair<std::string, std::string>> bisect;  // per row: from, to
+};
+
+struct StatusView {
+  std::string key;
+  std::string status;
+  std::string bufferMiB;
+  std::size_t occurrence = 1;
+};
+
+struct Entries {
+  std::vector<MatrixView> matrices;  // upstream's stacked entries split in three
+  std::vector<StatusView> statuses;  // one per entry (per part of a stacked one)
+};
+
+// `testcases`: the report's array; the views point into it.
+Entries readEntries(const json& testcases);
+
+// ---- Labels ----
+
+// What a series is about, in the order its labels are written (dcgm-exporter's first).
+struct Subject {
+  std::string gpu, uuid, model, host, testcase, peer, rank, peerRank, row, col, link, bufferMiB,
+      repeat;
+  MetricLabels labels(MetricLabels extra = {}) const;
+};
+
+// "" for the first occurrence, else its number.
+std::string repeatText(std::size_t occurrence);
+// The matrix as a whole: host, testcase, size, repeat.
+Subject matrixSubject(const MatrixView& m, const Facts& facts);
+// One cell, by the matrix's layout.
+Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const Facts& facts);
+
+}  // namespace nvbw::detail::metrics
