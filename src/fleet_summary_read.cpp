@@ -84,7 +84,19 @@ class ReportReader {
   explicit ReportReader(const std::string& text)
       : text_(text), scan_(text, kMaxReportDepth) {}
 
+  // A fault in what is read is reported only once the whole text is known to be JSON: a text
+  // that is not gets readReport's "not JSON" message, whatever else is wrong with it.
   ReportDigest read() {
+    try {
+      return readDocument();
+    } catch (const ReportShapeError&) {
+      scan_.skipRest();  // throws JsonInputError where the text is not JSON
+      throw;
+    }
+  }
+
+ private:
+  ReportDigest readDocument() {
     if (scan_.peek() != Kind::Object)
       reject("the document", std::string("is ") + scan_.kindName(scan_.peek()) +
                                  ", not an object (an nvbandwidth -j report is)");
@@ -106,7 +118,6 @@ class ReportReader {
     return std::move(digest_);
   }
 
- private:
   std::string where(const std::string& key) const { return "nvbandwidth." + key; }
 
   static void expect(JsonScanner& scan, Kind kind, const std::string& at, const char* what) {
@@ -206,11 +217,13 @@ class ReportReader {
 
   // "a report of 8 GPUs has 1 to 24", or "at most 12288" while the GPUs are not known yet.
   static std::string limitText(std::size_t gpus, std::size_t most) {
-    if (gpus == 0) return "at most " + std::to_string(most);
+    if (gpus == 0) return "1 to " + std::to_string(most) + " in any report";
     return "a report of " + std::to_string(gpus) + " GPUs has 1 to " + std::to_string(most);
   }
 
-  // Cells of a matrix, checked for type as they come; ranges wait for the entry's unit.
+  // Cells of a matrix, checked for type as they come; ranges wait for the entry's unit. Rows
+  // and cells beyond what the report's GPUs (or, before they are known, any report's) allow are
+  // counted, not kept, so that the message says how many there were, as report_shape's does.
   void readGrid(JsonScanner& scan, Grid& grid, const std::string& at, bool strings) {
     expect(scan, Kind::Array, at, "an array of rows");
     grid = Grid();
@@ -219,26 +232,29 @@ class ReportReader {
     const std::size_t maxRows = 3 * (gpus ? gpus : kMaxReportGpus);
     const std::size_t maxCols = gpus ? gpus : kMaxReportGpus;
     std::string text;
+    std::size_t rows = 0;
     scan.enterArray();
     while (scan.nextElement()) {
+      if (rows++ >= maxRows) {
+        scan.skipValue();
+        continue;
+      }
       const std::string rowAt = at + "[" + std::to_string(grid.rows) + "]";
       expect(scan, Kind::Array, rowAt, "an array of cells");
-      if (grid.rows == maxRows)
-        reject(at, "has more than " + std::to_string(maxRows) + " rows; " +
-                       limitText(gpus, maxRows));
       std::size_t cols = 0;
       scan.enterArray();
       while (scan.nextElement()) {
-        if (cols == maxCols)
-          reject(rowAt, "has more than " + std::to_string(maxCols) + " cells; " +
-                            limitText(gpus, maxCols));
+        if (cols++ >= maxCols) {
+          scan.skipValue();
+          continue;
+        }
         const Kind k = scan.peek();
+        const auto cellAt = [&] { return rowAt + "[" + std::to_string(cols - 1) + "]"; };
         if (strings) {
           if (k != Kind::String)
-            reject(rowAt + "[" + std::to_string(cols) + "]",
-                   std::string("is ") + scan.kindName(k) + ", not a string");
+            reject(cellAt(), std::string("is ") + scan.kindName(k) + ", not a string");
           scan.readString(text);
-          const auto value = parseCellText(text, rowAt + "[" + std::to_string(cols) + "]");
+          const auto value = parseCellText(text, cellAt());
           grid.cells.push_back(value ? *value : kNoValue);
         } else if (k == Kind::Null) {
           scan.readNull();
@@ -246,19 +262,17 @@ class ReportReader {
         } else if (k == Kind::Number) {
           grid.cells.push_back(scan.readNumber());
         } else {
-          reject(rowAt + "[" + std::to_string(cols) + "]",
-                 std::string("is ") + scan.kindName(k) + ", not a number");
+          reject(cellAt(), std::string("is ") + scan.kindName(k) + ", not a number");
         }
-        ++cols;
       }
       if (grid.rows == 0) grid.cols = cols;
       if (cols != grid.cols) reject(rowAt, "the rows are of different lengths");
-      if (cols == 0)
-        reject(rowAt, "has 0 cells; " + limitText(gpus, maxCols));
+      if (cols == 0 || cols > maxCols)
+        reject(rowAt, "has " + std::to_string(cols) + " cells; " + limitText(gpus, maxCols));
       ++grid.rows;
     }
-    if (grid.rows == 0)
-      reject(at, "has 0 rows; " + limitText(gpus, maxRows));
+    if (rows == 0 || rows > maxRows)
+      reject(at, "has " + std::to_string(rows) + " rows; " + limitText(gpus, maxRows));
   }
 
   std::size_t knownGpus() const { return std::max(devices_.size(), processCount_); }
@@ -271,7 +285,10 @@ class ReportReader {
     std::string key;
     scan_.enterObject();
     while (scan_.nextKey(key)) {
-      const std::string kat = at + "." + key;
+      // Where a value is: with the entry's name once it has been read (the tool writes "name"
+      // before the matrices that report_shape names the entry by).
+      const std::string kat =
+          (e.name ? at + " (\"" + e.name->substr(0, 64) + "\")" : at) + "." + key;
       if (key == "name") {
         e.name = readString(kat);
       } else if (key == "status") {

@@ -72,15 +72,15 @@ void JsonScanner::fail(const std::string& why) const {
 const char* JsonScanner::kindName(Kind k) const {
   switch (k) {
   case Kind::Object:
-    return "an object";
+    return "object";
   case Kind::Array:
-    return "an array";
+    return "array";
   case Kind::String:
-    return "a string";
+    return "string";
   case Kind::Number:
-    return "a number";
+    return "number";
   case Kind::Boolean:
-    return "a boolean";
+    return "boolean";
   case Kind::Null:
     break;
   }
@@ -118,6 +118,7 @@ void JsonScanner::open(char closer) {
   ++p_;
   open_.push_back(closer);
   started_.push_back(false);
+  pending_ = false;
 }
 
 void JsonScanner::enterObject() {
@@ -157,12 +158,14 @@ bool JsonScanner::nextKey(std::string& key) {
   skipWhitespace();
   if (p_ == end_ || *p_ != ':') fail("expected ':'");
   ++p_;
+  pending_ = true;
   return true;
 }
 
 bool JsonScanner::nextElement() {
   if (open_.empty() || open_.back() != ']') fail("not in an array");
-  return next(']');
+  pending_ = next(']');
+  return pending_;
 }
 
 unsigned JsonScanner::hex4() {
@@ -264,27 +267,64 @@ void JsonScanner::scanNumber(double* out) {
   } else {
     fail("a number without digits");
   }
-  bool negativeExponent = false;
+  const char* fraction = p_;
   if (p_ != end_ && *p_ == '.') {
     ++p_;
     if (p_ == end_ || !isDigit(*p_)) fail("a number without digits after its point");
     while (p_ != end_ && isDigit(*p_)) ++p_;
   }
+  const char* exponent = p_;
   if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
     ++p_;
-    if (p_ != end_ && (*p_ == '+' || *p_ == '-')) negativeExponent = *p_++ == '-';
+    if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
     if (p_ == end_ || !isDigit(*p_)) fail("a number without digits in its exponent");
     while (p_ != end_ && isDigit(*p_)) ++p_;
   }
-  if (!out) return;
-  const auto result = std::from_chars(start, p_, *out);
-  if (result.ec == std::errc::result_out_of_range) {
-    // Too large for a double: infinity, as strtod (and so nlohmann) gives; too small: zero.
-    const double magnitude = negativeExponent ? 0.0 : std::numeric_limits<double>::infinity();
-    *out = *start == '-' ? -magnitude : magnitude;
-  } else if (result.ec != std::errc() || result.ptr != p_) {
-    fail("a number that cannot be read");
+  if (!out) {
+    // Only numbers that may lie beyond a double's range need reading to know whether they are
+    // numbers at all: 291 digits or more before the point, or an exponent of 2 digits or more.
+    if (p_ - exponent < 3 && fraction - start <= 290) return;
+    double ignored = 0.0;
+    out = &ignored;
+    readDigits(start, fraction, exponent, out);
+    return;
   }
+  readDigits(start, fraction, exponent, out);
+}
+
+// The value of the number text [start, p_), whose fraction starts at `fraction` and exponent at
+// `exponent`. Beyond the range of a double, nlohmann's reader (strtod, then a check) fails on
+// magnitudes too large ("number overflow") and reads magnitudes too small as 0; so does this.
+void JsonScanner::readDigits(const char* start, const char* fraction, const char* exponent,
+                             double* out) {
+  const auto result = std::from_chars(start, p_, *out);
+  if (result.ec == std::errc() && result.ptr == p_) return;
+  // The decimal magnitude: digits before the point (leading zeros aside), or minus the zeros
+  // after it, plus the exponent (saturated).
+  long long magnitude = 0;
+  bool nonzero = false;
+  const char* digits = *start == '-' ? start + 1 : start;
+  for (const char* d = digits; d < fraction; ++d)
+    if (nonzero || *d != '0') {
+      nonzero = true;
+      ++magnitude;
+    }
+  for (const char* d = fraction + 1; !nonzero && d < exponent; ++d) {
+    if (*d != '0') nonzero = true;
+    else --magnitude;
+  }
+  if (!nonzero) {
+    *out = *start == '-' ? -0.0 : 0.0;
+    return;
+  }
+  long long power = 0;
+  const char* e = exponent + 1;
+  const bool negative = e < p_ && *e == '-';
+  if (e < p_ && (*e == '+' || *e == '-')) ++e;
+  for (; e < p_; ++e) power = std::min<long long>(power * 10 + (*e - '0'), 1000000000LL);
+  magnitude += negative ? -power : power;
+  if (magnitude > 0) fail("number overflow: beyond the range of a double");
+  *out = *start == '-' ? -0.0 : 0.0;
 }
 
 void JsonScanner::expectWord(const char* word) {
@@ -296,12 +336,14 @@ void JsonScanner::readString(std::string& out) {
   if (peek() != Kind::String) fail("expected a string");
   out.clear();
   scanString(&out);
+  pending_ = false;
 }
 
 double JsonScanner::readNumber() {
   if (peek() != Kind::Number) fail("expected a number");
   double value = 0.0;
   scanNumber(&value);
+  pending_ = false;
   return value;
 }
 
@@ -309,16 +351,19 @@ bool JsonScanner::readBoolean() {
   if (peek() != Kind::Boolean) fail("expected true or false");
   const bool value = *p_ == 't';
   expectWord(value ? "true" : "false");
+  pending_ = false;
   return value;
 }
 
 void JsonScanner::readNull() {
   if (peek() != Kind::Null) fail("expected null");
   expectWord("null");
+  pending_ = false;
 }
 
 void JsonScanner::skipValue() {
   const std::size_t base = open_.size();
+  pending_ = false;
   for (;;) {
     // At the start of a value: a scalar is consumed, a container opened.
     switch (peek()) {
@@ -359,6 +404,15 @@ void JsonScanner::skipValue() {
     }
     if (!more) return;
   }
+}
+
+void JsonScanner::skipRest() {
+  if (pending_) skipValue();
+  std::string key;
+  while (!open_.empty()) {
+    if (open_.back() == '}' ? nextKey(key) : nextElement()) skipValue();
+  }
+  finish();
 }
 
 void JsonScanner::finish() {

@@ -28,7 +28,7 @@ class JsonScanner {
 
   // The kind of the value that comes next (in a container: after nextKey/nextElement).
   Kind peek();
-  const char* kindName(Kind k) const;
+  const char* kindName(Kind k) const;  // as nlohmann's type_name: "object", "number", ...
 
   // Objects: enterObject(); while (nextKey(key)) { read or skip the member's value }.
   void enterObject();
@@ -38,11 +38,15 @@ class JsonScanner {
   bool nextElement();  // false once the array is closed
 
   void readString(std::string& out);
-  double readNumber();  // +-infinity beyond the range of double, as strtod gives it
+  double readNumber();  // too large for a double: an error, as for nlohmann; too small: 0
   bool readBoolean();
   void readNull();
   void skipValue();  // checks it as it goes
   void finish();     // nothing but whitespace may follow the document
+  // Wherever the reading stopped (a value expected or not, containers open): checks the rest of
+  // the text, so that a caller who found a fault in what it read can still report the text's
+  // first syntax error instead, as a parser that reads everything first would.
+  void skipRest();
 
   std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
   const char* position() const { return p_; }  // after skipValue: the end of the value
@@ -55,6 +59,7 @@ class JsonScanner {
   bool next(char closer);  // the comma or the closer after an element
   void scanString(std::string* out);
   void scanNumber(double* out);
+  void readDigits(const char* start, const char* fraction, const char* exponent, double* out);
   void expectWord(const char* word);
   unsigned hex4();
 
@@ -65,6 +70,7 @@ class JsonScanner {
   // Per open container: its closer, and whether an element has been read yet.
   std::vector<char> open_;
   std::vector<bool> started_;
+  bool pending_ = true;  // a value is due (the document's, a member's, an element's)
 };
 
 }  // namespace nvbw::detail
