@@ -223,14 +223,14 @@ TEST(FleetSummaryRule, AHealthyFleetFlagsNothingAndExitsZero) {
 }
 
 TEST(FleetSummaryRule, AWideSpreadWidensTheBand) {
-  // Median 98, MAD 8: the band is 3 x 1.4826 x 8 / 98 = 36%.
+  // Median 98, MAD 4: the band is 5 x 1.4826 x 4 / 98 = 30%.
   TempDir dir;
-  const std::vector<double> values = {90, 94, 98, 100, 102, 106, 110, 82, 60};
+  const std::vector<double> values = {94, 96, 98, 100, 102, 104, 106, 80, 60};
   const FleetSummary s = hostFleet(dir, values.size(), [&](int i) { return values[i]; });
   const FleetColumnStats& st = s.groups.at(0).columns.at(0);
-  EXPECT_NEAR(st.sumBandPercent, 3 * 1.4826 * st.sumMad / st.sumMedian * 100, 1e-9);
-  EXPECT_NEAR(st.sumBandPercent, 36.3, 0.1);
-  EXPECT_EQ(flaggedNames(s), std::vector<std::string>{"n18"});  // 60 (39% below), not 82 (16%)
+  EXPECT_NEAR(st.sumBandPercent, kFleetMadFactor * 1.4826 * st.sumMad / st.sumMedian * 100, 1e-9);
+  EXPECT_NEAR(st.sumBandPercent, 30.3, 0.1);
+  EXPECT_EQ(flaggedNames(s), std::vector<std::string>{"n18"});  // 60 (39% below), not 80 (18%)
 }
 
 TEST(FleetSummaryRule, LatencyIsWorseAboveTheMedianAndFasterIsNeverFlagged) {
