@@ -1,0 +1,191 @@
+// `--summarize REPORT...`: many nodes' saved reports reduced to one table of nodes by testcases,
+// with the nodes that stand out from their peers flagged. No GPU.
+//
+// Rows. One per report, named by the host it ran on: the report's "hostname" key; for reports
+// without it (upstream's, and this tool's before the key) the host in parentheses at the end of
+// the "GPU Device list" entries ("0: NVIDIA H200 (00000000:19:00): (gpu-node-01)"), then the
+// first "processes" entry's host; failing all, the file name without ".json". Two reports of one
+// host are both kept, both judged and both counted in their group: the later one (in reading
+// order) is named "host#2", the next "host#3", and each row names its file.
+//
+// Groups. Nodes are compared only with nodes of the same GPU model and GPU count, taken from the
+// "GPU Device list" ("8 x NVIDIA H200"; a node of mixed models: "2 x NVIDIA A100 + NVIDIA H100").
+//
+// Columns. One per matrix key (an entry's "name": `device_to_device_bidirectional_memcpy_read_ce`
+// has three, `..._read1`, `..._read2`, `..._total`; upstream's stacked matrices are split the way
+// --compare splits them), in the order they first appear. Per node and column: the status (Passed,
+// failed: ERROR or Running, Waived, missing), SUM (the report's SUM, or the sum of the cells of a
+// split upstream matrix), the worst cell (lowest bandwidth, highest latency) and where it is,
+// both as percent of the group's median, and percent of peak where the report carries peaks (SUM
+// against the summed peaks of the cells that have one; the worst cell's own).
+//
+// Flags. For each group and column with at least kFleetMinGroupNodes passed nodes, the median m
+// and the median absolute deviation MAD of the nodes' SUMs, and the same of their worst cells.
+// A node's value x is flagged when it is worse than m by more than the band
+//     max(kFleetMadFactor x kMadToSigma x MAD / m, kFleetFloorPercent / 100)
+// (bandwidth: (m - x) / m; latency: (x - m) / m). kMadToSigma x MAD estimates the standard
+// deviation of normal data without letting the outliers being looked for widen it. k is 5, not
+// the textbook 3: a fleet of 1,000 nodes is tens of thousands of comparisons, and the worst cell,
+// the lowest of up to 56, has a long lower tail that its MAD understates; on 50 generated healthy
+// nodes with noisy host cells (2.5% per cell) k = 3 flagged one or two healthy nodes per fleet,
+// k = 5 none in ten seeds, while every doctored fault (a link at 60-75%, PCIe at 50%, latency
+// +40%, a node 15% slow) is still caught. The floor keeps a fleet whose nodes agree to 0.1% from
+// flagging a node 1% off (an unchanged machine moves 1-7% from run to run, issue 19). Both the
+// SUM and the worst cell are judged because they catch different faults: SUM a node that is slow
+// everywhere (clocks held down), the worst cell one bad link or GPU, which moves a 56-cell SUM by
+// less than the floor.
+// A node is flagged when any selected testcase of it is flagged or failed (ERROR, or Running: cut
+// short by a run-level error). Waived and missing testcases are listed but flag nothing: fleets
+// mixing upstream's reports with this tool's, or runs of different -t, would otherwise be all
+// flagged. A file that is not a usable report stops nothing: it is listed with the reason and
+// counted as unreadable; fleetSummaryExitStatus gives 3 for it as for a flagged node, since a node
+// whose report cannot be read is not known to be good.
+//
+// Reading. Every file is read like --compare's (report_files.h: a regular file, at most 256 MiB,
+// never blocking) and scanned once front to back without building a document (a strict JSON
+// reader: RFC 8259, UTF-8, nested at most kMaxReportDepth levels). What the summary reads is
+// checked as report_shape.h checks it (types, ranges, matrices within the report's GPUs); the rest
+// (samples, environment, timing) is only checked to be JSON. Memory: one file's text, one entry's
+// matrices and the summary (a few hundred bytes per node and column).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stop_request.h"
+
+namespace nvbw {
+
+inline constexpr double kFleetMadFactor = 5.0;       // k
+inline constexpr double kMadToSigma = 1.4826;        // MAD of normal data x this = sigma
+inline constexpr double kFleetFloorPercent = 5.0;    // the band is never narrower
+inline constexpr std::size_t kFleetMinGroupNodes = 3;  // smaller groups are not judged
+
+struct SummaryOptions {
+  // Testcase names (a bidirectional testcase selects its three matrices) or matrix keys to
+  // include; empty: every one that appears in a report.
+  std::vector<std::string> testcases;
+};
+
+enum class FleetStatus { Passed, Failed, Waived, Missing };
+const char* fleetStatusName(FleetStatus s);  // "Passed", "failed", "Waived", "missing"
+
+// One node's result for one column.
+struct FleetCell {
+  FleetStatus status = FleetStatus::Missing;
+  std::string entryStatus;  // the report's status ("ERROR", "Running", ...); empty when missing
+  std::string message;      // ERROR text or waive reason
+  // Passed only:
+  bool hasValues = false;  // at least one cell is not N/A (else nothing below is set)
+  double sum = 0.0;
+  double worst = 0.0;
+  std::uint32_t worstRow = 0;
+  std::uint32_t worstCol = 0;
+  std::string worstCell;  // "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5", as the entry's title reads
+  std::optional<double> percentOfPeak;       // SUM / summed peaks of the cells that have one
+  std::optional<double> worstPercentOfPeak;  // the worst cell's
+  std::optional<double> sumPercentOfMedian;  // x / group median x 100 (latency too)
+  std::optional<double> worstPercentOfMedian;
+  bool sumFlagged = false;
+  bool worstFlagged = false;
+  bool judged = false;  // its group had enough passed nodes for this column
+  bool flagged() const { return sumFlagged || worstFlagged; }
+};
+
+struct FleetColumn {
+  std::string key;       // the matrix key
+  std::string testcase;  // the testcase it is a matrix of (the key itself for one-matrix ones)
+  std::string unit;      // "GB/s" or "ns" (ns: higher is worse)
+  std::string description;  // the entry's bandwidth_description, for naming cells
+  bool latency() const { return unit == "ns"; }
+};
+
+struct FleetNode {
+  std::string name;        // unique: the host, "host#2" for its second report
+  std::string host;        // as the report records it (or the file name's stem)
+  std::string hostSource;  // "hostname", "GPU Device list", "processes" or "file name"
+  std::string file;
+  std::string gpuModel;  // "NVIDIA H200"; "unknown" without a device list
+  std::size_t gpuCount = 0;
+  std::size_t group = 0;        // index into FleetSummary::groups
+  bool upstream = false;        // no schema_version: upstream v0.8's layout
+  std::vector<std::string> notes;  // the run's error, its interruption
+  std::vector<FleetCell> cells;    // one per column
+  bool failed() const;
+  bool slow() const;
+  bool flagged() const { return failed() || slow(); }
+};
+
+// A group's statistics for one column.
+struct FleetColumnStats {
+  std::size_t nodes = 0;  // passed nodes of the group in this column
+  bool judged = false;    // nodes >= kFleetMinGroupNodes and a median above 0
+  double sumMedian = 0.0;
+  double sumMad = 0.0;
+  double sumBandPercent = 0.0;
+  double worstMedian = 0.0;
+  double worstMad = 0.0;
+  double worstBandPercent = 0.0;
+};
+
+struct FleetGroup {
+  std::string name;  // "8 x NVIDIA H200"
+  std::string gpuModel;
+  std::size_t gpuCount = 0;
+  std::size_t nodes = 0;
+  std::vector<FleetColumnStats> columns;  // one per column
+};
+
+struct UnreadableReport {
+  std::string file;
+  std::string reason;  // one line, as --compare would say it without the option
+};
+
+struct FleetSummary {
+  std::vector<FleetColumn> columns;
+  std::vector<FleetNode> nodes;  // in reading order
+  std::vector<FleetGroup> groups;  // by first appearance
+  std::vector<UnreadableReport> unreadable;
+  std::vector<std::string> notes;  // e.g. a selected testcase that no report has
+  std::size_t reports = 0;  // files read (the nodes and the unreadable files among them)
+  std::size_t flaggedNodes() const;
+};
+
+// Every report under `paths` (files as given, in the order given; directories read recursively
+// in sorted order, taking the *.json files whose names and folders do not start with '.', such
+// as --output's temporary files), each read, reduced to its row and let go before the next is
+// read. A path that cannot be read or is not a usable report is listed as unreadable. Throws
+// Interrupted when `stop` reports a signal (asked between files and while a read blocks).
+FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
+                              const StopRequest& stop);
+
+// The table for a terminal: per node and testcase the percent of the group median (the worse of
+// SUM and worst cell), flagged cells marked, in blocks of columns that fit 80 characters; the
+// medians and bands per testcase; each flagged node's reasons; missing and waived testcases;
+// unreadable files; last "Summary: 1000 nodes, 3 flagged, 2 unreadable.". Every line ends in a
+// newline; strings from reports are escaped for the terminal.
+std::string fleetSummaryText(const FleetSummary& summary);
+
+// The "summary" object of {"nvbandwidth": {"version", "git_version", "summary"}} (the schema's
+// summaryDocument): the rule, counts, columns, groups with their medians, every node with every
+// cell, the unreadable files. Without `withNodes` its "nodes" is left empty, for a writer that
+// streams them (fleetSummaryNodeJson, one at a time: StreamedArray in json_style.h).
+nlohmann::json fleetSummaryJson(const FleetSummary& summary, bool withNodes = true);
+nlohmann::json fleetSummaryNodeJson(const FleetSummary& summary, std::size_t node);
+
+// One self-contained page (inline CSS, no script, parseable as XML): counts, groups, the flagged
+// nodes, and a node-by-testcase heatmap coloured by percent of the group median, flagged cells
+// framed, every value in the cell's tooltip.
+std::string fleetSummaryHtml(const FleetSummary& summary);
+
+// A node is flagged (slow or failed testcases).
+bool anyNodeFlagged(const FleetSummary& summary);
+
+// 3 (kExitSlower) when a node is flagged or a report was unreadable, else 0.
+int fleetSummaryExitStatus(const FleetSummary& summary);
+
+}  // namespace nvbw

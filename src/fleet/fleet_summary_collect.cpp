@@ -1,0 +1,267 @@
+// Finding the reports, reading them one at a time and gathering their rows (fleet_summary.h).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "fleet/fleet_summary_internal.h"
+#include "core/bounded_json.h"
+#include "fleet/report_files.h"
+#include "fleet/report_shape.h"
+
+namespace nvbw {
+
+namespace {
+
+using namespace detail;
+namespace fs = std::filesystem;
+
+bool hidden(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return !name.empty() && name[0] == '.';
+}
+
+bool endsWithJson(const std::string& name) {
+  return name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+}
+
+// The *.json files under `dir`, in sorted order; hidden files and folders (--output's temporary
+// files among them) are left out. Folders that cannot be listed are unreadable.
+void listDirectory(const std::string& dir, std::vector<std::string>& files,
+                   std::vector<UnreadableReport>& unreadable) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec);
+  if (ec) {
+    unreadable.push_back({dir, "cannot be listed: " + ec.message()});
+    return;
+  }
+  for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) {
+      unreadable.push_back({dir, "cannot be listed completely: " + ec.message()});
+      break;
+    }
+    const fs::path& p = it->path();
+    if (hidden(p)) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    // Symbolic links to files are read; to folders, not followed (no cycles).
+    if (endsWithJson(p.filename().string()) && !it->is_directory(ec)) found.push_back(p.string());
+  }
+  std::sort(found.begin(), found.end());
+  files.insert(files.end(), found.begin(), found.end());
+}
+
+std::string stemOf(const std::string& file) {
+  std::string name = fs::path(file).filename().string();
+  if (endsWithJson(name)) name.erase(name.size() - 5);
+  return name.empty() ? file : name;
+}
+
+struct StatusEntry {
+  std::string name;
+  FleetCell cell;
+};
+
+// Gathers the rows as the reports come, and the columns they name.
+class Collector {
+ public:
+  Collector(FleetSummary& summary, const SummaryOptions& options)
+      : summary_(summary), selected_(options.testcases.begin(), options.testcases.end()) {}
+
+  void add(const std::string& file, ReportDigest digest) {
+    FleetNode node;
+    node.file = file;
+    node.host = digest.hostSource.empty() ? stemOf(file) : digest.host;
+    node.hostSource = digest.hostSource.empty() ? "file name" : digest.hostSource;
+    node.name = uniqueName(node.host);
+    node.gpuModel = digest.gpuModel;
+    node.gpuCount = digest.gpuCount;
+    node.upstream = digest.upstream;
+    node.notes = std::move(digest.notes);
+    std::vector<std::pair<std::size_t, FleetCell>> passed;
+    std::vector<StatusEntry> statuses;
+    std::map<std::string, std::size_t> seen;
+    for (EntryDigest& e : digest.entries) {
+      const std::string testcase = e.testcase.empty() ? e.name : e.testcase;
+      order(testcase);
+      if (++seen[e.name] > 1) continue;  // a repeated key (-t 0 0, a sweep): the first counts
+      if (e.status == "Passed") {
+        if (!isSelected(e.name, testcase)) continue;
+        passed.emplace_back(column(e, testcase), passedCell(e));
+      } else {
+        statuses.push_back({e.name, statusCell(e)});
+      }
+    }
+    for (const auto& [name, count] : seen)
+      if (count > 1)
+        node.notes.push_back(name + " appears " + std::to_string(count) +
+                             " times; the first is summarized");
+    summary_.nodes.push_back(std::move(node));
+    passed_.push_back(std::move(passed));
+    statuses_.push_back(std::move(statuses));
+  }
+
+  void finish() {
+    // Entries that did not pass and name no column yet (a testcase no node passed) get one of
+    // their own when selected.
+    for (const auto& node : statuses_)
+      for (const StatusEntry& s : node)
+        if (isSelected(s.name, s.name) && !matchesColumn(s.name)) {
+          EntryDigest e;
+          e.name = s.name;
+          e.latency = s.name.find("latency") != std::string::npos;
+          column(e, s.name);
+        }
+    // Columns in the order their testcases first appeared.
+    std::vector<std::size_t> byOrder(columns_.size());
+    for (std::size_t i = 0; i < byOrder.size(); ++i) byOrder[i] = i;
+    std::stable_sort(byOrder.begin(), byOrder.end(), [this](std::size_t a, std::size_t b) {
+      return order_.at(columns_[a].testcase) < order_.at(columns_[b].testcase);
+    });
+    std::vector<std::size_t> position(columns_.size());
+    for (std::size_t i = 0; i < byOrder.size(); ++i) {
+      position[byOrder[i]] = i;
+      summary_.columns.push_back(columns_[byOrder[i]]);
+    }
+    for (std::size_t n = 0; n < summary_.nodes.size(); ++n) {
+      std::vector<FleetCell>& cells = summary_.nodes[n].cells;
+      cells.assign(summary_.columns.size(), FleetCell());
+      for (auto& [index, cell] : passed_[n]) cells[position[index]] = std::move(cell);
+      for (StatusEntry& s : statuses_[n])
+        for (std::size_t c = 0; c < summary_.columns.size(); ++c)
+          if ((summary_.columns[c].testcase == s.name || summary_.columns[c].key == s.name) &&
+              cells[c].status == FleetStatus::Missing)
+            cells[c] = s.cell;
+      passed_[n].clear();
+      statuses_[n].clear();
+    }
+    for (const std::string& name : selected_)
+      if (!matchesColumn(name))
+        summary_.notes.push_back("selected testcase " + name + " is in no report");
+  }
+
+ private:
+  bool isSelected(const std::string& key, const std::string& testcase) const {
+    return selected_.empty() || selected_.count(key) || selected_.count(testcase);
+  }
+
+  bool matchesColumn(const std::string& name) const {
+    return std::any_of(columns_.begin(), columns_.end(), [&name](const FleetColumn& c) {
+      return c.key == name || c.testcase == name;
+    });
+  }
+
+  void order(const std::string& testcase) {
+    order_.emplace(testcase, order_.size());
+  }
+
+  std::size_t column(const EntryDigest& e, const std::string& testcase) {
+    const auto found = index_.find(e.name);
+    if (found != index_.end()) {
+      FleetColumn& c = columns_[found->second];
+      if (c.description.empty()) c.description = e.description;
+      return found->second;
+    }
+    order(testcase);
+    columns_.push_back({e.name, testcase, e.latency ? "ns" : "GB/s", e.description});
+    index_.emplace(e.name, columns_.size() - 1);
+    return columns_.size() - 1;
+  }
+
+  static FleetCell passedCell(EntryDigest& e) {
+    FleetCell cell;
+    cell.status = FleetStatus::Passed;
+    cell.entryStatus = "Passed";
+    cell.hasValues = e.hasMatrix;
+    cell.sum = e.sum;
+    cell.worst = e.worst;
+    cell.worstRow = e.worstRow;
+    cell.worstCol = e.worstCol;
+    cell.worstCell = std::move(e.worstCell);
+    cell.percentOfPeak = e.percentOfPeak;
+    cell.worstPercentOfPeak = e.worstPercentOfPeak;
+    return cell;
+  }
+
+  static FleetCell statusCell(EntryDigest& e) {
+    FleetCell cell;
+    cell.status = e.status == "Waived" ? FleetStatus::Waived : FleetStatus::Failed;
+    cell.entryStatus = e.status;
+    cell.message = std::move(e.message);
+    return cell;
+  }
+
+  std::string uniqueName(const std::string& host) {
+    std::string name = host;
+    for (std::size_t n = 2; !names_.insert(name).second; ++n) name = host + "#" + std::to_string(n);
+    return name;
+  }
+
+  FleetSummary& summary_;
+  std::set<std::string> selected_;
+  std::set<std::string> names_;
+  std::vector<FleetColumn> columns_;
+  std::map<std::string, std::size_t> index_;
+  std::map<std::string, std::size_t> order_;
+  std::vector<std::vector<std::pair<std::size_t, FleetCell>>> passed_;
+  std::vector<std::vector<StatusEntry>> statuses_;
+};
+
+// One file's row, or why it has none.
+void readOne(const std::string& file, Collector& collector, FleetSummary& summary,
+             const StopRequest& stop) {
+  const NamedFile named{"--summarize", file};
+  try {
+    ReportDigest digest;
+    {
+      const std::string text = readReportBytes(named, stop);
+      if (text.empty()) throw ReportShapeError("is empty, not a report");
+      throwIfStopped(stop);
+      digest = digestReport(text);
+    }  // the text goes before the next file is read
+    collector.add(file, std::move(digest));
+  } catch (const ReportFileError& e) {
+    std::string why = e.what();
+    const std::string prefix = named.label() + ": ";
+    if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
+    summary.unreadable.push_back({file, why});
+  } catch (const JsonInputError& e) {
+    summary.unreadable.push_back({file, e.what()});
+  } catch (const ReportShapeError& e) {
+    const std::string why = e.what();
+    summary.unreadable.push_back(
+        {file, why == "is empty, not a report" ? why : "not a usable report: " + why});
+  }
+}
+
+}  // namespace
+
+FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
+                              const StopRequest& stop) {
+  FleetSummary summary;
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      listDirectory(path, files, summary.unreadable);
+    else
+      files.push_back(path);
+  }
+  Collector collector(summary, options);
+  for (const std::string& file : files) {
+    throwIfStopped(stop);
+    readOne(file, collector, summary, stop);
+  }
+  summary.reports = files.size();
+  collector.finish();
+  judgeFleet(summary);
+  return summary;
+}
+
+}  // namespace nvbw

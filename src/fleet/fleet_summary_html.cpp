@@ -1,0 +1,345 @@
+// The fleet summary as one self-contained page: counts, groups, the flagged nodes and a
+// node-by-testcase heatmap coloured by percent of the group median (fleet_summary.h). Built with
+// the HTML report's markup helpers, so every string from a report is escaped and the page parses
+// as XML.
+#include <algorithm>
+#include <cmath>
+
+#include "fleet/fleet_summary_internal.h"
+#include "fleet/html/html_markup.h"
+
+namespace nvbw {
+
+namespace {
+
+using namespace detail;
+
+// A cell this much worse than its group's median (percent) or more takes the palette's far end.
+constexpr double kHeatSpanPercent = 25.0;
+
+std::string countText(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+const char* styleSheet() {
+  return R"(
+body { font-family: system-ui, sans-serif; margin: 16px 24px; color: #1a1a1a;
+  background: #ffffff; font-size: 14px; }
+h1 { font-size: 22px; margin: 0 0 8px; }
+h2 { font-size: 18px; border-bottom: 1px solid #cccccc; padding-bottom: 4px; margin: 24px 0 8px; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #d0d0d0; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.summary-line { font-weight: 600; font-size: 16px; }
+.flagged-count { color: #b00020; }
+.rule { color: #444444; max-width: 900px; }
+.heatmap-scroll { overflow: auto; max-width: 100%; max-height: 80vh; }
+table.heatmap td, table.heatmap th { padding: 1px 3px; font-size: 11px; text-align: center;
+  min-width: 26px; font-variant-numeric: tabular-nums; }
+table.heatmap th.node { text-align: left; position: sticky; left: 0; background: #f3f3f3;
+  white-space: nowrap; }
+table.heatmap thead th { position: sticky; top: 0; z-index: 1; }
+table.heatmap th.column { writing-mode: vertical-rl; transform: rotate(180deg);
+  white-space: nowrap; font-weight: normal; font-family: monospace; max-height: 320px; }
+table.heatmap td.flagged { outline: 3px solid #e00000; outline-offset: -3px; font-weight: 700; }
+table.heatmap td.unjudged { font-style: italic; }
+table.heatmap td.failed { background: #b00020; color: #ffffff; font-weight: 700; }
+table.heatmap td.waived { background: #9e9e9e; color: #ffffff; }
+table.heatmap td.missing { background: #ffffff; color: #888888; }
+tr.flagged-node th.node { color: #b00020; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 12px; font-size: 12px; align-items: center;
+  margin: 6px 0; }
+.swatch { display: inline-block; width: 28px; height: 14px; border: 1px solid #d0d0d0;
+  text-align: center; font-size: 10px; }
+.swatch.flagged { outline: 3px solid #e00000; outline-offset: -3px; }
+ul.reasons { margin: 2px 0 8px; }
+.mono { font-family: monospace; overflow-wrap: anywhere; }
+)";
+}
+
+// The cell's colour: 0 (as good as the median or better) to 1 (kHeatSpanPercent worse or more).
+Rgb heatColour(double worsePercent, bool latency) {
+  const double deficit = latency ? worsePercent - 100.0 : 100.0 - worsePercent;
+  return paletteColour(1.0 - std::clamp(deficit / kHeatSpanPercent, 0.0, 1.0));
+}
+
+std::string valueText(double value, const FleetColumn& column) {
+  return fixed(value, 2) + " " + column.unit;
+}
+
+std::string percentText(const std::optional<double>& p) {
+  return p ? fixed(*p, 1) + "%" : std::string("unknown");
+}
+
+std::string tooltip(const FleetNode& node, const FleetColumn& column, const FleetCell& cell) {
+  std::string t = node.name + ", " + column.key + ": ";
+  switch (cell.status) {
+  case FleetStatus::Failed:
+    return t + "failed (" + cell.entryStatus + ")" + (cell.message.empty() ? "" : ": " + cell.message);
+  case FleetStatus::Waived:
+    return t + "waived" + (cell.message.empty() ? "" : ": " + cell.message);
+  case FleetStatus::Missing:
+    return t + "missing from the report";
+  case FleetStatus::Passed:
+    break;
+  }
+  if (!cell.hasValues) return t + "passed without values";
+  t += "SUM " + valueText(cell.sum, column) + " (" + percentText(cell.sumPercentOfMedian) +
+       " of median" + (cell.sumFlagged ? ", flagged" : "") + "); worst " +
+       valueText(cell.worst, column) + " at " + cell.worstCell + " (" +
+       percentText(cell.worstPercentOfMedian) + " of median" +
+       (cell.worstFlagged ? ", flagged" : "") + ")";
+  if (cell.percentOfPeak) t += "; SUM " + fixed(*cell.percentOfPeak, 1) + "% of peak";
+  if (cell.worstPercentOfPeak) t += ", worst " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
+  if (!cell.judged) t += "; group not judged";
+  return t;
+}
+
+std::string heatCell(const FleetNode& node, const FleetColumn& column, const FleetCell& cell,
+                     std::size_t col) {
+  const std::string title = attr("title", tooltip(node, column, cell));
+  const std::string where = attr("data-col", std::to_string(col));
+  switch (cell.status) {
+  case FleetStatus::Failed:
+    return textElement("td", attr("class", "failed") + where + title, "ERR");
+  case FleetStatus::Waived:
+    return textElement("td", attr("class", "waived") + where + title, "W");
+  case FleetStatus::Missing:
+    return textElement("td", attr("class", "missing") + where + title, "-");
+  case FleetStatus::Passed:
+    break;
+  }
+  const auto percent = worsePercentOfMedian(cell, column.latency());
+  if (!percent) return textElement("td", attr("class", "missing") + where + title, ".");
+  const Rgb colour = heatColour(*percent, column.latency());
+  std::string cls = cell.flagged() ? "flagged" : cell.judged ? "" : "unjudged";
+  return textElement("td",
+                     (cls.empty() ? "" : attr("class", cls)) + where +
+                         attr("data-percent", fixed(*percent, 2)) +
+                         attr("style", "background:" + hexColour(colour) +
+                                           ";color:" + textColourOn(colour)) +
+                         title,
+                     std::to_string(std::lround(std::min(*percent, 9999.0))));
+}
+
+std::string legend() {
+  std::string items;
+  for (double deficit : {0.0, 5.0, 10.0, 15.0, 20.0, 25.0}) {
+    const Rgb c = paletteColour(1.0 - deficit / kHeatSpanPercent);
+    items += element("span", attr("class", "legend-item"),
+                     textElement("span",
+                                 attr("class", "swatch") +
+                                     attr("style", "background:" + hexColour(c) +
+                                                       ";color:" + textColourOn(c)),
+                                 std::to_string(static_cast<int>(deficit)) +
+                                     (deficit == kHeatSpanPercent ? "%+" : "%")) +
+                         " ");
+  }
+  items += element("span", "",
+                   textElement("span", attr("class", "swatch flagged"), "") + " flagged");
+  items += textElement("span", "",
+                       "worse than the group median. Cells: percent of the group median, the "
+                       "worse of SUM and worst cell (bandwidth: the lower; latency: the higher); "
+                       "ERR failed, W waived, - missing, italic: group not judged.");
+  return element("div", attr("class", "legend"), items);
+}
+
+std::string heatmapSection(const FleetSummary& s) {
+  if (s.nodes.empty() || s.columns.empty()) return "";
+  std::string head = textElement("th", attr("class", "node"), "node");
+  for (std::size_t c = 0; c < s.columns.size(); ++c)
+    head += textElement("th", attr("class", "column") + attr("title", s.columns[c].key),
+                        std::to_string(c + 1) + " " + s.columns[c].key);
+  std::string rows;
+  for (const FleetNode& n : s.nodes) {
+    std::string cells = textElement("th", attr("class", "node") + attr("title", n.file), n.name);
+    for (std::size_t c = 0; c < s.columns.size(); ++c)
+      cells += heatCell(n, s.columns[c], n.cells[c], c);
+    rows += element("tr",
+                    (n.flagged() ? attr("class", "flagged-node") : "") +
+                        attr("data-node", n.name) + attr("data-group", s.groups.at(n.group).name),
+                    cells);
+  }
+  return element("section", attr("id", "heatmap"),
+                 textElement("h2", "", "Nodes by testcase") + legend() +
+                     element("div", attr("class", "heatmap-scroll"),
+                             element("table", attr("class", "heatmap"),
+                                     element("thead", "", element("tr", "", head)) +
+                                         element("tbody", "", rows))));
+}
+
+std::string groupsSection(const FleetSummary& s) {
+  if (s.groups.empty()) return "";
+  std::string rows = element("tr", "", textElement("th", "", "group") +
+                                           textElement("th", "", "nodes") +
+                                           textElement("th", "", "flagged") +
+                                           textElement("th", "", "judged"));
+  for (std::size_t g = 0; g < s.groups.size(); ++g) {
+    const FleetGroup& group = s.groups[g];
+    const auto flagged = std::count_if(s.nodes.begin(), s.nodes.end(), [g](const FleetNode& n) {
+      return n.group == g && n.flagged();
+    });
+    rows += element(
+        "tr", "",
+        textElement("td", "", group.name) +
+            textElement("td", attr("class", "num"), std::to_string(group.nodes)) +
+            textElement("td", attr("class", "num"), std::to_string(flagged)) +
+            textElement("td", "",
+                        group.nodes >= kFleetMinGroupNodes
+                            ? "yes"
+                            : "no: fewer than " + std::to_string(kFleetMinGroupNodes) + " nodes"));
+  }
+  return element("section", attr("id", "groups"),
+                 textElement("h2", "", "Groups (GPU count and model)") +
+                     element("table", attr("class", "groups"), rows));
+}
+
+std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
+  const FleetGroup& group = s.groups.at(n.group);
+  std::string items;
+  for (std::size_t c = 0; c < s.columns.size(); ++c) {
+    const FleetColumn& column = s.columns[c];
+    const FleetCell& cell = n.cells[c];
+    const FleetColumnStats& st = group.columns[c];
+    if (cell.status == FleetStatus::Failed)
+      items += textElement("li", "", column.key + ": failed (" + cell.entryStatus + ")" +
+                                         (cell.message.empty() ? "" : ": " + cell.message));
+    if (cell.worstFlagged)
+      items += textElement("li", "",
+                           column.key + ": worst cell " + valueText(cell.worst, column) + " (" +
+                               cell.worstCell + ") is " + percentText(cell.worstPercentOfMedian) +
+                               " of the median " + fixed(st.worstMedian, 2) + " (band " +
+                               fixed(st.worstBandPercent, 1) + "%)");
+    if (cell.sumFlagged)
+      items += textElement("li", "",
+                           column.key + ": SUM " + valueText(cell.sum, column) + " is " +
+                               percentText(cell.sumPercentOfMedian) + " of the median " +
+                               fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) +
+                               "%)");
+  }
+  return element("ul", attr("class", "reasons"), items);
+}
+
+std::string flaggedSection(const FleetSummary& s) {
+  std::string items;
+  for (const FleetNode& n : s.nodes)
+    if (n.flagged())
+      items += element("li", attr("data-node", n.name),
+                       textElement("span", attr("class", "mono"), n.name) +
+                           textElement("span", "",
+                                       " (" + s.groups.at(n.group).name + "; " + n.file + ")") +
+                           reasonLines(s, n));
+  if (items.empty()) items = textElement("li", "", "None.");
+  return element("section", attr("id", "flagged"),
+                 textElement("h2", "", "Flagged nodes") +
+                     element("ul", attr("class", "flagged-nodes"), items));
+}
+
+std::string mediansSection(const FleetSummary& s) {
+  if (s.columns.empty()) return "";
+  std::string head = textElement("th", "", "#") + textElement("th", "", "testcase");
+  for (const FleetGroup& g : s.groups)
+    head += textElement("th", "", g.name + ": median SUM (band)") +
+            textElement("th", "", g.name + ": median worst cell (band)");
+  std::string rows = element("tr", "", head);
+  for (std::size_t c = 0; c < s.columns.size(); ++c) {
+    std::string cells = textElement("td", attr("class", "num"), std::to_string(c + 1)) +
+                        textElement("td", attr("class", "mono"), s.columns[c].key);
+    for (const FleetGroup& g : s.groups) {
+      const FleetColumnStats& st = g.columns[c];
+      if (st.nodes == 0) {
+        cells += textElement("td", "", "no node passed") + textElement("td", "", "");
+        continue;
+      }
+      cells += textElement("td", attr("class", "num"),
+                           valueText(st.sumMedian, s.columns[c]) + " (" +
+                               fixed(st.sumBandPercent, 1) + "%)") +
+               textElement("td", attr("class", "num"),
+                           valueText(st.worstMedian, s.columns[c]) + " (" +
+                               fixed(st.worstBandPercent, 1) + "%)");
+    }
+    rows += element("tr", "", cells);
+  }
+  return element("section", attr("id", "testcases"),
+                 textElement("h2", "", "Group medians per testcase") +
+                     element("div", attr("class", "heatmap-scroll"),
+                             element("table", attr("class", "medians"), rows)));
+}
+
+// Per node: its testcases of `status`, or (`notes`) its notes.
+std::string listSection(const FleetSummary& s, const char* id, const std::string& title,
+                        FleetStatus status, bool notes = false) {
+  std::string items;
+  for (const FleetNode& n : s.nodes) {
+    const std::vector<std::string> names =
+        notes ? n.notes : testcasesWithStatus(s, n, status);
+    if (names.empty()) continue;
+    std::string joined;
+    for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+    items += element("li", "",
+                     textElement("span", attr("class", "mono"), n.name) +
+                         textElement("span", "", ": " + joined));
+  }
+  if (items.empty()) return "";
+  return element("section", attr("id", id),
+                 textElement("h2", "", title) + element("ul", "", items));
+}
+
+std::string unreadableSection(const FleetSummary& s) {
+  if (s.unreadable.empty()) return "";
+  std::string items;
+  for (const UnreadableReport& u : s.unreadable)
+    items += element("li", "",
+                     textElement("span", attr("class", "mono"), u.file) +
+                         textElement("span", "", ": " + u.reason));
+  return element("section", attr("id", "unreadable"),
+                 textElement("h2", "", "Unreadable reports") + element("ul", "", items));
+}
+
+std::string headerSection(const FleetSummary& s) {
+  std::string notes;
+  for (const std::string& note : s.notes) notes += textElement("p", attr("class", "rule"), note);
+  return element(
+      "header", "",
+      textElement("h1", "", "nvbandwidth fleet summary") +
+          element("p", attr("class", "summary-line"),
+                  textElement("span", "",
+                              "Summary: " + countText(s.nodes.size(), "node", "nodes") + ", ") +
+                      textElement("span", attr("class", "flagged-count"),
+                                  std::to_string(s.flaggedNodes()) + " flagged") +
+                      textElement("span", "",
+                                  ", " + std::to_string(s.unreadable.size()) + " unreadable (" +
+                                      countText(s.reports, "report", "reports") + " read).")) +
+          textElement(
+              "p", attr("class", "rule"),
+              "A node is flagged for a testcase when its SUM or its worst cell (lowest "
+              "bandwidth, highest latency) is worse than the median of the nodes of its GPU "
+              "model and count by more than max(" +
+                  fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
+                  fixed(kFleetFloorPercent, 0) + "%), or when the testcase failed; groups of " +
+                  "fewer than " + std::to_string(kFleetMinGroupNodes) +
+                  " nodes are not judged.") +
+          notes);
+}
+
+}  // namespace
+
+std::string fleetSummaryHtml(const FleetSummary& s) {
+  const std::string body =
+      headerSection(s) + groupsSection(s) + flaggedSection(s) + heatmapSection(s) +
+      mediansSection(s) +
+      listSection(s, "missing", "Missing testcases", FleetStatus::Missing) +
+      listSection(s, "waived", "Waived testcases", FleetStatus::Waived) +
+      listSection(s, "notes", "Notes", FleetStatus::Passed, true) + unreadableSection(s);
+  return "<!DOCTYPE html>\n" +
+         element("html", attr("lang", "en"),
+                 element("head", "",
+                         emptyElement("meta", attr("charset", "utf-8")) +
+                             textElement("title", "", "nvbandwidth fleet summary") +
+                             element("style", "", styleSheet())) +
+                     element("body", "", body)) +
+         "\n";
+}
+
+}  // namespace nvbw

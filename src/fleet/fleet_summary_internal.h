@@ -1,0 +1,85 @@
+// The pieces of the fleet summary (internal to it): what one report is reduced to, the
+// statistics and flag rule, and helpers the views share.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleet/fleet_summary.h"
+
+namespace nvbw::detail {
+
+// One testcase entry of a report, reduced to what the summary shows.
+struct EntryDigest {
+  std::string name;      // matrix key (or testcase name for an entry without a matrix)
+  std::string testcase;  // the testcase it is a matrix of; empty: the name
+  std::string status;    // Passed, Waived, ERROR, Running
+  std::string message;   // error or waive_reason
+  std::string description;
+  bool latency = false;
+  bool hasMatrix = false;  // Passed with at least one value
+  double sum = 0.0;
+  double worst = 0.0;
+  std::uint32_t worstRow = 0;
+  std::uint32_t worstCol = 0;
+  std::string worstCell;  // cellName of the worst cell
+  std::optional<double> percentOfPeak;
+  std::optional<double> worstPercentOfPeak;
+};
+
+// One report, reduced.
+struct ReportDigest {
+  std::string host;
+  std::string hostSource;  // "hostname", "GPU Device list", "processes"; empty: none recorded
+  std::string gpuModel;
+  std::size_t gpuCount = 0;
+  bool upstream = false;
+  std::vector<std::string> notes;
+  std::vector<EntryDigest> entries;
+};
+
+// Reads the text of a report. Throws JsonInputError (not JSON, nested too deeply) or
+// ReportShapeError (not a usable report), with messages as readReport's.
+ReportDigest digestReport(const std::string& text);
+
+// The suffixes of upstream's three stacked matrices for an entry named `key`, or nullptr when it
+// does not stack (as --compare splits them, comparison_report.cpp).
+const char* const* stackedSuffixes(const std::string& key);
+
+// ---- statistics ----
+
+double medianOf(std::vector<double> values);                 // 0 for none
+double medianAbsoluteDeviation(const std::vector<double>& values, double median);
+// max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100) in percent;
+// 0 when the median is not above 0.
+double bandPercent(double median, double mad);
+// How much worse than `median` `value` is, in percent of it (bandwidth: below; latency: above);
+// negative when better.
+double deficitPercent(double value, double median, bool latency);
+
+// Fills the groups, the percents of median and the flags of `summary` (its nodes, columns and
+// cells are complete).
+void judgeFleet(FleetSummary& summary);
+
+// ---- shared by the views ----
+
+// "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5": a cell of a matrix of `rows` rows named the way
+// its entry's description reads ("memcpy CE GPU(row) -> GPU(column) ..."); a one-row matrix of
+// GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the description
+// does not say.
+std::string cellName(const std::string& description, std::size_t rows, std::size_t row,
+                     std::size_t col);
+
+// The worse of the cell's two percents of median (bandwidth: the lower; latency: the higher).
+std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency);
+
+// The testcases of `node` with `status`, a testcase named once when all its columns share it.
+std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const FleetNode& node,
+                                             FleetStatus status);
+
+std::string numberText(double value, int decimals);  // fixed, classic locale
+
+}  // namespace nvbw::detail

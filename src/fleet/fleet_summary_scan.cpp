@@ -1,0 +1,424 @@
+#include "fleet/fleet_summary_scan.h"
+
+#include <charconv>
+#include <limits>
+
+namespace nvbw::detail {
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+void appendUtf8(std::string& out, unsigned cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// The length of the UTF-8 sequence at `p` (a byte of 0x80 or more), or 0 when it is not one
+// that RFC 3629 allows (overlong forms, surrogates, beyond U+10FFFF, cut short).
+std::size_t utf8Length(const unsigned char* p, const unsigned char* end) {
+  const unsigned char c = p[0];
+  unsigned char low = 0x80, high = 0xBF;
+  std::size_t length = 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    if (c == 0xE0) low = 0xA0;
+    if (c == 0xED) high = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    if (c == 0xF0) low = 0x90;
+    if (c == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (static_cast<std::size_t>(end - p) < length) return 0;
+  if (p[1] < low || p[1] > high) return 0;
+  for (std::size_t i = 2; i < length; ++i)
+    if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+  return length;
+}
+
+}  // namespace
+
+JsonScanner::JsonScanner(const std::string& text, std::size_t maxDepth)
+    : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), maxDepth_(maxDepth) {
+  // nlohmann's reader skips a byte order mark; so does this one, so both accept the same files.
+  if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) p_ += 3;
+}
+
+JsonScanner::JsonScanner(const char* begin, const char* from, const char* to,
+                         std::size_t maxDepth)
+    : begin_(begin), p_(from), end_(to), maxDepth_(maxDepth) {}
+
+void JsonScanner::fail(const std::string& why) const {
+  throw JsonInputError("not JSON at byte " + std::to_string(offset()) + ": " + why);
+}
+
+const char* JsonScanner::kindName(Kind k) const {
+  switch (k) {
+  case Kind::Object:
+    return "object";
+  case Kind::Array:
+    return "array";
+  case Kind::String:
+    return "string";
+  case Kind::Number:
+    return "number";
+  case Kind::Boolean:
+    return "boolean";
+  case Kind::Null:
+    break;
+  }
+  return "null";
+}
+
+void JsonScanner::skipWhitespace() {
+  while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\t' || *p_ == '\r')) ++p_;
+}
+
+JsonScanner::Kind JsonScanner::peek() {
+  skipWhitespace();
+  if (p_ == end_) fail("the text ends where a value should be");
+  switch (*p_) {
+  case '{':
+    return Kind::Object;
+  case '[':
+    return Kind::Array;
+  case '"':
+    return Kind::String;
+  case 't':
+  case 'f':
+    return Kind::Boolean;
+  case 'n':
+    return Kind::Null;
+  default:
+    if (*p_ == '-' || isDigit(*p_)) return Kind::Number;
+  }
+  fail("not the start of a value");
+}
+
+void JsonScanner::open(char closer) {
+  if (open_.size() >= maxDepth_)
+    throw JsonInputError("nested more than " + std::to_string(maxDepth_) + " levels deep");
+  ++p_;
+  open_.push_back(closer);
+  started_.push_back(false);
+  pending_ = false;
+}
+
+void JsonScanner::enterObject() {
+  if (peek() != Kind::Object) fail("expected an object");
+  open('}');
+}
+
+void JsonScanner::enterArray() {
+  if (peek() != Kind::Array) fail("expected an array");
+  open(']');
+}
+
+bool JsonScanner::next(char closer) {
+  skipWhitespace();
+  if (p_ == end_) fail("the text ends inside an object or array");
+  if (*p_ == closer) {
+    ++p_;
+    open_.pop_back();
+    started_.pop_back();
+    return false;
+  }
+  if (started_.back()) {
+    if (*p_ != ',') fail(closer == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+    ++p_;
+    skipWhitespace();
+  }
+  started_.back() = true;
+  return true;
+}
+
+bool JsonScanner::nextKey(std::string& key) {
+  if (open_.empty() || open_.back() != '}') fail("not in an object");
+  if (!next('}')) return false;
+  if (p_ == end_ || *p_ != '"') fail("expected a member name");
+  key.clear();
+  scanString(&key);
+  skipWhitespace();
+  if (p_ == end_ || *p_ != ':') fail("expected ':'");
+  ++p_;
+  pending_ = true;
+  return true;
+}
+
+bool JsonScanner::nextElement() {
+  if (open_.empty() || open_.back() != ']') fail("not in an array");
+  pending_ = next(']');
+  return pending_;
+}
+
+unsigned JsonScanner::hex4() {
+  if (end_ - p_ < 4) fail("a \\u escape cut short");
+  unsigned value = 0;
+  for (int i = 0; i < 4; ++i, ++p_) {
+    const char c = *p_;
+    value <<= 4;
+    if (isDigit(c))
+      value |= static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      value |= static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      value |= static_cast<unsigned>(c - 'A' + 10);
+    else
+      fail("a \\u escape with a character that is not hexadecimal");
+  }
+  return value;
+}
+
+void JsonScanner::scanString(std::string* out) {
+  ++p_;  // the opening quote
+  const char* run = p_;
+  for (;;) {
+    if (p_ == end_) fail("the text ends inside a string");
+    const unsigned char c = static_cast<unsigned char>(*p_);
+    if (c == '"') {
+      if (out) out->append(run, p_);
+      ++p_;
+      return;
+    }
+    if (c == '\\') {
+      if (out) out->append(run, p_);
+      if (++p_ == end_) fail("the text ends inside a string");
+      const char e = *p_++;
+      char plain = 0;
+      switch (e) {
+      case '"':
+      case '\\':
+      case '/':
+        plain = e;
+        break;
+      case 'b':
+        plain = '\b';
+        break;
+      case 'f':
+        plain = '\f';
+        break;
+      case 'n':
+        plain = '\n';
+        break;
+      case 'r':
+        plain = '\r';
+        break;
+      case 't':
+        plain = '\t';
+        break;
+      case 'u': {
+        unsigned cp = hex4();
+        if (cp >= 0xDC00 && cp <= 0xDFFF) fail("a low surrogate without a high one");
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u')
+            fail("a high surrogate without a low one");
+          p_ += 2;
+          const unsigned low = hex4();
+          if (low < 0xDC00 || low > 0xDFFF) fail("a high surrogate without a low one");
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        }
+        if (out) appendUtf8(*out, cp);
+        break;
+      }
+      default:
+        fail("an escape that JSON does not have");
+      }
+      if (plain && out) *out += plain;
+      run = p_;
+      continue;
+    }
+    if (c < 0x20) fail("a control character in a string");
+    if (c < 0x80) {
+      ++p_;
+      continue;
+    }
+    const std::size_t length = utf8Length(reinterpret_cast<const unsigned char*>(p_),
+                                          reinterpret_cast<const unsigned char*>(end_));
+    if (length == 0) fail("a string that is not UTF-8");
+    p_ += length;
+  }
+}
+
+void JsonScanner::scanNumber(double* out) {
+  const char* start = p_;
+  if (*p_ == '-') ++p_;
+  if (p_ == end_) fail("a number cut short");
+  if (*p_ == '0') {
+    ++p_;
+  } else if (isDigit(*p_)) {
+    while (p_ != end_ && isDigit(*p_)) ++p_;
+  } else {
+    fail("a number without digits");
+  }
+  const char* fraction = p_;
+  if (p_ != end_ && *p_ == '.') {
+    ++p_;
+    if (p_ == end_ || !isDigit(*p_)) fail("a number without digits after its point");
+    while (p_ != end_ && isDigit(*p_)) ++p_;
+  }
+  const char* exponent = p_;
+  if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+    ++p_;
+    if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+    if (p_ == end_ || !isDigit(*p_)) fail("a number without digits in its exponent");
+    while (p_ != end_ && isDigit(*p_)) ++p_;
+  }
+  if (!out) {
+    // Only numbers that may lie beyond a double's range need reading to know whether they are
+    // numbers at all: 291 digits or more before the point, or an exponent of 2 digits or more.
+    if (p_ - exponent < 3 && fraction - start <= 290) return;
+    double ignored = 0.0;
+    out = &ignored;
+    readDigits(start, fraction, exponent, out);
+    return;
+  }
+  readDigits(start, fraction, exponent, out);
+}
+
+// The value of the number text [start, p_), whose fraction starts at `fraction` and exponent at
+// `exponent`. Beyond the range of a double, nlohmann's reader (strtod, then a check) fails on
+// magnitudes too large ("number overflow") and reads magnitudes too small as 0; so does this.
+void JsonScanner::readDigits(const char* start, const char* fraction, const char* exponent,
+                             double* out) {
+  const auto result = std::from_chars(start, p_, *out);
+  if (result.ec == std::errc() && result.ptr == p_) return;
+  // The decimal magnitude: digits before the point (leading zeros aside), or minus the zeros
+  // after it, plus the exponent (saturated).
+  long long magnitude = 0;
+  bool nonzero = false;
+  const char* digits = *start == '-' ? start + 1 : start;
+  for (const char* d = digits; d < fraction; ++d)
+    if (nonzero || *d != '0') {
+      nonzero = true;
+      ++magnitude;
+    }
+  for (const char* d = fraction + 1; !nonzero && d < exponent; ++d) {
+    if (*d != '0') nonzero = true;
+    else --magnitude;
+  }
+  if (!nonzero) {
+    *out = *start == '-' ? -0.0 : 0.0;
+    return;
+  }
+  long long power = 0;
+  const char* e = exponent + 1;
+  const bool negative = e < p_ && *e == '-';
+  if (e < p_ && (*e == '+' || *e == '-')) ++e;
+  for (; e < p_; ++e) power = std::min<long long>(power * 10 + (*e - '0'), 1000000000LL);
+  magnitude += negative ? -power : power;
+  if (magnitude > 0) fail("number overflow: beyond the range of a double");
+  *out = *start == '-' ? -0.0 : 0.0;
+}
+
+void JsonScanner::expectWord(const char* word) {
+  for (const char* w = word; *w; ++w, ++p_)
+    if (p_ == end_ || *p_ != *w) fail("not a value (a misspelt true, false or null?)");
+}
+
+void JsonScanner::readString(std::string& out) {
+  if (peek() != Kind::String) fail("expected a string");
+  out.clear();
+  scanString(&out);
+  pending_ = false;
+}
+
+double JsonScanner::readNumber() {
+  if (peek() != Kind::Number) fail("expected a number");
+  double value = 0.0;
+  scanNumber(&value);
+  pending_ = false;
+  return value;
+}
+
+bool JsonScanner::readBoolean() {
+  if (peek() != Kind::Boolean) fail("expected true or false");
+  const bool value = *p_ == 't';
+  expectWord(value ? "true" : "false");
+  pending_ = false;
+  return value;
+}
+
+void JsonScanner::readNull() {
+  if (peek() != Kind::Null) fail("expected null");
+  expectWord("null");
+  pending_ = false;
+}
+
+void JsonScanner::skipValue() {
+  const std::size_t base = open_.size();
+  pending_ = false;
+  for (;;) {
+    // At the start of a value: a scalar is consumed, a container opened.
+    switch (peek()) {
+    case Kind::Object:
+      open('}');
+      break;
+    case Kind::Array:
+      open(']');
+      break;
+    case Kind::String:
+      scanString(nullptr);
+      break;
+    case Kind::Number:
+      scanNumber(nullptr);
+      break;
+    case Kind::Boolean:
+      expectWord(*p_ == 't' ? "true" : "false");
+      break;
+    case Kind::Null:
+      expectWord("null");
+      break;
+    }
+    // Then to the next value inside what is open, closing what has ended.
+    bool more = false;
+    while (open_.size() > base) {
+      if (open_.back() == '}') {
+        if (!next('}')) continue;
+        if (p_ == end_ || *p_ != '"') fail("expected a member name");
+        scanString(nullptr);
+        skipWhitespace();
+        if (p_ == end_ || *p_ != ':') fail("expected ':'");
+        ++p_;
+      } else if (!next(']')) {
+        continue;
+      }
+      more = true;
+      break;
+    }
+    if (!more) return;
+  }
+}
+
+void JsonScanner::skipRest() {
+  if (pending_) skipValue();
+  std::string key;
+  while (!open_.empty()) {
+    if (open_.back() == '}' ? nextKey(key) : nextElement()) skipValue();
+  }
+  finish();
+}
+
+void JsonScanner::finish() {
+  skipWhitespace();
+  if (!open_.empty()) fail("the document is not closed");
+  if (p_ != end_) fail("more text after the document");
+}
+
+}  // namespace nvbw::detail

@@ -1,0 +1,236 @@
+// The fleet summary for a terminal (fleet_summary.h).
+#include <algorithm>
+#include <cmath>
+
+#include "fleet/fleet_summary_internal.h"
+#include "core/escape.h"
+
+namespace nvbw {
+
+namespace {
+
+using namespace detail;
+
+constexpr std::size_t kLineWidth = 80;
+constexpr std::size_t kMaxNameWidth = 24;
+constexpr std::size_t kCellWidth = 5;  // "100*" and a space
+
+std::string safe(const std::string& text, std::size_t maxChars = 300) {
+  return escapeForTerminal(text, maxChars);
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string padRight(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string padLeft(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+// A node's name for the table: escaped, cut to the column with a trailing '~'.
+std::string tableName(const std::string& name, std::size_t width) {
+  std::string text = safe(name, 200);
+  if (text.size() > width) text = text.substr(0, width - 1) + "~";
+  return text;
+}
+
+std::string valueText(double value, const FleetColumn& column) {
+  return numberText(value, 2) + " " + column.unit;
+}
+
+// One cell of the table: the worse percent of median, and a mark.
+std::string tableCell(const FleetCell& cell, bool latency) {
+  switch (cell.status) {
+  case FleetStatus::Failed:
+    return " ERR ";
+  case FleetStatus::Waived:
+    return "   W ";
+  case FleetStatus::Missing:
+    return "   - ";
+  case FleetStatus::Passed:
+    break;
+  }
+  const auto percent = worsePercentOfMedian(cell, latency);
+  if (!percent) return "   . ";
+  const long rounded = std::lround(std::min(*percent, 9999.0));
+  const char mark = cell.flagged() ? '*' : cell.judged ? ' ' : '~';
+  return padLeft(std::to_string(rounded), 4) + mark;
+}
+
+std::string header(const FleetSummary& s) {
+  std::string out = "Fleet summary: " + plural(s.reports, "report", "reports") + ", " +
+                    plural(s.nodes.size(), "node", "nodes") + " in " +
+                    plural(s.groups.size(), "group", "groups") + ", " +
+                    plural(s.columns.size(), "testcase matrix", "testcase matrices") + ".\n";
+  out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
+         "group's median than max(" +
+         numberText(kFleetMadFactor, 0) + " x " + numberText(kMadToSigma, 4) +
+         " x MAD / median, " + numberText(kFleetFloorPercent, 0) +
+         "%) (bandwidth: below, latency: above), or when the testcase failed; groups of fewer "
+         "than " +
+         std::to_string(kFleetMinGroupNodes) + " nodes are not judged.\n";
+  for (const std::string& note : s.notes) out += "NOTE: " + safe(note) + "\n";
+  return out;
+}
+
+std::string groupsSection(const FleetSummary& s) {
+  if (s.groups.empty()) return "";
+  std::string out = "\nGroups (GPU count and model):\n";
+  for (const FleetGroup& g : s.groups) {
+    out += "  " + safe(g.name) + ": " + plural(g.nodes, "node", "nodes");
+    if (g.nodes < kFleetMinGroupNodes)
+      out += " (fewer than " + std::to_string(kFleetMinGroupNodes) + ": not judged)";
+    out += "\n";
+  }
+  return out;
+}
+
+// Per group, per column: the medians and bands the nodes were judged against.
+std::string mediansSection(const FleetSummary& s) {
+  if (s.columns.empty()) return "";
+  std::string out;
+  const std::size_t width = std::to_string(s.columns.size()).size();
+  for (const FleetGroup& g : s.groups) {
+    out += "\nTestcases of " + safe(g.name) + ": median SUM and median worst cell, each with its band:\n";
+    for (std::size_t c = 0; c < s.columns.size(); ++c) {
+      const FleetColumn& column = s.columns[c];
+      const FleetColumnStats& st = g.columns[c];
+      if (st.nodes == 0) continue;  // no node of the group passed it
+      out += "  " + padLeft(std::to_string(c + 1), width) + " " + safe(column.key, 120);
+      out += ": SUM " + valueText(st.sumMedian, column) + " (" +
+             numberText(st.sumBandPercent, 1) + "%), worst " +
+             valueText(st.worstMedian, column) + " (" + numberText(st.worstBandPercent, 1) +
+             "%)";
+      if (!st.judged) out += " (" + plural(st.nodes, "node", "nodes") + ": not judged)";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+std::string tableSection(const FleetSummary& s) {
+  if (s.nodes.empty() || s.columns.empty()) return "";
+  std::size_t nameWidth = 4;
+  for (const FleetNode& n : s.nodes)
+    nameWidth = std::max(nameWidth, std::min(safe(n.name, 200).size(), kMaxNameWidth));
+  const std::size_t perBlock =
+      std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
+  std::string out =
+      "\nPercent of the group median, per node and testcase (numbered as above): the worse of "
+      "SUM and worst cell (latency: higher is worse); * flagged, ~ not judged, ERR failed, "
+      "W waived, - missing, . no value.\n";
+  for (std::size_t first = 0; first < s.columns.size(); first += perBlock) {
+    const std::size_t last = std::min(s.columns.size(), first + perBlock);
+    std::string line = "\n" + padRight("node", nameWidth + 1);
+    for (std::size_t c = first; c < last; ++c) line += padLeft(std::to_string(c + 1), 4) + " ";
+    out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+    for (const FleetNode& n : s.nodes) {
+      line = padRight(tableName(n.name, nameWidth), nameWidth + 1);
+      for (std::size_t c = first; c < last; ++c)
+        line += tableCell(n.cells[c], s.columns[c].latency());
+      out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+    }
+  }
+  return out;
+}
+
+// "SUM 20830.00 GB/s 5.2% below the median 21968.63 (band 5.0%)".
+std::string judgedValue(const char* what, double value, double median, double band,
+                        const FleetColumn& column) {
+  return std::string(what) + " " + valueText(value, column) + " " +
+         numberText(std::fabs(deficitPercent(value, median, column.latency())), 1) + "% " +
+         (column.latency() ? "above" : "below") + " the median " + numberText(median, 2) +
+         " (band " + numberText(band, 1) + "%)";
+}
+
+// One line per flagged testcase of a node: the worst cell, the SUM, or both.
+std::string flagLine(const FleetColumn& column, const FleetCell& cell,
+                     const FleetColumnStats& st) {
+  std::string line = "    " + safe(column.key, 120) + ": ";
+  if (cell.worstFlagged) {
+    line += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
+    if (!cell.worstCell.empty()) line += " at " + safe(cell.worstCell, 40);
+    if (cell.worstPercentOfPeak)
+      line += ", " + numberText(*cell.worstPercentOfPeak, 1) + "% of peak";
+  }
+  if (cell.sumFlagged)
+    line += std::string(cell.worstFlagged ? "; " : "") +
+            judgedValue("SUM", cell.sum, st.sumMedian, st.sumBandPercent, column);
+  return line + "\n";
+}
+
+std::string nodeTitle(const FleetSummary& s, const FleetNode& n) {
+  return "  " + safe(n.name) + " (" + safe(s.groups.at(n.group).name) + "; " + safe(n.file) + ")\n";
+}
+
+std::string flaggedSection(const FleetSummary& s) {
+  const std::size_t flagged = s.flaggedNodes();
+  if (flagged == 0) return "";
+  std::string out = "\nFlagged nodes (" + std::to_string(flagged) + "):\n";
+  for (const FleetNode& n : s.nodes) {
+    if (!n.flagged()) continue;
+    out += nodeTitle(s, n);
+    const FleetGroup& group = s.groups.at(n.group);
+    for (std::size_t c = 0; c < s.columns.size(); ++c) {
+      const FleetCell& cell = n.cells[c];
+      if (cell.status == FleetStatus::Failed) {
+        out += "    " + safe(s.columns[c].key, 120) + ": failed (" + safe(cell.entryStatus, 16) +
+               ")" + (cell.message.empty() ? "" : ": " + safe(cell.message, 200)) + "\n";
+        continue;
+      }
+      if (cell.flagged()) out += flagLine(s.columns[c], cell, group.columns[c]);
+    }
+  }
+  return out;
+}
+
+std::string listSection(const FleetSummary& s, FleetStatus status, const char* title) {
+  std::string out;
+  for (const FleetNode& n : s.nodes) {
+    const std::vector<std::string> names = testcasesWithStatus(s, n, status);
+    if (names.empty()) continue;
+    std::string line = "  " + safe(n.name) + ": ";
+    for (std::size_t i = 0; i < names.size(); ++i) line += (i ? ", " : "") + safe(names[i], 120);
+    out += line + "\n";
+  }
+  return out.empty() ? "" : std::string("\n") + title + "\n" + out;
+}
+
+std::string notesSection(const FleetSummary& s) {
+  std::string out;
+  for (const FleetNode& n : s.nodes) {
+    std::vector<std::string> notes = n.notes;
+    if (n.hostSource == "file name") notes.push_back("no host name recorded: named by its file");
+    if (n.name != n.host) notes.push_back("a further report of host " + safe(n.host) + " (" +
+                                          safe(n.file) + ")");
+    for (const std::string& note : notes) out += "  " + safe(n.name) + ": " + safe(note) + "\n";
+  }
+  return out.empty() ? "" : "\nNotes:\n" + out;
+}
+
+std::string unreadableSection(const FleetSummary& s) {
+  if (s.unreadable.empty()) return "";
+  std::string out = "\nUnreadable reports (" + std::to_string(s.unreadable.size()) + "):\n";
+  for (const UnreadableReport& u : s.unreadable)
+    out += "  " + safe(u.file) + ": " + safe(u.reason) + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string fleetSummaryText(const FleetSummary& s) {
+  return header(s) + groupsSection(s) + mediansSection(s) + tableSection(s) +
+         listSection(s, FleetStatus::Missing,
+                     "Missing testcases (selected, not in the node's report):") +
+         listSection(s, FleetStatus::Waived, "Waived testcases:") + notesSection(s) +
+         flaggedSection(s) + unreadableSection(s) + "\nSummary: " +
+         plural(s.nodes.size(), "node", "nodes") + ", " + std::to_string(s.flaggedNodes()) +
+         " flagged, " + std::to_string(s.unreadable.size()) + " unreadable.\n";
+}
+
+}  // namespace nvbw

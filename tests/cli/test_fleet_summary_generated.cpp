@@ -1,0 +1,178 @@
+// --summarize over a generated fleet (issue 19): 50 reports of 8-GPU default runs, shaped like
+// the fake platform's report and written by tools/make_fleet_reports.py with healthy noise,
+// with a few nodes doctored the ways fleets go wrong. Exactly the doctored nodes with a fault
+// must be flagged, for more than one seed; the nodes doctored harmlessly (a missing or waived
+// testcase, no host name) must not be.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fleet/fleet_summary.h"
+#include "core/json_style.h"
+#include "run_binary.h"
+#include "temp_file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace nvbw;
+
+const std::string kPython = "/usr/bin/python3";
+const fs::path kSource = (fs::path(NVBW_DOCS_DIR) / "..").lexically_normal();
+const std::string kGenerator = (kSource / "tools" / "make_fleet_reports.py").string();
+const std::string kValidator = (kSource / "tests" / "schema" / "validate.py").string();
+const std::string kSchema = (kSource / "docs" / "nvbandwidth.schema.json").string();
+constexpr int kNodes = 50;
+
+class FleetDir {
+ public:
+  FleetDir() {
+    std::string pattern = ::testing::TempDir() + "nvbw_fleet_gen_XXXXXX";
+    EXPECT_NE(mkdtemp(pattern.data()), nullptr);
+    path_ = pattern;
+  }
+  ~FleetDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
+
+ private:
+  std::string path_;
+};
+
+nvbw::test::RunResult run(const std::string& program, const std::vector<std::string>& args,
+                          const std::vector<std::pair<std::string, std::string>>& env = {}) {
+  nvbw::test::RunSpec spec(program, args);
+  spec.env = env;
+  spec.killAfter = std::chrono::seconds(120);
+  return nvbw::test::runProgram(spec);
+}
+
+// The faults, and the nodes that carry them; and harmless changes that must flag nothing.
+const std::vector<std::pair<int, std::string>> kFaults = {
+    {7, "slow-links:3"},      // one GPU's NVLinks at 75%
+    {13, "slow-pair:1:6"},    // one link at 60%: only the worst cells show it
+    {21, "slow-host:2"},      // a PCIe link trained down
+    {29, "slow-latency:5"},   // one GPU's latency 40% up
+    {34, "slow-node:0.85"},   // clocks held down: every SUM 15% low
+    {42, "failed:device_local_copy"},
+};
+const std::vector<std::pair<int, std::string>> kHarmless = {
+    {46, "missing:device_to_device_memcpy_read_tma"},
+    {48, "waived:device_local_copy_tma"},
+    {50, "no-hostname"},
+};
+
+std::string nodeName(int n) {
+  char name[16];
+  std::snprintf(name, sizeof name, "node%04d", n);
+  return name;
+}
+
+class GeneratedFleet : public ::testing::TestWithParam<int> {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(access(kPython.c_str(), X_OK), 0) << kPython << " is missing";
+    const nvbw::test::RunResult fake =
+        run(NVBW_FAKE_BINARY, {"-j"}, {{"NVBW_FAKE_GPUS", "8"}, {"NVBW_FAKE_LINKS", "nvswitch"}});
+    ASSERT_EQ(fake.exitCode, 0) << nvbw::test::describe(fake);
+    template_ = new nvbw::test::TempFile("fleet_template", fake.out);
+  }
+  static void TearDownTestSuite() {
+    delete template_;
+    template_ = nullptr;
+  }
+
+  // Writes the fleet for `seed` under dir / "reports" and summarizes it.
+  FleetSummary generate(const FleetDir& dir, int seed) {
+    std::vector<std::string> args = {kGenerator, "--template", template_->path(),
+                                     "--out", dir / "reports", "--nodes", std::to_string(kNodes),
+                                     "--seed", std::to_string(seed)};
+    for (const auto* list : {&kFaults, &kHarmless})
+      for (const auto& [node, what] : *list) args.push_back("--doctor=" + std::to_string(node) + "=" + what);
+    const nvbw::test::RunResult made = run(kPython, args);
+    EXPECT_EQ(made.exitCode, 0) << nvbw::test::describe(made);
+    return summarizeReports({dir / "reports"}, {}, {});
+  }
+
+  static nvbw::test::TempFile* template_;
+};
+
+nvbw::test::TempFile* GeneratedFleet::template_ = nullptr;
+
+TEST_P(GeneratedFleet, ExactlyTheDoctoredNodesAreFlagged) {
+  FleetDir dir;
+  const FleetSummary s = generate(dir, GetParam());
+  ASSERT_EQ(s.nodes.size(), static_cast<std::size_t>(kNodes));
+  EXPECT_TRUE(s.unreadable.empty());
+  ASSERT_EQ(s.groups.size(), 1u);
+  EXPECT_EQ(s.groups[0].name, "8 x NVIDIA H200");
+
+  std::set<std::string> flagged, expected;
+  for (const FleetNode& n : s.nodes)
+    if (n.flagged()) flagged.insert(n.name);
+  for (const auto& [node, what] : kFaults) expected.insert(nodeName(node));
+  EXPECT_EQ(flagged, expected) << fleetSummaryText(s);
+  EXPECT_EQ(fleetSummaryExitStatus(s), 3);
+
+  auto byName = [&s](const std::string& name) -> const FleetNode& {
+    for (const FleetNode& n : s.nodes)
+      if (n.name == name) return n;
+    throw std::runtime_error(name);
+  };
+  auto columnOf = [&s](const std::string& key) {
+    for (std::size_t c = 0; c < s.columns.size(); ++c)
+      if (s.columns[c].key == key) return c;
+    throw std::runtime_error(key);
+  };
+  // What flags each fault: the single link only through worst cells, the latency only through
+  // latency testcases, the slow node through its SUMs.
+  const FleetNode& pair = byName(nodeName(13));
+  for (std::size_t c = 0; c < s.columns.size(); ++c) EXPECT_FALSE(pair.cells[c].sumFlagged);
+  EXPECT_TRUE(pair.cells[columnOf("device_to_device_memcpy_read_ce")].worstFlagged);
+  const FleetNode& latency = byName(nodeName(29));
+  for (std::size_t c = 0; c < s.columns.size(); ++c)
+    if (latency.cells[c].flagged()) {
+      EXPECT_TRUE(s.columns[c].latency()) << s.columns[c].key;
+    }
+  EXPECT_TRUE(byName(nodeName(34)).cells[columnOf("device_local_copy")].sumFlagged);
+  EXPECT_EQ(byName(nodeName(42)).cells[columnOf("device_local_copy")].status,
+            FleetStatus::Failed);
+  const FleetNode& host = byName(nodeName(21));
+  EXPECT_EQ(host.cells[columnOf("host_to_device_memcpy_ce")].worstCell, "CPU -> GPU 2");
+
+  // The harmless changes are reported, not flagged.
+  EXPECT_EQ(byName(nodeName(46)).cells[columnOf("device_to_device_memcpy_read_tma")].status,
+            FleetStatus::Missing);
+  EXPECT_EQ(byName(nodeName(48)).cells[columnOf("device_local_copy_tma")].status,
+            FleetStatus::Waived);
+  EXPECT_EQ(byName(nodeName(50)).hostSource, "file name");
+  EXPECT_EQ(byName(nodeName(1)).hostSource, "hostname");
+  const std::string text = fleetSummaryText(s);
+  EXPECT_NE(text.find("Summary: 50 nodes, 6 flagged, 0 unreadable."), std::string::npos);
+}
+
+TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
+  if (GetParam() != 1) GTEST_SKIP() << "one seed is enough for the schema";
+  FleetDir dir;
+  const FleetSummary s = generate(dir, GetParam());
+  const json doc = {{"nvbandwidth", {{"version", "v0.8"}, {"git_version", ""},
+                                     {"summary", fleetSummaryJson(s)}}}};
+  std::ostringstream styled;
+  writeStyledJson(styled, doc);
+  const nvbw::test::TempFile file("fleet_summary_generated", styled.str());
+  const nvbw::test::RunResult check = run(kPython, {kValidator, kSchema, file.path()});
+  EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, GeneratedFleet, ::testing::Values(1, 2, 3));
+
+}  // namespace

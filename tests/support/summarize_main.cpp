@@ -1,0 +1,60 @@
+// nvbw_summarize: the fleet summary as a command of its own, for tools/bench_summarize.sh and for
+// trying the views before --summarize is an option of nvbandwidth.
+//   nvbw_summarize [-j] [--html FILE] [-t TESTCASE]... REPORT...
+// Prints the text (or with -j the JSON document) on stdout; exit 0, or 3 when a node is flagged
+// or a report unreadable.
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fleet/fleet_summary.h"
+#include "core/json_style.h"
+#include "core/version.h"
+
+int main(int argc, char** argv) {
+  bool json = false;
+  std::string html;
+  nvbw::SummaryOptions options;
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-j") {
+      json = true;
+    } else if (arg == "--html" && i + 1 < argc) {
+      html = argv[++i];
+    } else if (arg == "-t" && i + 1 < argc) {
+      options.testcases.push_back(argv[++i]);
+    } else {
+      paths.push_back(arg);
+    }
+  }
+  if (paths.empty()) {
+    std::cerr << "usage: nvbw_summarize [-j] [--html FILE] [-t TESTCASE]... REPORT...\n";
+    return 2;
+  }
+  const nvbw::FleetSummary summary = nvbw::summarizeReports(paths, options, {});
+  if (json) {
+    // The nodes are written one at a time, as --compare -j streams its cells.
+    const nlohmann::json doc = {{"nvbandwidth",
+                                 {{"version", nvbw::kVersion},
+                                  {"git_version", nvbw::kGitVersion},
+                                  {"summary", nvbw::fleetSummaryJson(summary, false)}}}};
+    std::size_t next = 0;
+    const nvbw::StreamedArray nodes{&doc["nvbandwidth"]["summary"]["nodes"],
+                                    [&](nlohmann::json& node) {
+                                      if (next == summary.nodes.size()) return false;
+                                      node = nvbw::fleetSummaryNodeJson(summary, next++);
+                                      return true;
+                                    }};
+    nvbw::writeStyledJson(std::cout, doc, &nodes);
+    std::cout << "\n";
+  } else {
+    std::cout << nvbw::fleetSummaryText(summary);
+  }
+  if (!html.empty()) std::ofstream(html, std::ios::binary) << nvbw::fleetSummaryHtml(summary);
+  std::cout.flush();
+  return nvbw::fleetSummaryExitStatus(summary);
+}
