@@ -8,6 +8,7 @@
 
 #include "app/platform.h"
 #include "core/error.h"
+#include "core/exit_status.h"
 #include "core/progress.h"
 #include "core/stop_request.h"
 #include "platform/communicator.h"
@@ -25,13 +26,6 @@ struct AppContext {
   RegistryScope scope = RegistryScope::SingleNode;  // which testcases this build has
   bool errIsTerminal = false;  // stderr is a terminal: the progress line may be shown there
 };
-
-// Exit statuses (README "Exit status").
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitSlower = 3;  // --compare/--baseline: a cell is SLOWER
-inline constexpr int kExitInterruptedBase = 128;  // + the signal number
 
 // A write to standard output or standard error failed (full disk, closed descriptor): exit 1.
 class WriteFailed : public Error {

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "fleet/comparison.h"
+#include "fleet/comparison/comparison.h"
 #include "core/escape.h"
 #include "app/fleet_commands.h"
 #include "fleet/html/html_report.h"

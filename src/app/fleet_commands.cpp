@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "fleet/comparison.h"
+#include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "core/json_style.h"
 #include "core/version.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fleet/comparison.h"
+#include "fleet/comparison/comparison.h"
 #include "facts/environment.h"
 #include "core/phase_times.h"
 #include "engine/results.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "fleet/fleet_summary.h"
+#include "fleet/summary/fleet_summary.h"
 #include "core/json_style.h"
 #include "run_binary.h"
 #include "temp_file.h"

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <string>
 
-#include "fleet/metrics.h"
+#include "fleet/metrics/metrics.h"
 #include "fleet/report_files.h"
 
 int main(int argc, char** argv) {

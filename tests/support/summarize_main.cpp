@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fleet/fleet_summary.h"
+#include "fleet/summary/fleet_summary.h"
 #include "core/json_style.h"
 #include "core/version.h"
 

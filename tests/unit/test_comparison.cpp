@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "golden.h"
-#include "fleet/comparison.h"
+#include "fleet/comparison/comparison.h"
 #include "core/statistics.h"
 
 namespace nvbw {

@@ -16,12 +16,13 @@
 #include <vector>
 
 #include "golden.h"
-#include "fleet/expectations.h"
+#include "fleet/expectations/expectations.h"
 #include "plans/registry.h"
 #include "fleet/report_shape.h"
 #include "platform/topology.h"
 #include "run_binary.h"
 #include "temp_file.h"
+#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

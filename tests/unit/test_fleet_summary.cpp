@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "fleet/fleet_summary_internal.h"
-#include "fleet/fleet_summary_scan.h"
-#include "fleet/fleet_summary.h"
+#include "fleet/summary/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_scan.h"
+#include "fleet/summary/fleet_summary.h"
 #include "core/json_style.h"
 #include "fleet/report_files.h"
 #include "golden.h"

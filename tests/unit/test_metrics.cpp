@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "golden.h"
-#include "fleet/metrics.h"
+#include "fleet/metrics/metrics.h"
 
 namespace nvbw {
 namespace {

@@ -8,7 +8,7 @@
 #include <system_error>
 #include <utility>
 
-#include "fleet/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_internal.h"
 #include "core/bounded_json.h"
 #include "fleet/report_files.h"
 #include "fleet/report_shape.h"

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "core/escape.h"
-#include "fleet/expectations.h"
+#include "fleet/expectations/expectations.h"
 #include "core/format.h"
 
 namespace nvbw {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "fleet/expectations.h"
+#include "fleet/expectations/expectations.h"
 #include "fleet/report_shape.h"
 
 namespace nvbw {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "fleet/comparison_report.h"
-#include "fleet/comparison.h"
+#include "fleet/comparison/comparison_report.h"
+#include "fleet/comparison/comparison.h"
 #include "core/escape.h"
 #include "core/format.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fleet/fleet_summary.h"
+#include "fleet/summary/fleet_summary.h"
 
 namespace nvbw::detail {
 

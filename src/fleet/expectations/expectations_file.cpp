@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "core/escape.h"
-#include "fleet/expectations.h"
+#include "fleet/expectations/expectations.h"
 #include "plans/registry.h"
 #include "fleet/report_shape.h"
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fleet/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_internal.h"
 #include "core/escape.h"
 
 namespace nvbw {

@@ -1,4 +1,4 @@
-#include "fleet/comparison_report.h"
+#include "fleet/comparison/comparison_report.h"
 
 #include <array>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fleet/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_internal.h"
 #include "fleet/html/html_markup.h"
 
 namespace nvbw {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "fleet/metrics_exposition.h"
+#include "fleet/metrics/metrics_exposition.h"
 
 namespace nvbw::detail::metrics {
 

@@ -1,4 +1,4 @@
-#include "fleet/metrics_reading.h"
+#include "fleet/metrics/metrics_reading.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "fleet/comparison.h"
+#include "fleet/comparison/comparison.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "fleet/comparison_report.h"
+#include "fleet/comparison/comparison_report.h"
 
 namespace nvbw {
 

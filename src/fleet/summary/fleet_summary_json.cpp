@@ -1,6 +1,6 @@
 // The fleet summary as the "summary" object of a JSON document (docs/nvbandwidth.schema.json,
 // summaryDocument).
-#include "fleet/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
 

@@ -1,6 +1,6 @@
 // The metrics view (metrics.h): fills the gauge families, in the order the file lists them, from
 // what metrics_reading.cpp reads of the report.
-#include "fleet/metrics.h"
+#include "fleet/metrics/metrics.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "fleet/metrics_exposition.h"
-#include "fleet/metrics_reading.h"
+#include "fleet/metrics/metrics_exposition.h"
+#include "fleet/metrics/metrics_reading.h"
 
 namespace nvbw {
 namespace {

@@ -1,4 +1,4 @@
-#include "fleet/fleet_summary_scan.h"
+#include "fleet/summary/fleet_summary_scan.h"
 
 #include <charconv>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "fleet/metrics_exposition.h"
+#include "fleet/metrics/metrics_exposition.h"
 
 #include <array>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "fleet/metrics.h"
+#include "fleet/metrics/metrics.h"
 
 namespace nvbw::detail {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 
-#include "fleet/fleet_summary_internal.h"
-#include "app/application.h"
+#include "fleet/summary/fleet_summary_internal.h"
+#include "core/exit_status.h"
 
 namespace nvbw {
 

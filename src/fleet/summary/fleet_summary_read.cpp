@@ -8,8 +8,8 @@
 #include <limits>
 #include <set>
 
-#include "fleet/fleet_summary_internal.h"
-#include "fleet/fleet_summary_scan.h"
+#include "fleet/summary/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_scan.h"
 #include "fleet/report_files.h"
 #include "fleet/report_shape.h"
 
