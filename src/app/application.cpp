@@ -18,10 +18,12 @@
 #include "report/progress_display.h"
 #include "plans/pair_selection.h"
 #include "plans/registry.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 #include "app/selection.h"
 #include "fleet/sweep.h"
 #include "core/version.h"
+#include "report/output_text.h"
+#include "report/output_json.h"
 
 namespace nvbw {
 
@@ -31,8 +33,8 @@ std::string smallBufferWarning() {
          std::to_string(kDefaultBufferSizeMiB) + " MiB) to achieve maximal peak bandwidth.";
 }
 
-SystemInfo buildSystemInfo() {
-  SystemInfo info;
+SystemFacts buildSystemFacts() {
+  SystemFacts info;
   info.version = kVersion;
   info.gitVersion = kGitVersion;
   info.cudaRuntimeVersion = kBuildCudaVersion;
@@ -77,25 +79,24 @@ std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
   return keys;
 }
 
-ExecSettings execSettings(const Options& o) {
-  ExecSettings s;
+std::vector<std::uint64_t> sweepSizesOf(const Options& o) {
+  return o.sweep.empty() ? std::vector<std::uint64_t>{} : sweepSizes(parseSweep(o.sweep));
+}
+
+// The run's settings, once, from the options (the page size of -H is added when it is known).
+RunSettings runSettings(const Options& o) {
+  RunSettings s;
+  s.bufferSizeMiB = o.bufferSizeMiB;
   s.samples = o.testSamples;
   s.loopCount = o.loopCount;
   s.statistic = o.useMean ? Statistic::Mean : Statistic::Median;
   s.verify = !o.skipVerification;
   s.cpuAffinity = !o.disableAffinity;
+  s.useHugePages = o.useHugePages;
+  s.targetNumPairs = o.targetNumPairs;
+  s.pair = o.pair;
+  s.sweepSizesMiB = sweepSizesOf(o);
   return s;
-}
-
-std::vector<std::uint64_t> sweepSizesOf(const Options& o) {
-  return o.sweep.empty() ? std::vector<std::uint64_t>{} : sweepSizes(parseSweep(o.sweep));
-}
-
-RunSettings runSettings(const Options& o) {
-  return {o.bufferSizeMiB,     o.testSamples,      o.loopCount,
-          o.useMean ? Statistic::Mean : Statistic::Median,
-          !o.skipVerification, !o.disableAffinity, o.useHugePages,
-          o.targetNumPairs,    o.pair,             sweepSizesOf(o)};
 }
 
 // What -H means on this machine: the page size to allocate with and, when there are no huge
@@ -119,9 +120,9 @@ HostMemoryChoice hostMemoryChoice(const Options& o) {
 }
 
 // The part of a run after option handling: start-up, header, testcases, report.
-class Run {
+class RunCommand {
  public:
-  Run(const Options& options, AppContext& ctx, CommandFiles& files)
+  RunCommand(const Options& options, AppContext& ctx, CommandFiles& files)
       : options_(options), ctx_(ctx), files_(files) {
     const OutputSettings settings{options.verbose, options.perfFormatter};
     printed_ = options.json ? makeJsonOutput(ctx.out, settings)
@@ -145,13 +146,13 @@ class Run {
  private:
   RunHeader header() const {
     RunHeader h;
-    h.system = buildSystemInfo();
+    h.system = buildSystemFacts();
     h.settings = runSettings(options_);
     if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
     return h;
   }
   int startupFailed(RunHeader h, const std::string& why);
-  int finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
+  int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
@@ -174,7 +175,7 @@ class Run {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-int Run::startupFailed(RunHeader h, const std::string& why) {
+int RunCommand::startupFailed(RunHeader h, const std::string& why) {
   h.gpusOpened = false;
   h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
   output_->header(h);
@@ -186,7 +187,7 @@ int Run::startupFailed(RunHeader h, const std::string& why) {
 
 // The header's facts about the opened machine: system, environment and the notes they call for.
 void addMachineFacts(RunHeader& h, const Platform& platform) {
-  h.system = platform.systemInfo();
+  h.system = platform.systemFacts();
   h.environment = platform.environment();
   for (std::string& line : environmentWarnings(*h.environment)) h.warnings.push_back(std::move(line));
   if (h.environment->nvmlProblem)
@@ -196,7 +197,7 @@ void addMachineFacts(RunHeader& h, const Platform& platform) {
     h.warnings.push_back(std::move(note));
 }
 
-int Run::execute(const std::vector<TestcaseDef>& registry,
+int RunCommand::execute(const std::vector<TestcaseDef>& registry,
                  const std::vector<Selection>& selection) {
   RunHeader h = header();
   std::unique_ptr<Platform> platform;
@@ -228,11 +229,10 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   ExecHooks hooks;
   hooks.stopRequested = ctx_.stopRequested;
   hooks.note = [this](const std::string& line) { ctx_.err << line << '\n'; };
-  std::unique_ptr<PlanRunner> runner;
-  ExecSettings exec = execSettings(options_);
-  exec.hugePageBytes = host.hugePageBytes;
+  std::unique_ptr<PlanExecutor> executor;
+  h.settings.hugePageBytes = host.hugePageBytes;
   try {
-    runner = platform->makePlanRunner(exec, hooks);
+    executor = platform->makePlanExecutor(h.settings, hooks);
   } catch (const std::exception& e) {
     output_->globalError(e.what());
     output_->finish(RunEnd{});
@@ -241,14 +241,14 @@ int Run::execute(const std::vector<TestcaseDef>& registry,
   }
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
   CheckedOutput checked(*output_, ctx_.out);
-  const RunSummary summary = runTestcases(
+  const LoopSummary summary = runTestcaseLoop(
       {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes()),
-       pairs, host.problem, sweepSizesOf(options_)},
-      *runner, checked, {ctx_.comm, ctx_.stopRequested, progressSink()});
-  return finish(summary, *runner, selection.size(), *platform, *h.environment);
+       pairs, host.problem, h.settings.sweepSizesMiB},
+      *executor, checked, {ctx_.comm, ctx_.stopRequested, progressSink()});
+  return finish(summary, *executor, selection.size(), *platform, *h.environment);
 }
 
-int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t selected,
+int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
                 const Platform& platform, const EnvironmentSnapshot& atStart) {
   RunEnd end;
   end.environment = platform.environment();
@@ -258,7 +258,7 @@ int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t
   end.selected = selected;
   end.timing = RunEnd::Timing{
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
-      runner.phaseTimes(), runner.memoryStats()};
+      executor.phaseTimes(), executor.memoryStats()};
   int status = summary.errors > 0 ? kExitFailure : kExitOk;
   if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
   return finishViews(end, status);
@@ -266,7 +266,7 @@ int Run::finish(const RunSummary& summary, const PlanRunner& runner, std::size_t
 
 // Compares with the baseline (from the captured document), prints the end of the report and
 // writes the HTML. Errors and interruption keep their status; otherwise SLOWER cells give 3.
-int Run::finishViews(const RunEnd& end, int status) {
+int RunCommand::finishViews(const RunEnd& end, int status) {
   nlohmann::json doc;
   if (capture_) {
     capture_->finish(end);
@@ -357,7 +357,7 @@ int runApplication(const Options& options, AppContext& ctx) {
     } else if (!options.from.empty()) {
       status = runRenderCommand(*files, ctx);
     } else {
-      Run run(options, ctx, *files);
+      RunCommand run(options, ctx, *files);
       status = run.execute(registry, selection);
     }
     ctx.err.flush();

@@ -12,7 +12,7 @@
 
 #include "app/app_context.h"
 #include "app/options.h"
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 
 namespace nvbw {
 
@@ -26,7 +26,7 @@ int runCommandLine(const std::vector<std::string>& args, AppContext& context);
 // The start-up note about a buffer smaller than the default.
 std::string smallBufferWarning();
 
-// The SystemInfo known without a driver: versions of this build and the host name.
-SystemInfo buildSystemInfo();
+// The SystemFacts known without a driver: versions of this build and the host name.
+SystemFacts buildSystemFacts();
 
 }  // namespace nvbw

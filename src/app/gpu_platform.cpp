@@ -3,6 +3,7 @@
 #include "app/application.h"
 
 #include "platform/driver.h"
+#include "platform/driver_topology.h"
 #include "platform/gpu.h"
 #include "facts/machine_facts.h"
 
@@ -17,8 +18,8 @@ class GpuPlatform final : public Platform {
     topology_.setLinkFacts(facts_.linkFacts());
   }
 
-  SystemInfo systemInfo() const override {
-    SystemInfo info = buildSystemInfo();
+  SystemFacts systemFacts() const override {
+    SystemFacts info = buildSystemFacts();
     info.cudaDriverVersion = gpu_.driverCudaVersion();
     info.driverVersion = readDriverVersion();
     for (int d = 0; d < gpu_.deviceCount(); ++d) info.devices.push_back(gpu_.info(d));
@@ -28,9 +29,9 @@ class GpuPlatform final : public Platform {
   const Topology& topology() const override { return topology_; }
   EnvironmentSnapshot environment() const override { return facts_.environment(); }
 
-  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+  std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                              ExecHooks hooks) override {
-    return makeGpuPlanRunner(gpu_, settings, std::move(hooks));
+    return makeGpuPlanExecutor(gpu_, settings, std::move(hooks));
   }
 
  private:

@@ -8,7 +8,7 @@
 
 #include "engine/executor.h"
 #include "facts/environment.h"
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 #include "platform/topology.h"
 
 namespace nvbw {
@@ -18,12 +18,12 @@ class Platform {
  public:
   virtual ~Platform() = default;
   // Versions, host name and devices.
-  virtual SystemInfo systemInfo() const = 0;
+  virtual SystemFacts systemFacts() const = 0;
   virtual const Topology& topology() const = 0;
   // The machine's state now (clocks, power, modes, PCIe link as trained): read at the start and
   // at the end of the run. By default nothing is known.
   virtual EnvironmentSnapshot environment() const;
-  virtual std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+  virtual std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                                      ExecHooks hooks) = 0;
 };
 

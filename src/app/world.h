@@ -1,5 +1,5 @@
 // The processes of a run, as main sees them: one process in the plain build (world_single.cpp),
-// the MPI ranks in the multinode build (src/multinode/world_mpi.cpp). Opened first and closed
+// the MPI ranks in the multinode build (multinode/mpi/world_mpi.cpp). Opened first and closed
 // last, on every path (-h, -l and usage errors included).
 #pragma once
 

@@ -15,7 +15,7 @@
 
 #include "core/error.h"
 #include "platform/gpu.h"
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 #include "plans/plan.h"
 
 namespace nvbw {

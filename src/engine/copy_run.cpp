@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 #include "plans/pattern.h"
 
 namespace nvbw::detail {

@@ -8,7 +8,7 @@
 #include "engine/latency_measurement.h"
 #include "engine/buffer_pool.h"
 #include "engine/kernels/kernels.h"
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 #include "core/statistics.h"
 #include "engine/phase_timer.h"
 #include "engine/sample_protocol.h"
@@ -41,9 +41,9 @@ struct MeasurementBuffers {
   }
 };
 
-class GpuPlanRunner final : public PlanRunner {
+class GpuPlanExecutor final : public PlanExecutor {
  public:
-  GpuPlanRunner(const Gpu& gpu, ExecSettings settings, ExecHooks hooks)
+  GpuPlanExecutor(const Gpu& gpu, RunSettings settings, ExecHooks hooks)
       : gpu_(gpu), settings_(settings), hooks_(std::move(hooks)),
         allocator_(makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note,
                                      settings.hugePageBytes)),
@@ -93,7 +93,7 @@ class GpuPlanRunner final : public PlanRunner {
                                     std::vector<std::size_t>& indices);
 
   const Gpu& gpu_;
-  ExecSettings settings_;
+  RunSettings settings_;
   ExecHooks hooks_;
   std::unique_ptr<Allocator> allocator_;
   BufferPool pool_;
@@ -103,7 +103,7 @@ class GpuPlanRunner final : public PlanRunner {
   PhaseTimes times_;
 };
 
-PlanResult GpuPlanRunner::run(const Plan& plan, const ProgressSink& progress) {
+PlanResult GpuPlanExecutor::run(const Plan& plan, const ProgressSink& progress) {
   PlanResult result;
   for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
   if (!takesPart(plan)) return result;
@@ -140,7 +140,7 @@ PlanResult GpuPlanRunner::run(const Plan& plan, const ProgressSink& progress) {
   return result;
 }
 
-MeasurementBuffers GpuPlanRunner::buffersFor(const Measurement& m, bool multiProcess) {
+MeasurementBuffers GpuPlanExecutor::buffersFor(const Measurement& m, bool multiProcess) {
   std::vector<BufferSpec> specs;
   for (const CopySpec& c : m.copies) {
     specs.push_back(c.src);
@@ -154,7 +154,7 @@ MeasurementBuffers GpuPlanRunner::buffersFor(const Measurement& m, bool multiPro
   return buffers;
 }
 
-std::vector<CopySpec> GpuPlanRunner::localCopies(const Measurement& m, bool multiProcess,
+std::vector<CopySpec> GpuPlanExecutor::localCopies(const Measurement& m, bool multiProcess,
                                                  std::vector<std::size_t>& indices) {
   std::vector<CopySpec> copies;
   for (std::size_t i = 0; i < m.copies.size(); ++i) {
@@ -169,7 +169,7 @@ std::vector<CopySpec> GpuPlanRunner::localCopies(const Measurement& m, bool mult
   return copies;
 }
 
-MeasurementSamples GpuPlanRunner::measureCopies(const Measurement& m, bool multiProcess,
+MeasurementSamples GpuPlanExecutor::measureCopies(const Measurement& m, bool multiProcess,
                                                 const AfterSample& afterSample) {
   PhaseTimer allocationTimer(times_.allocation);
   const MeasurementBuffers buffers = buffersFor(m, multiProcess);
@@ -207,9 +207,9 @@ MeasurementSamples GpuPlanRunner::measureCopies(const Measurement& m, bool multi
 
 }  // namespace
 
-std::unique_ptr<PlanRunner> makeGpuPlanRunner(const Gpu& gpu, ExecSettings settings,
+std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,
                                               ExecHooks hooks) {
-  return std::make_unique<GpuPlanRunner>(gpu, settings, std::move(hooks));
+  return std::make_unique<GpuPlanExecutor>(gpu, settings, std::move(hooks));
 }
 
 }  // namespace nvbw

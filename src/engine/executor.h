@@ -5,7 +5,8 @@
 
 #include "core/phase_times.h"
 #include "core/progress.h"
-#include "engine/exec_settings.h"
+#include "engine/exec_hooks.h"
+#include "engine/run_settings.h"
 #include "engine/results.h"
 #include "platform/gpu.h"
 #include "plans/plan.h"
@@ -14,9 +15,9 @@ namespace nvbw {
 
 // Something that can run a plan. The runner depends on this interface so its logic (waivers,
 // errors, ordering) is testable without a GPU.
-class PlanRunner {
+class PlanExecutor {
  public:
-  virtual ~PlanRunner() = default;
+  virtual ~PlanExecutor() = default;
   // Throws on CUDA errors, verification failures, spin timeouts and impossible timings, and
   // Interrupted when a stop was requested (after finishing the sample under way).
   virtual PlanResult run(const Plan& plan, const ProgressSink& progress) = 0;
@@ -25,7 +26,7 @@ class PlanRunner {
   virtual MemoryStats memoryStats() const { return {}; }
 };
 
-std::unique_ptr<PlanRunner> makeGpuPlanRunner(const Gpu& gpu, ExecSettings settings,
+std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,
                                               ExecHooks hooks = {});
 
 }  // namespace nvbw

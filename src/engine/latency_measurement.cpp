@@ -39,7 +39,7 @@ void requireTma(const Gpu& gpu, int device) {
 }  // namespace
 
 std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const LatencySpec& spec,
-                                   const ExecSettings& settings,
+                                   const RunSettings& settings,
                                    const std::function<void(unsigned)>& afterSample) {
   const int chaser = spec.chaseDevice;
   const bool tma = spec.access == ChaseAccess::TmaBulkCopy;

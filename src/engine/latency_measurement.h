@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "engine/buffer_pool.h"
-#include "engine/exec_settings.h"
+#include "engine/exec_hooks.h"
+#include "engine/run_settings.h"
 #include "plans/plan.h"
 
 namespace nvbw::detail {
@@ -13,7 +14,7 @@ namespace nvbw::detail {
 // Runs `samples` chases and returns each sample's nanoseconds per access. `afterSample` is called
 // after each sample (progress, stop requests).
 std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const LatencySpec& spec,
-                                   const ExecSettings& settings,
+                                   const RunSettings& settings,
                                    const std::function<void(unsigned)>& afterSample);
 
 }  // namespace nvbw::detail

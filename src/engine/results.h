@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "facts/link_peaks.h"
+#include "engine/measurement_record.h"
 #include "plans/plan.h"
 #include "core/statistics.h"
 
@@ -49,19 +50,6 @@ struct NoisyCell {
   double cv = 0.0;
 };
 std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold = kNoisyCv);
-
-// The samples of one reported copy (or of a measurement's aggregate) as the -v lines show them:
-// "\tSample <i>: <label>: <value> <unit>".
-struct SampleSeries {
-  std::string label;  // "Host -> Device 0", "Total Bandwidth ", "Device 0 reading Host"
-  Unit unit = Unit::GBps;
-  std::vector<double> samples;
-};
-
-// Everything one measurement reported, in the order its lines print: per sample, each series.
-struct MeasurementRecord {
-  std::vector<SampleSeries> series;
-};
 
 // What running a plan produces.
 struct PlanResult {

@@ -8,7 +8,8 @@
 
 #include "engine/copy_run.h"
 #include "engine/coordinator.h"
-#include "engine/exec_settings.h"
+#include "engine/exec_hooks.h"
+#include "engine/run_settings.h"
 #include "engine/fault_injection.h"
 #include "core/phase_times.h"
 
@@ -28,7 +29,7 @@ class SampleProtocol {
     FaultInjector& faults;
     PatternCache& patterns;
     Verifier& verifier;
-    const ExecSettings& settings;
+    const RunSettings& settings;
     PhaseTimes& times;
   };
   SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool total);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "platform/link_facts.h"
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 
 namespace nvbw {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 #include "plans/plan.h"
 
 namespace nvbw {

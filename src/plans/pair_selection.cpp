@@ -146,7 +146,7 @@ PairSet chooseFanPartners(const PairRule& rule, PairScope scope, int gpus,
 }
 
 PairRule resolvePairRule(const std::vector<std::string>& pairTokens, long long targetNumPairs,
-                         const SystemInfo& system) {
+                         const SystemFacts& system) {
   PairRule rule;
   rule.targetNumPairs = targetNumPairs;
   if (pairTokens.empty()) return rule;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 
 namespace nvbw {
 
@@ -72,7 +72,7 @@ PairSet chooseFanPartners(const PairRule& rule, PairScope scope, int gpus,
 // UsageError when a token names no GPU of the run, when both name the same GPU, or when both
 // options are given.
 PairRule resolvePairRule(const std::vector<std::string>& pairTokens, long long targetNumPairs,
-                         const SystemInfo& system);
+                         const SystemFacts& system);
 
 // Header notes describing a rule that is not the default; empty for the default.
 std::vector<std::string> pairRuleNotes(const PairRule& rule, bool multiProcess);

@@ -2,7 +2,9 @@
 
 #include <sstream>
 
-#include "plans/testcases.h"
+#include "plans/testcases_host.h"
+#include "plans/testcases_latency.h"
+#include "plans/testcases_local.h"
 #include "plans/testcases_d2d.h"
 #include "plans/testcases_multinode.h"
 
@@ -49,7 +51,7 @@ WaiveCheck firstOf(std::vector<WaiveCheck> checks) {
 }
 
 std::optional<std::string> needsSharedMemory(const Topology& topo) {
-  const WorldFacts& world = topo.world();
+  const ProcessFacts& world = topo.processFacts();
   if (world.processes < 2)
     return "needs at least 2 processes, one per GPU (this run has " +
            std::to_string(world.processes) + "): launch it with mpirun or srun";
@@ -60,8 +62,8 @@ std::optional<std::string> needsSharedMemory(const Topology& topo) {
 
 std::optional<std::string> needsMulticast(const Topology& topo) {
   if (auto reason = needsSharedMemory(topo)) return reason;
-  if (topo.world().multicastProblem)
-    return "needs multicast objects: " + *topo.world().multicastProblem;
+  if (topo.processFacts().multicastProblem)
+    return "needs multicast objects: " + *topo.processFacts().multicastProblem;
   return std::nullopt;
 }
 

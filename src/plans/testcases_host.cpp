@@ -1,12 +1,16 @@
-// Host <-> device testcases and device_local_copy (upstream tests 0-3, 8-11, 16-19, 24-27, 34).
+// Host <-> device testcases (upstream tests 0-3, 8-11, 16-19, 24-27).
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "plans/testcases.h"
+#include "plans/testcases_host.h"
 
 namespace nvbw::plans {
 namespace {
+
+constexpr const char* kTitleH2D = "CPU(row) -> GPU(column) bandwidth (GB/s)";
+constexpr const char* kTitleD2H = "CPU(row) <- GPU(column) bandwidth (GB/s)";
+constexpr const char* kTitleBidir = "CPU(row) <-> GPU(column) bandwidth (GB/s)";
 
 std::string engineTag(CopyMethod method) {
   return method == CopyMethod::CopyEngine ? "memcpy CE " : "memcpy SM ";
@@ -155,11 +159,5 @@ Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
   return bidirectionalWithAllOthersSm(ctx, Direction::ToDevice);
 }
 
-Plan deviceLocalCopy(const PlanContext& ctx) {
-  const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, "memcpy local GPU(column) bandwidth (GB/s)", [&](int d) {
-    return std::vector<CopySpec>{makeCopy(devBuf(d, s), devBuf(d, s), CopyMethod::CopyEngine)};
-  });
-}
 
 }  // namespace nvbw::plans

@@ -1,6 +1,6 @@
-// One GPU's own memory through the TMA and through one-way SM passes (testcases 52-54), and the SM
-// copy kernel (55).
-#include "plans/testcases.h"
+// One GPU's own memory: the copy engine (34), the TMA and one-way SM passes (52-54), and the SM copy
+// kernel (55).
+#include "plans/testcases_local.h"
 
 namespace nvbw::plans {
 namespace {
@@ -26,6 +26,13 @@ Plan perGpu(const PlanContext& ctx, const char* title,
 BufferSpec on(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes); }
 
 }  // namespace
+
+// The copy engine between two buffers of d's memory (upstream test 34).
+Plan deviceLocalCopy(const PlanContext& ctx) {
+  const std::size_t s = ctx.bufferBytes;
+  return perGpu(ctx, "memcpy local GPU(column) bandwidth (GB/s)",
+                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::CopyEngine); });
+}
 
 Plan deviceLocalCopyTma(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;

@@ -11,7 +11,7 @@ constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
 constexpr ContextPreference kDst = ContextPreference::PreferDst;
 
 std::size_t ranks(const PlanContext& ctx) {
-  return static_cast<std::size_t>(std::max(0, ctx.topology.world().processes));
+  return static_cast<std::size_t>(std::max(0, ctx.topology.processFacts().processes));
 }
 
 BufferSpec unicast(int rank, std::size_t bytes) {
@@ -39,7 +39,7 @@ Plan pairs(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
            std::vector<OutputTarget> perCell,
            const std::function<std::vector<CopySpec>(int r, int c)>& copies) {
   Plan plan = multiProcessPlan(std::move(matrices));
-  const int n = ctx.topology.world().processes;
+  const int n = ctx.topology.processFacts().processes;
   const PairSet chosen =
       choosePairs(ctx.pairs, PairScope::Ranks, n, [](int a, int b) { return a != b; });
   for (int r = 0; r < n; ++r)
@@ -83,7 +83,7 @@ Plan bidirectional(const PlanContext& ctx, CopyMethod method, const std::string&
 
 // The partners each rank of a fan copies with: all others, or only the other rank of --pair.
 PairSet fanPartners(const PlanContext& ctx) {
-  return chooseFanPartners(ctx.pairs, PairScope::Ranks, ctx.topology.world().processes,
+  return chooseFanPartners(ctx.pairs, PairScope::Ranks, ctx.topology.processFacts().processes,
                            [](int a, int b) { return a != b; });
 }
 
@@ -91,7 +91,7 @@ PairSet fanPartners(const PlanContext& ctx) {
 Plan perRankSum(const PlanContext& ctx, std::string title,
                 const std::function<std::vector<CopySpec>(int d)>& copies) {
   Plan plan = multiProcessPlan({{"", std::move(title), Unit::GBps, 1, ranks(ctx), {}}});
-  const int n = ctx.topology.world().processes;
+  const int n = ctx.topology.processFacts().processes;
   for (int d = 0; d < n; ++d) {
     Measurement m;
     m.copies = copies(d);
@@ -138,7 +138,7 @@ Plan multinodeBidirectionalWrite(const PlanContext& ctx, CopyMethod method) {
 
 Plan multinodeAllToOneWrite(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  const int n = ctx.topology.world().processes;
+  const int n = ctx.topology.processFacts().processes;
   const PairSet chosen = fanPartners(ctx);
   return perRankSum(ctx, "memcpy SM All Gpus -> GPU(column) total bandwidth (GB/s)", [&](int d) {
     std::vector<CopySpec> copies;
@@ -151,7 +151,7 @@ Plan multinodeAllToOneWrite(const PlanContext& ctx) {
 
 Plan multinodeAllFromOneRead(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  const int n = ctx.topology.world().processes;
+  const int n = ctx.topology.processFacts().processes;
   const PairSet chosen = fanPartners(ctx);
   return perRankSum(ctx, "memcpy SM All Gpus <- GPU(column) total bandwidth (GB/s)", [&](int src) {
     std::vector<CopySpec> copies;
@@ -177,7 +177,7 @@ Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
   Plan plan = multiProcessPlan(
       {{"", "multicast SM All -> All Gpus total bandwidth (GB/s)", Unit::GBps, 1, 1, {}}});
   Measurement m;
-  for (int r = 0; r < ctx.topology.world().processes; ++r)
+  for (int r = 0; r < ctx.topology.processFacts().processes; ++r)
     m.copies.push_back(makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
                                 CopyMethod::SmMulticast, kDst));
   m.outputs = {{0, 0, 0, ValueSource::SumOfCopies, 0}};
@@ -196,7 +196,7 @@ std::string bisectLabel(int from, int to, int processes) {
 
 Plan multinodeBisectWrite(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  const int n = ctx.topology.world().processes;
+  const int n = ctx.topology.processFacts().processes;
   MatrixSpec spec{"", "Bisect benchmarking, simultaneous write CE BW", Unit::GBps, ranks(ctx), 1,
                   {}};
   Measurement m;

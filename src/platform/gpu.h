@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "platform/driver.h"
-#include "platform/system_info.h"
-#include "platform/topology.h"
+#include "platform/system_facts.h"
 
 namespace nvbw {
 
@@ -45,32 +44,6 @@ class Gpu {
   const DriverApi& api_;
   std::vector<CUdevice> devices_;
   std::vector<CUcontext> contexts_;
-};
-
-// Topology backed by the real driver.
-class DriverTopology final : public Topology {
- public:
-  explicit DriverTopology(const Gpu& gpu) : gpu_(gpu) {}
-  int deviceCount() const override { return gpu_.deviceCount(); }
-  bool canAccessPeer(int device, int peer) const override {
-    return gpu_.canAccessPeer(device, peer);
-  }
-  int smCount(int device) const override { return gpu_.smCount(device); }
-  int computeCapability(int device) const override {
-    return 10 * gpu_.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
-           gpu_.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  }
-  bool confidentialComputing() const override { return confidential_; }
-  void setConfidentialComputing(bool on) { confidential_ = on; }
-  const GpuLinkFacts& linkFacts(int device) const override {
-    return device < static_cast<int>(links_.size()) ? links_[device] : Topology::linkFacts(device);
-  }
-  void setLinkFacts(std::vector<GpuLinkFacts> links) { links_ = std::move(links); }
-
- private:
-  const Gpu& gpu_;
-  bool confidential_ = false;
-  std::vector<GpuLinkFacts> links_;
 };
 
 }  // namespace nvbw

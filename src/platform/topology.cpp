@@ -4,8 +4,8 @@
 
 namespace nvbw {
 
-const WorldFacts& Topology::world() const {
-  static const WorldFacts alone;
+const ProcessFacts& Topology::processFacts() const {
+  static const ProcessFacts alone;
   return alone;
 }
 

@@ -13,7 +13,7 @@ namespace nvbw {
 
 // What the processes of a run can do together. A single-process run has one process and shares
 // nothing; the multinode build fills this in from its start-up checks.
-struct WorldFacts {
+struct ProcessFacts {
   int processes = 1;
   // Why GPU memory cannot be shared between the processes; nullopt when it can.
   std::optional<std::string> sharingProblem = std::string("this run has one process");
@@ -25,7 +25,7 @@ class Topology {
  public:
   virtual ~Topology() = default;
   // The processes of the run (multi-process testcases).
-  virtual const WorldFacts& world() const;
+  virtual const ProcessFacts& processFacts() const;
   // Compute capability as 10 * major + minor (90 for Hopper).
   virtual int computeCapability(int device) const = 0;
   // Whether the system runs in confidential-computing mode (host traffic through encrypted

@@ -11,6 +11,7 @@
 #include "report/output.h"
 #include "report/peak_assessment.h"
 #include "core/version.h"
+#include "report/output_json.h"
 
 namespace nvbw {
 
@@ -118,7 +119,7 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
 
 json settingsObject(const RunSettings& s) {
   json settings = {{"bufferSize_MiB", s.bufferSizeMiB},
-                   {"testSamples", s.testSamples},
+                   {"testSamples", s.samples},
                    {"loopCount", s.loopCount},
                    {"statistic", statisticName(s.statistic)},
                    {"verify", s.verify},
@@ -191,7 +192,7 @@ class JsonOutput : public Output {
   JsonOutput(std::ostream& out, OutputSettings settings) : out_(out), settings_(settings) {}
 
   void header(const RunHeader& header) override {
-    const SystemInfo& info = header.system;
+    const SystemFacts& info = header.system;
     statistic_ = header.settings.statistic;
     root_["version"] = info.version;
     root_["git_version"] = info.gitVersion;
@@ -284,7 +285,7 @@ class JsonOutput : public Output {
     root_["testcases"].push_back(std::move(entry));
   }
 
-  void addProcesses(const SystemInfo& info) {
+  void addProcesses(const SystemFacts& info) {
     json processes = json::array();
     for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
       const ProcessInfo& p = info.processes[rank];

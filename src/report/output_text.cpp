@@ -8,6 +8,7 @@
 #include "report/output.h"
 #include "report/peak_assessment.h"
 #include "report/text_format.h"
+#include "report/output_text.h"
 
 namespace nvbw {
 namespace {
@@ -47,7 +48,7 @@ std::string sampleLines(const std::vector<MeasurementRecord>& records) {
 
 // Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
 // padded to the width of the largest; then how the processes share memory (ours).
-std::string processBlock(const SystemInfo& info) {
+std::string processBlock(const SystemFacts& info) {
   const std::size_t width = std::to_string(info.processes.size() - 1).size();
   std::string text;
   for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
@@ -60,7 +61,7 @@ std::string processBlock(const SystemInfo& info) {
   return text + "Memory shared between processes through: " + info.memorySharingDescription + "\n";
 }
 
-std::string systemBlock(const SystemInfo& info) {
+std::string systemBlock(const SystemFacts& info) {
   std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
                      "\nCUDA Driver Version: " + std::to_string(info.cudaDriverVersion) +
                      "\nDriver Version: " + info.driverVersion + "\n\n";

@@ -15,14 +15,14 @@
 #include "plans/pattern.h"
 #include "plans/plan.h"
 #include "engine/results.h"
-#include "app/runner.h"
-#include "platform/system_info.h"
+#include "app/testcase_loop.h"
+#include "platform/system_facts.h"
 
 namespace nvbw::test {
 
 // v0.8 on "gpu-node-01" with `gpus` H200s on PCI buses 0x19, 0x29, ...
-inline SystemInfo systemWith(int gpus) {
-  SystemInfo info;
+inline SystemFacts systemWith(int gpus) {
+  SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "v0.8-3-gabc1234";
   info.cudaRuntimeVersion = 12080;
@@ -36,8 +36,8 @@ inline SystemInfo systemWith(int gpus) {
 }
 
 // The machine of the upstream reference runs under tests/golden/upstream: one H200 in a VM.
-inline SystemInfo referenceMachine() {
-  SystemInfo info;
+inline SystemFacts referenceMachine() {
+  SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "";
   info.cudaRuntimeVersion = 13000;
@@ -48,7 +48,7 @@ inline SystemInfo referenceMachine() {
   return info;
 }
 
-inline RunHeader headerOf(SystemInfo system, std::vector<std::string> warnings = {}) {
+inline RunHeader headerOf(SystemFacts system, std::vector<std::string> warnings = {}) {
   RunHeader h;
   h.system = std::move(system);
   h.warnings = std::move(warnings);
@@ -56,7 +56,7 @@ inline RunHeader headerOf(SystemInfo system, std::vector<std::string> warnings =
 }
 
 // The header of a run whose GPUs could not be opened.
-inline RunHeader failedStartHeader(SystemInfo system, std::vector<std::string> warnings = {}) {
+inline RunHeader failedStartHeader(SystemFacts system, std::vector<std::string> warnings = {}) {
   RunHeader h = headerOf(std::move(system), std::move(warnings));
   h.gpusOpened = false;
   return h;

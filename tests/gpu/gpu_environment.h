@@ -13,7 +13,7 @@
 #include "platform/gpu.h"
 #include "report/output.h"
 #include "plans/registry.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 #include "app/selection.h"
 
 namespace nvbw::test {
@@ -28,8 +28,8 @@ struct GpuEnvironment {
 inline const Gpu& gpu() { return *GpuEnvironment::instance().gpu; }
 
 // Settings for fast test runs: few samples and loops.
-inline ExecSettings quickSettings() {
-  ExecSettings s;
+inline RunSettings quickSettings() {
+  RunSettings s;
   s.samples = 2;
   s.loopCount = 4;
   return s;
@@ -56,7 +56,7 @@ class CorruptFirstCopy final : public FaultInjector {
 };
 
 // A GPU plan runner whose copies are corrupted by CorruptFirstCopy.
-std::unique_ptr<PlanRunner> makeCorruptingRunner(ExecSettings settings = quickSettings());
+std::unique_ptr<PlanExecutor> makeCorruptingExecutor(RunSettings settings = quickSettings());
 
 // Runs `cmd` and returns its stdout; *status gets the exit status.
 std::string runCommand(const std::string& cmd, int* status);
@@ -66,7 +66,7 @@ std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
                                   const std::vector<std::string>& keys);
 
 // Runs the testcases `keys` of the real registry at `bufferMiB` with `runner`.
-RunSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanRunner& runner,
+LoopSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanExecutor& runner,
                    RecordingOutput& out);
 
 // Runs `keys` at `bufferMiB` and expects each to pass with a positive value in every cell of

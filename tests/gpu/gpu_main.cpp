@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "platform/driver_topology.h"
 #include "gpu_environment.h"
 #include "platform/cuda_raii.h"
 #include "plans/registry.h"
@@ -29,10 +30,10 @@ void CorruptFirstCopy::beforeVerification(const std::vector<CopiedBuffer>& copie
   NVBW_CU(gpu().api(), cuMemsetD8, c.destination + offset, 0x5a, len);
 }
 
-std::unique_ptr<PlanRunner> makeCorruptingRunner(ExecSettings settings) {
+std::unique_ptr<PlanExecutor> makeCorruptingExecutor(RunSettings settings) {
   ExecHooks hooks;
   hooks.faults = std::make_shared<CorruptFirstCopy>();
-  return makeGpuPlanRunner(gpu(), settings, hooks);
+  return makeGpuPlanExecutor(gpu(), settings, hooks);
 }
 
 std::string runCommand(const std::string& cmd, int* status) {
@@ -59,23 +60,23 @@ std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
   return out;
 }
 
-RunSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanRunner& runner,
+LoopSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanExecutor& runner,
                    RecordingOutput& out) {
   const auto reg = makeRegistry();
   const DriverTopology topo(gpu());
   const std::vector<Selection> selection = selectKeys(reg, keys);
-  return runTestcases({reg, selection, topo, bufferMiB << 20}, runner, out);
+  return runTestcaseLoop({reg, selection, topo, bufferMiB << 20}, runner, out);
 }
 
 std::vector<TestcaseResult> expectAllPassed(const std::vector<std::string>& keys,
                                             std::size_t bufferMiB, unsigned samples,
                                             unsigned long long loops) {
-  ExecSettings s = quickSettings();
+  RunSettings s = quickSettings();
   s.samples = samples;
   s.loopCount = loops;
-  auto runner = makeGpuPlanRunner(gpu(), s);
+  auto runner = makeGpuPlanExecutor(gpu(), s);
   RecordingOutput out;
-  const RunSummary summary = runKeys(keys, bufferMiB, *runner, out);
+  const LoopSummary summary = runKeys(keys, bufferMiB, *runner, out);
   EXPECT_EQ(summary.errors, 0);
   EXPECT_EQ(out.results.size(), keys.size());
   for (const TestcaseResult& r : out.results) {

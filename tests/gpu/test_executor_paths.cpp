@@ -49,7 +49,7 @@ void expectConsistent(const PlanResult& result) {
 }
 
 TEST(ExecutorPaths, SimultaneousCopyEngineCopiesEachSumAndTotal) {
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
+  auto runner = makeGpuPlanExecutor(gpu(), quickSettings());
   const PlanResult results = runner->run(twoCopyPlan(CopyMethod::CopyEngine), nullptr);
   expectConsistent(results);
   // Both copies are reported for the first measurement; the total measurement reports every copy
@@ -62,7 +62,7 @@ TEST(ExecutorPaths, SimultaneousCopyEngineCopiesEachSumAndTotal) {
 }
 
 TEST(ExecutorPaths, SimultaneousSmCopiesEachSumAndTotal) {
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
+  auto runner = makeGpuPlanExecutor(gpu(), quickSettings());
   expectConsistent(runner->run(twoCopyPlan(CopyMethod::SmCopy), nullptr));
 }
 
@@ -70,7 +70,7 @@ TEST(ExecutorPaths, ProgressAndStopRequestsComeBetweenSamples) {
   ExecHooks hooks;
   int samplesDone = 0;
   hooks.stopRequested = [&] { return samplesDone >= 3 ? SIGINT : 0; };
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings(), hooks);
+  auto runner = makeGpuPlanExecutor(gpu(), quickSettings(), hooks);
   try {
     runner->run(twoCopyPlan(CopyMethod::CopyEngine),
                 [&](const ProgressEvent& e) {
@@ -84,7 +84,7 @@ TEST(ExecutorPaths, ProgressAndStopRequestsComeBetweenSamples) {
   }
   EXPECT_EQ(samplesDone, 3);
   // The GPU is released: a new runner works.
-  expectConsistent(makeGpuPlanRunner(gpu(), quickSettings())->run(
+  expectConsistent(makeGpuPlanExecutor(gpu(), quickSettings())->run(
       twoCopyPlan(CopyMethod::CopyEngine), nullptr));
 }
 
@@ -97,7 +97,7 @@ TEST(ExecutorPaths, DeviceMemoryLatencyIsBelowHostLatency) {
   host.latency = LatencySpec{BufferSpec::host(0, kLatencyBufferBytes), 0};
   host.outputs = {{0, 0, 1, ValueSource::Copy, 0}};
   plan.measurements = {device, host};
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
+  auto runner = makeGpuPlanExecutor(gpu(), quickSettings());
   const auto r = runner->run(plan, nullptr).matrices;
   const double deviceNs = r[0].at(0, 0)->value(), hostNs = r[0].at(0, 1)->value();
   EXPECT_GT(deviceNs, 20.0);
@@ -105,12 +105,12 @@ TEST(ExecutorPaths, DeviceMemoryLatencyIsBelowHostLatency) {
 }
 
 TEST(ExecutorPaths, SpinTimeoutIsAnError) {
-  ExecSettings s = quickSettings();
+  RunSettings s = quickSettings();
   // The latch "times out" at once; thousands of queued copies make sure the spin kernel is
   // running before the host gets to release it.
   s.spinTimeoutMs = 0;
   s.loopCount = 2000;
-  auto runner = makeGpuPlanRunner(gpu(), s);
+  auto runner = makeGpuPlanExecutor(gpu(), s);
   try {
     runner->run(twoCopyPlan(CopyMethod::CopyEngine, 1 << 20), nullptr);
     FAIL() << "no SpinTimeoutError";
@@ -118,7 +118,7 @@ TEST(ExecutorPaths, SpinTimeoutIsAnError) {
     EXPECT_NE(std::string(e.what()).find("spin timeout"), std::string::npos) << e.what();
   }
   // The runner (and the GPU) are still usable afterwards.
-  auto fine = makeGpuPlanRunner(gpu(), quickSettings());
+  auto fine = makeGpuPlanExecutor(gpu(), quickSettings());
   expectConsistent(fine->run(twoCopyPlan(CopyMethod::CopyEngine), nullptr));
 }
 

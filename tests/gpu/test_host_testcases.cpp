@@ -3,7 +3,7 @@
 
 #include "gpu_environment.h"
 #include "plans/registry.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 #include "app/selection.h"
 #include "core/statistics.h"
 
@@ -33,7 +33,7 @@ TEST(HostTestcases, PassVerificationAtDefaultSize) {
 }
 
 // A plan runner that corrupts the first plan it runs and behaves normally afterwards.
-class CorruptFirst final : public PlanRunner {
+class CorruptFirst final : public PlanExecutor {
  public:
   PlanResult run(const Plan& plan, const ProgressSink& progress) override {
     return (calls_++ == 0 ? corrupting_ : normal_)->run(plan, progress);
@@ -41,14 +41,14 @@ class CorruptFirst final : public PlanRunner {
 
  private:
   int calls_ = 0;
-  std::unique_ptr<PlanRunner> corrupting_ = makeCorruptingRunner();
-  std::unique_ptr<PlanRunner> normal_ = makeGpuPlanRunner(gpu(), quickSettings());
+  std::unique_ptr<PlanExecutor> corrupting_ = makeCorruptingExecutor();
+  std::unique_ptr<PlanExecutor> normal_ = makeGpuPlanExecutor(gpu(), quickSettings());
 };
 
 TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
   CorruptFirst runner;
   RecordingOutput out;
-  const RunSummary summary =
+  const LoopSummary summary =
       runKeys({"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}, 64, runner, out);
   EXPECT_EQ(summary.errors, 1);
   EXPECT_EQ(summary.passed, 1);
@@ -61,7 +61,7 @@ TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
 }
 
 TEST(HostTestcases, VerboseSamplesNameOnlyMeasuredCopies) {
-  auto runner = makeGpuPlanRunner(gpu(), quickSettings());
+  auto runner = makeGpuPlanExecutor(gpu(), quickSettings());
   RecordingOutput out;
   runKeys({"host_to_device_bidirectional_memcpy_ce"}, 64, *runner, out);
   ASSERT_EQ(out.results.size(), 1u);

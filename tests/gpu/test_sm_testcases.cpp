@@ -1,7 +1,7 @@
 // The SM copy host testcases and host latency on a real GPU (issue: SM copy kernels).
 #include "gpu_environment.h"
 #include "plans/pattern.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 #include "plans/sm_geometry.h"
 
 namespace nvbw::test {
@@ -36,9 +36,9 @@ TEST(SmTestcases, HostLatencyChasesTheWholeChain) {
 // A split-warp copy whose destination is damaged after the copy must fail verification, and the
 // next testcase must still run.
 TEST(SmTestcases, CorruptedSplitWarpCopyIsCaught) {
-  auto corrupting = makeCorruptingRunner();
+  auto corrupting = makeCorruptingExecutor();
   RecordingOutput out;
-  const RunSummary summary =
+  const LoopSummary summary =
       runKeys({"host_to_device_bidirectional_memcpy_sm"}, 16, *corrupting, out);
   EXPECT_EQ(summary.errors, 1);
   ASSERT_EQ(out.results.size(), 1u);
@@ -49,9 +49,9 @@ TEST(SmTestcases, CorruptedSplitWarpCopyIsCaught) {
 
 // With -s the copies still run and report, the data is just not checked.
 TEST(SmTestcases, SkipVerificationStillMeasures) {
-  ExecSettings s = quickSettings();
+  RunSettings s = quickSettings();
   s.verify = false;
-  auto runner = makeGpuPlanRunner(gpu(), s);
+  auto runner = makeGpuPlanExecutor(gpu(), s);
   RecordingOutput out;
   runKeys({"host_to_device_memcpy_sm"}, 16, *runner, out);
   ASSERT_EQ(out.results.size(), 1u);

@@ -4,10 +4,11 @@
 // within one GPU's memory, so that its kernel runs on a one-GPU machine too.
 #include <nlohmann/json.hpp>
 
+#include "platform/driver_topology.h"
 #include "gpu_environment.h"
 #include "plans/pattern.h"
 #include "plans/registry.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 
 namespace nvbw::test {
 namespace {
@@ -41,11 +42,11 @@ void expectPeerCellsFilled(const std::vector<TestcaseResult>& results, unsigned 
 }
 
 std::vector<TestcaseResult> runPeerKeys(std::size_t bufferMiB, unsigned loops) {
-  ExecSettings s = quickSettings();
+  RunSettings s = quickSettings();
   s.loopCount = loops;
-  auto runner = makeGpuPlanRunner(gpu(), s);
+  auto runner = makeGpuPlanExecutor(gpu(), s);
   RecordingOutput out;
-  const RunSummary summary = runKeys(kTmaPeerKeys, bufferMiB, *runner, out);
+  const LoopSummary summary = runKeys(kTmaPeerKeys, bufferMiB, *runner, out);
   EXPECT_EQ(summary.errors, 0);
   return out.results;
 }
@@ -81,9 +82,9 @@ TEST(V010Testcases, TmaPeerCopiesVerifyAtDefaultSize) {
 // A TMA copy or write-only pass whose destination is damaged after the copy, and a read-only
 // pass whose sum is, fail verification; every testcase of the run still runs.
 TEST(V010Testcases, CorruptedTmaCopyAndLocalPassesAreErrors) {
-  auto corrupting = makeCorruptingRunner();
+  auto corrupting = makeCorruptingExecutor();
   RecordingOutput out;
-  const RunSummary summary =
+  const LoopSummary summary =
       runKeys({"device_local_copy_tma", "device_local_write_sm", "device_local_read_sm",
                "device_local_copy", "device_local_copy_sm"},
               16, *corrupting, out);
@@ -98,7 +99,7 @@ TEST(V010Testcases, CorruptedTmaCopyAndLocalPassesAreErrors) {
 
 TEST(V010Testcases, CorruptedTmaPeerCopyIsAnError) {
   if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
-  auto corrupting = makeCorruptingRunner();
+  auto corrupting = makeCorruptingExecutor();
   RecordingOutput out;
   runKeys({"device_to_device_memcpy_write_tma"}, 16, *corrupting, out);
   ASSERT_EQ(out.results.size(), 1u);
@@ -177,11 +178,11 @@ TEST(V010Testcases, TmaLatencyIsWaivedOnOneGpu) {
 TEST(V010Testcases, TmaLatencyBetweenPeersIsPlausible) {
   if (!twoPeers()) GTEST_SKIP() << "needs two GPUs with peer access";
   if (!allHopper()) GTEST_SKIP() << "needs compute capability 9.0";
-  ExecSettings s = quickSettings();
+  RunSettings s = quickSettings();
   s.samples = 3;
-  auto runner = makeGpuPlanRunner(gpu(), s);
+  auto runner = makeGpuPlanExecutor(gpu(), s);
   RecordingOutput out;
-  const RunSummary summary =
+  const LoopSummary summary =
       runKeys({"device_to_device_latency_tma", "device_to_device_latency_sm"}, 512, *runner, out);
   EXPECT_EQ(summary.errors, 0);
   ASSERT_EQ(out.results.size(), 2u);
@@ -216,9 +217,9 @@ TEST(V010Testcases, TmaChaseRunsOnLocalMemory) {
   load.latency = LatencySpec{BufferSpec::onDevice(0, kLatencyBufferBytes), 0, ChaseAccess::SmLoad};
   load.outputs = {{0, 0, 1, ValueSource::Copy, 0}};
   plan.measurements = {tma, load};
-  ExecSettings s = quickSettings();
+  RunSettings s = quickSettings();
   s.samples = 3;
-  const PlanResult result = makeGpuPlanRunner(gpu(), s)->run(plan, nullptr);
+  const PlanResult result = makeGpuPlanExecutor(gpu(), s)->run(plan, nullptr);
   const MatrixResult& m = result.matrices.at(0);
   ASSERT_TRUE(m.at(0, 0) && m.at(0, 1));
   EXPECT_EQ(m.at(0, 0)->samples().size(), 3u);

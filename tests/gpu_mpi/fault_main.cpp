@@ -36,12 +36,12 @@ class FaultyPlatform final : public Platform {
  public:
   FaultyPlatform(std::unique_ptr<Platform> inner, bool faulty)
       : inner_(std::move(inner)), faulty_(faulty) {}
-  SystemInfo systemInfo() const override { return inner_->systemInfo(); }
+  SystemFacts systemFacts() const override { return inner_->systemFacts(); }
   const Topology& topology() const override { return inner_->topology(); }
-  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+  std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                              ExecHooks hooks) override {
     if (faulty_) hooks.faults = std::make_shared<OverwriteDestinations>();
-    return inner_->makePlanRunner(settings, std::move(hooks));
+    return inner_->makePlanExecutor(settings, std::move(hooks));
   }
 
  private:

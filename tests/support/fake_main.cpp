@@ -108,10 +108,10 @@ int main(int argc, char** argv) {
   removePeerAccess(topology, envText("NVBW_FAKE_NO_PEER"));
   nvbw::RegistryScope scope = nvbw::RegistryScope::SingleNode;
   if (const int ranks = envInt("NVBW_FAKE_RANKS", 0); ranks >= 2) {
-    nvbw::WorldFacts world;
+    nvbw::ProcessFacts world;
     world.processes = ranks;
     world.sharingProblem.reset();
-    topology.setWorld(world);
+    topology.setProcessFacts(world);
     scope = nvbw::RegistryScope::WithMultinode;
   }
   behaviour.environments = environments(gpus);

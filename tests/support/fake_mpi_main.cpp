@@ -1,5 +1,5 @@
 // nvbandwidth's multinode build on faked GPUs: the real MPI world, command line, collective
-// start-up (world_setup.h) and application core, with GPUs, memory-sharing probes and
+// start-up (multinode/startup.h) and application core, with GPUs, memory-sharing probes and
 // measurements faked, so that MPI behaviour is tested under mpirun without a GPU.
 //   NVBW_FAKE_GPUS       GPUs each rank sees (default 2)
 //   NVBW_FAKE_SHARING    what exporting memory does: fabric, posix (default: fabric fails, posix
@@ -17,7 +17,7 @@
 #include "multinode/mpi/mpi_communicator.h"
 #include "app/application.h"
 #include "platform/signals.h"
-#include "multinode/world_setup.h"
+#include "multinode/startup.h"
 #include "output_fixtures.h"
 #include "fake_topology.h"
 
@@ -48,8 +48,8 @@ class FakeMpiPlatform final : public Platform {
     };
     probes.multicastSupported = [] { return false; };
     probes.multicastDisabled = env("NVBANDWIDTH_DISABLE_MULTICAST", "") == "1";
-    const WorldDecision world = decideWorld(comm, assignment.processes, probes);
-    topology_.setWorld(world.facts);
+    const StartupDecision world = decideStartup(comm, assignment.processes, probes);
+    topology_.setProcessFacts(world.facts);
     info_.processes = assignment.processes;
     info_.mpiVersion = multinode::MpiSession::libraryVersion();
     info_.memorySharing = sharingName(world.sharing);
@@ -59,16 +59,16 @@ class FakeMpiPlatform final : public Platform {
       behaviour_.failingTitles = {env("NVBW_FAKE_FAIL_TITLE", "")};
   }
 
-  SystemInfo systemInfo() const override { return info_; }
+  SystemFacts systemFacts() const override { return info_; }
   const Topology& topology() const override { return topology_; }
-  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+  std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                              ExecHooks hooks) override {
-    return test::makeFakeRunner(settings, std::move(hooks), behaviour_);
+    return test::makeFakeExecutor(settings, std::move(hooks), behaviour_);
   }
 
  private:
   FakeTopology topology_;
-  SystemInfo info_;
+  SystemFacts info_;
   test::FakeBehaviour behaviour_;
 };
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <thread>
 
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 #include "output_fixtures.h"
 #include "fake_topology.h"
 
@@ -25,9 +25,9 @@ double latencyValue(const LatencySpec& l) {
   return base + 10 * l.chaseDevice + endpointNumber(l.target);
 }
 
-class FakeMeasuringRunner final : public PlanRunner {
+class FakeMeasuringExecutor final : public PlanExecutor {
  public:
-  FakeMeasuringRunner(ExecSettings settings, ExecHooks hooks, FakeBehaviour behaviour)
+  FakeMeasuringExecutor(RunSettings settings, ExecHooks hooks, FakeBehaviour behaviour)
       : settings_(settings), hooks_(std::move(hooks)), behaviour_(std::move(behaviour)) {}
 
   PlanResult run(const Plan& plan, const ProgressSink& progress) override {
@@ -94,7 +94,7 @@ class FakeMeasuringRunner final : public PlanRunner {
     return s;
   }
 
-  ExecSettings settings_;
+  RunSettings settings_;
   ExecHooks hooks_;
   FakeBehaviour behaviour_;
 };
@@ -116,16 +116,16 @@ EnvironmentSnapshot FakePlatform::environment() const {
   return e[std::min(call, e.size() - 1)];
 }
 
-SystemInfo FakePlatform::systemInfo() const { return systemWith(topology_.deviceCount()); }
+SystemFacts FakePlatform::systemFacts() const { return systemWith(topology_.deviceCount()); }
 
-std::unique_ptr<PlanRunner> FakePlatform::makePlanRunner(const ExecSettings& settings,
+std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
                                                          ExecHooks hooks) {
-  return makeFakeRunner(settings, std::move(hooks), behaviour_);
+  return makeFakeExecutor(settings, std::move(hooks), behaviour_);
 }
 
-std::unique_ptr<PlanRunner> makeFakeRunner(const ExecSettings& settings, ExecHooks hooks,
+std::unique_ptr<PlanExecutor> makeFakeExecutor(const RunSettings& settings, ExecHooks hooks,
                                            FakeBehaviour behaviour) {
-  return std::make_unique<FakeMeasuringRunner>(settings, std::move(hooks), std::move(behaviour));
+  return std::make_unique<FakeMeasuringExecutor>(settings, std::move(hooks), std::move(behaviour));
 }
 
 PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour) {

@@ -41,10 +41,10 @@ double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t c
 class FakePlatform final : public Platform {
  public:
   explicit FakePlatform(FakeTopology topology, FakeBehaviour behaviour = {});
-  SystemInfo systemInfo() const override;
+  SystemFacts systemFacts() const override;
   const Topology& topology() const override { return topology_; }
   EnvironmentSnapshot environment() const override;
-  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+  std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                              ExecHooks hooks) override;
 
  private:
@@ -64,7 +64,7 @@ FakeTopology withH200Links(FakeTopology topology, const std::string& nvlinks);
 EnvironmentSnapshot h200Environment(int gpus);
 
 // The fake's plan runner, for platforms of other tests (a faked multi-process world).
-std::unique_ptr<PlanRunner> makeFakeRunner(const ExecSettings& settings, ExecHooks hooks,
+std::unique_ptr<PlanExecutor> makeFakeExecutor(const RunSettings& settings, ExecHooks hooks,
                                            FakeBehaviour behaviour);
 
 // A whole run through runCommandLine with a fake platform.

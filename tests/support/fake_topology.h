@@ -17,8 +17,8 @@ class FakeTopology final : public Topology {
   bool canAccessPeer(int device, int peer) const override;
   int smCount(int device) const override;
   void setSmCount(int device, int sms);
-  const WorldFacts& world() const override { return world_; }
-  void setWorld(WorldFacts world) { world_ = std::move(world); }
+  const ProcessFacts& processFacts() const override { return processFacts_; }
+  void setProcessFacts(ProcessFacts facts) { processFacts_ = std::move(facts); }
   int computeCapability(int device) const override;
   void setComputeCapability(int device, int capability);
   bool confidentialComputing() const override { return confidential_; }
@@ -27,7 +27,7 @@ class FakeTopology final : public Topology {
   void setLinkFacts(int device, GpuLinkFacts facts) { links_.at(device) = std::move(facts); }
 
  private:
-  WorldFacts world_;
+  ProcessFacts processFacts_;
   std::vector<GpuLinkFacts> links_;
   bool confidential_ = false;
   std::vector<int> capabilities_;

@@ -15,6 +15,7 @@
 #include "output_fixtures.h"
 #include "text_search.h"
 #include "fake_topology.h"
+#include "report/output_json.h"
 
 namespace nvbw {
 namespace {

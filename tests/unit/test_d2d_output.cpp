@@ -23,7 +23,7 @@
 #include "report/output.h"
 #include "plans/plan.h"
 #include "plans/registry.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 #include "app/selection.h"
 #include "platform/topology.h"
 #include "output_fixtures.h"

@@ -352,7 +352,7 @@ TEST(ExpectationsParser, TheDocumentedExampleIsWhatTheCheckPrints) {
 TEST(ExpectationKeys, EveryMatrixOfEveryPlanIsAKeyWithItsTestcaseAndUnit) {
   const FakeTopology single(2);
   FakeTopology world(1);
-  world.setWorld({2, std::nullopt, std::nullopt});
+  world.setProcessFacts({2, std::nullopt, std::nullopt});
   const std::vector<TestcaseDef> registry = makeRegistry(RegistryScope::WithMultinode);
   ASSERT_EQ(registry.size(), 57u);
   for (const TestcaseDef& def : registry) {

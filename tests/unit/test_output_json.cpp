@@ -12,6 +12,7 @@
 #include "report/output.h"
 #include "core/version.h"
 #include "output_fixtures.h"
+#include "report/output_json.h"
 
 namespace nvbw {
 namespace {
@@ -61,7 +62,7 @@ TEST(JsonOutput, VerboseMatchesGolden) {
 
 TEST(JsonOutput, StartupFailureMatchesGolden) {
   Captured c;
-  SystemInfo info;
+  SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "v0.8";
   info.cudaRuntimeVersion = 13000;
@@ -131,7 +132,7 @@ TEST(JsonOutput, DocumentEndsWithBlankLine) {
 TEST(JsonOutput, ReproducesUpstreamDocument) {
   const std::string reference = readFile(kGolden + "/upstream/default.json");
   const json upstream = json::parse(reference)["nvbandwidth"];
-  SystemInfo info = referenceMachine();
+  SystemFacts info = referenceMachine();
   info.version = upstream["version"];
   info.gitVersion = upstream["git_version"];
   info.cudaRuntimeVersion = upstream["CUDA Runtime Version"];
@@ -240,7 +241,7 @@ TEST(JsonOutput, InterruptedRunIsAValidDocumentNamingTheSignal) {
 TEST(JsonOutput, StrictConsumersAcceptEveryDocument) {
   {
     Captured c;
-    c.output->header(failedStartHeader(buildSystemInfo()));
+    c.output->header(failedStartHeader(buildSystemFacts()));
     c.output->globalError("cannot start: no driver");
     c.output->finish(RunEnd{});
     expectDcgmAccepts(c.out.str());

@@ -11,6 +11,7 @@
 #include "report/output.h"
 #include "report/text_format.h"
 #include "output_fixtures.h"
+#include "report/output_text.h"
 
 namespace nvbw {
 namespace {
@@ -217,7 +218,7 @@ TEST(TextOutput, WideValuesOverflowTheColumn) {
 
 TEST(TextOutput, StartupFailurePrintsVersionBlockWarningsAndErrorOnStderr) {
   Captured c;
-  SystemInfo info;
+  SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "v0.8";
   c.output->header(failedStartHeader(info, {"NOTE: a warning"}));

@@ -111,15 +111,15 @@ TEST(ChoosePairs, SamplingSkipsPairsWithoutPeerAccess) {
   EXPECT_EQ(set.pairs(), (std::set<GpuPair>{{0, 1}, {0, 3}, {1, 3}}));
 }
 
-SystemInfo systemOf(int gpus) {
-  SystemInfo info;
+SystemFacts systemOf(int gpus) {
+  SystemFacts info;
   for (int i = 0; i < gpus; ++i)
     info.devices.push_back({"NVIDIA H200", 0, 0, 0, "GPU-0000000" + std::to_string(i)});
   return info;
 }
 
 std::string resolveError(const std::vector<std::string>& tokens, long long target,
-                         const SystemInfo& system) {
+                         const SystemFacts& system) {
   try {
     resolvePairRule(tokens, target, system);
   } catch (const UsageError& e) {
@@ -152,7 +152,7 @@ TEST(ResolvePairRule, RejectsGpusTheRunDoesNotHave) {
 }
 
 TEST(ResolvePairRule, MultiProcessRunsNameRanks) {
-  SystemInfo system = systemOf(1);  // rank 0 sees one GPU
+  SystemFacts system = systemOf(1);  // rank 0 sees one GPU
   for (int r = 0; r < 3; ++r)
     system.processes.push_back({"node" + std::to_string(r), 0, {}, "GPU-aaaa000" + std::to_string(r)});
   const PairRule rule = resolvePairRule({"GPU-aaaa0002", "0"}, -1, system);
@@ -232,7 +232,7 @@ TEST(PairPlans, SamplingMeasuresTheTargetNumberOfPairsCoveringEveryGpu) {
 
 TEST(PairPlans, MultinodePairwiseTestcasesUseRanks) {
   FakeTopology topo(1);
-  topo.setWorld(WorldFacts{4, std::nullopt, std::nullopt});
+  topo.setProcessFacts(ProcessFacts{4, std::nullopt, std::nullopt});
   PairRule rule;
   rule.pairGiven = true;
   rule.ranks = GpuPair{0, 3};

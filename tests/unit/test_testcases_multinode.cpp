@@ -16,7 +16,7 @@ using test::planFor;
 
 FakeTopology world(int ranks) {
   FakeTopology topo(1);  // each rank sees its own GPU
-  topo.setWorld({ranks, std::nullopt, std::nullopt});
+  topo.setProcessFacts({ranks, std::nullopt, std::nullopt});
   return topo;
 }
 
@@ -177,7 +177,7 @@ TEST(MultinodeWaivers, OneProcessWaivesWithTheLaunchHint) {
 
 TEST(MultinodeWaivers, WithoutSharedMemoryEveryMultiProcessTestcaseSaysWhy) {
   FakeTopology topo(1);
-  topo.setWorld({2, std::string("no IMEX channel and the ranks are on 2 hosts"), std::nullopt});
+  topo.setProcessFacts({2, std::string("no IMEX channel and the ranks are on 2 hosts"), std::nullopt});
   for (std::size_t i = 35; i < 48; ++i) {
     const auto reason = waiveReasonFor(test::multinodeRegistry()[i], topo);
     ASSERT_TRUE(reason.has_value());
@@ -187,7 +187,7 @@ TEST(MultinodeWaivers, WithoutSharedMemoryEveryMultiProcessTestcaseSaysWhy) {
 
 TEST(MultinodeWaivers, OnlyTheBroadcastsNeedMulticast) {
   FakeTopology topo(1);
-  topo.setWorld({2, std::nullopt, std::string("disabled by NVBANDWIDTH_DISABLE_MULTICAST=1")});
+  topo.setProcessFacts({2, std::nullopt, std::string("disabled by NVBANDWIDTH_DISABLE_MULTICAST=1")});
   for (std::size_t i = 35; i < 48; ++i) {
     const TestcaseDef& def = test::multinodeRegistry()[i];
     const bool broadcast = i == 45 || i == 46;

@@ -82,20 +82,9 @@
 #include <optional>
 #include <string>
 
-#include "core/error.h"
+#include "fleet/metrics/metrics_exposition.h"
 
 namespace nvbw {
-
-// The largest metrics text: as large as the largest report read (kMaxReportBytes). A real 64-GPU
-// report of 59 MB gives 48 MB; only a hostile one gets near (upstream's string cells take 4 bytes
-// of a report and about 150 of metrics, and every series repeats the host and GPU names).
-inline constexpr std::size_t kMaxMetricsBytes = 256u << 20;
-
-// The metrics of a report would be larger than kMaxMetricsBytes.
-class MetricsTooLarge : public Error {
- public:
-  using Error::Error;
-};
 
 // The metrics of a report document as `nvbandwidth -j` writes it ({"nvbandwidth": {...}}, of this
 // tool or of upstream v0.8, or the output of `--compare -j`), already checked by
@@ -104,17 +93,6 @@ class MetricsTooLarge : public Error {
 std::string metricsText(const nlohmann::json& report);
 
 namespace detail {
-
-// A label value as the exposition format writes it between the quotes (escaping above).
-std::string metricsLabelValue(const std::string& value);
-
-// A sample value: the shortest decimal text that parses back to `value` ("55.39419706710477",
-// "1e+20"), independent of the locale. `value` must be finite.
-std::string metricsNumber(double value);
-
-// Seconds since the Unix epoch of an ISO 8601 date and time with a zone: "2026-12-01T12:34:56Z",
-// "...56.250Z", "...56+02:00". nullopt for anything else (no zone, an impossible date).
-std::optional<double> parseUtcTimestamp(const std::string& text);
 
 // metricsText with a budget other than kMaxMetricsBytes (tests).
 std::string metricsTextWithin(const nlohmann::json& report, std::size_t maxBytes);

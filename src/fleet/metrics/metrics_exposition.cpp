@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "fleet/metrics/metrics.h"
 
 namespace nvbw::detail {
 namespace {

@@ -3,11 +3,39 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
-namespace nvbw::detail {
+#include "core/error.h"
+
+namespace nvbw {
+
+// The largest metrics text: as large as the largest report read (kMaxReportBytes). A real 64-GPU
+// report of 59 MB gives 48 MB; only a hostile one gets near (upstream's string cells take 4 bytes
+// of a report and about 150 of metrics, and every series repeats the host and GPU names).
+inline constexpr std::size_t kMaxMetricsBytes = 256u << 20;
+
+// The metrics of a report would be larger than kMaxMetricsBytes.
+class MetricsTooLarge : public Error {
+ public:
+  using Error::Error;
+};
+
+namespace detail {
+
+// A label value as the exposition format writes it between the quotes (escaping above).
+std::string metricsLabelValue(const std::string& value);
+
+// A sample value: the shortest decimal text that parses back to `value` ("55.39419706710477",
+// "1e+20"), independent of the locale. `value` must be finite.
+std::string metricsNumber(double value);
+
+// Seconds since the Unix epoch of an ISO 8601 date and time with a zone: "2026-12-01T12:34:56Z",
+// "...56.250Z", "...56+02:00". nullopt for anything else (no zone, an impossible date).
+std::optional<double> parseUtcTimestamp(const std::string& text);
+
 
 struct MetricLabel {
   const char* name;   // a valid label name, [a-zA-Z_][a-zA-Z0-9_]*
@@ -43,4 +71,5 @@ class GaugeFamily {
   std::size_t count_ = 0;
 };
 
-}  // namespace nvbw::detail
+}  // namespace detail
+}  // namespace nvbw

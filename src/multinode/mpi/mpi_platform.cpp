@@ -8,10 +8,11 @@
 #include <optional>
 
 #include "platform/driver.h"
+#include "platform/driver_topology.h"
 #include "platform/gpu.h"
 #include "facts/machine_facts.h"
-#include "multinode/world_setup.h"
-#include "multinode/mpi/shared_process_world.h"
+#include "multinode/startup.h"
+#include "multinode/mpi/mpi_process_group.h"
 
 namespace nvbw::multinode {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 // Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 class WorldTopology final : public Topology {
  public:
-  WorldTopology(const Gpu& gpu, const MachineFacts& machine, WorldFacts facts)
+  WorldTopology(const Gpu& gpu, const MachineFacts& machine, ProcessFacts facts)
       : local_(gpu), facts_(std::move(facts)) {
     local_.setConfidentialComputing(machine.confidentialComputing());
     local_.setLinkFacts(machine.linkFacts());
@@ -31,12 +32,12 @@ class WorldTopology final : public Topology {
   int smCount(int device) const override { return local_.smCount(device); }
   int computeCapability(int device) const override { return local_.computeCapability(device); }
   bool confidentialComputing() const override { return local_.confidentialComputing(); }
-  const WorldFacts& world() const override { return facts_; }
+  const ProcessFacts& processFacts() const override { return facts_; }
   const GpuLinkFacts& linkFacts(int device) const override { return local_.linkFacts(device); }
 
  private:
   DriverTopology local_;
-  WorldFacts facts_;
+  ProcessFacts facts_;
 };
 
 bool multicastDisabledHere() {
@@ -55,7 +56,7 @@ class MpiPlatform final : public Platform {
     }));
     const GpuAssignment assignment = assignGpus(comm_, local);
     device_ = assignment.device;
-    const WorldDecision world = decideWorld(comm_, assignment.processes, probes());
+    const StartupDecision world = decideStartup(comm_, assignment.processes, probes());
     info_.processes = assignment.processes;
     info_.memorySharing = sharingName(world.sharing);
     info_.memorySharingDescription = world.description;
@@ -63,24 +64,24 @@ class MpiPlatform final : public Platform {
     topology_ = std::make_unique<WorldTopology>(*gpu_, *machine_, world.facts);
     if (world.sharing != MemorySharing::None)
       startupStep(comm_, attempt([&] {
-        processes_ = std::make_shared<SharedProcessWorld>(*gpu_, device_, comm_, world.sharing);
+        processes_ = std::make_shared<MpiProcessGroup>(*gpu_, device_, comm_, world.sharing);
       }));
   }
 
-  SystemInfo systemInfo() const override { return info_; }
+  SystemFacts systemFacts() const override { return info_; }
   const Topology& topology() const override { return *topology_; }
   EnvironmentSnapshot environment() const override { return machine_->environment(); }
-  std::unique_ptr<PlanRunner> makePlanRunner(const ExecSettings& settings,
+  std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                              ExecHooks hooks) override {
     hooks.processes = processes_;
-    return makeGpuPlanRunner(*gpu_, settings, std::move(hooks));
+    return makeGpuPlanExecutor(*gpu_, settings, std::move(hooks));
   }
 
  private:
   LocalGpus localGpus() {
     LocalGpus local;
     local.host = hostName();
-    info_ = buildSystemInfo();
+    info_ = buildSystemFacts();
     info_.cudaDriverVersion = gpu_->driverCudaVersion();
     info_.driverVersion = readDriverVersion();
     info_.mpiVersion = MpiSession::libraryVersion();
@@ -112,10 +113,10 @@ class MpiPlatform final : public Platform {
   std::optional<DriverLibrary> driver_;
   std::unique_ptr<Gpu> gpu_;
   int device_ = 0;
-  SystemInfo info_;
+  SystemFacts info_;
   std::unique_ptr<MachineFacts> machine_;
   std::unique_ptr<WorldTopology> topology_;
-  std::shared_ptr<SharedProcessWorld> processes_;
+  std::shared_ptr<MpiProcessGroup> processes_;
 };
 
 }  // namespace

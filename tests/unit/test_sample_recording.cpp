@@ -2,7 +2,7 @@
 // the samples stored for it.
 #include <gtest/gtest.h>
 
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 
 namespace nvbw {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "engine/coordinator.h"
 #include "plans/registry.h"
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 #include "platform/topology.h"
 #include "fake_topology.h"
 
@@ -44,7 +44,7 @@ class RecordingOutput final : public Output {
 using Behaviour = std::function<PlanResult(const Plan&, const ProgressSink&)>;
 
 // Plays one behaviour per call, in order; records the plans it was given.
-class FakePlanRunner final : public PlanRunner {
+class FakePlanRunner final : public PlanExecutor {
  public:
   std::vector<Behaviour> behaviours;
   std::vector<Plan> plans;
@@ -102,10 +102,10 @@ struct Harness {
   FakeTopology topology{2};
   FakePlanRunner planRunner;
   RecordingOutput output;
-  RunControl control;
+  LoopControl control;
 
-  RunSummary run(const std::vector<Selection>& selection) {
-    return runTestcases({registry, selection, topology, kBytes}, planRunner, output, control);
+  LoopSummary run(const std::vector<Selection>& selection) {
+    return runTestcaseLoop({registry, selection, topology, kBytes}, planRunner, output, control);
   }
 };
 
@@ -115,7 +115,7 @@ TEST(Runner, PassedTestcaseStartsThenFinishesWithTheRunnersMatrices) {
   Harness h;
   h.registry = {runnable("alpha")};
   h.planRunner.behaviours = {returning({matrix("", 2, 12.5)})};
-  const RunSummary s = h.run({at(0)});
+  const LoopSummary s = h.run({at(0)});
 
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"started alpha", "finished alpha Passed"}));
   ASSERT_EQ(h.output.finished.size(), 1u);
@@ -171,7 +171,7 @@ TEST(Runner, NeverWritesTheHeaderOrTheTrailer) {
 TEST(Runner, WaivedTestcaseIsReportedWithItsReasonAndNeverStarted) {
   Harness h;
   h.registry = {waived("wavy")};
-  const RunSummary s = h.run({at(0)});
+  const LoopSummary s = h.run({at(0)});
 
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished wavy Waived"}));
   ASSERT_EQ(h.output.finished.size(), 1u);
@@ -190,7 +190,7 @@ TEST(Runner, HostMemoryProblemWaivesExactlyTheTestcasesUsingHostMemory) {
   std::vector<Selection> all;
   for (std::size_t i = 0; i < h.registry.size(); ++i) all.push_back(at(i));
   const std::string why = "-H: no huge pages are reserved";
-  const RunSummary s = runTestcases({h.registry, all, h.topology, kBytes, {}, why}, h.planRunner,
+  const LoopSummary s = runTestcaseLoop({h.registry, all, h.topology, kBytes, {}, why}, h.planRunner,
                                     h.output, h.control);
   int hostWaived = 0;
   for (const TestcaseResult& r : h.output.finished) {
@@ -214,7 +214,7 @@ TEST(Runner, PairRuleReachesThePlans) {
   PairRule rule;
   rule.pairGiven = true;
   rule.devices = GpuPair{1, 2};
-  runTestcases({h.registry, {at(20)}, h.topology, kBytes, rule}, h.planRunner, h.output,
+  runTestcaseLoop({h.registry, {at(20)}, h.topology, kBytes, rule}, h.planRunner, h.output,
                h.control);
   ASSERT_EQ(h.planRunner.plans.size(), 1u);
   EXPECT_EQ(h.planRunner.plans[0].measurements.size(), 2u);  // [1][2] and [2][1]
@@ -226,7 +226,7 @@ TEST(Runner, PeerTestcasesOfTheRealRegistryAreWaivedOnOneGpu) {
   h.topology = FakeTopology(1);
   std::vector<Selection> all;
   for (std::size_t i = 0; i < h.registry.size(); ++i) all.push_back(at(i));
-  const RunSummary s = h.run(all);
+  const LoopSummary s = h.run(all);
   // 18 of v0.8's and the 4 one-GPU v0.10 testcases run; 17 + 5 device-to-device ones wait.
   EXPECT_EQ(s.passed, 22);
   EXPECT_EQ(s.waived, 22);
@@ -244,7 +244,7 @@ TEST(Runner, ThrowingPlanRunnerIsAnErrorNamingTheTestcaseAndTheException) {
   Harness h;
   h.registry = {runnable("broken")};
   h.planRunner.behaviours = {throwing("data verification failed at byte 4096")};
-  const RunSummary s = h.run({at(0)});
+  const LoopSummary s = h.run({at(0)});
 
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"started broken", "finished broken ERROR"}));
   const TestcaseResult& r = h.output.finished.at(0);
@@ -262,7 +262,7 @@ TEST(Runner, NextTestcaseStillRunsAfterAnError) {
   Harness h;
   h.registry = {runnable("first"), runnable("second")};
   h.planRunner.behaviours = {throwing("CUDA_ERROR_ILLEGAL_ADDRESS"), returning({matrix("", 1, 3)})};
-  const RunSummary s = h.run({at(0), at(1)});
+  const LoopSummary s = h.run({at(0), at(1)});
 
   EXPECT_EQ(h.output.events,
             (std::vector<std::string>{"started first", "finished first ERROR", "started second",
@@ -281,7 +281,7 @@ TEST(Runner, ThrowingPlanBuilderIsAnErrorToo) {
                  {},
                  [](const PlanContext&) -> Plan { throw std::invalid_argument("no such method"); }},
                 runnable("after")};
-  const RunSummary s = h.run({at(0), at(1)});
+  const LoopSummary s = h.run({at(0), at(1)});
   EXPECT_EQ(h.output.events,
             (std::vector<std::string>{"started bad_plan", "finished bad_plan ERROR",
                                       "started after", "finished after Passed"}));
@@ -296,7 +296,7 @@ TEST(Runner, ThrowingPlanBuilderIsAnErrorToo) {
 TEST(Runner, UnresolvedSelectionIsAnErrorWithTheSelectionsText) {
   Harness h;
   h.registry = {runnable("a")};
-  const RunSummary s = h.run({unresolved("nosuch", "Testcase nosuch not found!"), at(0),
+  const LoopSummary s = h.run({unresolved("nosuch", "Testcase nosuch not found!"), at(0),
                               unresolved("99", "Testcase index 99 out of bound!")});
 
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished nosuch ERROR", "started a",
@@ -314,7 +314,7 @@ TEST(Runner, UnresolvedSelectionIsAnErrorWithTheSelectionsText) {
 TEST(Runner, IndexPastTheRegistryIsAnErrorNotACrash) {
   Harness h;
   h.registry = {runnable("a")};
-  const RunSummary s = h.run({Selection{std::size_t{7}, "7", ""}});
+  const LoopSummary s = h.run({Selection{std::size_t{7}, "7", ""}});
   ASSERT_EQ(h.output.finished.size(), 1u);
   EXPECT_EQ(h.output.finished[0].status, Status::Error);
   EXPECT_EQ(h.output.finished[0].name, "7");
@@ -330,7 +330,7 @@ TEST(Runner, SummaryCountsEachOutcome) {
   Harness h;
   h.registry = {runnable("p1"), waived("w1"), runnable("e1"), runnable("p2"), waived("w2")};
   h.planRunner.behaviours = {returning({}), throwing("boom"), returning({})};
-  const RunSummary s =
+  const LoopSummary s =
       h.run({at(0), at(1), at(2), unresolved("zz", "Testcase zz not found!"), at(3), at(4)});
   EXPECT_EQ(s.passed, 2);
   EXPECT_EQ(s.waived, 2);
@@ -341,7 +341,7 @@ TEST(Runner, SummaryCountsEachOutcome) {
 TEST(Runner, EmptySelectionDoesNothing) {
   Harness h;
   h.registry = {runnable("a")};
-  const RunSummary s = h.run({});
+  const LoopSummary s = h.run({});
   EXPECT_TRUE(h.output.events.empty());
   EXPECT_EQ(s.passed + s.waived + s.errors, 0);
 }
@@ -431,7 +431,7 @@ TEST(Runner, InterruptedTestcaseIsAnErrorNamingTheSignalAndNothingElseRuns) {
                              [](const Plan&, const ProgressSink&) -> PlanResult {
                                throw Interrupted(SIGINT);
                              }};
-  const RunSummary s = h.run({at(0), at(1), at(2)});
+  const LoopSummary s = h.run({at(0), at(1), at(2)});
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"started a", "finished a Passed",
                                                        "started b", "finished b ERROR"}));
   EXPECT_EQ(h.output.finished.at(1).message, "interrupted by SIGINT");
@@ -446,7 +446,7 @@ TEST(Runner, StopRequestedBetweenTestcasesStartsNoMore) {
   h.registry = {runnable("a"), runnable("b")};
   int asked = 0;
   h.control.stopRequested = [&] { return ++asked >= 2 ? SIGTERM : 0; };
-  const RunSummary s = h.run({at(0), at(1)});
+  const LoopSummary s = h.run({at(0), at(1)});
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"started a", "finished a Passed"}));
   EXPECT_EQ(s.interruptedBy, std::optional<int>(SIGTERM));
   EXPECT_EQ(s.finished, 1u);
@@ -477,7 +477,7 @@ TEST(Runner, AnErrorOnAnotherRankFailsTheTestcaseWithThatRanksMessage) {
   world.outcomes = {"0 -", "0 Eboom on GPU 2"};
   h.control.comm = &world;
   h.registry = {runnable("a")};
-  const RunSummary s = h.run({at(0)});
+  const LoopSummary s = h.run({at(0)});
   const TestcaseResult& r = h.output.finished.at(0);
   EXPECT_EQ(r.status, Status::Error);
   EXPECT_EQ(r.message, "rank 2: boom on GPU 2");
@@ -517,7 +517,7 @@ TEST(Runner, ASignalOnAnotherRankStopsTheRun) {
   world.outcomes = {"15 Einterrupted by SIGTERM"};
   h.control.comm = &world;
   h.registry = {runnable("a"), runnable("b")};
-  const RunSummary s = h.run({at(0), at(1)});
+  const LoopSummary s = h.run({at(0), at(1)});
   EXPECT_EQ(s.interruptedBy, std::optional<int>(15));
   EXPECT_EQ(h.output.finished.size(), 1u);
   EXPECT_EQ(h.output.finished.at(0).message, "rank 1: interrupted by SIGTERM");
@@ -537,7 +537,7 @@ TEST(RunnerSweep, EachTestcaseRunsAtEverySizeThenItsTableIsReported) {
   h.planRunner.behaviours = {returning({matrix("", 1, 1)}), throwing("boom"),
                              returning({matrix("", 1, 4)})};
   const std::vector<Selection> selection = {at(0), at(1)};
-  const RunSummary s = runTestcases({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
+  const LoopSummary s = runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
                                      {1, 2, 4}},
                                     h.planRunner, h.output, h.control);
   // The plans were built at 1, 2 and 4 MiB, not at the request's buffer size.
@@ -565,7 +565,7 @@ TEST(RunnerSweep, AStopBetweenSizesReportsThePartialTable) {
   int asked = 0;
   h.control.stopRequested = [&asked] { return ++asked >= 3 ? 2 : 0; };  // before the 2nd size
   const std::vector<Selection> selection = {at(0), at(1)};
-  const RunSummary s = runTestcases({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
+  const LoopSummary s = runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
                                      {1, 2, 4}},
                                     h.planRunner, h.output, h.control);
   EXPECT_EQ(s.interruptedBy, 2);

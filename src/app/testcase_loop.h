@@ -16,7 +16,7 @@
 
 namespace nvbw {
 
-struct RunRequest {
+struct LoopRequest {
   const std::vector<TestcaseDef>& registry;
   const std::vector<Selection>& selection;
   const Topology& topology;
@@ -31,13 +31,13 @@ struct RunRequest {
 };
 
 // What the run needs besides the request. Defaults: one process, never stop, no progress.
-struct RunControl {
+struct LoopControl {
   Communicator* comm = nullptr;
   StopRequest stopRequested;
   ProgressSink progress;
 };
 
-struct RunSummary {
+struct LoopSummary {
   int passed = 0;
   int waived = 0;
   int errors = 0;  // failed testcases and unresolved selections
@@ -48,7 +48,7 @@ struct RunSummary {
 // The ERROR message of a testcase that failed with `why`: "Testcase <key> failed: <why>".
 std::string testcaseFailure(const std::string& key, const std::string& why);
 
-RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Output& output,
-                        const RunControl& control = {});
+LoopSummary runTestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
+                        const LoopControl& control = {});
 
 }  // namespace nvbw

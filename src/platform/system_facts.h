@@ -23,7 +23,7 @@ struct ProcessInfo {
   std::string uuid;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
 };
 
-struct SystemInfo {
+struct SystemFacts {
   std::string version;         // "v0.8"
   std::string gitVersion;      // git describe at configure time
   int cudaRuntimeVersion = 0;  // the CUDA version the tool was built with

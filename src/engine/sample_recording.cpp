@@ -1,4 +1,4 @@
-#include "engine/measurement_record.h"
+#include "engine/sample_recording.h"
 
 #include <stdexcept>
 

@@ -6,17 +6,17 @@
 
 #include "multinode/mpi/mpi_communicator.h"
 #include "multinode/mpi/mpi_coordinator.h"
-#include "engine/process_world.h"
+#include "engine/process_group.h"
 #include "multinode/shared_memory.h"
 
 namespace nvbw::multinode {
 
 class MeasurementMemory;
 
-class SharedProcessWorld final : public ProcessWorld {
+class MpiProcessGroup final : public ProcessGroup {
  public:
   // Collective (creates the coordinator's latch). `sharing` must not be None.
-  SharedProcessWorld(const Gpu& gpu, int device, MpiCommunicator& comm, MemorySharing sharing);
+  MpiProcessGroup(const Gpu& gpu, int device, MpiCommunicator& comm, MemorySharing sharing);
 
   int rank() const override { return comm_.rank(); }
   int localDevice() const override { return device_; }

@@ -1,4 +1,4 @@
-#include "multinode/mpi/shared_process_world.h"
+#include "multinode/mpi/mpi_process_group.h"
 
 #include <exception>
 #include <optional>
@@ -27,7 +27,7 @@ class MeasurementMemory final : public SharedBuffers {
   }
 };
 
-SharedProcessWorld::SharedProcessWorld(const Gpu& gpu, int device, MpiCommunicator& comm,
+MpiProcessGroup::MpiProcessGroup(const Gpu& gpu, int device, MpiCommunicator& comm,
                                        MemorySharing sharing)
     : gpu_(gpu), device_(device), comm_(comm),
       fds_(sharing == MemorySharing::PosixFd
@@ -38,7 +38,7 @@ SharedProcessWorld::SharedProcessWorld(const Gpu& gpu, int device, MpiCommunicat
 
 // The owner allocates; every rank agrees on whether it could, so that a failure never leaves the
 // others waiting in the next collective step.
-SharedProcessWorld::LocalBuffer SharedProcessWorld::localBuffer(const BufferSpec& spec) {
+MpiProcessGroup::LocalBuffer MpiProcessGroup::localBuffer(const BufferSpec& spec) {
   LocalBuffer buffer;
   std::optional<std::string> problem;
   if (spec.process == comm_.rank()) {
@@ -55,7 +55,7 @@ SharedProcessWorld::LocalBuffer SharedProcessWorld::localBuffer(const BufferSpec
   return buffer;
 }
 
-std::unique_ptr<SharedBuffers> SharedProcessWorld::acquire(const std::vector<BufferSpec>& specs) {
+std::unique_ptr<SharedBuffers> MpiProcessGroup::acquire(const std::vector<BufferSpec>& specs) {
   auto memory = std::make_unique<MeasurementMemory>();
   for (const BufferSpec& spec : specs) {
     switch (spec.sharing) {

@@ -1,4 +1,4 @@
-#include "multinode/world_setup.h"
+#include "multinode/startup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,7 +42,7 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
   return assignment;
 }
 
-WorldDecision decideWorld(Communicator& comm, const std::vector<ProcessInfo>& processes,
+StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>& processes,
                           const SharingProbes& probes) {
   const int size = comm.size();
   bool sameHost = true;
@@ -60,7 +60,7 @@ WorldDecision decideWorld(Communicator& comm, const std::vector<ProcessInfo>& pr
   const bool disabled = !agreeAll(comm, !probes.multicastDisabled);
   const bool supported = !disabled && agreeAll(comm, probes.multicastSupported());
 
-  WorldDecision decision;
+  StartupDecision decision;
   decision.sharing = sharing.sharing;
   decision.facts = {size, sharing.problem, multicastProblem(disabled, supported, sharing.sharing)};
   if (size < 2) decision.facts.multicastProblem = std::string("this run has one process");

@@ -10,7 +10,7 @@
 
 #include "platform/communicator.h"
 #include "multinode/process_layout.h"
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 #include "platform/topology.h"
 
 namespace nvbw {
@@ -42,16 +42,16 @@ struct SharingProbes {
   bool multicastDisabled = false;  // NVBANDWIDTH_DISABLE_MULTICAST=1 on this rank
 };
 
-struct WorldDecision {
+struct StartupDecision {
   MemorySharing sharing = MemorySharing::None;
-  WorldFacts facts;
+  ProcessFacts facts;
   std::string description;  // for the header
 };
 
 // Fabric handles where every rank can export them, else (all ranks on one host) POSIX file
 // descriptors; multicast only when no rank disables it and every rank's GPU supports it (the
 // attribute is not even read when it is disabled).
-WorldDecision decideWorld(Communicator& comm, const std::vector<ProcessInfo>& processes,
+StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>& processes,
                           const SharingProbes& probes);
 
 }  // namespace nvbw

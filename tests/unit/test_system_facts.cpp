@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 #include "facts/driver_version.h"
 
 namespace nvbw {
@@ -76,7 +76,7 @@ TEST(ParseProcDriverVersion, TextWithoutTheNvrmLineGivesEmptyVersion) {
   EXPECT_EQ(parseProcDriverVersion("GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0)\n"), "");
 }
 
-TEST(SystemInfo, UuidIsSpelledAsNvidiaSmiDoes) {
+TEST(SystemFacts, UuidIsSpelledAsNvidiaSmiDoes) {
   const unsigned char bytes[16] = {0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0,
                                    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
   EXPECT_EQ(formatUuid(bytes), "GPU-12345678-9abc-def0-0123-456789abcdef");

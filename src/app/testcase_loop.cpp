@@ -1,4 +1,4 @@
-#include "app/runner.h"
+#include "app/testcase_loop.h"
 
 #include <algorithm>
 #include <exception>
@@ -28,13 +28,13 @@ void attachLinks(std::vector<MatrixResult>& matrices, const Plan& plan, const To
     matrices[i].links = std::move(links[i]);
 }
 
-PlanContext planContext(const RunRequest& request) {
+PlanContext planContext(const LoopRequest& request) {
   return PlanContext{request.topology, request.bufferBytes, request.pairs};
 }
 
 // The reason `def` cannot run here, if any: its own waiver, else host memory it would need but
 // cannot have.
-std::optional<std::string> localWaiver(const TestcaseDef& def, const RunRequest& request) {
+std::optional<std::string> localWaiver(const TestcaseDef& def, const LoopRequest& request) {
   if (std::optional<std::string> reason = waiveReasonFor(def, request.topology)) return reason;
   if (request.hostMemoryProblem && usesHostMemory(def.plan(planContext(request))))
     return request.hostMemoryProblem;
@@ -42,8 +42,8 @@ std::optional<std::string> localWaiver(const TestcaseDef& def, const RunRequest&
 }
 
 // Runs one testcase's plan and says how it ended here.
-Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& planRunner,
-                const RunControl& control, TestcaseResult& result) {
+Outcome measure(const TestcaseDef& def, const LoopRequest& request, PlanExecutor& planRunner,
+                const LoopControl& control, TestcaseResult& result) {
   try {
     const Plan plan = def.plan(planContext(request));
     PlanResult measured = planRunner.run(plan, control.progress);
@@ -65,7 +65,7 @@ Outcome measure(const TestcaseDef& def, const RunRequest& request, PlanRunner& p
 
 // Whether `def` is waived: rank 0 decides (its GPUs measure the single-process testcases; the
 // multi-process facts are the same on every rank), so that every rank takes the same path.
-std::optional<std::string> waiver(const TestcaseDef& def, const RunRequest& request,
+std::optional<std::string> waiver(const TestcaseDef& def, const LoopRequest& request,
                                   Communicator& comm) {
   const std::optional<std::string> mine = localWaiver(def, request);
   std::string decision = mine ? "W" + *mine : "-";
@@ -83,10 +83,10 @@ std::string testcaseFailure(const std::string& key, const std::string& why) {
 namespace {
 
 // Counts, progress and the stop decision of one run, shared by the plain and the sweep loop.
-class RunLoop {
+class TestcaseLoop {
  public:
-  RunLoop(const RunRequest& request, PlanRunner& planRunner, Output& output,
-          const RunControl& control, Communicator& comm)
+  TestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
+          const LoopControl& control, Communicator& comm)
       : request_(request), planRunner_(planRunner), output_(output), control_(control),
         comm_(comm) {
     const std::size_t sizes = std::max<std::size_t>(1, request.sweepSizesMiB.size());
@@ -105,7 +105,7 @@ class RunLoop {
               TestcaseResult& result);
 
   void skip(std::size_t runs) { started_ += runs; }
-  RunSummary summary;
+  LoopSummary summary;
 
  private:
   ProgressSink progressFor(const std::string& label) {
@@ -120,28 +120,28 @@ class RunLoop {
     };
   }
 
-  const RunRequest& request_;
-  PlanRunner& planRunner_;
+  const LoopRequest& request_;
+  PlanExecutor& planRunner_;
   Output& output_;
-  const RunControl& control_;
+  const LoopControl& control_;
   Communicator& comm_;
   std::size_t total_ = 0;
   std::size_t started_ = 0;
 };
 
-bool RunLoop::runOne(const TestcaseDef& def, std::size_t bytes,
+bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
                      std::optional<std::uint64_t> sweepMiB, TestcaseResult& result) {
   const std::string label =
       def.key + (sweepMiB ? " at " + std::to_string(*sweepMiB) + " MiB" : std::string());
   const ProgressSink progress = progressFor(label);
   ++started_;
   if (progress) progress({});
-  RunRequest sized = request_;
+  LoopRequest sized = request_;
   sized.bufferBytes = bytes;
   result.name = def.key;
   result.sweepSizeMiB = sweepMiB;
   output_.testcaseStarted(def.key);
-  const RunControl control{control_.comm, control_.stopRequested, progress};
+  const LoopControl control{control_.comm, control_.stopRequested, progress};
   // Every process reports the same outcome: one place where a multi-process run agrees.
   const Outcome outcome = agreeOnOutcome(comm_, measure(def, sized, planRunner_, control, result));
   if (outcome.error) {
@@ -159,7 +159,7 @@ bool RunLoop::runOne(const TestcaseDef& def, std::size_t bytes,
 }
 
 // The selection entry's testcase, or nullptr after reporting it unresolved.
-const TestcaseDef* resolved(const Selection& sel, const RunRequest& request, RunLoop& loop,
+const TestcaseDef* resolved(const Selection& sel, const LoopRequest& request, TestcaseLoop& loop,
                             Output& output) {
   if (sel.index && *sel.index < request.registry.size()) return &request.registry[*sel.index];
   ++loop.summary.errors;
@@ -167,7 +167,7 @@ const TestcaseDef* resolved(const Selection& sel, const RunRequest& request, Run
   return nullptr;
 }
 
-bool waived(const TestcaseDef& def, const RunRequest& request, Communicator& comm, RunLoop& loop,
+bool waived(const TestcaseDef& def, const LoopRequest& request, Communicator& comm, TestcaseLoop& loop,
             Output& output) {
   const std::optional<std::string> reason = waiver(def, request, comm);
   if (!reason) return false;
@@ -181,7 +181,7 @@ bool waived(const TestcaseDef& def, const RunRequest& request, Communicator& com
 }
 
 // Every size of the sweep for one testcase, then its table.
-bool sweepOne(const TestcaseDef& def, const RunRequest& request, RunLoop& loop, Output& output) {
+bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& loop, Output& output) {
   SweepTable table{def.key, request.sweepSizesMiB, {}};
   bool goOn = true;
   for (std::uint64_t size : request.sweepSizesMiB) {
@@ -200,11 +200,11 @@ bool sweepOne(const TestcaseDef& def, const RunRequest& request, RunLoop& loop, 
 
 }  // namespace
 
-RunSummary runTestcases(const RunRequest& request, PlanRunner& planRunner, Output& output,
-                        const RunControl& control) {
+LoopSummary runTestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
+                        const LoopControl& control) {
   SingleProcess alone;
   Communicator& comm = control.comm ? *control.comm : alone;
-  RunLoop loop(request, planRunner, output, control, comm);
+  TestcaseLoop loop(request, planRunner, output, control, comm);
   const std::size_t runsPerTestcase = std::max<std::size_t>(1, request.sweepSizesMiB.size());
   for (const Selection& sel : request.selection) {
     if (loop.stopRequested()) break;

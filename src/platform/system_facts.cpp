@@ -1,4 +1,4 @@
-#include "platform/system_info.h"
+#include "platform/system_facts.h"
 
 #include <unistd.h>
 

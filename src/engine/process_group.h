@@ -21,9 +21,9 @@ class SharedBuffers {
   virtual BufferView view(std::size_t i) const = 0;
 };
 
-class ProcessWorld {
+class ProcessGroup {
  public:
-  virtual ~ProcessWorld() = default;
+  virtual ~ProcessGroup() = default;
   virtual int rank() const = 0;
   // The GPU this process measures with, among the GPUs it sees.
   virtual int localDevice() const = 0;
