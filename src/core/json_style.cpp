@@ -10,7 +10,7 @@
 
 namespace nvbw {
 
-namespace detail {
+namespace core {
 
 std::string jsonDouble(double value) {
   // jsoncpp without "special floats": non-finite values become tokens that still parse.
@@ -115,7 +115,7 @@ std::string jsonQuoted(const std::string& value) {
   return out + "\"";
 }
 
-}  // namespace detail
+}  // namespace core
 
 namespace {
 
@@ -164,10 +164,10 @@ class StyledWriter {
       writeArray(v);
       break;
     case nlohmann::json::value_t::string:
-      doc_ += detail::jsonQuoted(v.get_ref<const std::string&>());
+      doc_ += core::jsonQuoted(v.get_ref<const std::string&>());
       break;
     case nlohmann::json::value_t::number_float:
-      doc_ += detail::jsonDouble(v.get<double>());
+      doc_ += core::jsonDouble(v.get<double>());
       break;
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
@@ -192,7 +192,7 @@ class StyledWriter {
     for (auto it = v.begin(); it != v.end(); ++it) {
       if (!first) doc_ += ",";
       first = false;
-      writeWithIndent(detail::jsonQuoted(it.key()));
+      writeWithIndent(core::jsonQuoted(it.key()));
       doc_ += " : ";
       writeValue(it.value());
     }

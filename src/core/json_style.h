@@ -27,9 +27,9 @@ struct StreamedArray {
 void writeStyledJson(std::ostream& out, const nlohmann::json& value,
                      const StreamedArray* streamed = nullptr);
 
-namespace detail {
+namespace core {
 std::string jsonDouble(double value);              // jsoncpp's valueToString(double)
 std::string jsonQuoted(const std::string& value);  // jsoncpp's valueToQuotedString, ASCII output
-}  // namespace detail
+}  // namespace core
 
 }  // namespace nvbw

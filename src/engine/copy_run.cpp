@@ -6,7 +6,7 @@
 #include "engine/sample_recording.h"
 #include "plans/pattern.h"
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 
 CUdeviceptr PatternCache::get(int device, std::uint32_t seed) {
   const auto key = std::make_pair(device, seed);
@@ -190,4 +190,4 @@ void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned s
   }
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

@@ -16,7 +16,7 @@
 #include "plans/plan.h"
 #include "plans/sm_geometry.h"
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 
 // Per-device pattern buffers (2 MiB each, source and destination seeds, and the write-only
 // pass's constant), made on first use.
@@ -78,4 +78,4 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
 void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned sample,
                 unsigned long long passes);
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

@@ -16,8 +16,8 @@
 namespace nvbw {
 namespace {
 
-using detail::CopyRun;
-using detail::PhaseTimer;
+using engine::CopyRun;
+using engine::PhaseTimer;
 
 bool readsTotal(const Measurement& m) {
   return std::any_of(m.outputs.begin(), m.outputs.end(),
@@ -37,7 +37,7 @@ struct MeasurementBuffers {
   std::optional<BufferPool::Lease> pooled;
   std::unique_ptr<SharedBuffers> shared;
   BufferView view(std::size_t i) const {
-    return shared ? shared->view(i) : detail::viewOf((*pooled)[i]);
+    return shared ? shared->view(i) : engine::viewOf((*pooled)[i]);
   }
 };
 
@@ -67,7 +67,7 @@ class GpuPlanExecutor final : public PlanExecutor {
   MeasurementSamples measureLatency(const Measurement& m, const AfterSample& afterSample) {
     PhaseTimer timer(times_.latency);
     MeasurementSamples s;
-    s.copies.push_back(detail::measureLatency(gpu_, pool_, *m.latency, settings_, afterSample));
+    s.copies.push_back(engine::measureLatency(gpu_, pool_, *m.latency, settings_, afterSample));
     return s;
   }
   // Whether this process takes part in `plan`: every process in a multi-process plan, rank 0
@@ -97,8 +97,8 @@ class GpuPlanExecutor final : public PlanExecutor {
   ExecHooks hooks_;
   std::unique_ptr<Allocator> allocator_;
   BufferPool pool_;
-  detail::PatternCache patterns_;
-  detail::Verifier verifier_;
+  engine::PatternCache patterns_;
+  engine::Verifier verifier_;
   std::unique_ptr<SampleCoordinator> localCoordinator_;
   PhaseTimes times_;
 };
@@ -180,18 +180,18 @@ MeasurementSamples GpuPlanExecutor::measureCopies(const Measurement& m, bool mul
     runs[k].spec = &copies[k];
     runs[k].src = buffers.view(2 * mine[k]);
     runs[k].dst = buffers.view(2 * mine[k] + 1);
-    detail::prepareCopy(gpu_, runs[k]);
+    engine::prepareCopy(gpu_, runs[k]);
   }
   allocationTimer.stop();
 
   MeasurementSamples samples;
   samples.copies.resize(m.copies.size());
   const bool total = readsTotal(m);
-  detail::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
+  engine::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
                                    verifier_, settings_, times_},
                                   runs, total);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
-    const detail::SampleTimes t = protocol.run(sample);
+    const engine::SampleTimes t = protocol.run(sample);
     double totalBytes = 0.0;
     for (std::size_t k = 0; k < runs.size(); ++k) {
       samples.copies[mine[k]].push_back(copyBandwidth(runs[k], settings_.loopCount, t.copies[k]));

@@ -9,7 +9,7 @@
 #include "plans/pattern.h"
 #include "core/statistics.h"
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 
 namespace {
 
@@ -90,4 +90,4 @@ std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const Laten
   return samples;
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

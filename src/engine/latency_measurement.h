@@ -9,7 +9,7 @@
 #include "engine/run_settings.h"
 #include "plans/plan.h"
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 
 // Runs `samples` chases and returns each sample's nanoseconds per access. `afterSample` is called
 // after each sample (progress, stop requests).
@@ -17,4 +17,4 @@ std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const Laten
                                    const RunSettings& settings,
                                    const std::function<void(unsigned)>& afterSample);
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

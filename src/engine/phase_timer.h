@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 
 class PhaseTimer {
  public:
@@ -24,4 +24,4 @@ class PhaseTimer {
   bool stopped_ = false;
 };
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

@@ -13,7 +13,7 @@
 #include "core/statistics.h"
 #include "engine/phase_timer.h"
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 namespace {
 
 constexpr unsigned kWarmupCopies = 4;
@@ -143,4 +143,4 @@ SampleTimes SampleProtocol::timings() const {
   return t;
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

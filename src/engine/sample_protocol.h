@@ -13,7 +13,7 @@
 #include "engine/fault_injection.h"
 #include "core/phase_times.h"
 
-namespace nvbw::detail {
+namespace nvbw::engine {
 
 // Seconds of each copy (start_i to end_i) and of the aggregate (start_0 to the last end).
 struct SampleTimes {
@@ -50,4 +50,4 @@ class SampleProtocol {
   std::optional<Event> totalEnd_;  // on copy 0's stream, after every copy's end (Total only)
 };
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::engine

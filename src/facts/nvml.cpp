@@ -10,7 +10,7 @@
 namespace nvbw {
 namespace {
 
-using namespace detail::nvml;
+using namespace facts::nvml;
 
 // The confidential-computing state (nvmlConfComputeSystemState_t) is three unsigned ints, the
 // second one (ccFeature) 1 when on.

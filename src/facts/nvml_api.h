@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace nvbw::detail::nvml {
+namespace nvbw::facts::nvml {
 
 using Return = int;       // nvmlReturn_t
 using Device = void*;     // nvmlDevice_t
@@ -163,4 +163,4 @@ inline std::optional<double> fieldAsDouble(const FieldValue& v) {
   }
 }
 
-}  // namespace nvbw::detail::nvml
+}  // namespace nvbw::facts::nvml

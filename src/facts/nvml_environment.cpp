@@ -12,7 +12,7 @@
 namespace nvbw {
 namespace {
 
-using namespace detail::nvml;
+using namespace facts::nvml;
 
 // A query of the shape (device, clock domain or sensor, unsigned* out): clocks in MHz, the
 // deprecated nvmlDeviceGetTemperature in °C.

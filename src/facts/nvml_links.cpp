@@ -10,7 +10,7 @@
 namespace nvbw {
 namespace {
 
-using namespace detail::nvml;
+using namespace facts::nvml;
 
 // The per-link entry points, looked up once per nvlinks() call; any may be missing.
 struct LinkApi {

@@ -21,7 +21,7 @@ ContextScope::ContextScope(const Gpu& gpu, int device) : api_(gpu.api()) {
 
 ContextScope::~ContextScope() { api_.cuCtxSetCurrent(previous_); }
 
-namespace detail {
+namespace platform {
 
 void FreeDeviceMemory::operator()(CUdeviceptr ptr) const noexcept {
   const DriverApi& api = gpu->api();
@@ -43,7 +43,7 @@ void DestroyStream::operator()(CUstream stream) const noexcept {
 
 void DestroyEvent::operator()(CUevent event) const noexcept { gpu->api().cuEventDestroy(event); }
 
-}  // namespace detail
+}  // namespace platform
 
 DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : bytes_(bytes) {
   ContextScope scope(gpu, device);

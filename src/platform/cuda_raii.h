@@ -25,7 +25,7 @@ class ContextScope {
   CUcontext previous_ = nullptr;
 };
 
-namespace detail {
+namespace platform {
 // Releasers: each knows the GPU and the device whose context the release runs in.
 struct FreeDeviceMemory {
   const Gpu* gpu = nullptr;
@@ -45,7 +45,7 @@ struct DestroyEvent {
   const Gpu* gpu = nullptr;
   void operator()(CUevent event) const noexcept;
 };
-}  // namespace detail
+}  // namespace platform
 
 // cuMemAlloc in a device's primary context.
 class DeviceBuffer {
@@ -57,7 +57,7 @@ class DeviceBuffer {
   int device() const { return memory_.releaser().device; }
 
  private:
-  UniqueHandle<CUdeviceptr, detail::FreeDeviceMemory> memory_;
+  UniqueHandle<CUdeviceptr, platform::FreeDeviceMemory> memory_;
   std::size_t bytes_ = 0;
 };
 
@@ -78,7 +78,7 @@ class HostBuffer {
   std::size_t bytes() const { return bytes_; }
 
  private:
-  UniqueHandle<void*, detail::FreeHostMemory> memory_;
+  UniqueHandle<void*, platform::FreeHostMemory> memory_;
   CUdeviceptr devicePtr_ = 0;
   std::size_t bytes_ = 0;
 };
@@ -92,7 +92,7 @@ class Stream {
   void synchronize() const;
 
  private:
-  UniqueHandle<CUstream, detail::DestroyStream> stream_;
+  UniqueHandle<CUstream, platform::DestroyStream> stream_;
   int device_ = -1;
 };
 
@@ -106,7 +106,7 @@ class Event {
   float elapsedSince(const Event& start) const;
 
  private:
-  UniqueHandle<CUevent, detail::DestroyEvent> event_;
+  UniqueHandle<CUevent, platform::DestroyEvent> event_;
 };
 
 }  // namespace nvbw

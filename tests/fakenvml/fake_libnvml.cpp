@@ -23,7 +23,7 @@
 
 #include "facts/nvml_api.h"
 
-using namespace nvbw::detail::nvml;
+using namespace nvbw::facts::nvml;
 
 namespace {
 

@@ -180,7 +180,7 @@ double healthy(int i) { return 50.0 * (1.0 + 0.002 * (i % 5 - 2)); }
 // ---- statistics -----------------------------------------------------------------------------
 
 TEST(FleetStatistics, MedianAndMedianAbsoluteDeviation) {
-  using namespace nvbw::detail;
+  using namespace nvbw::summary;
   EXPECT_EQ(medianOf({}), 0.0);
   EXPECT_EQ(medianOf({3, 1, 2}), 2.0);
   EXPECT_EQ(medianOf({4, 1, 3, 2}), 2.5);
@@ -188,7 +188,7 @@ TEST(FleetStatistics, MedianAndMedianAbsoluteDeviation) {
 }
 
 TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithAFloor) {
-  using namespace nvbw::detail;
+  using namespace nvbw::summary;
   EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1), kFleetFloorPercent);
   EXPECT_DOUBLE_EQ(bandPercent(100.0, 4.0), kFleetMadFactor * kMadToSigma * 4.0);
   EXPECT_EQ(bandPercent(0.0, 4.0), 0.0);
@@ -527,7 +527,7 @@ TEST(FleetSummaryReading, TheSelectionNamesTestcasesOrMatrices) {
 // What the scanner makes of `text`: accepted (every value skipped, nothing after) or not.
 bool scannerAccepts(const std::string& text, std::size_t depth = 64) {
   try {
-    nvbw::detail::JsonScanner scan(text, depth);
+    nvbw::summary::JsonScanner scan(text, depth);
     scan.skipValue();
     scan.finish();
     return true;
@@ -582,12 +582,12 @@ TEST(JsonScanner, NestsAtMostItsDepthAndDecodesStringsAsNlohmannDoes) {
   EXPECT_TRUE(scannerAccepts(std::string(64, '[') + std::string(64, ']')));
   EXPECT_FALSE(scannerAccepts(std::string(65, '[') + std::string(65, ']')));
   const std::string text = "\"a\\n\\t\\\"\\\\\\/\\u00e9\\ud83d\\ude00\xe2\x98\x83\"";
-  nvbw::detail::JsonScanner scan(text, 4);
+  nvbw::summary::JsonScanner scan(text, 4);
   std::string decoded;
   scan.readString(decoded);
   EXPECT_EQ(decoded, json::parse(text).get<std::string>());
   const std::string list = "[1e-400, -1e-400, 0e999, 0.1, 55.352698676216619]";
-  nvbw::detail::JsonScanner numbers(list, 4);
+  nvbw::summary::JsonScanner numbers(list, 4);
   std::vector<double> values;
   numbers.enterArray();
   while (numbers.nextElement()) values.push_back(numbers.readNumber());

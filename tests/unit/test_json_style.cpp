@@ -78,21 +78,21 @@ TEST(JsonStyle, KeysSortByteWiseUppercaseFirst) {
 }
 
 TEST(JsonStyle, Doubles) {
-  EXPECT_EQ(detail::jsonDouble(55.485873873000003), "55.485873873000003");
-  EXPECT_EQ(detail::jsonDouble(1197.2177624702454), "1197.2177624702454");
-  EXPECT_EQ(detail::jsonDouble(3.0), "3.0");
-  EXPECT_EQ(detail::jsonDouble(0.0), "0.0");
-  EXPECT_EQ(detail::jsonDouble(-2.0), "-2.0");
-  EXPECT_EQ(detail::jsonDouble(0.1), "0.10000000000000001");
-  EXPECT_EQ(detail::jsonDouble(1e300), "1.0000000000000001e+300");
-  EXPECT_EQ(detail::jsonDouble(1e22), "1e+22");
-  EXPECT_EQ(detail::jsonDouble(std::numeric_limits<double>::min()), "2.2250738585072014e-308");
+  EXPECT_EQ(core::jsonDouble(55.485873873000003), "55.485873873000003");
+  EXPECT_EQ(core::jsonDouble(1197.2177624702454), "1197.2177624702454");
+  EXPECT_EQ(core::jsonDouble(3.0), "3.0");
+  EXPECT_EQ(core::jsonDouble(0.0), "0.0");
+  EXPECT_EQ(core::jsonDouble(-2.0), "-2.0");
+  EXPECT_EQ(core::jsonDouble(0.1), "0.10000000000000001");
+  EXPECT_EQ(core::jsonDouble(1e300), "1.0000000000000001e+300");
+  EXPECT_EQ(core::jsonDouble(1e22), "1e+22");
+  EXPECT_EQ(core::jsonDouble(std::numeric_limits<double>::min()), "2.2250738585072014e-308");
 }
 
 TEST(JsonStyle, NonFiniteDoubles) {
-  EXPECT_EQ(detail::jsonDouble(std::nan("")), "null");
-  EXPECT_EQ(detail::jsonDouble(std::numeric_limits<double>::infinity()), "1e+9999");
-  EXPECT_EQ(detail::jsonDouble(-std::numeric_limits<double>::infinity()), "-1e+9999");
+  EXPECT_EQ(core::jsonDouble(std::nan("")), "null");
+  EXPECT_EQ(core::jsonDouble(std::numeric_limits<double>::infinity()), "1e+9999");
+  EXPECT_EQ(core::jsonDouble(-std::numeric_limits<double>::infinity()), "-1e+9999");
   EXPECT_EQ(styledJson(json{{"average", std::nan("")}}), "{\n\t\"average\" : null\n}\n");
 }
 
@@ -107,19 +107,19 @@ TEST(JsonStyle, Scalars) {
 }
 
 TEST(JsonStyle, StringEscapes) {
-  EXPECT_EQ(detail::jsonQuoted("plain / text"), "\"plain / text\"");
-  EXPECT_EQ(detail::jsonQuoted("a\"b\\c"), "\"a\\\"b\\\\c\"");
-  EXPECT_EQ(detail::jsonQuoted("\b\f\n\r\t"), "\"\\b\\f\\n\\r\\t\"");
-  EXPECT_EQ(detail::jsonQuoted(std::string("\x01\x1f", 2)), "\"\\u0001\\u001f\"");
-  EXPECT_EQ(detail::jsonQuoted(std::string("nul\0x", 5)), "\"nul\\u0000x\"");
-  EXPECT_EQ(detail::jsonQuoted("\x7f"), "\"\x7f\"");
+  EXPECT_EQ(core::jsonQuoted("plain / text"), "\"plain / text\"");
+  EXPECT_EQ(core::jsonQuoted("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(core::jsonQuoted("\b\f\n\r\t"), "\"\\b\\f\\n\\r\\t\"");
+  EXPECT_EQ(core::jsonQuoted(std::string("\x01\x1f", 2)), "\"\\u0001\\u001f\"");
+  EXPECT_EQ(core::jsonQuoted(std::string("nul\0x", 5)), "\"nul\\u0000x\"");
+  EXPECT_EQ(core::jsonQuoted("\x7f"), "\"\x7f\"");
 }
 
 TEST(JsonStyle, NonAsciiIsEscapedAsUtf16) {
-  EXPECT_EQ(detail::jsonQuoted("\xc3\xa9"), "\"\\u00e9\"");                 // e acute
-  EXPECT_EQ(detail::jsonQuoted("\xe2\x82\xac"), "\"\\u20ac\"");             // euro sign
-  EXPECT_EQ(detail::jsonQuoted("\xf0\x9f\x98\x80"), "\"\\ud83d\\ude00\"");  // emoji, surrogates
-  EXPECT_EQ(detail::jsonQuoted("\xc3"), "\"\\ufffd\"");                     // truncated
+  EXPECT_EQ(core::jsonQuoted("\xc3\xa9"), "\"\\u00e9\"");                 // e acute
+  EXPECT_EQ(core::jsonQuoted("\xe2\x82\xac"), "\"\\u20ac\"");             // euro sign
+  EXPECT_EQ(core::jsonQuoted("\xf0\x9f\x98\x80"), "\"\\ud83d\\ude00\"");  // emoji, surrogates
+  EXPECT_EQ(core::jsonQuoted("\xc3"), "\"\\ufffd\"");                     // truncated
 }
 
 TEST(JsonStyle, EmptyContainersStayInline) {

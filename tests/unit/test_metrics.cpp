@@ -22,9 +22,9 @@
 namespace nvbw {
 namespace {
 
-using detail::metricsLabelValue;
-using detail::metricsNumber;
-using detail::parseUtcTimestamp;
+using metrics::metricsLabelValue;
+using metrics::metricsNumber;
+using metrics::parseUtcTimestamp;
 using nlohmann::json;
 using test::kGolden;
 using test::readFile;
@@ -686,16 +686,16 @@ TEST(Metrics, GoldenOfUpstreamsTwoGpuRun) {
 TEST(Metrics, TheTextStaysWithinItsBudget) {
   const json doc = json::parse(readFile(kGolden + "/fleet/h200x2.json"));
   const std::string text = metricsText(doc);
-  EXPECT_EQ(detail::metricsTextWithin(doc, text.size()), text);
+  EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text);
   try {
-    detail::metricsTextWithin(doc, text.size() - 1);
+    metrics::metricsTextWithin(doc, text.size() - 1);
     ADD_FAILURE() << "no MetricsTooLarge";
   } catch (const MetricsTooLarge& e) {
     EXPECT_EQ(std::string(e.what()), "the metrics of this report would exceed " +
                                          std::to_string(text.size() - 1) + " bytes");
   }
-  EXPECT_THROW(detail::metricsTextWithin(doc, 0), MetricsTooLarge);
-  EXPECT_EQ(detail::metricsTextWithin(json::array(), 0), "");
+  EXPECT_THROW(metrics::metricsTextWithin(doc, 0), MetricsTooLarge);
+  EXPECT_EQ(metrics::metricsTextWithin(json::array(), 0), "");
   EXPECT_EQ(kMaxMetricsBytes, 256u << 20);
 }
 

@@ -13,7 +13,7 @@
 namespace nvbw {
 
 using nlohmann::json;
-using namespace detail;
+using namespace comparison;
 
 const char* verdictName(Verdict v) {
   switch (v) {

@@ -5,7 +5,7 @@
 #include <locale>
 #include <sstream>
 
-namespace nvbw::detail {
+namespace nvbw::comparison {
 
 std::string cellSuffix(std::size_t row, std::size_t col) {
   return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
@@ -181,4 +181,4 @@ Report readReport(const json& document, const std::string& side) {
   return report;
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::comparison

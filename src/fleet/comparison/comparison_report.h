@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace nvbw::detail {
+namespace nvbw::comparison {
 
 using nlohmann::json;
 
@@ -61,4 +61,4 @@ std::optional<double> at(const Grid& grid, std::size_t row, std::size_t col);
 // Reads a report of either layout; `side` ("baseline"/"current") names it in the errors.
 Report readReport(const json& document, const std::string& side);
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::comparison

@@ -10,7 +10,7 @@
 
 namespace nvbw {
 
-using detail::cellSuffix;
+using comparison::cellSuffix;
 using nlohmann::json;
 
 // ---- Views ----

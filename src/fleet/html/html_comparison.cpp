@@ -7,7 +7,7 @@
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 namespace {
 
@@ -111,4 +111,4 @@ std::string comparisonSection(const json& comparison) {
           stringList("Only in this run", "only-in-current", member(comparison, "only_in_current")));
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

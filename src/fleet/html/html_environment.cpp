@@ -7,7 +7,7 @@
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 namespace {
 
@@ -109,4 +109,4 @@ std::string environmentSection(const json& run) {
   return element("section", attr("class", "environment") + attr("id", "environment"), inner);
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -13,7 +13,7 @@
 
 #include "fleet/html/html_markup.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 namespace {
 
@@ -305,4 +305,4 @@ std::string hatchPattern(const std::string& id) {
           emptyElement("rect", attr("width", "3") + attr("height", "8") + attr("fill", "#b4b4b4")));
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -11,7 +11,7 @@
 
 #include "fleet/html/html_sections.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 // What one cell shows.
 struct HeatmapCell {
@@ -48,4 +48,4 @@ std::string heatmapSvg(const nlohmann::json& entry, const HeatmapGrid& g);
 // A <pattern> of grey hatching with this id: how N/A cells are filled.
 std::string hatchPattern(const std::string& id);
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -7,7 +7,7 @@
 #include <locale>
 #include <sstream>
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 namespace {
 
@@ -199,4 +199,4 @@ std::string textColourOn(const Rgb& background) {
   return againstBlack >= againstWhite ? "#000000" : "#ffffff";
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

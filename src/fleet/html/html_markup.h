@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 // &, <, >, " and ' as the entities XML predefines; characters XML 1.0 forbids (C0 controls but
 // tab, newline and carriage return; U+FFFE, U+FFFF) and bytes that are not UTF-8 become U+FFFD.
@@ -65,4 +65,4 @@ std::string hexColour(const Rgb& c);
 // "#000000" or "#ffffff", whichever has the higher WCAG contrast ratio with `background`.
 std::string textColourOn(const Rgb& background);
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

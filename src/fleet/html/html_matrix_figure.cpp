@@ -6,7 +6,7 @@
 #include "fleet/html/html_heatmap.h"
 #include "fleet/html/html_markup.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 namespace {
 
@@ -168,4 +168,4 @@ std::string matrixFigure(const json& entry, const VerdictIndex& verdicts, std::s
                      summaryLines(entry, g) + linkPeaksLine(entry) + outlierNote(entry, g));
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -14,7 +14,7 @@ namespace nvbw {
 namespace {
 
 using nlohmann::json;
-using namespace detail;
+using namespace html;
 
 // The run object, once it is known to be a report (of a run, or of `--compare` alone) rather
 // than a listing or anything else.

@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 // The comparison's cell records by (matrix key, row, column), pointing into the document, so a
 // heatmap can mark its cells with their verdicts.
@@ -35,4 +35,4 @@ std::string matrixFigure(const nlohmann::json& entry, const VerdictIndex& verdic
 // The page's style sheet (inline: the page fetches nothing).
 const char* reportStyleSheet();
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -3,7 +3,7 @@
 // check the page parses as XML, which such a character would break.
 #include "fleet/html/html_sections.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 const char* reportStyleSheet() {
   return R"(
@@ -60,4 +60,4 @@ svg text { font-family: system-ui, sans-serif; }
 )";
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -10,7 +10,7 @@
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
-namespace nvbw::detail {
+namespace nvbw::html {
 
 namespace {
 
@@ -250,4 +250,4 @@ std::string sweepSection(const json& sweep) {
                      element("div", attr("class", "charts"), charts));
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::html

@@ -16,9 +16,9 @@
 namespace nvbw {
 namespace {
 
-using detail::GaugeFamily;
-using detail::MetricLabels;
-using namespace detail::metrics;
+using metrics::GaugeFamily;
+using metrics::MetricLabels;
+using namespace metrics::metrics;
 
 // ---- The families, in the order the file lists them ----
 
@@ -224,7 +224,7 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
            {"statistic", settings ? text(*settings, "statistic") : ""},
            {"buffer_size_mib", settings ? wholeText(member(*settings, "bufferSize_MiB")) : ""}}),
       1);
-  if (const auto started = detail::parseUtcTimestamp(text(run, "started_at")))
+  if (const auto started = metrics::parseUtcTimestamp(text(run, "started_at")))
     out[RunStart].add(about.labels(), *started);
   if (const json* timing = member(run, "timing"))
     if (const auto wall = finite(member(*timing, "wall_seconds")))
@@ -248,10 +248,10 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
 }  // namespace
 
 std::string metricsText(const json& report) {
-  return detail::metricsTextWithin(report, kMaxMetricsBytes);
+  return metrics::metricsTextWithin(report, kMaxMetricsBytes);
 }
 
-std::string detail::metricsTextWithin(const json& report, std::size_t maxBytes) {
+std::string metrics::metricsTextWithin(const json& report, std::size_t maxBytes) {
   std::size_t budget = maxBytes;
   std::vector<GaugeFamily> out = families(budget);
   const json* run = member(report, "nvbandwidth");

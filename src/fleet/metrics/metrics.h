@@ -92,11 +92,11 @@ namespace nvbw {
 // Throws MetricsTooLarge; memory stays below about 2 x kMaxMetricsBytes besides the document.
 std::string metricsText(const nlohmann::json& report);
 
-namespace detail {
+namespace metrics {
 
 // metricsText with a budget other than kMaxMetricsBytes (tests).
 std::string metricsTextWithin(const nlohmann::json& report, std::size_t maxBytes);
 
-}  // namespace detail
+}  // namespace metrics
 
 }  // namespace nvbw

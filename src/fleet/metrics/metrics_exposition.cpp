@@ -7,7 +7,7 @@
 #include <cstdio>
 
 
-namespace nvbw::detail {
+namespace nvbw::metrics {
 namespace {
 
 // "\\xNN": the four characters \xNN in the label's value, its backslash escaped.
@@ -247,4 +247,4 @@ void GaugeFamily::moveTo(std::string& out) {
   std::string().swap(samples_);
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::metrics

@@ -23,7 +23,7 @@ class MetricsTooLarge : public Error {
   using Error::Error;
 };
 
-namespace detail {
+namespace metrics {
 
 // A label value as the exposition format writes it between the quotes (escaping above).
 std::string metricsLabelValue(const std::string& value);
@@ -71,5 +71,5 @@ class GaugeFamily {
   std::size_t count_ = 0;
 };
 
-}  // namespace detail
+}  // namespace metrics
 }  // namespace nvbw

@@ -8,7 +8,7 @@
 
 #include "fleet/report_shape.h"
 
-namespace nvbw::detail::metrics {
+namespace nvbw::metrics::metrics {
 
 const json* member(const json& object, const char* key) {
   if (!object.is_object()) return nullptr;
@@ -415,4 +415,4 @@ Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const
   return s;
 }
 
-}  // namespace nvbw::detail::metrics
+}  // namespace nvbw::metrics::metrics

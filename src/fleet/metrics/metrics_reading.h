@@ -14,7 +14,7 @@
 
 #include "fleet/metrics/metrics_exposition.h"
 
-namespace nvbw::detail::metrics {
+namespace nvbw::metrics::metrics {
 
 using nlohmann::json;
 
@@ -114,4 +114,4 @@ Subject matrixSubject(const MatrixView& m, const Facts& facts);
 // One cell, by the matrix's layout.
 Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const Facts& facts);
 
-}  // namespace nvbw::detail::metrics
+}  // namespace nvbw::metrics::metrics

@@ -17,7 +17,7 @@ namespace nvbw {
 
 namespace {
 
-using namespace detail;
+using namespace summary;
 namespace fs = std::filesystem;
 
 bool hidden(const fs::path& p) {

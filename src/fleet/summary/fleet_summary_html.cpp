@@ -12,7 +12,8 @@ namespace nvbw {
 
 namespace {
 
-using namespace detail;
+using namespace summary;
+using namespace html;
 
 // A cell this much worse than its group's median (percent) or more takes the palette's far end.
 constexpr double kHeatSpanPercent = 25.0;

@@ -10,7 +10,7 @@
 
 #include "fleet/summary/fleet_summary.h"
 
-namespace nvbw::detail {
+namespace nvbw::summary {
 
 // One testcase entry of a report, reduced to what the summary shows.
 struct EntryDigest {
@@ -82,4 +82,4 @@ std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const 
 
 std::string numberText(double value, int decimals);  // fixed, classic locale
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::summary

@@ -6,7 +6,7 @@ namespace nvbw {
 
 namespace {
 
-using namespace detail;
+using namespace summary;
 using nlohmann::json;
 
 json orNull(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }

@@ -13,7 +13,7 @@
 #include "fleet/report_files.h"
 #include "fleet/report_shape.h"
 
-namespace nvbw::detail {
+namespace nvbw::summary {
 
 namespace {
 
@@ -598,4 +598,4 @@ std::string cellName(const std::string& description, std::size_t rows, std::size
 
 ReportDigest digestReport(const std::string& text) { return ReportReader(text).read(); }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::summary

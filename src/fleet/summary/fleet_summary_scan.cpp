@@ -3,7 +3,7 @@
 #include <charconv>
 #include <limits>
 
-namespace nvbw::detail {
+namespace nvbw::summary {
 
 namespace {
 
@@ -421,4 +421,4 @@ void JsonScanner::finish() {
   if (p_ != end_) fail("more text after the document");
 }
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::summary

@@ -15,7 +15,7 @@
 
 #include "core/bounded_json.h"
 
-namespace nvbw::detail {
+namespace nvbw::summary {
 
 class JsonScanner {
  public:
@@ -73,4 +73,4 @@ class JsonScanner {
   bool pending_ = true;  // a value is due (the document's, a member's, an element's)
 };
 
-}  // namespace nvbw::detail
+}  // namespace nvbw::summary

@@ -9,7 +9,7 @@
 
 namespace nvbw {
 
-namespace detail {
+namespace summary {
 
 double medianOf(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -141,7 +141,7 @@ void judgeFleet(FleetSummary& summary) {
   }
 }
 
-}  // namespace detail
+}  // namespace summary
 
 const char* fleetStatusName(FleetStatus s) {
   switch (s) {

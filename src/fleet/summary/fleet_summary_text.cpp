@@ -9,7 +9,7 @@ namespace nvbw {
 
 namespace {
 
-using namespace detail;
+using namespace summary;
 
 constexpr std::size_t kLineWidth = 80;
 constexpr std::size_t kMaxNameWidth = 24;
