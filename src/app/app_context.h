@@ -11,8 +11,8 @@
 #include "core/exit_status.h"
 #include "core/progress.h"
 #include "core/stop_request.h"
-#include "platform/communicator.h"
 #include "plans/registry.h"
+#include "platform/communicator.h"
 
 namespace nvbw {
 
@@ -20,9 +20,9 @@ struct AppContext {
   PlatformFactory platform;
   std::ostream& out;
   std::ostream& err;
-  StopRequest stopRequested;   // empty: never stop early
-  ProgressSink progress;       // empty: no progress display
-  Communicator* comm = nullptr;  // empty: this process alone
+  StopRequest stopRequested;                        // empty: never stop early
+  ProgressSink progress;                            // empty: no progress display
+  Communicator* comm = nullptr;                     // empty: this process alone
   RegistryScope scope = RegistryScope::SingleNode;  // which testcases this build has
   bool errIsTerminal = false;  // stderr is a terminal: the progress line may be shown there
 };

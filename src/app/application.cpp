@@ -1,4 +1,3 @@
-#include "facts/driver_version.h"
 #include "app/application.h"
 
 #include <cerrno>
@@ -7,23 +6,24 @@
 #include <ostream>
 #include <sstream>
 
-#include "fleet/comparison/comparison.h"
-#include "core/escape.h"
 #include "app/fleet_commands.h"
+#include "app/selection.h"
+#include "app/testcase_loop.h"
+#include "core/escape.h"
+#include "core/version.h"
+#include "facts/driver_version.h"
+#include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
+#include "fleet/sweep.h"
+#include "plans/pair_selection.h"
+#include "plans/registry.h"
 #include "platform/huge_pages.h"
 #include "report/listing.h"
 #include "report/output.h"
 #include "report/output_fanout.h"
-#include "report/progress_display.h"
-#include "plans/pair_selection.h"
-#include "plans/registry.h"
-#include "app/testcase_loop.h"
-#include "app/selection.h"
-#include "fleet/sweep.h"
-#include "core/version.h"
-#include "report/output_text.h"
 #include "report/output_json.h"
+#include "report/output_text.h"
+#include "report/progress_display.h"
 
 namespace nvbw {
 
@@ -189,7 +189,8 @@ int RunCommand::startupFailed(RunHeader h, const std::string& why) {
 void addMachineFacts(RunHeader& h, const Platform& platform) {
   h.system = platform.systemFacts();
   h.environment = platform.environment();
-  for (std::string& line : environmentWarnings(*h.environment)) h.warnings.push_back(std::move(line));
+  for (std::string& line : environmentWarnings(*h.environment))
+    h.warnings.push_back(std::move(line));
   if (h.environment->nvmlProblem)
     h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
                          "): NVLink peaks and most of the GPU environment are unknown.");
@@ -198,7 +199,7 @@ void addMachineFacts(RunHeader& h, const Platform& platform) {
 }
 
 int RunCommand::execute(const std::vector<TestcaseDef>& registry,
-                 const std::vector<Selection>& selection) {
+                        const std::vector<Selection>& selection) {
   RunHeader h = header();
   std::unique_ptr<Platform> platform;
   PairRule pairs;
@@ -248,8 +249,9 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   return finish(summary, *executor, selection.size(), *platform, *h.environment);
 }
 
-int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
-                const Platform& platform, const EnvironmentSnapshot& atStart) {
+int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
+                       std::size_t selected, const Platform& platform,
+                       const EnvironmentSnapshot& atStart) {
   RunEnd end;
   end.environment = platform.environment();
   end.warnings = runWarnings(atStart, *end.environment);

@@ -2,10 +2,10 @@
 
 #include <ostream>
 
-#include "fleet/comparison/comparison.h"
-#include "fleet/html/html_report.h"
 #include "core/json_style.h"
 #include "core/version.h"
+#include "fleet/comparison/comparison.h"
+#include "fleet/html/html_report.h"
 
 namespace nvbw {
 namespace {

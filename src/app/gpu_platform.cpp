@@ -1,11 +1,11 @@
-#include "facts/driver_version.h"
 #include "app/gpu_platform.h"
-#include "app/application.h"
 
+#include "app/application.h"
+#include "facts/driver_version.h"
+#include "facts/machine_facts.h"
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
-#include "facts/machine_facts.h"
 
 namespace nvbw {
 namespace {
@@ -30,7 +30,7 @@ class GpuPlatform final : public Platform {
   EnvironmentSnapshot environment() const override { return facts_.environment(); }
 
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
-                                             ExecHooks hooks) override {
+                                                 ExecHooks hooks) override {
     return makeGpuPlanExecutor(gpu_, settings, std::move(hooks));
   }
 

@@ -7,14 +7,18 @@
 #include <vector>
 
 #include "app/application.h"
-#include "platform/signals.h"
 #include "app/world.h"
+#include "platform/signals.h"
 
 int main(int argc, char** argv) {
   const std::unique_ptr<nvbw::World> world = nvbw::openWorld(argc, argv);
   nvbw::SignalStop signals;
-  nvbw::AppContext context{world->platform(), world->out(), world->err(),
-                           [&signals] { return signals.pending(); }, {}, &world->comm(),
+  nvbw::AppContext context{world->platform(),
+                           world->out(),
+                           world->err(),
+                           [&signals] { return signals.pending(); },
+                           {},
+                           &world->comm(),
                            world->registryScope()};
   // Only the rank that prints shows progress, and only to a person at a terminal.
   context.errIsTerminal = world->comm().rank() == 0 && isatty(STDERR_FILENO) == 1;

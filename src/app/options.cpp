@@ -4,11 +4,11 @@
 #include "app/options.h"
 
 #include <boost/program_options.hpp>
+#include <limits>
+#include <sstream>
 
 #include "core/escape.h"
 #include "fleet/sweep.h"
-#include <limits>
-#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -20,10 +20,19 @@ constexpr unsigned kHelpLineLength = 80;
 
 // v0.8's long options. A prefix that named one of them in v0.8 still does, although a newer
 // option now starts the same way (`--use` is --useMean, not --useHugePages; `--ver` --verbose).
-const char* const kV08LongNames[] = {"help",          "bufferSize",  "list",     "testcase",
-                                     "testcasePrefixes", "verbose", "skipVerification",
-                                     "disableAffinity", "testSamples", "useMean",  "json",
-                                     "loopCount",     "perfFormatter"};
+const char* const kV08LongNames[] = {"help",
+                                     "bufferSize",
+                                     "list",
+                                     "testcase",
+                                     "testcasePrefixes",
+                                     "verbose",
+                                     "skipVerification",
+                                     "disableAffinity",
+                                     "testSamples",
+                                     "useMean",
+                                     "json",
+                                     "loopCount",
+                                     "perfFormatter"};
 
 bool startsWith(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
@@ -178,11 +187,11 @@ void validatePair(const Options& options) {
 // A percentage: decimal digits with at most one fraction, nothing else.
 double parsePercent(const std::string& text, const std::string& option) {
   const std::size_t dot = text.find('.');
-  const bool digitsAround = !text.empty() && text != "." &&
-                            (dot == std::string::npos
-                                 ? allDigits(text, 0)
-                                 : (dot == 0 || allDigits(text.substr(0, dot), 0)) &&
-                                       (dot + 1 == text.size() || allDigits(text, dot + 1)));
+  const bool digitsAround =
+      !text.empty() && text != "." &&
+      (dot == std::string::npos ? allDigits(text, 0)
+                                : (dot == 0 || allDigits(text.substr(0, dot), 0)) &&
+                                      (dot + 1 == text.size() || allDigits(text, dot + 1)));
   if (!digitsAround || text.size() > 12)
     throw UsageError("invalid value " + quotedArgument(text) + " for --" + option +
                      ": expected a percentage such as 5 or 2.5");
@@ -194,7 +203,8 @@ double parsePercent(const std::string& text, const std::string& option) {
 std::string stringOption(const po::variables_map& vm, const char* name) {
   if (!vm.count(name)) return std::string();
   const std::string& value = vm[name].as<std::string>();
-  if (value.empty()) throw UsageError(std::string("--") + name + " needs a value, not an empty one");
+  if (value.empty())
+    throw UsageError(std::string("--") + name + " needs a value, not an empty one");
   return value;
 }
 

@@ -24,7 +24,7 @@ class Platform {
   // at the end of the run. By default nothing is known.
   virtual EnvironmentSnapshot environment() const;
   virtual std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
-                                                     ExecHooks hooks) = 0;
+                                                         ExecHooks hooks) = 0;
 };
 
 // Opens the machine. Throws (StartupError, or any exception) when the run cannot start.

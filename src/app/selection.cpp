@@ -94,8 +94,7 @@ bool startsWithAny(const std::string& key, const std::vector<std::string>& prefi
 
 }  // namespace
 
-std::vector<Selection> selectTestcases(const Options& options,
-                                       const std::vector<std::string>& keys,
+std::vector<Selection> selectTestcases(const Options& options, const std::vector<std::string>& keys,
                                        const std::vector<std::size_t>& indices) {
   std::vector<Selection> result;
   // validateOptions rejects this first; repeated here so a caller that skipped it cannot get a

@@ -23,8 +23,7 @@ struct Selection {
 // `indices[i]` is the CLI index of registry entry i (empty: its position); an index token names
 // the entry with that index, and one no entry has is out of bound. `Selection::index` is always
 // the entry's position.
-std::vector<Selection> selectTestcases(const Options& options,
-                                       const std::vector<std::string>& keys,
+std::vector<Selection> selectTestcases(const Options& options, const std::vector<std::string>& keys,
                                        const std::vector<std::size_t>& indices = {});
 
 }  // namespace nvbw

@@ -17,8 +17,11 @@ void qualifyKeys(std::vector<MatrixResult>& matrices, const std::string& testcas
 }
 
 TestcaseResult unresolved(const Selection& sel) {
-  return {sel.token, Status::Error,
-          sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error, {}, {}};
+  return {sel.token,
+          Status::Error,
+          sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error,
+          {},
+          {}};
 }
 
 // Each matrix of a plan's result is the plan's matrix of the same index.
@@ -86,7 +89,7 @@ namespace {
 class TestcaseLoop {
  public:
   TestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
-          const LoopControl& control, Communicator& comm)
+               const LoopControl& control, Communicator& comm)
       : request_(request), planRunner_(planRunner), output_(output), control_(control),
         comm_(comm) {
     const std::size_t sizes = std::max<std::size_t>(1, request.sweepSizesMiB.size());
@@ -130,7 +133,7 @@ class TestcaseLoop {
 };
 
 bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
-                     std::optional<std::uint64_t> sweepMiB, TestcaseResult& result) {
+                          std::optional<std::uint64_t> sweepMiB, TestcaseResult& result) {
   const std::string label =
       def.key + (sweepMiB ? " at " + std::to_string(*sweepMiB) + " MiB" : std::string());
   const ProgressSink progress = progressFor(label);
@@ -167,8 +170,8 @@ const TestcaseDef* resolved(const Selection& sel, const LoopRequest& request, Te
   return nullptr;
 }
 
-bool waived(const TestcaseDef& def, const LoopRequest& request, Communicator& comm, TestcaseLoop& loop,
-            Output& output) {
+bool waived(const TestcaseDef& def, const LoopRequest& request, Communicator& comm,
+            TestcaseLoop& loop, Output& output) {
   const std::optional<std::string> reason = waiver(def, request, comm);
   if (!reason) return false;
   TestcaseResult result;
@@ -181,7 +184,8 @@ bool waived(const TestcaseDef& def, const LoopRequest& request, Communicator& co
 }
 
 // Every size of the sweep for one testcase, then its table.
-bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& loop, Output& output) {
+bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& loop,
+              Output& output) {
   SweepTable table{def.key, request.sweepSizesMiB, {}};
   bool goOn = true;
   for (std::uint64_t size : request.sweepSizesMiB) {
@@ -201,7 +205,7 @@ bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& 
 }  // namespace
 
 LoopSummary runTestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
-                        const LoopControl& control) {
+                            const LoopControl& control) {
   SingleProcess alone;
   Communicator& comm = control.comm ? *control.comm : alone;
   TestcaseLoop loop(request, planRunner, output, control, comm);

@@ -6,13 +6,13 @@
 #include <optional>
 #include <vector>
 
-#include "platform/communicator.h"
-#include "engine/executor.h"
-#include "report/output.h"
-#include "core/progress.h"
-#include "plans/registry.h"
 #include "app/selection.h"
+#include "core/progress.h"
+#include "engine/executor.h"
+#include "plans/registry.h"
+#include "platform/communicator.h"
 #include "platform/topology.h"
+#include "report/output.h"
 
 namespace nvbw {
 
@@ -40,7 +40,7 @@ struct LoopControl {
 struct LoopSummary {
   int passed = 0;
   int waived = 0;
-  int errors = 0;  // failed testcases and unresolved selections
+  int errors = 0;                    // failed testcases and unresolved selections
   std::size_t finished = 0;          // testcases reported
   std::optional<int> interruptedBy;  // the run stopped early on this signal
 };
@@ -49,6 +49,6 @@ struct LoopSummary {
 std::string testcaseFailure(const std::string& key, const std::string& why);
 
 LoopSummary runTestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
-                        const LoopControl& control = {});
+                            const LoopControl& control = {});
 
 }  // namespace nvbw

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "app/platform.h"
-#include "platform/communicator.h"
 #include "plans/registry.h"
+#include "platform/communicator.h"
 
 namespace nvbw {
 

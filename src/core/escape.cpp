@@ -23,8 +23,7 @@ std::string escapeForTerminal(const std::string& text, std::size_t maxChars) {
       out += static_cast<char>(c);
     }
   }
-  if (consumed < text.size())
-    out += "... (" + std::to_string(text.size()) + " bytes)";
+  if (consumed < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
   return out;
 }
 

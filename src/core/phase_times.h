@@ -7,14 +7,14 @@
 namespace nvbw {
 
 struct PhaseTimes {
-  double release = 0;          // freeing buffers the next testcase cannot use
-  double allocation = 0;       // buffer allocation (pool misses), stream and event creation
-  double fill = 0;             // pattern fills before each sample, until they complete
-  double enqueue = 0;          // queueing spin kernels, copies and events behind the latch
-  double wait = 0;             // from the latch release until every stream has finished
-  double verification = 0;     // checking the copied data
-  double latency = 0;          // pointer chases, chain set-up included
-  double timedCopies = 0;      // the measured copies as the GPU's event timers report them
+  double release = 0;       // freeing buffers the next testcase cannot use
+  double allocation = 0;    // buffer allocation (pool misses), stream and event creation
+  double fill = 0;          // pattern fills before each sample, until they complete
+  double enqueue = 0;       // queueing spin kernels, copies and events behind the latch
+  double wait = 0;          // from the latch release until every stream has finished
+  double verification = 0;  // checking the copied data
+  double latency = 0;       // pointer chases, chain set-up included
+  double timedCopies = 0;   // the measured copies as the GPU's event timers report them
   double total() const {
     return release + allocation + fill + enqueue + wait + verification + latency;
   }

@@ -8,12 +8,11 @@ namespace nvbw {
 // Owns `Handle` and calls `Release{}(handle)` (a function object that may carry state, such as
 // the context to release in) exactly once. Release must not throw: destructors never fail
 // loudly, since they also run while an error is being reported.
-template <typename Handle, typename Release>
-class UniqueHandle {
+template <typename Handle, typename Release> class UniqueHandle {
  public:
   UniqueHandle() = default;
-  UniqueHandle(Handle handle, Release release) : handle_(handle), release_(std::move(release)),
-                                                 owned_(true) {}
+  UniqueHandle(Handle handle, Release release)
+      : handle_(handle), release_(std::move(release)), owned_(true) {}
   UniqueHandle(UniqueHandle&& other) noexcept
       : handle_(other.handle_), release_(std::move(other.release_)),
         owned_(std::exchange(other.owned_, false)) {}

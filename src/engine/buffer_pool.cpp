@@ -82,7 +82,8 @@ void BufferPool::limitTo(const Plan& plan) {
 
 void BufferPool::makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep) {
   auto sameResource = [&](const BufferSpec& other) {
-    return other.kind == spec.kind && (spec.kind == MemoryKind::Host || other.device == spec.device);
+    return other.kind == spec.kind &&
+           (spec.kind == MemoryKind::Host || other.device == spec.device);
   };
   auto fits = [&] { return slotOf(held_, spec) + extra <= slotOf(limit_, spec); };
   for (int pass = 0; pass < 2 && !fits(); ++pass) {

@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cuda_raii.h"
 #include "core/phase_times.h"
 #include "plans/plan.h"
+#include "platform/cuda_raii.h"
 
 namespace nvbw {
 

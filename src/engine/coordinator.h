@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "core/error.h"
-#include "platform/gpu.h"
 #include "engine/sample_recording.h"
 #include "plans/plan.h"
+#include "platform/gpu.h"
 
 namespace nvbw {
 

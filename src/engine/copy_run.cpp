@@ -171,10 +171,9 @@ void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned s
       NVBW_CU(gpu.api(), cuMemcpyDtoH, &read, c.readSum->ptr(), sizeof(read));
     }
     if (read != expected)
-      throw VerificationError("data verification failed for the read of " + label +
-                              " in sample " + std::to_string(sample) +
-                              ": the words read add up to " + std::to_string(read) +
-                              " instead of " + std::to_string(expected));
+      throw VerificationError("data verification failed for the read of " + label + " in sample " +
+                              std::to_string(sample) + ": the words read add up to " +
+                              std::to_string(read) + " instead of " + std::to_string(expected));
     return;
   }
   case CopyMethod::SmWriteOnly:
@@ -185,8 +184,7 @@ void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned s
     verifier.check(s.execDevice, c.src.ptr, c.checked, "the source of " + label, sample);
     [[fallthrough]];
   default:
-    verifier.check(s.execDevice, c.dst.checked(), c.checked, "the destination of " + label,
-                   sample);
+    verifier.check(s.execDevice, c.dst.checked(), c.checked, "the destination of " + label, sample);
   }
 }
 

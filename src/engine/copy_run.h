@@ -9,12 +9,12 @@
 #include <utility>
 
 #include "engine/buffer_pool.h"
-#include "platform/buffer_view.h"
-#include "platform/cuda_raii.h"
 #include "engine/kernels/kernels.h"
 #include "plans/pattern.h"
 #include "plans/plan.h"
 #include "plans/sm_geometry.h"
+#include "platform/buffer_view.h"
+#include "platform/cuda_raii.h"
 
 namespace nvbw::engine {
 
@@ -42,8 +42,8 @@ class Verifier {
  private:
   const Gpu& gpu_;
   PatternCache& patterns_;
-  HostBuffer result_;                // one kernels::CheckResult
-  std::map<int, Stream> streams_;    // one per device, made on first use
+  HostBuffer result_;              // one kernels::CheckResult
+  std::map<int, Stream> streams_;  // one per device, made on first use
 };
 
 // The view of a pooled allocation.

@@ -4,14 +4,14 @@
 
 #include <algorithm>
 
-#include "engine/copy_run.h"
-#include "engine/latency_measurement.h"
-#include "engine/buffer_pool.h"
-#include "engine/kernels/kernels.h"
-#include "engine/sample_recording.h"
 #include "core/statistics.h"
+#include "engine/buffer_pool.h"
+#include "engine/copy_run.h"
+#include "engine/kernels/kernels.h"
+#include "engine/latency_measurement.h"
 #include "engine/phase_timer.h"
 #include "engine/sample_protocol.h"
+#include "engine/sample_recording.h"
 
 namespace nvbw {
 namespace {
@@ -27,7 +27,8 @@ bool readsTotal(const Measurement& m) {
 // Bandwidth of one copy per the sample's time: bytes moved over it. A split-warp copy moves its
 // bytes half each way; one direction's worth is reported, as upstream.
 double copyBandwidth(const CopyRun& c, std::uint64_t loops, double seconds) {
-  const double bw = bandwidthGBps(static_cast<double>(c.bytes), static_cast<double>(loops), seconds);
+  const double bw =
+      bandwidthGBps(static_cast<double>(c.bytes), static_cast<double>(loops), seconds);
   return c.spec->method == CopyMethod::SmSplitWarp ? bw / 2 : bw;
 }
 
@@ -45,10 +46,10 @@ class GpuPlanExecutor final : public PlanExecutor {
  public:
   GpuPlanExecutor(const Gpu& gpu, RunSettings settings, ExecHooks hooks)
       : gpu_(gpu), settings_(settings), hooks_(std::move(hooks)),
-        allocator_(makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note,
-                                     settings.hugePageBytes)),
-        pool_(*allocator_),
-        patterns_(gpu), verifier_(gpu, patterns_), localCoordinator_(makeLocalCoordinator(gpu)) {
+        allocator_(
+            makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note, settings.hugePageBytes)),
+        pool_(*allocator_), patterns_(gpu), verifier_(gpu, patterns_),
+        localCoordinator_(makeLocalCoordinator(gpu)) {
     if (!hooks_.faults) hooks_.faults = std::make_shared<NoFaults>();
     for (int d = 0; d < gpu.deviceCount(); ++d) {
       ContextScope scope(gpu, d);
@@ -155,7 +156,7 @@ MeasurementBuffers GpuPlanExecutor::buffersFor(const Measurement& m, bool multiP
 }
 
 std::vector<CopySpec> GpuPlanExecutor::localCopies(const Measurement& m, bool multiProcess,
-                                                 std::vector<std::size_t>& indices) {
+                                                   std::vector<std::size_t>& indices) {
   std::vector<CopySpec> copies;
   for (std::size_t i = 0; i < m.copies.size(); ++i) {
     CopySpec c = m.copies[i];
@@ -170,7 +171,7 @@ std::vector<CopySpec> GpuPlanExecutor::localCopies(const Measurement& m, bool mu
 }
 
 MeasurementSamples GpuPlanExecutor::measureCopies(const Measurement& m, bool multiProcess,
-                                                const AfterSample& afterSample) {
+                                                  const AfterSample& afterSample) {
   PhaseTimer allocationTimer(times_.allocation);
   const MeasurementBuffers buffers = buffersFor(m, multiProcess);
   std::vector<std::size_t> mine;
@@ -187,9 +188,9 @@ MeasurementSamples GpuPlanExecutor::measureCopies(const Measurement& m, bool mul
   MeasurementSamples samples;
   samples.copies.resize(m.copies.size());
   const bool total = readsTotal(m);
-  engine::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
-                                   verifier_, settings_, times_},
-                                  runs, total);
+  engine::SampleProtocol protocol(
+      {gpu_, coordinator(multiProcess), *hooks_.faults, patterns_, verifier_, settings_, times_},
+      runs, total);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
     const engine::SampleTimes t = protocol.run(sample);
     double totalBytes = 0.0;
@@ -208,7 +209,7 @@ MeasurementSamples GpuPlanExecutor::measureCopies(const Measurement& m, bool mul
 }  // namespace
 
 std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,
-                                              ExecHooks hooks) {
+                                                  ExecHooks hooks) {
   return std::make_unique<GpuPlanExecutor>(gpu, settings, std::move(hooks));
 }
 

@@ -6,10 +6,10 @@
 #include "core/phase_times.h"
 #include "core/progress.h"
 #include "engine/exec_hooks.h"
-#include "engine/run_settings.h"
 #include "engine/results.h"
-#include "platform/gpu.h"
+#include "engine/run_settings.h"
 #include "plans/plan.h"
+#include "platform/gpu.h"
 
 namespace nvbw {
 
@@ -27,6 +27,6 @@ class PlanExecutor {
 };
 
 std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,
-                                              ExecHooks hooks = {});
+                                                  ExecHooks hooks = {});
 
 }  // namespace nvbw

@@ -15,7 +15,7 @@ namespace nvbw {
 // A copy of the sample that just finished: what a fault can tamper with.
 struct CopiedBuffer {
   const CopySpec* copy = nullptr;
-  CUdeviceptr destination = 0;  // device address (host buffers: the mapped pinned address)
+  CUdeviceptr destination = 0;      // device address (host buffers: the mapped pinned address)
   void* hostDestination = nullptr;  // host address of a host destination, else null
   std::size_t checkedBytes = 0;     // the region that verification reads
 };

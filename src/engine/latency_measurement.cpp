@@ -4,10 +4,10 @@
 #include <sstream>
 #include <string>
 
-#include "platform/cuda_raii.h"
+#include "core/statistics.h"
 #include "engine/kernels/kernels.h"
 #include "plans/pattern.h"
-#include "core/statistics.h"
+#include "platform/cuda_raii.h"
 
 namespace nvbw::engine {
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "platform/buffer_view.h"
 #include "engine/coordinator.h"
 #include "plans/plan.h"
+#include "platform/buffer_view.h"
 
 namespace nvbw {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "facts/link_peaks.h"
-#include "engine/measurement_record.h"
-#include "plans/plan.h"
 #include "core/statistics.h"
+#include "engine/measurement_record.h"
+#include "facts/link_peaks.h"
+#include "plans/plan.h"
 
 namespace nvbw {
 

@@ -16,14 +16,14 @@ struct RunSettings {
   unsigned samples = 3;               // -i
   std::uint64_t loopCount = 16;       // --loopCount
   Statistic statistic = Statistic::Median;
-  bool verify = true;                 // not -s
-  bool cpuAffinity = true;            // not -d
-  bool useHugePages = false;          // -H
-  std::size_t hugePageBytes = 0;      // -H: host buffers from huge pages of this size; 0: 4 KiB pages
-  long long targetNumPairs = -1;      // -P
-  std::vector<std::string> pair;      // --pair tokens as given; empty when not given
+  bool verify = true;             // not -s
+  bool cpuAffinity = true;        // not -d
+  bool useHugePages = false;      // -H
+  std::size_t hugePageBytes = 0;  // -H: host buffers from huge pages of this size; 0: 4 KiB pages
+  long long targetNumPairs = -1;  // -P
+  std::vector<std::string> pair;  // --pair tokens as given; empty when not given
   std::vector<std::uint64_t> sweepSizesMiB;  // --sweep; empty when not given
-  unsigned spinTimeoutMs = 10000;     // how long the spin kernel holds a stream at most
+  unsigned spinTimeoutMs = 10000;            // how long the spin kernel holds a stream at most
 };
 
 }  // namespace nvbw

@@ -18,8 +18,7 @@ namespace {
 
 constexpr unsigned kWarmupCopies = 4;
 
-template <typename Stage>
-std::exception_ptr attempt(Stage&& stage) {
+template <typename Stage> std::exception_ptr attempt(Stage&& stage) {
   try {
     stage();
     return nullptr;

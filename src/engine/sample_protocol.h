@@ -6,12 +6,12 @@
 
 #include <vector>
 
-#include "engine/copy_run.h"
-#include "engine/coordinator.h"
-#include "engine/exec_hooks.h"
-#include "engine/run_settings.h"
-#include "engine/fault_injection.h"
 #include "core/phase_times.h"
+#include "engine/coordinator.h"
+#include "engine/copy_run.h"
+#include "engine/exec_hooks.h"
+#include "engine/fault_injection.h"
+#include "engine/run_settings.h"
 
 namespace nvbw::engine {
 

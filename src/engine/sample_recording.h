@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "plans/plan.h"
-#include "engine/results.h"
 #include "core/statistics.h"
+#include "engine/results.h"
+#include "plans/plan.h"
 
 namespace nvbw {
 

@@ -1,7 +1,7 @@
 #include "facts/environment.h"
 
-#include "facts/link_peaks.h"
 #include "core/format.h"
+#include "facts/link_peaks.h"
 
 namespace nvbw {
 namespace {

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <iterator>
 
-
 namespace nvbw {
 namespace {
 

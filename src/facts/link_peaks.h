@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/link_facts.h"
 #include "plans/plan.h"
+#include "platform/link_facts.h"
 #include "platform/topology.h"
 
 namespace nvbw {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "facts/environment.h"
+#include "facts/nvml.h"
 #include "platform/gpu.h"
 #include "platform/link_facts.h"
-#include "facts/nvml.h"
 
 namespace nvbw {
 

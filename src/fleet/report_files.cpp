@@ -96,7 +96,8 @@ void awaitInput(int fd, const StopRequest& stop) {
   }
 }
 
-std::string readAll(const NamedFile& file, int fd, std::uint64_t expected, const StopRequest& stop) {
+std::string readAll(const NamedFile& file, int fd, std::uint64_t expected,
+                    const StopRequest& stop) {
   std::string text;
   text.reserve(static_cast<std::size_t>(expected));
   std::vector<char> chunk(kChunkBytes);
@@ -109,8 +110,8 @@ std::string readAll(const NamedFile& file, int fd, std::uint64_t expected, const
     }
     if (n == 0) return text;
     if (text.size() + static_cast<std::size_t>(n) > kMaxReportBytes)
-      refuse(file, "holds more than " + mebibytes(kMaxReportBytes) +
-                       "; reports that large are not read");
+      refuse(file,
+             "holds more than " + mebibytes(kMaxReportBytes) + "; reports that large are not read");
     text.append(chunk.data(), static_cast<std::size_t>(n));
   }
 }

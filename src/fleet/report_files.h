@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fleet/report_shape.h"
 #include "core/stop_request.h"
+#include "fleet/report_shape.h"
 
 namespace nvbw {
 

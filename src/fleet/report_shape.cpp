@@ -78,8 +78,8 @@ std::string numberText(double value) {
 
 // "is a string, not a number".
 [[noreturn]] void wrongType(const json& value, const Path& where, const char* expected) {
-  reject(where, std::string("is ") + (value.is_null() ? "null" : value.type_name()) + ", not " +
-                    expected);
+  reject(where,
+         std::string("is ") + (value.is_null() ? "null" : value.type_name()) + ", not " + expected);
 }
 
 const json* find(const json& object, const char* key) {
@@ -170,8 +170,7 @@ Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell
   Shape shape{value.size(), 0};
   if (shape.rows == 0 || shape.rows > limit.rows)
     reject(where, "has " + std::to_string(shape.rows) + " rows; a report of " +
-                      std::to_string(bounds.gpus) + " GPUs has 1 to " +
-                      std::to_string(limit.rows));
+                      std::to_string(bounds.gpus) + " GPUs has 1 to " + std::to_string(limit.rows));
   for (std::size_t r = 0; r < shape.rows; ++r) {
     const json& row = value[r];
     const Path rowWhere(where, r);
@@ -216,8 +215,7 @@ void cellText(const json& cell, const Path& where, const Range& range) {
 }
 
 // Every matrix of an entry: the same shape, within the report's bounds.
-void matrices(const json& entry, const Path& where, const Bounds& bounds,
-              const Range& range) {
+void matrices(const json& entry, const Path& where, const Bounds& bounds, const Range& range) {
   std::optional<Shape> first;
   const char* firstKey = nullptr;
   auto same = [&](const char* key, const Shape& shape) {
@@ -225,8 +223,8 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds,
       first = shape;
       firstKey = key;
     } else if (!(shape == *first)) {
-      reject(child(where, key), "is " + shapeText(shape) + " but \"" + firstKey + "\" is " +
-                                    shapeText(*first));
+      reject(child(where, key),
+             "is " + shapeText(shape) + " but \"" + firstKey + "\" is " + shapeText(*first));
     }
   };
   auto valueOrNull = [](const Range& r) {
@@ -262,7 +260,8 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds,
           if (!v) reject(oat, std::string("has no \"") + key + "\"");
           integer(*v, child(oat, key), 0);
           const std::size_t limit = std::string(key) == "row" ? first->rows : first->cols;
-          if (v->get<unsigned long long>() >= limit) reject(child(oat, key), "is outside the matrix");
+          if (v->get<unsigned long long>() >= limit)
+            reject(child(oat, key), "is outside the matrix");
         }
         optional(o, "below_median_percent", oat,
                  [](const json& x, const Path& xat) { number(x, xat, kAnyFinite); });
@@ -288,7 +287,8 @@ bool latencyEntry(const json& entry, const std::string& name, const Path& where)
   if (!unit) return name.find("latency") != std::string::npos;
   string(*unit, child(where, "unit"));
   const std::string& text = unit->get_ref<const std::string&>();
-  if (text != "GB/s" && text != "ns") reject(child(where, "unit"), "is neither \"GB/s\" nor \"ns\"");
+  if (text != "GB/s" && text != "ns")
+    reject(child(where, "unit"), "is neither \"GB/s\" nor \"ns\"");
   return text == "ns";
 }
 
@@ -298,8 +298,8 @@ void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
   const Path where(at, " (\"" + name.substr(0, 64) + "\")");
   const std::string& status = requiredString(entry, "status", where);
   if (status != "Passed" && status != "Waived" && status != "ERROR" && status != "Running")
-    reject(child(where, "status"), "\"" + status.substr(0, 32) +
-                                       "\" is none of Passed, Waived, ERROR, Running");
+    reject(child(where, "status"),
+           "\"" + status.substr(0, 32) + "\" is none of Passed, Waived, ERROR, Running");
   // Only an ERROR entry can lack a name: the one of an empty `-t ""`.
   if (name.empty() && status != "ERROR") reject(child(at, "name"), "is empty");
   for (const char* key :
@@ -311,9 +311,7 @@ void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
              [&range](const json& v, const Path& vat) { number(v, vat, range); });
   optional(entry, "bufferSize_MiB", where,
            [](const json& v, const Path& vat) { integer(v, vat, 1); });
-  optional(entry, "row_labels", where, [](const json& v, const Path& vat) {
-    stringArray(v, vat);
-  });
+  optional(entry, "row_labels", where, [](const json& v, const Path& vat) { stringArray(v, vat); });
   matrices(entry, where, bounds, range);
 }
 
@@ -351,8 +349,8 @@ void sweep(const json& value, const Path& where) {
   const std::size_t count = eachElement(*sizes, child(where, "sizes_MiB"),
                                         [](const json& v, const Path& at) { integer(v, at, 1); });
   if (count > kMaxSweepSizes)
-    reject(child(where, "sizes_MiB"), "has " + std::to_string(count) + " sizes; at most " +
-                                          std::to_string(kMaxSweepSizes));
+    reject(child(where, "sizes_MiB"),
+           "has " + std::to_string(count) + " sizes; at most " + std::to_string(kMaxSweepSizes));
   optional(value, "series", where, [count](const json& series, const Path& at) {
     eachElement(series, at, [count](const json& s, const Path& sat) {
       object(s, sat);
@@ -361,13 +359,13 @@ void sweep(const json& value, const Path& where) {
       const Range& range = latencyEntry(s, name, sat) ? kLatency : kBandwidth;
       const json* sums = find(s, "sums");
       if (!sums) reject(sat, "has no \"sums\"");
-      const std::size_t n = eachElement(*sums, child(sat, "sums"),
-                                        [&range](const json& v, const Path& vat) {
-                                          if (!v.is_null()) number(v, vat, range);
-                                        });
+      const std::size_t n =
+          eachElement(*sums, child(sat, "sums"), [&range](const json& v, const Path& vat) {
+            if (!v.is_null()) number(v, vat, range);
+          });
       if (n != count)
-        reject(child(sat, "sums"), "has " + std::to_string(n) + " values for " +
-                                       std::to_string(count) + " sizes");
+        reject(child(sat, "sums"),
+               "has " + std::to_string(n) + " values for " + std::to_string(count) + " sizes");
       optional(s, "size_reaching_90_percent_MiB", sat, [](const json& v, const Path& vat) {
         if (!v.is_null()) integer(v, vat, 1);
       });
@@ -394,14 +392,12 @@ void comparisonCell(const json& cell, const Path& where) {
 
 void comparison(const json& value, const Path& where) {
   object(value, where);
-  optional(value, "cells", where, [](const json& cells, const Path& at) {
-    eachElement(cells, at, comparisonCell);
-  });
+  optional(value, "cells", where,
+           [](const json& cells, const Path& at) { eachElement(cells, at, comparisonCell); });
   for (const char* key : {"only_in_baseline", "only_in_current", "notes"})
     optional(value, key, where, [](const json& v, const Path& at) { stringArray(v, at); });
   for (const char* key : {"tolerance_percent", "run_to_run_floor_percent"})
-    optional(value, key, where,
-             [](const json& v, const Path& at) { number(v, at, kNonNegative); });
+    optional(value, key, where, [](const json& v, const Path& at) { number(v, at, kNonNegative); });
   optional(value, "summary", where, [](const json& v, const Path& at) { numberObject(v, at); });
 }
 
@@ -411,8 +407,8 @@ Bounds boundsOf(const json& run, const Path& where) {
     if (const json* value = find(run, key)) {
       const std::size_t n = eachElement(*value, child(where, key), check);
       if (n > kMaxReportGpus)
-        reject(child(where, key), "lists " + std::to_string(n) + " GPUs; at most " +
-                                      std::to_string(kMaxReportGpus));
+        reject(child(where, key),
+               "lists " + std::to_string(n) + " GPUs; at most " + std::to_string(kMaxReportGpus));
       bounds.gpus = std::max(bounds.gpus, n);
     }
   };
@@ -432,7 +428,8 @@ void run(const json& run, ReportKind kind) {
   optional(run, "warnings", where, [](const json& v, const Path& at) { stringArray(v, at); });
   optional(run, "settings", where, flatObject);
   for (const char* key : {"timing", "memory"}) optional(run, key, where, numberObject);
-  for (const char* key : {"environment", "environment_at_end"}) optional(run, key, where, environment);
+  for (const char* key : {"environment", "environment_at_end"})
+    optional(run, key, where, environment);
   optional(run, "sweep", where, sweep);
   optional(run, "comparison", where, comparison);
   const Bounds bounds = boundsOf(run, where);
@@ -442,9 +439,7 @@ void run(const json& run, ReportKind kind) {
     reject(where, "has no \"testcases\" (an nvbandwidth -j report has)");
   }
   eachElement(*testcases, child(where, "testcases"),
-              [&bounds](const json& entry, const Path& at) {
-                testcaseEntry(entry, at, bounds);
-              });
+              [&bounds](const json& entry, const Path& at) { testcaseEntry(entry, at, bounds); });
 }
 
 }  // namespace
@@ -458,9 +453,10 @@ std::optional<double> parseCellText(const std::string& text, const std::string& 
 void checkReportShape(const json& document, ReportKind kind) {
   if (!document.is_object())
     reject(Path("the document"), std::string("is ") + document.type_name() +
-                               ", not an object (an nvbandwidth -j report is)");
+                                     ", not an object (an nvbandwidth -j report is)");
   const json* nvbandwidth = find(document, "nvbandwidth");
-  if (!nvbandwidth) reject(Path("the document"), "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
+  if (!nvbandwidth)
+    reject(Path("the document"), "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
   run(*nvbandwidth, kind);
 }
 

@@ -21,8 +21,8 @@ class ReportShapeError : public Error {
 };
 
 enum class ReportKind {
-  Run,               // a run's report: needs "testcases" (--compare, --baseline)
-  RunOrComparison,   // also the output of `--compare -j` (--from)
+  Run,              // a run's report: needs "testcases" (--compare, --baseline)
+  RunOrComparison,  // also the output of `--compare -j` (--from)
 };
 
 // The largest values a report may hold: what no GPU measures (a bandwidth above 10^7 GB/s, a

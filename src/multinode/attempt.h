@@ -8,8 +8,7 @@
 
 namespace nvbw::multinode {
 
-template <typename Step>
-std::optional<std::string> attempt(Step&& step) {
+template <typename Step> std::optional<std::string> attempt(Step&& step) {
   try {
     step();
     return std::nullopt;

@@ -39,8 +39,7 @@ struct FdMessage {
 };
 
 Error socketError(const std::string& what) {
-  return Error("passing a memory handle between processes: " + what + ": " +
-               std::strerror(errno));
+  return Error("passing a memory handle between processes: " + what + ": " + std::strerror(errno));
 }
 
 // An abstract socket address: no file to create or clean up, gone with the process.
@@ -107,8 +106,8 @@ void FdChannel::send(int to, int fd) {
 
 FileDescriptor FdChannel::receive(int from) {
   pollfd ready{listening_.get(), POLLIN, 0};
-  const int timeoutMs = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(timeout_).count());
+  const int timeoutMs =
+      static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(timeout_).count());
   const int polled = poll(&ready, 1, timeoutMs);
   if (polled == 0) {
     errno = ETIMEDOUT;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/communicator.h"
 #include "core/unique_handle.h"
+#include "platform/communicator.h"
 
 namespace nvbw::multinode {
 

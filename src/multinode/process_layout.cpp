@@ -59,8 +59,9 @@ SharingDecision decideSharing(int processes, bool fabricOnAll, const std::string
                               bool sameHost, bool posixOnAll, const std::string& posixError) {
   if (processes < 2) return {MemorySharing::None, std::string("this run has one process")};
   if (fabricOnAll) return {MemorySharing::Fabric, std::nullopt};
-  const std::string noFabric = "fabric handles are not usable (" + fabricError +
-                               "; they need the IMEX service and a channel in /dev/nvidia-caps-imex-channels)";
+  const std::string noFabric =
+      "fabric handles are not usable (" + fabricError +
+      "; they need the IMEX service and a channel in /dev/nvidia-caps-imex-channels)";
   if (!sameHost)
     return {MemorySharing::None, noFabric + ", and the ranks are on more than one host"};
   if (posixOnAll) return {MemorySharing::PosixFd, std::nullopt};
@@ -72,7 +73,8 @@ std::optional<std::string> multicastProblem(bool disabledByEnvironment, bool sup
                                             MemorySharing sharing) {
   if (disabledByEnvironment) return std::string("disabled by NVBANDWIDTH_DISABLE_MULTICAST=1");
   if (!supportedOnAll)
-    return std::string("not supported by every rank's GPU (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED)");
+    return std::string(
+        "not supported by every rank's GPU (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED)");
   if (sharing != MemorySharing::Fabric)
     return std::string("multicast objects are shared through fabric handles, which this run "
                        "cannot use");

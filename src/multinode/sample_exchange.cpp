@@ -4,8 +4,7 @@
 
 namespace nvbw {
 
-std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples,
-                                int rank) {
+std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples, int rank) {
   nlohmann::json mine = nlohmann::json::object();
   for (std::size_t i = 0; i < m.copies.size(); ++i)
     if (m.copies[i].execProcess == rank) mine[std::to_string(i)] = samples.copies.at(i);

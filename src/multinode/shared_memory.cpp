@@ -1,4 +1,3 @@
-#include "multinode/attempt.h"
 #include "multinode/shared_memory.h"
 
 #include <unistd.h>
@@ -9,6 +8,7 @@
 #include <string>
 
 #include "engine/coordinator.h"
+#include "multinode/attempt.h"
 #include "platform/cuda_raii.h"
 
 namespace nvbw::multinode {
@@ -54,8 +54,7 @@ void ReleaseHandle::operator()(CUmemGenericAllocationHandle handle) const noexce
   api->cuMemRelease(handle);
 }
 
-Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle,
-                 std::size_t bytes)
+Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle, std::size_t bytes)
     : api_(&ctx.gpu.api()), bytes_(bytes) {
   NVBW_CU(*api_, cuMemAddressReserve, &ptr_, bytes, 0, 0, 0);
   try {

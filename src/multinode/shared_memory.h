@@ -10,10 +10,10 @@
 #include <cstddef>
 
 #include "multinode/fd_channel.h"
+#include "multinode/process_layout.h"
 #include "platform/buffer_view.h"
 #include "platform/communicator.h"
 #include "platform/gpu.h"
-#include "multinode/process_layout.h"
 
 namespace nvbw::multinode {
 

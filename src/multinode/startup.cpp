@@ -26,9 +26,12 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
 
   const auto device = static_cast<std::size_t>(assignment.device);
   const DeviceInfo& gpu = mine.devices.at(device);
-  const nlohmann::json me = {{"host", mine.host}, {"device", assignment.device},
-                             {"name", gpu.name},  {"domain", gpu.pciDomain},
-                             {"bus", gpu.pciBus}, {"slot", gpu.pciDevice},
+  const nlohmann::json me = {{"host", mine.host},
+                             {"device", assignment.device},
+                             {"name", gpu.name},
+                             {"domain", gpu.pciDomain},
+                             {"bus", gpu.pciBus},
+                             {"slot", gpu.pciDevice},
                              {"uuid", mine.uuids.at(device)}};
   std::vector<RankGpu> gpus;
   for (const std::string& text : comm.allGather(me.dump())) {
@@ -43,7 +46,7 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
 }
 
 StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>& processes,
-                          const SharingProbes& probes) {
+                              const SharingProbes& probes) {
   const int size = comm.size();
   bool sameHost = true;
   for (const ProcessInfo& p : processes) sameHost = sameHost && p.host == processes.at(0).host;
@@ -52,9 +55,8 @@ StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>
     fabricError = agreeOnProblem(comm, probes.tryExport(MemorySharing::Fabric)).value_or("");
   if (size > 1 && !fabricError.empty() && sameHost)
     posixError = agreeOnProblem(comm, probes.tryExport(MemorySharing::PosixFd)).value_or("");
-  const SharingDecision sharing =
-      decideSharing(size, fabricError.empty(), fabricError, sameHost, posixError.empty(),
-                    posixError);
+  const SharingDecision sharing = decideSharing(size, fabricError.empty(), fabricError, sameHost,
+                                                posixError.empty(), posixError);
 
   // Any rank that disables multicast disables it for all: every rank takes the same path.
   const bool disabled = !agreeAll(comm, !probes.multicastDisabled);

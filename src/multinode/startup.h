@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/communicator.h"
 #include "multinode/process_layout.h"
+#include "platform/communicator.h"
 #include "platform/system_facts.h"
 #include "platform/topology.h"
 
@@ -26,7 +26,7 @@ struct LocalGpus {
 };
 
 struct GpuAssignment {
-  int device = 0;                       // this rank's GPU, among the ones it sees
+  int device = 0;                      // this rank's GPU, among the ones it sees
   std::vector<ProcessInfo> processes;  // every rank's, in rank order
 };
 
@@ -38,7 +38,7 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine);
 // it knows about multicast.
 struct SharingProbes {
   std::function<std::optional<std::string>(MemorySharing)> tryExport;  // the error, if any
-  std::function<bool()> multicastSupported;                           // the device attribute
+  std::function<bool()> multicastSupported;                            // the device attribute
   bool multicastDisabled = false;  // NVBANDWIDTH_DISABLE_MULTICAST=1 on this rank
 };
 
@@ -52,6 +52,6 @@ struct StartupDecision {
 // descriptors; multicast only when no rank disables it and every rank's GPU supports it (the
 // attribute is not even read when it is disabled).
 StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>& processes,
-                          const SharingProbes& probes);
+                              const SharingProbes& probes);
 
 }  // namespace nvbw

@@ -20,14 +20,13 @@ std::size_t draw(std::mt19937& rng, std::size_t bound) {
   return static_cast<std::size_t>(value % bound);
 }
 
-template <typename T>
-void shuffle(std::vector<T>& items, std::mt19937& rng) {
+template <typename T> void shuffle(std::vector<T>& items, std::mt19937& rng) {
   for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[draw(rng, i)]);
 }
 
 bool isIndex(const std::string& token) {
-  return !token.empty() && std::all_of(token.begin(), token.end(),
-                                       [](char c) { return c >= '0' && c <= '9'; });
+  return !token.empty() &&
+         std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // The position of `token` among `count` GPUs whose UUIDs `uuidOf` gives; nullopt if none.
@@ -109,8 +108,8 @@ void coverEveryGpu(int gpus, const std::vector<GpuPair>& candidates, std::size_t
 
 }  // namespace
 
-std::set<GpuPair> samplePairs(int gpus, const std::vector<GpuPair>& candidates,
-                              std::size_t target, std::uint32_t seed) {
+std::set<GpuPair> samplePairs(int gpus, const std::vector<GpuPair>& candidates, std::size_t target,
+                              std::uint32_t seed) {
   if (target >= candidates.size()) return {candidates.begin(), candidates.end()};
   std::mt19937 rng(seed);
   std::set<GpuPair> chosen;
@@ -136,8 +135,8 @@ PairSet choosePairs(const PairRule& rule, PairScope scope, int gpus,
   for (int a = 0; a < gpus; ++a)
     for (int b = a + 1; b < gpus; ++b)
       if (peers(a, b)) candidates.emplace_back(a, b);
-  return PairSet(samplePairs(gpus, candidates, static_cast<std::size_t>(rule.targetNumPairs),
-                             rule.seed));
+  return PairSet(
+      samplePairs(gpus, candidates, static_cast<std::size_t>(rule.targetNumPairs), rule.seed));
 }
 
 PairSet chooseFanPartners(const PairRule& rule, PairScope scope, int gpus,
@@ -178,13 +177,14 @@ std::vector<std::string> pairRuleNotes(const PairRule& rule, bool multiProcess) 
     std::string text = "NOTE: --pair: device-to-device testcases measure only ";
     text += rule.devices ? "GPUs " + pairText(*rule.devices)
                          : std::string("no GPU pair (the named GPUs are not both GPUs of rank 0)");
-    if (multiProcess && rule.ranks) text += "; multinode testcases only ranks " + pairText(*rule.ranks);
+    if (multiProcess && rule.ranks)
+      text += "; multinode testcases only ranks " + pairText(*rule.ranks);
     notes.push_back(text + ". Other cells show N/A.");
   } else if (rule.targetNumPairs >= 0) {
     notes.push_back("NOTE: -P " + std::to_string(rule.targetNumPairs) +
                     ": pairwise device-to-device testcases measure at most that many GPU pairs, "
-                    "covering every GPU first, drawn with seed " + std::to_string(rule.seed) +
-                    ". Other cells show N/A.");
+                    "covering every GPU first, drawn with seed " +
+                    std::to_string(rule.seed) + ". Other cells show N/A.");
   }
   return notes;
 }

@@ -52,8 +52,8 @@ class PairSet {
 // pairs that cover every GPU with a candidate, each GPU (in shuffled order) taking a random
 // partner, preferring one not yet covered; then random further candidates. Deterministic for a
 // given seed; all candidates when `target` is at least their number.
-std::set<GpuPair> samplePairs(int gpus, const std::vector<GpuPair>& candidates,
-                              std::size_t target, std::uint32_t seed);
+std::set<GpuPair> samplePairs(int gpus, const std::vector<GpuPair>& candidates, std::size_t target,
+                              std::uint32_t seed);
 
 // Whose indices a testcase's matrices use.
 enum class PairScope { Devices, Ranks };

@@ -35,9 +35,8 @@ std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes) {
   return n / std::gcd(n, strideNodes % n);
 }
 
-std::string mismatchMessage(const std::string& what, unsigned sample,
-                            unsigned long long mismatches, std::size_t words,
-                            unsigned long long firstWord) {
+std::string mismatchMessage(const std::string& what, unsigned sample, unsigned long long mismatches,
+                            std::size_t words, unsigned long long firstWord) {
   return "data verification failed for " + what + " in sample " + std::to_string(sample) + ": " +
          std::to_string(mismatches) + " of " + std::to_string(words) +
          " 32-bit words differ, the first at byte " + std::to_string(firstWord * 4);

@@ -26,9 +26,8 @@ constexpr std::uint32_t kWriteOnlyValue = 0x5A17C0DEu;
 
 // The message of a failed verification: "data verification failed for <what> in sample <n>: <m>
 // of <words> 32-bit words differ, the first at byte <offset>".
-std::string mismatchMessage(const std::string& what, unsigned sample,
-                            unsigned long long mismatches, std::size_t words,
-                            unsigned long long firstWord);
+std::string mismatchMessage(const std::string& what, unsigned sample, unsigned long long mismatches,
+                            std::size_t words, unsigned long long firstWord);
 
 // Pointer chase.
 constexpr std::size_t kLatencyBufferBytes = 2ull * 1048576;

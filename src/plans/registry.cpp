@@ -2,10 +2,10 @@
 
 #include <sstream>
 
+#include "plans/testcases_d2d.h"
 #include "plans/testcases_host.h"
 #include "plans/testcases_latency.h"
 #include "plans/testcases_local.h"
-#include "plans/testcases_d2d.h"
 #include "plans/testcases_multinode.h"
 
 namespace nvbw {
@@ -55,8 +55,8 @@ std::optional<std::string> needsSharedMemory(const Topology& topo) {
   if (world.processes < 2)
     return "needs at least 2 processes, one per GPU (this run has " +
            std::to_string(world.processes) + "): launch it with mpirun or srun";
-  if (world.sharingProblem) return "cannot share GPU memory between the processes: " +
-                                   *world.sharingProblem;
+  if (world.sharingProblem)
+    return "cannot share GPU memory between the processes: " + *world.sharingProblem;
   return std::nullopt;
 }
 
@@ -391,8 +391,8 @@ from it at once.)",
 for each process in turn.)",
        multicast, multinodeBroadcastOneToAll},
       {"multinode_device_to_device_broadcast_all_to_all_sm",
-       "Total bandwidth of every process writing into its own multicast object at once.",
-       multicast, multinodeBroadcastAllToAll},
+       "Total bandwidth of every process writing into its own multicast object at once.", multicast,
+       multinodeBroadcastAllToAll},
       {"multinode_bisect_write_ce",
        R"(Copy engine bandwidth of every process written by the process half the world away, all
 pairs at once; rows are labelled the way the data flows.)",

@@ -23,8 +23,8 @@ unsigned checkedGrid(std::size_t grid, std::size_t bytes) {
 // Upstream reports numUint4 * 16 bytes for this shape, but with grid = floor(n / block) only
 // grid * block elements are copied (e.g. 1500 elements: one block of 1024). The bandwidth must be
 // computed from the bytes actually moved, so `elements` is grid * block, and the region filled and
-// verified (SmCopyGeometry::bytes) is exactly the region copied. The two agree whenever n <= 1024 or
-// n is a multiple of 1024, which covers every power-of-two size of 16 bytes or more.
+// verified (SmCopyGeometry::bytes) is exactly the region copied. The two agree whenever n <= 1024
+// or n is a multiple of 1024, which covers every power-of-two size of 16 bytes or more.
 SmCopyGeometry simpleGeometry(std::size_t bytes) {
   SmCopyGeometry g;
   const std::size_t n = bytes / kElementBytes;

@@ -1,9 +1,9 @@
 // Host <-> device testcases (upstream tests 0-3, 8-11, 16-19, 24-27).
+#include "plans/testcases_host.h"
+
 #include <functional>
 #include <string>
 #include <vector>
-
-#include "plans/testcases_host.h"
 
 namespace nvbw::plans {
 namespace {
@@ -158,6 +158,5 @@ Plan hostToAllBidirectionalCe(const PlanContext& ctx) {
 Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
   return bidirectionalWithAllOthersSm(ctx, Direction::ToDevice);
 }
-
 
 }  // namespace nvbw::plans

@@ -1,5 +1,5 @@
-// One GPU's own memory: the copy engine (34), the TMA and one-way SM passes (52-54), and the SM copy
-// kernel (55).
+// One GPU's own memory: the copy engine (34), the TMA and one-way SM passes (52-54), and the SM
+// copy kernel (55).
 #include "plans/testcases_local.h"
 
 namespace nvbw::plans {

@@ -109,8 +109,7 @@ Plan multinodeRead(const PlanContext& ctx, CopyMethod method) {
   // Upstream's SM read testcase is titled "CE" too; kept.
   return pairs(ctx, {square(ctx, "", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)")},
                {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
-                 return std::vector<CopySpec>{
-                     makeCopy(unicast(c, s), unicast(r, s), method, kDst)};
+                 return std::vector<CopySpec>{makeCopy(unicast(c, s), unicast(r, s), method, kDst)};
                });
 }
 
@@ -121,8 +120,7 @@ Plan multinodeWrite(const PlanContext& ctx, CopyMethod method) {
                        std::string("memcpy ") + engine(method) +
                            " GPU(row) <- GPU(column) bandwidth (GB/s)")},
                {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
-                 return std::vector<CopySpec>{
-                     makeCopy(unicast(r, s), unicast(c, s), method, kSrc)};
+                 return std::vector<CopySpec>{makeCopy(unicast(r, s), unicast(c, s), method, kSrc)};
                });
 }
 
@@ -164,12 +162,10 @@ Plan multinodeAllFromOneRead(const PlanContext& ctx) {
 
 Plan multinodeBroadcastOneToAll(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  return perRankSum(ctx, "multicast SM GPU(column) -> All Gpus total bandwidth (GB/s)",
-                    [&](int r) {
-                      return std::vector<CopySpec>{
-                          makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
-                                   CopyMethod::SmMulticast, kDst)};
-                    });
+  return perRankSum(ctx, "multicast SM GPU(column) -> All Gpus total bandwidth (GB/s)", [&](int r) {
+    return std::vector<CopySpec>{makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
+                                          CopyMethod::SmMulticast, kDst)};
+  });
 }
 
 Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
@@ -204,10 +200,9 @@ Plan multinodeBisectWrite(const PlanContext& ctx) {
     const int peer = (i + n / 2) % n;
     // Upstream passes src = B (memory of `peer`) and dst = A (memory of i) with PREFER_SRC: the
     // peer writes into rank i. The label says so (upstream printed "i->peer").
-    m.copies.push_back(
-        makeCopy(unicast(peer, s), unicast(i, s), CopyMethod::CopyEngine, kSrc));
-    m.outputs.push_back({0, static_cast<std::size_t>(i), 0, ValueSource::Copy,
-                         static_cast<std::size_t>(i)});
+    m.copies.push_back(makeCopy(unicast(peer, s), unicast(i, s), CopyMethod::CopyEngine, kSrc));
+    m.outputs.push_back(
+        {0, static_cast<std::size_t>(i), 0, ValueSource::Copy, static_cast<std::size_t>(i)});
     spec.rowLabels.push_back(bisectLabel(peer, i, n));
   }
   Plan plan = multiProcessPlan({spec});

@@ -25,8 +25,8 @@ std::string fromRankZero(Communicator& comm, std::string mine) {
 Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
   // "<signal> <kind><message>": kind E (own error), P (another rank's), - (none).
   const char kind = !mine.error ? '-' : mine.peerFailure ? 'P' : 'E';
-  const std::vector<std::string> all = comm.allGather(
-      std::to_string(mine.signal) + " " + kind + (mine.error ? *mine.error : std::string()));
+  const std::vector<std::string> all = comm.allGather(std::to_string(mine.signal) + " " + kind +
+                                                      (mine.error ? *mine.error : std::string()));
   Outcome agreed;
   for (const char wanted : {'E', 'P'}) {
     for (std::size_t rank = 0; rank < all.size() && !agreed.error; ++rank) {

@@ -53,6 +53,7 @@ Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine);
 
 // For collective steps: the first rank's problem ("rank N: ..." with several processes), or
 // nullopt when every rank succeeded.
-std::optional<std::string> agreeOnProblem(Communicator& comm, const std::optional<std::string>& mine);
+std::optional<std::string> agreeOnProblem(Communicator& comm,
+                                          const std::optional<std::string>& mine);
 
 }  // namespace nvbw

@@ -1,7 +1,5 @@
 #include "platform/cuda_raii.h"
 
-#include "platform/huge_pages.h"
-
 #include <sched.h>
 #include <sys/mman.h>
 
@@ -11,6 +9,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "platform/huge_pages.h"
 
 namespace nvbw {
 
@@ -62,9 +62,8 @@ void touchPages(char* p, std::size_t bytes) {
   cpu_set_t mask;
   int cpus = 1;
   if (sched_getaffinity(0, sizeof mask, &mask) == 0) cpus = CPU_COUNT(&mask);
-  const std::size_t threads =
-      std::max<std::size_t>(1, std::min<std::size_t>({16, static_cast<std::size_t>(cpus),
-                                                      bytes / kPerThreadMin}));
+  const std::size_t threads = std::max<std::size_t>(
+      1, std::min<std::size_t>({16, static_cast<std::size_t>(cpus), bytes / kPerThreadMin}));
   const std::size_t chunk = (bytes / threads + kPage - 1) / kPage * kPage;
   auto touch = [p, bytes](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < std::min(to, bytes); i += kPage)
@@ -91,11 +90,11 @@ HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBy
       const HugePageInfo now = readHugePageInfo();
       throw Error("cannot map " + std::to_string(mapped) + " bytes of huge-page host memory (" +
                   std::to_string(now.free) + " of " + std::to_string(now.total) + " " +
-                  std::to_string(hugePageBytes / 1024) + " KiB pages free): " +
-                  std::strerror(saved));
+                  std::to_string(hugePageBytes / 1024) +
+                  " KiB pages free): " + std::strerror(saved));
     }
-    throw Error("cannot map " + std::to_string(bytes) + " bytes of host memory: " +
-                std::strerror(saved));
+    throw Error("cannot map " + std::to_string(bytes) +
+                " bytes of host memory: " + std::strerror(saved));
   }
   // 4 KiB pages, as cuMemHostAlloc gives: larger pages would change what the GPU's page walks
   // cost, and so the figures (huge pages are -H's).

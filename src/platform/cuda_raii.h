@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include "platform/gpu.h"
 #include "core/unique_handle.h"
+#include "platform/gpu.h"
 
 namespace nvbw {
 

@@ -23,10 +23,9 @@ Gpu::Gpu(const DriverApi& api) : api_(api) {
   if (count == 0)
     throw DriverUnavailable(Reason::NoDevice, "no CUDA-capable GPU is visible to this process");
   if (count < 0 || count > kMaxDevices)
-    throw DriverUnavailable(Reason::Unusable,
-                            "the driver reported " + std::to_string(count) +
-                                " GPUs (cuDeviceGetCount); expected 1 to " +
-                                std::to_string(kMaxDevices));
+    throw DriverUnavailable(Reason::Unusable, "the driver reported " + std::to_string(count) +
+                                                  " GPUs (cuDeviceGetCount); expected 1 to " +
+                                                  std::to_string(kMaxDevices));
   for (int i = 0; i < count; ++i) {
     CUdevice dev{};
     NVBW_CU(api_, cuDeviceGet, &dev, i);

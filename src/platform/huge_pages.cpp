@@ -15,9 +15,12 @@ HugePageInfo parseMeminfo(const std::string& text) {
     std::string unit;
     if (!(fields >> name >> value)) continue;
     fields >> unit;
-    if (name == "HugePages_Total:") info.total = value;
-    else if (name == "HugePages_Free:") info.free = value;
-    else if (name == "Hugepagesize:") info.pageBytes = unit == "kB" ? value * 1024 : value;
+    if (name == "HugePages_Total:")
+      info.total = value;
+    else if (name == "HugePages_Free:")
+      info.free = value;
+    else if (name == "Hugepagesize:")
+      info.pageBytes = unit == "kB" ? value * 1024 : value;
   }
   return info;
 }

@@ -54,7 +54,8 @@ SignalStop::SignalStop() {
   // SA_RESTART: the driver's and the stream writes' system calls carry on instead of failing
   // with EINTR.
   action.sa_flags = SA_RESTART;
-  for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &action, &previous[i]);
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
+    sigaction(kSignals[i], &action, &previous[i]);
   // A file-size limit (ulimit -f) makes the write fail with EFBIG, which is reported like any
   // other failed write, instead of killing the process mid-report.
   struct sigaction ignore {};
@@ -65,7 +66,8 @@ SignalStop::SignalStop() {
 }
 
 SignalStop::~SignalStop() {
-  for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &previous[i], nullptr);
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
+    sigaction(kSignals[i], &previous[i], nullptr);
   sigaction(SIGXFSZ, &previousFileSize, nullptr);
   installed = false;
 }

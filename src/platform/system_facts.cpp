@@ -30,5 +30,4 @@ std::string hostName() {
   return buf.data();
 }
 
-
 }  // namespace nvbw

@@ -26,10 +26,9 @@ std::string listingJson(const std::vector<TestcaseDef>& registry, const std::str
                         const std::string& gitVersion) {
   nlohmann::json testcases = nlohmann::json::array();
   for (std::size_t i = 0; i < registry.size(); ++i)
-    testcases.push_back(
-        {{"index", registry[i].index},
-         {"name", registry[i].key},
-         {"description", registry[i].description}});
+    testcases.push_back({{"index", registry[i].index},
+                         {"name", registry[i].key},
+                         {"description", registry[i].description}});
   const nlohmann::json doc = {
       {"nvbandwidth",
        {{"version", version}, {"git_version", gitVersion}, {"testcases", testcases}}}};

@@ -1,6 +1,8 @@
 // JSON output: upstream v0.8's document (json_style.h layout) with decisions #1 (CUDA Driver
 // Version), #3 (waive_reason), #4 (error text in ERROR entries), #9 (one entry per matrix) and
 // #16 (numbers beside the strings: per-cell values, samples and statistics).
+#include "report/output_json.h"
+
 #include <locale>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -8,10 +10,9 @@
 
 #include "core/error.h"
 #include "core/json_style.h"
+#include "core/version.h"
 #include "report/output.h"
 #include "report/peak_assessment.h"
-#include "core/version.h"
-#include "report/output_json.h"
 
 namespace nvbw {
 

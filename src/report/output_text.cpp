@@ -1,6 +1,8 @@
 // Text output: upstream v0.8's console layout, with decisions #3 (waive reasons) and #8
 // (MIN/MAX/AVG over present cells only), plus lines of our own that never replace one of
 // upstream's: the noisy-cell NOTE, and under -v the per-cell statistics.
+#include "report/output_text.h"
+
 #include <ostream>
 
 #include "core/error.h"
@@ -8,7 +10,6 @@
 #include "report/output.h"
 #include "report/peak_assessment.h"
 #include "report/text_format.h"
-#include "report/output_text.h"
 
 namespace nvbw {
 namespace {
@@ -39,12 +40,11 @@ std::string sampleLines(const std::vector<MeasurementRecord>& records) {
     for (std::size_t k = 0; k < samples; ++k)
       for (const SampleSeries& s : r.series)
         if (k < s.samples.size())
-          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " +
-                  fixed2(s.samples[k]) + " " + unitSuffix(s.unit) + "\n";
+          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " + fixed2(s.samples[k]) +
+                  " " + unitSuffix(s.unit) + "\n";
   }
   return text;
 }
-
 
 // Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
 // padded to the width of the largest; then how the processes share memory (ours).
@@ -82,7 +82,8 @@ class TextOutput : public Output {
     statistic_ = header.settings.statistic;
     sweep_ = !header.settings.sweepSizesMiB.empty();
     std::string text = versionBlock(header.system.version, header.system.gitVersion);
-    if (!header.system.mpiVersion.empty()) text += "MPI version: " + header.system.mpiVersion + "\n";
+    if (!header.system.mpiVersion.empty())
+      text += "MPI version: " + header.system.mpiVersion + "\n";
     for (const auto& w : header.warnings) text += w + "\n";
     if (header.gpusOpened) text += systemBlock(header.system);
     out_ << text << std::flush;
@@ -99,8 +100,8 @@ class TextOutput : public Output {
     if (result.sweepSizeMiB) {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
       if (result.status == Status::Error)
-        out_ << "ERROR: " << result.message << " (buffer size " << *result.sweepSizeMiB
-             << " MiB)\n" << std::flush;
+        out_ << "ERROR: " << result.message << " (buffer size " << *result.sweepSizeMiB << " MiB)\n"
+             << std::flush;
       return;
     }
     switch (result.status) {
@@ -136,8 +137,8 @@ class TextOutput : public Output {
   void finish(const RunEnd& end) override {
     for (const std::string& line : end.warnings) out_ << line << "\n";
     if (end.interruptedBy) {
-      out_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished
-           << " of " << end.selected << " selected testcases reported above; the rest did not run.\n"
+      out_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished << " of "
+           << end.selected << " selected testcases reported above; the rest did not run.\n"
            << std::flush;
       return;
     }

@@ -4,8 +4,8 @@
 #include <map>
 #include <utility>
 
-#include "core/statistics.h"
 #include "core/format.h"
+#include "core/statistics.h"
 
 namespace nvbw {
 

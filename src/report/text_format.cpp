@@ -32,8 +32,7 @@ std::string cellName(std::size_t row, std::size_t col) {
 namespace {
 
 // The matrix layout of upstream with the text of each cell given by `cellText`.
-template <typename CellText>
-std::string formatGrid(const MatrixSpec& spec, CellText cellText) {
+template <typename CellText> std::string formatGrid(const MatrixSpec& spec, CellText cellText) {
   // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
   auto rowLabel = [&spec](std::size_t row) {
     return row < spec.rowLabels.size() ? spec.rowLabels[row] : std::to_string(row);
@@ -66,8 +65,9 @@ std::string formatMatrix(const MatrixResult& m) {
 
 std::string percentOfPeakBlock(const MatrixResult& m) {
   if (m.spec.unit != Unit::GBps || m.links.size() != m.cells.size() || !m.min()) return "";
-  const bool anyPeak = std::any_of(m.links.begin(), m.links.end(),
-                                   [](const CellLink& c) { return c.link.gbPerSecond.has_value(); });
+  const bool anyPeak = std::any_of(m.links.begin(), m.links.end(), [](const CellLink& c) {
+    return c.link.gbPerSecond.has_value();
+  });
   if (!anyPeak) return "";  // a matrix of N/A says nothing
   const std::vector<CellLink> links = distinctLinks(m);
   std::string text = "Percent of theoretical peak of " + m.spec.key + ":\n";

@@ -28,7 +28,6 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-
 // ---- help ---------------------------------------------------------------------------------
 
 void expectHelp(const RunResult& run) {

@@ -34,8 +34,9 @@ TEST_P(Interrupt, JsonRunPrintsAValidDocumentWithWhatFinished) {
   EXPECT_LT(run.seconds, 3.0) << "the run must stop within a sample, not run to the end";
   expectDcgmAccepts(run.out);
   const json root = json::parse(run.out)["nvbandwidth"];
-  const std::string name = GetParam() == SIGINT ? "SIGINT" : GetParam() == SIGTERM ? "SIGTERM"
-                                                                                   : "SIGHUP";
+  const std::string name = GetParam() == SIGINT    ? "SIGINT"
+                           : GetParam() == SIGTERM ? "SIGTERM"
+                                                   : "SIGHUP";
   EXPECT_EQ(root["interrupted"], name);
   const json& testcases = root["testcases"];
   ASSERT_GE(testcases.size(), 2u) << run.out;

@@ -83,7 +83,7 @@ TEST(CompareCli, UnreadableOrForeignFilesAreUsageErrors) {
   EXPECT_EQ(missing.exitCode, 2);
   EXPECT_EQ(missing.out, "");
   EXPECT_EQ(missing.err, "nvbandwidth: --compare '/nonexistent.json': No such file or directory "
-                        "(see nvbandwidth --help)\n");
+                         "(see nvbandwidth --help)\n");
   const RunResult notReport =
       nvbandwidth({"--compare", kFleet + "README.md", kFleet + "h200x2.json"});
   EXPECT_EQ(notReport.exitCode, 2);
@@ -131,8 +131,8 @@ TEST(HtmlCli, ThePageNeverReplacesItsOwnInput) {
   const RunResult same = nvbandwidth({"--html", report.path(), "--from", report.path()});
   EXPECT_EQ(same.exitCode, 2);
   EXPECT_NE(same.err.find("which this command reads"), std::string::npos) << same.err;
-  const RunResult baseline = nvbandwidth(
-      {"--compare", report.path(), kFleet + "h200x2.json", "--html", report.path()});
+  const RunResult baseline =
+      nvbandwidth({"--compare", report.path(), kFleet + "h200x2.json", "--html", report.path()});
   EXPECT_EQ(baseline.exitCode, 2);
   EXPECT_EQ(baseline.out, "");
   EXPECT_EQ(report.read(), readText(kFleet + "h200x2.json"));

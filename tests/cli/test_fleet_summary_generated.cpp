@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "fleet/summary/fleet_summary.h"
 #include "core/json_style.h"
+#include "fleet/summary/fleet_summary.h"
 #include "run_binary.h"
 #include "temp_file.h"
 
@@ -58,11 +58,11 @@ nvbw::test::RunResult run(const std::string& program, const std::vector<std::str
 
 // The faults, and the nodes that carry them; and harmless changes that must flag nothing.
 const std::vector<std::pair<int, std::string>> kFaults = {
-    {7, "slow-links:3"},      // one GPU's NVLinks at 75%
-    {13, "slow-pair:1:6"},    // one link at 60%: only the worst cells show it
-    {21, "slow-host:2"},      // a PCIe link trained down
-    {29, "slow-latency:5"},   // one GPU's latency 40% up
-    {34, "slow-node:0.85"},   // clocks held down: every SUM 15% low
+    {7, "slow-links:3"},     // one GPU's NVLinks at 75%
+    {13, "slow-pair:1:6"},   // one link at 60%: only the worst cells show it
+    {21, "slow-host:2"},     // a PCIe link trained down
+    {29, "slow-latency:5"},  // one GPU's latency 40% up
+    {34, "slow-node:0.85"},  // clocks held down: every SUM 15% low
     {42, "failed:device_local_copy"},
 };
 const std::vector<std::pair<int, std::string>> kHarmless = {
@@ -93,11 +93,13 @@ class GeneratedFleet : public ::testing::TestWithParam<int> {
 
   // Writes the fleet for `seed` under dir / "reports" and summarizes it.
   FleetSummary generate(const FleetDir& dir, int seed) {
-    std::vector<std::string> args = {kGenerator, "--template", template_->path(),
-                                     "--out", dir / "reports", "--nodes", std::to_string(kNodes),
-                                     "--seed", std::to_string(seed)};
+    std::vector<std::string> args = {
+        kGenerator,          "--template", template_->path(),      "--out",
+        dir / "reports",     "--nodes",    std::to_string(kNodes), "--seed",
+        std::to_string(seed)};
     for (const auto* list : {&kFaults, &kHarmless})
-      for (const auto& [node, what] : *list) args.push_back("--doctor=" + std::to_string(node) + "=" + what);
+      for (const auto& [node, what] : *list)
+        args.push_back("--doctor=" + std::to_string(node) + "=" + what);
     const nvbw::test::RunResult made = run(kPython, args);
     EXPECT_EQ(made.exitCode, 0) << nvbw::test::describe(made);
     return summarizeReports({dir / "reports"}, {}, {});
@@ -144,8 +146,7 @@ TEST_P(GeneratedFleet, ExactlyTheDoctoredNodesAreFlagged) {
       EXPECT_TRUE(s.columns[c].latency()) << s.columns[c].key;
     }
   EXPECT_TRUE(byName(nodeName(34)).cells[columnOf("device_local_copy")].sumFlagged);
-  EXPECT_EQ(byName(nodeName(42)).cells[columnOf("device_local_copy")].status,
-            FleetStatus::Failed);
+  EXPECT_EQ(byName(nodeName(42)).cells[columnOf("device_local_copy")].status, FleetStatus::Failed);
   const FleetNode& host = byName(nodeName(21));
   EXPECT_EQ(host.cells[columnOf("host_to_device_memcpy_ce")].worstCell, "CPU -> GPU 2");
 
@@ -164,8 +165,8 @@ TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
   if (GetParam() != 1) GTEST_SKIP() << "one seed is enough for the schema";
   FleetDir dir;
   const FleetSummary s = generate(dir, GetParam());
-  const json doc = {{"nvbandwidth", {{"version", "v0.8"}, {"git_version", ""},
-                                     {"summary", fleetSummaryJson(s)}}}};
+  const json doc = {{"nvbandwidth",
+                     {{"version", "v0.8"}, {"git_version", ""}, {"summary", fleetSummaryJson(s)}}}};
   std::ostringstream styled;
   writeStyledJson(styled, doc);
   const nvbw::test::TempFile file("fleet_summary_generated", styled.str());

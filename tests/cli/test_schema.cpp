@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "golden.h"
-#include "temp_file.h"
 #include "run_binary.h"
+#include "temp_file.h"
 
 namespace {
 
@@ -93,7 +93,6 @@ const std::string& validatorProblem() {
 
 #define ASSERT_VALIDATOR_AVAILABLE() ASSERT_TRUE(validatorProblem().empty()) << validatorProblem()
 
-
 Finished validate(const std::vector<std::string>& files) {
   std::vector<std::string> command = {kPython, kValidator, kSchema};
   command.insert(command.end(), files.begin(), files.end());
@@ -119,7 +118,6 @@ Finished runFake(std::vector<std::string> args, int gpus) {
   args.insert(args.begin(), NVBW_FAKE_BINARY);
   return runProcess(args, {{"NVBW_FAKE_GPUS", std::to_string(gpus)}});
 }
-
 
 // ---- the schema itself --------------------------------------------------------------------
 
@@ -242,9 +240,9 @@ TEST(Schema, FakeRunsWithLinkFactsValidate) {
       {"direct", 2}, {"nvswitch", 8}, {"none", 2}};
   for (const auto& [links, gpus] : cases) {
     SCOPED_TRACE(links);
-    const Finished run = runProcess({NVBW_FAKE_BINARY, "-j", "-v"},
-                                    {{"NVBW_FAKE_GPUS", std::to_string(gpus)},
-                                     {"NVBW_FAKE_LINKS", links}});
+    const Finished run =
+        runProcess({NVBW_FAKE_BINARY, "-j", "-v"},
+                   {{"NVBW_FAKE_GPUS", std::to_string(gpus)}, {"NVBW_FAKE_LINKS", links}});
     EXPECT_EQ(run.exitCode, 0) << shortDescription(run);
     EXPECT_NE(run.out.find("\"percent_of_peak\" : "), std::string::npos);
     EXPECT_NE(run.out.find("\"environment_at_end\" : "), std::string::npos);
@@ -283,7 +281,8 @@ TEST(Schema, InterruptedFakeRunValidates) {
       runProcess({NVBW_FAKE_BINARY, "-j"}, {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_SAMPLE_MS", "50"}},
                  std::chrono::milliseconds(500));
   EXPECT_EQ(run.exitCode, 128 + SIGINT) << shortDescription(run);
-  EXPECT_NE(run.out.find("\"interrupted\" : \"SIGINT\""), std::string::npos) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"interrupted\" : \"SIGINT\""), std::string::npos)
+      << shortDescription(run);
   expectValidDocument(run, "interrupted");
 }
 
@@ -297,7 +296,8 @@ TEST(Schema, RealBinaryRunValidates) {
   }
   const Finished run = runProcess({NVBW_BINARY, "-j"});
   EXPECT_EQ(run.exitCode, 1) << shortDescription(run);
-  EXPECT_NE(run.out.find("\"error\" : \"cannot start: "), std::string::npos) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"error\" : \"cannot start: "), std::string::npos)
+      << shortDescription(run);
   expectValidDocument(run, "startup_failed");
 }
 

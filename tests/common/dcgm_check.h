@@ -57,8 +57,7 @@ inline void expectDcgmAccepts(const std::string& text) {
     for (const auto& row : rows) {
       ASSERT_TRUE(row.is_array() && !row.empty()) << t;
       for (const auto& cell : row)
-        EXPECT_TRUE(cell.is_string() &&
-                    (cell == "N/A" || isNumericString(cell.get<std::string>())))
+        EXPECT_TRUE(cell.is_string() && (cell == "N/A" || isNumericString(cell.get<std::string>())))
             << cell;
     }
   }

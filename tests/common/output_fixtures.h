@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "app/application.h"
-#include "report/output.h"
+#include "app/testcase_loop.h"
+#include "engine/results.h"
 #include "plans/pattern.h"
 #include "plans/plan.h"
-#include "engine/results.h"
-#include "app/testcase_loop.h"
 #include "platform/system_facts.h"
+#include "report/output.h"
 
 namespace nvbw::test {
 
@@ -111,9 +111,9 @@ inline constexpr std::nullopt_t NA = std::nullopt;
 
 // What the program says when a 512 MiB device_local_copy finds 12 corrupted words.
 inline std::string localCopyMismatch() {
-  return testcaseFailure("device_local_copy",
-                         mismatchMessage("the destination of Device 0 -> Device 0", 0, 12,
-                                         (512u << 20) / 4, 1024));
+  return testcaseFailure(
+      "device_local_copy",
+      mismatchMessage("the destination of Device 0 -> Device 0", 0, 12, (512u << 20) / 4, 1024));
 }
 
 // The 1-GPU run of the text and JSON goldens, up to but not including finish(): header, a passed

@@ -7,14 +7,14 @@
 #include <optional>
 #include <string>
 
-#include "platform/driver.h"
+#include "app/selection.h"
+#include "app/testcase_loop.h"
 #include "engine/executor.h"
 #include "engine/fault_injection.h"
+#include "plans/registry.h"
+#include "platform/driver.h"
 #include "platform/gpu.h"
 #include "report/output.h"
-#include "plans/registry.h"
-#include "app/testcase_loop.h"
-#include "app/selection.h"
 
 namespace nvbw::test {
 
@@ -66,8 +66,8 @@ std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
                                   const std::vector<std::string>& keys);
 
 // Runs the testcases `keys` of the real registry at `bufferMiB` with `runner`.
-LoopSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanExecutor& runner,
-                   RecordingOutput& out);
+LoopSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB,
+                    PlanExecutor& runner, RecordingOutput& out);
 
 // Runs `keys` at `bufferMiB` and expects each to pass with a positive value in every cell of
 // every matrix and `samples` samples per cell. Returns the results for further checks.

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <iostream>
 
-#include "platform/driver_topology.h"
 #include "gpu_environment.h"
-#include "platform/cuda_raii.h"
 #include "plans/registry.h"
+#include "platform/cuda_raii.h"
+#include "platform/driver_topology.h"
 
 namespace nvbw::test {
 
@@ -60,8 +60,8 @@ std::vector<Selection> selectKeys(const std::vector<TestcaseDef>& registry,
   return out;
 }
 
-LoopSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB, PlanExecutor& runner,
-                   RecordingOutput& out) {
+LoopSummary runKeys(const std::vector<std::string>& keys, std::size_t bufferMiB,
+                    PlanExecutor& runner, RecordingOutput& out) {
   const auto reg = makeRegistry();
   const DriverTopology topo(gpu());
   const std::vector<Selection> selection = selectKeys(reg, keys);

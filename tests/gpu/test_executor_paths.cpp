@@ -1,11 +1,11 @@
 // Executor paths that the device-to-device testcases use (simultaneous copies reported each,
 // summed, or as a total; device-memory latency; peer buffers) exercised on a single GPU with
 // hand-made plans, so they are checked on the one-GPU machine too.
-#include "gpu_environment.h"
 #include <csignal>
 
-#include "plans/pattern.h"
 #include "core/statistics.h"
+#include "gpu_environment.h"
+#include "plans/pattern.h"
 
 namespace nvbw::test {
 namespace {
@@ -72,20 +72,19 @@ TEST(ExecutorPaths, ProgressAndStopRequestsComeBetweenSamples) {
   hooks.stopRequested = [&] { return samplesDone >= 3 ? SIGINT : 0; };
   auto runner = makeGpuPlanExecutor(gpu(), quickSettings(), hooks);
   try {
-    runner->run(twoCopyPlan(CopyMethod::CopyEngine),
-                [&](const ProgressEvent& e) {
-                  EXPECT_EQ(e.samples, 2u);
-                  EXPECT_EQ(e.measurements, 2u);
-                  ++samplesDone;
-                });
+    runner->run(twoCopyPlan(CopyMethod::CopyEngine), [&](const ProgressEvent& e) {
+      EXPECT_EQ(e.samples, 2u);
+      EXPECT_EQ(e.measurements, 2u);
+      ++samplesDone;
+    });
     FAIL() << "no Interrupted";
   } catch (const Interrupted& e) {
     EXPECT_EQ(e.signal(), SIGINT);
   }
   EXPECT_EQ(samplesDone, 3);
   // The GPU is released: a new runner works.
-  expectConsistent(makeGpuPlanExecutor(gpu(), quickSettings())->run(
-      twoCopyPlan(CopyMethod::CopyEngine), nullptr));
+  expectConsistent(makeGpuPlanExecutor(gpu(), quickSettings())
+                       ->run(twoCopyPlan(CopyMethod::CopyEngine), nullptr));
 }
 
 TEST(ExecutorPaths, DeviceMemoryLatencyIsBelowHostLatency) {

@@ -1,11 +1,11 @@
 // The copy-engine host testcases and device_local_copy on a real GPU.
 #include <nlohmann/json.hpp>
 
+#include "app/selection.h"
+#include "app/testcase_loop.h"
+#include "core/statistics.h"
 #include "gpu_environment.h"
 #include "plans/registry.h"
-#include "app/testcase_loop.h"
-#include "app/selection.h"
-#include "core/statistics.h"
 
 namespace nvbw::test {
 namespace {

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "gpu_environment.h"
 #include "facts/host_facts.h"
 #include "facts/machine_facts.h"
+#include "gpu_environment.h"
 
 namespace nvbw::test {
 namespace {

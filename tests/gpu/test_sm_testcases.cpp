@@ -1,7 +1,7 @@
 // The SM copy host testcases and host latency on a real GPU (issue: SM copy kernels).
+#include "app/testcase_loop.h"
 #include "gpu_environment.h"
 #include "plans/pattern.h"
-#include "app/testcase_loop.h"
 #include "plans/sm_geometry.h"
 
 namespace nvbw::test {

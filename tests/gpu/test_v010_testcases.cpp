@@ -4,21 +4,21 @@
 // within one GPU's memory, so that its kernel runs on a one-GPU machine too.
 #include <nlohmann/json.hpp>
 
-#include "platform/driver_topology.h"
+#include "app/testcase_loop.h"
 #include "gpu_environment.h"
 #include "plans/pattern.h"
 #include "plans/registry.h"
-#include "app/testcase_loop.h"
+#include "platform/driver_topology.h"
 
 namespace nvbw::test {
 namespace {
 
 const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_copy_sm",
                                              "device_local_read_sm", "device_local_write_sm"};
-const std::vector<std::string> kTmaPeerKeys = {
-    "device_to_device_memcpy_read_tma", "device_to_device_memcpy_write_tma",
-    "device_to_device_bidirectional_memcpy_read_tma",
-    "device_to_device_bidirectional_memcpy_write_tma"};
+const std::vector<std::string> kTmaPeerKeys = {"device_to_device_memcpy_read_tma",
+                                               "device_to_device_memcpy_write_tma",
+                                               "device_to_device_bidirectional_memcpy_read_tma",
+                                               "device_to_device_bidirectional_memcpy_write_tma"};
 
 bool twoPeers() {
   return gpu().deviceCount() >= 2 && gpu().canAccessPeer(0, 1) && gpu().canAccessPeer(1, 0);

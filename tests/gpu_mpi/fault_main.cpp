@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "multinode/mpi/mpi_communicator.h"
-#include "multinode/mpi/mpi_platform.h"
 #include "app/application.h"
 #include "engine/fault_injection.h"
+#include "multinode/mpi/mpi_communicator.h"
+#include "multinode/mpi/mpi_platform.h"
 #include "platform/signals.h"
 
 namespace {
@@ -39,7 +39,7 @@ class FaultyPlatform final : public Platform {
   SystemFacts systemFacts() const override { return inner_->systemFacts(); }
   const Topology& topology() const override { return inner_->topology(); }
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
-                                             ExecHooks hooks) override {
+                                                 ExecHooks hooks) override {
     if (faulty_) hooks.faults = std::make_shared<OverwriteDestinations>();
     return inner_->makePlanExecutor(settings, std::move(hooks));
   }

@@ -34,10 +34,10 @@
 #include <string>
 #include <vector>
 
-#include "fake_platform.h"
 #include "app/application.h"
-#include "platform/signals.h"
+#include "fake_platform.h"
 #include "fake_topology.h"
+#include "platform/signals.h"
 
 namespace {
 

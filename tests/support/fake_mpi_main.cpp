@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "fake_platform.h"
-#include "multinode/mpi/mpi_communicator.h"
 #include "app/application.h"
-#include "platform/signals.h"
+#include "fake_platform.h"
+#include "fake_topology.h"
+#include "multinode/mpi/mpi_communicator.h"
 #include "multinode/startup.h"
 #include "output_fixtures.h"
-#include "fake_topology.h"
+#include "platform/signals.h"
 
 namespace {
 
@@ -62,7 +62,7 @@ class FakeMpiPlatform final : public Platform {
   SystemFacts systemFacts() const override { return info_; }
   const Topology& topology() const override { return topology_; }
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
-                                             ExecHooks hooks) override {
+                                                 ExecHooks hooks) override {
     return test::makeFakeExecutor(settings, std::move(hooks), behaviour_);
   }
 
@@ -80,14 +80,13 @@ int main(int argc, char** argv) {
   SignalStop signals;
   const bool printer = comm.rank() == 0;
   std::ostringstream silent, silentErr;
-  AppContext context{[&comm]() -> std::unique_ptr<Platform> {
-                       return std::make_unique<FakeMpiPlatform>(comm);
-                     },
-                     printer ? std::cout : silent,
-                     printer ? std::cerr : silentErr,
-                     [&signals] { return signals.pending(); },
-                     {},
-                     &comm,
-                     RegistryScope::WithMultinode};
+  AppContext context{
+      [&comm]() -> std::unique_ptr<Platform> { return std::make_unique<FakeMpiPlatform>(comm); },
+      printer ? std::cout : silent,
+      printer ? std::cerr : silentErr,
+      [&signals] { return signals.pending(); },
+      {},
+      &comm,
+      RegistryScope::WithMultinode};
   return runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
 }

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "engine/sample_recording.h"
-#include "output_fixtures.h"
 #include "fake_topology.h"
+#include "output_fixtures.h"
 
 namespace nvbw::test {
 namespace {
@@ -39,8 +39,7 @@ class FakeMeasuringExecutor final : public PlanExecutor {
       EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
       for (const OutputTarget& t : m.outputs)
         EXPECT_FALSE(result.matrices.at(t.matrix).at(t.row, t.col).has_value())
-            << "cell [" << t.row << "][" << t.col << "] of matrix " << t.matrix
-            << " written twice";
+            << "cell [" << t.row << "][" << t.col << "] of matrix " << t.matrix << " written twice";
       MeasurementSamples samples = measure(m);
       for (unsigned k = 0; k < settings_.samples; ++k) {
         std::this_thread::sleep_for(behaviour_.perSample);
@@ -59,8 +58,8 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     if (plan.matrices.empty()) return;
     for (const std::string& title : behaviour_.failingTitles)
       if (plan.matrices.front().title.find(title) != std::string::npos)
-        throw VerificationError(mismatchMessage("the destination of a faked copy", 0, 12,
-                                                1u << 20, 1024));
+        throw VerificationError(
+            mismatchMessage("the destination of a faked copy", 0, 12, 1u << 20, 1024));
   }
 
   std::vector<double> series(double value, std::size_t bytes = 0) const {
@@ -119,12 +118,12 @@ EnvironmentSnapshot FakePlatform::environment() const {
 SystemFacts FakePlatform::systemFacts() const { return systemWith(topology_.deviceCount()); }
 
 std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
-                                                         ExecHooks hooks) {
+                                                             ExecHooks hooks) {
   return makeFakeExecutor(settings, std::move(hooks), behaviour_);
 }
 
 std::unique_ptr<PlanExecutor> makeFakeExecutor(const RunSettings& settings, ExecHooks hooks,
-                                           FakeBehaviour behaviour) {
+                                               FakeBehaviour behaviour) {
   return std::make_unique<FakeMeasuringExecutor>(settings, std::move(hooks), std::move(behaviour));
 }
 
@@ -137,8 +136,7 @@ PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour) {
 AppRun runApp(const std::vector<std::string>& args, const PlatformFactory& platform,
               StopRequest stop) {
   std::ostringstream out, err;
-  AppContext context{platform, out, err, std::move(stop), {}, nullptr,
-                     RegistryScope::SingleNode};
+  AppContext context{platform, out, err, std::move(stop), {}, nullptr, RegistryScope::SingleNode};
   AppRun run;
   run.exitCode = runCommandLine(args, context);
   run.out = out.str();
@@ -156,9 +154,11 @@ std::string fakeBusId(int device) {
 
 std::vector<NvlinkLink> fakeNvlinks(int device, int devices, const std::string& kind) {
   if (kind == "nvswitch")
-    return std::vector<NvlinkLink>(18, {40, 26.5625, NvlinkLink::Remote::Switch, "00000000:C0:00.0"});
+    return std::vector<NvlinkLink>(18,
+                                   {40, 26.5625, NvlinkLink::Remote::Switch, "00000000:C0:00.0"});
   if (kind == "direct" && devices == 2)
-    return std::vector<NvlinkLink>(18, {40, 26.5625, NvlinkLink::Remote::Gpu, fakeBusId(1 - device)});
+    return std::vector<NvlinkLink>(18,
+                                   {40, 26.5625, NvlinkLink::Remote::Gpu, fakeBusId(1 - device)});
   return {};
 }
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "app/application.h"
-#include "platform/topology.h"
 #include "fake_topology.h"
+#include "platform/topology.h"
 
 namespace nvbw::test {
 
@@ -45,7 +45,7 @@ class FakePlatform final : public Platform {
   const Topology& topology() const override { return topology_; }
   EnvironmentSnapshot environment() const override;
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
-                                             ExecHooks hooks) override;
+                                                 ExecHooks hooks) override;
 
  private:
   mutable std::size_t environmentCalls_ = 0;
@@ -65,7 +65,7 @@ EnvironmentSnapshot h200Environment(int gpus);
 
 // The fake's plan runner, for platforms of other tests (a faked multi-process world).
 std::unique_ptr<PlanExecutor> makeFakeExecutor(const RunSettings& settings, ExecHooks hooks,
-                                           FakeBehaviour behaviour);
+                                               FakeBehaviour behaviour);
 
 // A whole run through runCommandLine with a fake platform.
 struct AppRun {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "fleet/summary/fleet_summary.h"
 #include "core/json_style.h"
 #include "core/version.h"
+#include "fleet/summary/fleet_summary.h"
 
 int main(int argc, char** argv) {
   bool json = false;

@@ -11,11 +11,11 @@
 
 #include "dcgm_check.h"
 #include "fake_platform.h"
-#include "platform/driver.h"
-#include "output_fixtures.h"
-#include "text_search.h"
 #include "fake_topology.h"
+#include "output_fixtures.h"
+#include "platform/driver.h"
 #include "report/output_json.h"
+#include "text_search.h"
 
 namespace nvbw {
 namespace {

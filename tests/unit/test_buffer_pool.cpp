@@ -8,8 +8,8 @@
 #include <string>
 
 #include "engine/buffer_pool.h"
-#include "plans/registry.h"
 #include "fake_topology.h"
+#include "plans/registry.h"
 
 namespace nvbw {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "golden.h"
-#include "fleet/comparison/comparison.h"
 #include "core/statistics.h"
+#include "fleet/comparison/comparison.h"
+#include "golden.h"
 
 namespace nvbw {
 namespace {
@@ -134,8 +134,7 @@ json asUpstream(const json& ours) {
 }
 
 json load(const std::string& path) { return json::parse(readFile(path)); }
-const std::string kFullH200 =
-    std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
+const std::string kFullH200 = std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
 const std::string kUpstreamH200 = kGolden + "/upstream/default.json";
 const std::string kFourGpu = kGolden + "/d2d/json_four_gpu.json";
 

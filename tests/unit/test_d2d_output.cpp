@@ -15,20 +15,20 @@
 #include <string>
 #include <vector>
 
-#include "fake_platform.h"
-#include "golden.h"
-#include "engine/executor.h"
-#include "core/json_style.h"
 #include "app/options.h"
-#include "report/output.h"
+#include "app/selection.h"
+#include "app/testcase_loop.h"
+#include "core/json_style.h"
+#include "engine/executor.h"
+#include "fake_platform.h"
+#include "fake_topology.h"
+#include "golden.h"
+#include "output_fixtures.h"
 #include "plans/plan.h"
 #include "plans/registry.h"
-#include "app/testcase_loop.h"
-#include "app/selection.h"
 #include "platform/topology.h"
-#include "output_fixtures.h"
+#include "report/output.h"
 #include "text_search.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

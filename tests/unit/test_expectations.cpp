@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "golden.h"
+#include "fake_topology.h"
 #include "fleet/expectations/expectations.h"
-#include "plans/registry.h"
 #include "fleet/report_shape.h"
+#include "golden.h"
+#include "plans/registry.h"
 #include "platform/topology.h"
 #include "run_binary.h"
 #include "temp_file.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

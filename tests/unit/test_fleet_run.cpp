@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "fake_platform.h"
+#include "fake_topology.h"
 #include "temp_file.h"
 #include "text_search.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {
@@ -114,7 +114,8 @@ TEST(BaselineRun, UnreadableBaselineIsAUsageErrorBeforeAnythingRuns) {
 TEST(BaselineRun, ABaselineThatIsNotAUsableReportIsRefusedBeforeTheRun) {
   // A listing, and a report with a string where a number belongs: today's run must not be spent
   // (and its report lost) on a comparison that can never be made.
-  const TempFile listing("listing", R"({"nvbandwidth": {"testcases": [{"index": 0, "name": "x"}]}})");
+  const TempFile listing("listing",
+                         R"({"nvbandwidth": {"testcases": [{"index": 0, "name": "x"}]}})");
   json doc = json::parse(runApp({"-j", "-t", "0"}, machine()).out);
   doc["nvbandwidth"]["testcases"][0]["values"][0][0] = "fast";
   const TempFile wrong("wrong", doc.dump());
@@ -147,7 +148,8 @@ TEST(HtmlRun, AnUnwritableTargetIsAUsageErrorBeforeTheRun) {
 TEST(HtmlRun, ThePageNeverReplacesTheBaseline) {
   const TempFile base("base", runApp({"-j", "-t", "0"}, machine()).out);
   const std::string before = base.read();
-  const AppRun run = runApp({"-t", "0", "--baseline", base.path(), "--html", base.path()}, machine());
+  const AppRun run =
+      runApp({"-t", "0", "--baseline", base.path(), "--html", base.path()}, machine());
   EXPECT_EQ(run.exitCode, 2);
   EXPECT_EQ(run.out, "");
   EXPECT_NE(run.err.find("which this command reads"), std::string::npos) << run.err;

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "fleet/summary/fleet_summary_internal.h"
-#include "fleet/summary/fleet_summary_scan.h"
-#include "fleet/summary/fleet_summary.h"
 #include "core/json_style.h"
 #include "fleet/report_files.h"
+#include "fleet/summary/fleet_summary.h"
+#include "fleet/summary/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_scan.h"
 #include "golden.h"
 #include "run_binary.h"
 #include "temp_file.h"
@@ -69,13 +69,14 @@ json passed(const std::string& name, const Rows& rows, const std::string& unit =
   for (const auto& row : rows)
     for (const auto& v : row) sum += v.value_or(0.0);
   const bool d2d = rows.size() > 1;
-  json entry = {{"name", name},
-                {"status", "Passed"},
-                {"unit", unit},
-                {"sum", sum},
-                {"bandwidth_description", d2d ? "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"
-                                              : "memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)"},
-                {"values", valuesJson(rows)}};
+  json entry = {
+      {"name", name},
+      {"status", "Passed"},
+      {"unit", unit},
+      {"sum", sum},
+      {"bandwidth_description", d2d ? "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"
+                                    : "memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)"},
+      {"values", valuesJson(rows)}};
   if (peak) {
     Rows peaks = rows, percents = rows;
     for (std::size_t r = 0; r < rows.size(); ++r)
@@ -102,12 +103,9 @@ json report(const std::string& host, std::size_t gpus, const std::vector<json>& 
   for (std::size_t i = 0; i < gpus; ++i)
     devices.push_back(std::to_string(i) + ": " + model + " (00000000:" + std::to_string(10 + i) +
                       ":00): (" + host + ")");
-  json run = {{"version", "v0.8"},
-              {"git_version", ""},
-              {"schema_version", "1.0"},
-              {"CUDA Runtime Version", 13000},
-              {"Driver Version", "580"},
-              {"GPU Device list", devices},
+  json run = {{"version", "v0.8"},       {"git_version", ""},
+              {"schema_version", "1.0"}, {"CUDA Runtime Version", 13000},
+              {"Driver Version", "580"}, {"GPU Device list", devices},
               {"testcases", entries}};
   if (hostnameKey) run["hostname"] = host;
   return {{"nvbandwidth", run}};
@@ -163,7 +161,8 @@ std::vector<std::string> flaggedNames(const FleetSummary& s) {
 }
 
 // A fleet of `count` 2-GPU nodes whose host-to-device cells are `value(i)` GB/s.
-FleetSummary hostFleet(const TempDir& dir, std::size_t count, const std::function<double(int)>& value,
+FleetSummary hostFleet(const TempDir& dir, std::size_t count,
+                       const std::function<double(int)>& value,
                        const std::string& name = "host_to_device_memcpy_ce",
                        const std::string& unit = "GB/s") {
   for (std::size_t i = 0; i < count; ++i) {
@@ -192,8 +191,8 @@ TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithAFloor) {
   EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1), kFleetFloorPercent);
   EXPECT_DOUBLE_EQ(bandPercent(100.0, 4.0), kFleetMadFactor * kMadToSigma * 4.0);
   EXPECT_EQ(bandPercent(0.0, 4.0), 0.0);
-  EXPECT_DOUBLE_EQ(deficitPercent(90.0, 100.0, false), 10.0);   // bandwidth: below is worse
-  EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, true), 10.0);   // latency: above is worse
+  EXPECT_DOUBLE_EQ(deficitPercent(90.0, 100.0, false), 10.0);  // bandwidth: below is worse
+  EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, true), 10.0);  // latency: above is worse
   EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, false), -10.0);
 }
 
@@ -236,7 +235,9 @@ TEST(FleetSummaryRule, AWideSpreadWidensTheBand) {
 TEST(FleetSummaryRule, LatencyIsWorseAboveTheMedianAndFasterIsNeverFlagged) {
   TempDir lat;
   const FleetSummary s = hostFleet(
-      lat, 9, [](int i) { return i == 2 ? 660.0 : i == 5 ? 540.0 : 600.0 * healthy(i) / 50; },
+      lat, 9, [](int i) { return i == 2   ? 660.0
+                                 : i == 5 ? 540.0
+                                          : 600.0 * healthy(i) / 50; },
       "host_device_latency_sm", "ns");
   EXPECT_EQ(flaggedNames(s), std::vector<std::string>{"n12"});
   EXPECT_TRUE(s.columns.at(0).latency());
@@ -393,7 +394,8 @@ TEST(FleetSummaryReading, ProblemsAreSaidAsReadReportSaysThem) {
   json noName = report("n", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50))});
   noName["nvbandwidth"]["testcases"][0].erase("name");
   json ragged = report("r", 2, {passed("host_to_device_memcpy_ce", oneRow(2, 50))});
-  ragged["nvbandwidth"]["testcases"][0]["values"] = json::array({json::array({1.0}), json::array({1.0, 2.0})});
+  ragged["nvbandwidth"]["testcases"][0]["values"] =
+      json::array({json::array({1.0}), json::array({1.0, 2.0})});
   json slowLatency = report("l", 1, {passed("host_device_latency_sm", oneRow(1, 2e9), "ns")});
   json stringCell = report("s", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50))});
   stringCell["nvbandwidth"]["testcases"][0]["values"][0][0] = "50";
@@ -401,10 +403,14 @@ TEST(FleetSummaryReading, ProblemsAreSaidAsReadReportSaysThem) {
   badPercent["nvbandwidth"]["testcases"][0]["percent_of_peak"][0][0] = -1;
   json badUnit = report("u", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50), "MB/s")});
   TempDir dir;
-  for (const auto& [name, doc] : std::vector<std::pair<std::string, json>>{
-           {"wide", wide}, {"bogus", bogus}, {"noname", noName}, {"ragged", ragged},
-           {"latency", slowLatency}, {"string", stringCell}, {"percent", badPercent},
-           {"unit", badUnit}}) {
+  for (const auto& [name, doc] : std::vector<std::pair<std::string, json>>{{"wide", wide},
+                                                                           {"bogus", bogus},
+                                                                           {"noname", noName},
+                                                                           {"ragged", ragged},
+                                                                           {"latency", slowLatency},
+                                                                           {"string", stringCell},
+                                                                           {"percent", badPercent},
+                                                                           {"unit", badUnit}}) {
     const std::string path = dir.write(name + ".json", doc);
     std::string expected;
     try {
@@ -446,8 +452,8 @@ TEST(FleetSummaryReading, UpstreamsStackedBidirectionalMatricesAreSplit) {
   json doc = report("up", 2, {});
   doc["nvbandwidth"].erase("schema_version");
   json stacked = json::array();
-  for (const char* v : {"N/A", "301", "302", "N/A", "N/A", "303", "304", "N/A", "N/A", "605",
-                        "606", "N/A"})
+  for (const char* v :
+       {"N/A", "301", "302", "N/A", "N/A", "303", "304", "N/A", "N/A", "605", "606", "N/A"})
     stacked.push_back(v);
   json rows = json::array();
   for (int r = 0; r < 6; ++r) rows.push_back({stacked[2 * r], stacked[2 * r + 1]});
@@ -499,9 +505,8 @@ TEST(FleetSummaryReading, TheSelectionNamesTestcasesOrMatrices) {
   for (std::size_t i = 1; i < 4; ++i)
     tagged[i]["testcase"] = "device_to_device_bidirectional_memcpy_read_ce";
   dir.write("a.json", report("a", 2, tagged));
-  std::vector<json> failed = {entries[0],
-                              notPassed("device_to_device_bidirectional_memcpy_read_ce", "ERROR",
-                                        "CUDA_ERROR_ILLEGAL_ADDRESS")};
+  std::vector<json> failed = {entries[0], notPassed("device_to_device_bidirectional_memcpy_read_ce",
+                                                    "ERROR", "CUDA_ERROR_ILLEGAL_ADDRESS")};
   dir.write("b.json", report("b", 2, failed));
   SummaryOptions options;
   options.testcases = {"device_to_device_bidirectional_memcpy_read_ce", "device_local_copy",
@@ -514,12 +519,12 @@ TEST(FleetSummaryReading, TheSelectionNamesTestcasesOrMatrices) {
                                             "device_to_device_bidirectional_memcpy_read_ce_total",
                                             "device_local_copy"}));
   // The failed testcase's entry stands for all three of its matrices.
-  for (std::size_t c = 0; c < 3; ++c)
-    EXPECT_EQ(node(s, "b").cells[c].status, FleetStatus::Failed);
+  for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(node(s, "b").cells[c].status, FleetStatus::Failed);
   EXPECT_EQ(node(s, "b").cells[3].status, FleetStatus::Missing);
   EXPECT_EQ(fleetSummaryJson(s)["nodes"][1]["failed"],
             json::array({"device_to_device_bidirectional_memcpy_read_ce"}));
-  EXPECT_EQ(s.notes, std::vector<std::string>{"selected testcase no_such_testcase is in no report"});
+  EXPECT_EQ(s.notes,
+            std::vector<std::string>{"selected testcase no_such_testcase is in no report"});
 }
 
 // ---- the scanner ------------------------------------------------------------------------------
@@ -537,25 +542,71 @@ bool scannerAccepts(const std::string& text, std::size_t depth = 64) {
 }
 
 TEST(JsonScanner, AcceptsExactlyWhatNlohmannAccepts) {
-  const std::vector<std::string> cases = {
-      "0", "-0", "01", "1.", ".5", "-", "1e", "1e+", "1E5", "1e-400", "1e400", "-1.5e3", "+1",
-      "1e308", "1.8e308", "0.00001e313", "1e99999999999999", "1e-99999999999999",
-      "0e99999999999999", "-0.0e400", "123456789e300",
-      "\"\\ud83d\\ude00\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x\"",
-      "\"\\u12G4\"", "\"a\tb\"", "\"\xc3\xa9\"", "\"\xc0\x80\"", "\"\xed\xa0\x80\"",
-      "\"\xf4\x90\x80\x80\"", "\"\xe2\x82\"", "\xEF\xBB\xBF{}", "{}", "[]", "[1,]", "[,1]",
-      "{\"a\":1,}", "{\"a\" 1}", "{1:2}", "[1 2]", "tru", "true", "nul", "null x", " [ ] ",
-      "{\"a\":{\"b\":[true,false,null]}}", "", "   ", "[1]]", "{\"a\":1}}", "\"\\/\""};
+  const std::vector<std::string> cases = {"0",
+                                          "-0",
+                                          "01",
+                                          "1.",
+                                          ".5",
+                                          "-",
+                                          "1e",
+                                          "1e+",
+                                          "1E5",
+                                          "1e-400",
+                                          "1e400",
+                                          "-1.5e3",
+                                          "+1",
+                                          "1e308",
+                                          "1.8e308",
+                                          "0.00001e313",
+                                          "1e99999999999999",
+                                          "1e-99999999999999",
+                                          "0e99999999999999",
+                                          "-0.0e400",
+                                          "123456789e300",
+                                          "\"\\ud83d\\ude00\"",
+                                          "\"\\ud800\"",
+                                          "\"\\udc00\"",
+                                          "\"\\ud800\\u0041\"",
+                                          "\"\\x\"",
+                                          "\"\\u12G4\"",
+                                          "\"a\tb\"",
+                                          "\"\xc3\xa9\"",
+                                          "\"\xc0\x80\"",
+                                          "\"\xed\xa0\x80\"",
+                                          "\"\xf4\x90\x80\x80\"",
+                                          "\"\xe2\x82\"",
+                                          "\xEF\xBB\xBF{}",
+                                          "{}",
+                                          "[]",
+                                          "[1,]",
+                                          "[,1]",
+                                          "{\"a\":1,}",
+                                          "{\"a\" 1}",
+                                          "{1:2}",
+                                          "[1 2]",
+                                          "tru",
+                                          "true",
+                                          "nul",
+                                          "null x",
+                                          " [ ] ",
+                                          "{\"a\":{\"b\":[true,false,null]}}",
+                                          "",
+                                          "   ",
+                                          "[1]]",
+                                          "{\"a\":1}}",
+                                          "\"\\/\""};
   const std::vector<std::string> long_ = {
-      std::string(400, '9'), "[" + std::string(300, '9') + "e9]", "0." + std::string(400, '0') + "1",
-      "[" + std::string(250, '1') + "e99, 1]", "-" + std::string(200, '5') + ".5e-9"};
+      std::string(400, '9'), "[" + std::string(300, '9') + "e9]",
+      "0." + std::string(400, '0') + "1", "[" + std::string(250, '1') + "e99, 1]",
+      "-" + std::string(200, '5') + ".5e-9"};
   for (const std::vector<std::string>* list : {&cases, &long_})
     for (const std::string& text : *list)
       EXPECT_EQ(scannerAccepts(text), json::accept(text)) << "'" << text << "'";
   // Mutations of a report-like document: bytes changed, dropped, doubled.
   const std::string base =
-      report("n\u00e9", 2, {passed("host_to_device_memcpy_ce", oneRow(2, 55.4859), "GB/s", 63.0),
-                           notPassed("x", "Waived", "w\\\"y\u2603")})
+      report("n\u00e9", 2,
+             {passed("host_to_device_memcpy_ce", oneRow(2, 55.4859), "GB/s", 63.0),
+              notPassed("x", "Waived", "w\\\"y\u2603")})
           .dump(1);
   std::mt19937 rng(20261201);
   const std::string alphabet = "{}[],:\"\\ 0123456789.eE+-tfnulrsa\x80\xc3\xff";
@@ -653,8 +704,8 @@ TEST(FleetSummaryViews, JsonMatchesTheSchema) {
   ASSERT_EQ(access(kPython.c_str(), X_OK), 0) << kPython << " is missing";
   TempDir dir;
   const FleetSummary s = showcase(dir);
-  const json doc = {{"nvbandwidth", {{"version", "v0.8"}, {"git_version", ""},
-                                     {"summary", fleetSummaryJson(s)}}}};
+  const json doc = {{"nvbandwidth",
+                     {{"version", "v0.8"}, {"git_version", ""}, {"summary", fleetSummaryJson(s)}}}};
   const json& summary = doc["nvbandwidth"]["summary"];
   EXPECT_EQ(summary["counts"]["flagged"], 3);
   EXPECT_EQ(summary["exit_status"], 3);
@@ -667,8 +718,8 @@ TEST(FleetSummaryViews, JsonMatchesTheSchema) {
   std::ostringstream styled;
   writeStyledJson(styled, doc);
   const nvbw::test::TempFile file("fleet_summary", styled.str());
-  const nvbw::test::RunResult run = nvbw::test::runProgram(
-      nvbw::test::RunSpec(kPython, {kValidator, kSchema, file.path()}));
+  const nvbw::test::RunResult run =
+      nvbw::test::runProgram(nvbw::test::RunSpec(kPython, {kValidator, kSchema, file.path()}));
   EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
   // And the schema rejects a summary with a node that lost a key.
   json broken = doc;

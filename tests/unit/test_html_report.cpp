@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "golden.h"
 #include "fleet/html/html_report.h"
-#include "temp_file.h"
+#include "golden.h"
 #include "report/text_format.h"
 #include "run_binary.h"
+#include "temp_file.h"
 
 namespace {
 
@@ -31,8 +31,7 @@ using nvbw::renderHtmlReport;
 using nvbw::test::readFile;
 
 const std::string kPython = "/usr/bin/python3";
-const std::string kRealReport =
-    std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
+const std::string kRealReport = std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
 const std::string kFeatures = std::string(NVBW_GOLDEN_DIR) + "/html/features.json";
 
 // Parses the page given as argv[1] strictly and prints, as JSON, what the tests compare with the
@@ -75,7 +74,6 @@ for e in root.iter():
         out['lists'][classes(e)[0]] = [text(li) for li in e.iter('li')]
 print(json.dumps(out))
 )PY";
-
 
 // What the strict reader found in `html`; null (with a failure recorded) when it rejected it.
 json readPage(const std::string& html) {

@@ -6,14 +6,13 @@
 namespace nvbw {
 namespace {
 
-constexpr const char* kMeminfo =
-    "MemTotal:       2113464464 kB\n"
-    "AnonHugePages:     81920 kB\n"
-    "HugePages_Total:     512\n"
-    "HugePages_Free:      500\n"
-    "HugePages_Rsvd:        0\n"
-    "Hugepagesize:       2048 kB\n"
-    "Hugetlb:         1048576 kB\n";
+constexpr const char* kMeminfo = "MemTotal:       2113464464 kB\n"
+                                 "AnonHugePages:     81920 kB\n"
+                                 "HugePages_Total:     512\n"
+                                 "HugePages_Free:      500\n"
+                                 "HugePages_Rsvd:        0\n"
+                                 "Hugepagesize:       2048 kB\n"
+                                 "Hugetlb:         1048576 kB\n";
 
 TEST(HugePages, ParsesTheReserveAndThePageSize) {
   const HugePageInfo info = parseMeminfo(kMeminfo);

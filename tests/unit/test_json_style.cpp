@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "golden.h"
 #include "core/json_style.h"
+#include "golden.h"
 
 namespace nvbw {
 namespace {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "facts/link_peaks.h"
+#include "fake_topology.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "golden.h"
 #include "fleet/metrics/metrics.h"
+#include "golden.h"
 
 namespace nvbw {
 namespace {

@@ -532,8 +532,8 @@ TEST(FleetOptions, ParsedWithTheirDefaults) {
   EXPECT_EQ(none.tolerancePercent, 5.0);
   EXPECT_FALSE(none.noProgress);
   EXPECT_FALSE(none.bufferSizeGiven);
-  const Options o = parseOptions({"--compare", "a.json", "b.json", "--tolerance", "2.5", "--html",
-                                  "r.html", "--no-progress"});
+  const Options o = parseOptions(
+      {"--compare", "a.json", "b.json", "--tolerance", "2.5", "--html", "r.html", "--no-progress"});
   EXPECT_EQ(o.compare, (std::vector<std::string>{"a.json", "b.json"}));
   EXPECT_EQ(o.tolerancePercent, 2.5);
   EXPECT_EQ(o.html, "r.html");
@@ -568,7 +568,8 @@ TEST(FleetOptions, ConflictsAreUsageErrors) {
     EXPECT_THROW(validateOptions(o), UsageError) << args[0] << " " << args[1];
   }
   EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--html", "x"})));
-  EXPECT_NO_THROW(validateOptions(parseOptions({"--sweep", "1:4", "--baseline", "b", "--html", "x"})));
+  EXPECT_NO_THROW(
+      validateOptions(parseOptions({"--sweep", "1:4", "--baseline", "b", "--html", "x"})));
 }
 
 // v0.8 abbreviations keep their meaning next to the new long options.
@@ -577,7 +578,8 @@ TEST(FleetOptions, AnEmptyValueIsAUsageErrorNotAnOptionLeftOut) {
   EXPECT_EQ(usageError({"--baseline", ""}), "--baseline needs a value, not an empty one");
   EXPECT_EQ(usageError({"--html", ""}), "--html needs a value, not an empty one");
   EXPECT_EQ(usageError({"--sweep", ""}), "--sweep needs a value, not an empty one");
-  EXPECT_EQ(usageError({"--from", "", "--html", "o.html"}), "--from needs a value, not an empty one");
+  EXPECT_EQ(usageError({"--from", "", "--html", "o.html"}),
+            "--from needs a value, not an empty one");
   EXPECT_NE(usageError({"--compare", "", "b.json"}).find("not an empty name"), std::string::npos);
   EXPECT_NE(usageError({"--tolerance", ""}).find("expected a percentage"), std::string::npos);
 }

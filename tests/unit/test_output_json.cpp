@@ -5,13 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_style.h"
+#include "core/version.h"
 #include "dcgm_check.h"
 #include "golden.h"
-#include "core/json_style.h"
+#include "output_fixtures.h"
 #include "report/listing.h"
 #include "report/output.h"
-#include "core/version.h"
-#include "output_fixtures.h"
 #include "report/output_json.h"
 
 namespace nvbw {

@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "golden.h"
+#include "output_fixtures.h"
 #include "report/listing.h"
 #include "report/output.h"
-#include "report/text_format.h"
-#include "output_fixtures.h"
 #include "report/output_text.h"
+#include "report/text_format.h"
 
 namespace nvbw {
 namespace {
@@ -61,9 +61,9 @@ TEST(TextOutput, VerboseMatchesGolden) {
   MatrixResult read({"device_to_device_memcpy_read_ce", kD2dReadTitle, Unit::GBps, 2, 2});
   read.at(1, 0) = cellOf(samples10);
   read.at(0, 1) = cellOf(samples01);
-  o.testcaseFinished(passed("device_to_device_memcpy_read_ce", {read},
-                            {record("Device 1 -> Device 0", samples10),
-                             record("Device 0 -> Device 1", samples01)}));
+  o.testcaseFinished(passed(
+      "device_to_device_memcpy_read_ce", {read},
+      {record("Device 1 -> Device 0", samples10), record("Device 0 -> Device 1", samples01)}));
   o.testcaseStarted("all_to_host_memcpy_ce");
   o.testcaseFinished(
       passed("all_to_host_memcpy_ce",
@@ -72,11 +72,10 @@ TEST(TextOutput, VerboseMatchesGolden) {
              {record("Total Bandwidth ", {110.6789})}));
   o.testcaseStarted("device_to_device_latency_sm");
   // A matrix with no measured cell: SUM 0.00 and no MIN/MAX/AVG (never NaN).
-  o.testcaseFinished(
-      passed("device_to_device_latency_sm",
-             {matrix("device_to_device_latency_sm", kD2dLatencyTitle, 2, 2, {NA, NA, NA, NA},
-                     Unit::Nanoseconds)},
-             {record("Device 0 reading Device 1", {712.3968}, Unit::Nanoseconds)}));
+  o.testcaseFinished(passed("device_to_device_latency_sm",
+                            {matrix("device_to_device_latency_sm", kD2dLatencyTitle, 2, 2,
+                                    {NA, NA, NA, NA}, Unit::Nanoseconds)},
+                            {record("Device 0 reading Device 1", {712.3968}, Unit::Nanoseconds)}));
   o.finish(RunEnd{});
   expectGolden("text_verbose.txt", c.out.str());
 }
@@ -93,8 +92,7 @@ TEST(TextOutput, SampleLinesPrintEachSampleOfEverySeriesInTurn) {
   MeasurementRecord both{{SampleSeries{"Host -> Device 0", Unit::GBps, {55.4666, 55.1}},
                           SampleSeries{"Total Bandwidth ", Unit::GBps, {110.0, 110.25}}}};
   c.output->testcaseFinished(
-      passed("k", {},
-             {both, record("Device 0 reading Host", {1197.871}, Unit::Nanoseconds)}));
+      passed("k", {}, {both, record("Device 0 reading Host", {1197.871}, Unit::Nanoseconds)}));
   EXPECT_EQ(c.out.str(), "\tSample 0: Host -> Device 0: 55.47 GB/s\n"
                          "\tSample 0: Total Bandwidth : 110.00 GB/s\n"
                          "\tSample 1: Host -> Device 0: 55.10 GB/s\n"
@@ -279,8 +277,8 @@ TEST(TextOutput, ReproducesUpstreamVerboseRun) {
   o.testcaseFinished(
       passed1x1("host_device_latency_sm", kLatencyTitle, 1197.87, Unit::Nanoseconds));
   o.finish(RunEnd{});
-  const std::string withoutStatistics =
-      std::regex_replace(c.out.str(), std::regex("Cell statistics of [^\n]*\n[^\n]*\n[^\n]*\n"), "");
+  const std::string withoutStatistics = std::regex_replace(
+      c.out.str(), std::regex("Cell statistics of [^\n]*\n[^\n]*\n[^\n]*\n"), "");
   EXPECT_EQ(withoutStatistics, readFile(kGolden + "/upstream/verbose-t0-latency.txt"));
 }
 
@@ -350,8 +348,7 @@ TEST(Listing, TextHasUpstreamShape) {
     const auto comma = line.find(", ");
     if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) &&
         comma != std::string::npos && line.back() == ':') {
-      registry.push_back(
-          def(line.substr(comma + 2, line.size() - comma - 3), "", registry.size()));
+      registry.push_back(def(line.substr(comma + 2, line.size() - comma - 3), "", registry.size()));
     } else if (!registry.empty() && !line.empty() && line[0] == '\t') {
       auto& d = registry.back().description;
       d += (d.empty() ? "" : "\n") + line.substr(1);

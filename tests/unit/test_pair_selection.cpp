@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "core/error.h"
+#include "fake_topology.h"
+#include "plan_text.h"
 #include "plans/pair_selection.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
-#include "plan_text.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {
@@ -100,7 +100,8 @@ TEST(ChoosePairs, PairAllowsBothOrdersOfThatPairOnly) {
   EXPECT_TRUE(set.allows(3, 1));
   EXPECT_FALSE(set.allows(0, 1));
   // Ranks were not resolved: the multinode testcases measure nothing.
-  EXPECT_TRUE(choosePairs(rule, PairScope::Ranks, 4, [](int, int) { return true; }).pairs().empty());
+  EXPECT_TRUE(
+      choosePairs(rule, PairScope::Ranks, 4, [](int, int) { return true; }).pairs().empty());
 }
 
 TEST(ChoosePairs, SamplingSkipsPairsWithoutPeerAccess) {
@@ -154,7 +155,8 @@ TEST(ResolvePairRule, RejectsGpusTheRunDoesNotHave) {
 TEST(ResolvePairRule, MultiProcessRunsNameRanks) {
   SystemFacts system = systemOf(1);  // rank 0 sees one GPU
   for (int r = 0; r < 3; ++r)
-    system.processes.push_back({"node" + std::to_string(r), 0, {}, "GPU-aaaa000" + std::to_string(r)});
+    system.processes.push_back(
+        {"node" + std::to_string(r), 0, {}, "GPU-aaaa000" + std::to_string(r)});
   const PairRule rule = resolvePairRule({"GPU-aaaa0002", "0"}, -1, system);
   EXPECT_EQ(rule.ranks, GpuPair(2, 0));
   EXPECT_FALSE(rule.devices);  // rank 0's single GPU cannot form the pair
@@ -219,7 +221,8 @@ TEST(PairPlans, SamplingMeasuresTheTargetNumberOfPairsCoveringEveryGpu) {
   const FakeTopology topo(8);
   PairRule rule;
   rule.targetNumPairs = 5;
-  const std::set<std::string> written = cells(planWith("device_to_device_memcpy_read_ce", topo, rule));
+  const std::set<std::string> written =
+      cells(planWith("device_to_device_memcpy_read_ce", topo, rule));
   EXPECT_EQ(written.size(), 10u);  // both orders of 5 pairs
   std::set<char> rows;
   for (const std::string& cell : written) rows.insert(cell[0]);
@@ -242,7 +245,8 @@ TEST(PairPlans, MultinodePairwiseTestcasesUseRanks) {
   for (const Measurement& m : fan.measurements) EXPECT_EQ(m.copies.size(), 1u);
   PairRule sampled;
   sampled.targetNumPairs = 2;
-  EXPECT_EQ(cells(planWith("multinode_device_to_device_memcpy_write_ce", topo, sampled)).size(), 4u);
+  EXPECT_EQ(cells(planWith("multinode_device_to_device_memcpy_write_ce", topo, sampled)).size(),
+            4u);
 }
 
 }  // namespace

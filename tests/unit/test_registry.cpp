@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "fake_topology.h"
+#include "plan_text.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
-#include "plan_text.h"
 #include "upstream_keys.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -1,5 +1,6 @@
 // Report files: what the reader refuses (and how it says so), and how the writer keeps what it
 // must not replace and leaves nothing partial behind.
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -8,7 +9,6 @@
 
 #include <csignal>
 #include <cstdio>
-#include <dirent.h>
 #include <fstream>
 #include <set>
 #include <string>
@@ -48,7 +48,8 @@ class TempDir {
     std::set<std::string> names;
     if (DIR* dir = ::opendir(path_.c_str())) {
       while (const dirent* e = ::readdir(dir))
-        if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.insert(e->d_name);
+        if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+          names.insert(e->d_name);
       ::closedir(dir);
     }
     return names;

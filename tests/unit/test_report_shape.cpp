@@ -46,15 +46,16 @@ json& firstMatrixEntry(json& run) {
 }
 
 TEST(ReportShape, ReportsOfThisToolAndOfUpstreamPass) {
-  for (const char* name : {"fleet/fake_base.json", "fleet/fake_slower.json", "fleet/h200x2.json",
-                           "json_one_gpu.json", "json_verbose.json", "json_startup_failed.json",
-                           "json_no_testcases.json", "d2d/json_four_gpu.json",
-                           "upstream/default.json", "html/features.json"})
+  for (const char* name :
+       {"fleet/fake_base.json", "fleet/fake_slower.json", "fleet/h200x2.json", "json_one_gpu.json",
+        "json_verbose.json", "json_startup_failed.json", "json_no_testcases.json",
+        "d2d/json_four_gpu.json", "upstream/default.json", "html/features.json"})
     EXPECT_EQ(problemOf(golden(name)), "") << name;
 }
 
 TEST(ReportShape, AComparisonDocumentIsAReportOnlyWhereOneIsAllowed) {
-  const json doc = {{"nvbandwidth", {{"version", "v"}, {"comparison", {{"cells", json::array()}}}}}};
+  const json doc = {
+      {"nvbandwidth", {{"version", "v"}, {"comparison", {{"cells", json::array()}}}}}};
   EXPECT_EQ(problemOf(doc, ReportKind::RunOrComparison), "");
   EXPECT_NE(problemOf(doc, ReportKind::Run).find("has no \"testcases\""), std::string::npos);
 }
@@ -69,7 +70,8 @@ TEST(ReportShape, WhatIsNotAReport) {
 }
 
 TEST(ReportShape, WrongTypesNameThePlace) {
-  const std::string cell = problemOf(mutated([](json& run) { firstMatrixEntry(run)["values"][0][1] = "x"; }));
+  const std::string cell =
+      problemOf(mutated([](json& run) { firstMatrixEntry(run)["values"][0][1] = "x"; }));
   EXPECT_NE(cell.find("nvbandwidth.testcases[0] (\"host_to_device_memcpy_ce\").values[0][1]: is "
                       "string, not a number"),
             std::string::npos)
@@ -78,36 +80,45 @@ TEST(ReportShape, WrongTypesNameThePlace) {
               firstMatrixEntry(run)["cells"][0][0]["samples"][0] = "a";
             })).find(".cells[0][0].samples[0]: is string"),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { firstMatrixEntry(run)["sum"] = "fast"; }))
-                .find(".sum: is string"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["sum"] = "fast";
+            })).find(".sum: is string"),
             std::string::npos);
   EXPECT_NE(problemOf(mutated([](json& run) { run["testcases"][0]["name"] = 5; })).find(".name"),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { run["testcases"][0]["status"] = json(); }))
-                .find(".status: is null"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              run["testcases"][0]["status"] = json();
+            })).find(".status: is null"),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { run["settings"]["x"] = {{"y", 1}}; })).find("settings.x"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              run["settings"]["x"] = {{"y", 1}};
+            })).find("settings.x"),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { run["GPU Device list"][0] = 7; }))
-                .find("GPU Device list[0]"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              run["GPU Device list"][0] = 7;
+            })).find("GPU Device list[0]"),
             std::string::npos);
 }
 
 TEST(ReportShape, ImpossibleValuesAreRefused) {
   for (double bad : {-5.0, 2e7}) {
-    EXPECT_NE(problemOf(mutated([bad](json& run) { firstMatrixEntry(run)["values"][0][1] = bad; }))
-                  .find("is not a bandwidth"),
+    EXPECT_NE(problemOf(mutated([bad](json& run) {
+                firstMatrixEntry(run)["values"][0][1] = bad;
+              })).find("is not a bandwidth"),
               std::string::npos)
         << bad;
   }
-  EXPECT_NE(problemOf(mutated([](json& run) { firstMatrixEntry(run)["bandwidth_matrix"][0][1] = "-5"; }))
-                .find("is not a bandwidth"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["bandwidth_matrix"][0][1] = "-5";
+            })).find("is not a bandwidth"),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { firstMatrixEntry(run)["bandwidth_matrix"][0][1] = "1e400"; }))
-                .find("neither a number nor \"N/A\""),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["bandwidth_matrix"][0][1] = "1e400";
+            })).find("neither a number nor \"N/A\""),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { firstMatrixEntry(run)["cells"][0][0]["median"] = -1; }))
-                .find("median"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["cells"][0][0]["median"] = -1;
+            })).find("median"),
             std::string::npos);
   EXPECT_EQ(problemOf(mutated([](json& run) { firstMatrixEntry(run)["values"][0][1] = 0; })), "");
 }
@@ -116,7 +127,9 @@ TEST(ReportShape, MatricesAreBoundedByTheReportsGpus) {
   // Two GPUs: at most 6 rows (upstream stacks three matrices) and 2 columns.
   const std::string wide = problemOf(mutated([](json& run) {
     json& e = firstMatrixEntry(run);
-    e = {{"name", e["name"]}, {"status", "Passed"}, {"values", json::array({json::array({1, 2, 3})})}};
+    e = {{"name", e["name"]},
+         {"status", "Passed"},
+         {"values", json::array({json::array({1, 2, 3})})}};
   }));
   EXPECT_NE(wide.find("has 3 cells; a report of 2 GPUs has 1 to 2"), std::string::npos) << wide;
   const std::string tall = problemOf(mutated([](json& run) {
@@ -125,11 +138,13 @@ TEST(ReportShape, MatricesAreBoundedByTheReportsGpus) {
     for (int r = 0; r < 7; ++r) e["values"].push_back(json::array({1, 2}));
   }));
   EXPECT_NE(tall.find("has 7 rows"), std::string::npos) << tall;
-  EXPECT_NE(problemOf(mutated([](json& run) { run.erase("GPU Device list"); }))
-                .find("without a \"GPU Device list\""),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              run.erase("GPU Device list");
+            })).find("without a \"GPU Device list\""),
             std::string::npos);
-  EXPECT_NE(problemOf(mutated([](json& run) { firstMatrixEntry(run)["values"][1] = json::array({1}); }))
-                .find("different lengths"),
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["values"][1] = json::array({1});
+            })).find("different lengths"),
             std::string::npos);
   EXPECT_NE(problemOf(mutated([](json& run) {
               json& e = firstMatrixEntry(run);

@@ -1,10 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
-
-#include <cmath>
 
 #include "core/error.h"
 #include "core/statistics.h"

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "platform/system_facts.h"
 #include "facts/driver_version.h"
+#include "platform/system_facts.h"
 
 namespace nvbw {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/coordinator.h"
-#include "plans/registry.h"
 #include "app/testcase_loop.h"
-#include "platform/topology.h"
+#include "engine/coordinator.h"
 #include "fake_topology.h"
+#include "plans/registry.h"
+#include "platform/topology.h"
 
 namespace nvbw {
 namespace {
@@ -190,8 +190,8 @@ TEST(Runner, HostMemoryProblemWaivesExactlyTheTestcasesUsingHostMemory) {
   std::vector<Selection> all;
   for (std::size_t i = 0; i < h.registry.size(); ++i) all.push_back(at(i));
   const std::string why = "-H: no huge pages are reserved";
-  const LoopSummary s = runTestcaseLoop({h.registry, all, h.topology, kBytes, {}, why}, h.planRunner,
-                                    h.output, h.control);
+  const LoopSummary s = runTestcaseLoop({h.registry, all, h.topology, kBytes, {}, why},
+                                        h.planRunner, h.output, h.control);
   int hostWaived = 0;
   for (const TestcaseResult& r : h.output.finished) {
     const TestcaseDef* d = nullptr;
@@ -215,7 +215,7 @@ TEST(Runner, PairRuleReachesThePlans) {
   rule.pairGiven = true;
   rule.devices = GpuPair{1, 2};
   runTestcaseLoop({h.registry, {at(20)}, h.topology, kBytes, rule}, h.planRunner, h.output,
-               h.control);
+                  h.control);
   ASSERT_EQ(h.planRunner.plans.size(), 1u);
   EXPECT_EQ(h.planRunner.plans[0].measurements.size(), 2u);  // [1][2] and [2][1]
 }
@@ -297,7 +297,7 @@ TEST(Runner, UnresolvedSelectionIsAnErrorWithTheSelectionsText) {
   Harness h;
   h.registry = {runnable("a")};
   const LoopSummary s = h.run({unresolved("nosuch", "Testcase nosuch not found!"), at(0),
-                              unresolved("99", "Testcase index 99 out of bound!")});
+                               unresolved("99", "Testcase index 99 out of bound!")});
 
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"finished nosuch ERROR", "started a",
                                                        "finished a Passed", "finished 99 ERROR"}));
@@ -427,10 +427,9 @@ TEST(Runner, MeasurementRecordsReachTheOutput) {
 TEST(Runner, InterruptedTestcaseIsAnErrorNamingTheSignalAndNothingElseRuns) {
   Harness h;
   h.registry = {runnable("a"), runnable("b"), runnable("c")};
-  h.planRunner.behaviours = {returning({matrix("", 1, 1)}),
-                             [](const Plan&, const ProgressSink&) -> PlanResult {
-                               throw Interrupted(SIGINT);
-                             }};
+  h.planRunner.behaviours = {
+      returning({matrix("", 1, 1)}),
+      [](const Plan&, const ProgressSink&) -> PlanResult { throw Interrupted(SIGINT); }};
   const LoopSummary s = h.run({at(0), at(1), at(2)});
   EXPECT_EQ(h.output.events, (std::vector<std::string>{"started a", "finished a Passed",
                                                        "started b", "finished b ERROR"}));
@@ -537,18 +536,18 @@ TEST(RunnerSweep, EachTestcaseRunsAtEverySizeThenItsTableIsReported) {
   h.planRunner.behaviours = {returning({matrix("", 1, 1)}), throwing("boom"),
                              returning({matrix("", 1, 4)})};
   const std::vector<Selection> selection = {at(0), at(1)};
-  const LoopSummary s = runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
-                                     {1, 2, 4}},
-                                    h.planRunner, h.output, h.control);
+  const LoopSummary s =
+      runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt, {1, 2, 4}},
+                      h.planRunner, h.output, h.control);
   // The plans were built at 1, 2 and 4 MiB, not at the request's buffer size.
   ASSERT_EQ(h.planRunner.plans.size(), 3u);
   for (std::size_t k = 0; k < 3; ++k)
-    EXPECT_EQ(h.planRunner.plans[k].measurements[0].copies[0].src.bytes, (std::size_t{1} << k) << 20);
-  EXPECT_EQ(h.output.events,
-            (std::vector<std::string>{"started alpha", "finished alpha Passed", "started alpha",
-                                      "finished alpha ERROR", "started alpha",
-                                      "finished alpha Passed", "sweep alpha 3",
-                                      "finished beta Waived"}));
+    EXPECT_EQ(h.planRunner.plans[k].measurements[0].copies[0].src.bytes, (std::size_t{1} << k)
+                                                                             << 20);
+  EXPECT_EQ(h.output.events, (std::vector<std::string>{"started alpha", "finished alpha Passed",
+                                                       "started alpha", "finished alpha ERROR",
+                                                       "started alpha", "finished alpha Passed",
+                                                       "sweep alpha 3", "finished beta Waived"}));
   ASSERT_EQ(h.output.sweeps.size(), 1u);
   EXPECT_EQ(h.output.sweeps[0].sizesMiB, (std::vector<std::uint64_t>{1, 2, 4}));
   EXPECT_EQ(h.output.finished[1].sweepSizeMiB, 2u);
@@ -565,9 +564,9 @@ TEST(RunnerSweep, AStopBetweenSizesReportsThePartialTable) {
   int asked = 0;
   h.control.stopRequested = [&asked] { return ++asked >= 3 ? 2 : 0; };  // before the 2nd size
   const std::vector<Selection> selection = {at(0), at(1)};
-  const LoopSummary s = runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt,
-                                     {1, 2, 4}},
-                                    h.planRunner, h.output, h.control);
+  const LoopSummary s =
+      runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt, {1, 2, 4}},
+                      h.planRunner, h.output, h.control);
   EXPECT_EQ(s.interruptedBy, 2);
   ASSERT_EQ(h.output.sweeps.size(), 1u);
   EXPECT_EQ(h.output.sweeps[0].results.size(), 1u);

@@ -10,13 +10,13 @@
 #include <tuple>
 #include <vector>
 
+#include "fake_topology.h"
+#include "plan_text.h"
 #include "plans/plan.h"
 #include "plans/registry.h"
 #include "plans/testcases_d2d.h"
 #include "platform/topology.h"
-#include "plan_text.h"
 #include "upstream_keys.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "fake_topology.h"
+#include "plan_text.h"
 #include "plans/plan.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
-#include "plan_text.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

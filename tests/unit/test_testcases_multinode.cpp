@@ -2,10 +2,10 @@
 // which copy, which cell each value lands in, bisect pairs and labels, titles and waivers.
 #include <gtest/gtest.h>
 
-#include "plans/testcases_multinode.h"
-#include "plan_text.h"
-#include "upstream_keys.h"
 #include "fake_topology.h"
+#include "plan_text.h"
+#include "plans/testcases_multinode.h"
+#include "upstream_keys.h"
 
 namespace nvbw {
 namespace {
@@ -54,9 +54,9 @@ TEST(MultinodePlans, EveryPlanIsMultiProcess) {
 
 TEST(MultinodePlans, ReadIsIssuedByTheRowRankFromTheColumnRanksMemory) {
   const Plan plan = planFor("multinode_device_to_device_memcpy_read_ce", world(2));
-  EXPECT_EQ(describe(plan), (std::vector<std::string>{
-                                "unicast1[S] -> unicast0[S] CE on 0 | m0[0][1]=copy0",
-                                "unicast0[S] -> unicast1[S] CE on 1 | m0[1][0]=copy0"}));
+  EXPECT_EQ(describe(plan),
+            (std::vector<std::string>{"unicast1[S] -> unicast0[S] CE on 0 | m0[0][1]=copy0",
+                                      "unicast0[S] -> unicast1[S] CE on 1 | m0[1][0]=copy0"}));
   EXPECT_EQ(titlesOf(plan),
             std::vector<std::string>{"memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"});
   // Upstream titles the SM read "CE" too.
@@ -70,8 +70,7 @@ TEST(MultinodePlans, WriteIsIssuedByTheRowRankIntoTheColumnRanksMemory) {
   const Plan plan = planFor("multinode_device_to_device_memcpy_write_sm", world(4));
   ASSERT_EQ(plan.measurements.size(), 12u);
   EXPECT_EQ(describe(plan.measurements[0]), "unicast0[S] -> unicast1[S] SM on 0 | m0[0][1]=copy0");
-  EXPECT_EQ(describe(plan.measurements[11]),
-            "unicast3[S] -> unicast2[S] SM on 3 | m0[3][2]=copy0");
+  EXPECT_EQ(describe(plan.measurements[11]), "unicast3[S] -> unicast2[S] SM on 3 | m0[3][2]=copy0");
   EXPECT_EQ(titlesOf(plan),
             std::vector<std::string>{"memcpy SM GPU(row) <- GPU(column) bandwidth (GB/s)"});
 }
@@ -81,11 +80,10 @@ TEST(MultinodePlans, BidirectionalReadHasEachRankReading) {
   EXPECT_EQ(describe(plan.measurements[0]),
             "unicast1[S] -> unicast0[S] CE on 0, unicast0[S] -> unicast1[S] CE on 1 | "
             "m0[0][1]=copy0 m1[0][1]=copy1 m2[0][1]=sum");
-  EXPECT_EQ(titlesOf(plan),
-            (std::vector<std::string>{
-                "memcpy CE CPU(row) <-> GPU(column) Read1 bandwidth (GB/s)",
-                "memcpy CE CPU(row) <-> GPU(column) Read2 bandwidth (GB/s)",
-                "memcpy CE CPU(row) <-> GPU(column) Total bandwidth (GB/s)"}));
+  EXPECT_EQ(titlesOf(plan), (std::vector<std::string>{
+                                "memcpy CE CPU(row) <-> GPU(column) Read1 bandwidth (GB/s)",
+                                "memcpy CE CPU(row) <-> GPU(column) Read2 bandwidth (GB/s)",
+                                "memcpy CE CPU(row) <-> GPU(column) Total bandwidth (GB/s)"}));
   EXPECT_EQ(plan.matrices[0].key, "_read1");
   EXPECT_EQ(plan.matrices[2].key, "_total");
 }
@@ -122,9 +120,9 @@ TEST(MultinodePlans, AllFromOneReadHasEveryOtherRankReadingOne) {
 
 TEST(MultinodePlans, BroadcastsWriteMulticastObjects) {
   const Plan one = planFor("multinode_device_to_device_broadcast_one_to_all_sm", world(2));
-  EXPECT_EQ(describe(one), (std::vector<std::string>{
-                               "local0[S] -> mcast0[S] SM-multicast on 0 | m0[0][0]=sum",
-                               "local1[S] -> mcast1[S] SM-multicast on 1 | m0[0][1]=sum"}));
+  EXPECT_EQ(describe(one),
+            (std::vector<std::string>{"local0[S] -> mcast0[S] SM-multicast on 0 | m0[0][0]=sum",
+                                      "local1[S] -> mcast1[S] SM-multicast on 1 | m0[0][1]=sum"}));
   const Plan all = planFor("multinode_device_to_device_broadcast_all_to_all_sm", world(4));
   ASSERT_EQ(all.measurements.size(), 1u);
   EXPECT_EQ(all.measurements[0].copies.size(), 4u);
@@ -140,8 +138,7 @@ TEST(MultinodePlans, BisectPairsEachRankWithTheOneHalfTheWorldAway) {
             "unicast0[S] -> unicast2[S] CE on 0, unicast1[S] -> unicast3[S] CE on 1 | "
             "m0[0][0]=copy0 m0[1][0]=copy1 m0[2][0]=copy2 m0[3][0]=copy3");
   // The data flows from the peer into rank i: the label says "peer->i" (upstream: "i->peer").
-  EXPECT_EQ(plan.matrices[0].rowLabels,
-            (std::vector<std::string>{"2->0", "3->1", "0->2", "1->3"}));
+  EXPECT_EQ(plan.matrices[0].rowLabels, (std::vector<std::string>{"2->0", "3->1", "0->2", "1->3"}));
   EXPECT_EQ(plan.matrices[0].rows, 4u);
   EXPECT_EQ(plan.matrices[0].cols, 1u);
   EXPECT_EQ(plan.matrices[0].title, "Bisect benchmarking, simultaneous write CE BW");
@@ -177,7 +174,8 @@ TEST(MultinodeWaivers, OneProcessWaivesWithTheLaunchHint) {
 
 TEST(MultinodeWaivers, WithoutSharedMemoryEveryMultiProcessTestcaseSaysWhy) {
   FakeTopology topo(1);
-  topo.setProcessFacts({2, std::string("no IMEX channel and the ranks are on 2 hosts"), std::nullopt});
+  topo.setProcessFacts(
+      {2, std::string("no IMEX channel and the ranks are on 2 hosts"), std::nullopt});
   for (std::size_t i = 35; i < 48; ++i) {
     const auto reason = waiveReasonFor(test::multinodeRegistry()[i], topo);
     ASSERT_TRUE(reason.has_value());
@@ -187,7 +185,8 @@ TEST(MultinodeWaivers, WithoutSharedMemoryEveryMultiProcessTestcaseSaysWhy) {
 
 TEST(MultinodeWaivers, OnlyTheBroadcastsNeedMulticast) {
   FakeTopology topo(1);
-  topo.setProcessFacts({2, std::nullopt, std::string("disabled by NVBANDWIDTH_DISABLE_MULTICAST=1")});
+  topo.setProcessFacts(
+      {2, std::nullopt, std::string("disabled by NVBANDWIDTH_DISABLE_MULTICAST=1")});
   for (std::size_t i = 35; i < 48; ++i) {
     const TestcaseDef& def = test::multinodeRegistry()[i];
     const bool broadcast = i == 45 || i == 46;

@@ -1,9 +1,9 @@
 // FakeTopology, accessiblePairs and the note that explains N/A device-to-device cells.
 #include <gtest/gtest.h>
 
+#include "fake_topology.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
-#include "fake_topology.h"
 
 namespace nvbw {
 namespace {

@@ -35,8 +35,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 
 namespace nvbw {
 namespace kernels {

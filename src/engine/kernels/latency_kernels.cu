@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 #include "engine/kernels/tma_ptx.cuh"
 
 namespace nvbw {

@@ -18,8 +18,8 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 #include "plans/sm_geometry.h"
 
 namespace nvbw {
@@ -49,8 +49,8 @@ __global__ void readOnlyKernel(const uint4* __restrict__ src, std::size_t vector
     }
     // The elements after the last whole tile.
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (std::size_t i = tiles * tile + static_cast<std::size_t>(blockIdx.x) * blockDim.x +
-                         threadIdx.x;
+    for (std::size_t i =
+             tiles * tile + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
          i < vectors; i += stride)
       acc += sumWords(__ldcs(src + i));
   }
@@ -71,7 +71,8 @@ __global__ void writeOnlyKernel(uint4* __restrict__ dst, std::size_t vectors, un
 }
 
 void requireLocalShape(CUdeviceptr buffer, const SmCopyGeometry& g, const char* kernel) {
-  if (buffer & 15) throw std::invalid_argument(std::string(kernel) + ": buffer not 16-byte aligned");
+  if (buffer & 15)
+    throw std::invalid_argument(std::string(kernel) + ": buffer not 16-byte aligned");
   if (g.elements != 0 && (g.grid == 0 || g.block == 0 || g.block % 32 != 0))
     throw std::invalid_argument(std::string(kernel) + ": invalid launch shape");
 }

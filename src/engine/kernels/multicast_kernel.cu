@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 
 namespace nvbw {
 namespace kernels {
@@ -43,7 +43,8 @@ void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
   if (((multicastDst | src) & 3) != 0)
     throw std::invalid_argument("multicastWriteKernel: buffers must be 4-byte aligned");
   if (geometry.elements == 0) return;
-  multicastWriteKernel<<<geometry.grid, geometry.block, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
+  multicastWriteKernel<<<geometry.grid, geometry.block, 0,
+                         reinterpret_cast<cudaStream_t>(stream)>>>(
       reinterpret_cast<unsigned*>(multicastDst), reinterpret_cast<const unsigned*>(src),
       geometry.bytes() / 4, loops);
   detail::throwIfLaunchFailed("multicastWriteKernel");

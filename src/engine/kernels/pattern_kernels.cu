@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 #include "plans/pattern.h"
 
 namespace nvbw {

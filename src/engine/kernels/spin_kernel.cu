@@ -2,8 +2,8 @@
 // every copy starts together and enqueue overhead stays outside the timed region.
 #include <cuda_runtime.h>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 
 namespace nvbw {
 namespace kernels {

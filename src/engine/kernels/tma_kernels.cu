@@ -18,8 +18,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/kernels/launch_check.h"
 #include "engine/kernels/kernels.h"
+#include "engine/kernels/launch_check.h"
 #include "engine/kernels/tma_ptx.cuh"
 
 namespace nvbw {
@@ -57,9 +57,10 @@ __device__ __forceinline__ void storesComplete() {
 }
 #endif
 
-// Copies chunks [begin, end) of src to dst; `bytes` is the whole copy (its last chunk may be short).
-__global__ void __launch_bounds__(32) tmaCopyKernel(char* dst, const char* src, std::size_t bytes,
-                                                    unsigned long long loops) {
+// Copies chunks [begin, end) of src to dst; `bytes` is the whole copy (its last chunk may be
+// short).
+__global__ void __launch_bounds__(32)
+    tmaCopyKernel(char* dst, const char* src, std::size_t bytes, unsigned long long loops) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ __align__(128) char stages[];
   __shared__ __align__(8) unsigned long long barriers[kStages];
@@ -109,9 +110,9 @@ __global__ void __launch_bounds__(32) tmaCopyKernel(char* dst, const char* src, 
 namespace detail {
 void preloadTmaKernel() {
   preloadFunction(reinterpret_cast<const void*>(tmaCopyKernel), "tmaCopyKernel");
-  const cudaError_t status = cudaFuncSetAttribute(
-      reinterpret_cast<const void*>(tmaCopyKernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
-      static_cast<int>(kSharedBytes));
+  const cudaError_t status = cudaFuncSetAttribute(reinterpret_cast<const void*>(tmaCopyKernel),
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  static_cast<int>(kSharedBytes));
   // Older GPUs cannot give that much shared memory; the TMA testcases are waived there.
   if (status != cudaSuccess) cudaGetLastError();
 }
@@ -119,7 +120,8 @@ void preloadTmaKernel() {
 
 void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,
              unsigned long long loops) {
-  if ((dst | src) & 15) throw std::invalid_argument("tmaCopyKernel: buffers must be 16-byte aligned");
+  if ((dst | src) & 15)
+    throw std::invalid_argument("tmaCopyKernel: buffers must be 16-byte aligned");
   if (geometry.elements == 0) return;
   tmaCopyKernel<<<geometry.grid, 32, kSharedBytes, reinterpret_cast<cudaStream_t>(stream)>>>(
       reinterpret_cast<char*>(dst), reinterpret_cast<const char*>(src), geometry.bytes(), loops);

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "fleet/comparison/comparison_report.h"
-#include "fleet/comparison/comparison.h"
 #include "core/escape.h"
 #include "core/format.h"
+#include "fleet/comparison/comparison.h"
+#include "fleet/comparison/comparison_report.h"
 
 namespace nvbw {
 

@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fleet/report_files.h"
 #include "core/stop_request.h"
+#include "fleet/report_files.h"
 
 namespace nvbw {
 

@@ -10,8 +10,8 @@
 
 #include "core/escape.h"
 #include "fleet/expectations/expectations.h"
-#include "plans/registry.h"
 #include "fleet/report_shape.h"
+#include "plans/registry.h"
 
 namespace nvbw {
 

@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "core/escape.h"
-#include "fleet/expectations/expectations.h"
 #include "core/format.h"
+#include "fleet/expectations/expectations.h"
 
 namespace nvbw {
 

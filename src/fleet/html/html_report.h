@@ -3,9 +3,8 @@
 // shows can be checked against the JSON.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace nvbw {
 

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 
-
 namespace nvbw::metrics {
 namespace {
 

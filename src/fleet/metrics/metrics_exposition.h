@@ -36,7 +36,6 @@ std::string metricsNumber(double value);
 // "...56.250Z", "...56+02:00". nullopt for anything else (no zone, an impossible date).
 std::optional<double> parseUtcTimestamp(const std::string& text);
 
-
 struct MetricLabel {
   const char* name;   // a valid label name, [a-zA-Z_][a-zA-Z0-9_]*
   std::string value;  // raw; escaped when written; an empty value is not written

@@ -60,9 +60,9 @@
 
 namespace nvbw {
 
-inline constexpr double kFleetMadFactor = 5.0;       // k
-inline constexpr double kMadToSigma = 1.4826;        // MAD of normal data x this = sigma
-inline constexpr double kFleetFloorPercent = 5.0;    // the band is never narrower
+inline constexpr double kFleetMadFactor = 5.0;         // k
+inline constexpr double kMadToSigma = 1.4826;          // MAD of normal data x this = sigma
+inline constexpr double kFleetFloorPercent = 5.0;      // the band is never narrower
 inline constexpr std::size_t kFleetMinGroupNodes = 3;  // smaller groups are not judged
 
 struct SummaryOptions {
@@ -97,9 +97,9 @@ struct FleetCell {
 };
 
 struct FleetColumn {
-  std::string key;       // the matrix key
-  std::string testcase;  // the testcase it is a matrix of (the key itself for one-matrix ones)
-  std::string unit;      // "GB/s" or "ns" (ns: higher is worse)
+  std::string key;          // the matrix key
+  std::string testcase;     // the testcase it is a matrix of (the key itself for one-matrix ones)
+  std::string unit;         // "GB/s" or "ns" (ns: higher is worse)
   std::string description;  // the entry's bandwidth_description, for naming cells
   bool latency() const { return unit == "ns"; }
 };
@@ -111,8 +111,8 @@ struct FleetNode {
   std::string file;
   std::string gpuModel;  // "NVIDIA H200"; "unknown" without a device list
   std::size_t gpuCount = 0;
-  std::size_t group = 0;        // index into FleetSummary::groups
-  bool upstream = false;        // no schema_version: upstream v0.8's layout
+  std::size_t group = 0;           // index into FleetSummary::groups
+  bool upstream = false;           // no schema_version: upstream v0.8's layout
   std::vector<std::string> notes;  // the run's error, its interruption
   std::vector<FleetCell> cells;    // one per column
   bool failed() const;
@@ -147,11 +147,11 @@ struct UnreadableReport {
 
 struct FleetSummary {
   std::vector<FleetColumn> columns;
-  std::vector<FleetNode> nodes;  // in reading order
+  std::vector<FleetNode> nodes;    // in reading order
   std::vector<FleetGroup> groups;  // by first appearance
   std::vector<UnreadableReport> unreadable;
   std::vector<std::string> notes;  // e.g. a selected testcase that no report has
-  std::size_t reports = 0;  // files read (the nodes and the unreadable files among them)
+  std::size_t reports = 0;         // files read (the nodes and the unreadable files among them)
   std::size_t flaggedNodes() const;
 };
 

@@ -8,10 +8,10 @@
 #include <system_error>
 #include <utility>
 
-#include "fleet/summary/fleet_summary_internal.h"
 #include "core/bounded_json.h"
 #include "fleet/report_files.h"
 #include "fleet/report_shape.h"
+#include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
 
@@ -157,9 +157,7 @@ class Collector {
     });
   }
 
-  void order(const std::string& testcase) {
-    order_.emplace(testcase, order_.size());
-  }
+  void order(const std::string& testcase) { order_.emplace(testcase, order_.size()); }
 
   std::size_t column(const EntryDigest& e, const std::string& testcase) {
     const auto found = index_.find(e.name);

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fleet/summary/fleet_summary_internal.h"
 #include "fleet/html/html_markup.h"
+#include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
 
@@ -77,7 +77,8 @@ std::string tooltip(const FleetNode& node, const FleetColumn& column, const Flee
   std::string t = node.name + ", " + column.key + ": ";
   switch (cell.status) {
   case FleetStatus::Failed:
-    return t + "failed (" + cell.entryStatus + ")" + (cell.message.empty() ? "" : ": " + cell.message);
+    return t + "failed (" + cell.entryStatus + ")" +
+           (cell.message.empty() ? "" : ": " + cell.message);
   case FleetStatus::Waived:
     return t + "waived" + (cell.message.empty() ? "" : ": " + cell.message);
   case FleetStatus::Missing:
@@ -115,30 +116,29 @@ std::string heatCell(const FleetNode& node, const FleetColumn& column, const Fle
   if (!percent) return textElement("td", attr("class", "missing") + where + title, ".");
   const Rgb colour = heatColour(*percent, column.latency());
   std::string cls = cell.flagged() ? "flagged" : cell.judged ? "" : "unjudged";
-  return textElement("td",
-                     (cls.empty() ? "" : attr("class", cls)) + where +
-                         attr("data-percent", fixed(*percent, 2)) +
-                         attr("style", "background:" + hexColour(colour) +
-                                           ";color:" + textColourOn(colour)) +
-                         title,
-                     std::to_string(std::lround(std::min(*percent, 9999.0))));
+  return textElement(
+      "td",
+      (cls.empty() ? "" : attr("class", cls)) + where + attr("data-percent", fixed(*percent, 2)) +
+          attr("style", "background:" + hexColour(colour) + ";color:" + textColourOn(colour)) +
+          title,
+      std::to_string(std::lround(std::min(*percent, 9999.0))));
 }
 
 std::string legend() {
   std::string items;
   for (double deficit : {0.0, 5.0, 10.0, 15.0, 20.0, 25.0}) {
     const Rgb c = paletteColour(1.0 - deficit / kHeatSpanPercent);
-    items += element("span", attr("class", "legend-item"),
-                     textElement("span",
-                                 attr("class", "swatch") +
-                                     attr("style", "background:" + hexColour(c) +
-                                                       ";color:" + textColourOn(c)),
-                                 std::to_string(static_cast<int>(deficit)) +
-                                     (deficit == kHeatSpanPercent ? "%+" : "%")) +
-                         " ");
+    items += element(
+        "span", attr("class", "legend-item"),
+        textElement("span",
+                    attr("class", "swatch") +
+                        attr("style", "background:" + hexColour(c) + ";color:" + textColourOn(c)),
+                    std::to_string(static_cast<int>(deficit)) +
+                        (deficit == kHeatSpanPercent ? "%+" : "%")) +
+            " ");
   }
-  items += element("span", "",
-                   textElement("span", attr("class", "swatch flagged"), "") + " flagged");
+  items +=
+      element("span", "", textElement("span", attr("class", "swatch flagged"), "") + " flagged");
   items += textElement("span", "",
                        "worse than the group median. Cells: percent of the group median, the "
                        "worse of SUM and worst cell (bandwidth: the lower; latency: the higher); "
@@ -158,8 +158,8 @@ std::string heatmapSection(const FleetSummary& s) {
     for (std::size_t c = 0; c < s.columns.size(); ++c)
       cells += heatCell(n, s.columns[c], n.cells[c], c);
     rows += element("tr",
-                    (n.flagged() ? attr("class", "flagged-node") : "") +
-                        attr("data-node", n.name) + attr("data-group", s.groups.at(n.group).name),
+                    (n.flagged() ? attr("class", "flagged-node") : "") + attr("data-node", n.name) +
+                        attr("data-group", s.groups.at(n.group).name),
                     cells);
   }
   return element("section", attr("id", "heatmap"),
@@ -172,10 +172,10 @@ std::string heatmapSection(const FleetSummary& s) {
 
 std::string groupsSection(const FleetSummary& s) {
   if (s.groups.empty()) return "";
-  std::string rows = element("tr", "", textElement("th", "", "group") +
-                                           textElement("th", "", "nodes") +
-                                           textElement("th", "", "flagged") +
-                                           textElement("th", "", "judged"));
+  std::string rows =
+      element("tr", "",
+              textElement("th", "", "group") + textElement("th", "", "nodes") +
+                  textElement("th", "", "flagged") + textElement("th", "", "judged"));
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     const FleetGroup& group = s.groups[g];
     const auto flagged = std::count_if(s.nodes.begin(), s.nodes.end(), [g](const FleetNode& n) {
@@ -204,8 +204,9 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
     const FleetCell& cell = n.cells[c];
     const FleetColumnStats& st = group.columns[c];
     if (cell.status == FleetStatus::Failed)
-      items += textElement("li", "", column.key + ": failed (" + cell.entryStatus + ")" +
-                                         (cell.message.empty() ? "" : ": " + cell.message));
+      items += textElement("li", "",
+                           column.key + ": failed (" + cell.entryStatus + ")" +
+                               (cell.message.empty() ? "" : ": " + cell.message));
     if (cell.worstFlagged)
       items += textElement("li", "",
                            column.key + ": worst cell " + valueText(cell.worst, column) + " (" +
@@ -213,11 +214,11 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
                                " of the median " + fixed(st.worstMedian, 2) + " (band " +
                                fixed(st.worstBandPercent, 1) + "%)");
     if (cell.sumFlagged)
-      items += textElement("li", "",
-                           column.key + ": SUM " + valueText(cell.sum, column) + " is " +
-                               percentText(cell.sumPercentOfMedian) + " of the median " +
-                               fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) +
-                               "%)");
+      items +=
+          textElement("li", "",
+                      column.key + ": SUM " + valueText(cell.sum, column) + " is " +
+                          percentText(cell.sumPercentOfMedian) + " of the median " +
+                          fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) + "%)");
   }
   return element("ul", attr("class", "reasons"), items);
 }
@@ -226,11 +227,11 @@ std::string flaggedSection(const FleetSummary& s) {
   std::string items;
   for (const FleetNode& n : s.nodes)
     if (n.flagged())
-      items += element("li", attr("data-node", n.name),
-                       textElement("span", attr("class", "mono"), n.name) +
-                           textElement("span", "",
-                                       " (" + s.groups.at(n.group).name + "; " + n.file + ")") +
-                           reasonLines(s, n));
+      items += element(
+          "li", attr("data-node", n.name),
+          textElement("span", attr("class", "mono"), n.name) +
+              textElement("span", "", " (" + s.groups.at(n.group).name + "; " + n.file + ")") +
+              reasonLines(s, n));
   if (items.empty()) items = textElement("li", "", "None.");
   return element("section", attr("id", "flagged"),
                  textElement("h2", "", "Flagged nodes") +
@@ -273,8 +274,7 @@ std::string listSection(const FleetSummary& s, const char* id, const std::string
                         FleetStatus status, bool notes = false) {
   std::string items;
   for (const FleetNode& n : s.nodes) {
-    const std::vector<std::string> names =
-        notes ? n.notes : testcasesWithStatus(s, n, status);
+    const std::vector<std::string> names = notes ? n.notes : testcasesWithStatus(s, n, status);
     if (names.empty()) continue;
     std::string joined;
     for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
@@ -319,8 +319,7 @@ std::string headerSection(const FleetSummary& s) {
               "model and count by more than max(" +
                   fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
                   fixed(kFleetFloorPercent, 0) + "%), or when the testcase failed; groups of " +
-                  "fewer than " + std::to_string(kFleetMinGroupNodes) +
-                  " nodes are not judged.") +
+                  "fewer than " + std::to_string(kFleetMinGroupNodes) + " nodes are not judged.") +
           notes);
 }
 
@@ -329,8 +328,7 @@ std::string headerSection(const FleetSummary& s) {
 std::string fleetSummaryHtml(const FleetSummary& s) {
   const std::string body =
       headerSection(s) + groupsSection(s) + flaggedSection(s) + heatmapSection(s) +
-      mediansSection(s) +
-      listSection(s, "missing", "Missing testcases", FleetStatus::Missing) +
+      mediansSection(s) + listSection(s, "missing", "Missing testcases", FleetStatus::Missing) +
       listSection(s, "waived", "Waived testcases", FleetStatus::Waived) +
       listSection(s, "notes", "Notes", FleetStatus::Passed, true) + unreadableSection(s);
   return "<!DOCTYPE html>\n" +

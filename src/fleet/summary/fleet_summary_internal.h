@@ -51,7 +51,7 @@ const char* const* stackedSuffixes(const std::string& key);
 
 // ---- statistics ----
 
-double medianOf(std::vector<double> values);                 // 0 for none
+double medianOf(std::vector<double> values);  // 0 for none
 double medianAbsoluteDeviation(const std::vector<double>& values, double median);
 // max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100) in percent;
 // 0 when the median is not above 0.

@@ -8,10 +8,10 @@
 #include <limits>
 #include <set>
 
-#include "fleet/summary/fleet_summary_internal.h"
-#include "fleet/summary/fleet_summary_scan.h"
 #include "fleet/report_files.h"
 #include "fleet/report_shape.h"
+#include "fleet/summary/fleet_summary_internal.h"
+#include "fleet/summary/fleet_summary_scan.h"
 
 namespace nvbw::summary {
 
@@ -81,8 +81,7 @@ struct ShapeCheck {
 
 class ReportReader {
  public:
-  explicit ReportReader(const std::string& text)
-      : text_(text), scan_(text, kMaxReportDepth) {}
+  explicit ReportReader(const std::string& text) : text_(text), scan_(text, kMaxReportDepth) {}
 
   // A fault in what is read is reported only once the whole text is known to be JSON: a text
   // that is not gets readReport's "not JSON" message, whatever else is wrong with it.
@@ -124,9 +123,7 @@ class ReportReader {
     const Kind k = scan.peek();
     if (k != kind) reject(at, std::string("is ") + scan.kindName(k) + ", not " + what);
   }
-  void expect(Kind kind, const std::string& at, const char* what) {
-    expect(scan_, kind, at, what);
-  }
+  void expect(Kind kind, const std::string& at, const char* what) { expect(scan_, kind, at, what); }
 
   std::string readString(const std::string& at) {
     expect(Kind::String, at, "a string");
@@ -351,9 +348,10 @@ class ReportReader {
     // The matrices read: one shape, values within range.
     const Grid* first = nullptr;
     const char* firstKey = nullptr;
-    const std::pair<const char*, const Grid*> grids[] = {
-        {"values", &e.values}, {"bandwidth_matrix", &e.strings},
-        {"percent_of_peak", &e.percent}, {"peak_GBps", &e.peak}};
+    const std::pair<const char*, const Grid*> grids[] = {{"values", &e.values},
+                                                         {"bandwidth_matrix", &e.strings},
+                                                         {"percent_of_peak", &e.percent},
+                                                         {"peak_GBps", &e.peak}};
     for (const auto& [key, grid] : grids) {
       if (!grid->present) continue;
       const std::string gat = where + "." + key;
@@ -447,7 +445,8 @@ class ReportReader {
   }
 
   void finishRun() {
-    if (!haveTestcases_) reject("nvbandwidth", "has no \"testcases\" (an nvbandwidth -j report has)");
+    if (!haveTestcases_)
+      reject("nvbandwidth", "has no \"testcases\" (an nvbandwidth -j report has)");
     const std::size_t gpus = knownGpus();
     for (const ShapeCheck& s : shapes_) {
       if (gpus == 0)
@@ -471,8 +470,7 @@ class ReportReader {
   static void splitDevice(const std::string& entry, std::string& model, std::string& host) {
     std::string rest = entry;
     const std::size_t colon = rest.find(": ");
-    if (colon != std::string::npos && colon > 0 &&
-        rest.find_first_not_of("0123456789") == colon)
+    if (colon != std::string::npos && colon > 0 && rest.find_first_not_of("0123456789") == colon)
       rest.erase(0, colon + 2);
     host.clear();
     const std::size_t hostStart = rest.rfind("): (");

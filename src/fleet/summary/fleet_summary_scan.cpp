@@ -61,8 +61,7 @@ JsonScanner::JsonScanner(const std::string& text, std::size_t maxDepth)
   if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) p_ += 3;
 }
 
-JsonScanner::JsonScanner(const char* begin, const char* from, const char* to,
-                         std::size_t maxDepth)
+JsonScanner::JsonScanner(const char* begin, const char* from, const char* to, std::size_t maxDepth)
     : begin_(begin), p_(from), end_(to), maxDepth_(maxDepth) {}
 
 void JsonScanner::fail(const std::string& why) const {
@@ -310,8 +309,10 @@ void JsonScanner::readDigits(const char* start, const char* fraction, const char
       ++magnitude;
     }
   for (const char* d = fraction + 1; !nonzero && d < exponent; ++d) {
-    if (*d != '0') nonzero = true;
-    else --magnitude;
+    if (*d != '0')
+      nonzero = true;
+    else
+      --magnitude;
   }
   if (!nonzero) {
     *out = *start == '-' ? -0.0 : 0.0;

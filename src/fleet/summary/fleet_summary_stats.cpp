@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 
-#include "fleet/summary/fleet_summary_internal.h"
 #include "core/exit_status.h"
+#include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
 
@@ -96,14 +96,13 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
   stats.worstMedian = medianOf(worsts);
   stats.worstMad = medianAbsoluteDeviation(worsts, stats.worstMedian);
   stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad);
-  stats.judged = stats.nodes >= kFleetMinGroupNodes && stats.sumMedian > 0.0 &&
-                 stats.worstMedian > 0.0;
+  stats.judged =
+      stats.nodes >= kFleetMinGroupNodes && stats.sumMedian > 0.0 && stats.worstMedian > 0.0;
   for (std::size_t n : members) {
     FleetCell& cell = summary.nodes[n].cells[col];
     if (cell.status != FleetStatus::Passed || !cell.hasValues) continue;
     if (stats.sumMedian > 0.0) cell.sumPercentOfMedian = 100.0 * cell.sum / stats.sumMedian;
-    if (stats.worstMedian > 0.0)
-      cell.worstPercentOfMedian = 100.0 * cell.worst / stats.worstMedian;
+    if (stats.worstMedian > 0.0) cell.worstPercentOfMedian = 100.0 * cell.worst / stats.worstMedian;
     cell.judged = stats.judged;
     if (!stats.judged) continue;
     cell.sumFlagged = deficitPercent(cell.sum, stats.sumMedian, latency) > stats.sumBandPercent;
@@ -167,8 +166,8 @@ bool FleetNode::slow() const {
 }
 
 std::size_t FleetSummary::flaggedNodes() const {
-  return static_cast<std::size_t>(std::count_if(
-      nodes.begin(), nodes.end(), [](const FleetNode& n) { return n.flagged(); }));
+  return static_cast<std::size_t>(
+      std::count_if(nodes.begin(), nodes.end(), [](const FleetNode& n) { return n.flagged(); }));
 }
 
 bool anyNodeFlagged(const FleetSummary& summary) { return summary.flaggedNodes() > 0; }

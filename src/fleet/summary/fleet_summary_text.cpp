@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fleet/summary/fleet_summary_internal.h"
 #include "core/escape.h"
+#include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
 
@@ -69,8 +69,8 @@ std::string header(const FleetSummary& s) {
                     plural(s.columns.size(), "testcase matrix", "testcase matrices") + ".\n";
   out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
          "group's median than max(" +
-         numberText(kFleetMadFactor, 0) + " x " + numberText(kMadToSigma, 4) +
-         " x MAD / median, " + numberText(kFleetFloorPercent, 0) +
+         numberText(kFleetMadFactor, 0) + " x " + numberText(kMadToSigma, 4) + " x MAD / median, " +
+         numberText(kFleetFloorPercent, 0) +
          "%) (bandwidth: below, latency: above), or when the testcase failed; groups of fewer "
          "than " +
          std::to_string(kFleetMinGroupNodes) + " nodes are not judged.\n";
@@ -96,16 +96,16 @@ std::string mediansSection(const FleetSummary& s) {
   std::string out;
   const std::size_t width = std::to_string(s.columns.size()).size();
   for (const FleetGroup& g : s.groups) {
-    out += "\nTestcases of " + safe(g.name) + ": median SUM and median worst cell, each with its band:\n";
+    out += "\nTestcases of " + safe(g.name) +
+           ": median SUM and median worst cell, each with its band:\n";
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetColumn& column = s.columns[c];
       const FleetColumnStats& st = g.columns[c];
       if (st.nodes == 0) continue;  // no node of the group passed it
       out += "  " + padLeft(std::to_string(c + 1), width) + " " + safe(column.key, 120);
-      out += ": SUM " + valueText(st.sumMedian, column) + " (" +
-             numberText(st.sumBandPercent, 1) + "%), worst " +
-             valueText(st.worstMedian, column) + " (" + numberText(st.worstBandPercent, 1) +
-             "%)";
+      out += ": SUM " + valueText(st.sumMedian, column) + " (" + numberText(st.sumBandPercent, 1) +
+             "%), worst " + valueText(st.worstMedian, column) + " (" +
+             numberText(st.worstBandPercent, 1) + "%)";
       if (!st.judged) out += " (" + plural(st.nodes, "node", "nodes") + ": not judged)";
       out += "\n";
     }
@@ -118,8 +118,7 @@ std::string tableSection(const FleetSummary& s) {
   std::size_t nameWidth = 4;
   for (const FleetNode& n : s.nodes)
     nameWidth = std::max(nameWidth, std::min(safe(n.name, 200).size(), kMaxNameWidth));
-  const std::size_t perBlock =
-      std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
+  const std::size_t perBlock = std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
   std::string out =
       "\nPercent of the group median, per node and testcase (numbered as above): the worse of "
       "SUM and worst cell (latency: higher is worse); * flagged, ~ not judged, ERR failed, "
@@ -149,8 +148,7 @@ std::string judgedValue(const char* what, double value, double median, double ba
 }
 
 // One line per flagged testcase of a node: the worst cell, the SUM, or both.
-std::string flagLine(const FleetColumn& column, const FleetCell& cell,
-                     const FleetColumnStats& st) {
+std::string flagLine(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st) {
   std::string line = "    " + safe(column.key, 120) + ": ";
   if (cell.worstFlagged) {
     line += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
@@ -206,8 +204,8 @@ std::string notesSection(const FleetSummary& s) {
   for (const FleetNode& n : s.nodes) {
     std::vector<std::string> notes = n.notes;
     if (n.hostSource == "file name") notes.push_back("no host name recorded: named by its file");
-    if (n.name != n.host) notes.push_back("a further report of host " + safe(n.host) + " (" +
-                                          safe(n.file) + ")");
+    if (n.name != n.host)
+      notes.push_back("a further report of host " + safe(n.host) + " (" + safe(n.file) + ")");
     for (const std::string& note : notes) out += "  " + safe(n.name) + ": " + safe(note) + "\n";
   }
   return out.empty() ? "" : "\nNotes:\n" + out;
@@ -228,9 +226,10 @@ std::string fleetSummaryText(const FleetSummary& s) {
          listSection(s, FleetStatus::Missing,
                      "Missing testcases (selected, not in the node's report):") +
          listSection(s, FleetStatus::Waived, "Waived testcases:") + notesSection(s) +
-         flaggedSection(s) + unreadableSection(s) + "\nSummary: " +
-         plural(s.nodes.size(), "node", "nodes") + ", " + std::to_string(s.flaggedNodes()) +
-         " flagged, " + std::to_string(s.unreadable.size()) + " unreadable.\n";
+         flaggedSection(s) + unreadableSection(s) +
+         "\nSummary: " + plural(s.nodes.size(), "node", "nodes") + ", " +
+         std::to_string(s.flaggedNodes()) + " flagged, " + std::to_string(s.unreadable.size()) +
+         " unreadable.\n";
 }
 
 }  // namespace nvbw

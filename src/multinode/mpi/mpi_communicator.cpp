@@ -91,8 +91,8 @@ std::vector<std::string> MpiCommunicator::allGather(const std::string& mine) {
   wait(request, "gathering data");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < lengths.size(); ++i)
-    out.push_back(all.substr(static_cast<std::size_t>(offsets[i]),
-                             static_cast<std::size_t>(lengths[i])));
+    out.push_back(
+        all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
   return out;
 }
 

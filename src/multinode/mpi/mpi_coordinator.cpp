@@ -1,8 +1,8 @@
 #include "multinode/mpi/mpi_coordinator.h"
 
-#include "multinode/sample_exchange.h"
-
 #include <thread>
+
+#include "multinode/sample_exchange.h"
 
 namespace nvbw::multinode {
 
@@ -59,7 +59,8 @@ void MpiCoordinator::waitFor(const std::vector<CUstream>& streams) {
     for (;;) {
       const CUresult rc = gpu_.api().cuStreamQuery(s);
       if (rc == CUDA_SUCCESS) break;
-      if (rc != CUDA_ERROR_NOT_READY) throwCudaError(gpu_.api(), rc, "cuStreamQuery", __FILE__, __LINE__);
+      if (rc != CUDA_ERROR_NOT_READY)
+        throwCudaError(gpu_.api(), rc, "cuStreamQuery", __FILE__, __LINE__);
       if (std::chrono::steady_clock::now() - start > gpuTimeout_)
         throw Error("the copies of a sample did not finish within " +
                     std::to_string(gpuTimeout_.count()) + " s");

@@ -7,10 +7,10 @@
 #include <chrono>
 #include <memory>
 
-#include "multinode/mpi/mpi_communicator.h"
 #include "engine/coordinator.h"
-#include "platform/cuda_raii.h"
+#include "multinode/mpi/mpi_communicator.h"
 #include "multinode/shared_memory.h"
+#include "platform/cuda_raii.h"
 
 namespace nvbw::multinode {
 

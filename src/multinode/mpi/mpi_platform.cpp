@@ -1,18 +1,18 @@
-#include "facts/driver_version.h"
-#include "multinode/attempt.h"
 #include "multinode/mpi/mpi_platform.h"
-#include "app/application.h"
 
 #include <cstdlib>
 #include <exception>
 #include <optional>
 
+#include "app/application.h"
+#include "facts/driver_version.h"
+#include "facts/machine_facts.h"
+#include "multinode/attempt.h"
+#include "multinode/mpi/mpi_process_group.h"
+#include "multinode/startup.h"
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
-#include "facts/machine_facts.h"
-#include "multinode/startup.h"
-#include "multinode/mpi/mpi_process_group.h"
 
 namespace nvbw::multinode {
 namespace {
@@ -50,10 +50,10 @@ class MpiPlatform final : public Platform {
   explicit MpiPlatform(MpiCommunicator& comm) : comm_(comm) {
     LocalGpus local;
     startupStep(comm_, attempt([&] {
-      driver_.emplace(DriverLibrary::load());
-      gpu_ = std::make_unique<Gpu>(driver_->api());
-      local = localGpus();
-    }));
+                  driver_.emplace(DriverLibrary::load());
+                  gpu_ = std::make_unique<Gpu>(driver_->api());
+                  local = localGpus();
+                }));
     const GpuAssignment assignment = assignGpus(comm_, local);
     device_ = assignment.device;
     const StartupDecision world = decideStartup(comm_, assignment.processes, probes());
@@ -64,15 +64,16 @@ class MpiPlatform final : public Platform {
     topology_ = std::make_unique<WorldTopology>(*gpu_, *machine_, world.facts);
     if (world.sharing != MemorySharing::None)
       startupStep(comm_, attempt([&] {
-        processes_ = std::make_shared<MpiProcessGroup>(*gpu_, device_, comm_, world.sharing);
-      }));
+                    processes_ =
+                        std::make_shared<MpiProcessGroup>(*gpu_, device_, comm_, world.sharing);
+                  }));
   }
 
   SystemFacts systemFacts() const override { return info_; }
   const Topology& topology() const override { return *topology_; }
   EnvironmentSnapshot environment() const override { return machine_->environment(); }
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
-                                             ExecHooks hooks) override {
+                                                 ExecHooks hooks) override {
     hooks.processes = processes_;
     return makeGpuPlanExecutor(*gpu_, settings, std::move(hooks));
   }
@@ -100,9 +101,8 @@ class MpiPlatform final : public Platform {
     p.tryExport = [this](MemorySharing sharing) { return probeSharing(*gpu_, device_, sharing); };
     p.multicastSupported = [this] {
       int supported = 0;
-      const auto problem = attempt([&] {
-        supported = gpu_->attribute(device_, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED);
-      });
+      const auto problem = attempt(
+          [&] { supported = gpu_->attribute(device_, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED); });
       return !problem && supported != 0;
     };
     p.multicastDisabled = multicastDisabledHere();

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "multinode/mpi/mpi_communicator.h"
 #include "app/platform.h"
+#include "multinode/mpi/mpi_communicator.h"
 
 namespace nvbw::multinode {
 

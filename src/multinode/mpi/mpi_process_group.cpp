@@ -28,7 +28,7 @@ class MeasurementMemory final : public SharedBuffers {
 };
 
 MpiProcessGroup::MpiProcessGroup(const Gpu& gpu, int device, MpiCommunicator& comm,
-                                       MemorySharing sharing)
+                                 MemorySharing sharing)
     : gpu_(gpu), device_(device), comm_(comm),
       fds_(sharing == MemorySharing::PosixFd
                ? std::make_unique<FdChannel>(comm, std::chrono::seconds(60))

@@ -4,9 +4,9 @@
 #include <memory>
 #include <variant>
 
+#include "engine/process_group.h"
 #include "multinode/mpi/mpi_communicator.h"
 #include "multinode/mpi/mpi_coordinator.h"
-#include "engine/process_group.h"
 #include "multinode/shared_memory.h"
 
 namespace nvbw::multinode {

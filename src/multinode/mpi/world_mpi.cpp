@@ -2,9 +2,9 @@
 #include <iostream>
 #include <streambuf>
 
+#include "app/world.h"
 #include "multinode/mpi/mpi_communicator.h"
 #include "multinode/mpi/mpi_platform.h"
-#include "app/world.h"
 
 namespace nvbw {
 namespace {
