@@ -19,9 +19,10 @@ run_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# python3-prometheus-client and prometheus (for promtool): the tests parse every metrics file.
+# python3-prometheus-client and prometheus (for promtool): the tests parse every metrics file;
+# clang-format-14: the pinned format check.
 packages=(build-essential cmake git libboost-program-options-dev nlohmann-json3-dev libgtest-dev
-  python3-jsonschema python3-prometheus-client prometheus)
+  python3-jsonschema python3-prometheus-client prometheus clang-format-14)
 if [ "$multinode" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi
 missing=()
 for p in "${packages[@]}"; do
