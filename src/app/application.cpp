@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <ostream>
 #include <sstream>
@@ -124,7 +125,7 @@ class RunCommand {
  public:
   RunCommand(const Options& options, AppContext& ctx, CommandFiles& files)
       : options_(options), ctx_(ctx), files_(files) {
-    const OutputSettings settings{options.verbose, options.perfFormatter};
+    const OutputSettings settings{options.verbose, options.perfFormatter, options.compat};
     printed_ = options.json ? makeJsonOutput(ctx.out, settings)
                             : makeTextOutput(ctx.out, ctx.err, settings);
     std::vector<Output*> views = {printed_.get()};
@@ -300,7 +301,7 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
   if (options.help)
     out << versionBlock(kVersion, kGitVersion) << helpText() << '\n';
   else if (options.version)
-    out << versionBlock(kVersion, kGitVersion);
+    out << versionText(kVersion, kGitVersion, options.compat);
   else if (options.json)
     out << listingJson(registry, kVersion, kGitVersion);
   else
@@ -338,7 +339,7 @@ EnvironmentSnapshot Platform::environment() const {
 
 int runApplication(const Options& options, AppContext& ctx) {
   try {
-    const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope);
+    const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope, options.compat);
     // -h and -l need neither a GPU nor a driver, and work in JSON mode too.
     if (options.help || options.version || options.list)
       return helpOrListing(options, registry, ctx.out);
@@ -381,7 +382,8 @@ int runApplication(const Options& options, AppContext& ctx) {
 int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
   Options options;
   try {
-    options = parseOptions(args);
+    const char* compat = std::getenv(kCompatVariable);
+    options = parseOptions(args, compat ? std::optional<std::string>(compat) : std::nullopt);
   } catch (const UsageError& e) {
     context.err << usageErrorLine(e.what()) << std::flush;
     return kExitUsage;

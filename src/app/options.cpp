@@ -20,6 +20,7 @@ constexpr unsigned kHelpLineLength = 80;
 
 // v0.8's long options. A prefix that named one of them in v0.8 still does, although a newer
 // option now starts the same way (`--use` is --useMean, not --useHugePages; `--ver` --verbose).
+// Also --compare and --from, which `--comp` and `--f` named before --compat and --format existed.
 const char* const kV08LongNames[] = {"help",
                                      "bufferSize",
                                      "list",
@@ -32,7 +33,9 @@ const char* const kV08LongNames[] = {"help",
                                      "useMean",
                                      "json",
                                      "loopCount",
-                                     "perfFormatter"};
+                                     "perfFormatter",
+                                     "compare",
+                                     "from"};
 
 bool startsWith(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
@@ -105,6 +108,10 @@ po::options_description describeOptions() {
     ("useHugePages,H", po::bool_switch(), "Allocate pinned host buffers from huge pages")
     ("targetNumPairs,P", po::value<std::string>()->default_value("-1"),
      "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first")
+    ("format", po::value<std::string>(), "Output format: text (default) or json (as -j)")
+    ("compat", po::value<std::string>(),
+     "Upstream interface: v0.8 (default) or v0.10 (its indices, listing and text lines); "
+     "also NVBANDWIDTH_COMPAT")
     ("compare", po::value<std::vector<std::string>>()->multitoken(),
      "Compare two saved -j reports (BASELINE CURRENT) without a GPU; exit 3 if slower")
     ("baseline", po::value<std::string>(),
@@ -237,6 +244,39 @@ void validateFleetOptions(const Options& o) {
   if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
 }
 
+// --format text|json (json is -j) and --compat v0.8|v0.10 (NVBANDWIDTH_COMPAT when the option is
+// not given). A set variable is checked even when the option overrides it: a typo there would
+// otherwise surface only on the next run without the option.
+void readInterfaceOptions(const po::variables_map& vm,
+                          const std::optional<std::string>& compatVariable, Options& options) {
+  if (vm.count("format")) {
+    const std::string& format = vm["format"].as<std::string>();
+    if (format != "text" && format != "json")
+      throw UsageError("invalid value " + quotedArgument(format) +
+                       " for --format: expected text or json");
+    if (format == "text" && options.json)
+      throw UsageError("--format text and -j/--json cannot be used together");
+    options.json = format == "json";
+  }
+  std::optional<CompatMode> fromVariable;
+  if (compatVariable && !compatVariable->empty()) {
+    fromVariable = parseCompatMode(*compatVariable);
+    if (!fromVariable)
+      throw UsageError("invalid value " + quotedArgument(*compatVariable) + " in " +
+                       kCompatVariable + ": expected " + compatModeChoices());
+  }
+  if (vm.count("compat")) {
+    const std::string& text = vm["compat"].as<std::string>();
+    const std::optional<CompatMode> mode = parseCompatMode(text);
+    if (!mode)
+      throw UsageError("invalid value " + quotedArgument(text) + " for --compat: expected " +
+                       compatModeChoices());
+    options.compat = *mode;
+  } else if (fromVariable) {
+    options.compat = *fromVariable;
+  }
+}
+
 // Boost's own messages are already one line and name the option as the user spelled it; only
 // the British "unrecognised" is reworded. The application adds the pointer to --help.
 std::string describeBoostError(const po::error& error) {
@@ -247,7 +287,8 @@ std::string describeBoostError(const po::error& error) {
 
 }  // namespace
 
-Options parseOptions(const std::vector<std::string>& args) {
+Options parseOptions(const std::vector<std::string>& args,
+                     const std::optional<std::string>& compatVariable) {
   const po::options_description desc = describeOptions();
   po::variables_map vm;
   try {
@@ -291,6 +332,7 @@ Options parseOptions(const std::vector<std::string>& args) {
   options.useHugePages = vm["useHugePages"].as<bool>();
   options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
   readFleetOptions(vm, options);
+  readInterfaceOptions(vm, compatVariable, options);
   return options;
 }
 

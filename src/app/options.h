@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/compat_mode.h"
 #include "core/error.h"
 
 namespace nvbw {
@@ -20,14 +22,15 @@ struct Options {
   bool disableAffinity = false;
   unsigned testSamples = 3;
   bool useMean = false;
-  bool json = false;
+  bool json = false;  // -j or --format json
   std::uint64_t loopCount = 16;
   bool perfFormatter = false;
   // v0.9/v0.10 additions.
   bool version = false;
   std::vector<std::string> pair;  // --pair A B: GPU indices or UUIDs
   bool useHugePages = false;
-  long long targetNumPairs = -1;  // -P; -1: every pair
+  long long targetNumPairs = -1;         // -P; -1: every pair
+  CompatMode compat = CompatMode::V0_8;  // --compat, else NVBANDWIDTH_COMPAT, else v0.8
   // Fleet validation.
   std::vector<std::string> compare;  // --compare BASELINE CURRENT: two saved reports
   std::string baseline;              // --baseline FILE: compare this run with a saved report
@@ -46,8 +49,13 @@ constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
 // Parses argv[1..]. Throws UsageError on syntax errors (unknown option, missing or malformed
 // value, repeated scalar option, stray positional argument). Value checks that only matter when
 // running (-b 0, -i 0, --loopCount 0, -t with -p) are done by validateOptions, so that -h and -l
-// still work next to them.
-Options parseOptions(const std::vector<std::string>& args);
+// still work next to them. `compatVariable` is the value of NVBANDWIDTH_COMPAT (nullopt or empty:
+// not set); --compat wins over it, and a bad value in either is a usage error.
+Options parseOptions(const std::vector<std::string>& args,
+                     const std::optional<std::string>& compatVariable = std::nullopt);
+
+// The environment variable that chooses the interface when --compat is not given.
+constexpr const char* kCompatVariable = "NVBANDWIDTH_COMPAT";
 
 // Throws UsageError for impossible values or conflicting selections (--pair and -P together,
 // --pair with other than two GPUs or the same token twice).

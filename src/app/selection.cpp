@@ -1,6 +1,8 @@
 // Resolving -t tokens and -p prefixes against the registry keys.
 #include "app/selection.h"
 
+#include <algorithm>
+
 namespace nvbw {
 namespace {
 
@@ -52,7 +54,8 @@ Selection resolveToken(const std::string& token, const std::vector<std::string>&
     selection.error = "Testcase name is empty!";
     return selection;
   }
-  const std::size_t bound = indices.empty() ? keys.size() : indices.back() + 1;
+  const std::size_t bound =
+      indices.empty() ? keys.size() : *std::max_element(indices.begin(), indices.end()) + 1;
   const ParsedToken parsed = classify(token, bound);
   switch (parsed.kind) {
   case TokenKind::Index:

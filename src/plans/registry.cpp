@@ -402,7 +402,83 @@ pairs at once; rows are labelled the way the data flows.)",
 
 }  // namespace
 
-std::vector<TestcaseDef> makeRegistry(RegistryScope scope) {
+// upstream-v0.10.md: v0.8's 0-33, then the TMA copies, the local copies, the TMA latency.
+const std::vector<std::string> kV010Order = {
+    "host_to_device_memcpy_ce",
+    "device_to_host_memcpy_ce",
+    "host_to_device_bidirectional_memcpy_ce",
+    "device_to_host_bidirectional_memcpy_ce",
+    "device_to_device_memcpy_read_ce",
+    "device_to_device_memcpy_write_ce",
+    "device_to_device_bidirectional_memcpy_read_ce",
+    "device_to_device_bidirectional_memcpy_write_ce",
+    "all_to_host_memcpy_ce",
+    "all_to_host_bidirectional_memcpy_ce",
+    "host_to_all_memcpy_ce",
+    "host_to_all_bidirectional_memcpy_ce",
+    "all_to_one_write_ce",
+    "all_to_one_read_ce",
+    "one_to_all_write_ce",
+    "one_to_all_read_ce",
+    "host_to_device_memcpy_sm",
+    "device_to_host_memcpy_sm",
+    "host_to_device_bidirectional_memcpy_sm",
+    "device_to_host_bidirectional_memcpy_sm",
+    "device_to_device_memcpy_read_sm",
+    "device_to_device_memcpy_write_sm",
+    "device_to_device_bidirectional_memcpy_read_sm",
+    "device_to_device_bidirectional_memcpy_write_sm",
+    "all_to_host_memcpy_sm",
+    "all_to_host_bidirectional_memcpy_sm",
+    "host_to_all_memcpy_sm",
+    "host_to_all_bidirectional_memcpy_sm",
+    "all_to_one_write_sm",
+    "all_to_one_read_sm",
+    "one_to_all_write_sm",
+    "one_to_all_read_sm",
+    "host_device_latency_sm",
+    "device_to_device_latency_sm",
+    "device_to_device_memcpy_read_tma",  // 34
+    "device_to_device_memcpy_write_tma",
+    "device_to_device_bidirectional_memcpy_read_tma",
+    "device_to_device_bidirectional_memcpy_write_tma",
+    "device_local_copy",  // 38
+    "device_local_copy_sm",
+    "device_local_read_sm",
+    "device_local_write_sm",
+    "device_to_device_latency_tma",  // 42
+    "device_local_copy_tma",
+};
+
+namespace {
+
+// The v0.8 registry of the multinode build reordered and renumbered as v0.10 lists it: the
+// testcases of kV010Order at their positions, then the rest (the multi-process ones, whose v0.10
+// indices are not known) in v0.8's order, where `scope` has them.
+std::vector<TestcaseDef> inV010Order(std::vector<TestcaseDef> v08, RegistryScope scope) {
+  std::vector<TestcaseDef> registry;
+  std::vector<bool> placed(v08.size(), false);
+  for (const std::string& key : kV010Order)
+    for (std::size_t i = 0; i < v08.size(); ++i)
+      if (v08[i].key == key) {
+        registry.push_back(std::move(v08[i]));
+        placed[i] = true;
+      }
+  if (scope == RegistryScope::WithMultinode)
+    for (std::size_t i = 0; i < v08.size(); ++i)
+      if (!placed[i]) registry.push_back(std::move(v08[i]));
+  for (std::size_t i = 0; i < registry.size(); ++i) {
+    registry[i].index = i;
+    registry[i].blankLineBefore = i == kV010BlankLineBefore;
+  }
+  return registry;
+}
+
+}  // namespace
+
+std::vector<TestcaseDef> makeRegistry(RegistryScope scope, CompatMode compat) {
+  if (compat == CompatMode::V0_10)
+    return inV010Order(makeRegistry(RegistryScope::WithMultinode), scope);
   // Keys, order and indices 0-47 are upstream v0.8's, 48 onwards v0.10's (in the order this
   // tool added them, not v0.10's); descriptions are ours. The multi-process testcases keep 35-47
   // in every build, so an index names the same testcase in the plain and the multinode build.

@@ -1,5 +1,5 @@
 // The ordered registry of testcases. Order is part of the CLI: `-t 3` means the entry at index 3,
-// exactly as upstream v0.8 numbers them.
+// exactly as upstream numbers them: v0.8 by default, v0.10 under --compat v0.10.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compat_mode.h"
 #include "plans/plan.h"
 #include "plans/plan_context.h"
 #include "platform/topology.h"
@@ -20,20 +21,29 @@ using PlanBuilder = std::function<Plan(const PlanContext&)>;
 
 struct TestcaseDef {
   std::string key;
-  std::string description;  // -l text: lines separated by '\n', no leading tab
-  WaiveCheck waiveReason;   // empty: never waived
-  PlanBuilder plan;         // every registered testcase has one (a unit test checks)
-  std::size_t index = 0;    // the CLI index (-t, -l); makeRegistry sets it
+  std::string description;       // -l text: lines separated by '\n', no leading tab
+  WaiveCheck waiveReason;        // empty: never waived
+  PlanBuilder plan;              // every registered testcase has one (a unit test checks)
+  std::size_t index = 0;         // the CLI index (-t, -l); makeRegistry sets it
+  bool blankLineBefore = false;  // -l prints an empty line before this entry (v0.10: index 42)
 };
 
 // The CLI indices of a registry's entries, in order.
 std::vector<std::size_t> indicesOf(const std::vector<TestcaseDef>& registry);
 
-// Builds the registry in upstream's order: the 35 single-node testcases, then, where the build
-// runs several processes (the multinode build), the 13 multi-process ones at indices 35-47, then
-// upstream v0.10's testcases from index 48 in every build.
+// Builds the registry in upstream's order. v0.8: the 35 single-node testcases, then, where the
+// build runs several processes (the multinode build), the 13 multi-process ones at indices 35-47,
+// then upstream v0.10's testcases from index 48 in every build. v0.10: its 44 single-node
+// testcases at its indices 0-43 (kV010Order), then the multi-process ones from 44 in v0.8's order
+// (v0.10's are not known).
 enum class RegistryScope { SingleNode, WithMultinode };
-std::vector<TestcaseDef> makeRegistry(RegistryScope scope = RegistryScope::SingleNode);
+std::vector<TestcaseDef> makeRegistry(RegistryScope scope = RegistryScope::SingleNode,
+                                      CompatMode compat = CompatMode::V0_8);
+
+// Upstream v0.10's single-node testcases in its order: the key at position i has index i.
+extern const std::vector<std::string> kV010Order;
+// The v0.10 index before which its listing prints an empty line.
+constexpr std::size_t kV010BlankLineBefore = 42;
 
 // Convenience for tests and the runner: the reason `def` is waived on `topo`, if any.
 std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology& topo);

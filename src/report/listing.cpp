@@ -11,9 +11,16 @@ std::string versionBlock(const std::string& version, const std::string& gitVersi
   return "nvbandwidth Version: " + version + "\nBuilt from Git version: " + gitVersion + "\n\n";
 }
 
+std::string versionText(const std::string& version, const std::string& gitVersion,
+                        CompatMode interface) {
+  return "nvbandwidth Version: " + version + "\nBuilt from Git version: " + gitVersion +
+         "\nInterface: " + compatModeName(interface) + "\n\n";
+}
+
 std::string listingText(const std::vector<TestcaseDef>& registry) {
   std::string text = "Index, Name:\n\tDescription\n=======================\n";
   for (std::size_t i = 0; i < registry.size(); ++i) {
+    if (registry[i].blankLineBefore) text += "\n";
     text += std::to_string(registry[i].index) + ", " + registry[i].key + ":\n";
     std::istringstream lines(registry[i].description);
     for (std::string line; std::getline(lines, line);) text += "\t" + line + "\n";

@@ -4,14 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "core/compat_mode.h"
 #include "plans/registry.h"
 
 namespace nvbw {
 
 // "nvbandwidth Version: v0.8\nBuilt from Git version: <git>\n\n"
 std::string versionBlock(const std::string& version, const std::string& gitVersion);
+// --version: the version block with "Interface: <v0.8|v0.10>" before its empty line.
+std::string versionText(const std::string& version, const std::string& gitVersion,
+                        CompatMode interface);
 
-// -l in text: header line and every entry as upstream prints it.
+// -l in text: header line and every entry as upstream prints it (an empty line before the entries
+// that ask for one: v0.10's index 42).
 std::string listingText(const std::vector<TestcaseDef>& registry);
 // -j -l: {"nvbandwidth": {"version":..., "testcases": [{"index","name","description"}...]}}
 std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/compat_mode.h"
 #include "engine/results.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/sweep.h"
@@ -14,6 +15,8 @@ namespace nvbw {
 struct OutputSettings {
   bool verbose = false;
   bool perfFormatter = false;
+  // Text: v0.10's header lines and COEFFICIENT_OF_VARIATION lines (JSON is the same in both).
+  CompatMode compat = CompatMode::V0_8;
 };
 
 class Output {

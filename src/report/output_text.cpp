@@ -1,6 +1,9 @@
-// Text output: upstream v0.8's console layout, with decisions #3 (waive reasons) and #8
-// (MIN/MAX/AVG over present cells only), plus lines of our own that never replace one of
-// upstream's: the noisy-cell NOTE, and under -v the per-cell statistics.
+// Text output: upstream v0.8's console layout (or v0.10's header and COEFFICIENT_OF_VARIATION
+// lines under --compat v0.10), with decisions #3 (waive reasons) and #8 (MIN/MAX/AVG over present
+// cells only), plus lines of our own that never replace one of upstream's: the noisy-cell NOTE,
+// and under -v the per-cell statistics. What the run learns only at its end (run warnings, an
+// interruption) goes to stderr: on stdout it would fall inside the last testcase's block, where
+// clients read every number as a cell (docs/compatibility.md#additions).
 #include "report/output_text.h"
 
 #include <ostream>
@@ -61,7 +64,24 @@ std::string processBlock(const SystemFacts& info) {
   return text + "Memory shared between processes through: " + info.memorySharingDescription + "\n";
 }
 
-std::string systemBlock(const SystemFacts& info) {
+// v0.10 prints a CUDA version as "13.2 (13020)".
+std::string cudaVersionV010(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + " (" +
+         std::to_string(version) + ")";
+}
+
+// v0.10's header: the versions only, the driver API one under its v0.10 name, no host or device
+// lines. Multi-process runs keep the process lines (v0.10's are not known).
+std::string systemBlockV010(const SystemFacts& info) {
+  std::string text = "CUDA Runtime Version: " + cudaVersionV010(info.cudaRuntimeVersion) +
+                     "\nCUDA Driver Version (API): " + cudaVersionV010(info.cudaDriverVersion) +
+                     "\nDriver Version: " + info.driverVersion + "\n\n";
+  if (!info.processes.empty()) return text + processBlock(info) + "\n";
+  return text;
+}
+
+std::string systemBlock(const SystemFacts& info, CompatMode compat) {
+  if (compat == CompatMode::V0_10) return systemBlockV010(info);
   std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
                      "\nCUDA Driver Version: " + std::to_string(info.cudaDriverVersion) +
                      "\nDriver Version: " + info.driverVersion + "\n\n";
@@ -85,7 +105,7 @@ class TextOutput : public Output {
     if (!header.system.mpiVersion.empty())
       text += "MPI version: " + header.system.mpiVersion + "\n";
     for (const auto& w : header.warnings) text += w + "\n";
-    if (header.gpusOpened) text += systemBlock(header.system);
+    if (header.gpusOpened) text += systemBlock(header.system, settings_.compat);
     out_ << text << std::flush;
   }
 
@@ -107,7 +127,10 @@ class TextOutput : public Output {
     switch (result.status) {
     case Status::Passed:
       if (settings_.verbose) out_ << sampleLines(result.measurements);
-      for (const auto& m : result.matrices) out_ << formatResult(m);
+      for (std::size_t i = 0; i < result.matrices.size(); ++i)
+        out_ << formatResult(result.matrices[i], i + 1 == result.matrices.size()
+                                                     ? std::optional<std::string>(result.name)
+                                                     : std::nullopt);
       break;
     case Status::Waived:
       out_ << "Waived: " << result.name << ": " << result.message << "\n";
@@ -134,14 +157,17 @@ class TextOutput : public Output {
 
   // The trailer qualifies results; a run that could not start has none to qualify. An
   // interrupted run ends with a line that says so instead.
+  // The run warnings and the interruption line go to stderr (see the top of this file).
   void finish(const RunEnd& end) override {
-    for (const std::string& line : end.warnings) out_ << line << "\n";
+    out_ << std::flush;
+    for (const std::string& line : end.warnings) err_ << line << "\n";
     if (end.interruptedBy) {
-      out_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished << " of "
+      err_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished << " of "
            << end.selected << " selected testcases reported above; the rest did not run.\n"
            << std::flush;
       return;
     }
+    err_ << std::flush;
     if (failed_) return;
     out_ << "NOTE: The reported results may not reflect the full capabilities of the platform.\n"
             "Performance can vary with software drivers, hardware clocks, and system topology.\n\n"
@@ -149,9 +175,13 @@ class TextOutput : public Output {
   }
 
  private:
-  std::string formatResult(const MatrixResult& m) const {
+  // `lastOf`: the testcase's key when `m` is its last matrix (v0.10 prints the coefficient of
+  // variation once per testcase, after its last SUM line: the `_total` of bidirectional ones).
+  std::string formatResult(const MatrixResult& m, const std::optional<std::string>& lastOf) const {
     std::string text =
         m.spec.title + "\n" + formatMatrix(m) + "\n" + sumLine(m, settings_.perfFormatter);
+    if (settings_.compat == CompatMode::V0_10 && lastOf && m.spec.unit == Unit::GBps)
+      text += coefficientOfVariationLine(*lastOf, m);
     if (settings_.verbose) text += verboseSummary(m);
     text += noisyCellsNote(m);
     text += outlierNotes(m);

@@ -93,6 +93,26 @@ std::string noisyCellsNote(const MatrixResult& m) {
   return text + "\n";
 }
 
+double sumCoefficientOfVariation(const MatrixResult& m) {
+  std::size_t samples = 0;
+  bool anyCell = false;
+  for (const auto& cell : m.cells) {
+    if (!cell) continue;
+    samples = anyCell ? std::min(samples, cell->samples().size()) : cell->samples().size();
+    anyCell = true;
+  }
+  std::vector<double> sums(samples, 0.0);
+  for (const auto& cell : m.cells)
+    if (cell)
+      for (std::size_t k = 0; k < samples; ++k) sums[k] += cell->samples()[k];
+  if (sums.size() < 2) return 0.0;
+  return describeSamples(sums).cv.value_or(0.0);
+}
+
+std::string coefficientOfVariationLine(const std::string& key, const MatrixResult& m) {
+  return "COEFFICIENT_OF_VARIATION " + key + " " + fixed2(sumCoefficientOfVariation(m)) + "\n";
+}
+
 std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat) {
   if (!m.min()) return "";  // no present cell
   std::string text = "Cell statistics of " + m.spec.key + " (" + unitSuffix(m.spec.unit) + ", " +

@@ -22,6 +22,16 @@ std::string percentOfPeakBlock(const MatrixResult& m);
 // newline; "" when there is none.
 std::string noisyCellsNote(const MatrixResult& m);
 
+// The coefficient of variation of the matrix's SUM over the samples (ours: v0.10 prints such a
+// value, but what it is of is not known): sample k's SUM adds sample k of every present cell (up
+// to the fewest samples a cell has), and the value is stddev / mean of those sums, as a fraction;
+// 0 where there are fewer than two sums or their mean is zero.
+double sumCoefficientOfVariation(const MatrixResult& m);
+
+// v0.10's "COEFFICIENT_OF_VARIATION <key> <value>\n" for matrix `m` of testcase `key`: the value
+// is sumCoefficientOfVariation(m) with two decimals.
+std::string coefficientOfVariationLine(const std::string& key, const MatrixResult& m);
+
 // -v: one line per present cell with its sample count, min, max, mean, median, stddev and CV,
 // under a line naming the statistic reported.
 std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat);

@@ -47,7 +47,9 @@ TEST_P(Interrupt, JsonRunPrintsAValidDocumentWithWhatFinished) {
   EXPECT_EQ(testcases.back()["error"], "interrupted by " + name);
 }
 
-TEST_P(Interrupt, TextRunEndsWithALineSayingSo) {
+// The interruption line is on stderr (on stdout, clients would read its numbers as the last
+// testcase's cells); stdout ends with the interrupted testcase's ERROR line.
+TEST_P(Interrupt, TextRunSaysSoOnStderr) {
   RunSpec spec = fakeRun({});
   spec.signal = GetParam();
   const RunResult run = runProgram(spec);
@@ -55,7 +57,9 @@ TEST_P(Interrupt, TextRunEndsWithALineSayingSo) {
   ASSERT_FALSE(run.out.empty());
   const std::size_t lastLine = run.out.rfind('\n', run.out.size() - 2);
   const std::string last = run.out.substr(lastLine + 1);
-  EXPECT_EQ(last.rfind("Interrupted by SIG", 0), 0u) << describe(run);
+  EXPECT_EQ(last.rfind("ERROR: interrupted by SIG", 0), 0u) << describe(run);
+  EXPECT_EQ(run.out.find("Interrupted by SIG"), std::string::npos) << describe(run);
+  EXPECT_NE(run.err.find("Interrupted by SIG"), std::string::npos) << describe(run);
   EXPECT_NE(run.out.find("SUM host_to_device_memcpy_ce"), std::string::npos) << describe(run);
 }
 

@@ -352,8 +352,14 @@ class Modes:
     """The --compat modes the binary has, found by running `--compat MODE -l`."""
 
     def __init__(self, binary):
-        self.v08 = run_binary(binary, ['--compat', 'v0.8', '-l']).status == 0
-        self.v010 = run_binary(binary, ['--compat', 'v0.10', '-l']).status == 0
+        def lists(args, env, entry):
+            out = run_binary(binary, args + ['-l'], env)
+            return out.status == 0 and entry in out.stdout
+
+        v08_entry, v010_entry = '\n34, device_local_copy:\n', '\n34, device_to_device_memcpy_read_tma:\n'
+        self.v08 = lists(['--compat', 'v0.8'], {}, v08_entry)
+        self.v010 = lists(['--compat', 'v0.10'], {}, v010_entry)
+        self.v010_env = lists([], {'NVBANDWIDTH_COMPAT': 'v0.10'}, v010_entry)
         self.format_json = run_binary(binary, ['--format', 'json', '-l']).status == 0
 
     def all(self):
@@ -362,7 +368,7 @@ class Modes:
                 ('--compat v0.8', ['--compat', 'v0.8'], {}, 'v0.8', self.v08),
                 ('--compat v0.10', ['--compat', 'v0.10'], {}, 'v0.10', self.v010),
                 ('NVBANDWIDTH_COMPAT=v0.10', [], {'NVBANDWIDTH_COMPAT': 'v0.10'}, 'v0.10',
-                 self.v010)]
+                 self.v010_env)]
 
 
 def _mode_in_force(output, compat):
@@ -415,14 +421,20 @@ def check_fake(results, fake, binary, jobs):
     modes = Modes(fake)
     runs = FakeRuns(fake, jobs)
     supported = []
+    # Every mode is part of the product (issue 18): one the binary lacks fails, never skips.
     for label, args, env, compat, ok in modes.all():
         if ok:
             supported.append((label, args, env, compat))
         else:
-            results.skip('mode %s' % label, 'the binary does not have it yet '
-                          '(`%s -l` exits non-zero); its checks wait for it' %
-                          ' '.join(['nvbandwidth'] + (args or ['--compat', 'v0.10'])))
+            results.report('mode %s' % label, ['the binary does not have it: `%s -l` does not '
+                                               'list that interface' % ' '.join(
+                                                   ['%s=%s' % kv for kv in env.items()]
+                                                   + ['nvbandwidth'] + args)])
+    if not modes.format_json:
+        results.report('--format json', ['the binary does not have it: `nvbandwidth --format '
+                                         'json -l` exits non-zero'])
     check_listings(results, fake, binary, supported)
+    check_put_back(results, fake)
     pending = []
     listing = {}
     for label, margs, menv, compat in supported:
@@ -446,9 +458,54 @@ def check_fake(results, fake, binary, jobs):
             text, figures = runs.text_pair(args, runs.env(2, knobs, menv))
             pending.append(('DRA multinode grep | %s' % tag, 'DRA multinode grep', args,
                             text, figures, compat, {'complete': scenario in COMPLETE}))
+    documented = {}
     for name, client, args, text, figures, compat, context in pending:
-        _finish(results, name, client, args, text, figures, compat, context)
+        _finish(results, name, client, args, text, figures, compat, context, documented)
     runs.pool.shutdown()
+    # The documented JSON decisions DCGM sees must be met where they apply, and they do apply in
+    # these runs (bidirectional testcases on 2 and 8 GPUs, N/A cells under -v).
+    results.report('DCGM: the documented differences C8 and C9 are exercised (%s)' % ', '.join(
+        '%s in %d entries' % (k, documented.get(k, 0)) for k in sorted(compare.DOCUMENTED)),
+        ['%s never applied: %s' % (k, compare.DOCUMENTED[k]) for k in sorted(compare.DOCUMENTED)
+         if not documented.get(k)])
+
+
+def check_put_back(results, fake):
+    """The regression case on our own output: the run-end lines we print on stderr (throttling,
+    a link trained down, the interruption) put back on stdout after the last testcase, as the
+    program printed them before issue 18, must fail cluster-health-monitor and NHC, naming the
+    line; where they are now, they pass (the fake section) and people still see them."""
+    for label, margs, menv, compat in (('default', [], {}, 'v0.8'),
+                                       ('--compat v0.10', ['--compat', 'v0.10'], {}, 'v0.10')):
+        for scenario, knobs in (
+                ('run-warnings', {'NVBW_FAKE_THROTTLE_S': '2.35', 'NVBW_FAKE_PCIE': 'run'}),
+                ('interrupted', {'NVBW_FAKE_SIGINT_AFTER': str(10 * 2 + 3)})):
+            env = dict({'NVBW_FAKE_GPUS': '2', 'NVBW_FAKE_LINKS': 'direct'}, **knobs, **menv)
+            args = margs + chm.text_command()
+            ours = run_binary(fake, args, env)
+            theirs = Output(ur.render_text(_figures(run_binary(fake, args + ['-j'], env)),
+                                           compat=compat))
+            moved = [line for line in ours.stderr.split('\n')
+                     if line.startswith(('WARNING: ', 'Interrupted by '))]
+            problems = []
+            if not moved:
+                problems.append('stderr has no run-end line to put back: %r' % ours.stderr)
+            if any(line in ours.stdout for line in moved):
+                problems.append('a run-end line is on stdout')
+            trailer = ours.stdout.find('NOTE: The reported results')
+            at = trailer if trailer >= 0 else len(ours.stdout)
+            put_back = Output(ours.stdout[:at] + ''.join(l + '\n' for l in moved)
+                              + ours.stdout[at:], '', ours.status)
+            for client in ('cluster-health-monitor (text)', 'NHC check_gpu_bw'):
+                if compare.compare_text(client, ours, theirs):
+                    problems.append('%s: fails on our output as it is' % client)
+                found = compare.compare_text(client, put_back, theirs)
+                if not any(line in p for line in moved for p in found):
+                    problems.append('%s: the lines put back on stdout do not fail it, or are not '
+                                    'named: %r' % (client, found[:3]))
+            results.report('regression | %s, %s: our stderr run-end lines, put back on stdout '
+                           'after the last testcase, fail cluster-health-monitor and NHC'
+                           % (scenario, label), problems)
 
 
 def _submit_text_clients(runs, tag, margs, menv, compat, scenario, knobs_of, gpus, listed):
@@ -477,9 +534,6 @@ def _submit_json_clients(runs, modes, tag, margs, menv, knobs_of, gpus, listed):
     pending = []
     command = chm.json_command()
     label = 'cluster-health-monitor (JSON)'
-    if not modes.format_json:
-        command = [a for a in command if a not in ('--format', 'json')] + ['-j']
-        label += ' [-j: --format json not in this binary yet]'
     env = runs.env(gpus, knobs_of(gpus, 10), menv)
     pending.append(('%s | %s: %s' % (label, tag, ' '.join(command)), 'chm-json', margs + command,
                     runs.pool.submit(run_binary, runs.fake, margs + command, env), None, None,
@@ -493,7 +547,7 @@ def _submit_json_clients(runs, modes, tag, margs, menv, knobs_of, gpus, listed):
     return pending
 
 
-def _finish(results, name, client, args, text, figures, compat, context):
+def _finish(results, name, client, args, text, figures, compat, context, documented=None):
     try:
         ours = text.result()
         if client in ('chm-json', 'dcgm'):
@@ -502,7 +556,7 @@ def _finish(results, name, client, args, text, figures, compat, context):
                             _reference_status(report))
             if client == 'dcgm':
                 notes = compare.dcgm_notes(ours, theirs)
-                results.report(name, compare.compare_dcgm(ours, theirs, notes), notes)
+                results.report(name, compare.compare_dcgm(ours, theirs, notes, documented), notes)
             else:
                 notes = []
                 results.report(name, compare.compare_chm_json(ours, theirs, notes), notes)

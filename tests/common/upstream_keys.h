@@ -77,4 +77,55 @@ inline const std::vector<std::string> kV010Keys = {
 };
 inline constexpr std::size_t kFirstV010Index = 48;
 
+// The 44 single-node testcases of upstream v0.10's `-l`, at their indices (index = position;
+// shared/spec/upstream-v0.10.md); its listing prints an empty line before index 42. Written out
+// here rather than derived from the lists above, so that the --compat v0.10 registry is checked
+// against the spec, not against itself.
+inline const std::vector<std::string> kV010ListingKeys = {
+    "host_to_device_memcpy_ce",
+    "device_to_host_memcpy_ce",
+    "host_to_device_bidirectional_memcpy_ce",
+    "device_to_host_bidirectional_memcpy_ce",
+    "device_to_device_memcpy_read_ce",
+    "device_to_device_memcpy_write_ce",
+    "device_to_device_bidirectional_memcpy_read_ce",
+    "device_to_device_bidirectional_memcpy_write_ce",
+    "all_to_host_memcpy_ce",
+    "all_to_host_bidirectional_memcpy_ce",
+    "host_to_all_memcpy_ce",
+    "host_to_all_bidirectional_memcpy_ce",
+    "all_to_one_write_ce",
+    "all_to_one_read_ce",
+    "one_to_all_write_ce",
+    "one_to_all_read_ce",
+    "host_to_device_memcpy_sm",
+    "device_to_host_memcpy_sm",
+    "host_to_device_bidirectional_memcpy_sm",
+    "device_to_host_bidirectional_memcpy_sm",
+    "device_to_device_memcpy_read_sm",
+    "device_to_device_memcpy_write_sm",
+    "device_to_device_bidirectional_memcpy_read_sm",
+    "device_to_device_bidirectional_memcpy_write_sm",
+    "all_to_host_memcpy_sm",
+    "all_to_host_bidirectional_memcpy_sm",
+    "host_to_all_memcpy_sm",
+    "host_to_all_bidirectional_memcpy_sm",
+    "all_to_one_write_sm",
+    "all_to_one_read_sm",
+    "one_to_all_write_sm",
+    "one_to_all_read_sm",
+    "host_device_latency_sm",
+    "device_to_device_latency_sm",
+    "device_to_device_memcpy_read_tma",
+    "device_to_device_memcpy_write_tma",
+    "device_to_device_bidirectional_memcpy_read_tma",
+    "device_to_device_bidirectional_memcpy_write_tma",
+    "device_local_copy",
+    "device_local_copy_sm",
+    "device_local_read_sm",
+    "device_local_write_sm",
+    "device_to_device_latency_tma",
+    "device_local_copy_tma",
+};
+
 }  // namespace nvbw::test

@@ -190,7 +190,7 @@ TEST(V010Testcases, TmaLatencyBetweenPeersIsPlausible) {
   const MatrixResult& tma = out.results[0].matrices.at(0);
   const MatrixResult& sm = out.results[1].matrices.at(0);
   EXPECT_EQ(tma.spec.unit, Unit::Nanoseconds);
-  EXPECT_EQ(tma.spec.title, "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)");
+  EXPECT_EQ(tma.spec.title, "memory latency TMA GPU(row) <-> GPU(column) (ns)");
   for (std::size_t r = 0; r < tma.spec.rows; ++r)
     for (std::size_t c = 0; c < tma.spec.cols; ++c) {
       if (r == c || !tma.at(r, c)) continue;

@@ -125,7 +125,9 @@ TEST(Application, VersionPrintsTheVersionBlockAndNeedsNoPlatform) {
   const AppRun run = runApp({"--version"}, never);
   EXPECT_EQ(run.exitCode, 0);
   EXPECT_EQ(run.out.rfind("nvbandwidth Version: ", 0), 0u) << run.out;
-  EXPECT_EQ(countOf(run.out, "\n"), 3) << run.out;  // the two lines and the blank one
+  // The two version lines, the interface in force and the blank line.
+  EXPECT_EQ(countOf(run.out, "\n"), 4) << run.out;
+  EXPECT_NE(run.out.find("\nInterface: v0.8\n\n"), std::string::npos) << run.out;
   EXPECT_EQ(run.err, "");
 }
 
@@ -181,16 +183,18 @@ TEST(Application, InterruptedJsonRunKeepsWhatFinished) {
   EXPECT_EQ(t[2]["error"], "interrupted by SIGINT");
 }
 
-TEST(Application, InterruptedTextRunEndsWithTheInterruptionLine) {
+// The interruption line goes to stderr: after the last testcase on stdout, clients would read its
+// numbers as that testcase's cells.
+TEST(Application, InterruptedTextRunSaysSoOnStderr) {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
     const StopRequest stop = [signal] { return signal; };
     const AppRun run = runApp({}, fakePlatform(FakeTopology(2)), stop);
     EXPECT_EQ(run.exitCode, 128 + signal);
     EXPECT_EQ(countOf(run.out, "Running "), 0);
-    EXPECT_NE(run.out.find("Interrupted by " + signalName(signal) +
-                           ": 0 of 44 selected testcases reported above; the rest did not run.\n"),
-              std::string::npos)
-        << run.out;
+    EXPECT_EQ(run.out.find("Interrupted by "), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("NOTE: The reported results"), std::string::npos) << run.out;
+    EXPECT_EQ(run.err, "Interrupted by " + signalName(signal) +
+                           ": 0 of 44 selected testcases reported above; the rest did not run.\n");
   }
 }
 

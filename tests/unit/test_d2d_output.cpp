@@ -357,7 +357,7 @@ TEST(D2dOutput, TmaLatencyHasTheSmLatencyCells) {
   const Outcome text = runNvbandwidth(fourGpus(), {"-t", "33", "56"});
   expectAllPassed(text, 2);
   const std::string expected = "Running device_to_device_latency_tma.\n"
-                               "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)\n"
+                               "memory latency TMA GPU(row) <-> GPU(column) (ns)\n"
                                "           0         1         2         3\n"
                                " 0       N/A    801.00    802.00    803.00\n"
                                " 1    810.00       N/A       N/A    813.00\n"
@@ -376,8 +376,7 @@ TEST(D2dOutput, TmaLatencyHasTheSmLatencyCells) {
   const json& tma = entries[1];
   EXPECT_EQ(tma.at("name"), "device_to_device_latency_tma");
   EXPECT_EQ(tma.at("unit"), "ns");
-  EXPECT_EQ(tma.at("bandwidth_description"),
-            "Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)");
+  EXPECT_EQ(tma.at("bandwidth_description"), "memory latency TMA GPU(row) <-> GPU(column) (ns)");
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 4; ++c) {
       const std::string smCell = sm.at("bandwidth_matrix")[r][c];

@@ -421,6 +421,10 @@ TEST(HelpText, ExactLayout) {
       "  -P [ --targetNumPairs ] arg (=-1)\n"
       "                                 Device-to-device GPU pairs to sample (-1: all \n"
       "                                 pairs); every GPU is covered first\n"
+      "  --format arg                   Output format: text (default) or json (as -j)\n"
+      "  --compat arg                   Upstream interface: v0.8 (default) or v0.10 \n"
+      "                                 (its indices, listing and text lines); also \n"
+      "                                 NVBANDWIDTH_COMPAT\n"
       "  --compare arg                  Compare two saved -j reports (BASELINE \n"
       "                                 CURRENT) without a GPU; exit 3 if slower\n"
       "  --baseline arg                 Compare this run with a saved -j report; exit \n"
@@ -596,6 +600,105 @@ TEST(FleetOptions, V08AbbreviationsStillMeanV08Options) {
   EXPECT_EQ(parseOptions({"--b", "64"}).bufferSizeMiB, 64u);
   EXPECT_TRUE(parseOptions({"--s"}).skipVerification);
   EXPECT_THROW(parseOptions({"--t", "0"}), UsageError);  // ambiguous in v0.8 already
+}
+
+// ---- --format and --compat (issue 18) -------------------------------------------------------
+
+Options parseWithVariable(std::initializer_list<const char*> args, const char* variable) {
+  return parseOptions(std::vector<std::string>(args.begin(), args.end()),
+                      variable ? std::optional<std::string>(variable) : std::nullopt);
+}
+
+std::string usageErrorWithVariable(std::initializer_list<const char*> args, const char* variable) {
+  try {
+    parseWithVariable(args, variable);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+TEST(InterfaceOptions, DefaultsAreTextAndV08) {
+  const Options o = parse({});
+  EXPECT_FALSE(o.json);
+  EXPECT_EQ(o.compat, CompatMode::V0_8);
+}
+
+TEST(InterfaceOptions, FormatJsonIsJ) {
+  EXPECT_TRUE(parse({"--format", "json"}).json);
+  EXPECT_TRUE(parse({"--format=json"}).json);
+  EXPECT_FALSE(parse({"--format", "text"}).json);
+  EXPECT_TRUE(parse({"-j", "--format", "json"}).json);  // the same request twice
+  EXPECT_TRUE(parse({"--format", "json", "-l"}).list);
+  EXPECT_TRUE(parse({"--form", "json"}).json);  // a prefix no other option shares
+}
+
+TEST(InterfaceOptions, FormatTextWithJIsAUsageError) {
+  for (const auto& args : {std::initializer_list<const char*>{"--format", "text", "-j"},
+                           std::initializer_list<const char*>{"-j", "--format=text"},
+                           std::initializer_list<const char*>{"--json", "--format", "text"}}) {
+    const std::string message = usageError(args);
+    EXPECT_EQ(message, "--format text and -j/--json cannot be used together");
+  }
+}
+
+TEST(InterfaceOptions, BadFormatNamesTheChoices) {
+  EXPECT_EQ(usageError({"--format", "xml"}),
+            "invalid value 'xml' for --format: expected text or json");
+  EXPECT_EQ(usageError({"--format", "JSON"}),
+            "invalid value 'JSON' for --format: expected text or json");
+  EXPECT_EQ(usageError({"--format", ""}), "invalid value '' for --format: expected text or json");
+  EXPECT_NE(usageError({"--format"}).find("format"), std::string::npos);
+  EXPECT_NE(usageError({"--format", "json", "--format", "json"}).find("format"), std::string::npos);
+  EXPECT_TRUE(isOneLine(usageError({"--format", "a\nb"})));
+}
+
+TEST(InterfaceOptions, CompatChoosesTheInterface) {
+  EXPECT_EQ(parse({"--compat", "v0.10"}).compat, CompatMode::V0_10);
+  EXPECT_EQ(parse({"--compat=v0.10"}).compat, CompatMode::V0_10);
+  EXPECT_EQ(parse({"--compat", "v0.8"}).compat, CompatMode::V0_8);
+  EXPECT_EQ(parse({"--compat", "v0.10", "-l"}).compat, CompatMode::V0_10);
+  EXPECT_EQ(parse({"--compat", "v0.10", "-h"}).compat, CompatMode::V0_10);
+}
+
+TEST(InterfaceOptions, BadCompatNamesTheChoices) {
+  for (const char* bad : {"v0.9", "0.10", "V0.10", "v0.10.0", "", "v0.8 "})
+    EXPECT_EQ(usageError({"--compat", bad}),
+              "invalid value '" + std::string(bad) + "' for --compat: expected v0.8 or v0.10")
+        << bad;
+  EXPECT_NE(usageError({"--compat"}).find("compat"), std::string::npos);
+}
+
+TEST(InterfaceOptions, TheVariableChoosesWhenTheOptionIsAbsent) {
+  EXPECT_EQ(parseWithVariable({}, "v0.10").compat, CompatMode::V0_10);
+  EXPECT_EQ(parseWithVariable({}, "v0.8").compat, CompatMode::V0_8);
+  EXPECT_EQ(parseWithVariable({"-l"}, "v0.10").compat, CompatMode::V0_10);
+  // An empty variable is an unset one (`NVBANDWIDTH_COMPAT= nvbandwidth`).
+  EXPECT_EQ(parseWithVariable({}, "").compat, CompatMode::V0_8);
+  EXPECT_EQ(parseWithVariable({}, nullptr).compat, CompatMode::V0_8);
+}
+
+TEST(InterfaceOptions, TheOptionWinsOverTheVariable) {
+  EXPECT_EQ(parseWithVariable({"--compat", "v0.8"}, "v0.10").compat, CompatMode::V0_8);
+  EXPECT_EQ(parseWithVariable({"--compat", "v0.10"}, "v0.8").compat, CompatMode::V0_10);
+}
+
+TEST(InterfaceOptions, ABadVariableIsAUsageErrorEvenBesideTheOption) {
+  EXPECT_EQ(usageErrorWithVariable({}, "v0.9"),
+            "invalid value 'v0.9' in NVBANDWIDTH_COMPAT: expected v0.8 or v0.10");
+  EXPECT_EQ(usageErrorWithVariable({"--compat", "v0.10"}, "0.10"),
+            "invalid value '0.10' in NVBANDWIDTH_COMPAT: expected v0.8 or v0.10");
+  EXPECT_TRUE(isOneLine(usageErrorWithVariable({}, "v0.10\n")));
+}
+
+// --compare and --from keep the prefixes they had before --compat and --format shared them.
+TEST(InterfaceOptions, EarlierPrefixesKeepTheirOptions) {
+  EXPECT_EQ(parse({"--comp", "a.json", "b.json"}).compare, Strings({"a.json", "b.json"}));
+  EXPECT_EQ(parse({"--compa", "a.json", "b.json"}).compare, Strings({"a.json", "b.json"}));
+  EXPECT_EQ(parse({"--compat", "v0.10"}).compat, CompatMode::V0_10);
+  EXPECT_EQ(parse({"--f", "r.json", "--html", "o.html"}).from, "r.json");
+  EXPECT_TRUE(parse({"--fo", "json"}).json);
 }
 
 }  // namespace

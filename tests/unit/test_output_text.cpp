@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -8,10 +9,12 @@
 
 #include "golden.h"
 #include "output_fixtures.h"
+#include "plans/registry.h"
 #include "report/listing.h"
 #include "report/output.h"
 #include "report/output_text.h"
 #include "report/text_format.h"
+#include "text_search.h"
 
 namespace nvbw {
 namespace {
@@ -144,7 +147,7 @@ TEST(TextOutput, VerboseShowsCellStatisticsAfterTheMatrix) {
   EXPECT_GT(at, text.find("AVG k 11.50"));
 }
 
-TEST(TextOutput, InterruptedRunEndsWithALineSayingSo) {
+TEST(TextOutput, InterruptedRunSaysSoOnStderr) {
   Captured c;
   c.output->header(headerOf(systemWith(1)));
   c.output->testcaseStarted("host_to_device_memcpy_ce");
@@ -155,12 +158,27 @@ TEST(TextOutput, InterruptedRunEndsWithALineSayingSo) {
   end.selected = 35;
   c.output->finish(end);
   const std::string text = c.out.str();
-  EXPECT_NE(text.find("ERROR: interrupted by SIGINT\n"), std::string::npos);
-  const std::string last = "Interrupted by SIGINT: 1 of 35 selected testcases reported above; the "
-                           "rest did not run.\n";
+  // stdout ends with the interrupted testcase: neither the trailer nor a line of ours with
+  // numbers that clients would read as its cells.
+  const std::string last = "ERROR: interrupted by SIGINT\n";
   ASSERT_GE(text.size(), last.size());
   EXPECT_EQ(text.substr(text.size() - last.size()), last);
-  EXPECT_EQ(text.find("NOTE: The reported results"), std::string::npos);
+  EXPECT_EQ(c.err.str(), "Interrupted by SIGINT: 1 of 35 selected testcases reported above; the "
+                         "rest did not run.\n");
+}
+
+TEST(TextOutput, RunWarningsGoToStderrBeforeTheTrailer) {
+  Captured c;
+  reportOneGpuRun(*c.output);
+  const std::string quiet = c.out.str();
+  Captured warned;
+  oneGpuRun(*warned.output, 55.4612, 1197.2178);
+  RunEnd end;
+  end.warnings = {"WARNING: GPU 0: clocks were held down for power or thermal reasons for 2.35 s "
+                  "during the run: its figures may be low."};
+  warned.output->finish(end);
+  EXPECT_EQ(warned.out.str(), quiet);  // stdout as without the warning, trailer included
+  EXPECT_EQ(warned.err.str(), end.warnings[0] + "\n");
 }
 
 TEST(TextOutput, PerfFormatterMatchesGolden) {
@@ -364,6 +382,172 @@ TEST(Listing, EntriesPrintTheirOwnIndex) {
   const std::string text = listingText({def("a", "first", 34), def("b", "second", 48)});
   EXPECT_EQ(text, "Index, Name:\n\tDescription\n=======================\n34, a:\n\tfirst\n\n"
                   "48, b:\n\tsecond\n\n");
+}
+
+// ---- --compat v0.10: its header lines and COEFFICIENT_OF_VARIATION ------------------------------
+
+OutputSettings v010Settings(bool verbose = false, bool perf = false) {
+  return OutputSettings{verbose, perf, CompatMode::V0_10};
+}
+
+// A 2-GPU run under v0.10: a host testcase with samples, a bidirectional one (three matrices), a
+// latency one. Golden: text_v010.txt (compare with text_one_gpu.txt for v0.8's header).
+void v010Run(Output& o) {
+  o.header(headerOf(systemWith(2)));
+  o.testcaseStarted("host_to_device_memcpy_ce");
+  MatrixResult h2d({"host_to_device_memcpy_ce", kH2dTitle, Unit::GBps, 1, 2});
+  h2d.at(0, 0) = cellOf({10.0, 11.0, 12.0});
+  h2d.at(0, 1) = cellOf({20.0, 22.0, 24.0});
+  o.testcaseFinished(passed("host_to_device_memcpy_ce", {h2d}));
+  const std::string bidir = "device_to_device_bidirectional_memcpy_read_ce";
+  const std::string title = "memcpy CE GPU(row) <-> GPU(column) ";
+  MatrixResult read1({bidir + "_read1", title + "Read1 bandwidth (GB/s)", Unit::GBps, 2, 2});
+  MatrixResult read2({bidir + "_read2", title + "Read2 bandwidth (GB/s)", Unit::GBps, 2, 2});
+  MatrixResult total({bidir + "_total", title + "Total bandwidth (GB/s)", Unit::GBps, 2, 2});
+  read1.at(0, 1) = cellOf({100.0, 100.0});
+  read1.at(1, 0) = cellOf({100.0, 100.0});
+  read2.at(0, 1) = cellOf({90.0, 110.0});
+  read2.at(1, 0) = cellOf({100.0, 100.0});
+  total.at(0, 1) = cellOf({190.0, 210.0});
+  total.at(1, 0) = cellOf({200.0, 200.0});
+  o.testcaseStarted(bidir);
+  o.testcaseFinished(passed(bidir, {read1, read2, total}));
+  o.testcaseStarted("device_to_device_latency_sm");
+  MatrixResult latency({"device_to_device_latency_sm", kD2dLatencyTitle, Unit::Nanoseconds, 2, 2});
+  latency.at(0, 1) = cellOf({700.0, 800.0});
+  latency.at(1, 0) = cellOf({700.0, 700.0});
+  o.testcaseFinished(passed("device_to_device_latency_sm", {latency}));
+  o.finish(RunEnd{});
+}
+
+TEST(TextOutputV010, RunMatchesGolden) {
+  Captured c(v010Settings());
+  v010Run(*c.output);
+  expectGolden("text_v010.txt", c.out.str());
+  EXPECT_EQ(c.err.str(), "");
+}
+
+TEST(TextOutputV010, HeaderHasV010sVersionLinesAndNoDeviceLines) {
+  Captured c(v010Settings());
+  c.output->header(headerOf(systemWith(2)));
+  EXPECT_EQ(c.out.str(), "nvbandwidth Version: v0.8\n"
+                         "Built from Git version: v0.8-3-gabc1234\n"
+                         "\n"
+                         "CUDA Runtime Version: 12.8 (12080)\n"
+                         "CUDA Driver Version (API): 13.0 (13000)\n"
+                         "Driver Version: 580.159.04\n"
+                         "\n");
+  // v0.8 keeps its own.
+  Captured v08;
+  v08.output->header(headerOf(systemWith(2)));
+  EXPECT_NE(v08.out.str().find("CUDA Runtime Version: 12080\nCUDA Driver Version: 13000\n"),
+            std::string::npos);
+  EXPECT_NE(v08.out.str().find("Device 1: NVIDIA H200"), std::string::npos);
+}
+
+TEST(TextOutputV010, HeaderKeepsWarningsAndTheProcessLines) {
+  SystemFacts system = systemWith(1);
+  system.mpiVersion = "Open MPI v4.1.6";
+  system.processes.push_back({"node-a", 0, system.devices[0]});
+  system.memorySharingDescription = "fabric handles";
+  Captured c(v010Settings());
+  c.output->header(headerOf(system, {"NOTE: a warning"}));
+  EXPECT_EQ(c.out.str(), "nvbandwidth Version: v0.8\n"
+                         "Built from Git version: v0.8-3-gabc1234\n"
+                         "\n"
+                         "MPI version: Open MPI v4.1.6\n"
+                         "NOTE: a warning\n"
+                         "CUDA Runtime Version: 12.8 (12080)\n"
+                         "CUDA Driver Version (API): 13.0 (13000)\n"
+                         "Driver Version: 580.159.04\n"
+                         "\n"
+                         "Process 0 (node-a): device 0: NVIDIA H200 (00000000:19:00)\n"
+                         "Memory shared between processes through: fabric handles\n"
+                         "\n");
+}
+
+TEST(TextOutputV010, CoefficientOfVariationFollowsTheSumOfEveryBandwidthTestcase) {
+  Captured c(v010Settings());
+  v010Run(*c.output);
+  const std::string text = c.out.str();
+  // Sums per sample 30, 33, 36: stddev 3 over mean 33.
+  EXPECT_NE(text.find("SUM host_to_device_memcpy_ce 33.00\n"
+                      "COEFFICIENT_OF_VARIATION host_to_device_memcpy_ce 0.09\n"),
+            std::string::npos)
+      << text;
+  // Bidirectional: once, after _total, named after the testcase; sums 390 and 410.
+  EXPECT_EQ(countOf(text, "COEFFICIENT_OF_VARIATION device_to_device_bidirectional"), 1) << text;
+  EXPECT_NE(
+      text.find("SUM device_to_device_bidirectional_memcpy_read_ce_total 400.00\n"
+                "COEFFICIENT_OF_VARIATION device_to_device_bidirectional_memcpy_read_ce 0.04\n"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("SUM device_to_device_bidirectional_memcpy_read_ce_read1 200.00\n\n"),
+            std::string::npos);
+  // Latency: none (the two above are all).
+  EXPECT_NE(text.find("SUM device_to_device_latency_sm 1450.00\nNOTE: "), std::string::npos);
+  EXPECT_EQ(countOf(text, "COEFFICIENT_OF_VARIATION"), 2) << text;
+}
+
+TEST(TextOutputV010, NoCoefficientOfVariationUnderV08) {
+  Captured c;
+  v010Run(*c.output);
+  EXPECT_EQ(c.out.str().find("COEFFICIENT_OF_VARIATION"), std::string::npos);
+  EXPECT_NE(c.out.str().find("Device 0: NVIDIA H200"), std::string::npos);
+}
+
+TEST(TextOutputV010, VerboseAndPerfLinesComeAfterTheCoefficient) {
+  Captured verbose(v010Settings(true));
+  verbose.output->testcaseStarted("host_to_device_memcpy_ce");
+  verbose.output->testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, 55.0));
+  EXPECT_NE(verbose.out.str().find("SUM host_to_device_memcpy_ce 55.00\n"
+                                   "COEFFICIENT_OF_VARIATION host_to_device_memcpy_ce 0.00\n"
+                                   "MIN host_to_device_memcpy_ce 55.00\n"),
+            std::string::npos)
+      << verbose.out.str();
+  Captured perf(v010Settings(false, true));
+  perf.output->testcaseStarted("host_to_device_memcpy_ce");
+  perf.output->testcaseFinished(passed1x1("host_to_device_memcpy_ce", kH2dTitle, 55.0));
+  EXPECT_NE(perf.out.str().find("&&&& PERF host_to_device_memcpy_ce 55.00 +GB/s\n"
+                                "COEFFICIENT_OF_VARIATION host_to_device_memcpy_ce 0.00\n"),
+            std::string::npos)
+      << perf.out.str();
+}
+
+TEST(SumCoefficientOfVariation, IsTheSpreadOfThePerSampleSums) {
+  MatrixResult m({"k", kD2dReadTitle, Unit::GBps, 2, 2});
+  EXPECT_EQ(sumCoefficientOfVariation(m), 0.0);  // no cell
+  m.at(0, 1) = cellOf({10.0});
+  EXPECT_EQ(sumCoefficientOfVariation(m), 0.0);  // one sample: no spread
+  m.at(0, 1) = cellOf({10.0, 12.0, 14.0});
+  m.at(1, 0) = cellOf({30.0, 28.0, 26.0});
+  EXPECT_EQ(sumCoefficientOfVariation(m), 0.0);  // the cells move against each other
+  m.at(1, 0) = cellOf({30.0, 32.0, 34.0});
+  // Sums 40, 44, 48: stddev (n - 1) 4, mean 44.
+  EXPECT_NEAR(sumCoefficientOfVariation(m), 4.0 / 44.0, 1e-12);
+  // Cells with fewer samples bound the sums (samples 0 and 1: 40, 44).
+  m.at(0, 0) = cellOf({0.0, 0.0});
+  EXPECT_NEAR(sumCoefficientOfVariation(m), std::sqrt(8.0) / 42.0, 1e-12);
+  EXPECT_EQ(coefficientOfVariationLine("key", m), "COEFFICIENT_OF_VARIATION key 0.07\n");
+}
+
+TEST(Listing, V010ListingHasAnEmptyLineBeforeIndex42) {
+  const std::string text = listingText(makeRegistry(RegistryScope::SingleNode, CompatMode::V0_10));
+  const std::size_t at = text.find("\n\n\n42, device_to_device_latency_tma:\n");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_LT(text.find("41, device_local_write_sm:\n"), at);
+  EXPECT_EQ(countOf(text, "\n\n\n"), 1);
+  EXPECT_NE(text.find("\n43, device_local_copy_tma:\n"), std::string::npos);
+  EXPECT_EQ(text.find("\n44, "), std::string::npos);
+  // v0.8's listing has no such line.
+  EXPECT_EQ(countOf(listingText(makeRegistry()), "\n\n\n"), 0);
+}
+
+TEST(Listing, VersionTextNamesTheInterface) {
+  EXPECT_EQ(versionText("v0.8", "g", CompatMode::V0_8),
+            "nvbandwidth Version: v0.8\nBuilt from Git version: g\nInterface: v0.8\n\n");
+  EXPECT_EQ(versionText("v0.8", "g", CompatMode::V0_10),
+            "nvbandwidth Version: v0.8\nBuilt from Git version: g\nInterface: v0.10\n\n");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // testcases are waived on which topology, with a reason that says why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -246,6 +247,59 @@ TEST(RegistryWaivers, ConfidentialComputingWaivesTheLatencyTestcases) {
       EXPECT_TRUE(contains(*reason, "confidential computing")) << *reason;
     }
   }
+}
+
+// ---- --compat v0.10: v0.10's indices and order -------------------------------------------------
+
+std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
+  std::vector<std::string> keys;
+  for (const TestcaseDef& d : registry) keys.push_back(d.key);
+  return keys;
+}
+
+TEST(RegistryV010, HasV010sFortyFourTestcasesAtItsIndices) {
+  const std::vector<TestcaseDef> v010 = makeRegistry(RegistryScope::SingleNode, CompatMode::V0_10);
+  EXPECT_EQ(keysOf(v010), test::kV010ListingKeys);
+  for (std::size_t i = 0; i < v010.size(); ++i) {
+    EXPECT_EQ(v010[i].index, i) << v010[i].key;
+    EXPECT_EQ(v010[i].blankLineBefore, i == 42) << v010[i].key;
+  }
+  EXPECT_EQ(v010[34].key, "device_to_device_memcpy_read_tma");
+  EXPECT_EQ(v010[38].key, "device_local_copy");
+  EXPECT_EQ(v010[42].key, "device_to_device_latency_tma");
+  EXPECT_EQ(kV010Order, test::kV010ListingKeys);
+}
+
+// The same testcases in both modes: only the order and the indices differ.
+TEST(RegistryV010, HoldsTheSameTestcasesAsV08) {
+  for (const RegistryScope scope : {RegistryScope::SingleNode, RegistryScope::WithMultinode}) {
+    const std::vector<TestcaseDef> v08 = makeRegistry(scope);
+    const std::vector<TestcaseDef> v010 = makeRegistry(scope, CompatMode::V0_10);
+    ASSERT_EQ(v010.size(), v08.size());
+    for (const TestcaseDef& d : v08) {
+      const auto same = std::find_if(v010.begin(), v010.end(),
+                                     [&d](const TestcaseDef& e) { return e.key == d.key; });
+      ASSERT_NE(same, v010.end()) << d.key;
+      EXPECT_EQ(same->description, d.description);
+      EXPECT_EQ(static_cast<bool>(same->waiveReason), static_cast<bool>(d.waiveReason)) << d.key;
+      EXPECT_TRUE(static_cast<bool>(same->plan)) << d.key;
+    }
+  }
+  for (const TestcaseDef& d : makeRegistry()) EXPECT_FALSE(d.blankLineBefore) << d.key;
+}
+
+// Multinode v0.10 indices are not known: the multi-process testcases follow 43 in v0.8's order.
+TEST(RegistryV010, MultinodeTestcasesFollowInV08Order) {
+  const std::vector<TestcaseDef> v010 =
+      makeRegistry(RegistryScope::WithMultinode, CompatMode::V0_10);
+  ASSERT_EQ(v010.size(), 44u + test::kUpstreamMultinodeKeys.size());
+  for (std::size_t i = 0; i < test::kUpstreamMultinodeKeys.size(); ++i) {
+    EXPECT_EQ(v010[44 + i].key, test::kUpstreamMultinodeKeys[i]);
+    EXPECT_EQ(v010[44 + i].index, 44 + i);
+  }
+  const std::vector<TestcaseDef> single =
+      makeRegistry(RegistryScope::SingleNode, CompatMode::V0_10);
+  EXPECT_EQ(single.size(), 44u);
 }
 
 }  // namespace

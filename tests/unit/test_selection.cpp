@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/selection.h"
+#include "plans/registry.h"
 
 namespace nvbw {
 namespace {
@@ -218,6 +219,61 @@ TEST(SelectTestcases, TestcaseAndPrefixesTogetherAreRejected) {
   } catch (const UsageError& error) {
     EXPECT_STREQ(error.what(), "-t/--testcase and -p/--testcasePrefixes cannot be used together");
   }
+}
+
+// ---- -t indices of the real registry under each interface ---------------------------------------
+
+// The key each -t token runs in `registry` ("" when it runs nothing).
+std::vector<std::string> selectedKeys(const std::vector<TestcaseDef>& registry,
+                                      const Strings& tokens) {
+  Strings keys;
+  for (const TestcaseDef& d : registry) keys.push_back(d.key);
+  std::vector<std::size_t> cliIndices;
+  for (const TestcaseDef& d : registry) cliIndices.push_back(d.index);
+  Strings chosen;
+  for (const Selection& s : selectTestcases(withTestcases(tokens), keys, cliIndices))
+    chosen.push_back(s.index ? keys[*s.index] : "");
+  return chosen;
+}
+
+TEST(SelectTestcases, IndicesMeanWhatTheyMeanInEachInterface) {
+  const std::vector<TestcaseDef> v08 = makeRegistry();
+  const std::vector<TestcaseDef> v010 = makeRegistry(RegistryScope::SingleNode, CompatMode::V0_10);
+  const Strings tokens = {"33", "34", "38", "42", "43", "44", "48", "56"};
+  EXPECT_EQ(selectedKeys(v08, tokens),
+            (Strings{"device_to_device_latency_sm", "device_local_copy", "", "", "", "",
+                     "device_to_device_memcpy_read_tma", "device_to_device_latency_tma"}));
+  EXPECT_EQ(selectedKeys(v010, tokens),
+            (Strings{"device_to_device_latency_sm", "device_to_device_memcpy_read_tma",
+                     "device_local_copy", "device_to_device_latency_tma", "device_local_copy_tma",
+                     "", "", ""}));
+  // Names mean the same testcase in both.
+  const Strings names = {"device_local_copy_sm", "device_local_copy"};
+  EXPECT_EQ(selectedKeys(v08, names), names);
+  EXPECT_EQ(selectedKeys(v010, names), names);
+}
+
+TEST(SelectTestcases, MultinodeIndicesFollowV010sUnderV010) {
+  const std::vector<TestcaseDef> v08 = makeRegistry(RegistryScope::WithMultinode);
+  const std::vector<TestcaseDef> v010 =
+      makeRegistry(RegistryScope::WithMultinode, CompatMode::V0_10);
+  EXPECT_EQ(
+      selectedKeys(v08, {"35", "47", "57"}),
+      (Strings{"multinode_device_to_device_memcpy_read_ce", "multinode_bisect_write_ce", ""}));
+  EXPECT_EQ(
+      selectedKeys(v010, {"44", "56", "57"}),
+      (Strings{"multinode_device_to_device_memcpy_read_ce", "multinode_bisect_write_ce", ""}));
+}
+
+TEST(SelectTestcases, PrefixesRunInTheInterfacesOrder) {
+  const std::vector<TestcaseDef> v010 = makeRegistry(RegistryScope::SingleNode, CompatMode::V0_10);
+  Strings keys;
+  for (const TestcaseDef& d : v010) keys.push_back(d.key);
+  Strings chosen;
+  for (const Selection& s : selectTestcases(withPrefixes({"device_local"}), keys))
+    chosen.push_back(keys[*s.index]);
+  EXPECT_EQ(chosen, (Strings{"device_local_copy", "device_local_copy_sm", "device_local_read_sm",
+                             "device_local_write_sm", "device_local_copy_tma"}));
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ const std::vector<Case>& cases() {
        {"Device to Device Latency SM GPU(row) <-> GPU(column) (ns)"}, {}},
       // The same chase, each access a bulk copy through the TMA (method Tma stands for that).
       {"device_to_device_latency_tma", Shape::Latency, CopyMethod::Tma,
-       {"Device to Device Latency TMA GPU(row) <-> GPU(column) (ns)"}, {}},
+       {"memory latency TMA GPU(row) <-> GPU(column) (ns)"}, {}},
   };
   // clang-format on
   return all;
