@@ -1,4 +1,4 @@
-// The measurement method of upstream's doMemcpyCore (spec §4.2) for any list of simultaneous
+// The measurement method of upstream's doMemcpyCore (docs/compatibility.md#u3) for any list of simultaneous
 // copies. The latch makes all copies start together, after all the enqueueing work, so that the
 // measurement does not include host-side launch overhead.
 //

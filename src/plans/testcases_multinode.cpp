@@ -1,4 +1,4 @@
-// The multi-process testcases (upstream-behavior.md §10.4).
+// The multi-process testcases (docs/compatibility.md#u7).
 #include "plans/testcases_multinode.h"
 
 #include <functional>

@@ -1,6 +1,6 @@
-// Text output: upstream v0.8's console layout, with decisions #3 (waive reasons) and #8
-// (MIN/MAX/AVG over present cells only), plus lines of our own that never replace one of
-// upstream's: the noisy-cell NOTE, and under -v the per-cell statistics.
+// Text output: upstream v0.8's console layout, with docs/compatibility.md #c3 (waive reasons) and
+// #c8 (MIN/MAX/AVG over present cells only), plus lines of our own that never replace one of
+// upstream's (#additions): the noisy-cell NOTE, and under -v the per-cell statistics.
 #include "report/output_text.h"
 
 #include <ostream>
