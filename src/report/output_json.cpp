@@ -110,7 +110,8 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
   addPeaks(entry, m);
   if (!m.spec.rowLabels.empty()) entry["row_labels"] = m.spec.rowLabels;
   if (verbose) {
-    // Over present cells only (docs/compatibility.md#c8); absent when there is none rather than a fake value.
+    // Over present cells only (docs/compatibility.md#c8); absent when there is none rather than a
+    // fake value.
     if (const auto lo = m.min()) entry["min"] = *lo;
     if (const auto hi = m.max()) entry["max"] = *hi;
     if (const auto avg = m.average()) entry["average"] = *avg;
@@ -310,8 +311,8 @@ class JsonOutput : public Output {
     for (const auto& m : result.matrices) {
       json entry = matrixEntry(m, settings_.verbose, statistic_);
       if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
-      // Entries of multi-matrix testcases are named like their SUM lines (docs/compatibility.md#c9); this
-      // lets a script still find them by the key it passed to -t.
+      // Entries of multi-matrix testcases are named like their SUM lines
+      // (docs/compatibility.md#c9); this lets a script still find them by the key it passed to -t.
       if (m.spec.key != result.name) entry["testcase"] = result.name;
       addEntry(std::move(entry));
     }

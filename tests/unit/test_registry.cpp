@@ -19,8 +19,8 @@ namespace {
 using test::kUpstreamKeys;
 using test::registry;
 
-// The "peer pairs" filter column of docs/compatibility.md#u2: indices 4-7, 12-15, 20-23, 28-31 and 33; and the TMA
-// device-to-device testcases (48-51, 56).
+// The "peer pairs" filter column of docs/compatibility.md#u2: indices 4-7, 12-15, 20-23, 28-31 and
+// 33; and the TMA device-to-device testcases (48-51, 56).
 const std::set<std::string> kPeerFiltered = {
     "device_to_device_latency_tma",
     "device_to_device_memcpy_read_tma",

@@ -269,7 +269,8 @@ TEST(HostPlans, ThreeGpuSplitWarpAllCopiesAreSizeS) {
 }
 
 TEST(HostPlans, DeviceToHostBidirectionalSmMeasuresTheSameAsHostToDevice) {
-  // Upstream quirk (docs/compatibility.md#u4, test 19): identical code to test 18, host -> device split-warp.
+  // Upstream quirk (docs/compatibility.md#u4, test 19): identical code to test 18, host -> device
+  // split-warp.
   for (int n : {1, 2, 8}) {
     const FakeTopology topo(n);
     EXPECT_EQ(describe(planFor("device_to_host_bidirectional_memcpy_sm", topo)),
