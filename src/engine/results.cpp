@@ -40,7 +40,7 @@ double MatrixResult::sum() const {
   return total;
 }
 
-// N/A cells are absent, not zero: they never pull the minimum to 0 (decisions #8).
+// N/A cells are absent, not zero: they never pull the minimum to 0 (docs/compatibility.md#c8).
 std::optional<double> MatrixResult::min() const {
   std::optional<double> result;
   for (const auto& cell : cells)

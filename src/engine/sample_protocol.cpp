@@ -1,6 +1,6 @@
-// The measurement method of upstream's doMemcpyCore (spec §4.2) for any list of simultaneous
-// copies. The latch makes all copies start together, after all the enqueueing work, so that the
-// measurement does not include host-side launch overhead.
+// The measurement method of upstream's doMemcpyCore (docs/compatibility.md#u3) for any list of
+// simultaneous copies. The latch makes all copies start together, after all the enqueueing work, so
+// that the measurement does not include host-side launch overhead.
 //
 // A sample is three local stages separated by the coordinator's steps; a stage that fails is
 // remembered, the step still happens (other processes may be waiting in it), then the failure is

@@ -6,6 +6,8 @@
 #include <locale>
 #include <sstream>
 
+#include "fleet/report_keys.h"
+
 namespace nvbw {
 namespace {
 
@@ -189,19 +191,19 @@ Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell
 void cellStatistics(const json& cell, const Path& where, const Range& range) {
   if (cell.is_null()) return;
   object(cell, where);
-  const json* samples = find(cell, "samples");
+  const json* samples = find(cell, keys::kSamples);
   if (!samples) reject(where, "has no \"samples\"");
-  eachElement(*samples, child(where, "samples"),
+  eachElement(*samples, child(where, keys::kSamples),
               [&range](const json& v, const Path& at) { number(v, at, range); });
-  for (const char* key : {"min", "max", "mean", "median"}) {
+  for (const char* key : {keys::kMin, keys::kMax, keys::kMean, keys::kMedian}) {
     const json* value = find(cell, key);
     if (!value) reject(where, std::string("has no \"") + key + "\"");
     number(*value, child(where, key), range);
   }
-  const json* stddev = find(cell, "stddev");
+  const json* stddev = find(cell, keys::kStddev);
   if (!stddev) reject(where, "has no \"stddev\"");
-  number(*stddev, child(where, "stddev"), kNonNegative);
-  optional(cell, "cv", where, [](const json& v, const Path& at) {
+  number(*stddev, child(where, keys::kStddev), kNonNegative);
+  optional(cell, keys::kCv, where, [](const json& v, const Path& at) {
     if (!v.is_null()) number(v, at, kNonNegative);
   });
 }
@@ -252,10 +254,10 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
       same(g.key, grid(*value, child(where, g.key), bounds, g.cell));
   if (first) {
     // The flagged cells must lie in the matrix the views draw them on.
-    optional(entry, "outliers", where, [&first](const json& list, const Path& at) {
+    optional(entry, keys::kOutliers, where, [&first](const json& list, const Path& at) {
       eachElement(list, at, [&first](const json& o, const Path& oat) {
         object(o, oat);
-        for (const char* key : {"row", "col"}) {
+        for (const char* key : {keys::kRow, keys::kCol}) {
           const json* v = find(o, key);
           if (!v) reject(oat, std::string("has no \"") + key + "\"");
           integer(*v, child(oat, key), 0);
@@ -270,12 +272,12 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
       });
     });
   }
-  optional(entry, "link_peaks", where, [](const json& list, const Path& at) {
+  optional(entry, keys::kLinkPeaks, where, [](const json& list, const Path& at) {
     eachElement(list, at, [](const json& l, const Path& lat) {
       object(l, lat);
       optionalString(l, "link", lat);
       optionalString(l, "convention", lat);
-      optional(l, "peak_GBps", lat, [](const json& v, const Path& vat) {
+      optional(l, keys::kPeakGBps, lat, [](const json& v, const Path& vat) {
         if (!v.is_null()) number(v, vat, kBandwidth);
       });
     });
@@ -283,35 +285,36 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
 }
 
 bool latencyEntry(const json& entry, const std::string& name, const Path& where) {
-  const json* unit = find(entry, "unit");
+  const json* unit = find(entry, keys::kUnit);
   if (!unit) return name.find("latency") != std::string::npos;
-  string(*unit, child(where, "unit"));
+  string(*unit, child(where, keys::kUnit));
   const std::string& text = unit->get_ref<const std::string&>();
   if (text != "GB/s" && text != "ns")
-    reject(child(where, "unit"), "is neither \"GB/s\" nor \"ns\"");
+    reject(child(where, keys::kUnit), "is neither \"GB/s\" nor \"ns\"");
   return text == "ns";
 }
 
 void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
   object(entry, at);
-  const std::string& name = requiredString(entry, "name", at);
+  const std::string& name = requiredString(entry, keys::kName, at);
   const Path where(at, " (\"" + name.substr(0, 64) + "\")");
-  const std::string& status = requiredString(entry, "status", where);
+  const std::string& status = requiredString(entry, keys::kStatus, where);
   if (status != "Passed" && status != "Waived" && status != "ERROR" && status != "Running")
-    reject(child(where, "status"),
+    reject(child(where, keys::kStatus),
            "\"" + status.substr(0, 32) + "\" is none of Passed, Waived, ERROR, Running");
   // Only an ERROR entry can lack a name: the one of an empty `-t ""`.
-  if (name.empty() && status != "ERROR") reject(child(at, "name"), "is empty");
-  for (const char* key :
-       {"bandwidth_description", "statistic", "waive_reason", "error", "testcase"})
+  if (name.empty() && status != "ERROR") reject(child(at, keys::kName), "is empty");
+  for (const char* key : {keys::kBandwidthDescription, keys::kStatistic, keys::kWaiveReason,
+                          keys::kError, keys::kTestcase})
     optionalString(entry, key, where);
   const Range& range = latencyEntry(entry, name, where) ? kLatency : kBandwidth;
-  for (const char* key : {"sum", "min", "max", "average"})
+  for (const char* key : {keys::kSum, keys::kMin, keys::kMax, keys::kAverage})
     optional(entry, key, where,
              [&range](const json& v, const Path& vat) { number(v, vat, range); });
-  optional(entry, "bufferSize_MiB", where,
+  optional(entry, keys::kBufferSizeMiB, where,
            [](const json& v, const Path& vat) { integer(v, vat, 1); });
-  optional(entry, "row_labels", where, [](const json& v, const Path& vat) { stringArray(v, vat); });
+  optional(entry, keys::kRowLabels, where,
+           [](const json& v, const Path& vat) { stringArray(v, vat); });
   matrices(entry, where, bounds, range);
 }
 
@@ -344,29 +347,29 @@ void environment(const json& value, const Path& where) {
 
 void sweep(const json& value, const Path& where) {
   object(value, where);
-  const json* sizes = find(value, "sizes_MiB");
+  const json* sizes = find(value, keys::kSizesMiB);
   if (!sizes) reject(where, "has no \"sizes_MiB\"");
-  const std::size_t count = eachElement(*sizes, child(where, "sizes_MiB"),
+  const std::size_t count = eachElement(*sizes, child(where, keys::kSizesMiB),
                                         [](const json& v, const Path& at) { integer(v, at, 1); });
   if (count > kMaxSweepSizes)
-    reject(child(where, "sizes_MiB"),
+    reject(child(where, keys::kSizesMiB),
            "has " + std::to_string(count) + " sizes; at most " + std::to_string(kMaxSweepSizes));
-  optional(value, "series", where, [count](const json& series, const Path& at) {
+  optional(value, keys::kSeries, where, [count](const json& series, const Path& at) {
     eachElement(series, at, [count](const json& s, const Path& sat) {
       object(s, sat);
-      const std::string& name = requiredString(s, "name", sat);
-      optionalString(s, "testcase", sat);
+      const std::string& name = requiredString(s, keys::kName, sat);
+      optionalString(s, keys::kTestcase, sat);
       const Range& range = latencyEntry(s, name, sat) ? kLatency : kBandwidth;
-      const json* sums = find(s, "sums");
+      const json* sums = find(s, keys::kSums);
       if (!sums) reject(sat, "has no \"sums\"");
       const std::size_t n =
-          eachElement(*sums, child(sat, "sums"), [&range](const json& v, const Path& vat) {
+          eachElement(*sums, child(sat, keys::kSums), [&range](const json& v, const Path& vat) {
             if (!v.is_null()) number(v, vat, range);
           });
       if (n != count)
-        reject(child(sat, "sums"),
+        reject(child(sat, keys::kSums),
                "has " + std::to_string(n) + " values for " + std::to_string(count) + " sizes");
-      optional(s, "size_reaching_90_percent_MiB", sat, [](const json& v, const Path& vat) {
+      optional(s, keys::kSizeReaching90, sat, [](const json& v, const Path& vat) {
         if (!v.is_null()) integer(v, vat, 1);
       });
     });
@@ -375,30 +378,31 @@ void sweep(const json& value, const Path& where) {
 
 void comparisonCell(const json& cell, const Path& where) {
   object(cell, where);
-  requiredString(cell, "name", where);
-  for (const char* key : {"verdict", "basis"}) optionalString(cell, key, where);
-  const bool latency = find(cell, "unit") && latencyEntry(cell, "", where);
+  requiredString(cell, keys::kName, where);
+  for (const char* key : {keys::kVerdict, keys::kBasis}) optionalString(cell, key, where);
+  const bool latency = find(cell, keys::kUnit) && latencyEntry(cell, "", where);
   const Range& range = latency ? kLatency : kBandwidth;
-  for (const char* key : {"row", "col"})
+  for (const char* key : {keys::kRow, keys::kCol})
     optional(cell, key, where, [](const json& v, const Path& at) { integer(v, at, 0); });
-  for (const char* key : {"baseline", "current"})
+  for (const char* key : {keys::kBaseline, keys::kCurrent})
     optional(cell, key, where, [&range](const json& v, const Path& at) { number(v, at, range); });
-  optional(cell, "change_percent", where, [](const json& v, const Path& at) {
+  optional(cell, keys::kChangePercent, where, [](const json& v, const Path& at) {
     if (!v.is_null()) number(v, at, kAnyFinite);
   });
-  optional(cell, "band_percent", where,
+  optional(cell, keys::kBandPercent, where,
            [](const json& v, const Path& at) { number(v, at, kNonNegative); });
 }
 
 void comparison(const json& value, const Path& where) {
   object(value, where);
-  optional(value, "cells", where,
+  optional(value, keys::kCells, where,
            [](const json& cells, const Path& at) { eachElement(cells, at, comparisonCell); });
-  for (const char* key : {"only_in_baseline", "only_in_current", "notes"})
+  for (const char* key : {keys::kOnlyInBaseline, keys::kOnlyInCurrent, keys::kNotes})
     optional(value, key, where, [](const json& v, const Path& at) { stringArray(v, at); });
-  for (const char* key : {"tolerance_percent", "run_to_run_floor_percent"})
+  for (const char* key : {keys::kTolerancePercent, keys::kRunToRunFloorPercent})
     optional(value, key, where, [](const json& v, const Path& at) { number(v, at, kNonNegative); });
-  optional(value, "summary", where, [](const json& v, const Path& at) { numberObject(v, at); });
+  optional(value, keys::kSummary, where,
+           [](const json& v, const Path& at) { numberObject(v, at); });
 }
 
 Bounds boundsOf(const json& run, const Path& where) {
@@ -420,25 +424,26 @@ Bounds boundsOf(const json& run, const Path& where) {
 void run(const json& run, ReportKind kind) {
   const Path where("nvbandwidth");
   object(run, where);
-  for (const char* key : {"version", "git_version", "Driver Version", "warning", "error",
-                          "interrupted", "schema_version", "MPI version", "memory_sharing"})
+  for (const char* key :
+       {keys::kVersion, keys::kGitVersion, keys::kDriverVersion, keys::kWarning, keys::kError,
+        keys::kInterrupted, keys::kSchemaVersion, keys::kMpiVersion, keys::kMemorySharing})
     optionalString(run, key, where);
-  for (const char* key : {"CUDA Runtime Version", "CUDA Driver Version"})
+  for (const char* key : {keys::kCudaRuntimeVersion, keys::kCudaDriverVersion})
     optional(run, key, where, [](const json& v, const Path& at) { integer(v, at, 0); });
-  optional(run, "warnings", where, [](const json& v, const Path& at) { stringArray(v, at); });
-  optional(run, "settings", where, flatObject);
-  for (const char* key : {"timing", "memory"}) optional(run, key, where, numberObject);
-  for (const char* key : {"environment", "environment_at_end"})
+  optional(run, keys::kWarnings, where, [](const json& v, const Path& at) { stringArray(v, at); });
+  optional(run, keys::kSettings, where, flatObject);
+  for (const char* key : {keys::kTiming, keys::kMemory}) optional(run, key, where, numberObject);
+  for (const char* key : {keys::kEnvironment, keys::kEnvironmentAtEnd})
     optional(run, key, where, environment);
-  optional(run, "sweep", where, sweep);
-  optional(run, "comparison", where, comparison);
+  optional(run, keys::kSweep, where, sweep);
+  optional(run, keys::kComparison, where, comparison);
   const Bounds bounds = boundsOf(run, where);
-  const json* testcases = find(run, "testcases");
+  const json* testcases = find(run, keys::kTestcases);
   if (!testcases) {
-    if (kind == ReportKind::RunOrComparison && find(run, "comparison")) return;
+    if (kind == ReportKind::RunOrComparison && find(run, keys::kComparison)) return;
     reject(where, "has no \"testcases\" (an nvbandwidth -j report has)");
   }
-  eachElement(*testcases, child(where, "testcases"),
+  eachElement(*testcases, child(where, keys::kTestcases),
               [&bounds](const json& entry, const Path& at) { testcaseEntry(entry, at, bounds); });
 }
 
@@ -454,7 +459,7 @@ void checkReportShape(const json& document, ReportKind kind) {
   if (!document.is_object())
     reject(Path("the document"), std::string("is ") + document.type_name() +
                                      ", not an object (an nvbandwidth -j report is)");
-  const json* nvbandwidth = find(document, "nvbandwidth");
+  const json* nvbandwidth = find(document, keys::kRoot);
   if (!nvbandwidth)
     reject(Path("the document"), "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
   run(*nvbandwidth, kind);

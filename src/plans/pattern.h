@@ -36,7 +36,7 @@ constexpr std::size_t kLatencyAccesses = 1000000;
 
 // How the 1,000,000 accesses of a latency cell are spread: the samples share them evenly, and
 // each sample makes its share in one launch per SM of the chasing GPU, so a cell costs what
-// upstream's single sample costs (decisions.md #11).
+// upstream's single sample costs (docs/compatibility.md#c11).
 struct ChaseShape {
   unsigned long long perLaunch = 0;  // dependent loads of one launch (at least 1)
   unsigned launches = 0;             // per sample: one per SM

@@ -35,61 +35,46 @@ SmCopyGeometry simpleGeometry(std::size_t bytes) {
   return g;
 }
 
+// The one striding shape every per-SM kernel uses: `blocksPerSm` blocks of `block` threads on
+// each SM, striding over the whole buffer's 16-byte elements. `what` names the kernel in the error
+// for an SM count that cannot be.
+SmCopyGeometry perSmGeometry(const char* what, std::size_t bytes, int smCount, unsigned blocksPerSm,
+                             unsigned block) {
+  if (smCount <= 0)
+    throw std::invalid_argument(std::string(what) + " geometry needs a positive SM count, got " +
+                                std::to_string(smCount));
+  SmCopyGeometry g;
+  g.striding = true;
+  g.grid = static_cast<unsigned>(smCount) * blocksPerSm;
+  g.block = block;
+  g.elements = bytes / kElementBytes;
+  return g;
+}
+
 }  // namespace
 
 SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount) {
   if (bytes < kSmallBufferThreshold) return simpleGeometry(bytes);
-  if (smCount <= 0) {
-    throw std::invalid_argument("SM copy geometry needs a positive SM count, got " +
-                                std::to_string(smCount));
-  }
   // Striding shape: smCount blocks of 512 threads; every thread copies the same number of
   // elements, so the element count is truncated to a multiple of the thread count T.
-  SmCopyGeometry g;
-  g.striding = true;
-  g.grid = static_cast<unsigned>(smCount);
-  g.block = kStridingThreadsPerBlock;
+  SmCopyGeometry g = perSmGeometry("SM copy", bytes, smCount, 1, kStridingThreadsPerBlock);
   const std::size_t threads = static_cast<std::size_t>(g.grid) * g.block;
-  g.elements = bytes / kElementBytes / threads * threads;
+  g.elements = g.elements / threads * threads;
   return g;
 }
 
 SmCopyGeometry splitWarpGeometry(std::size_t bytes) { return simpleGeometry(bytes); }
 
 SmCopyGeometry multicastGeometry(std::size_t bytes, int smCount) {
-  if (smCount <= 0)
-    throw std::invalid_argument("multicast geometry needs a positive SM count, got " +
-                                std::to_string(smCount));
-  SmCopyGeometry g;
-  g.striding = true;
-  g.grid = static_cast<unsigned>(smCount);
-  g.block = kStridingThreadsPerBlock;
-  g.elements = bytes / kElementBytes;
-  return g;
+  return perSmGeometry("multicast", bytes, smCount, 1, kStridingThreadsPerBlock);
 }
 
 SmCopyGeometry tmaGeometry(std::size_t bytes, int smCount) {
-  if (smCount <= 0)
-    throw std::invalid_argument("TMA geometry needs a positive SM count, got " +
-                                std::to_string(smCount));
-  SmCopyGeometry g;
-  g.striding = true;
-  g.grid = static_cast<unsigned>(smCount);
-  g.block = 32;
-  g.elements = bytes / kElementBytes;
-  return g;
+  return perSmGeometry("TMA", bytes, smCount, 1, 32);
 }
 
 SmCopyGeometry localReadGeometry(std::size_t bytes, int smCount) {
-  if (smCount <= 0)
-    throw std::invalid_argument("local read geometry needs a positive SM count, got " +
-                                std::to_string(smCount));
-  SmCopyGeometry g;
-  g.striding = true;
-  g.grid = static_cast<unsigned>(smCount) * 4;
-  g.block = kStridingThreadsPerBlock;
-  g.elements = bytes / kElementBytes;
-  return g;
+  return perSmGeometry("local read", bytes, smCount, 4, kStridingThreadsPerBlock);
 }
 
 SmCopyGeometry localWriteGeometry(std::size_t bytes) {

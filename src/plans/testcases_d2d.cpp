@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plans/pattern.h"
+#include "plans/plan_shapes.h"
 
 namespace nvbw::plans {
 namespace {
@@ -74,20 +75,9 @@ Plan pairwise(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
   Plan plan;
   plan.matrices = std::move(matrices);
   const Topology& topo = ctx.topology;
-  const PairSet chosen = choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(),
-                                     [&](int a, int b) { return arePeers(topo, a, b); });
-  for (int r = 0; r < topo.deviceCount(); ++r) {
-    for (int c = 0; c < topo.deviceCount(); ++c) {
-      if (!arePeers(topo, r, c) || !chosen.allows(r, c)) continue;
-      Measurement m = measure(r, c);
-      for (OutputTarget out : perCell) {
-        out.row = static_cast<std::size_t>(r);
-        out.col = static_cast<std::size_t>(c);
-        m.outputs.push_back(out);
-      }
-      plan.measurements.push_back(std::move(m));
-    }
-  }
+  const auto peers = [&topo](int a, int b) { return arePeers(topo, a, b); };
+  const PairSet chosen = choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(), peers);
+  addPairMeasurements(plan, topo.deviceCount(), chosen, peers, perCell, measure);
   return plan;
 }
 

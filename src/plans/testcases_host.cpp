@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "plans/plan_shapes.h"
+
 namespace nvbw::plans {
 namespace {
 
@@ -14,21 +16,6 @@ constexpr const char* kTitleBidir = "CPU(row) <-> GPU(column) bandwidth (GB/s)";
 
 std::string engineTag(CopyMethod method) {
   return method == CopyMethod::CopyEngine ? "memcpy CE " : "memcpy SM ";
-}
-
-// A 1 x N matrix with one measurement per device, each reporting copy 0 in column d.
-Plan perDevice(const PlanContext& ctx, const std::string& title,
-               const std::function<std::vector<CopySpec>(int device)>& copiesFor) {
-  const int n = ctx.topology.deviceCount();
-  Plan plan;
-  plan.matrices.push_back({"", title, Unit::GBps, 1, static_cast<std::size_t>(n), {}});
-  for (int d = 0; d < n; ++d) {
-    Measurement m;
-    m.copies = copiesFor(d);
-    m.outputs.push_back({0, 0, static_cast<std::size_t>(d), ValueSource::Copy, 0});
-    plan.measurements.push_back(std::move(m));
-  }
-  return plan;
 }
 
 BufferSpec hostBuf(int d, std::size_t bytes) { return BufferSpec::host(d, bytes); }
@@ -44,20 +31,22 @@ CopySpec d2h(int d, std::size_t bytes, CopyMethod m) {
 }  // namespace
 
 Plan hostToDevice(const PlanContext& ctx, CopyMethod method) {
-  return perDevice(ctx, engineTag(method) + kTitleH2D,
-                   [&](int d) { return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, method)}; });
+  return oneRowPerGpu(ctx, engineTag(method) + kTitleH2D, [&](int d) {
+    return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, method)};
+  });
 }
 
 Plan deviceToHost(const PlanContext& ctx, CopyMethod method) {
-  return perDevice(ctx, engineTag(method) + kTitleD2H,
-                   [&](int d) { return std::vector<CopySpec>{d2h(d, ctx.bufferBytes, method)}; });
+  return oneRowPerGpu(ctx, engineTag(method) + kTitleD2H, [&](int d) {
+    return std::vector<CopySpec>{d2h(d, ctx.bufferBytes, method)};
+  });
 }
 
 // The opposite-direction interference copy uses buffers twice the size, as upstream, so it is
 // still running when the measured copy finishes.
 Plan hostToDeviceBidirectionalCe(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
     return std::vector<CopySpec>{h2d(d, s, CopyMethod::CopyEngine),
                                  d2h(d, 2 * s, CopyMethod::CopyEngine)};
   });
@@ -65,14 +54,14 @@ Plan hostToDeviceBidirectionalCe(const PlanContext& ctx) {
 
 Plan deviceToHostBidirectionalCe(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  return perDevice(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
     return std::vector<CopySpec>{d2h(d, s, CopyMethod::CopyEngine),
                                  h2d(d, 2 * s, CopyMethod::CopyEngine)};
   });
 }
 
 Plan hostDeviceBidirectionalSm(const PlanContext& ctx) {
-  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
     return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, CopyMethod::SmSplitWarp)};
   });
 }
@@ -94,7 +83,7 @@ Plan withAllOthers(const PlanContext& ctx, CopyMethod method, Direction dir) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   const char* title = dir == Direction::ToHost ? kTitleD2H : kTitleH2D;
-  return perDevice(ctx, engineTag(method) + title, [&](int d) {
+  return oneRowPerGpu(ctx, engineTag(method) + title, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, method)};
     for (int k = 0; k < n; ++k)
       if (k != d) copies.push_back(copyOf(dir, k, 2 * s, method));
@@ -108,7 +97,7 @@ Plan bidirectionalWithAllOthersCe(const PlanContext& ctx, Direction dir) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   constexpr CopyMethod ce = CopyMethod::CopyEngine;
-  return perDevice(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, ce), copyOf(opposite(dir), d, 2 * s, ce)};
     for (int k = 0; k < n; ++k) {
       if (k == d) continue;
@@ -125,7 +114,7 @@ Plan bidirectionalWithAllOthersSm(const PlanContext& ctx, Direction dir) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   constexpr CopyMethod split = CopyMethod::SmSplitWarp;
-  return perDevice(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, split)};
     for (int k = 0; k < n; ++k)
       if (k != d) copies.push_back(d2h(k, s, split));

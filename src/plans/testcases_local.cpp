@@ -2,6 +2,10 @@
 // copy kernel (55).
 #include "plans/testcases_local.h"
 
+#include <vector>
+
+#include "plans/plan_shapes.h"
+
 namespace nvbw::plans {
 namespace {
 
@@ -11,16 +15,7 @@ constexpr std::size_t kUnusedBytes = 4096;
 // A 1 x N matrix: for each GPU d, one copy (`copy(d)`) in column d.
 Plan perGpu(const PlanContext& ctx, const char* title,
             const std::function<CopySpec(int device)>& copy) {
-  const int n = ctx.topology.deviceCount();
-  Plan plan;
-  plan.matrices.push_back({"", title, Unit::GBps, 1, static_cast<std::size_t>(n), {}});
-  for (int d = 0; d < n; ++d) {
-    Measurement m;
-    m.copies = {copy(d)};
-    m.outputs = {{0, 0, static_cast<std::size_t>(d), ValueSource::Copy, 0}};
-    plan.measurements.push_back(std::move(m));
-  }
-  return plan;
+  return oneRowPerGpu(ctx, title, [&copy](int d) { return std::vector<CopySpec>{copy(d)}; });
 }
 
 BufferSpec on(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes); }

@@ -1,8 +1,10 @@
-// The multi-process testcases (upstream-behavior.md §10.4).
+// The multi-process testcases (docs/compatibility.md#u7).
 #include "plans/testcases_multinode.h"
 
 #include <functional>
 #include <string>
+
+#include "plans/plan_shapes.h"
 
 namespace nvbw::plans {
 namespace {
@@ -40,20 +42,13 @@ Plan pairs(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
            const std::function<std::vector<CopySpec>(int r, int c)>& copies) {
   Plan plan = multiProcessPlan(std::move(matrices));
   const int n = ctx.topology.processFacts().processes;
-  const PairSet chosen =
-      choosePairs(ctx.pairs, PairScope::Ranks, n, [](int a, int b) { return a != b; });
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c) {
-      if (r == c || !chosen.allows(r, c)) continue;
-      Measurement m;
-      m.copies = copies(r, c);
-      for (OutputTarget t : perCell) {
-        t.row = static_cast<std::size_t>(r);
-        t.col = static_cast<std::size_t>(c);
-        m.outputs.push_back(t);
-      }
-      plan.measurements.push_back(std::move(m));
-    }
+  const auto distinct = [](int a, int b) { return a != b; };
+  const PairSet chosen = choosePairs(ctx.pairs, PairScope::Ranks, n, distinct);
+  addPairMeasurements(plan, n, chosen, distinct, perCell, [&copies](int r, int c) {
+    Measurement m;
+    m.copies = copies(r, c);
+    return m;
+  });
   return plan;
 }
 

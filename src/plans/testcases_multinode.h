@@ -5,7 +5,7 @@
 // buffers only their owner touches are ProcessLocal, and the broadcast testcases write to
 // Multicast objects. Which rank issues a copy follows upstream's context preference: the owner
 // of the preferred buffer. Titles keep upstream's (typos included); the bisect rows are labelled
-// the way the data flows (decisions.md #13).
+// the way the data flows (docs/compatibility.md#c13).
 #pragma once
 
 #include "plans/plan.h"

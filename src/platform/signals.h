@@ -1,5 +1,5 @@
 // SIGINT, SIGTERM and SIGHUP as a request to stop: the run finishes the sample under way,
-// releases the GPUs and prints what it has (decisions.md #17).
+// releases the GPUs and prints what it has (docs/compatibility.md#c17).
 #pragma once
 
 namespace nvbw {

@@ -1,6 +1,6 @@
-// JSON output: upstream v0.8's document (json_style.h layout) with decisions #1 (CUDA Driver
-// Version), #3 (waive_reason), #4 (error text in ERROR entries), #9 (one entry per matrix) and
-// #16 (numbers beside the strings: per-cell values, samples and statistics).
+// JSON output: upstream v0.8's document (json_style.h layout) with the differences of
+// docs/compatibility.md: #c1 (CUDA Driver Version), #c3 (waive_reason), #c4 (error text in ERROR
+// entries), #c9 (one entry per matrix) and #c16 (numbers beside the strings).
 #include "report/output_json.h"
 
 #include <locale>
@@ -110,7 +110,8 @@ json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
   addPeaks(entry, m);
   if (!m.spec.rowLabels.empty()) entry["row_labels"] = m.spec.rowLabels;
   if (verbose) {
-    // Over present cells only (decisions #8); absent when there is none rather than a fake value.
+    // Over present cells only (docs/compatibility.md#c8); absent when there is none rather than a
+    // fake value.
     if (const auto lo = m.min()) entry["min"] = *lo;
     if (const auto hi = m.max()) entry["max"] = *hi;
     if (const auto avg = m.average()) entry["average"] = *avg;
@@ -310,8 +311,8 @@ class JsonOutput : public Output {
     for (const auto& m : result.matrices) {
       json entry = matrixEntry(m, settings_.verbose, statistic_);
       if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
-      // Entries of multi-matrix testcases are named like their SUM lines (decisions #9); this
-      // lets a script still find them by the key it passed to -t.
+      // Entries of multi-matrix testcases are named like their SUM lines
+      // (docs/compatibility.md#c9); this lets a script still find them by the key it passed to -t.
       if (m.spec.key != result.name) entry["testcase"] = result.name;
       addEntry(std::move(entry));
     }

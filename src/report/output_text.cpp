@@ -1,9 +1,9 @@
 // Text output: upstream v0.8's console layout (or v0.10's header and COEFFICIENT_OF_VARIATION
-// lines under --compat v0.10), with decisions #3 (waive reasons) and #8 (MIN/MAX/AVG over present
-// cells only), plus lines of our own that never replace one of upstream's: the noisy-cell NOTE,
-// and under -v the per-cell statistics. What the run learns only at its end (run warnings, an
-// interruption) goes to stderr: on stdout it would fall inside the last testcase's block, where
-// clients read every number as a cell (docs/compatibility.md#additions).
+// lines under --compat v0.10), with docs/compatibility.md #c3 (waive reasons) and #c8 (MIN/MAX/AVG
+// over present cells only), plus lines of our own that never replace one of upstream's
+// (#additions): the noisy-cell NOTE, and under -v the per-cell statistics. What the run learns
+// only at its end (run warnings, an interruption) goes to stderr: on stdout it would fall inside
+// the last testcase's block, where clients read every number as a cell.
 #include "report/output_text.h"
 
 #include <ostream>

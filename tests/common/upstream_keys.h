@@ -1,5 +1,5 @@
 // The 35 single-node testcase keys of upstream nvbandwidth v0.8 `-l`, in its registry order
-// (index = position; upstream-behavior.md §3.1, shared/reference/h200-upstream-v0.8/list.txt).
+// (index = position; docs/compatibility.md#u2, tests/golden/upstream/list.txt).
 // The one literal list the tests compare the registry, the listing and the CLI with.
 #pragma once
 

@@ -82,7 +82,10 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     }
     double all = 0.0;
     for (std::size_t i = 0; i < m.copies.size(); ++i) {
-      const double value = fakeCopyValue(m.copies[i].src, m.copies[i].dst, i);
+      const CopySpec& copy = m.copies[i];
+      const bool host = copy.src.kind == MemoryKind::Host || copy.dst.kind == MemoryKind::Host;
+      const double value =
+          fakeCopyValue(copy.src, copy.dst, i) * (host ? behaviour_.hostScale : 1.0);
       s.copies.push_back(series(value, m.copies[i].src.bytes));
       all += value;
     }

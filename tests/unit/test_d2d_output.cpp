@@ -39,7 +39,7 @@ using test::systemWith;
 
 // ---- Running the whole pipeline -------------------------------------------------------------
 
-// Indices of v0.8's device-to-device testcases (upstream-behavior.md §3.1).
+// Indices of v0.8's device-to-device testcases (docs/compatibility.md#u2).
 const std::vector<std::size_t> kD2dIndices = {4,  5,  6,  7,  12, 13, 14, 15, 20,
                                               21, 22, 23, 28, 29, 30, 31, 33};
 // The TMA ones of v0.10 (48-51, and the TMA latency at 56) are waived on one GPU too.
@@ -187,8 +187,8 @@ TEST(D2dOutput, OneGpuWaivedLinesNameTestcaseAndReason) {
 
 json testcasesOf(const Outcome& o) { return json::parse(o.out).at("nvbandwidth").at("testcases"); }
 
-// One JSON entry per matrix (decisions #9), named like the SUM key, with upstream's titles
-// (upstream-behavior.md §3.4), in registry order.
+// One JSON entry per matrix (docs/compatibility.md#c9), named like the SUM key, with upstream's
+// titles (docs/compatibility.md#u4), in registry order.
 TEST(D2dOutput, JsonEntryPerMatrixWithUpstreamTitles) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"device_to_device_memcpy_read_ce", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"},
@@ -327,7 +327,8 @@ TEST(D2dOutput, JsonCellsHoldTheExpectedCopies) {
   EXPECT_EQ(checked, 25u);
 }
 
-// MIN/MAX/AVG skip N/A cells (decisions #8): MIN is the smallest measured cell, never 0.
+// MIN/MAX/AVG skip N/A cells (docs/compatibility.md#c8): MIN is the smallest measured cell, never
+// 0.
 TEST(D2dOutput, VerboseStatisticsIgnoreNotAvailableCells) {
   const Outcome o = runNvbandwidth(fourGpus(), withFlags({"-j", "-v"}, d2dSelection()));
   for (const json& t : testcasesOf(o)) {

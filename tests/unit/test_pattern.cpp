@@ -129,8 +129,8 @@ TEST(ChainCycleLength, DegenerateStridesAndSizes) {
   EXPECT_EQ(chainCycleLength(8192, 1025), 1024u);  // stride = n + 1 acts like 1
 }
 
-// decisions.md #11: the samples share upstream's 1,000,000 accesses; each sample chases its share
-// once on every SM.
+// docs/compatibility.md#c11: the samples share upstream's 1,000,000 accesses; each sample chases
+// its share once on every SM.
 TEST(ChaseShape, SamplesShareTheMillionAccesses) {
   const ChaseShape three = chaseShape(3, 132);
   EXPECT_EQ(three.launches, 132u);

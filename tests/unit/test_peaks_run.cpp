@@ -23,9 +23,16 @@ using test::h200Environment;
 using test::runApp;
 using test::withH200Links;
 
+// Values a real H200 can show: host copies at about 87% of PCIe (every percent at most 100).
+FakeBehaviour plausible() {
+  FakeBehaviour behaviour;
+  behaviour.hostScale = 0.29;
+  return behaviour;
+}
+
 PlatformFactory h200s(int gpus, const std::string& nvlinks,
                       std::vector<EnvironmentSnapshot> environments = {}) {
-  FakeBehaviour behaviour;
+  FakeBehaviour behaviour = plausible();
   behaviour.environments =
       environments.empty() ? std::vector<EnvironmentSnapshot>{h200Environment(gpus)} : environments;
   return fakePlatform(withH200Links(FakeTopology(gpus), nvlinks), behaviour);
@@ -42,7 +49,7 @@ std::vector<std::string> with(std::vector<std::string> args, const std::string& 
 json entries(const std::string& out) { return json::parse(out)["nvbandwidth"]["testcases"]; }
 
 TEST(PeaksRun, DefaultTextIsTheSameWithAndWithoutFacts) {
-  const AppRun without = runApp(kSelection, fakePlatform(FakeTopology(2)));
+  const AppRun without = runApp(kSelection, fakePlatform(FakeTopology(2), plausible()));
   const AppRun withFacts = runApp(kSelection, h200s(2, "direct"));
   EXPECT_EQ(withFacts.exitCode, 0) << withFacts.err;
   EXPECT_EQ(withFacts.out, without.out);
@@ -50,10 +57,11 @@ TEST(PeaksRun, DefaultTextIsTheSameWithAndWithoutFacts) {
 
 TEST(PeaksRun, VerbosePrintsThePercentMatrixUnderEachBandwidthMatrix) {
   const AppRun run = runApp(with(kSelection, "-v"), h200s(2, "direct"));
-  // The fake's Host -> GPU 0 copy is 190 GB/s, GPU 1's 191: against 63.015 GB/s.
+  // The fake's Host -> GPU 0 copy is 190 x 0.29 = 55.10 GB/s, GPU 1's 191 x 0.29 = 55.39: against
+  // 63.015 GB/s, 87.44% and 87.90%.
   EXPECT_NE(run.out.find("Percent of theoretical peak of host_to_device_memcpy_ce:\n"
                          "           0         1\n"
-                         " 0    301.51    303.10\n"
+                         " 0     87.44     87.90\n"
                          "Peak of PCIe Gen5 x16: 63.02 GB/s (per direction)\n"),
             std::string::npos)
       << run.out;
@@ -92,6 +100,9 @@ TEST(PeaksRun, JsonPercentsAgreeWithValuesAndPeaks) {
         }
         EXPECT_NE(e["links"][r][c], "unknown");
         EXPECT_NEAR(pct.get<double>(), 100.0 * v.get<double>() / peak.get<double>(), 1e-9);
+        // What hardware can show: a percent above 100 would be a wrong peak (or a wrong fake).
+        EXPECT_GT(pct.get<double>(), 0.0) << e["name"];
+        EXPECT_LE(pct.get<double>(), 100.0) << e["name"] << "[" << r << "][" << c << "]";
         ++checked;
       }
     if (e["unit"] == "ns") {

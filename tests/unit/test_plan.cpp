@@ -18,15 +18,16 @@ const BufferSpec kGpu2 = BufferSpec::onDevice(2, kBytes);
 
 // ---- BufferSpec -------------------------------------------------------------------------------
 
-TEST(BufferSpec, FactoriesSetKindDeviceAndSize) {
-  EXPECT_EQ(kHost3.kind, MemoryKind::Host);
-  EXPECT_EQ(kHost3.device, 3);
-  EXPECT_EQ(kHost3.bytes, kBytes);
-  EXPECT_EQ(kGpu1.kind, MemoryKind::Device);
-  EXPECT_EQ(kGpu1.device, 1);
-  EXPECT_FALSE(BufferSpec::host(1, kBytes) == kGpu1);
-  EXPECT_FALSE(BufferSpec::onDevice(1, 2 * kBytes) == kGpu1);
+// Two specs name the same buffer exactly when kind, device and size agree: the pool shares buffers
+// by this equality, so a spec that compared equal across kinds would hand a host buffer to a copy
+// that expects device memory.
+TEST(BufferSpec, SpecsAreEqualExactlyWhenKindDeviceAndSizeAre) {
   EXPECT_TRUE(BufferSpec::onDevice(1, kBytes) == kGpu1);
+  EXPECT_TRUE(BufferSpec::host(3, kBytes) == kHost3);
+  EXPECT_FALSE(BufferSpec::host(1, kBytes) == kGpu1);
+  EXPECT_FALSE(BufferSpec::onDevice(2, kBytes) == kGpu1);
+  EXPECT_FALSE(BufferSpec::onDevice(1, 2 * kBytes) == kGpu1);
+  EXPECT_FALSE(BufferSpec::host(1, kBytes) == BufferSpec::host(3, kBytes));
 }
 
 // ---- makeCopy ---------------------------------------------------------------------------------

@@ -20,8 +20,8 @@ namespace {
 using test::kUpstreamKeys;
 using test::registry;
 
-// The "peer pairs" filter column of §3.1: indices 4-7, 12-15, 20-23, 28-31 and 33; and the TMA
-// device-to-device testcases (48-51, 56).
+// The "peer pairs" filter column of docs/compatibility.md#u2: indices 4-7, 12-15, 20-23, 28-31 and
+// 33; and the TMA device-to-device testcases (48-51, 56).
 const std::set<std::string> kPeerFiltered = {
     "device_to_device_latency_tma",
     "device_to_device_memcpy_read_tma",
@@ -197,29 +197,17 @@ TEST(RegistryWaivers, NeedsPeerPairsAcceptsAMutualPair) {
   EXPECT_EQ(needsPeerPairs(FakeTopology(8)), std::nullopt);
 }
 
-// ---- waiveReasonFor on hand-made entries ----------------------------------------------------
+// ---- Entries without a waiver ---------------------------------------------------------------
 
-Plan emptyPlan(const PlanContext&) { return Plan{}; }
-
-TEST(Registry, EveryEntryHasAPlanBuilder) {
-  for (const TestcaseDef& def : makeRegistry()) EXPECT_TRUE(static_cast<bool>(def.plan)) << def.key;
-}
-
-TEST(WaiveReasonFor, EntryWithPlanAndNoFilterRuns) {
-  const TestcaseDef def{"k", "d", {}, emptyPlan};
-  EXPECT_EQ(waiveReasonFor(def, FakeTopology(0)), std::nullopt);
-  EXPECT_EQ(waiveReasonFor(def, FakeTopology(1)), std::nullopt);
-}
-
-TEST(WaiveReasonFor, FilterReasonIsPassedThrough) {
-  const TestcaseDef def{"k", "d",
-                        [](const Topology& t) -> std::optional<std::string> {
-                          if (t.deviceCount() < 4) return "needs four GPUs";
-                          return std::nullopt;
-                        },
-                        emptyPlan};
-  EXPECT_EQ(waiveReasonFor(def, FakeTopology(3)), std::optional<std::string>("needs four GPUs"));
-  EXPECT_EQ(waiveReasonFor(def, FakeTopology(4)), std::nullopt);
+// The host and single-GPU testcases need nothing but a GPU: whatever else the machine lacks (peer
+// access, the TMA), they run.
+TEST(RegistryWaivers, HostAndSingleGpuTestcasesRunOnAnyGpu) {
+  FakeTopology lonely(1);
+  lonely.setComputeCapability(0, 70);
+  for (const char* key : {"host_to_device_memcpy_ce", "device_to_host_memcpy_sm",
+                          "host_to_all_bidirectional_memcpy_ce", "device_local_copy",
+                          "device_local_copy_sm", "device_local_read_sm", "device_local_write_sm"})
+    EXPECT_EQ(waiveReasonFor(test::def(key), lonely), std::nullopt) << key;
 }
 
 TEST(RegistryWaivers, TmaTestcasesNeedHopper) {

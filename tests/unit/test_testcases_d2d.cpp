@@ -467,7 +467,7 @@ TEST(D2dPlans, RejectsSplitWarp) {
 // ---- Registry ---------------------------------------------------------------------------------
 
 TEST(Registry, StartsWithTheUpstreamKeysInOrder) {
-  // Upstream v0.8 `-l` (shared/reference/h200-upstream-v0.8/list.txt): index = position.
+  // Upstream v0.8 `-l` (tests/golden/upstream/list.txt): index = position.
   std::vector<std::string> keys;
   for (const TestcaseDef& d : registry()) keys.push_back(d.key);
   keys.resize(kUpstreamKeys.size());

@@ -20,7 +20,7 @@ namespace {
 
 using namespace test;
 
-// ---- The specification (upstream-behavior.md §3.4), as a table --------------------------------
+// ---- The specification (docs/compatibility.md#u4), as a table --------------------------------
 //
 // Each measurement is for one device d (cell [0][d]). Its copy list is `own` (copies between the
 // host and d, the measured one first) followed, for every other device k in increasing order, by
@@ -269,7 +269,8 @@ TEST(HostPlans, ThreeGpuSplitWarpAllCopiesAreSizeS) {
 }
 
 TEST(HostPlans, DeviceToHostBidirectionalSmMeasuresTheSameAsHostToDevice) {
-  // Upstream quirk (§3.4, test 19): identical code to test 18, host -> device split-warp.
+  // Upstream quirk (docs/compatibility.md#u4, test 19): identical code to test 18, host -> device
+  // split-warp.
   for (int n : {1, 2, 8}) {
     const FakeTopology topo(n);
     EXPECT_EQ(describe(planFor("device_to_host_bidirectional_memcpy_sm", topo)),

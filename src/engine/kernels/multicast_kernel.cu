@@ -1,4 +1,4 @@
-// The multicast write of the broadcast testcases (upstream-behavior.md §5.4): 4-byte multimem
+// The multicast write of the broadcast testcases (docs/compatibility.md#u7): 4-byte multimem
 // stores into a multicast object, so that every GPU backing it receives each word.
 #include <cuda_runtime.h>
 

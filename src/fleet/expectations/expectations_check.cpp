@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "fleet/expectations/expectations.h"
+#include "fleet/report_keys.h"
 #include "fleet/report_shape.h"
 
 namespace nvbw {
@@ -141,7 +142,7 @@ std::vector<std::vector<std::string>> linkGrid(const json& rows) {
 
 // The testcase an entry belongs to: its "testcase", else what its key belongs to, else itself.
 std::string testcaseOf(const json& entry, const std::string& name) {
-  if (const std::string t = stringMember(entry, "testcase"); !t.empty()) return t;
+  if (const std::string t = stringMember(entry, keys::kTestcase); !t.empty()) return t;
   if (const auto known = lookUpExpectationKey(name)) return known->testcase;
   return name;
 }
@@ -186,18 +187,18 @@ void readMatrix(const json& entry, const std::string& name, const std::string& w
   ReportMatrix m;
   m.name = name;
   m.testcase = testcaseOf(entry, name);
-  m.unit = stringMember(entry, "unit");
+  m.unit = stringMember(entry, keys::kUnit);
   if (m.unit.empty()) m.unit = name.find("latency") != std::string::npos ? "ns" : "GB/s";
-  if (const json* size = member(entry, "bufferSize_MiB"); size && size->is_number_unsigned())
+  if (const json* size = member(entry, keys::kBufferSizeMiB); size && size->is_number_unsigned())
     m.sizeMiB = size->get<std::uint64_t>();
-  const json* values = member(entry, "values");
+  const json* values = member(entry, keys::kValues);
   const bool ours = values != nullptr;
   m.values = ours ? numberGrid(*values, where + ".values")
-                  : numberGrid(*member(entry, "bandwidth_matrix"), where + ".bandwidth_matrix");
-  if (const json* p = member(entry, "percent_of_peak")) m.percent = numberGrid(*p, where);
-  if (const json* p = member(entry, "peak_GBps")) m.peak = numberGrid(*p, where);
-  if (const json* l = member(entry, "links")) m.links = linkGrid(*l);
-  m.description = stringMember(entry, "bandwidth_description");
+                  : numberGrid(*member(entry, keys::kBandwidthMatrix), where + ".bandwidth_matrix");
+  if (const json* p = member(entry, keys::kPercentOfPeak)) m.percent = numberGrid(*p, where);
+  if (const json* p = member(entry, keys::kPeakGBps)) m.peak = numberGrid(*p, where);
+  if (const json* l = member(entry, keys::kLinks)) m.links = linkGrid(*l);
+  m.description = stringMember(entry, keys::kBandwidthDescription);
   if (ours) {
     gpuAxes(m);
     report.matrices.push_back(std::move(m));
@@ -208,14 +209,14 @@ void readMatrix(const json& entry, const std::string& name, const std::string& w
 
 ReportContents readContents(const json& document) {
   ReportContents report;
-  const json* run = member(document, "nvbandwidth");
+  const json* run = member(document, keys::kRoot);
   if (!run || !run->is_object()) notAReport("", "is not an object");
-  report.upstream = member(*run, "schema_version") == nullptr;
-  if (const std::string error = stringMember(*run, "error"); !error.empty())
+  report.upstream = member(*run, keys::kSchemaVersion) == nullptr;
+  if (const std::string error = stringMember(*run, keys::kError); !error.empty())
     report.notes.push_back("the run reported an error: " + error);
-  if (const std::string signal = stringMember(*run, "interrupted"); !signal.empty())
+  if (const std::string signal = stringMember(*run, keys::kInterrupted); !signal.empty())
     report.notes.push_back("the run was interrupted by " + signal);
-  const json* testcases = member(*run, "testcases");
+  const json* testcases = member(*run, keys::kTestcases);
   if (!testcases) {
     report.notes.push_back("the report has no testcases");
     return report;
@@ -224,18 +225,19 @@ ReportContents readContents(const json& document) {
   for (std::size_t i = 0; i < testcases->size(); ++i) {
     const json& entry = (*testcases)[i];
     const std::string where = ".testcases[" + std::to_string(i) + "]";
-    const json* name = member(entry, "name");
-    const json* status = member(entry, "status");
+    const json* name = member(entry, keys::kName);
+    const json* status = member(entry, keys::kStatus);
     if (!name || !name->is_string() || !status || !status->is_string())
       notAReport(where, "has no \"name\" and \"status\" strings");
     const std::string key = name->get<std::string>();
-    if (*status == "Passed" && (member(entry, "values") || member(entry, "bandwidth_matrix"))) {
+    if (*status == "Passed" &&
+        (member(entry, keys::kValues) || member(entry, keys::kBandwidthMatrix))) {
       readMatrix(entry, key, where, report);
       continue;
     }
     ReportStatus s{key, testcaseOf(entry, key), status->get<std::string>(), "", std::nullopt};
     s.detail = stringMember(entry, s.status == "Waived" ? "waive_reason" : "error");
-    if (const json* size = member(entry, "bufferSize_MiB"); size && size->is_number_unsigned())
+    if (const json* size = member(entry, keys::kBufferSizeMiB); size && size->is_number_unsigned())
       s.sizeMiB = size->get<std::uint64_t>();
     report.statuses.push_back(std::move(s));
   }

@@ -6,6 +6,7 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw::html {
 
@@ -16,7 +17,7 @@ using nlohmann::json;
 std::string count(const json& summary, const char* key) { return scalarText(member(summary, key)); }
 
 std::string summaryText(const json& comparison) {
-  const json& summary = member(comparison, "summary");
+  const json& summary = member(comparison, keys::kSummary);
   return count(summary, "cells") + " cells compared: " + count(summary, "same") + " SAME, " +
          count(summary, "slower") + " SLOWER, " + count(summary, "faster") + " FASTER; " +
          count(summary, "only_in_baseline") + " only in the baseline, " +
@@ -26,27 +27,28 @@ std::string summaryText(const json& comparison) {
 std::string criteriaText(const json& comparison) {
   return "A cell is SAME when its change is within the larger of its samples' noise and the "
          "run-to-run floor of " +
-         scalarText(member(comparison, "run_to_run_floor_percent")) +
-         "%, or within the tolerance of " + scalarText(member(comparison, "tolerance_percent")) +
+         scalarText(member(comparison, keys::kRunToRunFloorPercent)) +
+         "%, or within the tolerance of " +
+         scalarText(member(comparison, keys::kTolerancePercent)) +
          "% where the samples are not known.";
 }
 
 std::string changedRow(const json& cell) {
-  const std::string verdict = scalarText(member(cell, "verdict"));
+  const std::string verdict = scalarText(member(cell, keys::kVerdict));
   std::string cells;
-  cells += textElement("td", "", scalarText(member(cell, "name")));
+  cells += textElement("td", "", scalarText(member(cell, keys::kName)));
   cells += textElement("td", "",
-                       "[" + scalarText(member(cell, "row")) + "][" +
-                           scalarText(member(cell, "col")) + "]");
-  cells += textElement("td", attr("class", "num"), fixedOrText(member(cell, "baseline"), 2));
-  cells += textElement("td", attr("class", "num"), fixedOrText(member(cell, "current"), 2));
-  cells += textElement("td", "", scalarText(member(cell, "unit")));
-  cells +=
-      textElement("td", attr("class", "num"), fixedOrText(member(cell, "change_percent"), 2) + "%");
+                       "[" + scalarText(member(cell, keys::kRow)) + "][" +
+                           scalarText(member(cell, keys::kCol)) + "]");
+  cells += textElement("td", attr("class", "num"), fixedOrText(member(cell, keys::kBaseline), 2));
+  cells += textElement("td", attr("class", "num"), fixedOrText(member(cell, keys::kCurrent), 2));
+  cells += textElement("td", "", scalarText(member(cell, keys::kUnit)));
   cells += textElement("td", attr("class", "num"),
-                       fixedOrText(member(cell, "band_percent"), 2) + "% (" +
-                           scalarText(member(cell, "basis")) + ")");
-  const bool noisy = member(cell, "noisy") == true;
+                       fixedOrText(member(cell, keys::kChangePercent), 2) + "%");
+  cells += textElement("td", attr("class", "num"),
+                       fixedOrText(member(cell, keys::kBandPercent), 2) + "% (" +
+                           scalarText(member(cell, keys::kBasis)) + ")");
+  const bool noisy = member(cell, keys::kNoisy) == true;
   cells +=
       textElement("td", attr("class", "verdict-" + verdict), verdict + (noisy ? " (noisy)" : ""));
   return element("tr", attr("data-verdict", verdict), cells);
@@ -54,12 +56,12 @@ std::string changedRow(const json& cell) {
 
 std::string changedTable(const json& comparison) {
   std::string rows;
-  for (const json& cell : member(comparison, "cells"))
-    if (member(cell, "verdict") != "SAME") rows += changedRow(cell);
+  for (const json& cell : member(comparison, keys::kCells))
+    if (member(cell, keys::kVerdict) != "SAME") rows += changedRow(cell);
   if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
-  const json& cells = member(comparison, "cells");
+  const json& cells = member(comparison, keys::kCells);
   const bool anyNoisy = std::any_of(cells.begin(), cells.end(), [](const json& c) {
-    return member(c, "verdict") != "SAME" && member(c, "noisy") == true;
+    return member(c, keys::kVerdict) != "SAME" && member(c, keys::kNoisy) == true;
   });
   const std::string footnote =
       anyNoisy ? textElement("p", "",
@@ -87,13 +89,14 @@ std::string stringList(const char* title, const char* cls, const json& items) {
 VerdictIndex verdictIndex(const json& run) {
   VerdictIndex index;
   // Pointers into the document itself: iterating a copy (json::value) would leave them dangling.
-  const json& cells = member(member(run, "comparison"), "cells");
+  const json& cells = member(member(run, keys::kComparison), "cells");
   if (!cells.is_array()) return index;
   for (const json& cell : cells) {
-    if (!member(cell, "row").is_number_unsigned() || !member(cell, "col").is_number_unsigned())
+    if (!member(cell, keys::kRow).is_number_unsigned() ||
+        !member(cell, keys::kCol).is_number_unsigned())
       continue;
-    index[CellKey{scalarText(member(cell, "name")), cell.at("row").get<std::size_t>(),
-                  cell.at("col").get<std::size_t>()}] = &cell;
+    index[CellKey{scalarText(member(cell, keys::kName)), cell.at(keys::kRow).get<std::size_t>(),
+                  cell.at(keys::kCol).get<std::size_t>()}] = &cell;
   }
   return index;
 }
@@ -104,11 +107,12 @@ std::string comparisonSection(const json& comparison) {
       textElement("h2", "", "Comparison with the baseline") +
           textElement("p", attr("class", "comparison-summary"), summaryText(comparison)) +
           textElement("p", attr("class", "criteria"), criteriaText(comparison)) +
-          stringList("Notes", "comparison-notes", member(comparison, "notes")) +
+          stringList("Notes", "comparison-notes", member(comparison, keys::kNotes)) +
           changedTable(comparison) +
           stringList("Only in the baseline", "only-in-baseline",
-                     member(comparison, "only_in_baseline")) +
-          stringList("Only in this run", "only-in-current", member(comparison, "only_in_current")));
+                     member(comparison, keys::kOnlyInBaseline)) +
+          stringList("Only in this run", "only-in-current",
+                     member(comparison, keys::kOnlyInCurrent)));
 }
 
 }  // namespace nvbw::html

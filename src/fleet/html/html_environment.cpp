@@ -6,6 +6,7 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw::html {
 
@@ -24,8 +25,8 @@ std::string withUnit(const json& value, const std::string& unit) {
 
 std::string pcieText(const json& pcie) {
   if (!pcie.is_object()) return "unknown";
-  const std::string current = scalarText(member(pcie, "current"));
-  const std::string most = scalarText(member(pcie, "max"));
+  const std::string current = scalarText(member(pcie, keys::kCurrent));
+  const std::string most = scalarText(member(pcie, keys::kMax));
   return current == most ? current : current + " (max " + most + ")";
 }
 
@@ -100,8 +101,8 @@ std::string snapshot(const json& environment, const std::string& title, const st
 }  // namespace
 
 std::string environmentSection(const json& run) {
-  const json& start = member(run, "environment");
-  const json& end = member(run, "environment_at_end");
+  const json& start = member(run, keys::kEnvironment);
+  const json& end = member(run, keys::kEnvironmentAtEnd);
   if (!start.is_object() && !end.is_object()) return "";
   std::string inner = textElement("h2", "", "Environment");
   if (start.is_object()) inner += snapshot(start, "At the start of the run", "environment-start");

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "fleet/html/html_markup.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw::html {
 
@@ -39,14 +40,14 @@ std::optional<double> parseNumber(const std::string& text) {
 // "values" (this tool) or, in upstream v0.8 reports, the numbers of "bandwidth_matrix". Throws
 // where neither is a matrix (an array of rows), which no report has.
 json valueGrid(const json& entry) {
-  const bool ours = entry.contains("values");
-  const json& grid = ours ? entry.at("values") : entry.at("bandwidth_matrix");
+  const bool ours = entry.contains(keys::kValues);
+  const json& grid = ours ? entry.at(keys::kValues) : entry.at(keys::kBandwidthMatrix);
   const bool matrix = grid.is_array() && std::all_of(grid.begin(), grid.end(), [](const json& row) {
                         return row.is_array();
                       });
   if (!matrix)
     throw std::runtime_error("not an nvbandwidth report: the matrix of " +
-                             scalarText(member(entry, "name")) + " is not an array of rows");
+                             scalarText(member(entry, keys::kName)) + " is not an array of rows");
   if (ours) return grid;
   json values = json::array();
   for (const json& row : grid) {
@@ -61,14 +62,14 @@ json valueGrid(const json& entry) {
 }
 
 bool isCell(const json& o, std::size_t row, std::size_t col) {
-  const json& r = member(o, "row");
-  const json& c = member(o, "col");
+  const json& r = member(o, keys::kRow);
+  const json& c = member(o, keys::kCol);
   return r.is_number_unsigned() && c.is_number_unsigned() && r.get<std::size_t>() == row &&
          c.get<std::size_t>() == col;
 }
 
 const json* outlierAt(const json& entry, std::size_t row, std::size_t col) {
-  const json& outliers = member(entry, "outliers");
+  const json& outliers = member(entry, keys::kOutliers);
   if (!outliers.is_array()) return nullptr;
   for (const json& o : outliers)
     if (isCell(o, row, col)) return &o;
@@ -77,8 +78,8 @@ const json* outlierAt(const json& entry, std::size_t row, std::size_t col) {
 
 // Upstream v0.8 reports name no unit; their latency titles end in "(ns)".
 std::string unitOf(const json& entry) {
-  if (member(entry, "unit").is_string()) return entry.at("unit").get<std::string>();
-  const json& title = member(entry, "bandwidth_description");
+  if (member(entry, keys::kUnit).is_string()) return entry.at(keys::kUnit).get<std::string>();
+  const json& title = member(entry, keys::kBandwidthDescription);
   const bool ns = title.is_string() && title.get<std::string>().find("(ns)") != std::string::npos;
   return ns ? "ns" : "GB/s";
 }
@@ -89,7 +90,8 @@ HeatmapCell cellOf(const json& entry, const json& values, const VerdictIndex& ve
   cell.row = row, cell.col = col;
   cell.value = numberAt(values, row, col);
   if (cell.value) cell.exactValue = exactNumber(*cell.value);
-  if (cell.value && !g.latency) cell.percent = numberAt(member(entry, "percent_of_peak"), row, col);
+  if (cell.value && !g.latency)
+    cell.percent = numberAt(member(entry, keys::kPercentOfPeak), row, col);
   cell.outlier = outlierAt(entry, row, col);
   const auto verdict = verdicts.find(CellKey{g.name, row, col});
   if (verdict != verdicts.end()) cell.comparison = verdict->second;
@@ -97,7 +99,7 @@ HeatmapCell cellOf(const json& entry, const json& values, const VerdictIndex& ve
 }
 
 void addRowLabels(HeatmapGrid& g, const json& entry) {
-  const json& labels = member(entry, "row_labels");
+  const json& labels = member(entry, keys::kRowLabels);
   std::size_t longest = 2;
   for (std::size_t row = 0; row < g.rows; ++row) {
     const bool given = row < labels.size() && labels[row].is_string();
@@ -111,7 +113,7 @@ void addRowLabels(HeatmapGrid& g, const json& entry) {
 
 HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
   HeatmapGrid g;
-  g.name = entry.at("name").get<std::string>();
+  g.name = entry.at(keys::kName).get<std::string>();
   g.unit = unitOf(entry);
   g.latency = g.unit == "ns";
   g.index = index;
@@ -147,35 +149,35 @@ std::string cellName(const HeatmapCell& cell, const HeatmapGrid& g) {
 
 std::string peakLine(const json& entry, const HeatmapCell& cell) {
   std::string line = fixed(*cell.percent, 1) + "% of the peak";
-  if (const auto peak = numberAt(member(entry, "peak_GBps"), cell.row, cell.col))
+  if (const auto peak = numberAt(member(entry, keys::kPeakGBps), cell.row, cell.col))
     line += " (" + fixed(*peak, 2) + " GB/s)";
-  if (const json* link = cellAt(member(entry, "links"), cell.row, cell.col))
+  if (const json* link = cellAt(member(entry, keys::kLinks), cell.row, cell.col))
     line += " of " + scalarText(*link);
   return line;
 }
 
 std::string samplesLine(const json& entry, const HeatmapCell& cell) {
-  const json* stats = cellAt(member(entry, "cells"), cell.row, cell.col);
-  if (!stats || !stats->is_object() || !member(*stats, "samples").is_array()) return "";
+  const json* stats = cellAt(member(entry, keys::kCells), cell.row, cell.col);
+  if (!stats || !stats->is_object() || !member(*stats, keys::kSamples).is_array()) return "";
   std::string line = std::to_string(stats->at("samples").size()) + " samples";
-  const json& lo = member(*stats, "min");
-  const json& hi = member(*stats, "max");
+  const json& lo = member(*stats, keys::kMin);
+  const json& hi = member(*stats, keys::kMax);
   if (lo.is_number() && hi.is_number())
     line += ", min " + fixed(lo.get<double>(), 2) + ", max " + fixed(hi.get<double>(), 2);
-  if (member(*stats, "cv").is_number())
+  if (member(*stats, keys::kCv).is_number())
     line += ", CV " + fixed(100.0 * stats->at("cv").get<double>(), 2) + "%";
   return line;
 }
 
 std::string comparisonLine(const json& c) {
-  std::string line = scalarText(member(c, "verdict"));
-  if (member(c, "change_percent").is_number())
-    line += ": " + fixed(c.at("change_percent").get<double>(), 2) + "%";
-  if (member(c, "baseline").is_number())
-    line += " vs baseline " + fixed(c.at("baseline").get<double>(), 2);
-  if (member(c, "band_percent").is_number())
-    line += " (band " + fixed(c.at("band_percent").get<double>(), 2) + "%, " +
-            scalarText(member(c, "basis")) + ")";
+  std::string line = scalarText(member(c, keys::kVerdict));
+  if (member(c, keys::kChangePercent).is_number())
+    line += ": " + fixed(c.at(keys::kChangePercent).get<double>(), 2) + "%";
+  if (member(c, keys::kBaseline).is_number())
+    line += " vs baseline " + fixed(c.at(keys::kBaseline).get<double>(), 2);
+  if (member(c, keys::kBandPercent).is_number())
+    line += " (band " + fixed(c.at(keys::kBandPercent).get<double>(), 2) + "%, " +
+            scalarText(member(c, keys::kBasis)) + ")";
   return line;
 }
 
@@ -198,7 +200,7 @@ std::string number(double v) { return fixed(v, 1); }
 
 std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
   const std::string verdict =
-      cell.comparison ? scalarText(member(*cell.comparison, "verdict")) : "";
+      cell.comparison ? scalarText(member(*cell.comparison, keys::kVerdict)) : "";
   if (verdict != "SLOWER" && verdict != "FASTER") return "";
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
   const double top = y + 5, bottom = y + 15;
@@ -219,7 +221,7 @@ std::string cellAttributes(const HeatmapCell& cell) {
                       attr("data-value", cell.exactValue);
   if (cell.percent) attrs += attr("data-percent", exactNumber(*cell.percent));
   if (cell.comparison)
-    attrs += attr("data-verdict", scalarText(member(*cell.comparison, "verdict")));
+    attrs += attr("data-verdict", scalarText(member(*cell.comparison, keys::kVerdict)));
   if (cell.outlier) attrs += attr("data-outlier", "true");
   return attrs;
 }

@@ -5,6 +5,7 @@
 
 #include "fleet/html/html_heatmap.h"
 #include "fleet/html/html_markup.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw::html {
 
@@ -40,7 +41,7 @@ std::string colourText(const HeatmapGrid& g) {
 }
 
 std::string captionText(const json& entry, const HeatmapGrid& g) {
-  const json& statistic = member(entry, "statistic");
+  const json& statistic = member(entry, keys::kStatistic);
   return "Colour: " + colourText(g) + " Cell value: the " +
          (statistic.is_string() ? statistic.get<std::string>() : std::string("median")) +
          " of its samples, in " + g.unit + ", 2 decimals (full precision in the tooltip).";
@@ -105,24 +106,24 @@ std::string markerLegend(const HeatmapGrid& g) {
 
 std::string summaryLines(const json& entry, const HeatmapGrid& g) {
   const std::string unit = " " + g.unit;
-  std::string text = "SUM " + g.name + " " + fixedOrText(member(entry, "sum"), 2) + unit;
+  std::string text = "SUM " + g.name + " " + fixedOrText(member(entry, keys::kSum), 2) + unit;
   std::string lines = textElement("p", attr("class", "sum"), text);
-  if (entry.contains("min") && entry.contains("max") && entry.contains("average"))
+  if (entry.contains(keys::kMin) && entry.contains(keys::kMax) && entry.contains(keys::kAverage))
     lines += textElement("p", attr("class", "min-max"),
-                         "MIN " + fixed(entry.at("min").get<double>(), 2) + unit + ", MAX " +
-                             fixed(entry.at("max").get<double>(), 2) + unit + ", AVG " +
-                             fixed(entry.at("average").get<double>(), 2) + unit);
+                         "MIN " + fixed(entry.at(keys::kMin).get<double>(), 2) + unit + ", MAX " +
+                             fixed(entry.at(keys::kMax).get<double>(), 2) + unit + ", AVG " +
+                             fixed(entry.at(keys::kAverage).get<double>(), 2) + unit);
   return lines;
 }
 
 std::string linkPeaksLine(const json& entry) {
-  if (!entry.contains("link_peaks") || entry.at("link_peaks").empty()) return "";
+  if (!entry.contains(keys::kLinkPeaks) || entry.at(keys::kLinkPeaks).empty()) return "";
   std::string text = "Links: ";
   bool first = true;
-  for (const json& link : entry.at("link_peaks")) {
+  for (const json& link : entry.at(keys::kLinkPeaks)) {
     text += (first ? "" : "; ") + scalarText(member(link, "link"));
     first = false;
-    const json& peak = member(link, "peak_GBps");
+    const json& peak = member(link, keys::kPeakGBps);
     if (peak.is_number())
       text += ", peak " + fixed(peak.get<double>(), 2) + " GB/s " +
               scalarText(member(link, "convention"));
@@ -131,9 +132,9 @@ std::string linkPeaksLine(const json& entry) {
 }
 
 std::string outlierItem(const json& o, const HeatmapGrid& g) {
-  std::string text = "[" + scalarText(member(o, "row")) + "][" + scalarText(member(o, "col")) +
-                     "] " + scalarText(member(o, "cell")) + " over " +
-                     scalarText(member(o, "link"));
+  std::string text = "[" + scalarText(member(o, keys::kRow)) + "][" +
+                     scalarText(member(o, keys::kCol)) + "] " + scalarText(member(o, "cell")) +
+                     " over " + scalarText(member(o, "link"));
   for (const HeatmapCell& cell : g.cells)
     if (cell.outlier == &o && cell.value) text += ": " + fixed(*cell.value, 2) + " " + g.unit;
   const json& below = member(o, "below_median_percent");
@@ -145,7 +146,7 @@ std::string outlierItem(const json& o, const HeatmapGrid& g) {
 }
 
 std::string outlierNote(const json& entry, const HeatmapGrid& g) {
-  const json& outliers = member(entry, "outliers");
+  const json& outliers = member(entry, keys::kOutliers);
   if (!outliers.is_array() || outliers.empty()) return "";
   std::string items;
   for (const json& o : outliers) items += outlierItem(o, g);

@@ -8,6 +8,7 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw {
 
@@ -19,15 +20,15 @@ using namespace html;
 // The run object, once it is known to be a report (of a run, or of `--compare` alone) rather
 // than a listing or anything else.
 const json& runOf(const json& document) {
-  const json& run = member(document, "nvbandwidth");
+  const json& run = member(document, keys::kRoot);
   if (!run.is_object())
     throw std::runtime_error("not an nvbandwidth report: no \"nvbandwidth\" object");
-  const json& testcases = member(run, "testcases");
-  if (!testcases.is_array() && !member(run, "comparison").is_object())
+  const json& testcases = member(run, keys::kTestcases);
+  if (!testcases.is_array() && !member(run, keys::kComparison).is_object())
     throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
   if (testcases.is_array())
     for (const json& entry : testcases)
-      if (!member(entry, "name").is_string() || !member(entry, "status").is_string())
+      if (!member(entry, keys::kName).is_string() || !member(entry, keys::kStatus).is_string())
         throw std::runtime_error(
             "not an nvbandwidth report: a testcase entry without name and status (a listing?)");
   return run;
@@ -47,10 +48,10 @@ std::string factRow(const std::string& name, const std::string& value) {
 
 // The keys a report of `--compare` alone lacks are left out rather than shown as unknown.
 std::string versionTable(const json& run) {
-  std::string rows = factRow("Version", scalarText(member(run, "version"))) +
-                     factRow("Git version", scalarText(member(run, "git_version")));
-  for (const char* key : {"schema_version", "CUDA Runtime Version", "CUDA Driver Version",
-                          "Driver Version", "MPI version", "memory_sharing"}) {
+  std::string rows = factRow("Version", scalarText(member(run, keys::kVersion))) +
+                     factRow("Git version", scalarText(member(run, keys::kGitVersion)));
+  for (const char* key : {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
+                          keys::kDriverVersion, keys::kMpiVersion, keys::kMemorySharing}) {
     if (!run.contains(key)) continue;
     const bool cuda = std::string(key).rfind("CUDA", 0) == 0;
     rows += factRow(key, cuda ? cudaVersionText(run.at(key)) : scalarText(run.at(key)));
@@ -93,19 +94,20 @@ std::string processTable(const json& processes) {
 
 std::string problemLines(const json& run) {
   std::string lines;
-  if (run.contains("error"))
-    lines +=
-        textElement("p", attr("class", "run-error"), "Run error: " + scalarText(run.at("error")));
-  if (run.contains("interrupted"))
+  if (run.contains(keys::kError))
     lines += textElement("p", attr("class", "run-error"),
-                         "Interrupted by " + scalarText(run.at("interrupted")) +
+                         "Run error: " + scalarText(run.at(keys::kError)));
+  if (run.contains(keys::kInterrupted))
+    lines += textElement("p", attr("class", "run-error"),
+                         "Interrupted by " + scalarText(run.at(keys::kInterrupted)) +
                              "; the testcases after the one it cut short did not run.");
   return lines;
 }
 
 std::string warningBlock(const json& run) {
-  json warnings = member(run, "warnings");
-  if (!warnings.is_array() && run.contains("warning")) warnings = json::array({run.at("warning")});
+  json warnings = member(run, keys::kWarnings);
+  if (!warnings.is_array() && run.contains(keys::kWarning))
+    warnings = json::array({run.at(keys::kWarning)});
   if (!warnings.is_array() || warnings.empty()) return "";
   return element("div", attr("class", "warnings"),
                  textElement("h3", "", "Warnings") + stringList(warnings, "warning-list"));
@@ -114,22 +116,22 @@ std::string warningBlock(const json& run) {
 std::string headerSection(const json& run) {
   std::string inner = textElement("h1", "", "nvbandwidth report") + problemLines(run);
   std::string columns = element("div", "", textElement("h3", "", "Versions") + versionTable(run));
-  if (member(run, "settings").is_object())
+  if (member(run, keys::kSettings).is_object())
     columns += element("div", "",
                        textElement("h3", "", "Settings") +
-                           objectTable(run.at("settings"), "settings", ""));
+                           objectTable(run.at(keys::kSettings), "settings", ""));
   inner += element("div", attr("class", "columns"), columns);
-  const json& devices = member(run, "GPU Device list");
+  const json& devices = member(run, keys::kGpuDeviceList);
   if (devices.is_array())
     inner += textElement("h3", "", "GPU Device list") + stringList(devices, "gpu-list");
-  if (member(run, "processes").is_array())
-    inner += textElement("h3", "", "Processes") + processTable(run.at("processes"));
+  if (member(run, keys::kProcesses).is_array())
+    inner += textElement("h3", "", "Processes") + processTable(run.at(keys::kProcesses));
   return element("header", attr("class", "run"), inner + warningBlock(run));
 }
 
 std::string costSection(const json& run) {
-  const json& timing = member(run, "timing");
-  const json& memory = member(run, "memory");
+  const json& timing = member(run, keys::kTiming);
+  const json& memory = member(run, keys::kMemory);
   if (!timing.is_object() && !memory.is_object()) return "";
   std::string inner = textElement("h2", "", "Where the time and memory went");
   std::string columns;
@@ -144,12 +146,12 @@ std::string costSection(const json& run) {
 }
 
 std::string entryHeading(const json& entry) {
-  const std::string status = scalarText(member(entry, "status"));
+  const std::string status = scalarText(member(entry, keys::kStatus));
   std::string inner =
-      textElement("span", attr("class", "entry-name"), scalarText(member(entry, "name")));
-  if (member(entry, "bufferSize_MiB").is_number())
+      textElement("span", attr("class", "entry-name"), scalarText(member(entry, keys::kName)));
+  if (member(entry, keys::kBufferSizeMiB).is_number())
     inner += textElement("span", attr("class", "buffer-size"),
-                         "buffer " + scalarText(entry.at("bufferSize_MiB")) + " MiB");
+                         "buffer " + scalarText(entry.at(keys::kBufferSizeMiB)) + " MiB");
   inner += textElement("span", attr("class", "status status-" + status), status);
   return element("h3", "", inner);
 }
@@ -157,19 +159,19 @@ std::string entryHeading(const json& entry) {
 // What the entry says besides its matrix: its title, its testcase, why it did not pass.
 std::string entryNotes(const json& entry) {
   std::string notes;
-  if (entry.contains("bandwidth_description"))
+  if (entry.contains(keys::kBandwidthDescription))
     notes += textElement("p", attr("class", "description"),
-                         scalarText(entry.at("bandwidth_description")));
-  if (entry.contains("testcase"))
+                         scalarText(entry.at(keys::kBandwidthDescription)));
+  if (entry.contains(keys::kTestcase))
     notes += textElement("p", attr("class", "part-of"),
-                         "A matrix of testcase " + scalarText(entry.at("testcase")));
-  if (entry.contains("waive_reason"))
+                         "A matrix of testcase " + scalarText(entry.at(keys::kTestcase)));
+  if (entry.contains(keys::kWaiveReason))
     notes += textElement("p", attr("class", "waive-reason"),
-                         "Waived: " + scalarText(entry.at("waive_reason")));
-  if (entry.contains("error"))
-    notes +=
-        textElement("p", attr("class", "entry-error"), "ERROR: " + scalarText(entry.at("error")));
-  if (scalarText(member(entry, "status")) == "Running")
+                         "Waived: " + scalarText(entry.at(keys::kWaiveReason)));
+  if (entry.contains(keys::kError))
+    notes += textElement("p", attr("class", "entry-error"),
+                         "ERROR: " + scalarText(entry.at(keys::kError)));
+  if (scalarText(member(entry, keys::kStatus)) == "Running")
     notes += textElement("p", attr("class", "entry-error"),
                          "Still running when the run-level error stopped the run.");
   return notes;
@@ -177,15 +179,15 @@ std::string entryNotes(const json& entry) {
 
 std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
   std::string inner = entryHeading(entry) + entryNotes(entry);
-  const bool hasMatrix = entry.contains("values") || entry.contains("bandwidth_matrix");
-  if (entry.at("status") == "Passed" && hasMatrix)
+  const bool hasMatrix = entry.contains(keys::kValues) || entry.contains(keys::kBandwidthMatrix);
+  if (entry.at(keys::kStatus) == "Passed" && hasMatrix)
     inner += matrixFigure(entry, verdicts, index);
-  else if (entry.at("status") == "Passed")
+  else if (entry.at(keys::kStatus) == "Passed")
     inner += textElement("p", "", "Passed without a matrix.");
   return element("article",
                  attr("class", "entry") + attr("id", "entry-" + std::to_string(index)) +
-                     attr("data-name", scalarText(entry.at("name"))) +
-                     attr("data-status", scalarText(entry.at("status"))),
+                     attr("data-name", scalarText(entry.at(keys::kName))) +
+                     attr("data-status", scalarText(entry.at(keys::kStatus))),
                  inner);
 }
 
@@ -193,7 +195,8 @@ std::string testcaseSection(const json& run) {
   const VerdictIndex verdicts = verdictIndex(run);
   std::string articles;
   std::size_t index = 0;
-  for (const json& entry : run.at("testcases")) articles += entryArticle(entry, verdicts, index++);
+  for (const json& entry : run.at(keys::kTestcases))
+    articles += entryArticle(entry, verdicts, index++);
   if (index == 0) articles = textElement("p", "", "No testcase ran.");
   return element("section", attr("class", "testcases") + attr("id", "testcases"),
                  textElement("h2", "", "Testcases (" + std::to_string(index) + " entries)") +
@@ -202,15 +205,16 @@ std::string testcaseSection(const json& run) {
 
 std::string pageBody(const json& run) {
   std::string body = headerSection(run) + environmentSection(run);
-  if (member(run, "comparison").is_object()) body += comparisonSection(run.at("comparison"));
-  if (member(run, "sweep").is_object()) body += sweepSection(run.at("sweep"));
-  if (member(run, "testcases").is_array()) body += testcaseSection(run);
+  if (member(run, keys::kComparison).is_object())
+    body += comparisonSection(run.at(keys::kComparison));
+  if (member(run, keys::kSweep).is_object()) body += sweepSection(run.at(keys::kSweep));
+  if (member(run, keys::kTestcases).is_array()) body += testcaseSection(run);
   return body + costSection(run);
 }
 
 std::string pageTitle(const json& run) {
-  return "nvbandwidth " + scalarText(member(run, "version")) + " report (" +
-         scalarText(member(run, "git_version")) + ")";
+  return "nvbandwidth " + scalarText(member(run, keys::kVersion)) + " report (" +
+         scalarText(member(run, keys::kGitVersion)) + ")";
 }
 
 }  // namespace

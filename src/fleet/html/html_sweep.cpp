@@ -9,6 +9,7 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw::html {
 
@@ -43,7 +44,7 @@ std::string number(double v) { return fixed(v, 1); }
 // Positive sizes only: a log axis has no place for the others.
 std::vector<Point> pointsOf(const json& sizes, const json& series) {
   std::vector<Point> points;
-  const json& sums = member(series, "sums");
+  const json& sums = member(series, keys::kSums);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     if (!sizes[i].is_number() || !(sizes[i].get<double>() > 0) ||
         !std::isfinite(sizes[i].get<double>()))
@@ -179,7 +180,7 @@ std::optional<Point> largestSize(const std::vector<Point>& points) {
 }
 
 std::string ninetyPercentMark(const Axes& a, const json& series, const std::vector<Point>& points) {
-  const json& size = member(series, "size_reaching_90_percent_MiB");
+  const json& size = member(series, keys::kSizeReaching90);
   const auto reference = largestSize(points);
   if (!size.is_number() || size.get<double>() <= 0 || !reference) return "";
   const double x = a.x(size.get<double>()), y = a.y(0.9 * *reference->sum);
@@ -195,35 +196,35 @@ std::string ninetyPercentMark(const Axes& a, const json& series, const std::vect
 std::string sweepChart(const json& sizes, const json& series) {
   const std::vector<Point> points = pointsOf(sizes, series);
   const Axes a = axesFor(points);
-  const std::string unit = scalarText(member(series, "unit"));
+  const std::string unit = scalarText(member(series, keys::kUnit));
   std::string inner = emptyElement("rect", attr("x", number(kLeft)) + attr("y", number(kTop)) +
                                                attr("width", number(kWidth - kLeft - kRight)) +
                                                attr("height", number(kHeight - kTop - kBottom)) +
                                                attr("fill", "#fafafa") + attr("stroke", "#999999"));
   inner += yGrid(a) + xTicks(a, points) + axisTitles(unit) + dataLines(a, points, unit) +
            ninetyPercentMark(a, series, points);
-  const json& size90 = member(series, "size_reaching_90_percent_MiB");
-  return element("svg",
-                 attr("class", "sweep") + attr("data-name", scalarText(member(series, "name"))) +
-                     attr("data-testcase", scalarText(member(series, "testcase"))) +
-                     attr("data-size-90", size90.is_number() ? size90.dump() : "") +
-                     attr("width", number(kWidth)) + attr("height", number(kHeight)) +
-                     attr("viewBox", "0 0 " + number(kWidth) + " " + number(kHeight)) +
-                     attr("role", "img"),
-                 inner);
+  const json& size90 = member(series, keys::kSizeReaching90);
+  return element(
+      "svg",
+      attr("class", "sweep") + attr("data-name", scalarText(member(series, keys::kName))) +
+          attr("data-testcase", scalarText(member(series, keys::kTestcase))) +
+          attr("data-size-90", size90.is_number() ? size90.dump() : "") +
+          attr("width", number(kWidth)) + attr("height", number(kHeight)) +
+          attr("viewBox", "0 0 " + number(kWidth) + " " + number(kHeight)) + attr("role", "img"),
+      inner);
 }
 
 std::string chartCaption(const json& series, const std::vector<Point>& points) {
-  const std::string name = scalarText(member(series, "name"));
-  const std::string testcase = scalarText(member(series, "testcase"));
-  const std::string unit = scalarText(member(series, "unit"));
+  const std::string name = scalarText(member(series, keys::kName));
+  const std::string testcase = scalarText(member(series, keys::kTestcase));
+  const std::string unit = scalarText(member(series, keys::kUnit));
   std::string text = name + (testcase == name ? "" : " (testcase " + testcase + ")") + ": ";
   if (const auto reference = largestSize(points))
     text += "SUM " + fixed(*reference->sum, 2) + " " + unit + " at the largest size, " +
             sizeText(reference->size) + " MiB; ";
   else
     text += "no SUM at the largest size; ";
-  const json& size90 = member(series, "size_reaching_90_percent_MiB");
+  const json& size90 = member(series, keys::kSizeReaching90);
   if (size90.is_number())
     return text + "90% of it first reached at " + sizeText(size90.get<double>()) +
            " MiB (dashed lines).";
@@ -239,8 +240,8 @@ std::string chartFigure(const json& sizes, const json& series) {
 }  // namespace
 
 std::string sweepSection(const json& sweep) {
-  const json& sizes = member(sweep, "sizes_MiB");
-  const json& series = member(sweep, "series");
+  const json& sizes = member(sweep, keys::kSizesMiB);
+  const json& series = member(sweep, keys::kSeries);
   std::string charts;
   if (series.is_array())
     for (const json& s : series) charts += chartFigure(sizes.is_array() ? sizes : json::array(), s);

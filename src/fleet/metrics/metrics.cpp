@@ -12,6 +12,7 @@
 
 #include "fleet/metrics/metrics_exposition.h"
 #include "fleet/metrics/metrics_reading.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw {
 namespace {
@@ -121,11 +122,11 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
   out[MatrixInfo].add(whole.labels({{"description", m.title}, {"unit", m.latency ? "ns" : "GB/s"}}),
                       1);
   std::vector<std::pair<std::size_t, std::size_t>> outliers;
-  const json* listed = m.latency ? nullptr : member(*m.entry, "outliers");
+  const json* listed = m.latency ? nullptr : member(*m.entry, keys::kOutliers);
   if (listed && listed->is_array())
     for (const json& o : *listed) {
-      const auto r = wholeNumber(member(o, "row"));
-      const auto c = wholeNumber(member(o, "col"));
+      const auto r = wholeNumber(member(o, keys::kRow));
+      const auto c = wholeNumber(member(o, keys::kCol));
       if (r && c) outliers.emplace_back(static_cast<std::size_t>(*r), static_cast<std::size_t>(*c));
     }
   double sum = 0.0;
@@ -138,13 +139,13 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
       const std::size_t row = m.rowOffset + r;
       out[m.latency ? Latency : Bandwidth].add(labels, value);
       if (!m.latency) {
-        if (const auto peak = finite(gridCell(*m.entry, "peak_GBps", row, c)))
+        if (const auto peak = finite(gridCell(*m.entry, keys::kPeakGBps, row, c)))
           out[BandwidthPeak].add(labels, *peak);
-        if (const auto percent = finite(gridCell(*m.entry, "percent_of_peak", row, c)))
+        if (const auto percent = finite(gridCell(*m.entry, keys::kPercentOfPeak, row, c)))
           out[PercentOfPeak].add(labels, *percent);
       }
-      if (const json* cell = gridCell(*m.entry, "cells", row, c))
-        if (const auto cv = finite(member(*cell, "cv"))) out[CellCv].add(labels, *cv);
+      if (const json* cell = gridCell(*m.entry, keys::kCells, row, c))
+        if (const auto cv = finite(member(*cell, keys::kCv))) out[CellCv].add(labels, *cv);
       if (listed && listed->is_array()) {
         bool flagged = false;
         for (const auto& o : outliers) flagged = flagged || o == std::make_pair(row, c);
@@ -162,11 +163,11 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
   for (const char* v : kKnownVerdicts) counts[v] = 0;
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> seen;
   static const json kNoCells = json::array();
-  const json* listed = member(comparison, "cells");
+  const json* listed = member(comparison, keys::kCells);
   for (const json& cell : listed && listed->is_array() ? *listed : kNoCells) {
-    const std::string name = text(cell, "name");
-    const auto row = wholeNumber(member(cell, "row"));
-    const auto col = wholeNumber(member(cell, "col"));
+    const std::string name = text(cell, keys::kName);
+    const auto row = wholeNumber(member(cell, keys::kRow));
+    const auto col = wholeNumber(member(cell, keys::kCol));
     if (name.empty() || !row || !col) continue;
     const std::size_t n = ++seen[{name, *row, *col}];
     const auto r = static_cast<std::size_t>(*row);
@@ -183,14 +184,14 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
       s.col = std::to_string(c);
       s.repeat = repeatText(n);
     }
-    const std::string verdict = text(cell, "verdict");
+    const std::string verdict = text(cell, keys::kVerdict);
     if (!verdict.empty()) {
       out[Verdict].add(s.labels({{"verdict", verdict}}), 1);
       counts[verdict] += 1;
     }
-    if (const auto change = finite(member(cell, "change_percent")))
+    if (const auto change = finite(member(cell, keys::kChangePercent)))
       out[ChangePercent].add(s.labels(), *change);
-    if (const auto band = finite(member(cell, "band_percent")))
+    if (const auto band = finite(member(cell, keys::kBandPercent)))
       out[BandPercent].add(s.labels(), *band);
   }
   Subject run;
@@ -205,34 +206,34 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
        {std::pair{"only_in_baseline", "baseline"}, std::pair{"only_in_current", "current"}})
     if (const json* list = member(comparison, key); list && list->is_array())
       out[Unmatched].add(run.labels({{"side", side}}), static_cast<double>(list->size()));
-  if (const auto tolerance = finite(member(comparison, "tolerance_percent")))
+  if (const auto tolerance = finite(member(comparison, keys::kTolerancePercent)))
     out[Tolerance].add(run.labels(), *tolerance);
 }
 
 void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, bool isRun) {
   Subject about;
   about.host = facts.hostname;
-  const json* settings = member(run, "settings");
+  const json* settings = member(run, keys::kSettings);
   out[RunInfo].add(
-      about.labels(
-          {{"version", text(run, "version")},
-           {"git_version", text(run, "git_version")},
-           {"schema_version", text(run, "schema_version")},
-           {"driver_version", text(run, "Driver Version")},
-           {"cuda_runtime_version", wholeText(member(run, "CUDA Runtime Version"))},
-           {"cuda_driver_version", wholeText(member(run, "CUDA Driver Version"))},
-           {"statistic", settings ? text(*settings, "statistic") : ""},
-           {"buffer_size_mib", settings ? wholeText(member(*settings, "bufferSize_MiB")) : ""}}),
+      about.labels({{"version", text(run, keys::kVersion)},
+                    {"git_version", text(run, keys::kGitVersion)},
+                    {"schema_version", text(run, keys::kSchemaVersion)},
+                    {"driver_version", text(run, keys::kDriverVersion)},
+                    {"cuda_runtime_version", wholeText(member(run, keys::kCudaRuntimeVersion))},
+                    {"cuda_driver_version", wholeText(member(run, keys::kCudaDriverVersion))},
+                    {"statistic", settings ? text(*settings, keys::kStatistic) : ""},
+                    {"buffer_size_mib",
+                     settings ? wholeText(member(*settings, keys::kBufferSizeMiB)) : ""}}),
       1);
-  if (const auto started = metrics::parseUtcTimestamp(text(run, "started_at")))
+  if (const auto started = metrics::parseUtcTimestamp(text(run, keys::kStartedAt)))
     out[RunStart].add(about.labels(), *started);
-  if (const json* timing = member(run, "timing"))
+  if (const json* timing = member(run, keys::kTiming))
     if (const auto wall = finite(member(*timing, "wall_seconds")))
       out[RunDuration].add(about.labels(), *wall);
   if (isRun) {
-    const std::string signal = text(run, "interrupted");
+    const std::string signal = text(run, keys::kInterrupted);
     out[RunInterrupted].add(about.labels({{"signal", signal}}), signal.empty() ? 0 : 1);
-    out[RunError].add(about.labels(), text(run, "error").empty() ? 0 : 1);
+    out[RunError].add(about.labels(), text(run, keys::kError).empty() ? 0 : 1);
   }
   for (const auto& [rank, p] : facts.ranks) {
     Subject s;
@@ -254,10 +255,10 @@ std::string metricsText(const json& report) {
 std::string metrics::metricsTextWithin(const json& report, std::size_t maxBytes) {
   std::size_t budget = maxBytes;
   std::vector<GaugeFamily> out = families(budget);
-  const json* run = member(report, "nvbandwidth");
+  const json* run = member(report, keys::kRoot);
   if (!run || !run->is_object()) return "";
   const Facts facts = readFacts(*run);
-  const json* testcases = member(*run, "testcases");
+  const json* testcases = member(*run, keys::kTestcases);
   const bool isRun = testcases && testcases->is_array();
   const Entries entries = isRun ? readEntries(*testcases) : Entries{};
   addRun(out, *run, facts, isRun);
@@ -270,7 +271,8 @@ std::string metrics::metricsTextWithin(const json& report, std::size_t maxBytes)
     out[TestcaseStatus].add(about.labels({{"status", s.status}}), 1);
   }
   for (const MatrixView& m : entries.matrices) addMatrix(out, m, facts);
-  if (const json* comparison = member(*run, "comparison"); comparison && comparison->is_object())
+  if (const json* comparison = member(*run, keys::kComparison);
+      comparison && comparison->is_object())
     addComparison(out, *comparison, entries, facts);
   std::string text;
   text.reserve(maxBytes - budget);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "fleet/report_keys.h"
 #include "fleet/report_shape.h"
 
 namespace nvbw::metrics::metrics {
@@ -103,7 +104,7 @@ std::optional<DeviceLine> parseDeviceLine(const std::string& line) {
 Facts readFacts(const json& run) {
   Facts facts;
   std::string listedHost;
-  if (const json* list = member(run, "GPU Device list"); list && list->is_array())
+  if (const json* list = member(run, keys::kGpuDeviceList); list && list->is_array())
     for (const json& line : *list) {
       if (!line.is_string()) continue;
       const auto d = parseDeviceLine(line.get<std::string>());
@@ -111,7 +112,7 @@ Facts readFacts(const json& run) {
       facts.gpus.emplace(d->index, GpuFacts{d->name, ""});  // the first line of an index counts
       if (listedHost.empty()) listedHost = d->host;
     }
-  if (const json* env = member(run, "environment"))
+  if (const json* env = member(run, keys::kEnvironment))
     if (const json* gpus = member(*env, "gpus"); gpus && gpus->is_array())
       for (const json& gpu : *gpus) {
         const auto device = wholeNumber(member(gpu, "device"));
@@ -119,14 +120,14 @@ Facts readFacts(const json& run) {
         if (device && !uuid.empty() && facts.gpus[*device].uuid.empty())
           facts.gpus[*device].uuid = uuid;
       }
-  if (const json* processes = member(run, "processes"); processes && processes->is_array())
+  if (const json* processes = member(run, keys::kProcesses); processes && processes->is_array())
     for (std::size_t i = 0; i < processes->size(); ++i) {
       const json& p = (*processes)[i];
       if (!p.is_object()) continue;
       const auto rank = wholeNumber(member(p, "rank"));
       facts.ranks.emplace(rank ? *rank : static_cast<std::int64_t>(i),
                           ProcessFacts{wholeText(member(p, "device")), text(p, "host"),
-                                       text(p, "name"), text(p, "uuid")});
+                                       text(p, keys::kName), text(p, "uuid")});
     }
   // Rank 0 measures the single-process testcases with its own device numbering, in which its
   // GPU is `device`; the other ranks' indices may count other GPUs (CUDA_VISIBLE_DEVICES).
@@ -137,7 +138,7 @@ Facts readFacts(const json& run) {
         facts.gpus[device].uuid.empty())
       facts.gpus[device].uuid = rank0->second.uuid;
   }
-  facts.hostname = text(run, "hostname");
+  facts.hostname = text(run, keys::kHostname);
   if (facts.hostname.empty()) facts.hostname = listedHost;
   if (facts.hostname.empty() && facts.ranks.count(0)) facts.hostname = facts.ranks[0].host;
   return facts;
@@ -219,7 +220,7 @@ bool allDigits(const std::string& s) {
 // row has one and no pair repeats.
 std::vector<std::pair<std::string, std::string>> bisectRows(const json& entry, std::size_t rows) {
   std::vector<std::pair<std::string, std::string>> pairs;
-  const json* labels = member(entry, "row_labels");
+  const json* labels = member(entry, keys::kRowLabels);
   if (!labels || !labels->is_array() || labels->size() != rows) return {};
   for (const json& label : *labels) {
     if (!label.is_string()) return {};
@@ -282,26 +283,26 @@ Entries readEntries(const json& testcases) {
   };
   for (const json& entry : testcases) {
     if (!entry.is_object()) continue;
-    const json* name = member(entry, "name");
-    const json* status = member(entry, "status");
+    const json* name = member(entry, keys::kName);
+    const json* status = member(entry, keys::kStatus);
     if (!name || !name->is_string() || !status || !status->is_string()) continue;
     const std::string key = name->get<std::string>();
-    const std::string size = wholeText(member(entry, "bufferSize_MiB"));
-    const json* values = member(entry, "values");
-    const json* strings = member(entry, "bandwidth_matrix");
+    const std::string size = wholeText(member(entry, keys::kBufferSizeMiB));
+    const json* values = member(entry, keys::kValues);
+    const json* strings = member(entry, keys::kBandwidthMatrix);
     if (*status != "Passed" || (!values && !strings)) {
       out.statuses.push_back({key, status->get<std::string>(), size, occurrence(key, size)});
       continue;
     }
     MatrixView m;
     m.key = key;
-    m.title = text(entry, "bandwidth_description");
-    const std::string unit = text(entry, "unit");
+    m.title = text(entry, keys::kBandwidthDescription);
+    const std::string unit = text(entry, keys::kUnit);
     m.latency = unit.empty() ? contains(key, "latency") : unit == "ns";
     m.bufferMiB = size;
     m.entry = &entry;
     m.values = values ? readGrid(*values, false) : readGrid(*strings, true);
-    m.sum = finite(member(entry, "sum"));
+    m.sum = finite(member(entry, keys::kSum));
     const auto suffixes = values ? std::nullopt : stackedSuffixes(key);
     const std::size_t rows = m.values.size();
     const std::size_t cols = rows ? m.values[0].size() : 0;
@@ -379,7 +380,7 @@ void aboutRank(Subject& s, const std::string& rank, const Facts& facts) {
 
 Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const Facts& facts) {
   Subject s = matrixSubject(m, facts);
-  if (const json* link = gridCell(*m.entry, "links", m.rowOffset + row, col);
+  if (const json* link = gridCell(*m.entry, keys::kLinks, m.rowOffset + row, col);
       link && link->is_string())
     s.link = link->get<std::string>();
   switch (m.layout) {

@@ -1,4 +1,4 @@
-// The sample steps of a multi-process run (upstream-behavior.md §10.3). A device latch in rank
+// The sample steps of a multi-process run (docs/compatibility.md#u7). A device latch in rank
 // 0's GPU memory, mapped by every rank, holds every rank's streams: each spin kernel polls it,
 // and rank 0 opens it once every rank has queued its copies, so all copies start together.
 // Every step is also an agreement (see coordinator.h), and the wait for the GPU is bounded.
