@@ -6,6 +6,8 @@
 #include <locale>
 #include <sstream>
 
+#include "fleet/report_keys.h"
+
 namespace nvbw {
 namespace {
 
@@ -383,8 +385,14 @@ void comparisonCell(const json& cell, const Path& where) {
     optional(cell, key, where, [](const json& v, const Path& at) { integer(v, at, 0); });
   for (const char* key : {"baseline", "current"})
     optional(cell, key, where, [&range](const json& v, const Path& at) { number(v, at, range); });
-  optional(cell, "change_percent", where, [](const json& v, const Path& at) {
-    if (!v.is_null()) number(v, at, kAnyFinite);
+  for (const char* key : {"change_percent", "separation_percent", "confirmed_change_percent"})
+    optional(cell, key, where, [](const json& v, const Path& at) {
+      if (!v.is_null()) number(v, at, kAnyFinite);
+    });
+  optional(cell, "confirmed_median", where,
+           [&range](const json& v, const Path& at) { number(v, at, range); });
+  optional(cell, "confirmations", where, [&range](const json& v, const Path& at) {
+    eachElement(v, at, [&range](const json& e, const Path& eat) { number(e, eat, range); });
   });
   optional(cell, "band_percent", where,
            [](const json& v, const Path& at) { number(v, at, kNonNegative); });
@@ -420,8 +428,9 @@ Bounds boundsOf(const json& run, const Path& where) {
 void run(const json& run, ReportKind kind) {
   const Path where("nvbandwidth");
   object(run, where);
-  for (const char* key : {"version", "git_version", "Driver Version", "warning", "error",
-                          "interrupted", "schema_version", "MPI version", "memory_sharing"})
+  for (const char* key :
+       {"version", "git_version", "Driver Version", "warning", "error", "interrupted",
+        "schema_version", "MPI version", "memory_sharing", keys::kHostname, keys::kStartedAt})
     optionalString(run, key, where);
   for (const char* key : {"CUDA Runtime Version", "CUDA Driver Version"})
     optional(run, key, where, [](const json& v, const Path& at) { integer(v, at, 0); });

@@ -176,6 +176,14 @@ std::string comparisonLine(const json& c) {
   if (member(c, "band_percent").is_number())
     line += " (band " + fixed(c.at("band_percent").get<double>(), 2) + "%, " +
             scalarText(member(c, "basis")) + ")";
+  const json& confirmations = member(c, "confirmations");
+  if (confirmations.is_array() && !confirmations.empty()) {
+    line += "\nconfirmations:";
+    for (const json& value : confirmations)
+      if (value.is_number()) line += " " + fixed(value.get<double>(), 2);
+    if (member(c, "confirmed_median").is_number())
+      line += "; median " + fixed(c.at("confirmed_median").get<double>(), 2);
+  }
   return line;
 }
 
