@@ -38,6 +38,9 @@ inline constexpr const char* kHostname = "hostname";
 inline constexpr const char* kStartedAt = "started_at";
 inline constexpr const char* kExpectations = "expectations";
 inline constexpr const char* kSummary = "summary";
+// The confirmation runs of a run with --baseline: report entries of this tool's layout, each
+// with its run number (kConfirmationRun).
+inline constexpr const char* kConfirmations = "confirmations";
 
 // A testcase entry (upstream's keys first).
 inline constexpr const char* kName = "name";
@@ -61,6 +64,7 @@ inline constexpr const char* kPeakGBps = "peak_GBps";
 inline constexpr const char* kPercentOfPeak = "percent_of_peak";
 inline constexpr const char* kLinkPeaks = "link_peaks";
 inline constexpr const char* kOutliers = "outliers";
+inline constexpr const char* kConfirmationRun = "confirmation_run";  // a confirmation entry's run
 
 // The statuses of an entry.
 inline constexpr const char* kPassed = "Passed";
@@ -95,6 +99,18 @@ inline constexpr const char* kOnlyInBaseline = "only_in_baseline";
 inline constexpr const char* kOnlyInCurrent = "only_in_current";
 inline constexpr const char* kNotes = "notes";
 inline constexpr const char* kTolerancePercent = "tolerance_percent";
-inline constexpr const char* kRunToRunFloorPercent = "run_to_run_floor_percent";
+inline constexpr const char* kRunToRunFloorPercent = "run_to_run_floor_percent";  // before issue 19
+inline constexpr const char* kRule = "rule";
+inline constexpr const char* kSuspect = "suspect";
+inline constexpr const char* kSeparationPercent = "separation_percent";
+inline constexpr const char* kConfirmedMedian = "confirmed_median";
+inline constexpr const char* kConfirmedChangePercent = "confirmed_change_percent";
+inline constexpr const char* kConfirmation = "confirmation";  // how a run confirmed (an object)
+inline constexpr const char* kRuns = "runs";
+inline constexpr const char* kSeconds = "seconds";
+inline constexpr const char* kUnconfirmed = "unconfirmed";
+inline constexpr const char* kSame = "same";
+inline constexpr const char* kSlower = "slower";
+inline constexpr const char* kFaster = "faster";
 
 }  // namespace nvbw::keys

@@ -386,8 +386,14 @@ void comparisonCell(const json& cell, const Path& where) {
     optional(cell, key, where, [](const json& v, const Path& at) { integer(v, at, 0); });
   for (const char* key : {keys::kBaseline, keys::kCurrent})
     optional(cell, key, where, [&range](const json& v, const Path& at) { number(v, at, range); });
-  optional(cell, keys::kChangePercent, where, [](const json& v, const Path& at) {
-    if (!v.is_null()) number(v, at, kAnyFinite);
+  for (const char* key : {"change_percent", "separation_percent", "confirmed_change_percent"})
+    optional(cell, key, where, [](const json& v, const Path& at) {
+      if (!v.is_null()) number(v, at, kAnyFinite);
+    });
+  optional(cell, "confirmed_median", where,
+           [&range](const json& v, const Path& at) { number(v, at, range); });
+  optional(cell, "confirmations", where, [&range](const json& v, const Path& at) {
+    eachElement(v, at, [&range](const json& e, const Path& eat) { number(e, eat, range); });
   });
   optional(cell, keys::kBandPercent, where,
            [](const json& v, const Path& at) { number(v, at, kNonNegative); });
@@ -425,8 +431,8 @@ void run(const json& run, ReportKind kind) {
   const Path where("nvbandwidth");
   object(run, where);
   for (const char* key :
-       {keys::kVersion, keys::kGitVersion, keys::kDriverVersion, keys::kWarning, keys::kError,
-        keys::kInterrupted, keys::kSchemaVersion, keys::kMpiVersion, keys::kMemorySharing})
+       {"version", "git_version", "Driver Version", "warning", "error", "interrupted",
+        "schema_version", "MPI version", "memory_sharing", keys::kHostname, keys::kStartedAt})
     optionalString(run, key, where);
   for (const char* key : {keys::kCudaRuntimeVersion, keys::kCudaDriverVersion})
     optional(run, key, where, [](const json& v, const Path& at) { integer(v, at, 0); });

@@ -42,8 +42,8 @@ TEST(CompareCli, AReportAgainstItselfIsSameEverywhere) {
   const RunResult run = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet + "h200x2.json"});
   EXPECT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   EXPECT_EQ(run.out,
-            "Comparison: 108 cells: 108 SAME, 0 SLOWER, 0 FASTER; 0 only in baseline, 0 only in "
-            "current.\n");
+            "Comparison: 108 cells: 108 SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 "
+            "only in current.\n");
 }
 
 TEST(CompareCli, ASlowerReportExitsThreeAndNamesTheCells) {
@@ -53,12 +53,13 @@ TEST(CompareCli, ASlowerReportExitsThreeAndNamesTheCells) {
   // 10 bandwidth cells 20% lower; the two latency cells 20% lower are FASTER.
   EXPECT_EQ(countOf(run.out, " SLOWER "), 10) << run.out;
   EXPECT_EQ(countOf(run.out, " FASTER "), 2) << run.out;
-  EXPECT_NE(run.out.find("Comparison: 12 cells: 0 SAME, 10 SLOWER, 2 FASTER;"), std::string::npos);
+  EXPECT_NE(run.out.find("Comparison: 12 cells: 0 SAME, 10 SLOWER, 2 FASTER, 0 NOISY;"),
+            std::string::npos);
   // The other way round nothing is slower but the latency.
   const RunResult back =
       nvbandwidth({"--compare", kFleet + "fake_slower.json", kFleet + "fake_base.json"});
   EXPECT_EQ(back.exitCode, 3);
-  EXPECT_NE(back.out.find("0 SAME, 2 SLOWER, 10 FASTER"), std::string::npos) << back.out;
+  EXPECT_NE(back.out.find("0 SAME, 2 SLOWER, 10 FASTER, 0 NOISY"), std::string::npos) << back.out;
 }
 
 TEST(CompareCli, JsonIsOneDocumentWithTheComparison) {

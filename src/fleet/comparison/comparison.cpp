@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "fleet/comparison/comparison_report.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw {
 
@@ -21,6 +22,8 @@ const char* verdictName(Verdict v) {
     return "SLOWER";
   case Verdict::Faster:
     return "FASTER";
+  case Verdict::Noisy:
+    return "NOISY";
   case Verdict::Same:
     break;
   }
@@ -30,6 +33,11 @@ const char* verdictName(Verdict v) {
 std::size_t Comparison::count(Verdict v) const {
   return static_cast<std::size_t>(std::count_if(
       cells.begin(), cells.end(), [v](const CellComparison& c) { return c.verdict == v; }));
+}
+
+std::size_t Comparison::suspects() const {
+  return static_cast<std::size_t>(
+      std::count_if(cells.begin(), cells.end(), [](const CellComparison& c) { return c.suspect; }));
 }
 
 namespace {
@@ -42,29 +50,55 @@ double changePercent(double baseline, double current) {
   return std::copysign(std::numeric_limits<double>::infinity(), current);
 }
 
-Verdict judge(double change, double band, bool lowerIsBetter) {
-  if (std::fabs(change) <= band) return Verdict::Same;
-  return (change > 0.0) != lowerIsBetter ? Verdict::Faster : Verdict::Slower;
+// A change that makes the cell worse: lower bandwidth, higher latency.
+bool worse(double change, bool lowerIsBetter) { return (change > 0.0) == lowerIsBetter; }
+
+bool beyond(double change, double band) { return std::fabs(change) > band; }
+
+// The change between the sides' closest samples in the direction of `change`: for a cell that
+// got larger, the current's smallest sample against the baseline's largest; for one that got
+// smaller, the other way round. A side without samples is its value.
+double separationPercent(double change, const CellComparison& cell, const std::optional<Spread>& b,
+                         const std::optional<Spread>& c) {
+  const double bMin = b ? b->min : cell.baseline, bMax = b ? b->max : cell.baseline;
+  const double cMin = c ? c->min : cell.current, cMax = c ? c->max : cell.current;
+  return change > 0.0 ? changePercent(bMax, cMin) : changePercent(bMin, cMax);
+}
+
+// The saved-report rule: beyond the band, SLOWER or FASTER only where the samples separate by
+// more than the band, NOISY where they do not.
+Verdict savedReportVerdict(const CellComparison& cell) {
+  if (!beyond(cell.changePercent, cell.bandPercent)) return Verdict::Same;
+  const double separation = cell.separationPercent.value_or(0.0);
+  const bool separated = (separation > 0.0) == (cell.changePercent > 0.0) && separation != 0.0 &&
+                         beyond(separation, cell.bandPercent);
+  if (!separated) return Verdict::Noisy;
+  return worse(cell.changePercent, cell.unit == "ns") ? Verdict::Slower : Verdict::Faster;
 }
 
 CellComparison compareCell(const Matrix& b, const Matrix& c, std::size_t row, std::size_t col,
                            double tolerancePercent) {
   CellComparison cell;
   cell.name = b.name;
+  cell.testcase = c.testcase;
+  cell.bufferSizeMiB = c.bufferSizeMiB;
   cell.row = row;
   cell.col = col;
   cell.unit = b.unit;
   cell.baseline = *at(b.values, row, col);
   cell.current = *at(c.values, row, col);
   cell.changePercent = changePercent(cell.baseline, cell.current);
-  const auto noiseB = at(b.noise, row, col);
-  const auto noiseC = at(c.noise, row, col);
-  const bool sampled = noiseB && noiseC;
-  cell.basis = sampled ? "noise" : "tolerance";
-  cell.bandPercent =
-      sampled ? std::max({*noiseB, *noiseC, kRunToRunFloorPercent}) : tolerancePercent;
-  cell.verdict = judge(cell.changePercent, cell.bandPercent, cell.unit == "ns");
-  cell.noisy = sampled && std::max(*noiseB, *noiseC) > kNoisyBandPercent;
+  const std::optional<Spread> spreadB = at(b.spread, row, col);
+  const std::optional<Spread> spreadC = at(c.spread, row, col);
+  const double noise =
+      std::max(spreadB ? spreadB->noisePercent : 0.0, spreadC ? spreadC->noisePercent : 0.0);
+  cell.basis = noise > tolerancePercent ? "noise" : "tolerance";
+  cell.bandPercent = std::max(noise, tolerancePercent);
+  if (beyond(cell.changePercent, cell.bandPercent)) {
+    cell.separationPercent = separationPercent(cell.changePercent, cell, spreadB, spreadC);
+    cell.suspect = worse(cell.changePercent, cell.unit == "ns");
+  }
+  cell.verdict = savedReportVerdict(cell);
   return cell;
 }
 
@@ -173,6 +207,88 @@ Comparison compareReports(const json& baseline, const json& current, double tole
   listUnmatchedStatuses(b.statuses, c.statuses, out.onlyInBaseline);
   listUnmatchedStatuses(c.statuses, b.statuses, out.onlyInCurrent);
   return out;
+}
+
+std::vector<SuspectTestcase> suspectTestcases(const Comparison& c) {
+  std::vector<SuspectTestcase> suspects;
+  for (const CellComparison& cell : c.cells) {
+    if (!cell.suspect) continue;
+    const SuspectTestcase t{cell.testcase, cell.bufferSizeMiB};
+    if (std::find(suspects.begin(), suspects.end(), t) == suspects.end()) suspects.push_back(t);
+  }
+  return suspects;
+}
+
+namespace {
+
+// The confirmation runs' matrices by (key, sweep size), each list in run order.
+using ConfirmationMatrices =
+    std::map<std::pair<std::string, std::optional<std::uint64_t>>, std::vector<Matrix>>;
+
+ConfirmationMatrices readConfirmations(const json& entries) {
+  const Where where{"confirmations", ""};
+  if (!entries.is_array()) where.reject("is not an array");
+  std::vector<std::pair<std::int64_t, Matrix>> numbered;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Where at{"confirmations", "[" + std::to_string(i) + "]"};
+    const json* run =
+        entries[i].is_object() ? findMember(entries[i], keys::kConfirmationRun) : nullptr;
+    if (!run || !run->is_number_integer() || run->get<std::int64_t>() < 1)
+      at.reject("has no confirmation number");
+    std::vector<Matrix> matrices;
+    readOurEntry(entries[i], at, matrices);
+    for (Matrix& m : matrices) numbered.emplace_back(run->get<std::int64_t>(), std::move(m));
+  }
+  std::stable_sort(numbered.begin(), numbered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  ConfirmationMatrices byKey;
+  for (auto& [run, m] : numbered) byKey[{m.name, m.bufferSizeMiB}].push_back(std::move(m));
+  return byKey;
+}
+
+// A suspect cell with its confirmations: SLOWER when every one is beyond the band in the slower
+// direction (the median of all of them then is too), NOISY otherwise.
+void confirmCell(CellComparison& cell) {
+  std::vector<double> all = cell.confirmations;
+  all.push_back(cell.current);
+  std::sort(all.begin(), all.end());
+  const std::size_t n = all.size();
+  cell.confirmedMedian = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2.0;
+  cell.confirmedChangePercent = changePercent(cell.baseline, *cell.confirmedMedian);
+  const bool lowerIsBetter = cell.unit == "ns";
+  const bool everyOneWorse =
+      std::all_of(cell.confirmations.begin(), cell.confirmations.end(), [&](double value) {
+        const double change = changePercent(cell.baseline, value);
+        return beyond(change, cell.bandPercent) && worse(change, lowerIsBetter);
+      });
+  cell.verdict = everyOneWorse ? Verdict::Slower : Verdict::Noisy;
+}
+
+}  // namespace
+
+void applyConfirmations(Comparison& c, const json& entries, const ConfirmationSummary& summary) {
+  const ConfirmationMatrices byKey = readConfirmations(entries);
+  ConfirmationSummary applied = summary;
+  applied.unconfirmed = 0;
+  for (CellComparison& cell : c.cells) {
+    if (!cell.suspect) continue;
+    cell.confirmations.clear();
+    const auto found = byKey.find({cell.name, cell.bufferSizeMiB});
+    if (found != byKey.end())
+      for (const Matrix& m : found->second)
+        if (const std::optional<double> value = at(m.values, cell.row, cell.col))
+          cell.confirmations.push_back(*value);
+    if (cell.confirmations.empty()) {
+      ++applied.unconfirmed;
+      continue;
+    }
+    confirmCell(cell);
+  }
+  if (applied.unconfirmed > 0)
+    c.notes.push_back(std::to_string(applied.unconfirmed) +
+                      " suspect cells have no confirmation (their testcase failed or the run "
+                      "stopped): judged as saved reports are");
+  c.confirmation = std::move(applied);
 }
 
 }  // namespace nvbw

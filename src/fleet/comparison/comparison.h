@@ -3,29 +3,47 @@
 // (layout 1.0: numeric `values`, per-cell `cells` with samples) or of upstream v0.8 (string
 // `bandwidth_matrix` only, bidirectional testcases' three matrices stacked in one entry).
 //
-// Matching. Matrices are matched by key (an entry's `name`; a repeated key pairs its occurrences
-// in order), cells by (row, col). Upstream stacks the read1/write1, read2/write2 and total
-// matrices of a bidirectional device-to-device testcase (a key containing
-// "device_to_device_bidirectional_memcpy_read" or "..._write", multinode ones included) in one
-// entry of 3N rows and N columns; such an entry is split into <key>_read1/_read2/_total (or
-// _write1/_write2/_total), the keys this tool reports, so either side may be of either layout.
-// Upstream's string cells are parsed ("N/A": no value); this tool's numeric `values` are used
-// where present. The unit is the entry's `unit`, else "ns" for keys containing "latency" and
-// "GB/s" for the rest. Entries without a matrix (Waived, ERROR, Running, Passed without one)
-// match an entry of the same key and status on the other side; unmatched ones are listed
-// ("key: Waived"). Nothing is dropped silently: a cell with a value on one side only, or a
-// matrix on one side only, is listed on that side; differing shapes compare the overlap.
+// Matching. Matrices are matched by key (an entry's `name`; a repeated key, as `-t 0 0` or a
+// sweep's sizes make it, pairs its occurrences in order), cells by (row, col). Upstream stacks
+// the read1/write1, read2/write2 and total matrices of a bidirectional device-to-device testcase
+// (a key containing "device_to_device_bidirectional_memcpy_read" or "..._write", multinode ones
+// included) in one entry of 3N rows and N columns; such an entry is split into
+// <key>_read1/_read2/_total (or _write1/_write2/_total), the keys this tool reports, so either
+// side may be of either layout. Upstream's string cells are parsed ("N/A": no value); this
+// tool's numeric `values` are used where present. The unit is the entry's `unit`, else "ns" for
+// keys containing "latency" and "GB/s" for the rest. Entries without a matrix (Waived, ERROR,
+// Running, Passed without one) match an entry of the same key and status on the other side;
+// unmatched ones are listed ("key: Waived"). Nothing is dropped silently: a cell with a value on
+// one side only, or a matrix on one side only, is listed on that side; differing shapes compare
+// the overlap.
 //
-// Verdict. change = (current - baseline) / baseline x 100 (+-infinity for a baseline of 0 and a
-// current that is not). GB/s: higher is better; ns: lower is better. Where both sides have a
-// cell's samples (this tool's `cells`, >= 2 samples, median > 0) the band is
-//   max(noise(baseline), noise(current), kRunToRunFloorPercent),
-//   noise(side) = 100 x max(2 x stddev, max - min) / median   (that side's relative spread),
-// basis "noise"; otherwise the band is the tolerance, basis "tolerance". |change| <= band is
-// SAME, beyond it SLOWER or FASTER by direction.
+// The band. change = (current - baseline) / baseline x 100 (+-infinity for a baseline of 0 and a
+// current that is not). GB/s: higher is better; ns: lower is better. Every cell's band is
+//   max(tolerance, noise(baseline), noise(current)),
+//   noise(side) = 100 x max(2 x stddev, max - min) / median   (that side's relative spread,
+//                                                             known where it has >= 2 samples),
+// basis "noise" where a side's noise is the larger, "tolerance" otherwise. |change| <= band is
+// SAME.
+//
+// Beyond the band, two rules (calibrated on four reports of an unchanged H200,
+// tests/golden/run_to_run/README.md):
+// - Saved reports (compareReports alone: --compare, or a run with --confirm 0). Nothing can be
+//   measured again, so the samples must say it: the cell is SLOWER (FASTER) only when even the
+//   two sides' closest samples differ by more than the band (the separation: the current's most
+//   favourable sample against the baseline's least favourable one, in the change's direction).
+//   A cell whose median moved beyond the band while its samples do not separate by it is NOISY.
+//   Without samples a side's one value is its only sample, so upstream reports are judged by
+//   the change against the tolerance.
+// - A run with confirmation (--baseline, --confirm N). A cell beyond the band in the slower
+//   direction is suspect; its testcase is measured N more times (confirmation runs), and the
+//   cell is SLOWER only when every confirmation is beyond the band too, so that the median of
+//   the N + 1 measurements is; a suspect cell whose confirmations disagree with it is NOISY.
+//   Cells beyond the band in the faster direction are judged by the saved-report rule.
+// NOISY is reported and never fails: only SLOWER gives exit status 3.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,19 +51,17 @@
 
 namespace nvbw {
 
-enum class Verdict { Same, Slower, Faster };
-const char* verdictName(Verdict v);  // "SAME", "SLOWER", "FASTER"
+enum class Verdict { Same, Slower, Faster, Noisy };
+const char* verdictName(Verdict v);  // "SAME", "SLOWER", "FASTER", "NOISY"
 
-// Differences smaller than this are SAME even where both sides' samples are tighter: an
-// unchanged machine moves this much from one run to the next.
-inline constexpr double kRunToRunFloorPercent = 1.0;
 inline constexpr double kDefaultTolerancePercent = 5.0;
-// Twice the 2% coefficient of variation the text report flags as noisy (the noise band is at
-// least twice the standard deviation).
-inline constexpr double kNoisyBandPercent = 4.0;
+inline constexpr unsigned kDefaultConfirmRuns = 2;
+inline constexpr unsigned kMaxConfirmRuns = 10;
 
 struct CellComparison {
-  std::string name;  // the matrix key (entry name, e.g. "..._read1")
+  std::string name;      // the matrix key (entry name, e.g. "..._read1")
+  std::string testcase;  // the testcase it is a matrix of (the entry's `testcase`, else its name)
+  std::optional<std::uint64_t> bufferSizeMiB;  // the current entry's size (--sweep)
   std::size_t row = 0;
   std::size_t col = 0;
   std::string unit;  // "GB/s" or "ns" (ns: lower is better)
@@ -53,13 +69,36 @@ struct CellComparison {
   double current = 0.0;
   double changePercent = 0.0;  // (current - baseline) / baseline x 100
   Verdict verdict = Verdict::Same;
-  // "noise" when both sides had samples (the band is the larger of both sides' noise and the
-  // run-to-run floor), "tolerance" otherwise.
+  // "noise" when a side's spread is the band, "tolerance" when the tolerance is.
   std::string basis;
   double bandPercent = 0.0;  // the band the change was judged against
-  // A side's samples spread by more than kNoisyBandPercent: the cell varies from run to run more
-  // than three samples can show, so a verdict on it is worth a repeat before acting on it.
-  bool noisy = false;
+  // Beyond the band: the change between the sides' closest samples, in the direction of the
+  // change (the same sign as changePercent when the samples separate at all).
+  std::optional<double> separationPercent;
+  // Beyond the band in the slower direction: a run re-measures its testcase before deciding.
+  bool suspect = false;
+  // A run with confirmation: the suspect cell's value in each confirmation run, in order, the
+  // median of the first measurement and these, and its change.
+  std::vector<double> confirmations;
+  std::optional<double> confirmedMedian;
+  std::optional<double> confirmedChangePercent;
+};
+
+// A testcase (at one sweep size) that has suspect cells.
+struct SuspectTestcase {
+  std::string testcase;
+  std::optional<std::uint64_t> bufferSizeMiB;
+  bool operator==(const SuspectTestcase& o) const {
+    return testcase == o.testcase && bufferSizeMiB == o.bufferSizeMiB;
+  }
+};
+
+// How a run confirmed its suspect cells.
+struct ConfirmationSummary {
+  unsigned runs = 0;                       // --confirm N: runs asked of each testcase
+  std::vector<SuspectTestcase> testcases;  // re-measured, in report order
+  double seconds = 0.0;                    // wall time of the confirmation runs
+  std::size_t unconfirmed = 0;  // suspect cells without any confirmation value (failed, stopped)
 };
 
 struct Comparison {
@@ -71,22 +110,39 @@ struct Comparison {
   std::vector<std::string> onlyInBaseline;
   std::vector<std::string> onlyInCurrent;
   std::vector<std::string> notes;  // e.g. settings that differ ("bufferSize_MiB: 512 vs 16")
+  // Set once a run's confirmation runs have been applied (absent: the saved-report rule).
+  std::optional<ConfirmationSummary> confirmation;
   std::size_t count(Verdict v) const;
+  std::size_t suspects() const;
   bool anySlower() const { return count(Verdict::Slower) > 0; }
 };
 
-// Throws std::runtime_error ("baseline: not an nvbandwidth report: ..." or "current: ...") when a
-// document is not a report of either layout or has entries of the wrong types, and
-// std::invalid_argument when `tolerancePercent` is negative or not finite. Notes: settings that
-// differ (both sides this tool's), GPU counts that differ, a side that is an upstream v0.8
-// report, a side's run-level error or interruption, a matrix whose unit differs.
+// The saved-report rule (above). Throws std::runtime_error ("baseline: not an nvbandwidth
+// report: ..." or "current: ...") when a document is not a report of either layout or has
+// entries of the wrong types, and std::invalid_argument when `tolerancePercent` is negative or
+// not finite. Notes: settings that differ (both sides this tool's), GPU counts that differ, a
+// side that is an upstream v0.8 report, a side's run-level error or interruption, a matrix whose
+// unit differs.
 Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& current,
                           double tolerancePercent = kDefaultTolerancePercent);
 
-// The cells that are not SAME as a table (grouped under their matrix key, at most 80 columns),
-// the one-sided entries and cells, the notes, and last the one-line summary
-// ("Comparison: 120 cells: 118 SAME, 2 SLOWER, 0 FASTER; 0 only in baseline, 0 only in current.").
-// Every line ends in a newline.
+// The testcases (and sweep sizes) of the suspect cells, each once, in report order.
+std::vector<SuspectTestcase> suspectTestcases(const Comparison& c);
+
+// Re-judges the suspect cells with their testcases' confirmation runs: `entries` are report
+// entries as a run's `confirmations` array holds them (this tool's layout, each with its
+// `confirmation` number and, in a sweep, its `bufferSize_MiB`). A suspect cell with no
+// confirmation value keeps its saved-report verdict (counted in `unconfirmed`, and noted).
+// Throws std::runtime_error for entries of the wrong shape.
+void applyConfirmations(Comparison& c, const nlohmann::json& entries,
+                        const ConfirmationSummary& summary);
+
+// The cells that are not SAME as a table (grouped under their matrix key, at most 80 columns;
+// a suspect cell's confirmations, and a NOISY cell's separation, on a line below it), the
+// one-sided entries and cells, the notes, and last the one-line summary ("Comparison: 120
+// cells: 117 SAME, 1 SLOWER, 0 FASTER, 2 NOISY; 0 only in baseline, 0 only in current.").
+// A run with confirmation starts with the line that says what was measured again. Every line
+// ends in a newline.
 std::string comparisonText(const Comparison& c);
 
 // The "comparison" section of a JSON report (every cell, verdicts, summary, one-sided lists).

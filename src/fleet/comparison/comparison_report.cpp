@@ -5,6 +5,8 @@
 #include <locale>
 #include <sstream>
 
+#include "fleet/report_keys.h"
+
 namespace nvbw::comparison {
 
 std::string cellSuffix(std::size_t row, std::size_t col) {
@@ -16,18 +18,13 @@ const json* findMember(const json& object, const char* key) {
   return it == object.end() ? nullptr : &*it;
 }
 
-std::optional<double> at(const Grid& grid, std::size_t row, std::size_t col) {
-  if (row >= grid.size() || col >= grid[row].size()) return std::nullopt;
-  return grid[row][col];
-}
-
 namespace {
 
 // `rows` must be an array of arrays; `readCell(cell, "key[r][c]")` gives a value or N/A.
 template <typename ReadCell>
-Grid readGrid(const json& rows, const std::string& key, const Where& where, ReadCell readCell) {
+auto readGrid(const json& rows, const std::string& key, const Where& where, ReadCell readCell) {
   if (!rows.is_array()) where.reject("\"" + key + "\" is not an array of rows");
-  Grid grid;
+  std::vector<std::vector<decltype(readCell(rows, key))>> grid;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (!rows[r].is_array()) where.reject(key + "[" + std::to_string(r) + "] is not an array");
     auto& row = grid.emplace_back();
@@ -58,9 +55,9 @@ std::optional<double> upstreamCell(const json& cell, const std::string& what, co
   return value;
 }
 
-// The relative spread of a cell's samples in percent; nullopt with fewer than 2 samples, where
-// it says nothing about noise, or a median of 0, against which no spread is relative.
-std::optional<double> cellNoise(const json& cell, const std::string& what, const Where& where) {
+// The spread of a cell's samples; nullopt with fewer than 2 samples, where it says nothing about
+// noise, or a median of 0, against which no spread is relative.
+std::optional<Spread> cellSpread(const json& cell, const std::string& what, const Where& where) {
   if (cell.is_null()) return std::nullopt;
   if (!cell.is_object()) where.reject(what + " is neither an object nor null");
   const json* samples = findMember(cell, "samples");
@@ -71,9 +68,11 @@ std::optional<double> cellNoise(const json& cell, const std::string& what, const
     return finiteNumber(*value, what + "." + key, where);
   };
   const double median = stat("median");
-  const double spread = std::max(2.0 * stat("stddev"), stat("max") - stat("min"));
+  const double min = stat("min");
+  const double max = stat("max");
+  const double spread = std::max(2.0 * stat("stddev"), max - min);
   if (samples->size() < 2 || median <= 0.0) return std::nullopt;
-  return 100.0 * spread / median;
+  return Spread{100.0 * spread / median, min, max};
 }
 
 std::string unitOf(const json& entry, const std::string& name, const Where& where) {
@@ -111,41 +110,60 @@ void splitStacked(Matrix stacked, std::vector<Matrix>& out) {
     return;
   }
   for (std::size_t part = 0; part < 3; ++part) {
-    Matrix m{stacked.name + (*suffixes)[part], stacked.unit, {}, {}};
+    Matrix m{stacked.name + (*suffixes)[part], stacked.unit, {}, {}, stacked.testcase, {}};
     m.values.assign(stacked.values.begin() + part * cols,
                     stacked.values.begin() + (part + 1) * cols);
     out.push_back(std::move(m));
   }
 }
 
+std::string requiredString(const json& entry, const char* key, const Where& where) {
+  const json* value = findMember(entry, key);
+  if (!value || !value->is_string()) where.reject(std::string("\"") + key + "\" is not a string");
+  return value->get<std::string>();
+}
+
+// The entry's matrix with its testcase and sweep size (values and spreads are read by the caller).
+Matrix matrixOf(const json& entry, const std::string& name, const Where& where) {
+  Matrix m{name, unitOf(entry, name, where), {}, {}, name, {}};
+  if (findMember(entry, keys::kTestcase))
+    m.testcase = requiredString(entry, keys::kTestcase, where);
+  if (const json* size = findMember(entry, keys::kBufferSizeMiB)) {
+    if (!size->is_number_integer() || size->get<std::int64_t>() < 1)
+      where.reject("\"bufferSize_MiB\" is not a whole number of MiB");
+    m.bufferSizeMiB = size->get<std::uint64_t>();
+  }
+  return m;
+}
+
+void readOurMatrix(const json& entry, const json& values, Matrix m, const Where& where,
+                   std::vector<Matrix>& out) {
+  m.values = readGrid(values, keys::kValues, where,
+                      [&where](const json& cell, const std::string& what) -> std::optional<double> {
+                        if (cell.is_null()) return std::nullopt;
+                        return finiteNumber(cell, what, where);
+                      });
+  if (const json* cells = findMember(entry, keys::kCells))
+    m.spread =
+        readGrid(*cells, keys::kCells, where, [&where](const json& cell, const std::string& what) {
+          return cellSpread(cell, what, where);
+        });
+  out.push_back(std::move(m));
+}
+
 void readMatrixEntry(const json& entry, const std::string& name, const Where& where,
                      Report& report) {
-  Matrix m{name, unitOf(entry, name, where), {}, {}};
-  const json* values = findMember(entry, "values");
+  Matrix m = matrixOf(entry, name, where);
+  const json* values = findMember(entry, keys::kValues);
   if (!values) {  // upstream's layout: strings only, no samples
-    m.values = readGrid(*findMember(entry, "bandwidth_matrix"), "bandwidth_matrix", where,
+    m.values = readGrid(*findMember(entry, keys::kBandwidthMatrix), keys::kBandwidthMatrix, where,
                         [&where](const json& cell, const std::string& what) {
                           return upstreamCell(cell, what, where);
                         });
     splitStacked(std::move(m), report.matrices);
     return;
   }
-  m.values = readGrid(*values, "values", where,
-                      [&where](const json& cell, const std::string& what) -> std::optional<double> {
-                        if (cell.is_null()) return std::nullopt;
-                        return finiteNumber(cell, what, where);
-                      });
-  if (const json* cells = findMember(entry, "cells"))
-    m.noise = readGrid(*cells, "cells", where, [&where](const json& cell, const std::string& what) {
-      return cellNoise(cell, what, where);
-    });
-  report.matrices.push_back(std::move(m));
-}
-
-std::string requiredString(const json& entry, const char* key, const Where& where) {
-  const json* value = findMember(entry, key);
-  if (!value || !value->is_string()) where.reject(std::string("\"") + key + "\" is not a string");
-  return value->get<std::string>();
+  readOurMatrix(entry, *values, std::move(m), where, report.matrices);
 }
 
 void readEntry(const json& entry, const Where& at, Report& report) {
@@ -160,6 +178,15 @@ void readEntry(const json& entry, const Where& at, Report& report) {
 }
 
 }  // namespace
+
+void readOurEntry(const json& entry, const Where& at, std::vector<Matrix>& out) {
+  if (!entry.is_object()) at.reject("is not an object");
+  const std::string name = requiredString(entry, keys::kName, at);
+  const Where where{at.side, at.path + " (\"" + name + "\")"};
+  const json* values = findMember(entry, keys::kValues);
+  if (requiredString(entry, keys::kStatus, where) != keys::kPassed || !values) return;
+  readOurMatrix(entry, *values, matrixOf(entry, name, where), where, out);
+}
 
 Report readReport(const json& document, const std::string& side) {
   const Where where{side, ""};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -16,12 +17,23 @@ using nlohmann::json;
 
 using Grid = std::vector<std::vector<std::optional<double>>>;
 
+// How far a cell's samples spread: its noise in percent (100 x max(2 x stddev, max - min) /
+// median) and its smallest and largest sample.
+struct Spread {
+  double noisePercent = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+};
+using SpreadGrid = std::vector<std::vector<std::optional<Spread>>>;
+
 // One matrix, as both layouts reduce to it.
 struct Matrix {
   std::string name;
   std::string unit;
-  Grid values;  // nullopt: N/A
-  Grid noise;   // per cell, percent; nullopt where there are fewer than 2 samples (or none)
+  Grid values;           // nullopt: N/A
+  SpreadGrid spread;     // per cell; nullopt where there are fewer than 2 samples (or none)
+  std::string testcase;  // the entry's `testcase`, else its name
+  std::optional<std::uint64_t> bufferSizeMiB;  // the entry's `bufferSize_MiB` (--sweep)
 };
 
 // An entry without a matrix: Waived, ERROR, Running, or Passed without a matrix.
@@ -56,7 +68,16 @@ std::string cellSuffix(std::size_t row, std::size_t col);
 const json* findMember(const json& object, const char* key);
 
 // The cell of `grid`, nullopt outside it or where it is N/A.
-std::optional<double> at(const Grid& grid, std::size_t row, std::size_t col);
+template <typename T>
+std::optional<T> at(const std::vector<std::vector<std::optional<T>>>& grid, std::size_t row,
+                    std::size_t col) {
+  if (row >= grid.size() || col >= grid[row].size()) return std::nullopt;
+  return grid[row][col];
+}
+
+// Reads one entry of this tool's layout (a run's testcase or confirmation entry) into its
+// matrices (none for an entry without values). `side` names the document in the errors.
+void readOurEntry(const json& entry, const Where& where, std::vector<Matrix>& out);
 
 // Reads a report of either layout; `side` ("baseline"/"current") names it in the errors.
 Report readReport(const json& document, const std::string& side);

@@ -7,6 +7,7 @@
 #include "core/format.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/comparison/comparison_report.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw {
 
@@ -42,36 +43,87 @@ std::string tableRow(const std::array<std::string, 8>& f) {
   return line + "\n";
 }
 
+std::string wrappedList(const std::string& title, const std::vector<std::string>& items,
+                        bool counted = true);
+
+std::string valueList(const std::vector<double>& values) {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + fixed2(values[i]);
+  return text;
+}
+
+// The line under a cell that says how its verdict was reached beyond the band: its confirmations,
+// or (saved reports) how far its closest samples are apart.
+std::string explanationLine(const CellComparison& cell) {
+  if (!cell.confirmations.empty()) {
+    const std::size_t n = cell.confirmations.size();
+    return "    confirmations " + valueList(cell.confirmations) + ": median of " +
+           std::to_string(n + 1) + " " + fixed2(cell.confirmedMedian.value_or(0.0)) + " (" +
+           changeText(cell.confirmedChangePercent.value_or(0.0)) + ")" +
+           (cell.verdict == Verdict::Slower ? ", every one beyond the band\n"
+                                            : ", not every one beyond the band\n");
+  }
+  if (cell.verdict == Verdict::Noisy && cell.separationPercent)
+    return "    closest samples " + changeText(*cell.separationPercent) +
+           " apart: within the band\n";
+  return "";
+}
+
 // The cells that are not SAME, grouped under their matrix key (a key can be 60 characters long,
 // too long for a column of an 80-column table).
 std::string changedCellsTable(const Comparison& c) {
   std::string text;
   bool noisy = false;
-  const std::string* group = nullptr;
+  const CellComparison* group = nullptr;
   for (const CellComparison& cell : c.cells) {
     if (cell.verdict == Verdict::Same) continue;
     if (text.empty())
       text = "Cells beyond their band:\n" + tableRow({"cell", "baseline", "current", "change",
                                                       "verdict", "band", "basis", "unit"});
-    if (!group || *group != cell.name) text += safe(cell.name) + "\n";
-    group = &cell.name;
-    noisy = noisy || cell.noisy;
+    if (!group || group->name != cell.name || group->bufferSizeMiB != cell.bufferSizeMiB)
+      text += safe(cell.name) +
+              (cell.bufferSizeMiB ? " at " + std::to_string(*cell.bufferSizeMiB) + " MiB" : "") +
+              "\n";
+    group = &cell;
+    noisy = noisy || cell.verdict == Verdict::Noisy;
     text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
-                      changeText(cell.changePercent),
-                      std::string(verdictName(cell.verdict)) + (cell.noisy ? "*" : ""),
+                      changeText(cell.changePercent), verdictName(cell.verdict),
                       fixed2(cell.bandPercent) + "%", cell.basis, cell.unit});
+    text += explanationLine(cell);
   }
   if (noisy)
-    text += "* noisy: a side's samples spread by more than " + fixed2(kNoisyBandPercent) +
-            "%; repeat the run before acting on this cell.\n";
+    text += "NOISY: beyond the band in one measurement but not in every one, so not counted as "
+            "a change.\n";
   return text;
 }
 
+std::string suspectLabel(const SuspectTestcase& t) {
+  return t.testcase + (t.bufferSizeMiB ? " at " + std::to_string(*t.bufferSizeMiB) + " MiB" : "");
+}
+
+// What a run measured again before judging.
+std::string confirmationLine(const Comparison& c) {
+  if (!c.confirmation) return "";
+  const ConfirmationSummary& s = *c.confirmation;
+  std::vector<std::string> names;
+  for (const SuspectTestcase& t : s.testcases) names.push_back(suspectLabel(t));
+  if (names.empty())
+    return "Confirmation: no cell was beyond its band in the slower direction; nothing was "
+           "measured again.\n";
+  const std::string title = "Confirmation of " + std::to_string(c.suspects()) + " suspect cell" +
+                            (c.suspects() == 1 ? "" : "s") + ", " + std::to_string(s.runs) +
+                            " more run" + (s.runs == 1 ? "" : "s") + " (" + fixed2(s.seconds) +
+                            " s) of";
+  return wrappedList(title, names, false);
+}
+
 // "Title (n): a, b, c" wrapped to the text width, continuation lines indented.
-std::string wrappedList(const std::string& title, const std::vector<std::string>& items) {
+std::string wrappedList(const std::string& title, const std::vector<std::string>& items,
+                        bool counted) {
   if (items.empty()) return "";
   std::string text;
-  std::string line = title + " (" + std::to_string(items.size()) + "):";
+  std::string line =
+      title + (counted ? " (" + std::to_string(items.size()) + "):" : std::string(":"));
   for (std::size_t i = 0; i < items.size(); ++i) {
     const std::string item = safe(items[i]) + (i + 1 < items.size() ? "," : "");
     if (line.size() + 1 + item.size() > kTextWidth && line.size() > 1) {
@@ -87,34 +139,57 @@ std::string summaryLine(const Comparison& c) {
   return "Comparison: " + std::to_string(c.cells.size()) +
          " cells: " + std::to_string(c.count(Verdict::Same)) + " SAME, " +
          std::to_string(c.count(Verdict::Slower)) + " SLOWER, " +
-         std::to_string(c.count(Verdict::Faster)) + " FASTER; " +
+         std::to_string(c.count(Verdict::Faster)) + " FASTER, " +
+         std::to_string(c.count(Verdict::Noisy)) + " NOISY; " +
          std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
          std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
 }
 
 json finiteOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
+json confirmationJson(const ConfirmationSummary& s) {
+  json testcases = json::array();
+  for (const SuspectTestcase& t : s.testcases) {
+    json item = {{keys::kTestcase, t.testcase}};
+    if (t.bufferSizeMiB) item[keys::kBufferSizeMiB] = *t.bufferSizeMiB;
+    testcases.push_back(std::move(item));
+  }
+  return {{keys::kRuns, s.runs},
+          {keys::kTestcases, std::move(testcases)},
+          {keys::kSeconds, s.seconds},
+          {keys::kUnconfirmed, s.unconfirmed}};
+}
+
 }  // namespace
 
 json comparisonCellJson(const CellComparison& cell) {
-  return {{"name", cell.name},
-          {"row", cell.row},
-          {"col", cell.col},
-          {"unit", cell.unit},
-          {"baseline", cell.baseline},
-          {"current", cell.current},
-          {"change_percent", finiteOrNull(cell.changePercent)},
-          {"verdict", verdictName(cell.verdict)},
-          {"basis", cell.basis},
-          {"band_percent", cell.bandPercent},
-          {"noisy", cell.noisy}};
+  json j = {{keys::kName, cell.name},
+            {keys::kTestcase, cell.testcase},
+            {keys::kRow, cell.row},
+            {keys::kCol, cell.col},
+            {keys::kUnit, cell.unit},
+            {keys::kBaseline, cell.baseline},
+            {keys::kCurrent, cell.current},
+            {keys::kChangePercent, finiteOrNull(cell.changePercent)},
+            {keys::kVerdict, verdictName(cell.verdict)},
+            {keys::kBasis, cell.basis},
+            {keys::kBandPercent, cell.bandPercent},
+            {keys::kSuspect, cell.suspect}};
+  if (cell.bufferSizeMiB) j[keys::kBufferSizeMiB] = *cell.bufferSizeMiB;
+  if (cell.separationPercent) j[keys::kSeparationPercent] = finiteOrNull(*cell.separationPercent);
+  if (!cell.confirmations.empty()) {
+    j[keys::kConfirmations] = cell.confirmations;
+    j[keys::kConfirmedMedian] = cell.confirmedMedian.value_or(0.0);
+    j[keys::kConfirmedChangePercent] = finiteOrNull(cell.confirmedChangePercent.value_or(0.0));
+  }
+  return j;
 }
 
 std::string comparisonText(const Comparison& c) {
   std::string text;
-  for (const std::string& section :
-       {changedCellsTable(c), wrappedList("Only in baseline", c.onlyInBaseline),
-        wrappedList("Only in current", c.onlyInCurrent)})
+  for (const std::string& section : {confirmationLine(c), changedCellsTable(c),
+                                     wrappedList("Only in baseline", c.onlyInBaseline),
+                                     wrappedList("Only in current", c.onlyInCurrent)})
     if (!section.empty()) text += section + "\n";
   for (const std::string& note : c.notes) text += "Note: " + safe(note) + "\n";
   if (!c.notes.empty()) text += "\n";
@@ -125,19 +200,23 @@ json comparisonJson(const Comparison& c, bool withCells) {
   json cells = json::array();
   if (withCells)
     for (const CellComparison& cell : c.cells) cells.push_back(comparisonCellJson(cell));
-  return {{"tolerance_percent", c.tolerancePercent},
-          {"run_to_run_floor_percent", kRunToRunFloorPercent},
-          {"summary",
-           {{"cells", c.cells.size()},
-            {"same", c.count(Verdict::Same)},
-            {"slower", c.count(Verdict::Slower)},
-            {"faster", c.count(Verdict::Faster)},
-            {"only_in_baseline", c.onlyInBaseline.size()},
-            {"only_in_current", c.onlyInCurrent.size()}}},
-          {"cells", std::move(cells)},
-          {"only_in_baseline", c.onlyInBaseline},
-          {"only_in_current", c.onlyInCurrent},
-          {"notes", c.notes}};
+  json j = {{keys::kRule, c.confirmation ? "confirmed" : "saved reports"},
+            {keys::kTolerancePercent, c.tolerancePercent},
+            {keys::kSummary,
+             {{keys::kCells, c.cells.size()},
+              {keys::kSame, c.count(Verdict::Same)},
+              {keys::kSlower, c.count(Verdict::Slower)},
+              {keys::kFaster, c.count(Verdict::Faster)},
+              {keys::kNoisy, c.count(Verdict::Noisy)},
+              {keys::kSuspect, c.suspects()},
+              {keys::kOnlyInBaseline, c.onlyInBaseline.size()},
+              {keys::kOnlyInCurrent, c.onlyInCurrent.size()}}},
+            {keys::kCells, std::move(cells)},
+            {keys::kOnlyInBaseline, c.onlyInBaseline},
+            {keys::kOnlyInCurrent, c.onlyInCurrent},
+            {keys::kNotes, c.notes}};
+  if (c.confirmation) j[keys::kConfirmation] = confirmationJson(*c.confirmation);
+  return j;
 }
 
 }  // namespace nvbw

@@ -17,20 +17,33 @@ using nlohmann::json;
 std::string count(const json& summary, const char* key) { return scalarText(member(summary, key)); }
 
 std::string summaryText(const json& comparison) {
-  const json& summary = member(comparison, keys::kSummary);
+  const json& summary = member(comparison, "summary");
+  const json& noisy = member(summary, keys::kNoisy);
   return count(summary, "cells") + " cells compared: " + count(summary, "same") + " SAME, " +
-         count(summary, "slower") + " SLOWER, " + count(summary, "faster") + " FASTER; " +
+         count(summary, "slower") + " SLOWER, " + count(summary, "faster") + " FASTER" +
+         (noisy.is_number() ? ", " + scalarText(noisy) + " NOISY" : std::string()) + "; " +
          count(summary, "only_in_baseline") + " only in the baseline, " +
          count(summary, "only_in_current") + " only in this run.";
 }
 
 std::string criteriaText(const json& comparison) {
-  return "A cell is SAME when its change is within the larger of its samples' noise and the "
-         "run-to-run floor of " +
-         scalarText(member(comparison, keys::kRunToRunFloorPercent)) +
-         "%, or within the tolerance of " +
-         scalarText(member(comparison, keys::kTolerancePercent)) +
-         "% where the samples are not known.";
+  // Reports written before issue 19 judged against a run-to-run floor and marked noisy cells.
+  if (member(comparison, keys::kRule).is_null())
+    return "A cell is SAME when its change is within the larger of its samples' noise and the "
+           "run-to-run floor of " +
+           scalarText(member(comparison, "run_to_run_floor_percent")) +
+           "%, or within the tolerance of " + scalarText(member(comparison, "tolerance_percent")) +
+           "% where the samples are not known.";
+  const std::string band = "A cell is SAME when its change is within its band, the larger of " +
+                           scalarText(member(comparison, keys::kTolerancePercent)) +
+                           "% and its samples' noise. ";
+  if (member(comparison, keys::kRule) == "confirmed")
+    return band + "A cell beyond the band in the slower direction was measured again (" +
+           scalarText(member(member(comparison, keys::kConfirmation), keys::kRuns)) +
+           " confirmation runs): SLOWER when every confirmation was beyond the band too, NOISY "
+           "otherwise.";
+  return band + "Beyond it, SLOWER or FASTER only where the two reports' closest samples are "
+                "apart by more than the band; NOISY where they are not.";
 }
 
 std::string changedRow(const json& cell) {
@@ -61,12 +74,13 @@ std::string changedTable(const json& comparison) {
   if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
   const json& cells = member(comparison, keys::kCells);
   const bool anyNoisy = std::any_of(cells.begin(), cells.end(), [](const json& c) {
-    return member(c, keys::kVerdict) != "SAME" && member(c, keys::kNoisy) == true;
+    return member(c, "verdict") == "NOISY" ||
+           (member(c, "verdict") != "SAME" && member(c, "noisy") == true);
   });
   const std::string footnote =
       anyNoisy ? textElement("p", "",
-                             "noisy: a side's samples spread by more than 4%; repeat the run "
-                             "before acting on that cell.")
+                             "NOISY (noisy): beyond the band in one measurement but not in every "
+                             "one; not counted as a change.")
                : std::string();
   std::string head;
   for (const char* title :

@@ -170,14 +170,22 @@ std::string samplesLine(const json& entry, const HeatmapCell& cell) {
 }
 
 std::string comparisonLine(const json& c) {
-  std::string line = scalarText(member(c, keys::kVerdict));
-  if (member(c, keys::kChangePercent).is_number())
-    line += ": " + fixed(c.at(keys::kChangePercent).get<double>(), 2) + "%";
-  if (member(c, keys::kBaseline).is_number())
-    line += " vs baseline " + fixed(c.at(keys::kBaseline).get<double>(), 2);
-  if (member(c, keys::kBandPercent).is_number())
-    line += " (band " + fixed(c.at(keys::kBandPercent).get<double>(), 2) + "%, " +
-            scalarText(member(c, keys::kBasis)) + ")";
+  std::string line = scalarText(member(c, "verdict"));
+  if (member(c, "change_percent").is_number())
+    line += ": " + fixed(c.at("change_percent").get<double>(), 2) + "%";
+  if (member(c, "baseline").is_number())
+    line += " vs baseline " + fixed(c.at("baseline").get<double>(), 2);
+  if (member(c, "band_percent").is_number())
+    line += " (band " + fixed(c.at("band_percent").get<double>(), 2) + "%, " +
+            scalarText(member(c, "basis")) + ")";
+  const json& confirmations = member(c, "confirmations");
+  if (confirmations.is_array() && !confirmations.empty()) {
+    line += "\nconfirmations:";
+    for (const json& value : confirmations)
+      if (value.is_number()) line += " " + fixed(value.get<double>(), 2);
+    if (member(c, "confirmed_median").is_number())
+      line += "; median " + fixed(c.at("confirmed_median").get<double>(), 2);
+  }
   return line;
 }
 

@@ -53,6 +53,7 @@ p.sum { font-family: monospace; font-weight: 600; margin: 4px 0; overflow-wrap: 
 .comparison-summary { font-weight: 600; }
 .verdict-SLOWER { color: #b00020; font-weight: 600; }
 .verdict-FASTER { color: #1565c0; font-weight: 600; }
+.verdict-NOISY { color: #8a6d00; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.sweep-chart { border: 1px solid #d8d8d8; border-radius: 6px; padding: 8px; }
 svg text { font-family: system-ui, sans-serif; }
