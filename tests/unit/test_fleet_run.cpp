@@ -85,8 +85,9 @@ TEST(BaselineRun, SameMachineIsSameEverywhereAndExitsZero) {
   const TempFile base("base", runApp({"-j", "-t", "0", "4", "32"}, machine()).out);
   const AppRun run = runApp({"--baseline", base.path(), "-t", "0", "4", "32"}, machine());
   EXPECT_EQ(run.exitCode, 0) << run.err;
-  EXPECT_NE(run.out.find(" SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 only in current."),
-            std::string::npos)
+  EXPECT_NE(
+      run.out.find(" SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 only in current."),
+      std::string::npos)
       << run.out;
 }
 
