@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/json_style.h"
 #include "core/version.h"
+#include "fleet/report_keys.h"
 #include "report/output.h"
 #include "report/peak_assessment.h"
 
@@ -35,8 +36,13 @@ template <typename T> json orNull(const std::optional<T>& v) {
 
 json cellStatistics(const CellResult& cell) {
   const SampleStatistics s = describeSamples(cell.samples());
-  return {{"samples", cell.samples()}, {"min", s.min},       {"max", s.max},      {"mean", s.mean},
-          {"median", s.median},        {"stddev", s.stddev}, {"cv", orNull(s.cv)}};
+  return {{keys::kSamples, cell.samples()},
+          {keys::kMin, s.min},
+          {keys::kMax, s.max},
+          {keys::kMean, s.mean},
+          {keys::kMedian, s.median},
+          {keys::kStddev, s.stddev},
+          {keys::kCv, orNull(s.cv)}};
 }
 
 // Upstream's string matrix, its numeric twin (null for N/A) and the per-cell statistics.
@@ -54,9 +60,9 @@ void addMatrices(json& entry, const MatrixResult& m) {
     values.push_back(std::move(valueRow));
     cells.push_back(std::move(cellRow));
   }
-  entry["bandwidth_matrix"] = std::move(strings);
-  entry["values"] = std::move(values);
-  entry["cells"] = std::move(cells);
+  entry[keys::kBandwidthMatrix] = std::move(strings);
+  entry[keys::kValues] = std::move(values);
+  entry[keys::kCells] = std::move(cells);
 }
 
 // Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),
@@ -79,8 +85,8 @@ void addPeaks(json& entry, const MatrixResult& m) {
   json flagged = json::array();
   for (const Outlier& o : outliers(m)) {
     const CellLink& c = m.links[o.row * m.spec.cols + o.col];
-    flagged.push_back({{"row", o.row},
-                       {"col", o.col},
+    flagged.push_back({{keys::kRow, o.row},
+                       {keys::kCol, o.col},
                        {"cell", c.cell},
                        {"link", c.link.name},
                        {"below_median_percent", o.belowMedian * 100.0},
@@ -90,40 +96,40 @@ void addPeaks(json& entry, const MatrixResult& m) {
   for (const CellLink& c : distinctLinks(m))
     distinct.push_back(
         {{"link", c.link.name},
-         {"peak_GBps", m.spec.unit == Unit::GBps ? orNull(c.link.gbPerSecond) : json()},
+         {keys::kPeakGBps, m.spec.unit == Unit::GBps ? orNull(c.link.gbPerSecond) : json()},
          {"convention", c.convention}});
-  entry["link_peaks"] = std::move(distinct);
-  entry["links"] = std::move(links);
-  entry["peak_GBps"] = std::move(peaks);
-  entry["percent_of_peak"] = std::move(percents);
-  entry["outliers"] = std::move(flagged);
+  entry[keys::kLinkPeaks] = std::move(distinct);
+  entry[keys::kLinks] = std::move(links);
+  entry[keys::kPeakGBps] = std::move(peaks);
+  entry[keys::kPercentOfPeak] = std::move(percents);
+  entry[keys::kOutliers] = std::move(flagged);
 }
 
 json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
-  json entry = {{"name", m.spec.key},
-                {"status", statusName(Status::Passed)},
-                {"bandwidth_description", m.spec.title},
-                {"sum", m.sum()},
-                {"unit", m.spec.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
-                {"statistic", statisticName(stat)}};
+  json entry = {{keys::kName, m.spec.key},
+                {keys::kStatus, statusName(Status::Passed)},
+                {keys::kBandwidthDescription, m.spec.title},
+                {keys::kSum, m.sum()},
+                {keys::kUnit, m.spec.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
+                {keys::kStatistic, statisticName(stat)}};
   addMatrices(entry, m);
   addPeaks(entry, m);
-  if (!m.spec.rowLabels.empty()) entry["row_labels"] = m.spec.rowLabels;
+  if (!m.spec.rowLabels.empty()) entry[keys::kRowLabels] = m.spec.rowLabels;
   if (verbose) {
     // Over present cells only (docs/compatibility.md#c8); absent when there is none rather than a
     // fake value.
-    if (const auto lo = m.min()) entry["min"] = *lo;
-    if (const auto hi = m.max()) entry["max"] = *hi;
-    if (const auto avg = m.average()) entry["average"] = *avg;
+    if (const auto lo = m.min()) entry[keys::kMin] = *lo;
+    if (const auto hi = m.max()) entry[keys::kMax] = *hi;
+    if (const auto avg = m.average()) entry[keys::kAverage] = *avg;
   }
   return entry;
 }
 
 json settingsObject(const RunSettings& s) {
-  json settings = {{"bufferSize_MiB", s.bufferSizeMiB},
+  json settings = {{keys::kBufferSizeMiB, s.bufferSizeMiB},
                    {"testSamples", s.samples},
                    {"loopCount", s.loopCount},
-                   {"statistic", statisticName(s.statistic)},
+                   {keys::kStatistic, statisticName(s.statistic)},
                    {"verify", s.verify},
                    {"cpuAffinity", s.cpuAffinity},
                    {"useHugePages", s.useHugePages},
@@ -155,8 +161,8 @@ json pcieObject(const std::optional<PcieLinkState>& l) {
           {"current_width", l->currentWidth},
           {"max_gts", l->maxGts},
           {"max_width", l->maxWidth},
-          {"current", pcieLinkName(l->currentGts, l->currentWidth)},
-          {"max", pcieLinkName(l->maxGts, l->maxWidth)}};
+          {keys::kCurrent, pcieLinkName(l->currentGts, l->currentWidth)},
+          {keys::kMax, pcieLinkName(l->maxGts, l->maxWidth)}};
 }
 
 json gpuEnvironmentObject(std::size_t device, const GpuEnvironment& g) {
@@ -196,25 +202,25 @@ class JsonOutput : public Output {
   void header(const RunHeader& header) override {
     const SystemFacts& info = header.system;
     statistic_ = header.settings.statistic;
-    root_["version"] = info.version;
-    root_["git_version"] = info.gitVersion;
-    root_["schema_version"] = kJsonSchemaVersion;
-    root_["settings"] = settingsObject(header.settings);
+    root_[keys::kVersion] = info.version;
+    root_[keys::kGitVersion] = info.gitVersion;
+    root_[keys::kSchemaVersion] = kJsonSchemaVersion;
+    root_[keys::kSettings] = settingsObject(header.settings);
     if (!header.warnings.empty()) {
-      root_["warning"] = header.warnings.back();  // upstream's key: each replaced the last
-      root_["warnings"] = header.warnings;
+      root_[keys::kWarning] = header.warnings.back();  // upstream's key: each replaced the last
+      root_[keys::kWarnings] = header.warnings;
     }
     // Strict consumers (DCGM's plugin) need these three even when start-up failed.
-    root_["CUDA Runtime Version"] = info.cudaRuntimeVersion;
-    root_["Driver Version"] = info.driverVersion;
+    root_[keys::kCudaRuntimeVersion] = info.cudaRuntimeVersion;
+    root_[keys::kDriverVersion] = info.driverVersion;
     if (!header.gpusOpened) return;
-    root_["CUDA Driver Version"] = info.cudaDriverVersion;
+    root_[keys::kCudaDriverVersion] = info.cudaDriverVersion;
     json devices = json::array();
     for (std::size_t i = 0; i < info.devices.size(); ++i)
       devices.push_back(std::to_string(i) + ": " + info.devices[i].name + " (" +
                         formatBdf(info.devices[i]) + "): (" + info.hostname + ")");
-    root_["GPU Device list"] = std::move(devices);
-    if (header.environment) root_["environment"] = environmentObject(*header.environment);
+    root_[keys::kGpuDeviceList] = std::move(devices);
+    if (header.environment) root_[keys::kEnvironment] = environmentObject(*header.environment);
     if (!info.processes.empty()) addProcesses(info);
   }
 
@@ -227,64 +233,65 @@ class JsonOutput : public Output {
       addPassed(result);
       break;
     case Status::Waived:
-      addEntry({{"name", result.name},
-                {"status", statusName(Status::Waived)},
-                {"waive_reason", result.message}});
+      addEntry({{keys::kName, result.name},
+                {keys::kStatus, statusName(Status::Waived)},
+                {keys::kWaiveReason, result.message}});
       break;
     case Status::Error: {
-      json entry = {
-          {"name", result.name}, {"status", statusName(Status::Error)}, {"error", result.message}};
-      if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
+      json entry = {{keys::kName, result.name},
+                    {keys::kStatus, statusName(Status::Error)},
+                    {keys::kError, result.message}};
+      if (result.sweepSizeMiB) entry[keys::kBufferSizeMiB] = *result.sweepSizeMiB;
       addEntry(std::move(entry));
       break;
     }
     }
   }
 
-  void globalError(const std::string& message) override { root_["error"] = message; }
+  void globalError(const std::string& message) override { root_[keys::kError] = message; }
 
   void sweepFinished(const SweepTable& table) override {
-    json& sweep = root_["sweep"];
-    sweep["sizes_MiB"] = table.sizesMiB;
-    if (!sweep.contains("series")) sweep["series"] = json::array();
+    json& sweep = root_[keys::kSweep];
+    sweep[keys::kSizesMiB] = table.sizesMiB;
+    if (!sweep.contains(keys::kSeries)) sweep[keys::kSeries] = json::array();
     for (const SweepSeries& s : sweepSeries(table)) {
       json sums = json::array();
       for (const auto& v : s.sums) sums.push_back(orNull(v));
-      sweep["series"].push_back({{"testcase", table.testcase},
-                                 {"name", s.name},
-                                 {"unit", s.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
-                                 {"sums", std::move(sums)},
-                                 {"size_reaching_90_percent_MiB", orNull(s.reachSizeMiB)}});
+      sweep[keys::kSeries].push_back({{keys::kTestcase, table.testcase},
+                                      {keys::kName, s.name},
+                                      {keys::kUnit, s.unit == Unit::Nanoseconds ? "ns" : "GB/s"},
+                                      {keys::kSums, std::move(sums)},
+                                      {keys::kSizeReaching90, orNull(s.reachSizeMiB)}});
     }
   }
 
   void comparison(const Comparison& result) override {
-    root_["comparison"] = comparisonJson(result);
+    root_[keys::kComparison] = comparisonJson(result);
   }
 
   void finish(const RunEnd& end) override {
-    if (!root_.contains("version")) root_["version"] = kVersion;
-    if (!root_.contains("git_version")) root_["git_version"] = kGitVersion;
+    if (!root_.contains(keys::kVersion)) root_[keys::kVersion] = kVersion;
+    if (!root_.contains(keys::kGitVersion)) root_[keys::kGitVersion] = kGitVersion;
     // A testcase cut short by a run-level error stays "Running", as upstream left it.
-    if (!running_.empty()) addEntry({{"name", running_}, {"status", "Running"}});
-    if (!root_.contains("testcases")) root_["testcases"] = json::array();
-    if (end.interruptedBy) root_["interrupted"] = signalName(*end.interruptedBy);
-    if (end.environment) root_["environment_at_end"] = environmentObject(*end.environment);
+    if (!running_.empty()) addEntry({{keys::kName, running_}, {keys::kStatus, "Running"}});
+    if (!root_.contains(keys::kTestcases)) root_[keys::kTestcases] = json::array();
+    if (end.interruptedBy) root_[keys::kInterrupted] = signalName(*end.interruptedBy);
+    if (end.environment) root_[keys::kEnvironmentAtEnd] = environmentObject(*end.environment);
     for (const std::string& line : end.warnings) {
-      root_["warning"] = line;
-      root_["warnings"].push_back(line);
+      root_[keys::kWarning] = line;
+      root_[keys::kWarnings].push_back(line);
     }
     if (end.timing) {
-      root_["timing"] = timingObject(*end.timing);
-      root_["memory"] = memoryObject(end.timing->memory);
+      root_[keys::kTiming] = timingObject(*end.timing);
+      root_[keys::kMemory] = memoryObject(end.timing->memory);
     }
-    out_ << styledJson(json{{"nvbandwidth", root_}}) << "\n" << std::flush;
+    out_ << styledJson(json{{keys::kRoot, root_}}) << "\n" << std::flush;
   }
 
  private:
   void addEntry(json entry) {
-    if (!root_.contains("testcases")) root_["testcases"] = json::array();
-    root_["testcases"].push_back(std::move(entry));
+    if (!root_.contains(keys::kTestcases)) root_[keys::kTestcases] = json::array();
+    root_[keys::kTestcases].push_back(std::move(entry));
   }
 
   void addProcesses(const SystemFacts& info) {
@@ -294,26 +301,26 @@ class JsonOutput : public Output {
       processes.push_back({{"rank", rank},
                            {"host", p.host},
                            {"device", p.device},
-                           {"name", p.gpu.name},
+                           {keys::kName, p.gpu.name},
                            {"pci", formatBdf(p.gpu)},
                            {"uuid", p.uuid}});
     }
-    root_["processes"] = std::move(processes);
-    root_["MPI version"] = info.mpiVersion;
-    root_["memory_sharing"] = info.memorySharing;
+    root_[keys::kProcesses] = std::move(processes);
+    root_[keys::kMpiVersion] = info.mpiVersion;
+    root_[keys::kMemorySharing] = info.memorySharing;
   }
 
   void addPassed(const TestcaseResult& result) {
     if (result.matrices.empty()) {
-      addEntry({{"name", result.name}, {"status", statusName(Status::Passed)}});
+      addEntry({{keys::kName, result.name}, {keys::kStatus, statusName(Status::Passed)}});
       return;
     }
     for (const auto& m : result.matrices) {
       json entry = matrixEntry(m, settings_.verbose, statistic_);
-      if (result.sweepSizeMiB) entry["bufferSize_MiB"] = *result.sweepSizeMiB;
+      if (result.sweepSizeMiB) entry[keys::kBufferSizeMiB] = *result.sweepSizeMiB;
       // Entries of multi-matrix testcases are named like their SUM lines
       // (docs/compatibility.md#c9); this lets a script still find them by the key it passed to -t.
-      if (m.spec.key != result.name) entry["testcase"] = result.name;
+      if (m.spec.key != result.name) entry[keys::kTestcase] = result.name;
       addEntry(std::move(entry));
     }
   }

@@ -60,7 +60,7 @@ std::optional<double> upstreamCell(const json& cell, const std::string& what, co
 std::optional<Spread> cellSpread(const json& cell, const std::string& what, const Where& where) {
   if (cell.is_null()) return std::nullopt;
   if (!cell.is_object()) where.reject(what + " is neither an object nor null");
-  const json* samples = findMember(cell, "samples");
+  const json* samples = findMember(cell, keys::kSamples);
   if (!samples || !samples->is_array()) where.reject(what + ".samples is not an array");
   auto stat = [&](const char* key) {
     const json* value = findMember(cell, key);
@@ -76,7 +76,7 @@ std::optional<Spread> cellSpread(const json& cell, const std::string& what, cons
 }
 
 std::string unitOf(const json& entry, const std::string& name, const Where& where) {
-  const json* unit = findMember(entry, "unit");
+  const json* unit = findMember(entry, keys::kUnit);
   if (!unit) return name.find("latency") != std::string::npos ? "ns" : "GB/s";
   if (!unit->is_string() || (*unit != "GB/s" && *unit != "ns"))
     where.reject("\"unit\" is neither \"GB/s\" nor \"ns\"");
@@ -168,10 +168,11 @@ void readMatrixEntry(const json& entry, const std::string& name, const Where& wh
 
 void readEntry(const json& entry, const Where& at, Report& report) {
   if (!entry.is_object()) at.reject("is not an object");
-  const std::string name = requiredString(entry, "name", at);
+  const std::string name = requiredString(entry, keys::kName, at);
   const Where where{at.side, at.path + " (\"" + name + "\")"};
-  const std::string status = requiredString(entry, "status", where);
-  if (status == "Passed" && (findMember(entry, "values") || findMember(entry, "bandwidth_matrix")))
+  const std::string status = requiredString(entry, keys::kStatus, where);
+  if (status == "Passed" &&
+      (findMember(entry, keys::kValues) || findMember(entry, keys::kBandwidthMatrix)))
     readMatrixEntry(entry, name, where, report);
   else
     report.statuses.push_back({name, status});
@@ -190,18 +191,18 @@ void readOurEntry(const json& entry, const Where& at, std::vector<Matrix>& out) 
 
 Report readReport(const json& document, const std::string& side) {
   const Where where{side, ""};
-  const json* run = document.is_object() ? findMember(document, "nvbandwidth") : nullptr;
-  const json* testcases = run && run->is_object() ? findMember(*run, "testcases") : nullptr;
+  const json* run = document.is_object() ? findMember(document, keys::kRoot) : nullptr;
+  const json* testcases = run && run->is_object() ? findMember(*run, keys::kTestcases) : nullptr;
   if (!testcases || !testcases->is_array()) where.reject("no \"nvbandwidth\".\"testcases\" array");
   Report report;
-  report.upstream = !findMember(*run, "schema_version");
-  if (const json* settings = findMember(*run, "settings"); settings && settings->is_object())
+  report.upstream = !findMember(*run, keys::kSchemaVersion);
+  if (const json* settings = findMember(*run, keys::kSettings); settings && settings->is_object())
     report.settings = settings;
-  if (const json* devices = findMember(*run, "GPU Device list"); devices && devices->is_array())
+  if (const json* devices = findMember(*run, keys::kGpuDeviceList); devices && devices->is_array())
     report.gpus = devices->size();
-  if (const json* error = findMember(*run, "error"); error && error->is_string())
+  if (const json* error = findMember(*run, keys::kError); error && error->is_string())
     report.runNotes.push_back(side + ": the run reported an error: " + error->get<std::string>());
-  if (const json* signal = findMember(*run, "interrupted"); signal && signal->is_string())
+  if (const json* signal = findMember(*run, keys::kInterrupted); signal && signal->is_string())
     report.runNotes.push_back(side + ": the run was interrupted by " + signal->get<std::string>());
   for (std::size_t i = 0; i < testcases->size(); ++i)
     readEntry((*testcases)[i], Where{side, "testcases[" + std::to_string(i) + "]"}, report);

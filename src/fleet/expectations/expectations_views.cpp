@@ -5,6 +5,7 @@
 #include "core/escape.h"
 #include "core/format.h"
 #include "fleet/expectations/expectations.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw {
 
@@ -89,37 +90,41 @@ std::string summaryLine(const ExpectationResult& r) {
 json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json matrixJson(const ExpectationResult& r, const JudgedMatrix& m) {
-  json j = {{"name", m.name},   {"testcase", m.testcase},   {"unit", m.unit},
-            {"cells", m.cells}, {"met", m.cells - m.below}, {"below", m.below}};
-  if (m.bufferSizeMiB) j["bufferSize_MiB"] = *m.bufferSizeMiB;
+  json j = {{keys::kName, m.name},   {keys::kTestcase, m.testcase}, {keys::kUnit, m.unit},
+            {keys::kCells, m.cells}, {"met", m.cells - m.below},    {"below", m.below}};
+  if (m.bufferSizeMiB) j[keys::kBufferSizeMiB] = *m.bufferSizeMiB;
   if (r.check == ExpectationCheck::File) j["lines"] = m.lines;
   return j;
 }
 
 json belowJson(const ExpectationResult& r, const BelowCell& cell) {
   const JudgedMatrix& m = r.matrices[cell.matrix];
-  json j = {{"name", m.name},
-            {"testcase", m.testcase},
-            {"row", cell.row},
-            {"col", cell.col},
-            {"unit", m.unit},
+  json j = {{keys::kName, m.name},
+            {keys::kTestcase, m.testcase},
+            {keys::kRow, cell.row},
+            {keys::kCol, cell.col},
+            {keys::kUnit, m.unit},
             {"value", cell.value},
             {"bound", boundName(cell.bound)},
             {"limit", cell.limit}};
-  if (m.bufferSizeMiB) j["bufferSize_MiB"] = *m.bufferSizeMiB;
+  if (m.bufferSizeMiB) j[keys::kBufferSizeMiB] = *m.bufferSizeMiB;
   if (r.check == ExpectationCheck::File) {
     j["line"] = cell.line;
   } else {
-    j["percent_of_peak"] = optionalNumber(cell.percentOfPeak);
-    j["peak_GBps"] = optionalNumber(cell.peakGBps);
+    j[keys::kPercentOfPeak] = optionalNumber(cell.percentOfPeak);
+    j[keys::kPeakGBps] = optionalNumber(cell.peakGBps);
     j["link"] = cell.link.empty() ? json(nullptr) : json(cell.link);
   }
   return j;
 }
 
 json lineJson(const Expectation& e) {
-  return {{"line", e.line},          {"name", e.key},  {"testcase", e.testcase},
-          {"cells", e.cells.text()}, {"unit", e.unit}, {"bound", boundName(e.bound())},
+  return {{"line", e.line},
+          {keys::kName, e.key},
+          {keys::kTestcase, e.testcase},
+          {keys::kCells, e.cells.text()},
+          {keys::kUnit, e.unit},
+          {"bound", boundName(e.bound())},
           {"limit", e.limit}};
 }
 
@@ -150,15 +155,15 @@ json expectationJson(const ExpectationResult& r) {
                      {"reason", unmetReasonName(u.reason)},
                      {"detail", u.detail}});
   for (const NotJudged& n : r.notJudged) {
-    json item = {{"name", n.name}, {"cells", n.cells}, {"reason", n.reason}};
-    if (n.bufferSizeMiB) item["bufferSize_MiB"] = *n.bufferSizeMiB;
+    json item = {{keys::kName, n.name}, {keys::kCells, n.cells}, {"reason", n.reason}};
+    if (n.bufferSizeMiB) item[keys::kBufferSizeMiB] = *n.bufferSizeMiB;
     notJudged.push_back(std::move(item));
   }
   json j = {{"check", r.check == ExpectationCheck::File ? "file" : "percent_of_peak"},
             {"label", r.label},
             {"passed", r.passed()},
-            {"summary",
-             {{"cells", r.judgedCells()},
+            {keys::kSummary,
+             {{keys::kCells, r.judgedCells()},
               {"met", r.metCells()},
               {"below", r.belowCells()},
               {"below_not_listed", r.belowCells() - r.below.size()},
@@ -168,12 +173,12 @@ json expectationJson(const ExpectationResult& r) {
             {"below", std::move(below)},
             {"unmet", std::move(unmet)},
             {"not_judged", std::move(notJudged)},
-            {"notes", r.notes}};
+            {keys::kNotes, r.notes}};
   if (r.check == ExpectationCheck::File) {
     j["file"] = r.path;
     json lines = json::array();
     for (const Expectation& e : r.expectations) lines.push_back(lineJson(e));
-    j["expectations"] = std::move(lines);
+    j[keys::kExpectations] = std::move(lines);
   } else {
     j["min_percent_of_peak"] = r.minPercent;
   }

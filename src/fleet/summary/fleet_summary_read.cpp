@@ -9,6 +9,7 @@
 #include <set>
 
 #include "fleet/report_files.h"
+#include "fleet/report_keys.h"
 #include "fleet/report_shape.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "fleet/summary/fleet_summary_scan.h"
@@ -348,10 +349,10 @@ class ReportReader {
     // The matrices read: one shape, values within range.
     const Grid* first = nullptr;
     const char* firstKey = nullptr;
-    const std::pair<const char*, const Grid*> grids[] = {{"values", &e.values},
-                                                         {"bandwidth_matrix", &e.strings},
-                                                         {"percent_of_peak", &e.percent},
-                                                         {"peak_GBps", &e.peak}};
+    const std::pair<const char*, const Grid*> grids[] = {{keys::kValues, &e.values},
+                                                         {keys::kBandwidthMatrix, &e.strings},
+                                                         {keys::kPercentOfPeak, &e.percent},
+                                                         {keys::kPeakGBps, &e.peak}};
     for (const auto& [key, grid] : grids) {
       if (!grid->present) continue;
       const std::string gat = where + "." + key;
