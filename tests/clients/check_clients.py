@@ -12,6 +12,8 @@ Sections (default: all):
   fake       whole runs of the fake platform (1, 2, 8 GPUs) with every extra line forced, for the
              command line of each client, in every --compat mode the binary has
   selftest   the checker itself: a run warning after the last testcase must fail it
+  real       each client's command line on real binaries (--real-binary, and --upstream-binary
+             when given) on this machine's GPUs, outputs kept under --save (check_real.py)
 
 Exit status: 0 when nothing failed (skips are printed), 1 otherwise.
 """
@@ -32,6 +34,7 @@ import client_dcgm as dcgm  # noqa: E402
 import client_dra as dra  # noqa: E402
 import client_nhc as nhc  # noqa: E402
 import client_superbench as sb  # noqa: E402
+import check_real  # noqa: E402
 import compare  # noqa: E402
 import report_model as rm  # noqa: E402
 import upstream_render as ur  # noqa: E402
@@ -688,7 +691,7 @@ def check_selftest(results):
 
 # ---- main -------------------------------------------------------------------------------------
 
-SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest']
+SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest', 'real']
 
 
 def main():
@@ -696,6 +699,9 @@ def main():
     parser.add_argument('sections', nargs='*', choices=SECTIONS + [[]], default=[])
     parser.add_argument('--fake', help='build/tests/nvbandwidth_fake')
     parser.add_argument('--binary', help='build/nvbandwidth (its listing is checked)')
+    parser.add_argument('--real-binary', help='real: our binary, run on this machine\'s GPUs')
+    parser.add_argument('--upstream-binary', help='real: upstream\'s binary, run the same way')
+    parser.add_argument('--save', help='real: keep every output under this folder')
     parser.add_argument('--jobs', type=int, default=2)
     parser.add_argument('-v', '--verbose', action='store_true', help='print passing checks too')
     options = parser.parse_args()
@@ -711,6 +717,9 @@ def main():
         check_fake(results, options.fake, options.binary, options.jobs)
     if 'selftest' in sections:
         check_selftest(results)
+    if 'real' in sections:
+        check_real.check_real(results, options.real_binary, options.upstream_binary, options.save,
+                              run_binary)
     print('%d passed, %d failed, %d skipped' % (results.passed, results.failed, results.skipped))
     return 1 if results.failed else 0
 
