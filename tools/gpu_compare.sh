@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side default runs on a GPU machine: ours (-j, which records where the time went) and
 # upstream's v0.8 binary (-j), alternating, ROUNDS times each, so that machine-to-machine
-# differences cancel. Wall times go to OUT/walls.txt; tools/compare_runs.py summarises.
+# differences cancel. Wall times go to OUT/walls.txt; tools/summarize_runs.py prints the medians beside a reference.
 # Never runs a multicast testcase. usage: gpu_compare.sh OUT ROUNDS OURS UPSTREAM [ARGS...]
 set -uo pipefail
 export NVBANDWIDTH_DISABLE_MULTICAST=1
