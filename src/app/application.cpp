@@ -350,10 +350,15 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
     printed_->confirmations(runs.entries);
     doc[keys::kRoot][keys::kConfirmations] = std::move(runs.entries);
   }
-  if (runs.interruptedBy)
+  if (runs.interruptedBy) {
+    compared.notes.push_back("the confirmation runs were stopped by " +
+                             signalName(*runs.interruptedBy));
     status = kExitInterruptedBase + *runs.interruptedBy;
-  else if (runs.errors > 0 && status == kExitOk)
-    status = kExitFailure;
+  } else if (runs.errors > 0) {
+    compared.notes.push_back(std::to_string(runs.errors) + " confirmation run" +
+                             (runs.errors == 1 ? "" : "s") + " failed (in \"confirmations\")");
+    if (status == kExitOk) status = kExitFailure;
+  }
 }
 
 // --expect, --min-percent-of-peak: the run judged, printed and added to `doc`; true when a check

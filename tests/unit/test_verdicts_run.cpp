@@ -3,6 +3,7 @@
 // sweep sizes), and --expect / --min-percent-of-peak in a run (BELOW, exit 3, bad files).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -167,6 +168,28 @@ TEST(ConfirmRun, SweepSizesAreConfirmedAtTheirSize) {
   for (const json& e : doc["confirmations"]) sizes.push_back(e["bufferSize_MiB"].get<int>());
   EXPECT_EQ(sizes, (std::vector<int>{16, 32, 16, 32, 16, 32, 16, 32}));
   EXPECT_EQ(doc["comparison"]["summary"]["slower"], 8);
+}
+
+// A signal during the confirmation runs: exit 128+N, and the comparison says why its suspect
+// cells are judged as saved reports are.
+TEST(ConfirmRun, AStopDuringConfirmationIsReportedAndKeepsItsStatus) {
+  const TempFile base("confirm_stop", baselineOf());
+  // How many stop checks the run itself makes (reading the baseline, before every testcase and
+  // sample): counted on the same run without confirmation; the next one is the confirmation's.
+  int runChecks = 0;
+  runApp({"-j", "--baseline", base.path(), "--confirm", "0", "-t", "0"}, machine(0.8),
+         [&runChecks] { return ++runChecks, 0; });
+  ASSERT_GT(runChecks, 0);
+  int checks = 0;
+  auto stop = [&checks, runChecks] { return ++checks > runChecks ? 15 : 0; };
+  const AppRun run = runApp({"-j", "--baseline", base.path(), "-t", "0"}, machine(0.8), stop);
+  EXPECT_GT(checks, runChecks);
+  EXPECT_EQ(run.exitCode, 128 + 15) << run.err << run.out;
+  const json doc = json::parse(run.out)["nvbandwidth"];
+  const json notes = doc["comparison"]["notes"];
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "the confirmation runs were stopped by SIGTERM"),
+            notes.end())
+      << notes.dump();
 }
 
 // ---- --expect and --min-percent-of-peak in a run ----
