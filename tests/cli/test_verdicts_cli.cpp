@@ -133,6 +133,23 @@ TEST(VerdictsCli, CompareJudgesTheCurrentReportToo) {
   EXPECT_EQ(passing.exitCode, 0) << passing.out;
 }
 
+// The expectations file is one of the command's inputs: no output may replace it, and a file that
+// is not a regular one is refused without being read.
+TEST(VerdictsCli, TheExpectationsFileIsNeverAnOutputAndMustBeARegularFile) {
+  const std::string text = "host_to_device_memcpy_ce 48\n";
+  const TempFile floors("floors_kept", text);
+  const RunResult run =
+      nvbandwidth({"--from", kH200x2, "--expect", floors.path(), "--html", floors.path()});
+  EXPECT_EQ(run.exitCode, 2) << run.out << run.err;
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(floors.read(), text);
+  for (const std::string& special : {std::string("/dev/zero"), std::string(NVBW_DOCS_DIR)}) {
+    const RunResult refused = nvbandwidth({"--from", kH200x2, "--expect", special});
+    EXPECT_EQ(refused.exitCode, 2) << special << ": " << refused.err;
+    EXPECT_EQ(refused.out, "");
+  }
+}
+
 TEST(VerdictsCli, BadUsesAreUsageErrors) {
   // --from of a comparison document has no cells to judge.
   const RunResult comparison = nvbandwidth({"-j", "--compare", kH200x2, kH200x2});
