@@ -39,6 +39,10 @@ if [ ! -x "$BIN" ]; then
   echo "$0: no program at $BIN" >&2
   exit 2
 fi
+if [ ! -x /usr/bin/python3 ]; then
+  echo "$0: /usr/bin/python3 is needed to read the reports" >&2
+  exit 2
+fi
 mkdir -p "$OUT" || exit 2
 export NVBANDWIDTH_DISABLE_MULTICAST=1
 START=$(date +%s)
@@ -119,7 +123,8 @@ run() {
   shift
   local t0
   t0=$(date +%s.%N)
-  env "${env[@]}" "$BIN" "$@" >"$OUT/$name" 2>"$OUT/$name.err"
+  # No run may take the whole budget: a default run takes about 40 s, one under load about 80 s.
+  timeout -s INT -k 20 300 env "${env[@]}" "$BIN" "$@" >"$OUT/$name" 2>"$OUT/$name.err"
   STATUS=$?
   WALL=$(/usr/bin/python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
 }
