@@ -4,10 +4,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <ostream>
 #include <sstream>
 
+#include "app/confirmation_runs.h"
+#include "app/expectation_checks.h"
 #include "app/fleet_commands.h"
+#include "app/from_command.h"
 #include "app/selection.h"
 #include "app/testcase_loop.h"
 #include "core/escape.h"
@@ -15,6 +19,7 @@
 #include "facts/driver_version.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
+#include "fleet/report_keys.h"
 #include "fleet/sweep.h"
 #include "plans/pair_selection.h"
 #include "plans/registry.h"
@@ -131,7 +136,7 @@ class RunCommand {
     std::vector<Output*> views = {printed_.get()};
     // --baseline and --html read the run as the JSON document, whatever is printed.
     // Only the printing rank compares and writes the HTML (one file, not one per rank).
-    if (files.baseline || files.html) {
+    if (files.baseline || files.html || options.judgesExpectations()) {
       capture_ = makeJsonOutput(captured_, settings);
       views.push_back(capture_.get());
     }
@@ -157,6 +162,9 @@ class RunCommand {
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
+  std::optional<Comparison> compareWithBaseline(nlohmann::json& doc, int& status);
+  void confirm(Comparison& compared, nlohmann::json& doc, int& status);
+  bool failsExpectations(nlohmann::json& doc);
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -174,6 +182,9 @@ class RunCommand {
   std::unique_ptr<ProgressDisplay> progress_;
   std::unique_ptr<Output> output_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  // Measures suspect testcases again with the run's loop request and executor (set while they
+  // exist: from the start of the testcase loop to the end of the report).
+  std::function<ConfirmationRuns(const std::vector<SuspectTestcase>&)> confirmationRunner_;
 };
 
 int RunCommand::startupFailed(RunHeader h, const std::string& why) {
@@ -243,10 +254,18 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   }
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
   CheckedOutput checked(*output_, ctx_.out);
-  const LoopSummary summary = runTestcaseLoop(
-      {registry, selection, platform->topology(), static_cast<std::size_t>(options_.bufferBytes()),
-       pairs, host.problem, h.settings.sweepSizesMiB},
-      *executor, checked, {ctx_.comm, ctx_.stopRequested, progressSink()});
+  const LoopRequest request{registry,
+                            selection,
+                            platform->topology(),
+                            static_cast<std::size_t>(options_.bufferBytes()),
+                            pairs,
+                            host.problem,
+                            h.settings.sweepSizesMiB};
+  const LoopControl control{ctx_.comm, ctx_.stopRequested, progressSink()};
+  const LoopSummary summary = runTestcaseLoop(request, *executor, checked, control);
+  confirmationRunner_ = [&](const std::vector<SuspectTestcase>& suspects) {
+    return runConfirmations(request, h, suspects, options_.confirmRuns, *executor, control);
+  };
   return finish(summary, *executor, selection.size(), *platform, *h.environment);
 }
 
@@ -275,12 +294,8 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
     capture_->finish(end);
     doc = nlohmann::json::parse(captured_.str());
   }
-  std::optional<Comparison> compared;
-  if (files_.baseline) {
-    compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
-    printed_->comparison(*compared);
-    doc["nvbandwidth"]["comparison"] = comparisonJson(*compared);
-  }
+  const std::optional<Comparison> compared = compareWithBaseline(doc, status);
+  const bool belowExpectations = failsExpectations(doc);
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
@@ -292,8 +307,69 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
       if (status == kExitOk) status = kExitFailure;
     }
   }
-  if (status == kExitOk && compared && compared->anySlower()) return kExitSlower;
+  if (status == kExitOk && ((compared && compared->anySlower()) || belowExpectations))
+    return kExitSlower;
   return status;
+}
+
+// --baseline: the run compared with it, suspect cells confirmed (--confirm N), the comparison
+// printed and added to `doc`. A confirmation run that fails or is interrupted sets `status`.
+std::optional<Comparison> RunCommand::compareWithBaseline(nlohmann::json& doc, int& status) {
+  if (!files_.baseline) return std::nullopt;
+  Comparison compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
+  if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
+  printed_->comparison(compared);
+  doc[keys::kRoot][keys::kComparison] = comparisonJson(compared);
+  return compared;
+}
+
+// Measures the testcases of the suspect cells again and re-judges those cells. Only a run of one
+// process confirms: the other ranks of a multi-process run hold no baseline and could not take
+// part in the measurements.
+void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status) {
+  const std::vector<SuspectTestcase> suspects = suspectTestcases(compared);
+  if (ctx_.comm && ctx_.comm->size() > 1) {
+    if (!suspects.empty())
+      compared.notes.push_back("suspect cells are not measured again in a multi-process run: "
+                               "judged as saved reports are");
+    return;
+  }
+  if (!suspects.empty()) {
+    if (progress_) progress_->clear();
+    ctx_.err << "NOTE: " << compared.suspects() << " cells slower than the baseline: measuring "
+             << suspects.size() << " testcase" << (suspects.size() == 1 ? "" : "s") << " "
+             << options_.confirmRuns << " more time" << (options_.confirmRuns == 1 ? "" : "s")
+             << " before judging them (--confirm)." << std::endl;
+  }
+  ConfirmationRuns runs =
+      suspects.empty() || !confirmationRunner_ ? ConfirmationRuns{} : confirmationRunner_(suspects);
+  if (progress_) progress_->clear();
+  runs.summary.runs = options_.confirmRuns;
+  applyConfirmations(compared, runs.entries, runs.summary);
+  if (!runs.entries.empty()) {
+    printed_->confirmations(runs.entries);
+    doc[keys::kRoot][keys::kConfirmations] = std::move(runs.entries);
+  }
+  if (runs.interruptedBy) {
+    compared.notes.push_back("the confirmation runs were stopped by " +
+                             signalName(*runs.interruptedBy));
+    status = kExitInterruptedBase + *runs.interruptedBy;
+  } else if (runs.errors > 0) {
+    compared.notes.push_back(std::to_string(runs.errors) + " confirmation run" +
+                             (runs.errors == 1 ? "" : "s") + " failed (in \"confirmations\")");
+    if (status == kExitOk) status = kExitFailure;
+  }
+}
+
+// --expect, --min-percent-of-peak: the run judged, printed and added to `doc`; true when a check
+// failed.
+bool RunCommand::failsExpectations(nlohmann::json& doc) {
+  if (!options_.judgesExpectations()) return false;
+  const std::vector<ExpectationResult> results =
+      judgeExpectations(options_, files_.expectations, doc);
+  printed_->expectations(results);
+  doc[keys::kRoot][keys::kExpectations] = expectationsSection(results);
+  return anyExpectationFailed(results);
 }
 
 int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
@@ -320,7 +396,7 @@ std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   std::optional<std::string> problem;
   try {
     files = openCommandFiles(options, ctx.stopRequested, prints);
-  } catch (const ReportFileError& e) {
+  } catch (const UsageError& e) {  // ReportFileError, ExpectationsError
     problem = e.what();
   }
   if (ctx.comm && ctx.comm->size() > 1) problem = agreeOnProblem(*ctx.comm, problem);
@@ -358,7 +434,7 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (!options.compare.empty()) {
       status = runCompareCommand(options, *files, ctx);
     } else if (!options.from.empty()) {
-      status = runRenderCommand(*files, ctx);
+      status = runFromCommand(options, *files, ctx);
     } else {
       RunCommand run(options, ctx, *files);
       status = run.execute(registry, selection);

@@ -8,6 +8,7 @@
 
 #include "app/app_context.h"
 #include "app/options.h"
+#include "fleet/expectations/expectations.h"
 #include "fleet/report_files.h"
 
 namespace nvbw {
@@ -15,21 +16,24 @@ namespace nvbw {
 // Every report the options name, read and checked, and every file they ask to write, checked,
 // before anything runs.
 struct CommandFiles {
-  std::vector<nlohmann::json> compared;    // --compare: the baseline, then the current report
-  std::optional<nlohmann::json> from;      // --from
-  std::optional<nlohmann::json> baseline;  // --baseline (on the printing rank only)
-  std::optional<OutputFile> html;          // --html (in a run: on the printing rank only)
+  std::vector<nlohmann::json> compared;      // --compare: the baseline, then the current report
+  std::optional<nlohmann::json> from;        // --from
+  std::optional<nlohmann::json> baseline;    // --baseline (on the printing rank only)
+  std::optional<OutputFile> html;            // --html (in a run: on the printing rank only)
+  std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
 };
 
-// Output targets first (none may be a file the command reads), then the reports. A run's
-// --baseline and --html belong to the rank that prints (`printsReport`). Throws ReportFileError
-// (a usage error) or Interrupted.
+// Output targets first (none may be a file the command reads), then the reports and the
+// expectations file. A run's --baseline and --html belong to the rank that prints
+// (`printsReport`). Throws ReportFileError or ExpectationsError (usage errors) or Interrupted.
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport);
 
 // Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
 // with -j: {"nvbandwidth": {"version", "git_version", "comparison"}}); with --html also the
-// current report with its verdicts as HTML. Exit 0, or kExitSlower when a cell is SLOWER; 1 when
-// the HTML cannot be written. Throws WriteFailed or Interrupted.
+// current report with its verdicts as HTML; with --expect or --min-percent-of-peak the current
+// report judged too (after the comparison; JSON: "expectations" beside "comparison"). Exit 0, or
+// kExitSlower when a cell is SLOWER or an expectation fails; 1 when the HTML cannot be written.
+// Throws WriteFailed or Interrupted.
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& context);
 
 // Renders a saved report as HTML (--html FILE --from REPORT). Exit 0; 1 when the HTML cannot

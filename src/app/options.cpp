@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/escape.h"
+#include "fleet/comparison/comparison.h"
 #include "fleet/sweep.h"
 
 namespace po = boost::program_options;
@@ -71,6 +72,21 @@ std::vector<std::string> expandV08Prefixes(const std::vector<std::string>& args)
   return expanded;
 }
 
+// --confirm, --expect and --min-percent-of-peak (issue 19), after every older option in --help.
+void describeVerdictOptions(po::options_description& desc) {
+  // clang-format off
+  desc.add_options()
+    ("confirm", po::value<std::string>()->default_value("2"),
+     "With --baseline: measure a testcase with a slower cell N more times (0 to 10) before "
+     "calling it SLOWER")
+    ("expect", po::value<std::string>(),
+     "Check the report against floors (GB/s) and ceilings (ns) in FILE; exit 3 if a cell is "
+     "below")
+    ("min-percent-of-peak", po::value<std::string>(),
+     "Check that every bandwidth cell reaches P% of its link's peak; exit 3 if one is below");
+  // clang-format on
+}
+
 // One description serves parsing and --help, so the help can never list an option the parser
 // does not know. Numeric options are taken as strings and converted by parseWholeNumber.
 po::options_description describeOptions() {
@@ -117,13 +133,16 @@ po::options_description describeOptions() {
     ("baseline", po::value<std::string>(),
      "Compare this run with a saved -j report; exit 3 if any cell is slower")
     ("tolerance", po::value<std::string>()->default_value("5"),
-     "Percent a cell may differ when a side has no samples (upstream reports)")
+     "Percent every cell may move before it is judged (its noise may widen it)")
     ("sweep", po::value<std::string>(),
      "Run each testcase at buffer sizes MIN:MAX[:FACTOR] MiB (factor 2 by default)")
     ("no-progress", po::bool_switch(), "No progress line on stderr (shown on terminals only)")
     ("html", po::value<std::string>(), "Also write the report as a self-contained HTML file")
-    ("from", po::value<std::string>(), "With --html: render this saved -j report, run nothing");
+    ("from", po::value<std::string>(),
+     "With --html, --expect or --min-percent-of-peak: render or judge this saved -j report, run "
+     "nothing");
   // clang-format on
+  describeVerdictOptions(desc);
   return desc;
 }
 
@@ -215,6 +234,29 @@ std::string stringOption(const po::variables_map& vm, const char* name) {
   return value;
 }
 
+void readVerdictOptions(const po::variables_map& vm, Options& options) {
+  options.confirmRuns = parseWholeNumber<unsigned>(vm["confirm"].as<std::string>(), "confirm",
+                                                   "a whole number of runs");
+  options.confirmGiven = !vm["confirm"].defaulted();
+  options.expect = stringOption(vm, "expect");
+  if (vm.count("min-percent-of-peak"))
+    options.minPercentOfPeak =
+        parsePercent(vm["min-percent-of-peak"].as<std::string>(), "min-percent-of-peak");
+}
+
+// What --confirm and the expectations can be used with.
+void validateVerdictOptions(const Options& o) {
+  if (o.confirmRuns > kMaxConfirmRuns)
+    throw UsageError("invalid value '" + std::to_string(o.confirmRuns) +
+                     "' for --confirm: at most " + std::to_string(kMaxConfirmRuns) + " runs");
+  if (o.confirmGiven && o.baseline.empty())
+    throw UsageError("--confirm measures again the cells slower than --baseline: it needs "
+                     "--baseline FILE");
+  if (o.minPercentOfPeak && (*o.minPercentOfPeak <= 0.0 || *o.minPercentOfPeak > 100.0))
+    throw UsageError("invalid value for --min-percent-of-peak: expected a percentage above 0 and "
+                     "at most 100");
+}
+
 void readFleetOptions(const po::variables_map& vm, Options& options) {
   if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
   for (const std::string& path : options.compare)
@@ -226,6 +268,7 @@ void readFleetOptions(const po::variables_map& vm, Options& options) {
   options.html = stringOption(vm, "html");
   options.from = stringOption(vm, "from");
   options.bufferSizeGiven = !vm["bufferSize"].defaulted();
+  readVerdictOptions(vm, options);
 }
 
 void validateFleetOptions(const Options& o) {
@@ -235,13 +278,15 @@ void validateFleetOptions(const Options& o) {
   if (!o.compare.empty() && (!o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
     throw UsageError("--compare compares two saved reports: it cannot be used with --baseline, "
                      "--sweep or --from");
-  if (!o.from.empty() && o.html.empty())
-    throw UsageError("--from needs --html FILE (it renders a saved report)");
+  if (!o.from.empty() && o.html.empty() && !o.judgesExpectations())
+    throw UsageError("--from needs --html FILE, --expect FILE or --min-percent-of-peak P (it "
+                     "renders or checks a saved report)");
   if (!o.from.empty() && (!o.baseline.empty() || !o.sweep.empty()))
     throw UsageError("--from renders a saved report: it cannot be used with --baseline or --sweep");
   if (!o.sweep.empty() && o.bufferSizeGiven)
     throw UsageError("--sweep sets the buffer sizes: it cannot be used with -b/--bufferSize");
   if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
+  validateVerdictOptions(o);
 }
 
 // --format text|json (json is -j) and --compat v0.8|v0.10 (NVBANDWIDTH_COMPAT when the option is

@@ -40,6 +40,13 @@ struct Options {
   std::string html;                  // --html FILE
   std::string from;                  // --from REPORT.json (with --html): render, run nothing
   bool bufferSizeGiven = false;      // -b was on the command line (it conflicts with --sweep)
+  // Verdicts (issue 19).
+  unsigned confirmRuns = 2;                // --confirm N: suspect testcases measured N more times
+  bool confirmGiven = false;               // --confirm was on the command line
+  std::string expect;                      // --expect FILE: floors and ceilings
+  std::optional<double> minPercentOfPeak;  // --min-percent-of-peak P
+  // --expect or --min-percent-of-peak: the report is judged against absolute expectations.
+  bool judgesExpectations() const { return !expect.empty() || minPercentOfPeak.has_value(); }
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };

@@ -2,11 +2,14 @@
 // pure and tested against golden files.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/compat_mode.h"
 #include "engine/results.h"
 #include "fleet/comparison/comparison.h"
+#include "fleet/expectations/expectations.h"
 #include "fleet/sweep.h"
 #include "report/run_report.h"
 
@@ -36,6 +39,13 @@ class Output {
   // --baseline: the run compared with the saved report, before finish. Text: the table of the
   // cells that are not SAME and the summary; JSON: the "comparison" section.
   virtual void comparison(const Comparison& result) { (void)result; }
+  // --baseline with --confirm: the confirmation runs' entries (this tool's layout, each with its
+  // `confirmation_run`), before the comparison. JSON: the "confirmations" array; text prints
+  // nothing of them (the comparison says what was measured again).
+  virtual void confirmations(const nlohmann::json& entries) { (void)entries; }
+  // --expect, --min-percent-of-peak: the report judged, before finish. Text: the BELOW and UNMET
+  // lines and each check's summary; JSON: the "expectations" section.
+  virtual void expectations(const std::vector<ExpectationResult>& results) { (void)results; }
   // Trailer (text) or the whole document (JSON).
   virtual void finish(const RunEnd& end) = 0;
 };

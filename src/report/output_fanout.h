@@ -32,6 +32,12 @@ class FanOutput final : public Output {
   void comparison(const Comparison& c) override {
     each([&](Output& o) { o.comparison(c); });
   }
+  void confirmations(const nlohmann::json& entries) override {
+    each([&](Output& o) { o.confirmations(entries); });
+  }
+  void expectations(const std::vector<ExpectationResult>& results) override {
+    each([&](Output& o) { o.expectations(results); });
+  }
   void finish(const RunEnd& end) override {
     each([&](Output& o) { o.finish(end); });
   }

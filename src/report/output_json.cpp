@@ -269,6 +269,12 @@ class JsonOutput : public Output {
     root_[keys::kComparison] = comparisonJson(result);
   }
 
+  void confirmations(const json& entries) override { root_[keys::kConfirmations] = entries; }
+
+  void expectations(const std::vector<ExpectationResult>& results) override {
+    root_[keys::kExpectations] = expectationsSection(results);
+  }
+
   void finish(const RunEnd& end) override {
     if (!root_.contains(keys::kVersion)) root_[keys::kVersion] = kVersion;
     if (!root_.contains(keys::kGitVersion)) root_[keys::kGitVersion] = kGitVersion;

@@ -150,6 +150,11 @@ class TextOutput : public Output {
     out_ << comparisonText(result) << "\n" << std::flush;
   }
 
+  void expectations(const std::vector<ExpectationResult>& results) override {
+    for (const ExpectationResult& result : results) out_ << expectationText(result) << "\n";
+    out_ << std::flush;
+  }
+
   void globalError(const std::string& message) override {
     err_ << "ERROR: " << message << "\n" << std::flush;
     failed_ = true;

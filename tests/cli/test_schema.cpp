@@ -286,6 +286,39 @@ TEST(Schema, InterruptedFakeRunValidates) {
   expectValidDocument(run, "interrupted");
 }
 
+// Issue 19: a run with confirmation runs (suspect cells measured again: "confirmations" and the
+// comparison's "confirmation"), with --expect and --min-percent-of-peak; --from and --compare with
+// the checks.
+TEST(Schema, ConfirmationAndExpectationDocumentsValidate) {
+  ASSERT_VALIDATOR_AVAILABLE();
+  const Environment links = {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_LINKS", "nvswitch"}};
+  const Finished base =
+      runProcess({NVBW_FAKE_BINARY, "-j", "-t", "0", "4", "--sweep", "16:32"}, links);
+  ASSERT_EQ(base.exitCode, 0) << shortDescription(base);
+  const TempFile baseline("schema_confirm_base", base.out);
+  const TempFile floors("schema_floors", "host_to_device_memcpy_ce 1000\n");
+  Environment slow = links;
+  slow.push_back({"NVBW_FAKE_SCALE", "80"});
+  slow.push_back({"NVBW_FAKE_FIRST_SCALE", "90"});
+  const Finished run =
+      runProcess({NVBW_FAKE_BINARY, "-j", "-t", "0", "4", "--sweep", "16:32", "--baseline",
+                  baseline.path(), "--expect", floors.path(), "--min-percent-of-peak", "10"},
+                 slow);
+  EXPECT_EQ(run.exitCode, 3) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"confirmation_run\" : 2"), std::string::npos) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"expectations\" : "), std::string::npos) << shortDescription(run);
+  expectValidDocument(run, "confirmed");
+
+  const Finished from = runProcess({NVBW_BINARY, "-j", "--from", baseline.path(), "--expect",
+                                    floors.path(), "--min-percent-of-peak", "10"});
+  EXPECT_EQ(from.exitCode, 3) << shortDescription(from);
+  expectValidDocument(from, "from_expect");
+  const Finished compare = runProcess({NVBW_BINARY, "-j", "--compare", baseline.path(),
+                                       baseline.path(), "--expect", floors.path()});
+  EXPECT_EQ(compare.exitCode, 3) << shortDescription(compare);
+  expectValidDocument(compare, "compare_expect");
+}
+
 TEST(Schema, RealBinaryRunValidates) {
   ASSERT_VALIDATOR_AVAILABLE();
   if (gpuPresent()) {

@@ -8,6 +8,8 @@
 //                              environment snapshot ("none": NVML missing), so reports carry peaks
 //                              and outlier NOTEs
 //   NVBW_FAKE_SCALE=PCT        percent of the usual values (default 100)
+//   NVBW_FAKE_FIRST_SCALE=PCT  the first measurement of each testcase at PCT percent as well,
+//                              later ones (confirmation runs) not (default 100)
 //   NVBW_FAKE_RAMP_MIB=MIB     values rise with the buffer size like S / (S + MIB)
 //   NVBW_FAKE_JITTER=PCT       sample k of every copy is value * (1 + PCT/100 * (k % 3 - 1)):
 //                              the medians stay, every cell is noisy (noisy-cell NOTEs)
@@ -97,6 +99,7 @@ int main(int argc, char** argv) {
   nvbw::test::FakeBehaviour behaviour;
   behaviour.perSample = std::chrono::milliseconds(envInt("NVBW_FAKE_SAMPLE_MS", 0));
   behaviour.scale = envInt("NVBW_FAKE_SCALE", 100) / 100.0;
+  behaviour.firstRunScale = envInt("NVBW_FAKE_FIRST_SCALE", 100) / 100.0;
   behaviour.rampMiB = envInt("NVBW_FAKE_RAMP_MIB", 0);
   behaviour.jitter = envInt("NVBW_FAKE_JITTER", 0) / 100.0;
   if (const std::string fail = envText("NVBW_FAKE_FAIL"); !fail.empty())

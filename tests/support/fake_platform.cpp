@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <sstream>
+#include <string>
 #include <thread>
 
 #include "engine/sample_recording.h"
@@ -34,6 +36,8 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     PlanResult result;
     for (const MatrixSpec& spec : plan.matrices) result.matrices.emplace_back(spec);
     failIfAsked(plan);
+    const std::string title = plan.matrices.empty() ? std::string() : plan.matrices.front().title;
+    runScale_ = measuredPlans_.insert(title).second ? behaviour_.firstRunScale : 1.0;
     for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
       const Measurement& m = plan.measurements[i];
       EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
@@ -63,7 +67,7 @@ class FakeMeasuringExecutor final : public PlanExecutor {
   }
 
   std::vector<double> series(double value, std::size_t bytes = 0) const {
-    value *= behaviour_.scale;
+    value *= behaviour_.scale * runScale_;
     if (behaviour_.rampMiB > 0 && bytes > 0) {
       const double mib = static_cast<double>(bytes) / 1048576.0;
       value *= mib / (mib + behaviour_.rampMiB);
@@ -99,6 +103,8 @@ class FakeMeasuringExecutor final : public PlanExecutor {
   RunSettings settings_;
   ExecHooks hooks_;
   FakeBehaviour behaviour_;
+  std::set<std::string> measuredPlans_;  // the titles of the plans measured so far
+  double runScale_ = 1.0;                // firstRunScale for a plan's first measurement
 };
 
 }  // namespace

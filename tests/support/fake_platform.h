@@ -28,6 +28,9 @@ struct FakeBehaviour {
   double jitter = 0.0;
   // Every value times this (a slower or faster machine for comparisons).
   double scale = 1.0;
+  // The first measurement of each plan (by its first matrix's title) times this as well, later
+  // ones not: a slowdown that passes, which confirmation runs do not see.
+  double firstRunScale = 1.0;
   // Copies to or from host memory times this as well: 0.29 brings the host copies (190 GB/s
   // and up) to about 87% of a PCIe Gen5 x16 link, as on real H200s, for runs whose percents of
   // peak must be what hardware can show (at most 100%).

@@ -331,10 +331,10 @@ TEST(ExpectationsParser, TheShippedExamplesParse) {
   EXPECT_EQ(v100.lines[0].limit, 10.0);
 }
 
-// The draft section's example file (docs/expectations/README.md) parses, and the text it shows
-// for the 2 x H200 report is what the check prints.
+// The README's example file (section Expectations) parses, and the text it shows for the 2 x H200
+// report is what the check prints.
 TEST(ExpectationsParser, TheDocumentedExampleIsWhatTheCheckPrints) {
-  const std::string readme = readFile(kDocs + "/expectations/README.md");
+  const std::string readme = readFile(kDocs + "/../README.md");
   auto block = [&readme](const std::string& start) {
     const std::size_t from = readme.find("```\n" + start);
     EXPECT_NE(from, std::string::npos) << start;

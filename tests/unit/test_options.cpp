@@ -429,16 +429,26 @@ TEST(HelpText, ExactLayout) {
       "                                 CURRENT) without a GPU; exit 3 if slower\n"
       "  --baseline arg                 Compare this run with a saved -j report; exit \n"
       "                                 3 if any cell is slower\n"
-      "  --tolerance arg (=5)           Percent a cell may differ when a side has no \n"
-      "                                 samples (upstream reports)\n"
+      "  --tolerance arg (=5)           Percent every cell may move before it is \n"
+      "                                 judged (its noise may widen it)\n"
       "  --sweep arg                    Run each testcase at buffer sizes \n"
       "                                 MIN:MAX[:FACTOR] MiB (factor 2 by default)\n"
       "  --no-progress                  No progress line on stderr (shown on terminals\n"
       "                                 only)\n"
       "  --html arg                     Also write the report as a self-contained HTML\n"
       "                                 file\n"
-      "  --from arg                     With --html: render this saved -j report, run \n"
-      "                                 nothing\n";
+      "  --from arg                     With --html, --expect or \n"
+      "                                 --min-percent-of-peak: render or judge this \n"
+      "                                 saved -j report, run nothing\n"
+      // Issue 19's verdict options.
+      "  --confirm arg (=2)             With --baseline: measure a testcase with a \n"
+      "                                 slower cell N more times (0 to 10) before \n"
+      "                                 calling it SLOWER\n"
+      "  --expect arg                   Check the report against floors (GB/s) and \n"
+      "                                 ceilings (ns) in FILE; exit 3 if a cell is \n"
+      "                                 below\n"
+      "  --min-percent-of-peak arg      Check that every bandwidth cell reaches P% of \n"
+      "                                 its link's peak; exit 3 if one is below\n";
   EXPECT_EQ(helpText(), expected);
 }
 
@@ -600,6 +610,60 @@ TEST(FleetOptions, V08AbbreviationsStillMeanV08Options) {
   EXPECT_EQ(parseOptions({"--b", "64"}).bufferSizeMiB, 64u);
   EXPECT_TRUE(parseOptions({"--s"}).skipVerification);
   EXPECT_THROW(parseOptions({"--t", "0"}), UsageError);  // ambiguous in v0.8 already
+}
+
+// ---- Verdicts: --confirm, --expect, --min-percent-of-peak (issue 19) -----------------------
+
+TEST(VerdictOptions, Defaults) {
+  const Options o = parseOptions({});
+  EXPECT_EQ(o.confirmRuns, 2u);
+  EXPECT_FALSE(o.confirmGiven);
+  EXPECT_TRUE(o.expect.empty());
+  EXPECT_FALSE(o.minPercentOfPeak.has_value());
+  EXPECT_FALSE(o.judgesExpectations());
+}
+
+TEST(VerdictOptions, Values) {
+  const Options o = parseOptions({"--baseline", "b.json", "--confirm", "0", "--expect", "h.txt",
+                                  "--min-percent-of-peak", "72.5"});
+  EXPECT_EQ(o.confirmRuns, 0u);
+  EXPECT_TRUE(o.confirmGiven);
+  EXPECT_EQ(o.expect, "h.txt");
+  EXPECT_EQ(*o.minPercentOfPeak, 72.5);
+  EXPECT_TRUE(o.judgesExpectations());
+  EXPECT_NO_THROW(validateOptions(o));
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--baseline", "b", "--confirm", "10"})));
+}
+
+TEST(VerdictOptions, BadValuesAreUsageErrors) {
+  for (const char* bad : {"-1", "x", "2.5", ""})
+    EXPECT_THROW(parseOptions({"--baseline", "b", "--confirm", bad}), UsageError) << bad;
+  EXPECT_EQ(usageError({"--expect", ""}), "--expect needs a value, not an empty one");
+  for (const char* bad : {"-5", "abc", "", "50%"})
+    EXPECT_THROW(parseOptions({"--min-percent-of-peak", bad}), UsageError) << bad;
+  const std::vector<std::vector<std::string>> invalid = {
+      {"--baseline", "b", "--confirm", "11"},
+      {"--confirm", "2"},  // without --baseline, even at its default
+      {"--compare", "a", "b", "--confirm", "1"},
+      {"--min-percent-of-peak", "0"},
+      {"--min-percent-of-peak", "100.5"},
+  };
+  for (const auto& args : invalid)
+    EXPECT_THROW(validateOptions(parseOptions(args)), UsageError) << args[0] << " " << args[1];
+  try {
+    validateOptions(parseOptions({"--baseline", "b", "--confirm", "11"}));
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "invalid value '11' for --confirm: at most 10 runs");
+  }
+}
+
+// --from checks a saved report with the expectations alone; it still needs something to do.
+TEST(VerdictOptions, FromTakesExpectationsInsteadOfHtml) {
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--from", "r.json", "--expect", "h.txt"})));
+  EXPECT_NO_THROW(
+      validateOptions(parseOptions({"--from", "r.json", "--min-percent-of-peak", "80"})));
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--expect", "h.txt"})));
+  EXPECT_THROW(validateOptions(parseOptions({"--from", "r.json"})), UsageError);
 }
 
 // ---- --format and --compat (issue 18) -------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "core/statistics.h"
 #include "fleet/comparison/comparison_report.h"
 #include "fleet/report_keys.h"
 
@@ -90,6 +91,10 @@ CellComparison compareCell(const Matrix& b, const Matrix& c, std::size_t row, st
   cell.changePercent = changePercent(cell.baseline, cell.current);
   const std::optional<Spread> spreadB = at(b.spread, row, col);
   const std::optional<Spread> spreadC = at(c.spread, row, col);
+  cell.baselineMin = spreadB ? spreadB->min : cell.baseline;
+  cell.baselineMax = spreadB ? spreadB->max : cell.baseline;
+  cell.currentMin = spreadC ? spreadC->min : cell.current;
+  cell.currentMax = spreadC ? spreadC->max : cell.current;
   const double noise =
       std::max(spreadB ? spreadB->noisePercent : 0.0, spreadC ? spreadC->noisePercent : 0.0);
   cell.basis = noise > tolerancePercent ? "noise" : "tolerance";
@@ -246,22 +251,46 @@ ConfirmationMatrices readConfirmations(const json& entries) {
   return byKey;
 }
 
-// A suspect cell with its confirmations: SLOWER when every one is beyond the band in the slower
-// direction (the median of all of them then is too), NOISY otherwise.
-void confirmCell(CellComparison& cell) {
-  std::vector<double> all = cell.confirmations;
-  all.push_back(cell.current);
-  std::sort(all.begin(), all.end());
-  const std::size_t n = all.size();
-  cell.confirmedMedian = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2.0;
-  cell.confirmedChangePercent = changePercent(cell.baseline, *cell.confirmedMedian);
+// A suspect cell's confirmations: each one's value and its samples' most favourable one (the
+// largest bandwidth, the smallest latency).
+struct Confirmed {
+  std::vector<double> values;
+  std::vector<double> mostFavourable;
+};
+
+Confirmed confirmationsOf(const CellComparison& cell, const std::vector<Matrix>& runs) {
+  Confirmed out;
+  for (const Matrix& m : runs) {
+    const std::optional<double> value = at(m.values, cell.row, cell.col);
+    if (!value) continue;
+    const std::optional<Spread> spread = at(m.spread, cell.row, cell.col);
+    out.values.push_back(*value);
+    out.mostFavourable.push_back(!spread ? *value : cell.unit == "ns" ? spread->min : spread->max);
+  }
+  return out;
+}
+
+// A suspect cell with its confirmations: SLOWER when the median of the first measurement and the
+// confirmations is still beyond the band in the slower direction and even the most favourable
+// sample of all of them is beyond the band from the baseline's least favourable one; NOISY
+// otherwise (comparison.h says why both).
+void confirmCell(CellComparison& cell, const Confirmed& confirmed) {
   const bool lowerIsBetter = cell.unit == "ns";
-  const bool everyOneWorse =
-      std::all_of(cell.confirmations.begin(), cell.confirmations.end(), [&](double value) {
-        const double change = changePercent(cell.baseline, value);
-        return beyond(change, cell.bandPercent) && worse(change, lowerIsBetter);
-      });
-  cell.verdict = everyOneWorse ? Verdict::Slower : Verdict::Noisy;
+  cell.confirmations = confirmed.values;
+  std::vector<double> all = confirmed.values;
+  all.push_back(cell.current);
+  cell.confirmedMedian = median(all);
+  cell.confirmedChangePercent = changePercent(cell.baseline, *cell.confirmedMedian);
+  std::vector<double> favourable = confirmed.mostFavourable;
+  favourable.push_back(lowerIsBetter ? cell.currentMin : cell.currentMax);
+  const double best = lowerIsBetter ? *std::min_element(favourable.begin(), favourable.end())
+                                    : *std::max_element(favourable.begin(), favourable.end());
+  cell.separationPercent = changePercent(lowerIsBetter ? cell.baselineMax : cell.baselineMin, best);
+  const bool medianWorse = beyond(*cell.confirmedChangePercent, cell.bandPercent) &&
+                           worse(*cell.confirmedChangePercent, lowerIsBetter);
+  const bool separated = beyond(*cell.separationPercent, cell.bandPercent) &&
+                         worse(*cell.separationPercent, lowerIsBetter);
+  cell.verdict = medianWorse && separated ? Verdict::Slower : Verdict::Noisy;
 }
 
 }  // namespace
@@ -274,15 +303,13 @@ void applyConfirmations(Comparison& c, const json& entries, const ConfirmationSu
     if (!cell.suspect) continue;
     cell.confirmations.clear();
     const auto found = byKey.find({cell.name, cell.bufferSizeMiB});
-    if (found != byKey.end())
-      for (const Matrix& m : found->second)
-        if (const std::optional<double> value = at(m.values, cell.row, cell.col))
-          cell.confirmations.push_back(*value);
-    if (cell.confirmations.empty()) {
+    const Confirmed confirmed =
+        found == byKey.end() ? Confirmed{} : confirmationsOf(cell, found->second);
+    if (confirmed.values.empty()) {
       ++applied.unconfirmed;
       continue;
     }
-    confirmCell(cell);
+    confirmCell(cell, confirmed);
   }
   if (applied.unconfirmed > 0)
     c.notes.push_back(std::to_string(applied.unconfirmed) +

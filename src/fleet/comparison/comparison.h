@@ -36,9 +36,14 @@
 //   the change against the tolerance.
 // - A run with confirmation (--baseline, --confirm N). A cell beyond the band in the slower
 //   direction is suspect; its testcase is measured N more times (confirmation runs), and the
-//   cell is SLOWER only when every confirmation is beyond the band too, so that the median of
-//   the N + 1 measurements is; a suspect cell whose confirmations disagree with it is NOISY.
-//   Cells beyond the band in the faster direction are judged by the saved-report rule.
+//   cell is SLOWER only when the median of the N + 1 measurements (the first and the
+//   confirmations) is still beyond the band in the slower direction and, as for saved reports,
+//   even the most favourable sample of all of them is beyond the band from the baseline's least
+//   favourable one. Otherwise the cell is NOISY: a slowdown that passed (the confirmations pull
+//   the median back), or a baseline that was itself a lucky run (the median alone would call an
+//   unchanged H200's host bidirectional cells SLOWER in 4 of the 12 orders of the references;
+//   with the separation, none). Cells beyond the band in the faster direction are judged by the
+//   saved-report rule.
 // NOISY is reported and never fails: only SLOWER gives exit status 3.
 #pragma once
 
@@ -73,8 +78,15 @@ struct CellComparison {
   std::string basis;
   double bandPercent = 0.0;  // the band the change was judged against
   // Beyond the band: the change between the sides' closest samples, in the direction of the
-  // change (the same sign as changePercent when the samples separate at all).
+  // change (the same sign as changePercent when the samples separate at all); after confirmation,
+  // between the baseline's least favourable sample and the most favourable one of the first
+  // measurement and every confirmation.
   std::optional<double> separationPercent;
+  // Each side's smallest and largest sample (its value where it has no samples).
+  double baselineMin = 0.0;
+  double baselineMax = 0.0;
+  double currentMin = 0.0;
+  double currentMax = 0.0;
   // Beyond the band in the slower direction: a run re-measures its testcase before deciding.
   bool suspect = false;
   // A run with confirmation: the suspect cell's value in each confirmation run, in order, the

@@ -59,9 +59,10 @@ std::string explanationLine(const CellComparison& cell) {
     const std::size_t n = cell.confirmations.size();
     return "    confirmations " + valueList(cell.confirmations) + ": median of " +
            std::to_string(n + 1) + " " + fixed2(cell.confirmedMedian.value_or(0.0)) + " (" +
-           changeText(cell.confirmedChangePercent.value_or(0.0)) + ")" +
-           (cell.verdict == Verdict::Slower ? ", every one beyond the band\n"
-                                            : ", not every one beyond the band\n");
+           changeText(cell.confirmedChangePercent.value_or(0.0)) + ")\n    closest samples " +
+           changeText(cell.separationPercent.value_or(0.0)) + " apart" +
+           (cell.verdict == Verdict::Slower ? ": both still beyond the band\n"
+                                            : ": not both beyond the band\n");
   }
   if (cell.verdict == Verdict::Noisy && cell.separationPercent)
     return "    closest samples " + changeText(*cell.separationPercent) +
@@ -92,8 +93,8 @@ std::string changedCellsTable(const Comparison& c) {
     text += explanationLine(cell);
   }
   if (noisy)
-    text += "NOISY: beyond the band in one measurement but not in every one, so not counted as "
-            "a change.\n";
+    text += "NOISY: moved beyond the band, but its measurements do not agree that it\n"
+            "changed: reported, never failing.\n";
   return text;
 }
 

@@ -40,8 +40,8 @@ std::string criteriaText(const json& comparison) {
   if (member(comparison, keys::kRule) == "confirmed")
     return band + "A cell beyond the band in the slower direction was measured again (" +
            scalarText(member(member(comparison, keys::kConfirmation), keys::kRuns)) +
-           " confirmation runs): SLOWER when every confirmation was beyond the band too, NOISY "
-           "otherwise.";
+           " confirmation runs): SLOWER when the median of the first measurement and the "
+           "confirmations was still beyond the band, NOISY otherwise.";
   return band + "Beyond it, SLOWER or FASTER only where the two reports' closest samples are "
                 "apart by more than the band; NOISY where they are not.";
 }

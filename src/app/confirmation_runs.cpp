@@ -1,0 +1,79 @@
+#include "app/confirmation_runs.h"
+
+#include <chrono>
+#include <sstream>
+
+#include "fleet/report_keys.h"
+#include "report/output_json.h"
+
+namespace nvbw {
+namespace {
+
+constexpr std::uint64_t kMiB = 1048576;
+
+std::optional<std::size_t> registryIndex(const std::vector<TestcaseDef>& registry,
+                                         const std::string& key) {
+  for (std::size_t i = 0; i < registry.size(); ++i)
+    if (registry[i].key == key) return i;
+  return std::nullopt;
+}
+
+// One measurement of one testcase at one size, as JSON entries; the loop's summary tells how it
+// ended.
+LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::size_t index,
+                        std::optional<std::uint64_t> sizeMiB, PlanExecutor& executor,
+                        const LoopControl& control, nlohmann::json& entries) {
+  const std::vector<Selection> selection = {{index, run.registry[index].key, ""}};
+  const LoopRequest one{run.registry,
+                        selection,
+                        run.topology,
+                        sizeMiB ? static_cast<std::size_t>(*sizeMiB * kMiB) : run.bufferBytes,
+                        run.pairs,
+                        run.hostMemoryProblem,
+                        {}};
+  std::ostringstream captured;
+  const std::unique_ptr<Output> capture = makeJsonOutput(captured, OutputSettings{});
+  capture->header(header);
+  const LoopSummary summary = runTestcaseLoop(one, executor, *capture, control);
+  capture->finish(RunEnd{});
+  const nlohmann::json doc = nlohmann::json::parse(captured.str());
+  for (const nlohmann::json& entry : doc[keys::kRoot][keys::kTestcases]) {
+    entries.push_back(entry);
+    if (sizeMiB) entries.back()[keys::kBufferSizeMiB] = *sizeMiB;
+  }
+  return summary;
+}
+
+}  // namespace
+
+ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& header,
+                                  const std::vector<SuspectTestcase>& suspects, unsigned runs,
+                                  PlanExecutor& executor, const LoopControl& control) {
+  const auto start = std::chrono::steady_clock::now();
+  ConfirmationRuns out;
+  out.summary.runs = runs;
+  out.summary.testcases = suspects;
+  for (unsigned round = 1; round <= runs && !out.interruptedBy; ++round) {
+    for (const SuspectTestcase& suspect : suspects) {
+      const std::optional<std::size_t> index = registryIndex(run.registry, suspect.testcase);
+      if (!index) continue;
+      nlohmann::json entries = nlohmann::json::array();
+      const LoopSummary summary =
+          measureOnce(run, header, *index, suspect.bufferSizeMiB, executor, control, entries);
+      for (nlohmann::json& entry : entries) {
+        entry[keys::kConfirmationRun] = round;
+        out.entries.push_back(std::move(entry));
+      }
+      out.errors += summary.errors;
+      if (summary.interruptedBy) {
+        out.interruptedBy = summary.interruptedBy;
+        break;
+      }
+    }
+  }
+  out.summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace nvbw

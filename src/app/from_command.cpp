@@ -1,0 +1,43 @@
+#include "app/from_command.h"
+
+#include <ostream>
+
+#include "app/expectation_checks.h"
+#include "core/exit_status.h"
+#include "core/json_style.h"
+#include "core/version.h"
+#include "fleet/report_keys.h"
+
+namespace nvbw {
+namespace {
+
+void printChecks(const Options& options, const std::vector<ExpectationResult>& results,
+                 AppContext& ctx) {
+  if (options.json) {
+    const nlohmann::json doc = {{keys::kRoot,
+                                 {{keys::kVersion, kVersion},
+                                  {keys::kGitVersion, kGitVersion},
+                                  {keys::kExpectations, expectationsSection(results)}}}};
+    ctx.out << styledJson(doc) << "\n";
+  } else {
+    for (std::size_t i = 0; i < results.size(); ++i)
+      ctx.out << (i ? "\n" : "") << expectationText(results[i]);
+  }
+  ctx.out.flush();
+  checkWritable(ctx.out, "output");
+}
+
+}  // namespace
+
+int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
+  int status = files.html ? runRenderCommand(files, ctx) : kExitOk;
+  if (!options.judgesExpectations()) return status;
+  throwIfStopped(ctx.stopRequested);
+  const std::vector<ExpectationResult> results =
+      judgeExpectations(options, files.expectations, *files.from);
+  printChecks(options, results, ctx);
+  if (status == kExitOk && anyExpectationFailed(results)) return kExitSlower;
+  return status;
+}
+
+}  // namespace nvbw
