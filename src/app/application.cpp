@@ -11,6 +11,7 @@
 #include "app/selection.h"
 #include "app/testcase_loop.h"
 #include "core/escape.h"
+#include "core/utc_time.h"
 #include "core/version.h"
 #include "facts/driver_version.h"
 #include "fleet/comparison/comparison.h"
@@ -149,6 +150,7 @@ class RunCommand {
     RunHeader h;
     h.system = buildSystemFacts();
     h.settings = runSettings(options_);
+    h.startedAt = isoUtcSeconds(std::chrono::system_clock::now());
     if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
     return h;
   }
