@@ -9,8 +9,10 @@
 
 #include "app/fleet_commands.h"
 #include "app/selection.h"
+#include "app/summarize_command.h"
 #include "app/testcase_loop.h"
 #include "core/escape.h"
+#include "core/json_style.h"
 #include "core/utc_time.h"
 #include "core/version.h"
 #include "facts/driver_version.h"
@@ -132,9 +134,14 @@ class RunCommand {
     std::vector<Output*> views = {printed_.get()};
     // --baseline and --html read the run as the JSON document, whatever is printed.
     // Only the printing rank compares and writes the HTML (one file, not one per rank).
-    if (files.baseline || files.html) {
+    if (files.baseline || files.html || files.metrics || files.output) {
       capture_ = makeJsonOutput(captured_, settings);
       views.push_back(capture_.get());
+    }
+    // --output as text: the report as printed, its end-of-run lines (stderr's) included.
+    if (files.output && files.outputFormat == ReportFormat::Text) {
+      outputText_ = makeTextOutput(outputCopy_, outputCopy_, settings);
+      views.push_back(outputText_.get());
     }
     if (ctx.errIsTerminal && !options.noProgress)
       progress_ = std::make_unique<ProgressDisplay>(ctx.err);
@@ -159,6 +166,7 @@ class RunCommand {
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
+  int writeViewFiles(const nlohmann::json& doc);
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -173,6 +181,8 @@ class RunCommand {
   std::unique_ptr<Output> printed_;
   std::ostringstream captured_;
   std::unique_ptr<Output> capture_;
+  std::ostringstream outputCopy_;
+  std::unique_ptr<Output> outputText_;
   std::unique_ptr<ProgressDisplay> progress_;
   std::unique_ptr<Output> output_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -286,15 +296,30 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
-  if (files_.html) {
-    try {
-      files_.html->write(renderHtmlReport(doc));
-    } catch (const FileWriteError& e) {
-      ctx_.err << "nvbandwidth: " << e.what() << std::endl;
-      if (status == kExitOk) status = kExitFailure;
-    }
+  if (outputText_) {
+    if (compared) outputText_->comparison(*compared);
+    outputText_->finish(end);
   }
+  if (writeViewFiles(doc) != kExitOk && status == kExitOk) status = kExitFailure;
   if (status == kExitOk && compared && compared->anySlower()) return kExitSlower;
+  return status;
+}
+
+// --html, --metrics and --output; 1 when one of them cannot be written (each is still tried).
+int RunCommand::writeViewFiles(const nlohmann::json& doc) {
+  int status = kExitOk;
+  auto note = [&status](int written) {
+    if (written != kExitOk) status = written;
+  };
+  if (files_.html) note(writeViewFile(ctx_, *files_.html, renderHtmlReport(doc)));
+  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc));
+  if (!files_.output) return status;
+  if (files_.outputFormat == ReportFormat::Text)
+    note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
+  else if (files_.outputFormat == ReportFormat::Html)
+    note(writeViewFile(ctx_, *files_.output, renderHtmlReport(doc)));
+  else
+    note(writeViewFile(ctx_, *files_.output, styledJson(doc) + "\n"));
   return status;
 }
 
@@ -316,12 +341,20 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
 // The command's files, read and checked before anything runs; nullopt (after the one usage-error
 // line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
 // the printing rank, so that all of them stop alike.
+// --output's name with %h, %r and %j substituted (empty without --output).
+std::string outputPathOf(const Options& options, const AppContext& ctx) {
+  if (options.output.empty()) return std::string();
+  const OutputPathFields fields{hostName(), ctx.comm ? ctx.comm->rank() : 0,
+                                jobIdFrom([](const char* name) { return std::getenv(name); })};
+  return expandOutputPath(options.output, fields);
+}
+
 std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   const bool prints = !ctx.comm || ctx.comm->rank() == 0;
   std::optional<CommandFiles> files;
   std::optional<std::string> problem;
   try {
-    files = openCommandFiles(options, ctx.stopRequested, prints);
+    files = openCommandFiles(options, ctx.stopRequested, prints, outputPathOf(options, ctx));
   } catch (const ReportFileError& e) {
     problem = e.what();
   }
@@ -357,7 +390,9 @@ int runApplication(const Options& options, AppContext& ctx) {
     std::optional<CommandFiles> files = openFiles(options, ctx);
     if (!files) return kExitUsage;
     int status = kExitOk;
-    if (!options.compare.empty()) {
+    if (!options.summarize.empty()) {
+      status = runSummarizeCommand(options, *files, ctx);
+    } else if (!options.compare.empty()) {
       status = runCompareCommand(options, *files, ctx);
     } else if (!options.from.empty()) {
       status = runRenderCommand(*files, ctx);

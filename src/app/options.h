@@ -40,6 +40,10 @@ struct Options {
   std::string html;                  // --html FILE
   std::string from;                  // --from REPORT.json (with --html): render, run nothing
   bool bufferSizeGiven = false;      // -b was on the command line (it conflicts with --sweep)
+  // Many nodes (issue 19).
+  std::vector<std::string> summarize;  // --summarize REPORT...: saved reports or directories
+  std::string metrics;                 // --metrics FILE: the Prometheus text exposition
+  std::string output;                  // --output FILE, before %h %r %j are substituted
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };
