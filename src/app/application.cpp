@@ -341,6 +341,17 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
 // The command's files, read and checked before anything runs; nullopt (after the one usage-error
 // line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
 // the printing rank, so that all of them stop alike.
+// The testcases --summarize shows: -t/-p resolved (indices named by their keys), or every one.
+std::vector<std::string> summaryColumns(const Options& options,
+                                        const std::vector<Selection>& selection,
+                                        const std::vector<TestcaseDef>& registry) {
+  std::vector<std::string> names;
+  if (options.testcases.empty() && options.testcasePrefixes.empty()) return names;
+  for (const Selection& s : selection)
+    names.push_back(s.index ? registry.at(*s.index).key : s.token);
+  return names;
+}
+
 // --output's name with %h, %r and %j substituted (empty without --output).
 std::string outputPathOf(const Options& options, const AppContext& ctx) {
   if (options.output.empty()) return std::string();
@@ -391,7 +402,8 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (!files) return kExitUsage;
     int status = kExitOk;
     if (!options.summarize.empty()) {
-      status = runSummarizeCommand(options, *files, ctx);
+      status =
+          runSummarizeCommand(options, summaryColumns(options, selection, registry), *files, ctx);
     } else if (!options.compare.empty()) {
       status = runCompareCommand(options, *files, ctx);
     } else if (!options.from.empty()) {

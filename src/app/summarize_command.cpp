@@ -39,9 +39,10 @@ std::string renderSummary(const FleetSummary& summary, ReportFormat format) {
 
 }  // namespace
 
-int runSummarizeCommand(const Options& options, const CommandFiles& files, AppContext& ctx) {
+int runSummarizeCommand(const Options& options, const std::vector<std::string>& testcases,
+                        const CommandFiles& files, AppContext& ctx) {
   SummaryOptions selection;
-  selection.testcases = options.testcases;
+  selection.testcases = testcases;
   const FleetSummary summary = summarizeReports(options.summarize, selection, ctx.stopRequested);
   throwIfStopped(ctx.stopRequested);
   if (options.json)

@@ -222,6 +222,30 @@ TEST(SummarizeCommand, OnlyHealthyNodesExitZeroAndConflictsAreUsageErrors) {
   }
 }
 
+// -t takes names and indices as in a run (an index is named by its key); a bidirectional testcase
+// selects its three matrices; a matrix key is taken as given.
+TEST(SummarizeCommand, TestcasesAreSelectedAsInARun) {
+  const std::string report = std::string(NVBW_GOLDEN_DIR) + "/fleet/fake_base.json";
+  auto columns = [&report](std::vector<std::string> selection) {
+    std::vector<std::string> args = {"--summarize", report, "-j", "-t"};
+    args.insert(args.end(), selection.begin(), selection.end());
+    const nvbw::test::RunResult r = run(NVBW_BINARY, args);
+    EXPECT_EQ(r.exitCode, 0) << nvbw::test::describe(r);
+    std::vector<std::string> keys;
+    const json doc = json::parse(r.out);
+    for (const json& c : doc["nvbandwidth"]["summary"]["testcases"])
+      keys.push_back(c["key"].get<std::string>());
+    return keys;
+  };
+  EXPECT_EQ(columns({"0"}), std::vector<std::string>{"host_to_device_memcpy_ce"});
+  EXPECT_EQ(columns({"device_to_device_bidirectional_memcpy_read_ce"}),
+            (std::vector<std::string>{"device_to_device_bidirectional_memcpy_read_ce_read1",
+                                      "device_to_device_bidirectional_memcpy_read_ce_read2",
+                                      "device_to_device_bidirectional_memcpy_read_ce_total"}));
+  EXPECT_EQ(columns({"device_to_device_bidirectional_memcpy_read_ce_total"}),
+            std::vector<std::string>{"device_to_device_bidirectional_memcpy_read_ce_total"});
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, GeneratedFleet, ::testing::Values(1, 2, 3));
 
 }  // namespace
