@@ -196,6 +196,29 @@ TEST(OutputCli, AFailedWriteSaysSoExitsOneAndLeavesNothing) {
   EXPECT_EQ(dir.names(), std::vector<std::string>{"r.json"});
 }
 
+// A full disk (ENOSPC): an 8 KiB tmpfs mounted in a mount namespace of the test's own, where
+// unshare and mount are allowed (else skipped). The report does not fit: one line naming the
+// reason, exit 1, the old file kept, no temporary file left.
+TEST(OutputCli, AFullDiskSaysSoExitsOneAndKeepsTheOldFile) {
+  Folder dir;
+  const std::string tiny = dir / "tiny";
+  fs::create_directory(tiny);
+  const std::string script = "mount -t tmpfs -o size=8k tmpfs '" + tiny + "' || exit 77\n" +
+                             "echo old > '" + tiny + "/r.json'\n'" + NVBW_FAKE_BINARY +
+                             "' -t 0 1 2 -j --output '" + tiny +
+                             "/r.json' > /dev/null\nstatus=$?\nls -A '" + tiny + "'\ncat '" + tiny +
+                             "/r.json'\nexit $status\n";
+  RunSpec spec("/usr/bin/unshare", {"-m", "/bin/sh", "-c", script});
+  spec.env = {{"NVBW_FAKE_GPUS", "2"}};
+  const RunResult run = nvbw::test::runProgram(spec);
+  if (run.exitCode == 77 || (run.exitCode == 1 && run.out.empty()))
+    GTEST_SKIP() << "cannot mount a tmpfs here: " << run.err;
+  EXPECT_EQ(run.exitCode, 1) << nvbw::test::describe(run);
+  EXPECT_NE(run.err.find("nvbandwidth: --output"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("No space left on device"), std::string::npos) << run.err;
+  EXPECT_EQ(run.out, "r.json\nold\n");
+}
+
 // The size of the first hidden (temporary) file in `dir` that has data, or 0.
 std::uintmax_t hiddenFileBytes(const Folder& dir) {
   for (const std::string& name : dir.names()) {
