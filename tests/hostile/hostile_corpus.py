@@ -19,6 +19,7 @@ import concurrent.futures
 import copy
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -1196,13 +1197,17 @@ def output_path_cases() -> List[Case]:
         targets.append(("onto-char-device", "null.html", mknod_null, None))
     elif os.geteuid() != 0:
         targets.append(("onto-dev-null", "/dev/null", None, None))
-    for key, target, setup, cleanup in targets:
+    for (key, target, setup, cleanup), option in itertools.product(
+            targets, ("--html", "--output", "--metrics")):
         absent = [target] if target.startswith("/sys/") else []
-        for mode, argv, prog in (
-                ("from", ["--html", target, "--from", "good.json"], "real"),
-                ("compare", ["--compare", "good.json", "cur.json", "--html", target], "real"),
-                ("run", ["-t", "0", "--html", target], "fake")):
-            cases.append(Case(name=f"output-path/{key}/{mode}", category="output-path",
+        suffix = "" if option == "--html" else " " + option
+        modes = [("from", [option, target, "--from", "good.json"], "real"),
+                 ("compare", ["--compare", "good.json", "cur.json", option, target], "real"),
+                 ("run", ["-t", "0", option, target], "fake")]
+        if option != "--metrics":
+            modes.append(("summarize", ["--summarize", "good.json", option, target], "real"))
+        for mode, argv, prog in modes:
+            cases.append(Case(name=f"output-path/{key}/{mode}{suffix}", category="output-path",
                               argv=argv, prog=prog, files={"good.json": GOOD, "cur.json": SLOWER_BYTES},
                               setup=setup, cleanup=cleanup, env={"NVBW_FAKE_GPUS": "2"},
                               status={2}, stdout_empty=True,
