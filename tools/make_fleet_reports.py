@@ -303,6 +303,7 @@ def main(argv):
         named = not any(kind == "no-hostname" for kind, _ in edits)
         doc = {"nvbandwidth": dict(run)}
         out = doc["nvbandwidth"]
+        out.pop("hostname", None)  # the template's host is no node's
         out["testcases"] = apply_edits([node_entry(t, node) for t in run["testcases"]], edits)
         out["GPU Device list"] = host_in_device_list(run.get("GPU Device list", []),
                                                      host if named else None)

@@ -13,8 +13,11 @@
 #include "app/fleet_commands.h"
 #include "app/from_command.h"
 #include "app/selection.h"
+#include "app/summarize_command.h"
 #include "app/testcase_loop.h"
 #include "core/escape.h"
+#include "core/json_style.h"
+#include "core/utc_time.h"
 #include "core/version.h"
 #include "facts/driver_version.h"
 #include "fleet/comparison/comparison.h"
@@ -136,9 +139,15 @@ class RunCommand {
     std::vector<Output*> views = {printed_.get()};
     // --baseline and --html read the run as the JSON document, whatever is printed.
     // Only the printing rank compares and writes the HTML (one file, not one per rank).
-    if (files.baseline || files.html || options.judgesExpectations()) {
+    if (files.baseline || files.html || files.metrics || files.output ||
+        options.judgesExpectations()) {
       capture_ = makeJsonOutput(captured_, settings);
       views.push_back(capture_.get());
+    }
+    // --output as text: the report as printed, its end-of-run lines (stderr's) included.
+    if (files.output && files.outputFormat == ReportFormat::Text) {
+      outputText_ = makeTextOutput(outputCopy_, outputCopy_, settings);
+      views.push_back(outputText_.get());
     }
     if (ctx.errIsTerminal && !options.noProgress)
       progress_ = std::make_unique<ProgressDisplay>(ctx.err);
@@ -154,6 +163,7 @@ class RunCommand {
     RunHeader h;
     h.system = buildSystemFacts();
     h.settings = runSettings(options_);
+    h.startedAt = isoUtcSeconds(std::chrono::system_clock::now());
     if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
     return h;
   }
@@ -165,6 +175,7 @@ class RunCommand {
   std::optional<Comparison> compareWithBaseline(nlohmann::json& doc, int& status);
   void confirm(Comparison& compared, nlohmann::json& doc, int& status);
   bool failsExpectations(nlohmann::json& doc);
+  int writeViewFiles(const nlohmann::json& doc);
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -179,6 +190,8 @@ class RunCommand {
   std::unique_ptr<Output> printed_;
   std::ostringstream captured_;
   std::unique_ptr<Output> capture_;
+  std::ostringstream outputCopy_;
+  std::unique_ptr<Output> outputText_;
   std::unique_ptr<ProgressDisplay> progress_;
   std::unique_ptr<Output> output_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -299,14 +312,8 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
-  if (files_.html) {
-    try {
-      files_.html->write(renderHtmlReport(doc));
-    } catch (const FileWriteError& e) {
-      ctx_.err << "nvbandwidth: " << e.what() << std::endl;
-      if (status == kExitOk) status = kExitFailure;
-    }
-  }
+  if (outputText_) outputText_->finish(end);
+  if (writeViewFiles(doc) != kExitOk && status == kExitOk) status = kExitFailure;
   if (status == kExitOk && ((compared && compared->anySlower()) || belowExpectations))
     return kExitSlower;
   return status;
@@ -319,6 +326,7 @@ std::optional<Comparison> RunCommand::compareWithBaseline(nlohmann::json& doc, i
   Comparison compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
   printed_->comparison(compared);
+  if (outputText_) outputText_->comparison(compared);
   doc[keys::kRoot][keys::kComparison] = comparisonJson(compared);
   return compared;
 }
@@ -348,6 +356,7 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
   applyConfirmations(compared, runs.entries, runs.summary);
   if (!runs.entries.empty()) {
     printed_->confirmations(runs.entries);
+    if (outputText_) outputText_->confirmations(runs.entries);
     doc[keys::kRoot][keys::kConfirmations] = std::move(runs.entries);
   }
   if (runs.interruptedBy) {
@@ -368,8 +377,27 @@ bool RunCommand::failsExpectations(nlohmann::json& doc) {
   const std::vector<ExpectationResult> results =
       judgeExpectations(options_, files_.expectations, doc);
   printed_->expectations(results);
+  if (outputText_) outputText_->expectations(results);
   doc[keys::kRoot][keys::kExpectations] = expectationsSection(results);
   return anyExpectationFailed(results);
+}
+
+// --html, --metrics and --output; 1 when one of them cannot be written (each is still tried).
+int RunCommand::writeViewFiles(const nlohmann::json& doc) {
+  int status = kExitOk;
+  auto note = [&status](int written) {
+    if (written != kExitOk) status = written;
+  };
+  if (files_.html) note(writeViewFile(ctx_, *files_.html, renderHtmlReport(doc)));
+  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc));
+  if (!files_.output) return status;
+  if (files_.outputFormat == ReportFormat::Text)
+    note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
+  else if (files_.outputFormat == ReportFormat::Html)
+    note(writeViewFile(ctx_, *files_.output, renderHtmlReport(doc)));
+  else
+    note(writeViewFile(ctx_, *files_.output, styledJson(doc) + "\n"));
+  return status;
 }
 
 int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
@@ -390,12 +418,31 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
 // The command's files, read and checked before anything runs; nullopt (after the one usage-error
 // line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
 // the printing rank, so that all of them stop alike.
+// The testcases --summarize shows: -t/-p resolved (indices named by their keys), or every one.
+std::vector<std::string> summaryColumns(const Options& options,
+                                        const std::vector<Selection>& selection,
+                                        const std::vector<TestcaseDef>& registry) {
+  std::vector<std::string> names;
+  if (options.testcases.empty() && options.testcasePrefixes.empty()) return names;
+  for (const Selection& s : selection)
+    names.push_back(s.index ? registry.at(*s.index).key : s.token);
+  return names;
+}
+
+// --output's name with %h, %r and %j substituted (empty without --output).
+std::string outputPathOf(const Options& options, const AppContext& ctx) {
+  if (options.output.empty()) return std::string();
+  const OutputPathFields fields{hostName(), ctx.comm ? ctx.comm->rank() : 0,
+                                jobIdFrom([](const char* name) { return std::getenv(name); })};
+  return expandOutputPath(options.output, fields);
+}
+
 std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   const bool prints = !ctx.comm || ctx.comm->rank() == 0;
   std::optional<CommandFiles> files;
   std::optional<std::string> problem;
   try {
-    files = openCommandFiles(options, ctx.stopRequested, prints);
+    files = openCommandFiles(options, ctx.stopRequested, prints, outputPathOf(options, ctx));
   } catch (const UsageError& e) {  // ReportFileError, ExpectationsError
     problem = e.what();
   }
@@ -431,7 +478,10 @@ int runApplication(const Options& options, AppContext& ctx) {
     std::optional<CommandFiles> files = openFiles(options, ctx);
     if (!files) return kExitUsage;
     int status = kExitOk;
-    if (!options.compare.empty()) {
+    if (!options.summarize.empty()) {
+      status =
+          runSummarizeCommand(options, summaryColumns(options, selection, registry), *files, ctx);
+    } else if (!options.compare.empty()) {
       status = runCompareCommand(options, *files, ctx);
     } else if (!options.from.empty()) {
       status = runFromCommand(options, *files, ctx);

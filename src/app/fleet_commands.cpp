@@ -1,12 +1,14 @@
 #include "app/fleet_commands.h"
 
 #include <ostream>
+#include <sstream>
 
 #include "app/expectation_checks.h"
 #include "core/json_style.h"
 #include "core/version.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
+#include "fleet/metrics/metrics.h"
 #include "fleet/report_keys.h"
 
 namespace nvbw {
@@ -16,14 +18,17 @@ namespace {
 int writeHtml(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
   const std::string page = renderHtmlReport(doc);
   throwIfStopped(ctx.stopRequested);
-  try {
-    file.write(page);
-    return kExitOk;
-  } catch (const FileWriteError& e) {
-    ctx.err << "nvbandwidth: " << e.what() << std::endl;
-    return kExitFailure;
-  }
+  return writeViewFile(ctx, file, page);
 }
+
+// --output of a saved report: its JSON as -j writes it, or its page.
+int writeSavedReport(AppContext& ctx, const CommandFiles& files, const nlohmann::json& doc) {
+  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, doc);
+  return writeViewFile(ctx, *files.output, styledJson(doc) + "\n");
+}
+
+// The worse of two statuses of written files (0 or 1).
+int worse(int a, int b) { return a != kExitOk ? a : b; }
 
 // {"nvbandwidth": {"version", "git_version", "comparison"}}, its cells streamed one at a time: a
 // comparison of hundreds of thousands of cells never exists as one document.
@@ -52,12 +57,27 @@ std::string expectationsText(const std::vector<ExpectationResult>& checks) {
   return text;
 }
 
+// --output of --compare: what it prints (the table, or the document with -j or a .json name),
+// or with a .html name the page --html writes.
+int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comparison& c,
+                          const std::vector<ExpectationResult>& checks,
+                          const nlohmann::json& current) {
+  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, current);
+  std::ostringstream text;
+  if (files.outputFormat == ReportFormat::Json)
+    writeComparisonDocument(text, c, checks);
+  else
+    text << comparisonText(c) << expectationsText(checks);
+  return writeViewFile(ctx, *files.output, text.str());
+}
+
 std::vector<NamedFile> inputsOf(const Options& o) {
   std::vector<NamedFile> inputs;
   for (const std::string& path : o.compare) inputs.push_back({"--compare", path});
   if (!o.baseline.empty()) inputs.push_back({"--baseline", o.baseline});
   if (!o.from.empty()) inputs.push_back({"--from", o.from});
   if (!o.expect.empty()) inputs.push_back({"--expect", o.expect});
+  for (const std::string& path : o.summarize) inputs.push_back({"--summarize", path});
   return inputs;
 }
 
@@ -67,15 +87,56 @@ ReportKind fromKind(const Options& o) {
   return o.judgesExpectations() ? ReportKind::Run : ReportKind::RunOrComparison;
 }
 
+// --metrics and --output, checked like --html. A saved report has no text rendering (that needs
+// the run's results), so --from writes JSON or HTML only.
+void openViewTargets(const Options& options, const std::vector<NamedFile>& inputs, bool owned,
+                     const std::string& outputPath, CommandFiles& files) {
+  if (!owned) return;
+  if (!options.metrics.empty())
+    files.metrics.emplace(NamedFile{"--metrics", options.metrics}, inputs);
+  if (outputPath.empty()) return;
+  const NamedFile target{"--output", outputPath};
+  files.outputFormat = reportFormatFor(outputPath, options.json);
+  if (!options.from.empty() && files.outputFormat == ReportFormat::Text)
+    throw ReportFileError(target.label() +
+                          ": a saved report is written as JSON (.json or -j) or HTML (.html)");
+  files.output.emplace(target, inputs);
+}
+
 }  // namespace
 
-CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport) {
+int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
+  try {
+    file.write(text);
+    return kExitOk;
+  } catch (const FileWriteError& e) {
+    ctx.err << "nvbandwidth: " << e.what() << std::endl;
+    return kExitFailure;
+  }
+}
+
+int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
+  std::string text;
+  try {
+    text = metricsText(doc);
+  } catch (const MetricsTooLarge& e) {
+    ctx.err << "nvbandwidth: " << file.target().label() << ": " << e.what() << std::endl;
+    return kExitFailure;
+  }
+  throwIfStopped(ctx.stopRequested);
+  return writeViewFile(ctx, file, text);
+}
+
+CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
+                              const std::string& outputPath) {
   CommandFiles files;
   const std::vector<NamedFile> inputs = inputsOf(options);
   // A run's page is the printing rank's; --compare and --from run alike on every rank.
-  const bool run = options.compare.empty() && options.from.empty();
+  const bool run = options.compare.empty() && options.from.empty() && options.summarize.empty();
   if (!options.html.empty() && (printsReport || !run))
     files.html.emplace(NamedFile{"--html", options.html}, inputs);
+  openViewTargets(options, inputs, printsReport || !run, outputPath, files);
+  // --summarize's reports are read by the summary itself, one at a time (fleet_summary.h).
   for (const NamedFile& input : inputs) {
     if (input.option == "--compare")
       files.compared.push_back(readReport(input, ReportKind::Run, stop));
@@ -83,7 +144,7 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
       files.from = readReport(input, fromKind(options), stop);
     else if (input.option == "--expect")
       files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
-    else if (printsReport)
+    else if (input.option == "--baseline" && printsReport)
       files.baseline = readReport(input, ReportKind::Run, stop);
   }
   return files;
@@ -96,7 +157,9 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
       judgeExpectations(options, files.expectations, current);
   // The documents are done with (the page needs the current one): their memory goes first.
   files.compared.at(0) = nlohmann::json();
-  if (!files.html) current = nlohmann::json();
+  const bool pageNeeded =
+      files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html);
+  if (!pageNeeded) current = nlohmann::json();
   throwIfStopped(ctx.stopRequested);
   if (options.json)
     writeComparisonDocument(ctx.out, c, checks);
@@ -104,15 +167,21 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     ctx.out << comparisonText(c) << expectationsText(checks);
   ctx.out.flush();
   checkWritable(ctx.out, "output");
-  if (files.html) {
-    current["nvbandwidth"]["comparison"] = comparisonJson(c);
-    if (const int status = writeHtml(ctx, *files.html, current)) return status;
-  }
+  if (pageNeeded) current["nvbandwidth"]["comparison"] = comparisonJson(c);
+  int written = kExitOk;
+  if (files.html) written = writeHtml(ctx, *files.html, current);
+  if (files.metrics) written = worse(written, writeMetricsFile(ctx, *files.metrics, current));
+  if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
+  if (written != kExitOk) return written;
   return c.anySlower() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
 
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {
-  return writeHtml(ctx, *files.html, *files.from);
+  int written = kExitOk;
+  if (files.html) written = writeHtml(ctx, *files.html, *files.from);
+  if (files.metrics) written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from));
+  if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
+  return written;
 }
 
 }  // namespace nvbw

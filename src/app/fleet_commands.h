@@ -8,6 +8,7 @@
 
 #include "app/app_context.h"
 #include "app/options.h"
+#include "app/output_path.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/report_files.h"
 
@@ -16,17 +17,29 @@ namespace nvbw {
 // Every report the options name, read and checked, and every file they ask to write, checked,
 // before anything runs.
 struct CommandFiles {
-  std::vector<nlohmann::json> compared;      // --compare: the baseline, then the current report
-  std::optional<nlohmann::json> from;        // --from
-  std::optional<nlohmann::json> baseline;    // --baseline (on the printing rank only)
-  std::optional<OutputFile> html;            // --html (in a run: on the printing rank only)
+  std::vector<nlohmann::json> compared;    // --compare: the baseline, then the current report
+  std::optional<nlohmann::json> from;      // --from
+  std::optional<nlohmann::json> baseline;  // --baseline (on the printing rank only)
+  std::optional<OutputFile> html;          // --html (in a run: on the printing rank only)
+  std::optional<OutputFile> metrics;       // --metrics (in a run: on the printing rank only)
+  std::optional<OutputFile> output;        // --output, %-substituted (likewise)
+  ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
 };
 
 // Output targets first (none may be a file the command reads), then the reports and the
 // expectations file. A run's --baseline and --html belong to the rank that prints
 // (`printsReport`). Throws ReportFileError or ExpectationsError (usage errors) or Interrupted.
-CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport);
+// `outputPath`: --output's name with its %-substitutions made.
+CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
+                              const std::string& outputPath = std::string());
+
+// Writes one view's text to its file; on failure says why on stderr and gives 1, else 0.
+int writeViewFile(AppContext& context, const OutputFile& file, const std::string& text);
+
+// The Prometheus metrics of a report document (fleet/metrics/metrics.h) to `file`; 0, or 1 (the
+// reason on stderr) when it cannot be written or would be too large.
+int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc);
 
 // Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
 // with -j: {"nvbandwidth": {"version", "git_version", "comparison"}}); with --html also the
@@ -36,8 +49,8 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 // Throws WriteFailed or Interrupted.
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& context);
 
-// Renders a saved report as HTML (--html FILE --from REPORT). Exit 0; 1 when the HTML cannot
-// be written. Throws Interrupted.
+// Renders a saved report (--from REPORT) as HTML (--html FILE), metrics (--metrics FILE) and
+// JSON or HTML (--output FILE). Exit 0; 1 when a file cannot be written. Throws Interrupted.
 int runRenderCommand(CommandFiles& files, AppContext& context);
 
 }  // namespace nvbw

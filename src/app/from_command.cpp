@@ -30,7 +30,7 @@ void printChecks(const Options& options, const std::vector<ExpectationResult>& r
 }  // namespace
 
 int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
-  int status = files.html ? runRenderCommand(files, ctx) : kExitOk;
+  int status = files.html || files.metrics || files.output ? runRenderCommand(files, ctx) : kExitOk;
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
   const std::vector<ExpectationResult> results =

@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "app/output_path.h"
 #include "core/escape.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/sweep.h"
@@ -87,6 +88,21 @@ void describeVerdictOptions(po::options_description& desc) {
   // clang-format on
 }
 
+// --summarize, --metrics and --output (issue 19), after every older option in --help.
+void describeFleetOutputOptions(po::options_description& desc) {
+  // clang-format off
+  desc.add_options()
+    ("summarize", po::value<std::vector<std::string>>()->multitoken(),
+     "Summarize many nodes' saved -j reports (files or directories) without a GPU; exit 3 if a "
+     "node is flagged")
+    ("metrics", po::value<std::string>(),
+     "Also write the report as Prometheus metrics (node_exporter's textfile collector)")
+    ("output", po::value<std::string>(),
+     "Also write the report to FILE (.json: JSON, .html: HTML, else as printed); %h host, %r "
+     "rank, %j job id, %% a %");
+  // clang-format on
+}
+
 // One description serves parsing and --help, so the help can never list an option the parser
 // does not know. Numeric options are taken as strings and converted by parseWholeNumber.
 po::options_description describeOptions() {
@@ -139,10 +155,11 @@ po::options_description describeOptions() {
     ("no-progress", po::bool_switch(), "No progress line on stderr (shown on terminals only)")
     ("html", po::value<std::string>(), "Also write the report as a self-contained HTML file")
     ("from", po::value<std::string>(),
-     "With --html, --expect or --min-percent-of-peak: render or judge this saved -j report, run "
-     "nothing");
+     "With --html, --metrics, --output, --expect or --min-percent-of-peak: render or judge this "
+     "saved -j report, run nothing");
   // clang-format on
   describeVerdictOptions(desc);
+  describeFleetOutputOptions(desc);
   return desc;
 }
 
@@ -257,6 +274,15 @@ void validateVerdictOptions(const Options& o) {
                      "at most 100");
 }
 
+void readFleetOutputOptions(const po::variables_map& vm, Options& options) {
+  if (vm.count("summarize")) options.summarize = vm["summarize"].as<std::vector<std::string>>();
+  for (const std::string& path : options.summarize)
+    if (path.empty()) throw UsageError("--summarize needs report files, not an empty name");
+  options.metrics = stringOption(vm, "metrics");
+  options.output = stringOption(vm, "output");
+  if (!options.output.empty()) checkOutputPattern(options.output);
+}
+
 void readFleetOptions(const po::variables_map& vm, Options& options) {
   if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
   for (const std::string& path : options.compare)
@@ -269,6 +295,17 @@ void readFleetOptions(const po::variables_map& vm, Options& options) {
   options.from = stringOption(vm, "from");
   options.bufferSizeGiven = !vm["bufferSize"].defaulted();
   readVerdictOptions(vm, options);
+  readFleetOutputOptions(vm, options);
+}
+
+// --summarize reads saved reports only; what else it takes is how to show them.
+void validateFleetOutputOptions(const Options& o) {
+  if (!o.summarize.empty() &&
+      (!o.compare.empty() || !o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
+    throw UsageError("--summarize reads saved reports: it cannot be used with --compare, "
+                     "--baseline, --sweep or --from");
+  if (!o.summarize.empty() && !o.metrics.empty())
+    throw UsageError("--metrics describes one run: it cannot be used with --summarize");
 }
 
 void validateFleetOptions(const Options& o) {
@@ -278,15 +315,17 @@ void validateFleetOptions(const Options& o) {
   if (!o.compare.empty() && (!o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
     throw UsageError("--compare compares two saved reports: it cannot be used with --baseline, "
                      "--sweep or --from");
-  if (!o.from.empty() && o.html.empty() && !o.judgesExpectations())
-    throw UsageError("--from needs --html FILE, --expect FILE or --min-percent-of-peak P (it "
-                     "renders or checks a saved report)");
+  if (!o.from.empty() && o.html.empty() && o.metrics.empty() && o.output.empty() &&
+      !o.judgesExpectations())
+    throw UsageError("--from needs --html, --metrics, --output FILE, --expect FILE or "
+                     "--min-percent-of-peak P (it renders or checks a saved report)");
   if (!o.from.empty() && (!o.baseline.empty() || !o.sweep.empty()))
     throw UsageError("--from renders a saved report: it cannot be used with --baseline or --sweep");
   if (!o.sweep.empty() && o.bufferSizeGiven)
     throw UsageError("--sweep sets the buffer sizes: it cannot be used with -b/--bufferSize");
   if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
   validateVerdictOptions(o);
+  validateFleetOutputOptions(o);
 }
 
 // --format text|json (json is -j) and --compat v0.8|v0.10 (NVBANDWIDTH_COMPAT when the option is

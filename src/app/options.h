@@ -47,6 +47,10 @@ struct Options {
   std::optional<double> minPercentOfPeak;  // --min-percent-of-peak P
   // --expect or --min-percent-of-peak: the report is judged against absolute expectations.
   bool judgesExpectations() const { return !expect.empty() || minPercentOfPeak.has_value(); }
+  // Many nodes (issue 19).
+  std::vector<std::string> summarize;  // --summarize REPORT...: saved reports or directories
+  std::string metrics;                 // --metrics FILE: the Prometheus text exposition
+  std::string output;                  // --output FILE, before %h %r %j are substituted
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };

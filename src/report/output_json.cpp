@@ -206,6 +206,7 @@ class JsonOutput : public Output {
     root_[keys::kGitVersion] = info.gitVersion;
     root_[keys::kSchemaVersion] = kJsonSchemaVersion;
     root_[keys::kSettings] = settingsObject(header.settings);
+    addRunIdentity(header);
     if (!header.warnings.empty()) {
       root_[keys::kWarning] = header.warnings.back();  // upstream's key: each replaced the last
       root_[keys::kWarnings] = header.warnings;
@@ -298,6 +299,13 @@ class JsonOutput : public Output {
   void addEntry(json entry) {
     if (!root_.contains(keys::kTestcases)) root_[keys::kTestcases] = json::array();
     root_[keys::kTestcases].push_back(std::move(entry));
+  }
+
+  // Which host ran it (rank 0's in a multinode run: each rank's host is in "processes") and
+  // when: what --summarize names nodes by and --metrics timestamps a run with.
+  void addRunIdentity(const RunHeader& header) {
+    if (!header.system.hostname.empty()) root_[keys::kHostname] = header.system.hostname;
+    if (header.startedAt) root_[keys::kStartedAt] = *header.startedAt;
   }
 
   void addProcesses(const SystemFacts& info) {

@@ -23,6 +23,9 @@ struct RunHeader {
   bool gpusOpened = true;
   // The machine at the start of the run; absent when the GPUs could not be opened.
   std::optional<EnvironmentSnapshot> environment;
+  // When the run started, ISO 8601 in UTC ("2026-12-01T12:34:56Z"); absent in tests that need
+  // documents without a clock in them.
+  std::optional<std::string> startedAt;
 };
 
 // How the run ended.

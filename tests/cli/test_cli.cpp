@@ -11,7 +11,7 @@
 #include "run_binary.h"
 #include "upstream_keys.h"
 
-namespace {
+namespace test_cli {
 
 // The 35 single-node keys in upstream's registry order (index = position).
 using nvbw::test::kUpstreamKeys;
@@ -212,4 +212,4 @@ TEST(Cli, WithoutAGpuJsonReportsTheError) {
   EXPECT_FALSE(error.get<std::string>().empty());
 }
 
-}  // namespace
+}  // namespace test_cli

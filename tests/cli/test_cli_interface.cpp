@@ -14,7 +14,7 @@
 #include "text_search.h"
 #include "upstream_keys.h"
 
-namespace {
+namespace test_cli_interface {
 
 using nlohmann::json;
 using nvbw::test::countOf;
@@ -292,4 +292,4 @@ TEST(CompatOption, BadValuesAreUsageErrors) {
   EXPECT_EQ(empty.out, real({"-l"}).out);
 }
 
-}  // namespace
+}  // namespace test_cli_interface

@@ -11,7 +11,7 @@
 #include "run_binary.h"
 
 namespace nvbw::test {
-namespace {
+namespace test_cli_signals {
 
 using nlohmann::json;
 
@@ -108,5 +108,5 @@ TEST(WriteErrors, AClosedStdoutDuringAJsonRunIsReported) {
   EXPECT_EQ(run.err, "nvbandwidth: cannot write to standard output: Bad file descriptor\n");
 }
 
-}  // namespace
+}  // namespace test_cli_signals
 }  // namespace nvbw::test

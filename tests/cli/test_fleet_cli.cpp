@@ -15,7 +15,7 @@
 #include "temp_file.h"
 #include "text_search.h"
 
-namespace {
+namespace test_fleet_cli {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -139,4 +139,4 @@ TEST(HtmlCli, ThePageNeverReplacesItsOwnInput) {
   EXPECT_EQ(report.read(), readText(kFleet + "h200x2.json"));
 }
 
-}  // namespace
+}  // namespace test_fleet_cli

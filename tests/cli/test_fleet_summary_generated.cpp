@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -18,7 +19,7 @@
 #include "run_binary.h"
 #include "temp_file.h"
 
-namespace {
+namespace test_fleet_summary_generated {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -174,6 +175,77 @@ TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
   EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
 }
 
+// The same through the command: `nvbandwidth --summarize DIR` (text), `-j` (schema'd JSON) and
+// `--output x.html`, with a file that is not a report among them.
+TEST_P(GeneratedFleet, TheCommandFlagsExactlyTheDoctoredNodes) {
+  FleetDir dir;
+  generate(dir, GetParam());
+  std::ofstream(dir / "reports/zz-broken.json") << "{\"nvbandwidth\": [";
+  const nvbw::test::RunResult text = run(NVBW_BINARY, {"--summarize", dir / "reports"});
+  EXPECT_EQ(text.exitCode, 3) << nvbw::test::describe(text);
+  EXPECT_NE(text.out.find("Summary: 50 nodes, 6 flagged, 1 unreadable."), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("zz-broken.json"), std::string::npos);
+
+  const nvbw::test::RunResult doc =
+      run(NVBW_BINARY, {"--summarize", dir / "reports", "-j", "--output", dir / "summary.html"});
+  EXPECT_EQ(doc.exitCode, 3) << nvbw::test::describe(doc);
+  const json summary = json::parse(doc.out)["nvbandwidth"]["summary"];
+  std::set<std::string> flagged, expected;
+  for (const json& node : summary["nodes"])
+    if (node["flagged"].get<bool>()) flagged.insert(node["name"].get<std::string>());
+  for (const auto& [node, what] : kFaults) expected.insert(nodeName(node));
+  EXPECT_EQ(flagged, expected);
+  EXPECT_EQ(summary["counts"]["unreadable"], 1);
+  const nvbw::test::TempFile file("fleet_summary_command", doc.out);
+  const nvbw::test::RunResult check = run(kPython, {kValidator, kSchema, file.path()});
+  EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+  std::ifstream page(dir / "summary.html");
+  std::stringstream html;
+  html << page.rdbuf();
+  EXPECT_NE(html.str().find("<html"), std::string::npos);
+  EXPECT_NE(html.str().find(nodeName(7)), std::string::npos);
+}
+
+TEST(SummarizeCommand, OnlyHealthyNodesExitZeroAndConflictsAreUsageErrors) {
+  const std::string fleet = std::string(NVBW_GOLDEN_DIR) + "/fleet/";
+  const nvbw::test::RunResult healthy =
+      run(NVBW_BINARY, {"--summarize", fleet + "fake_base.json", fleet + "h200x2.json"});
+  EXPECT_EQ(healthy.exitCode, 0) << nvbw::test::describe(healthy);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--summarize", fleet, "--from", fleet + "fake_base.json"},
+        std::vector<std::string>{"--summarize", fleet, "--baseline", fleet + "fake_base.json"},
+        std::vector<std::string>{"--summarize", fleet, "--metrics", "m.prom"}}) {
+    const nvbw::test::RunResult conflict = run(NVBW_BINARY, args);
+    EXPECT_EQ(conflict.exitCode, 2) << nvbw::test::describe(conflict);
+    EXPECT_EQ(conflict.out, "");
+  }
+}
+
+// -t takes names and indices as in a run (an index is named by its key); a bidirectional testcase
+// selects its three matrices; a matrix key is taken as given.
+TEST(SummarizeCommand, TestcasesAreSelectedAsInARun) {
+  const std::string report = std::string(NVBW_GOLDEN_DIR) + "/fleet/fake_base.json";
+  auto columns = [&report](std::vector<std::string> selection) {
+    std::vector<std::string> args = {"--summarize", report, "-j", "-t"};
+    args.insert(args.end(), selection.begin(), selection.end());
+    const nvbw::test::RunResult r = run(NVBW_BINARY, args);
+    EXPECT_EQ(r.exitCode, 0) << nvbw::test::describe(r);
+    std::vector<std::string> keys;
+    const json doc = json::parse(r.out);
+    for (const json& c : doc["nvbandwidth"]["summary"]["testcases"])
+      keys.push_back(c["key"].get<std::string>());
+    return keys;
+  };
+  EXPECT_EQ(columns({"0"}), std::vector<std::string>{"host_to_device_memcpy_ce"});
+  EXPECT_EQ(columns({"device_to_device_bidirectional_memcpy_read_ce"}),
+            (std::vector<std::string>{"device_to_device_bidirectional_memcpy_read_ce_read1",
+                                      "device_to_device_bidirectional_memcpy_read_ce_read2",
+                                      "device_to_device_bidirectional_memcpy_read_ce_total"}));
+  EXPECT_EQ(columns({"device_to_device_bidirectional_memcpy_read_ce_total"}),
+            std::vector<std::string>{"device_to_device_bidirectional_memcpy_read_ce_total"});
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, GeneratedFleet, ::testing::Values(1, 2, 3));
 
-}  // namespace
+}  // namespace test_fleet_summary_generated

@@ -25,7 +25,7 @@
 #include "run_binary.h"
 #include "temp_file.h"
 
-namespace {
+namespace test_schema {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -443,4 +443,4 @@ TEST(Schema, ValidatorReportsUnreadableDocuments) {
   EXPECT_NE(check.out.find("cannot read JSON"), std::string::npos) << check.out << check.err;
 }
 
-}  // namespace
+}  // namespace test_schema

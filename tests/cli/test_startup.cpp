@@ -15,7 +15,7 @@
 
 #include "run_binary.h"
 
-namespace {
+namespace test_startup {
 
 using nvbw::test::describe;
 using nvbw::test::RunResult;
@@ -231,4 +231,4 @@ TEST_F(StartupWithoutDriver, GpuTestsSkip) {
   EXPECT_EQ(linesStartingWith(result.out, "SKIPPED: ").size(), 1u) << describe(result);
 }
 
-}  // namespace
+}  // namespace test_startup

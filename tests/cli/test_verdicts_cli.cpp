@@ -12,7 +12,7 @@
 #include "temp_file.h"
 #include "text_search.h"
 
-namespace {
+namespace test_verdicts_cli {
 
 using nlohmann::json;
 using nvbw::test::countOf;
@@ -169,4 +169,4 @@ TEST(VerdictsCli, BadUsesAreUsageErrors) {
   EXPECT_EQ(nvbandwidth({"--baseline", kH200x2, "--confirm", "11"}).exitCode, 2);
 }
 
-}  // namespace
+}  // namespace test_verdicts_cli

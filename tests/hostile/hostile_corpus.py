@@ -19,6 +19,7 @@ import concurrent.futures
 import copy
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -1134,7 +1135,13 @@ def same_file_cases() -> List[Case]:
             ("compare-html-base", ["--compare", "report.json", "cur.json", "--html", "report.json"]),
             ("compare-html-current", ["--compare", "report.json", "cur.json", "--html", "cur.json"]),
             ("compare-html-hard-link", ["--compare", "report.json", "cur.json", "--html", "hard.json"]),
-            ("compare-html-symlink", ["--compare", "cur.json", "report.json", "--html", "link.json"])):
+            ("compare-html-symlink", ["--compare", "cur.json", "report.json", "--html", "link.json"]),
+            ("from-output-same-path", ["--output", "report.json", "--from", "report.json"]),
+            ("from-output-symlink-out", ["--output", "link.json", "--from", "report.json"]),
+            ("from-output-symlink-in", ["--output", "report.json", "--from", "link.json"]),
+            ("from-metrics-hard-link", ["--metrics", "hard.json", "--from", "report.json"]),
+            ("compare-output-current", ["--compare", "report.json", "cur.json", "--output", "cur.json"]),
+            ("compare-metrics-base", ["--compare", "report.json", "cur.json", "--metrics", "report.json"])):
         for as_json in (False, True):
             cases.append(Case(name=f"same-file/{key}{' -j' if as_json else ''}",
                               category="same-file", argv=argv + (["-j"] if as_json else []),
@@ -1190,13 +1197,17 @@ def output_path_cases() -> List[Case]:
         targets.append(("onto-char-device", "null.html", mknod_null, None))
     elif os.geteuid() != 0:
         targets.append(("onto-dev-null", "/dev/null", None, None))
-    for key, target, setup, cleanup in targets:
+    for (key, target, setup, cleanup), option in itertools.product(
+            targets, ("--html", "--output", "--metrics")):
         absent = [target] if target.startswith("/sys/") else []
-        for mode, argv, prog in (
-                ("from", ["--html", target, "--from", "good.json"], "real"),
-                ("compare", ["--compare", "good.json", "cur.json", "--html", target], "real"),
-                ("run", ["-t", "0", "--html", target], "fake")):
-            cases.append(Case(name=f"output-path/{key}/{mode}", category="output-path",
+        suffix = "" if option == "--html" else " " + option
+        modes = [("from", [option, target, "--from", "good.json"], "real"),
+                 ("compare", ["--compare", "good.json", "cur.json", option, target], "real"),
+                 ("run", ["-t", "0", option, target], "fake")]
+        if option != "--metrics":
+            modes.append(("summarize", ["--summarize", "good.json", option, target], "real"))
+        for mode, argv, prog in modes:
+            cases.append(Case(name=f"output-path/{key}/{mode}{suffix}", category="output-path",
                               argv=argv, prog=prog, files={"good.json": GOOD, "cur.json": SLOWER_BYTES},
                               setup=setup, cleanup=cleanup, env={"NVBW_FAKE_GPUS": "2"},
                               status={2}, stdout_empty=True,
@@ -1425,6 +1436,78 @@ def listing_output(ctx: Context) -> bytes:
     return (GOLDEN / "listing.json").read_bytes()
 
 
+def summary_names(name: str, unreadable: bool) -> Check:
+    """The summary names the file, as unreadable when it must be, and says nothing on stderr."""
+    def check(result: Result) -> List[str]:
+        problems = [] if not result.stderr else ["stderr is not empty: %r" % result.stderr[:200]]
+        if unreadable and name.encode() not in result.stdout:
+            problems.append(f"the summary does not name {name}")
+        if unreadable and b"unreadable" not in result.stdout:
+            problems.append("the summary lists no unreadable file")
+        return problems
+    return check
+
+
+# Faults in what the summary does not read (each cell's samples and statistics: it judges the
+# `values`), which it only checks to be JSON (fleet_summary.h): such a report may be summarized.
+SUMMARY_UNREAD = {"samples-string", "median-string", "samples-negative", "min-negative",
+                  "mean-negative", "ragged-cells"}
+
+
+def summarize_cases(inputs: List[Input]) -> List[Case]:
+    """--summarize never stops at a file it cannot use: it names it as unreadable (exit 3), beside
+    the good report, in text and in JSON valid against the schema. Standard input is no input of
+    --summarize's; a directory is read recursively (an empty one adds nothing)."""
+    cases = []
+    for inp in inputs:
+        if inp.kind in ("stdin", "stream"):
+            continue
+        arg, _ = input_name(inp)
+        files: Dict[str, Union[bytes, Callable[[Path], None]]] = {"good.json": GOOD}
+        setup = None
+        if inp.kind == "file":
+            files[arg] = inp.data
+        elif inp.kind == "dir":
+            setup = lambda w, a=arg: (w / a).mkdir()
+        elif inp.kind == "fifo":
+            setup = lambda w, a=arg: os.mkfifo(w / a)
+        elif inp.kind == "sparse":
+            setup = lambda w, a=arg: sparse_over_cap(w, a)
+        elif inp.kind == "link":
+            def setup(w, a=arg, t=inp.link_target):
+                if t == "fifo":
+                    os.mkfifo(w / "fifo")
+                os.symlink(t, w / a)
+        readable = inp.either or inp.kind == "dir" or inp.key in SUMMARY_UNREAD
+
+        for as_json in (False, True):
+            checks: List[Check] = [summary_names(os.path.basename(arg), not readable)]
+            checks.append(check_stdout_schema if as_json else check_stdout_text)
+            cases.append(Case(
+                name=f"summarize/{inp.key}{' -j' if as_json else ''}", category="summarize",
+                argv=["--summarize", "good.json", arg] + (["-j"] if as_json else []),
+                files=files, setup=setup, status={0, 3} if readable else {3},
+                timeout=inp.timeout, rss=inp.rss, max_seconds=inp.max_seconds, checks=checks,
+                outside=[inp.path] if inp.kind == "device" else []))
+    # A folder of reports with a hidden temporary file (a killed --output's) and a bad report.
+    def folder(w: Path) -> None:
+        (w / "fleet" / "rack1").mkdir(parents=True)
+        (w / "fleet" / "rack1" / "a.json").write_bytes(GOOD)
+        (w / "fleet" / "b.json").write_bytes(SLOWER_BYTES)
+        (w / "fleet" / ".b.json.Xy12ab").write_bytes(GOOD[:100])
+        (w / "fleet" / "c.json").write_bytes(GOOD[: len(GOOD) // 3])
+    cases.append(Case(name="summarize/folder-with-hidden-and-bad", category="summarize",
+                      argv=["--summarize", "fleet", "-j"], setup=folder, status={3},
+                      checks=[summary_names("c.json", True), check_stdout_schema,
+                              lambda r: [] if b".b.json" not in r.stdout
+                              else ["a hidden temporary file was read"]]))
+    cases.append(Case(name="summarize/output-onto-input", category="summarize",
+                      argv=["--summarize", "good.json", "--output", "good.json"],
+                      files={"good.json": GOOD}, status={2}, usage=("--output", ("good.json",)),
+                      stdout_empty=True))
+    return cases
+
+
 def all_cases(ctx: Context) -> List[Case]:
     cases = reference_cases()
     cases += reading_cases(unusable_inputs(listing_output(ctx)))
@@ -1437,6 +1520,7 @@ def all_cases(ctx: Context) -> List[Case]:
     cases += signal_cases()
     cases += option_cases()
     cases += spelling_cases()
+    cases += summarize_cases(unusable_inputs(listing_output(ctx)))
     cases += [build_path_case("real"), build_path_case("fake")]
     if ctx.sanitized:  # ASan and UBSan embed source paths of their own in the binary
         cases = [c for c in cases if c.category != "build-paths"]

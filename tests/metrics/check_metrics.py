@@ -20,6 +20,10 @@ tests/metrics/reports; the -j -l listing is not a report) are written by RENDER_
 temporary folder and checked, with the committed goldens tests/golden/metrics/*.prom, and the
 values of each report of this tool's layout are compared with its JSON `values`, exactly.
 
+With --binary and --fake-binary, the files the commands write are checked too: `--metrics` of
+runs on faked GPUs (with `--output` of the same run, whose values the metrics must equal), of a
+run against a baseline (verdicts), of `--from` saved reports and of `--compare`.
+
 Both tools are required: python3-prometheus-client and prometheus (promtool) are Debian packages
 that debian_install.sh installs. A missing one fails the check rather than skipping it, since a
 skipped check would pass metrics no parser has read.
@@ -343,11 +347,56 @@ def self_test(folder):
     return failures
 
 
+def command_files(binary, fake, source_dir, folder):
+    """Metrics files written by `--metrics` itself: (problems, files)."""
+    fleet = os.path.join(source_dir, "tests", "golden", "fleet")
+    out = lambda name: os.path.join(folder, "cmd-" + name)
+    runs = [
+        ("fake-2.prom", [fake, "-t", "0", "1", "--output", out("fake-2.json")], {"NVBW_FAKE_GPUS": "2"}, 0),
+        ("fake-8.prom", [fake, "-j", "--output", out("fake-8.json")],
+         {"NVBW_FAKE_GPUS": "8", "NVBW_FAKE_LINKS": "nvswitch"}, 0),
+        ("baseline.prom", [fake, "--baseline", out("fake-8.json")],
+         {"NVBW_FAKE_GPUS": "8", "NVBW_FAKE_LINKS": "nvswitch"}, (0, 3)),
+        ("from.prom", [binary, "--from", os.path.join(fleet, "h200x2.json")], {}, 0),
+        ("compare.prom", [binary, "--compare", os.path.join(fleet, "fake_base.json"),
+                          os.path.join(fleet, "fake_slower.json")], {}, 3),
+    ]
+    problems, files = [], []
+    for name, argv, env, expected in runs:
+        done = subprocess.run(argv + ["--metrics", out(name)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, env=dict(os.environ, **env), timeout=300)
+        if done.returncode not in (expected if isinstance(expected, tuple) else (expected,)):
+            problems.append("%s: exit %d: %s" % (" ".join(argv), done.returncode,
+                                                 done.stderr.decode("utf-8", "replace")))
+            continue
+        files.append(out(name))
+    for name in ("fake-2", "fake-8"):
+        if out(name + ".prom") not in files:
+            continue
+        with open(out(name + ".json"), encoding="utf-8") as stream:
+            expected = json_values(json.load(stream))
+        with open(out(name + ".prom"), encoding="utf-8") as stream:
+            text = stream.read()
+        if not expected or expected != metric_values(text):
+            problems.append("%s: the value series differ from the run's report" % out(name + ".prom"))
+    for name, family in (("baseline.prom", "nvbandwidth_comparison_verdict"),
+                         ("compare.prom", "nvbandwidth_comparison_verdict"),
+                         ("fake-8.prom", "nvbandwidth_run_start_timestamp_seconds"),
+                         ("fake-8.prom", "nvbandwidth_run_duration_seconds")):
+        if out(name) in files:
+            with open(out(name), encoding="utf-8") as stream:
+                if "\n%s{" % family not in stream.read():
+                    problems.append("%s: no %s" % (out(name), family))
+    return problems, files
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--render", help="render_metrics, to check every report in the tree")
     parser.add_argument("--source-dir", help="the repository, with --render")
+    parser.add_argument("--binary", help="nvbandwidth, to check the files --metrics writes")
+    parser.add_argument("--fake-binary", help="nvbandwidth_fake, with --binary")
     args = parser.parse_args()
     missing = []
     if text_string_to_metric_families is None:
@@ -374,6 +423,12 @@ def main():
             failures += len(problems)
             files += rendered
             files += sorted(glob.glob(os.path.join(args.source_dir, "tests/golden/metrics/*.prom")))
+        if args.binary:
+            problems, written = command_files(args.binary, args.fake_binary, args.source_dir, folder)
+            for problem in problems:
+                print(problem)
+            failures += len(problems)
+            files += written
         for path in files:
             problems = check_file(path)
             for problem in problems[:20]:

@@ -1,5 +1,5 @@
-// nvbw_summarize: the fleet summary as a command of its own, for tools/bench_summarize.sh and for
-// trying the views before --summarize is an option of nvbandwidth.
+// nvbw_summarize: the fleet summary as a command of its own, from before --summarize was an option
+// of nvbandwidth; tools/bench_summarize.sh uses it only with a build whose nvbandwidth lacks it.
 //   nvbw_summarize [-j] [--html FILE] [-t TESTCASE]... REPORT...
 // Prints the text (or with -j the JSON document) on stdout; exit 0, or 3 when a node is flagged
 // or a report unreadable.

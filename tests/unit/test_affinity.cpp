@@ -10,7 +10,7 @@
 #include "facts/host_facts.h"
 
 namespace nvbw {
-namespace {
+namespace test_affinity {
 
 using Cpus = std::optional<std::vector<int>>;
 
@@ -64,5 +64,5 @@ TEST(ParseCpuList, BlanksInsideANumberAreRejected) {
   EXPECT_EQ(parseCpuList("0-1 0"), std::nullopt);
 }
 
-}  // namespace
+}  // namespace test_affinity
 }  // namespace nvbw

@@ -18,7 +18,7 @@
 #include "text_search.h"
 
 namespace nvbw {
-namespace {
+namespace test_application {
 
 using nlohmann::json;
 using test::AppRun;
@@ -261,5 +261,5 @@ TEST(Application, SmallBuffersGetTheWarningNamingTheRealDefault) {
   EXPECT_NE(smallBufferWarning().find("(512 MiB)"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace test_application
 }  // namespace nvbw

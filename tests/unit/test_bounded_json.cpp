@@ -7,7 +7,7 @@
 #include "core/bounded_json.h"
 
 namespace nvbw {
-namespace {
+namespace test_bounded_json {
 
 std::string problemOf(const std::string& text, std::size_t depth = 64) {
   try {
@@ -58,5 +58,5 @@ TEST(BoundedJson, NotJsonSaysWhereAndWhyWithoutQuotingTheInput) {
   EXPECT_FALSE(problemOf("{} {}").empty());
 }
 
-}  // namespace
+}  // namespace test_bounded_json
 }  // namespace nvbw

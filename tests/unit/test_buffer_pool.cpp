@@ -12,7 +12,7 @@
 #include "plans/registry.h"
 
 namespace nvbw {
-namespace {
+namespace test_buffer_pool {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
@@ -181,5 +181,5 @@ TEST(BufferPool, SweepsPeakAtTheLargestSizesNeed) {
   }
 }
 
-}  // namespace
+}  // namespace test_buffer_pool
 }  // namespace nvbw

@@ -12,7 +12,7 @@
 #include "golden.h"
 
 namespace nvbw {
-namespace {
+namespace test_comparison {
 
 using nlohmann::json;
 using test::kGolden;
@@ -717,5 +717,5 @@ TEST(Comparison, RealReportAgainstUpstreamRunListsWhatOnlyOneRan) {
   EXPECT_TRUE(contains(c.notes, "GPUs: 1 vs 2"));
 }
 
-}  // namespace
+}  // namespace test_comparison
 }  // namespace nvbw

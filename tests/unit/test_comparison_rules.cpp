@@ -14,7 +14,7 @@
 #include "golden.h"
 
 namespace nvbw {
-namespace {
+namespace test_comparison_rules {
 
 using nlohmann::json;
 using test::kGolden;
@@ -411,5 +411,5 @@ TEST(Confirmation, MalformedConfirmationEntriesAreRejected) {
                std::runtime_error);  // no confirmation_run
 }
 
-}  // namespace
+}  // namespace test_comparison_rules
 }  // namespace nvbw

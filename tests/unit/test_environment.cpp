@@ -5,7 +5,7 @@
 #include "facts/environment.h"
 
 namespace nvbw {
-namespace {
+namespace test_environment {
 
 EnvironmentSnapshot healthy(std::size_t gpus) {
   EnvironmentSnapshot s;
@@ -73,5 +73,5 @@ TEST(RunWarnings, ALinkThatTrainedDownDuringTheRunButNotOneAlreadyReported) {
   EXPECT_TRUE(runWarnings(end, end).empty());
 }
 
-}  // namespace
+}  // namespace test_environment
 }  // namespace nvbw

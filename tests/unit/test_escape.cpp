@@ -3,7 +3,7 @@
 #include "core/escape.h"
 
 namespace nvbw {
-namespace {
+namespace test_escape {
 
 TEST(Escape, ControlCharactersBecomeVisible) {
   EXPECT_EQ(escapeForTerminal("a\nb\tc\rd"), "a\\nb\\tc\\rd");
@@ -28,5 +28,5 @@ TEST(Escape, QuotedArgumentIsShortAndEscaped) {
   EXPECT_EQ(quoted, "'" + std::string(64, 'a') + "... (1000 bytes)'");
 }
 
-}  // namespace
+}  // namespace test_escape
 }  // namespace nvbw

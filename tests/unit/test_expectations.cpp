@@ -25,7 +25,7 @@
 #include "temp_file.h"
 
 namespace nvbw {
-namespace {
+namespace test_expectations {
 
 using nlohmann::json;
 using test::kGolden;
@@ -977,5 +977,5 @@ TEST(ExpectationsJson, TheSchemaRejectsAWrongSection) {
   EXPECT_EQ(validate(good).exitCode, 0);
 }
 
-}  // namespace
+}  // namespace test_expectations
 }  // namespace nvbw

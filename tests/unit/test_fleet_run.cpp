@@ -16,7 +16,7 @@
 #include "text_search.h"
 
 namespace nvbw {
-namespace {
+namespace test_fleet_run {
 
 using nlohmann::json;
 using test::AppRun;
@@ -191,5 +191,5 @@ TEST(ProgressRun, SweepSizesCountAsRuns) {
   EXPECT_NE(run.err.find("[3/3] host_to_device_memcpy_ce at 4 MiB"), std::string::npos) << run.err;
 }
 
-}  // namespace
+}  // namespace test_fleet_run
 }  // namespace nvbw

@@ -27,7 +27,7 @@
 #include "run_binary.h"
 #include "temp_file.h"
 
-namespace {
+namespace test_fleet_summary {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -773,4 +773,4 @@ TEST(FleetSummaryViews, HtmlIsOneXmlPageWithACellPerNodeAndTestcase) {
   EXPECT_EQ(found["rows"][4]["texts"][3], "-");
 }
 
-}  // namespace
+}  // namespace test_fleet_summary

@@ -14,7 +14,7 @@
 #include "facts/host_facts.h"
 
 namespace nvbw {
-namespace {
+namespace test_host_facts {
 
 // A scratch directory (mkdtemp) removed with everything in it when the test ends.
 class FakeSysfs : public ::testing::Test {
@@ -316,5 +316,5 @@ TEST_F(FakeSysfs, ReadLinkThenRate) {
   EXPECT_NEAR(*pcieGbPerSecond(link->currentGts, link->currentWidth), 63.015, 5e-4);
 }
 
-}  // namespace
+}  // namespace test_host_facts
 }  // namespace nvbw

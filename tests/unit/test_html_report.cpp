@@ -24,7 +24,7 @@
 #include "run_binary.h"
 #include "temp_file.h"
 
-namespace {
+namespace test_html_report {
 
 using nlohmann::json;
 using nvbw::renderHtmlReport;
@@ -456,4 +456,4 @@ TEST(HtmlReport, RejectsDocumentsThatAreNotReports) {
   EXPECT_THROW(renderHtmlReport(badCell), std::runtime_error);
 }
 
-}  // namespace
+}  // namespace test_html_report

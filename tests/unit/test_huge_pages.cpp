@@ -4,7 +4,7 @@
 #include "platform/huge_pages.h"
 
 namespace nvbw {
-namespace {
+namespace test_huge_pages {
 
 constexpr const char* kMeminfo = "MemTotal:       2113464464 kB\n"
                                  "AnonHugePages:     81920 kB\n"
@@ -50,5 +50,5 @@ TEST(HugePages, MappingsRoundUpToWholePages) {
   EXPECT_EQ(roundUpToPages(4096, 0), 4096u);
 }
 
-}  // namespace
+}  // namespace test_huge_pages
 }  // namespace nvbw

@@ -10,7 +10,7 @@
 #include "golden.h"
 
 namespace nvbw {
-namespace {
+namespace test_json_style {
 
 using test::readFile;
 
@@ -139,5 +139,5 @@ TEST(JsonStyle, ObjectsAndArraysInsideArraysOpenOnTheElementLine) {
             "[\n\t{\n\t\t\"k\" : \n\t\t[\n\t\t\t1\n\t\t]\n\t},\n\t[\n\t\t2\n\t]\n]\n");
 }
 
-}  // namespace
+}  // namespace test_json_style
 }  // namespace nvbw

@@ -12,7 +12,7 @@
 #include "platform/topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_link_peaks {
 
 constexpr double kGen5x16 = 32.0 * 16 * 128 / 130 / 8;          // 63.015 GB/s
 constexpr double kNvlink4 = 26.5625;                            // per link, per direction
@@ -249,5 +249,5 @@ TEST(CellLinks, UnknownFactsGiveUnknownLinks) {
   }
 }
 
-}  // namespace
+}  // namespace test_link_peaks
 }  // namespace nvbw

@@ -20,7 +20,7 @@
 #include "golden.h"
 
 namespace nvbw {
-namespace {
+namespace test_metrics {
 
 using metrics::metricsLabelValue;
 using metrics::metricsNumber;
@@ -712,5 +712,5 @@ TEST(Metrics, EveryValueOfARealRunIsASeries) {
   expectWellFormed(text);
 }
 
-}  // namespace
+}  // namespace test_metrics
 }  // namespace nvbw

@@ -14,7 +14,7 @@
 #include "facts/nvml.h"
 
 namespace nvbw {
-namespace {
+namespace test_nvml {
 
 const std::string kGpuA = "GPU-aaaaaaaa-1111-2222-3333-444444444444";
 const std::string kGpuB = "GPU-bbbbbbbb-1111-2222-3333-444444444444";
@@ -226,5 +226,5 @@ TEST(NvmlMinimal, MissingFunctionsMakeTheirFactsUnknown) {
   EXPECT_EQ(env.throttleNs, std::nullopt);
 }
 
-}  // namespace
+}  // namespace test_nvml
 }  // namespace nvbw

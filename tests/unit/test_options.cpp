@@ -7,7 +7,7 @@
 #include "app/options.h"
 
 namespace nvbw {
-namespace {
+namespace test_options {
 
 Options parse(std::initializer_list<const char*> args) {
   return parseOptions(std::vector<std::string>(args.begin(), args.end()));
@@ -437,7 +437,7 @@ TEST(HelpText, ExactLayout) {
       "                                 only)\n"
       "  --html arg                     Also write the report as a self-contained HTML\n"
       "                                 file\n"
-      "  --from arg                     With --html, --expect or \n"
+      "  --from arg                     With --html, --metrics, --output, --expect or \n"
       "                                 --min-percent-of-peak: render or judge this \n"
       "                                 saved -j report, run nothing\n"
       // Issue 19's verdict options.
@@ -448,7 +448,15 @@ TEST(HelpText, ExactLayout) {
       "                                 ceilings (ns) in FILE; exit 3 if a cell is \n"
       "                                 below\n"
       "  --min-percent-of-peak arg      Check that every bandwidth cell reaches P% of \n"
-      "                                 its link's peak; exit 3 if one is below\n";
+      "                                 its link's peak; exit 3 if one is below\n"
+      "  --summarize arg                Summarize many nodes' saved -j reports (files \n"
+      "                                 or directories) without a GPU; exit 3 if a \n"
+      "                                 node is flagged\n"
+      "  --metrics arg                  Also write the report as Prometheus metrics \n"
+      "                                 (node_exporter's textfile collector)\n"
+      "  --output arg                   Also write the report to FILE (.json: JSON, \n"
+      "                                 .html: HTML, else as printed); %h host, %r \n"
+      "                                 rank, %j job id, %% a %\n";
   EXPECT_EQ(helpText(), expected);
 }
 
@@ -532,11 +540,11 @@ TEST(NewOptions, PairNeedsTwoDistinctGpuTokensAndNoSampling) {
   EXPECT_NE(usageError({"--pair"}).find("--pair"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace test_options
 }  // namespace nvbw
 
 namespace nvbw {
-namespace {
+namespace test_options {
 
 // ---- Fleet options: --compare, --baseline, --tolerance, --sweep, --no-progress, --html, --from
 
@@ -584,6 +592,37 @@ TEST(FleetOptions, ConflictsAreUsageErrors) {
   EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--html", "x"})));
   EXPECT_NO_THROW(
       validateOptions(parseOptions({"--sweep", "1:4", "--baseline", "b", "--html", "x"})));
+}
+
+TEST(FleetOutputOptions, ParsedAsGiven) {
+  const Options none = parseOptions({});
+  EXPECT_TRUE(none.summarize.empty());
+  EXPECT_TRUE(none.metrics.empty());
+  EXPECT_TRUE(none.output.empty());
+  const Options o = parseOptions({"--summarize", "a", "dir/", "--output", "r/%h-%r-%j-%%.json"});
+  EXPECT_EQ(o.summarize, (std::vector<std::string>{"a", "dir/"}));
+  EXPECT_EQ(o.output, "r/%h-%r-%j-%%.json");  // substituted when the files are opened
+  EXPECT_EQ(parseOptions({"--metrics", "m.prom"}).metrics, "m.prom");
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--from", "r.json", "--metrics", "m.prom"})));
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--from", "r.json", "--output", "r.html"})));
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--summarize", "d", "--html", "s.html", "-j"})));
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--metrics", "m"})));
+}
+
+TEST(FleetOutputOptions, MistakesAreUsageErrors) {
+  EXPECT_NE(usageError({"--output", "r-%d.json"}).find("'%d' is not a substitution"),
+            std::string::npos);
+  EXPECT_NE(usageError({"--output", "r%"}).find("a lone % is not"), std::string::npos);
+  EXPECT_EQ(usageError({"--output", ""}), "--output needs a value, not an empty one");
+  EXPECT_EQ(usageError({"--metrics", ""}), "--metrics needs a value, not an empty one");
+  EXPECT_NE(usageError({"--summarize", ""}).find("not an empty name"), std::string::npos);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--summarize", "d", "--compare", "a", "b"},
+        std::vector<std::string>{"--summarize", "d", "--baseline", "b"},
+        std::vector<std::string>{"--summarize", "d", "--from", "r", "--html", "x"},
+        std::vector<std::string>{"--summarize", "d", "--sweep", "1:4"},
+        std::vector<std::string>{"--summarize", "d", "--metrics", "m"}})
+    EXPECT_THROW(validateOptions(parseOptions(args)), UsageError) << args[2];
 }
 
 // v0.8 abbreviations keep their meaning next to the new long options.
@@ -765,5 +804,5 @@ TEST(InterfaceOptions, EarlierPrefixesKeepTheirOptions) {
   EXPECT_TRUE(parse({"--fo", "json"}).json);
 }
 
-}  // namespace
+}  // namespace test_options
 }  // namespace nvbw

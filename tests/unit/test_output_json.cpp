@@ -15,7 +15,7 @@
 #include "report/output_json.h"
 
 namespace nvbw {
-namespace {
+namespace test_output_json {
 
 using namespace test;
 
@@ -160,7 +160,9 @@ TEST(JsonOutput, ReproducesUpstreamDocument) {
   json& root = ours["nvbandwidth"];
   EXPECT_EQ(root["CUDA Driver Version"], 13000);
   EXPECT_EQ(root["schema_version"], kJsonSchemaVersion);
-  for (const char* added : {"CUDA Driver Version", "schema_version", "settings"}) root.erase(added);
+  EXPECT_EQ(root["hostname"], "vm");
+  for (const char* added : {"CUDA Driver Version", "schema_version", "settings", "hostname"})
+    root.erase(added);
   for (auto& t : root["testcases"]) {
     if (t["status"] == "Waived") {
       EXPECT_EQ(t["waive_reason"], "some reason");
@@ -269,5 +271,5 @@ TEST(Listing, JsonMatchesGolden) {
   expectGolden("listing.json", listingJson({a, b}, "v0.8", "v0.8-3-gabc1234"));
 }
 
-}  // namespace
+}  // namespace test_output_json
 }  // namespace nvbw

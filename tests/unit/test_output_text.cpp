@@ -17,7 +17,7 @@
 #include "text_search.h"
 
 namespace nvbw {
-namespace {
+namespace test_output_text {
 
 using namespace test;
 
@@ -550,5 +550,5 @@ TEST(Listing, VersionTextNamesTheInterface) {
             "nvbandwidth Version: v0.8\nBuilt from Git version: g\nInterface: v0.10\n\n");
 }
 
-}  // namespace
+}  // namespace test_output_text
 }  // namespace nvbw

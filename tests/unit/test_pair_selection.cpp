@@ -14,7 +14,7 @@
 #include "platform/topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_pair_selection {
 
 using test::def;
 
@@ -249,5 +249,5 @@ TEST(PairPlans, MultinodePairwiseTestcasesUseRanks) {
             4u);
 }
 
-}  // namespace
+}  // namespace test_pair_selection
 }  // namespace nvbw

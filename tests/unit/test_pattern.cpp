@@ -7,7 +7,7 @@
 #include "plans/pattern.h"
 
 namespace nvbw {
-namespace {
+namespace test_pattern {
 
 // Reference xorshift32 written differently from the implementation: 64-bit arithmetic masked to
 // 32 bits, one step per call.
@@ -152,5 +152,5 @@ TEST(MismatchMessage, NamesCopySampleCountAndByteOffset) {
             "1000 32-bit words differ, the first at byte 1024");
 }
 
-}  // namespace
+}  // namespace test_pattern
 }  // namespace nvbw

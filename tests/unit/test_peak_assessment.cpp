@@ -9,7 +9,7 @@
 #include "report/text_format.h"
 
 namespace nvbw {
-namespace {
+namespace test_peak_assessment {
 
 CellLink link(const std::string& name, std::optional<double> peak, const std::string& cell) {
   return {{name, peak}, cell, "per direction"};
@@ -108,5 +108,5 @@ TEST(PercentOfPeakBlock, NothingForLatencyOrWithoutLinks) {
   EXPECT_EQ(percentOfPeakBlock(row({1.0}, {link("unknown", std::nullopt, "GPU 0 -> GPU 1")})), "");
 }
 
-}  // namespace
+}  // namespace test_peak_assessment
 }  // namespace nvbw

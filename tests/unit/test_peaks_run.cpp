@@ -13,7 +13,7 @@
 #include "fake_topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_peaks_run {
 
 using nlohmann::json;
 using test::AppRun;
@@ -200,5 +200,5 @@ TEST(PeaksRun, DisabledAffinityLeavesTheBufferCpusNull) {
   EXPECT_TRUE(unbound["nvbandwidth"]["environment"]["gpus"][0]["host_buffer_cpus"].is_null());
 }
 
-}  // namespace
+}  // namespace test_peaks_run
 }  // namespace nvbw

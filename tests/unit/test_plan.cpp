@@ -6,7 +6,7 @@
 #include "plans/plan.h"
 
 namespace nvbw {
-namespace {
+namespace test_plan {
 
 constexpr std::size_t kBytes = std::size_t{1} << 20;
 constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
@@ -118,5 +118,5 @@ TEST(IsReportedCopy, NothingIsReportedWithoutOutputs) {
   EXPECT_FALSE(isReportedCopy(m, 1));
 }
 
-}  // namespace
+}  // namespace test_plan
 }  // namespace nvbw

@@ -4,7 +4,7 @@
 #include "multinode/process_layout.h"
 
 namespace nvbw {
-namespace {
+namespace test_process_layout {
 
 TEST(ProcessLayout, EachRankTakesItsNodeLocalRankModuloItsGpus) {
   const std::vector<RankReport> reports = {{"a", 4}, {"a", 4}, {"b", 4}, {"a", 4}, {"b", 4}};
@@ -69,5 +69,5 @@ TEST(ProcessLayout, MulticastIsDisabledByTheEnvironmentFirst) {
   EXPECT_FALSE(multicastProblem(false, true, MemorySharing::Fabric).has_value());
 }
 
-}  // namespace
+}  // namespace test_process_layout
 }  // namespace nvbw

@@ -7,7 +7,7 @@
 #include "report/progress_display.h"
 
 namespace nvbw {
-namespace {
+namespace test_progress_display {
 
 ProgressEvent event(std::size_t index, std::size_t total, std::size_t measurement = 0,
                     std::size_t measurements = 0, unsigned sample = 0, unsigned samples = 0) {
@@ -72,5 +72,5 @@ TEST(ProgressDisplay, RewritesInPlaceAndErasesCompletely) {
   EXPECT_EQ(err.str(), "");
 }
 
-}  // namespace
+}  // namespace test_progress_display
 }  // namespace nvbw

@@ -15,7 +15,7 @@
 #include "upstream_keys.h"
 
 namespace nvbw {
-namespace {
+namespace test_registry {
 
 using test::kUpstreamKeys;
 using test::registry;
@@ -290,5 +290,5 @@ TEST(RegistryV010, MultinodeTestcasesFollowInV08Order) {
   EXPECT_EQ(single.size(), 44u);
 }
 
-}  // namespace
+}  // namespace test_registry
 }  // namespace nvbw

@@ -17,7 +17,7 @@
 #include "temp_file.h"
 
 namespace nvbw {
-namespace {
+namespace test_report_files {
 
 using test::TempFile;
 
@@ -183,5 +183,5 @@ TEST(OutputFile, TargetsThatCannotBeWrittenAreRefusedUpFront) {
   EXPECT_THROW(OutputFile({"--html", "-"}, {}), ReportFileError);
 }
 
-}  // namespace
+}  // namespace test_report_files
 }  // namespace nvbw

@@ -11,7 +11,7 @@
 #include "fleet/report_shape.h"
 
 namespace nvbw {
-namespace {
+namespace test_report_shape {
 
 using nlohmann::json;
 
@@ -171,5 +171,5 @@ TEST(ParseCellText, UpstreamCells) {
     EXPECT_THROW(parseCellText(bad, "c"), ReportShapeError) << bad;
 }
 
-}  // namespace
+}  // namespace test_report_shape
 }  // namespace nvbw

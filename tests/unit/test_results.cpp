@@ -6,7 +6,7 @@
 #include "engine/results.h"
 
 namespace nvbw {
-namespace {
+namespace test_results {
 
 MatrixResult squareWithEmptyDiagonal() {
   MatrixResult m({"device_to_device_memcpy_read_ce", "title", Unit::GBps, 3, 3});
@@ -97,5 +97,5 @@ TEST(Status, Names) {
   EXPECT_STREQ(statusName(Status::Error), "ERROR");
 }
 
-}  // namespace
+}  // namespace test_results
 }  // namespace nvbw

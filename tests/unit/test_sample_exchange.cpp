@@ -4,7 +4,7 @@
 #include "multinode/sample_exchange.h"
 
 namespace nvbw {
-namespace {
+namespace test_sample_exchange {
 
 Measurement twoRanksTwoCopies() {
   Measurement m;
@@ -51,5 +51,5 @@ TEST(SampleExchange, ValuesSurviveTheTripExactly) {
   EXPECT_EQ(merged.copies[0], s.copies[0]);
 }
 
-}  // namespace
+}  // namespace test_sample_exchange
 }  // namespace nvbw

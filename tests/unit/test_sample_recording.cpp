@@ -5,7 +5,7 @@
 #include "engine/sample_recording.h"
 
 namespace nvbw {
-namespace {
+namespace test_sample_recording {
 
 Measurement twoCopies(std::vector<OutputTarget> outputs) {
   Measurement m;
@@ -96,5 +96,5 @@ TEST(MeasurementRecord, CopiesWithDifferentSampleCountsAreABug) {
   EXPECT_THROW(recordMeasurement(m, s, Statistic::Median, matrices), std::logic_error);
 }
 
-}  // namespace
+}  // namespace test_sample_recording
 }  // namespace nvbw

@@ -7,7 +7,7 @@
 #include "plans/registry.h"
 
 namespace nvbw {
-namespace {
+namespace test_selection {
 
 using Strings = std::vector<std::string>;
 
@@ -276,5 +276,5 @@ TEST(SelectTestcases, PrefixesRunInTheInterfacesOrder) {
                              "device_local_write_sm", "device_local_copy_tma"}));
 }
 
-}  // namespace
+}  // namespace test_selection
 }  // namespace nvbw

@@ -6,7 +6,7 @@
 #include "plans/sm_geometry.h"
 
 namespace nvbw {
-namespace {
+namespace test_sm_geometry {
 
 constexpr std::size_t MiB = 1048576;
 
@@ -198,5 +198,5 @@ TEST(LocalWriteGeometry, OneBlockPerTileWithAPartialLastTile) {
   EXPECT_EQ(localWriteGeometry(0).grid, 0u);
 }
 
-}  // namespace
+}  // namespace test_sm_geometry
 }  // namespace nvbw

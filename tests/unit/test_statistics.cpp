@@ -9,7 +9,7 @@
 #include "core/statistics.h"
 
 namespace nvbw {
-namespace {
+namespace test_statistics {
 
 TEST(Statistics, MedianOfOddCountIsMiddleValue) {
   EXPECT_DOUBLE_EQ(median({3.0, 1.0, 2.0}), 2.0);
@@ -109,5 +109,5 @@ TEST(Statistics, Names) {
   EXPECT_STREQ(statisticName(Statistic::Mean), "mean");
 }
 
-}  // namespace
+}  // namespace test_statistics
 }  // namespace nvbw

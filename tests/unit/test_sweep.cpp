@@ -10,7 +10,7 @@
 #include "fleet/sweep.h"
 
 namespace nvbw {
-namespace {
+namespace test_sweep {
 
 TEST(ParseSweep, MinMaxAndFactor) {
   const SweepSpec a = parseSweep("1:1024");
@@ -124,5 +124,5 @@ TEST(SweepSeries, AnInterruptedSweepHasNoNinetyPercentSize) {
   EXPECT_NE(sweepText(table, false).find("no 90% size"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace test_sweep
 }  // namespace nvbw

@@ -7,7 +7,7 @@
 #include "platform/system_facts.h"
 
 namespace nvbw {
-namespace {
+namespace test_system_facts {
 
 DeviceInfo device(unsigned domain, unsigned bus, unsigned dev) {
   DeviceInfo d;
@@ -82,5 +82,5 @@ TEST(SystemFacts, UuidIsSpelledAsNvidiaSmiDoes) {
   EXPECT_EQ(formatUuid(bytes), "GPU-12345678-9abc-def0-0123-456789abcdef");
 }
 
-}  // namespace
+}  // namespace test_system_facts
 }  // namespace nvbw

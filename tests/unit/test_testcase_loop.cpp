@@ -16,7 +16,7 @@
 #include "platform/topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_testcase_loop {
 
 // ---- Fakes ------------------------------------------------------------------------------------
 
@@ -522,11 +522,11 @@ TEST(Runner, ASignalOnAnotherRankStopsTheRun) {
   EXPECT_EQ(h.output.finished.at(0).message, "rank 1: interrupted by SIGTERM");
 }
 
-}  // namespace
+}  // namespace test_testcase_loop
 }  // namespace nvbw
 
 namespace nvbw {
-namespace {
+namespace test_testcase_loop {
 
 // ---- Sweep ------------------------------------------------------------------------------------
 
@@ -573,5 +573,5 @@ TEST(RunnerSweep, AStopBetweenSizesReportsThePartialTable) {
   EXPECT_EQ(h.planRunner.plans.size(), 1u);
 }
 
-}  // namespace
+}  // namespace test_testcase_loop
 }  // namespace nvbw

@@ -19,7 +19,7 @@
 #include "upstream_keys.h"
 
 namespace nvbw {
-namespace {
+namespace test_testcases_d2d {
 
 using namespace test;
 
@@ -489,5 +489,5 @@ TEST(Registry, DeviceToDeviceTestcasesAreExactlyThePeerWaivedOnes) {
   }
 }
 
-}  // namespace
+}  // namespace test_testcases_d2d
 }  // namespace nvbw

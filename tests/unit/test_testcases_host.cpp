@@ -16,7 +16,7 @@
 #include "platform/topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_testcases_host {
 
 using namespace test;
 
@@ -339,5 +339,5 @@ TEST(HostDeviceLatency, IgnoresBufferSize) {
   }
 }
 
-}  // namespace
+}  // namespace test_testcases_host
 }  // namespace nvbw

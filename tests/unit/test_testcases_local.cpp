@@ -14,7 +14,7 @@
 #include "platform/topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_testcases_local {
 
 using namespace test;
 
@@ -98,5 +98,5 @@ TEST(LocalPlans, TheOtherLocalTestcasesKeepTheirShapes) {
             "gpu0[4096B] -> gpu0[S] SM-write on 0 | m0[0][0]=copy0");
 }
 
-}  // namespace
+}  // namespace test_testcases_local
 }  // namespace nvbw

@@ -8,7 +8,7 @@
 #include "upstream_keys.h"
 
 namespace nvbw {
-namespace {
+namespace test_testcases_multinode {
 
 using test::describe;
 using test::kBytes;
@@ -198,5 +198,5 @@ TEST(MultinodeWaivers, OnlyTheBroadcastsNeedMulticast) {
   }
 }
 
-}  // namespace
+}  // namespace test_testcases_multinode
 }  // namespace nvbw

@@ -6,7 +6,7 @@
 #include "platform/topology.h"
 
 namespace nvbw {
-namespace {
+namespace test_topology {
 
 TEST(FakeTopology, AllPairsButTheDiagonalByDefault) {
   FakeTopology topo(3);
@@ -45,5 +45,5 @@ TEST(ObservedTopology, H200PairOverNvlinkRunsEveryTestcase) {
     EXPECT_EQ(waiveReasonFor(def, x2), std::nullopt) << def.key;
 }
 
-}  // namespace
+}  // namespace test_topology
 }  // namespace nvbw

@@ -14,7 +14,7 @@
 #include "text_search.h"
 
 namespace nvbw {
-namespace {
+namespace test_verdicts_run {
 
 using nlohmann::json;
 using test::AppRun;
@@ -261,5 +261,5 @@ TEST(ExpectRun, WithABaselineBothAreJudged) {
   EXPECT_EQ(doc["expectations"][0]["check"], "file");
 }
 
-}  // namespace
+}  // namespace test_verdicts_run
 }  // namespace nvbw

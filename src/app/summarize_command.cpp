@@ -1,0 +1,64 @@
+#include "app/summarize_command.h"
+
+#include <ostream>
+#include <sstream>
+
+#include "core/json_style.h"
+#include "core/version.h"
+#include "fleet/report_keys.h"
+#include "fleet/summary/fleet_summary.h"
+
+namespace nvbw {
+namespace {
+
+// {"nvbandwidth": {"version", "git_version", "summary"}} (the schema's summaryDocument), its
+// nodes written one at a time: a fleet's rows never exist twice as JSON.
+void writeSummaryDocument(std::ostream& out, const FleetSummary& summary) {
+  const nlohmann::json doc = {{keys::kRoot,
+                               {{keys::kVersion, kVersion},
+                                {keys::kGitVersion, kGitVersion},
+                                {keys::kSummary, fleetSummaryJson(summary, false)}}}};
+  std::size_t next = 0;
+  const StreamedArray nodes{&doc[keys::kRoot][keys::kSummary]["nodes"],
+                            [&summary, &next](nlohmann::json& node) {
+                              if (next == summary.nodes.size()) return false;
+                              node = fleetSummaryNodeJson(summary, next++);
+                              return true;
+                            }};
+  writeStyledJson(out, doc, &nodes);
+  out << "\n";
+}
+
+std::string renderSummary(const FleetSummary& summary, ReportFormat format) {
+  if (format == ReportFormat::Html) return fleetSummaryHtml(summary);
+  if (format == ReportFormat::Text) return fleetSummaryText(summary);
+  std::ostringstream text;
+  writeSummaryDocument(text, summary);
+  return text.str();
+}
+
+}  // namespace
+
+int runSummarizeCommand(const Options& options, const std::vector<std::string>& testcases,
+                        const CommandFiles& files, AppContext& ctx) {
+  SummaryOptions selection;
+  selection.testcases = testcases;
+  const FleetSummary summary = summarizeReports(options.summarize, selection, ctx.stopRequested);
+  throwIfStopped(ctx.stopRequested);
+  if (options.json)
+    writeSummaryDocument(ctx.out, summary);
+  else
+    ctx.out << fleetSummaryText(summary);
+  ctx.out.flush();
+  checkWritable(ctx.out, "output");
+  int written = kExitOk;
+  if (files.html) written = writeViewFile(ctx, *files.html, fleetSummaryHtml(summary));
+  if (files.output) {
+    const int status =
+        writeViewFile(ctx, *files.output, renderSummary(summary, files.outputFormat));
+    if (written == kExitOk) written = status;
+  }
+  return written != kExitOk ? written : fleetSummaryExitStatus(summary);
+}
+
+}  // namespace nvbw
