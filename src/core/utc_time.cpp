@@ -1,6 +1,5 @@
 #include "core/utc_time.h"
 
-#include <cstdio>
 #include <ctime>
 
 namespace nvbw {
@@ -10,8 +9,8 @@ std::string isoUtcSeconds(std::chrono::system_clock::time_point when) {
   std::tm utc{};
   ::gmtime_r(&seconds, &utc);
   char text[32];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
+  // strftime bounds the text by the buffer (the years of a time_t fit 32 bytes).
+  if (std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0) return "";
   return text;
 }
 

@@ -93,11 +93,13 @@ TEST(RunToRun, ARealRegressionOfTheSameReportsIsSlower) {
   for (const std::string& a : kRunToRun)
     for (const std::string& b : kRunToRun) {
       const Comparison c = compareReports(runToRun(a), slowed(runToRun(b), 1.25));
-      for (const CellComparison& cell : c.cells)
-        if (cell.bandPercent > 10.0)
+      for (const CellComparison& cell : c.cells) {
+        if (cell.bandPercent > 10.0) {
           EXPECT_NE(cell.verdict, Verdict::Same) << a << " -> " << b << ": " << cell.name;
-        else
+        } else {
           EXPECT_EQ(cell.verdict, Verdict::Slower) << a << " -> " << b << ": " << cell.name;
+        }
+      }
       EXPECT_GE(c.count(Verdict::Slower), 20u);
       const Comparison worse = compareReports(runToRun(a), slowed(runToRun(b), 1.0 / 0.7));
       EXPECT_EQ(worse.count(Verdict::Slower), worse.cells.size()) << a << " -> " << b;
@@ -158,9 +160,12 @@ TEST(RunToRun, FifteenPercentOffTheHostCellsIsConfirmedSlower) {
   }
   applyConfirmations(c, runs, {2, suspectTestcases(c), 1.0, 0});
   for (const CellComparison& cell : c.cells) {
-    if (isHostCell(cell) && !isBidirectional(cell))
+    if (isHostCell(cell) && !isBidirectional(cell)) {
       EXPECT_EQ(cell.verdict, Verdict::Slower) << cell.name << "\n" << comparisonText(c);
-    if (!isHostCell(cell)) EXPECT_NE(cell.verdict, Verdict::Slower) << cell.name;
+    }
+    if (!isHostCell(cell)) {
+      EXPECT_NE(cell.verdict, Verdict::Slower) << cell.name;
+    }
   }
   EXPECT_EQ(c.confirmation->unconfirmed, 0u) << comparisonText(c);
 }
@@ -284,8 +289,9 @@ TEST(Confirmation, EveryConfirmationBeyondTheBandIsSlower) {
   // Every line but the one-line summary fits 80 columns.
   for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;
        start = end + 1)
-    if (text.compare(start, 12, "Comparison: ") != 0)
+    if (text.compare(start, 12, "Comparison: ") != 0) {
       EXPECT_LE(end - start, 80u) << text.substr(start, end - start);
+    }
   EXPECT_NE(text.find("1 SLOWER, 0 FASTER, 1 NOISY;"), std::string::npos);
 
   const json j = comparisonJson(c);
