@@ -42,4 +42,19 @@ function(nvbw_layer layer)
     $<$<COMPILE_LANGUAGE:CXX>:${NVBW_WARNINGS}>
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
   set_target_properties(nvbw_${layer} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  # With NVBW_UNITY, the C++ files of each folder are compiled in one compiler run: most of a
+  # file's compile time is the headers it shares with its neighbours (nlohmann/json above all),
+  # parsed and instantiated once per folder instead of once per file. Names private to a file must
+  # therefore not collide with those of the other files of its folder; the build says so when they
+  # do. A folder is also the unit of `using namespace`: one written at file scope reaches the
+  # files compiled after it.
+  if(NVBW_UNITY)
+    foreach(source IN LISTS ARG_SOURCES)
+      get_filename_component(dir "${source}" DIRECTORY)
+      file(RELATIVE_PATH group "${PROJECT_SOURCE_DIR}/src" "${dir}")
+      string(REPLACE "/" "_" group "${group}")
+      set_source_files_properties("${source}" PROPERTIES UNITY_GROUP "${group}")
+    endforeach()
+    set_target_properties(nvbw_${layer} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  endif()
 endfunction()

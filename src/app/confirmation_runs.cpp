@@ -9,8 +9,6 @@
 namespace nvbw {
 namespace {
 
-constexpr std::uint64_t kMiB = 1048576;
-
 std::optional<std::size_t> registryIndex(const std::vector<TestcaseDef>& registry,
                                          const std::string& key) {
   for (std::size_t i = 0; i < registry.size(); ++i)

@@ -17,7 +17,6 @@ namespace po = boost::program_options;
 namespace nvbw {
 namespace {
 
-constexpr std::uint64_t kMiB = 1048576;
 constexpr unsigned kHelpLineLength = 80;
 
 // v0.8's long options. A prefix that named one of them in v0.8 still does, although a newer

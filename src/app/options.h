@@ -56,6 +56,7 @@ struct Options {
 };
 
 constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
+constexpr std::uint64_t kMiB = 1048576;
 
 // Parses argv[1..]. Throws UsageError on syntax errors (unknown option, missing or malformed
 // value, repeated scalar option, stray positional argument). Value checks that only matter when

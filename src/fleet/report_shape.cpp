@@ -71,7 +71,7 @@ std::string notACell(const std::string& text) {
   throw ReportShapeError(where.text() + ": " + why);
 }
 
-std::string numberText(double value) {
+std::string shortestNumber(double value) {
   std::ostringstream s;
   s.imbue(std::locale::classic());
   s << value;
@@ -97,7 +97,7 @@ double number(const json& value, const Path& where, const Range& range) {
   if (!value.is_number()) wrongType(value, where, "a number");
   const double v = value.get<double>();
   if (!std::isfinite(v) || v < range.low || v > range.high)
-    reject(where, numberText(v) + " is not " + range.what);
+    reject(where, shortestNumber(v) + " is not " + range.what);
   return v;
 }
 

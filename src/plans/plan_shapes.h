@@ -12,6 +12,10 @@
 
 namespace nvbw::plans {
 
+// Which side's context issues a copy, as the testcase builders spell it.
+inline constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
+inline constexpr ContextPreference kDst = ContextPreference::PreferDst;
+
 // A 1 x N matrix titled `title`, N the context's GPUs: per GPU d one measurement of `copies(d)`,
 // whose copy 0 is reported in column d.
 Plan oneRowPerGpu(const PlanContext& ctx, const std::string& title,

@@ -16,9 +16,6 @@
 namespace nvbw::plans {
 namespace {
 
-constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
-constexpr ContextPreference kDst = ContextPreference::PreferDst;
-
 // The method's name in titles. Every bandwidth builder goes through here, so it also rejects
 // methods these testcases do not have.
 const char* engineName(CopyMethod method) {

@@ -9,9 +9,6 @@
 namespace nvbw::plans {
 namespace {
 
-constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
-constexpr ContextPreference kDst = ContextPreference::PreferDst;
-
 std::size_t ranks(const PlanContext& ctx) {
   return static_cast<std::size_t>(std::max(0, ctx.topology.processFacts().processes));
 }

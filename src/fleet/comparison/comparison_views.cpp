@@ -8,17 +8,18 @@
 #include "fleet/comparison/comparison.h"
 #include "fleet/comparison/comparison_report.h"
 #include "fleet/report_keys.h"
+#include "fleet/text_view.h"
 
 namespace nvbw {
 
 using comparison::cellSuffix;
 using nlohmann::json;
+using text_view::safe;
+using text_view::wrappedList;
 
 // ---- Views ----
 
 namespace {
-
-constexpr std::size_t kTextWidth = 80;
 
 std::string padded(const std::string& text, std::size_t width, bool right) {
   if (text.size() >= width) return text;
@@ -32,9 +33,6 @@ std::string changeText(double change) {
   return (change > 0 ? "+" : "") + fixed2(change) + "%";
 }
 
-// Names, notes and list items come from the reports: never raw control bytes on a terminal.
-std::string safe(const std::string& text) { return escapeForTerminal(text, 200); }
-
 std::string tableRow(const std::array<std::string, 8>& f) {
   std::string line = "  " + padded(f[0], 8, false) + padded(f[1], 12, true) +
                      padded(f[2], 12, true) + padded(f[3], 11, true) + "  " +
@@ -42,9 +40,6 @@ std::string tableRow(const std::array<std::string, 8>& f) {
                      padded(f[6], 10, false) + f[7];
   return line + "\n";
 }
-
-std::string wrappedList(const std::string& title, const std::vector<std::string>& items,
-                        bool counted = true);
 
 std::string valueList(const std::vector<double>& values) {
   std::string text;
@@ -107,7 +102,7 @@ std::string confirmationLine(const Comparison& c) {
   if (!c.confirmation) return "";
   const ConfirmationSummary& s = *c.confirmation;
   std::vector<std::string> names;
-  for (const SuspectTestcase& t : s.testcases) names.push_back(suspectLabel(t));
+  for (const SuspectTestcase& t : s.testcases) names.push_back(safe(suspectLabel(t)));
   if (names.empty())
     return "Confirmation: no cell was beyond its band in the slower direction; nothing was "
            "measured again.\n";
@@ -116,24 +111,6 @@ std::string confirmationLine(const Comparison& c) {
                             " more run" + (s.runs == 1 ? "" : "s") + " (" + fixed2(s.seconds) +
                             " s) of";
   return wrappedList(title, names, false);
-}
-
-// "Title (n): a, b, c" wrapped to the text width, continuation lines indented.
-std::string wrappedList(const std::string& title, const std::vector<std::string>& items,
-                        bool counted) {
-  if (items.empty()) return "";
-  std::string text;
-  std::string line =
-      title + (counted ? " (" + std::to_string(items.size()) + "):" : std::string(":"));
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string item = safe(items[i]) + (i + 1 < items.size() ? "," : "");
-    if (line.size() + 1 + item.size() > kTextWidth && line.size() > 1) {
-      text += line + "\n";
-      line = " ";
-    }
-    line += " " + item;
-  }
-  return text + line + "\n";
 }
 
 std::string summaryLine(const Comparison& c) {
@@ -188,9 +165,10 @@ json comparisonCellJson(const CellComparison& cell) {
 
 std::string comparisonText(const Comparison& c) {
   std::string text;
-  for (const std::string& section : {confirmationLine(c), changedCellsTable(c),
-                                     wrappedList("Only in baseline", c.onlyInBaseline),
-                                     wrappedList("Only in current", c.onlyInCurrent)})
+  for (const std::string& section :
+       {confirmationLine(c), changedCellsTable(c),
+        wrappedList("Only in baseline", text_view::safeAll(c.onlyInBaseline)),
+        wrappedList("Only in current", text_view::safeAll(c.onlyInCurrent))})
     if (!section.empty()) text += section + "\n";
   for (const std::string& note : c.notes) text += "Note: " + safe(note) + "\n";
   if (!c.notes.empty()) text += "\n";

@@ -95,14 +95,14 @@ struct ReportContents {
   throw ReportShapeError("nvbandwidth" + where + ": " + why + " (not checked as a report?)");
 }
 
-const json* member(const json& object, const char* key) {
+const json* memberOf(const json& object, const char* key) {
   if (!object.is_object()) return nullptr;
   const auto it = object.find(key);
   return it == object.end() ? nullptr : &*it;
 }
 
 std::string stringMember(const json& object, const char* key) {
-  const json* value = member(object, key);
+  const json* value = memberOf(object, key);
   return value && value->is_string() ? value->get<std::string>() : std::string();
 }
 
@@ -189,15 +189,16 @@ void readMatrix(const json& entry, const std::string& name, const std::string& w
   m.testcase = testcaseOf(entry, name);
   m.unit = stringMember(entry, keys::kUnit);
   if (m.unit.empty()) m.unit = name.find("latency") != std::string::npos ? "ns" : "GB/s";
-  if (const json* size = member(entry, keys::kBufferSizeMiB); size && size->is_number_unsigned())
+  if (const json* size = memberOf(entry, keys::kBufferSizeMiB); size && size->is_number_unsigned())
     m.sizeMiB = size->get<std::uint64_t>();
-  const json* values = member(entry, keys::kValues);
+  const json* values = memberOf(entry, keys::kValues);
   const bool ours = values != nullptr;
-  m.values = ours ? numberGrid(*values, where + ".values")
-                  : numberGrid(*member(entry, keys::kBandwidthMatrix), where + ".bandwidth_matrix");
-  if (const json* p = member(entry, keys::kPercentOfPeak)) m.percent = numberGrid(*p, where);
-  if (const json* p = member(entry, keys::kPeakGBps)) m.peak = numberGrid(*p, where);
-  if (const json* l = member(entry, keys::kLinks)) m.links = linkGrid(*l);
+  m.values =
+      ours ? numberGrid(*values, where + ".values")
+           : numberGrid(*memberOf(entry, keys::kBandwidthMatrix), where + ".bandwidth_matrix");
+  if (const json* p = memberOf(entry, keys::kPercentOfPeak)) m.percent = numberGrid(*p, where);
+  if (const json* p = memberOf(entry, keys::kPeakGBps)) m.peak = numberGrid(*p, where);
+  if (const json* l = memberOf(entry, keys::kLinks)) m.links = linkGrid(*l);
   m.description = stringMember(entry, keys::kBandwidthDescription);
   if (ours) {
     gpuAxes(m);
@@ -209,14 +210,14 @@ void readMatrix(const json& entry, const std::string& name, const std::string& w
 
 ReportContents readContents(const json& document) {
   ReportContents report;
-  const json* run = member(document, keys::kRoot);
+  const json* run = memberOf(document, keys::kRoot);
   if (!run || !run->is_object()) notAReport("", "is not an object");
-  report.upstream = member(*run, keys::kSchemaVersion) == nullptr;
+  report.upstream = memberOf(*run, keys::kSchemaVersion) == nullptr;
   if (const std::string error = stringMember(*run, keys::kError); !error.empty())
     report.notes.push_back("the run reported an error: " + error);
   if (const std::string signal = stringMember(*run, keys::kInterrupted); !signal.empty())
     report.notes.push_back("the run was interrupted by " + signal);
-  const json* testcases = member(*run, keys::kTestcases);
+  const json* testcases = memberOf(*run, keys::kTestcases);
   if (!testcases) {
     report.notes.push_back("the report has no testcases");
     return report;
@@ -225,19 +226,20 @@ ReportContents readContents(const json& document) {
   for (std::size_t i = 0; i < testcases->size(); ++i) {
     const json& entry = (*testcases)[i];
     const std::string where = ".testcases[" + std::to_string(i) + "]";
-    const json* name = member(entry, keys::kName);
-    const json* status = member(entry, keys::kStatus);
+    const json* name = memberOf(entry, keys::kName);
+    const json* status = memberOf(entry, keys::kStatus);
     if (!name || !name->is_string() || !status || !status->is_string())
       notAReport(where, "has no \"name\" and \"status\" strings");
     const std::string key = name->get<std::string>();
     if (*status == "Passed" &&
-        (member(entry, keys::kValues) || member(entry, keys::kBandwidthMatrix))) {
+        (memberOf(entry, keys::kValues) || memberOf(entry, keys::kBandwidthMatrix))) {
       readMatrix(entry, key, where, report);
       continue;
     }
     ReportStatus s{key, testcaseOf(entry, key), status->get<std::string>(), "", std::nullopt};
     s.detail = stringMember(entry, s.status == "Waived" ? "waive_reason" : "error");
-    if (const json* size = member(entry, keys::kBufferSizeMiB); size && size->is_number_unsigned())
+    if (const json* size = memberOf(entry, keys::kBufferSizeMiB);
+        size && size->is_number_unsigned())
       s.sizeMiB = size->get<std::uint64_t>();
     report.statuses.push_back(std::move(s));
   }

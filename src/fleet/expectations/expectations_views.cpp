@@ -6,17 +6,15 @@
 #include "core/format.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/report_keys.h"
+#include "fleet/text_view.h"
 
 namespace nvbw {
 
 using nlohmann::json;
+using text_view::safe;
+using text_view::wrappedList;
 
 namespace {
-
-constexpr std::size_t kTextWidth = 80;
-
-// Keys, reasons and errors come from reports: never raw control bytes on a terminal.
-std::string safe(const std::string& text) { return escapeForTerminal(text, 200); }
 
 // A limit as the file wrote it: "335", "48.5".
 std::string limitText(double value) {
@@ -51,22 +49,6 @@ std::string unmetLine(const UnmetExpectation& u) {
   std::string line = "UNMET " + safe(u.expectation);
   if (u.line > 0) line += " (line " + std::to_string(u.line) + ")";
   return line + ": " + safe(u.detail) + "\n";
-}
-
-// "Title (n): a, b, c" wrapped to the text width, continuation lines indented.
-std::string wrappedList(const std::string& title, const std::vector<std::string>& items) {
-  if (items.empty()) return "";
-  std::string text;
-  std::string line = title + " (" + std::to_string(items.size()) + "):";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
-    if (line.size() + 1 + item.size() > kTextWidth && line.size() > 1) {
-      text += line + "\n";
-      line = " ";
-    }
-    line += " " + item;
-  }
-  return text + line + "\n";
 }
 
 std::string notJudgedItem(const NotJudged& n) {

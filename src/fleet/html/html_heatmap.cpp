@@ -204,8 +204,6 @@ std::string cellTitle(const json& entry, const HeatmapCell& cell, const HeatmapG
   return title;
 }
 
-std::string number(double v) { return fixed(v, 1); }
-
 std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
   const std::string verdict =
       cell.comparison ? scalarText(member(*cell.comparison, keys::kVerdict)) : "";

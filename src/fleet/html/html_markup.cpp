@@ -131,6 +131,8 @@ std::string scalarText(const nlohmann::json& value) {
   return value.dump();
 }
 
+std::string number(double value) { return fixed(value, 1); }
+
 const nlohmann::json& member(const nlohmann::json& object, const char* key) {
   static const nlohmann::json null;
   if (!object.is_object()) return null;

@@ -30,6 +30,9 @@ std::string emptyElement(const std::string& name, const std::string& attrs);
 // Fixed notation, `decimals` digits, classic locale ("55.39").
 std::string fixed(double value, int decimals);
 
+// A value as the page shows it in a cell or a sentence: one decimal.
+std::string number(double value);
+
 // A JSON number in fixed notation; anything else as scalarText says it ("unknown" for null).
 std::string fixedOrText(const nlohmann::json& value, int decimals);
 

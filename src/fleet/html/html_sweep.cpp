@@ -39,8 +39,6 @@ struct Axes {
   }
 };
 
-std::string number(double v) { return fixed(v, 1); }
-
 // Positive sizes only: a log axis has no place for the others.
 std::vector<Point> pointsOf(const json& sizes, const json& series) {
   std::vector<Point> points;

@@ -65,7 +65,7 @@ Rgb heatColour(double worsePercent, bool latency) {
   return paletteColour(1.0 - std::clamp(deficit / kHeatSpanPercent, 0.0, 1.0));
 }
 
-std::string valueText(double value, const FleetColumn& column) {
+std::string valueHtml(double value, const FleetColumn& column) {
   return fixed(value, 2) + " " + column.unit;
 }
 
@@ -87,9 +87,9 @@ std::string tooltip(const FleetNode& node, const FleetColumn& column, const Flee
     break;
   }
   if (!cell.hasValues) return t + "passed without values";
-  t += "SUM " + valueText(cell.sum, column) + " (" + percentText(cell.sumPercentOfMedian) +
+  t += "SUM " + valueHtml(cell.sum, column) + " (" + percentText(cell.sumPercentOfMedian) +
        " of median" + (cell.sumFlagged ? ", flagged" : "") + "); worst " +
-       valueText(cell.worst, column) + " at " + cell.worstCell + " (" +
+       valueHtml(cell.worst, column) + " at " + cell.worstCell + " (" +
        percentText(cell.worstPercentOfMedian) + " of median" +
        (cell.worstFlagged ? ", flagged" : "") + ")";
   if (cell.percentOfPeak) t += "; SUM " + fixed(*cell.percentOfPeak, 1) + "% of peak";
@@ -146,7 +146,7 @@ std::string legend() {
   return element("div", attr("class", "legend"), items);
 }
 
-std::string heatmapSection(const FleetSummary& s) {
+std::string heatmapHtml(const FleetSummary& s) {
   if (s.nodes.empty() || s.columns.empty()) return "";
   std::string head = textElement("th", attr("class", "node"), "node");
   for (std::size_t c = 0; c < s.columns.size(); ++c)
@@ -170,7 +170,7 @@ std::string heatmapSection(const FleetSummary& s) {
                                          element("tbody", "", rows))));
 }
 
-std::string groupsSection(const FleetSummary& s) {
+std::string groupsHtml(const FleetSummary& s) {
   if (s.groups.empty()) return "";
   std::string rows =
       element("tr", "",
@@ -209,21 +209,21 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
                                (cell.message.empty() ? "" : ": " + cell.message));
     if (cell.worstFlagged)
       items += textElement("li", "",
-                           column.key + ": worst cell " + valueText(cell.worst, column) + " (" +
+                           column.key + ": worst cell " + valueHtml(cell.worst, column) + " (" +
                                cell.worstCell + ") is " + percentText(cell.worstPercentOfMedian) +
                                " of the median " + fixed(st.worstMedian, 2) + " (band " +
                                fixed(st.worstBandPercent, 1) + "%)");
     if (cell.sumFlagged)
       items +=
           textElement("li", "",
-                      column.key + ": SUM " + valueText(cell.sum, column) + " is " +
+                      column.key + ": SUM " + valueHtml(cell.sum, column) + " is " +
                           percentText(cell.sumPercentOfMedian) + " of the median " +
                           fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) + "%)");
   }
   return element("ul", attr("class", "reasons"), items);
 }
 
-std::string flaggedSection(const FleetSummary& s) {
+std::string flaggedHtml(const FleetSummary& s) {
   std::string items;
   for (const FleetNode& n : s.nodes)
     if (n.flagged())
@@ -238,7 +238,7 @@ std::string flaggedSection(const FleetSummary& s) {
                      element("ul", attr("class", "flagged-nodes"), items));
 }
 
-std::string mediansSection(const FleetSummary& s) {
+std::string mediansHtml(const FleetSummary& s) {
   if (s.columns.empty()) return "";
   std::string head = textElement("th", "", "#") + textElement("th", "", "testcase");
   for (const FleetGroup& g : s.groups)
@@ -255,10 +255,10 @@ std::string mediansSection(const FleetSummary& s) {
         continue;
       }
       cells += textElement("td", attr("class", "num"),
-                           valueText(st.sumMedian, s.columns[c]) + " (" +
+                           valueHtml(st.sumMedian, s.columns[c]) + " (" +
                                fixed(st.sumBandPercent, 1) + "%)") +
                textElement("td", attr("class", "num"),
-                           valueText(st.worstMedian, s.columns[c]) + " (" +
+                           valueHtml(st.worstMedian, s.columns[c]) + " (" +
                                fixed(st.worstBandPercent, 1) + "%)");
     }
     rows += element("tr", "", cells);
@@ -270,8 +270,8 @@ std::string mediansSection(const FleetSummary& s) {
 }
 
 // Per node: its testcases of `status`, or (`notes`) its notes.
-std::string listSection(const FleetSummary& s, const char* id, const std::string& title,
-                        FleetStatus status, bool notes = false) {
+std::string listHtml(const FleetSummary& s, const char* id, const std::string& title,
+                     FleetStatus status, bool notes = false) {
   std::string items;
   for (const FleetNode& n : s.nodes) {
     const std::vector<std::string> names = notes ? n.notes : testcasesWithStatus(s, n, status);
@@ -287,7 +287,7 @@ std::string listSection(const FleetSummary& s, const char* id, const std::string
                  textElement("h2", "", title) + element("ul", "", items));
 }
 
-std::string unreadableSection(const FleetSummary& s) {
+std::string unreadableHtml(const FleetSummary& s) {
   if (s.unreadable.empty()) return "";
   std::string items;
   for (const UnreadableReport& u : s.unreadable)
@@ -298,7 +298,7 @@ std::string unreadableSection(const FleetSummary& s) {
                  textElement("h2", "", "Unreadable reports") + element("ul", "", items));
 }
 
-std::string headerSection(const FleetSummary& s) {
+std::string headerHtml(const FleetSummary& s) {
   std::string notes;
   for (const std::string& note : s.notes) notes += textElement("p", attr("class", "rule"), note);
   return element(
@@ -327,10 +327,10 @@ std::string headerSection(const FleetSummary& s) {
 
 std::string fleetSummaryHtml(const FleetSummary& s) {
   const std::string body =
-      headerSection(s) + groupsSection(s) + flaggedSection(s) + heatmapSection(s) +
-      mediansSection(s) + listSection(s, "missing", "Missing testcases", FleetStatus::Missing) +
-      listSection(s, "waived", "Waived testcases", FleetStatus::Waived) +
-      listSection(s, "notes", "Notes", FleetStatus::Passed, true) + unreadableSection(s);
+      headerHtml(s) + groupsHtml(s) + flaggedHtml(s) + heatmapHtml(s) + mediansHtml(s) +
+      listHtml(s, "missing", "Missing testcases", FleetStatus::Missing) +
+      listHtml(s, "waived", "Waived testcases", FleetStatus::Waived) +
+      listHtml(s, "notes", "Notes", FleetStatus::Passed, true) + unreadableHtml(s);
   return "<!DOCTYPE html>\n" +
          element("html", attr("lang", "en"),
                  element("head", "",

@@ -15,7 +15,7 @@ constexpr std::size_t kLineWidth = 80;
 constexpr std::size_t kMaxNameWidth = 24;
 constexpr std::size_t kCellWidth = 5;  // "100*" and a space
 
-std::string safe(const std::string& text, std::size_t maxChars = 300) {
+std::string escaped(const std::string& text, std::size_t maxChars = 300) {
   return escapeForTerminal(text, maxChars);
 }
 
@@ -34,7 +34,7 @@ std::string padLeft(const std::string& text, std::size_t width) {
 
 // A node's name for the table: escaped, cut to the column with a trailing '~'.
 std::string tableName(const std::string& name, std::size_t width) {
-  std::string text = safe(name, 200);
+  std::string text = escaped(name, 200);
   if (text.size() > width) text = text.substr(0, width - 1) + "~";
   return text;
 }
@@ -74,7 +74,7 @@ std::string header(const FleetSummary& s) {
          "%) (bandwidth: below, latency: above), or when the testcase failed; groups of fewer "
          "than " +
          std::to_string(kFleetMinGroupNodes) + " nodes are not judged.\n";
-  for (const std::string& note : s.notes) out += "NOTE: " + safe(note) + "\n";
+  for (const std::string& note : s.notes) out += "NOTE: " + escaped(note) + "\n";
   return out;
 }
 
@@ -82,7 +82,7 @@ std::string groupsSection(const FleetSummary& s) {
   if (s.groups.empty()) return "";
   std::string out = "\nGroups (GPU count and model):\n";
   for (const FleetGroup& g : s.groups) {
-    out += "  " + safe(g.name) + ": " + plural(g.nodes, "node", "nodes");
+    out += "  " + escaped(g.name) + ": " + plural(g.nodes, "node", "nodes");
     if (g.nodes < kFleetMinGroupNodes)
       out += " (fewer than " + std::to_string(kFleetMinGroupNodes) + ": not judged)";
     out += "\n";
@@ -96,13 +96,13 @@ std::string mediansSection(const FleetSummary& s) {
   std::string out;
   const std::size_t width = std::to_string(s.columns.size()).size();
   for (const FleetGroup& g : s.groups) {
-    out += "\nTestcases of " + safe(g.name) +
+    out += "\nTestcases of " + escaped(g.name) +
            ": median SUM and median worst cell, each with its band:\n";
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetColumn& column = s.columns[c];
       const FleetColumnStats& st = g.columns[c];
       if (st.nodes == 0) continue;  // no node of the group passed it
-      out += "  " + padLeft(std::to_string(c + 1), width) + " " + safe(column.key, 120);
+      out += "  " + padLeft(std::to_string(c + 1), width) + " " + escaped(column.key, 120);
       out += ": SUM " + valueText(st.sumMedian, column) + " (" + numberText(st.sumBandPercent, 1) +
              "%), worst " + valueText(st.worstMedian, column) + " (" +
              numberText(st.worstBandPercent, 1) + "%)";
@@ -117,7 +117,7 @@ std::string tableSection(const FleetSummary& s) {
   if (s.nodes.empty() || s.columns.empty()) return "";
   std::size_t nameWidth = 4;
   for (const FleetNode& n : s.nodes)
-    nameWidth = std::max(nameWidth, std::min(safe(n.name, 200).size(), kMaxNameWidth));
+    nameWidth = std::max(nameWidth, std::min(escaped(n.name, 200).size(), kMaxNameWidth));
   const std::size_t perBlock = std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
   std::string out =
       "\nPercent of the group median, per node and testcase (numbered as above): the worse of "
@@ -149,10 +149,10 @@ std::string judgedValue(const char* what, double value, double median, double ba
 
 // One line per flagged testcase of a node: the worst cell, the SUM, or both.
 std::string flagLine(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st) {
-  std::string line = "    " + safe(column.key, 120) + ": ";
+  std::string line = "    " + escaped(column.key, 120) + ": ";
   if (cell.worstFlagged) {
     line += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
-    if (!cell.worstCell.empty()) line += " at " + safe(cell.worstCell, 40);
+    if (!cell.worstCell.empty()) line += " at " + escaped(cell.worstCell, 40);
     if (cell.worstPercentOfPeak)
       line += ", " + numberText(*cell.worstPercentOfPeak, 1) + "% of peak";
   }
@@ -163,7 +163,8 @@ std::string flagLine(const FleetColumn& column, const FleetCell& cell, const Fle
 }
 
 std::string nodeTitle(const FleetSummary& s, const FleetNode& n) {
-  return "  " + safe(n.name) + " (" + safe(s.groups.at(n.group).name) + "; " + safe(n.file) + ")\n";
+  return "  " + escaped(n.name) + " (" + escaped(s.groups.at(n.group).name) + "; " +
+         escaped(n.file) + ")\n";
 }
 
 std::string flaggedSection(const FleetSummary& s) {
@@ -177,8 +178,9 @@ std::string flaggedSection(const FleetSummary& s) {
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetCell& cell = n.cells[c];
       if (cell.status == FleetStatus::Failed) {
-        out += "    " + safe(s.columns[c].key, 120) + ": failed (" + safe(cell.entryStatus, 16) +
-               ")" + (cell.message.empty() ? "" : ": " + safe(cell.message, 200)) + "\n";
+        out += "    " + escaped(s.columns[c].key, 120) + ": failed (" +
+               escaped(cell.entryStatus, 16) + ")" +
+               (cell.message.empty() ? "" : ": " + escaped(cell.message, 200)) + "\n";
         continue;
       }
       if (cell.flagged()) out += flagLine(s.columns[c], cell, group.columns[c]);
@@ -192,8 +194,8 @@ std::string listSection(const FleetSummary& s, FleetStatus status, const char* t
   for (const FleetNode& n : s.nodes) {
     const std::vector<std::string> names = testcasesWithStatus(s, n, status);
     if (names.empty()) continue;
-    std::string line = "  " + safe(n.name) + ": ";
-    for (std::size_t i = 0; i < names.size(); ++i) line += (i ? ", " : "") + safe(names[i], 120);
+    std::string line = "  " + escaped(n.name) + ": ";
+    for (std::size_t i = 0; i < names.size(); ++i) line += (i ? ", " : "") + escaped(names[i], 120);
     out += line + "\n";
   }
   return out.empty() ? "" : std::string("\n") + title + "\n" + out;
@@ -205,8 +207,9 @@ std::string notesSection(const FleetSummary& s) {
     std::vector<std::string> notes = n.notes;
     if (n.hostSource == "file name") notes.push_back("no host name recorded: named by its file");
     if (n.name != n.host)
-      notes.push_back("a further report of host " + safe(n.host) + " (" + safe(n.file) + ")");
-    for (const std::string& note : notes) out += "  " + safe(n.name) + ": " + safe(note) + "\n";
+      notes.push_back("a further report of host " + escaped(n.host) + " (" + escaped(n.file) + ")");
+    for (const std::string& note : notes)
+      out += "  " + escaped(n.name) + ": " + escaped(note) + "\n";
   }
   return out.empty() ? "" : "\nNotes:\n" + out;
 }
@@ -215,7 +218,7 @@ std::string unreadableSection(const FleetSummary& s) {
   if (s.unreadable.empty()) return "";
   std::string out = "\nUnreadable reports (" + std::to_string(s.unreadable.size()) + "):\n";
   for (const UnreadableReport& u : s.unreadable)
-    out += "  " + safe(u.file) + ": " + safe(u.reason) + "\n";
+    out += "  " + escaped(u.file) + ": " + escaped(u.reason) + "\n";
   return out;
 }
 
