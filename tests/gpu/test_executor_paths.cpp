@@ -8,7 +8,7 @@
 #include "plans/pattern.h"
 
 namespace nvbw::test {
-namespace {
+namespace test_executor_paths {
 
 constexpr std::size_t kBytes = 64ull << 20;
 
@@ -121,5 +121,5 @@ TEST(ExecutorPaths, SpinTimeoutIsAnError) {
   expectConsistent(fine->run(twoCopyPlan(CopyMethod::CopyEngine), nullptr));
 }
 
-}  // namespace
+}  // namespace test_executor_paths
 }  // namespace nvbw::test

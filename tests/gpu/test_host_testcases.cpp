@@ -8,7 +8,7 @@
 #include "plans/registry.h"
 
 namespace nvbw::test {
-namespace {
+namespace test_host_testcases {
 
 const char* const kCeHostKeys[] = {"host_to_device_memcpy_ce",
                                    "device_to_host_memcpy_ce",
@@ -102,5 +102,5 @@ TEST(Binary, UnknownTestcaseIsAnErrorButOthersRun) {
   EXPECT_NE(out.find("SUM host_to_device_memcpy_ce"), std::string::npos) << out;
 }
 
-}  // namespace
+}  // namespace test_host_testcases
 }  // namespace nvbw::test

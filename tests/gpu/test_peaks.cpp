@@ -10,7 +10,7 @@
 #include "gpu_environment.h"
 
 namespace nvbw::test {
-namespace {
+namespace test_peaks {
 
 using nlohmann::json;
 
@@ -63,5 +63,5 @@ TEST(PeaksOnGpu, MeasuredCellsLandBelowTheirPeaks) {
   EXPECT_GE(checked, 4 * gpu().deviceCount());
 }
 
-}  // namespace
+}  // namespace test_peaks
 }  // namespace nvbw::test

@@ -5,7 +5,7 @@
 #include "plans/sm_geometry.h"
 
 namespace nvbw::test {
-namespace {
+namespace test_sm_testcases {
 
 const std::vector<std::string> kSmHostKeys = {"host_to_device_memcpy_sm",
                                               "device_to_host_memcpy_sm",
@@ -58,5 +58,5 @@ TEST(SmTestcases, SkipVerificationStillMeasures) {
   EXPECT_EQ(out.results[0].status, Status::Passed) << out.results[0].message;
 }
 
-}  // namespace
+}  // namespace test_sm_testcases
 }  // namespace nvbw::test

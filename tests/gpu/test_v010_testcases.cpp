@@ -11,7 +11,7 @@
 #include "platform/driver_topology.h"
 
 namespace nvbw::test {
-namespace {
+namespace test_v010_testcases {
 
 const std::vector<std::string> kLocalKeys = {"device_local_copy_tma", "device_local_copy_sm",
                                              "device_local_read_sm", "device_local_write_sm"};
@@ -261,5 +261,5 @@ TEST(V010Testcases, PairByUuidRunsThatPair) {
       << out;
 }
 
-}  // namespace
+}  // namespace test_v010_testcases
 }  // namespace nvbw::test
