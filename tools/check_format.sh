@@ -12,13 +12,20 @@ command -v clang-format-14 >/dev/null 2>&1 || {
   exit 77
 }
 files=$(find src tests -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
-bad=""
-for f in $files; do
-  if ! clang-format-14 --dry-run --Werror "$f" >/dev/null 2>&1; then bad="$bad $f"; fi
-done
+# One clang-format for all files (one per file spent 20 s starting it 300 times); it names each
+# file that differs in a warning of its own, "FILE:LINE:COL: error: code should be
+# clang-formatted [-Wclang-format-violations]".
+status=0
+report=$(clang-format-14 --dry-run --Werror $files 2>&1 >/dev/null) || status=$?
+bad=$(printf '%s\n' "$report" | sed -n 's/^\(.*\):[0-9][0-9]*:[0-9][0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
 if [ -n "$bad" ]; then
   echo "Not formatted as clang-format-14 would:"
   for f in $bad; do echo "  $f"; done
+  exit 1
+fi
+if [ "$status" -ne 0 ]; then
+  # Failed for another reason (an unreadable file, a bad .clang-format): say what it said.
+  printf '%s\n' "$report"
   exit 1
 fi
 echo "All $(echo "$files" | wc -w) sources are formatted."

@@ -178,6 +178,8 @@ TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
 // The same through the command: `nvbandwidth --summarize DIR` (text), `-j` (schema'd JSON) and
 // `--output x.html`, with a file that is not a report among them.
 TEST_P(GeneratedFleet, TheCommandFlagsExactlyTheDoctoredNodes) {
+  // The summary itself is checked for every seed above; this checks the command around it.
+  if (GetParam() != 1) GTEST_SKIP() << "one seed is enough for the command";
   FleetDir dir;
   generate(dir, GetParam());
   std::ofstream(dir / "reports/zz-broken.json") << "{\"nvbandwidth\": [";

@@ -2,6 +2,7 @@
 """Validates nvbandwidth JSON documents against a JSON Schema (draft 2020-12).
 
 Usage: validate.py SCHEMA FILE...   (FILE may be "-" for standard input)
+       validate.py --serve SCHEMA     (many documents through one process; see serve())
 
 Prints every error with the JSON path of the offending value and exits 1 when any document is
 invalid or unreadable, 0 when all are valid. Needs the jsonschema package (Debian:
@@ -48,16 +49,16 @@ def likeliest_branch(error):
     return max(branches.items(), key=rank)
 
 
-def report(name, error, indent=""):
+def report(name, error, indent="", out=print):
     alternatives = error.validator in ("oneOf", "anyOf") and error.context
     # jsonschema's own message for these repeats the whole instance, which can be the document.
     message = f"matches none of the {error.validator} alternatives" if alternatives else error.message
-    print(f"{name}: {indent}{error.json_path}: {message}")
+    out(f"{name}: {indent}{error.json_path}: {message}")
     if alternatives:
         branch, errors = likeliest_branch(error)
-        print(f"{name}: {indent}  in {error.validator} branch {branch}, the closest match:")
+        out(f"{name}: {indent}  in {error.validator} branch {branch}, the closest match:")
         for sub in errors:
-            report(name, sub, indent + "    ")
+            report(name, sub, indent + "    ", out)
 
 
 def load(path):
@@ -67,14 +68,50 @@ def load(path):
         return json.load(f)
 
 
+def validator_for(schema_path):
+    schema = load(schema_path)
+    # A broken schema would reject (or accept) everything for the wrong reason.
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def problems(validator, name, document):
+    """The lines that say why `document` is invalid (none when it is valid)."""
+    lines = []
+    errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
+    for error in errors:
+        report(name, error, out=lines.append)
+    return lines
+
+
+def serve(schema_path):
+    """Validates the documents sent on stdin one after another, for a harness that checks many
+    (importing jsonschema costs a fifth of a second a process). Each request is a line holding
+    the document's length in bytes, then the document; each answer one JSON line,
+    {"valid": true|false, "lines": [...]}, the lines being what the command line would print for
+    an invalid document. Ends at the end of stdin."""
+    validator = validator_for(schema_path)
+    requests, answers = sys.stdin.buffer, sys.stdout
+    while True:
+        header = requests.readline()
+        if not header:
+            return 0
+        data = requests.read(int(header))
+        try:
+            lines = problems(validator, "<stdin>", json.loads(data.decode("utf-8")))
+        except ValueError as e:
+            lines = [f"<stdin>: cannot read JSON: {e}"]
+        answers.write(json.dumps({"valid": not lines, "lines": lines}) + "\n")
+        answers.flush()
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--serve":
+        return serve(argv[2])
     if len(argv) < 3:
         sys.stderr.write("usage: validate.py SCHEMA FILE...  (FILE may be - for stdin)\n")
         return 2
-    schema = load(argv[1])
-    # A broken schema would reject (or accept) everything for the wrong reason.
-    jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = validator_for(argv[1])
 
     failed = False
     for path in argv[2:]:
@@ -85,10 +122,10 @@ def main(argv):
             print(f"{name}: cannot read JSON: {e}")
             failed = True
             continue
-        errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
-        for error in errors:
-            report(name, error)
-        if errors:
+        lines = problems(validator, name, document)
+        for line in lines:
+            print(line)
+        if lines:
             failed = True
         else:
             print(f"{name}: valid")
