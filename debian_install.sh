@@ -20,9 +20,10 @@ run_root() {
 }
 
 # python3-prometheus-client and prometheus (for promtool): the tests parse every metrics file;
-# clang-format-14: the pinned format check.
-packages=(build-essential cmake git libboost-program-options-dev nlohmann-json3-dev libgtest-dev
-  python3-jsonschema python3-prometheus-client prometheus clang-format-14)
+# clang-format-14: the pinned format check; ninja-build: Ninja keeps both cores busy across the
+# layers' libraries, where make finishes one library before it starts the next.
+packages=(build-essential cmake git ninja-build libboost-program-options-dev nlohmann-json3-dev
+  libgtest-dev python3-jsonschema python3-prometheus-client prometheus clang-format-14)
 if [ "$multinode" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi
 missing=()
 for p in "${packages[@]}"; do
@@ -58,6 +59,16 @@ if [ "$cmake_major" -lt 3 ] || { [ "$cmake_major" -eq 3 ] && [ "$cmake_minor" -l
 fi
 
 if [ "$multinode" = 1 ]; then cmake_args+=(-DNVBW_MULTINODE=ON); fi
+# A new build directory uses Ninja unless a generator is given; one configured before keeps its
+# generator (CMake refuses to change it).
+generator_given=0
+for arg in ${cmake_args[@]+"${cmake_args[@]}"}; do
+  case "$arg" in -G*) generator_given=1 ;; esac
+done
+if [ "$generator_given" = 0 ] && [ ! -f "$build_dir/CMakeCache.txt" ] &&
+  command -v ninja >/dev/null 2>&1; then
+  cmake_args=(-G Ninja ${cmake_args[@]+"${cmake_args[@]}"})
+fi
 cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release ${cmake_args[@]+"${cmake_args[@]}"}
 cmake --build "$build_dir" -j "$(nproc)"
 echo "debian_install.sh: built $build_dir/nvbandwidth"
