@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "run_binary.h"
+#include "temp_dir.h"
 #include "temp_file.h"
 
 namespace test_fleet_output_cli {
@@ -29,30 +30,7 @@ using nvbw::test::RunSpec;
 
 const std::string kFleet = std::string(NVBW_GOLDEN_DIR) + "/fleet/";
 
-class Folder {
- public:
-  Folder() {
-    std::string pattern = ::testing::TempDir() + "nvbw_output_XXXXXX";
-    EXPECT_NE(mkdtemp(pattern.data()), nullptr);
-    path_ = pattern;
-  }
-  ~Folder() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
-  // The names in the folder, hidden ones (temporary files) included.
-  std::vector<std::string> names() const {
-    std::vector<std::string> found;
-    for (const auto& entry : fs::directory_iterator(path_))
-      found.push_back(entry.path().filename().string());
-    std::sort(found.begin(), found.end());
-    return found;
-  }
-
- private:
-  std::string path_;
-};
+using Folder = nvbw::test::TempDir;
 
 std::string readText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -88,7 +66,7 @@ std::string hostName() {
 }
 
 TEST(OutputCli, JsonFileNamedBySubstitutionsHoldsWhatStdoutHolds) {
-  Folder dir;
+  Folder dir("output");
   const RunResult run =
       fake({"-t", "0", "-j", "--output", dir / "%h-%r-%j-100%%.json"}, {{"SLURM_JOB_ID", "4242"}});
   ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
@@ -102,14 +80,14 @@ TEST(OutputCli, JsonFileNamedBySubstitutionsHoldsWhatStdoutHolds) {
 }
 
 TEST(OutputCli, JobIdFallsBackToNojob) {
-  Folder dir;
+  Folder dir("output");
   const RunResult run = fake({"-t", "0", "--output", dir / "%j.txt"});
   ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   EXPECT_EQ(dir.names(), std::vector<std::string>{"nojob.txt"});
 }
 
 TEST(OutputCli, TextFileIsThePrintedReportAndHtmlFileIsThePage) {
-  Folder dir;
+  Folder dir("output");
   const RunResult text = fake({"-t", "0", "--output", dir / "run.txt"});
   ASSERT_EQ(text.exitCode, 0) << nvbw::test::describe(text);
   EXPECT_EQ(readText(dir / "run.txt"), text.out);
@@ -122,14 +100,14 @@ TEST(OutputCli, TextFileIsThePrintedReportAndHtmlFileIsThePage) {
 }
 
 TEST(OutputCli, JsonOptionWithAnotherNameWritesJson) {
-  Folder dir;
+  Folder dir("output");
   const RunResult run = fake({"-t", "0", "-j", "--output", dir / "run.out"});
   ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   EXPECT_TRUE(json::parse(readText(dir / "run.out")).contains("nvbandwidth"));
 }
 
 TEST(OutputCli, AnUnknownSubstitutionIsAUsageErrorBeforeTheRun) {
-  Folder dir;
+  Folder dir("output");
   for (const char* pattern : {"%x.json", "r%", "%H"}) {
     const RunResult run = fake({"-t", "0", "--output", dir / pattern});
     EXPECT_EQ(run.exitCode, 2) << pattern << nvbw::test::describe(run);
@@ -140,7 +118,7 @@ TEST(OutputCli, AnUnknownSubstitutionIsAUsageErrorBeforeTheRun) {
 }
 
 TEST(OutputCli, NeverWritesOverItsOwnFromInputAlsoThroughALink) {
-  Folder dir;
+  Folder dir("output");
   const std::string report = dir / "report.json";
   fs::copy_file(kFleet + "fake_base.json", report);
   fs::create_symlink(report, dir / "link.json");
@@ -157,7 +135,7 @@ TEST(OutputCli, NeverWritesOverItsOwnFromInputAlsoThroughALink) {
 }
 
 TEST(OutputCli, FromWritesJsonOrHtmlButNotText) {
-  Folder dir;
+  Folder dir("output");
   const RunResult saved =
       nvbandwidth({"--from", kFleet + "fake_base.json", "--output", dir / "copy.json"});
   ASSERT_EQ(saved.exitCode, 0) << nvbw::test::describe(saved);
@@ -170,7 +148,7 @@ TEST(OutputCli, FromWritesJsonOrHtmlButNotText) {
 }
 
 TEST(OutputCli, UnwritableTargetsAreRefusedBeforeTheRun) {
-  Folder dir;
+  Folder dir("output");
   const RunResult missing = fake({"-t", "0", "--output", dir / "no/such/dir/r.json"});
   EXPECT_EQ(missing.exitCode, 2) << nvbw::test::describe(missing);
   EXPECT_EQ(missing.out, "");
@@ -181,7 +159,7 @@ TEST(OutputCli, UnwritableTargetsAreRefusedBeforeTheRun) {
 }
 
 TEST(OutputCli, AFailedWriteSaysSoExitsOneAndLeavesNothing) {
-  Folder dir;
+  Folder dir("output");
   writeText(dir / "r.json", "old");
   // A 4 KiB file-size limit: the report (about 2.6 KiB of JSON here, more as a page) cannot be
   // written in full. prlimit sets it for the program alone.
@@ -200,7 +178,7 @@ TEST(OutputCli, AFailedWriteSaysSoExitsOneAndLeavesNothing) {
 // unshare and mount are allowed (else skipped). The report does not fit: one line naming the
 // reason, exit 1, the old file kept, no temporary file left.
 TEST(OutputCli, AFullDiskSaysSoExitsOneAndKeepsTheOldFile) {
-  Folder dir;
+  Folder dir("output");
   const std::string tiny = dir / "tiny";
   fs::create_directory(tiny);
   const std::string script = "mount -t tmpfs -o size=8k tmpfs '" + tiny + "' || exit 77\n" +
@@ -263,7 +241,7 @@ std::uintmax_t killWhenWriting(const Folder& dir, const std::vector<std::string>
 // of a second or more) that a SIGKILL lands while the file is being written; after every kill
 // the target holds either the old text or the whole new report, never part of it.
 TEST(OutputCli, KilledMidWriteLeavesTheOldFileOrTheWholeReport) {
-  Folder dir;
+  Folder dir("output");
   RunSpec make(NVBW_FAKE_BINARY, {"-j", "-i", "20"});
   make.env = {{"NVBW_FAKE_GPUS", "32"}};
   make.killAfter = std::chrono::seconds(300);
@@ -339,7 +317,7 @@ TEST(OutputCli, KilledMidWriteLeavesTheOldFileOrTheWholeReport) {
 }
 
 TEST(MetricsCli, ARunAndASavedReportGiveMetricsFiles) {
-  Folder dir;
+  Folder dir("output");
   const RunResult run = fake({"-t", "0", "--metrics", dir / "run.prom"});
   ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   const std::string prom = readText(dir / "run.prom");
@@ -354,7 +332,7 @@ TEST(MetricsCli, ARunAndASavedReportGiveMetricsFiles) {
 }
 
 TEST(MetricsCli, AComparisonGivesVerdicts) {
-  Folder dir;
+  Folder dir("output");
   const RunResult run = nvbandwidth({"--compare", kFleet + "fake_base.json",
                                      kFleet + "fake_slower.json", "--metrics", dir / "c.prom"});
   EXPECT_EQ(run.exitCode, 3) << nvbw::test::describe(run);
@@ -364,7 +342,7 @@ TEST(MetricsCli, AComparisonGivesVerdicts) {
 }
 
 TEST(MetricsCli, NeverWritesOverAnInput) {
-  Folder dir;
+  Folder dir("output");
   const std::string report = dir / "r.json";
   fs::copy_file(kFleet + "fake_base.json", report);
   const RunResult run = nvbandwidth({"--from", report, "--metrics", report});

@@ -17,6 +17,7 @@
 #include "core/json_style.h"
 #include "fleet/summary/fleet_summary.h"
 #include "run_binary.h"
+#include "temp_dir.h"
 #include "temp_file.h"
 
 namespace test_fleet_summary_generated {
@@ -32,22 +33,7 @@ const std::string kValidator = (kSource / "tests" / "schema" / "validate.py").st
 const std::string kSchema = (kSource / "docs" / "nvbandwidth.schema.json").string();
 constexpr int kNodes = 50;
 
-class FleetDir {
- public:
-  FleetDir() {
-    std::string pattern = ::testing::TempDir() + "nvbw_fleet_gen_XXXXXX";
-    EXPECT_NE(mkdtemp(pattern.data()), nullptr);
-    path_ = pattern;
-  }
-  ~FleetDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
-
- private:
-  std::string path_;
-};
+using FleetDir = nvbw::test::TempDir;
 
 nvbw::test::RunResult run(const std::string& program, const std::vector<std::string>& args,
                           const std::vector<std::pair<std::string, std::string>>& env = {}) {
@@ -112,7 +98,7 @@ class GeneratedFleet : public ::testing::TestWithParam<int> {
 nvbw::test::TempFile* GeneratedFleet::template_ = nullptr;
 
 TEST_P(GeneratedFleet, ExactlyTheDoctoredNodesAreFlagged) {
-  FleetDir dir;
+  FleetDir dir("fleet_gen");
   const FleetSummary s = generate(dir, GetParam());
   ASSERT_EQ(s.nodes.size(), static_cast<std::size_t>(kNodes));
   EXPECT_TRUE(s.unreadable.empty());
@@ -164,7 +150,7 @@ TEST_P(GeneratedFleet, ExactlyTheDoctoredNodesAreFlagged) {
 
 TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
   if (GetParam() != 1) GTEST_SKIP() << "one seed is enough for the schema";
-  FleetDir dir;
+  FleetDir dir("fleet_gen");
   const FleetSummary s = generate(dir, GetParam());
   const json doc = {{"nvbandwidth",
                      {{"version", "v0.8"}, {"git_version", ""}, {"summary", fleetSummaryJson(s)}}}};
@@ -180,7 +166,7 @@ TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
 TEST_P(GeneratedFleet, TheCommandFlagsExactlyTheDoctoredNodes) {
   // The summary itself is checked for every seed above; this checks the command around it.
   if (GetParam() != 1) GTEST_SKIP() << "one seed is enough for the command";
-  FleetDir dir;
+  FleetDir dir("fleet_gen");
   generate(dir, GetParam());
   std::ofstream(dir / "reports/zz-broken.json") << "{\"nvbandwidth\": [";
   const nvbw::test::RunResult text = run(NVBW_BINARY, {"--summarize", dir / "reports"});

@@ -905,23 +905,31 @@ def input_name(inp: Input) -> Tuple[str, Tuple[str, ...]]:
     return name, (name,)
 
 
-def reading_case(inp: Input, mode: str, as_json: bool, category: str = "unusable-report") -> Case:
-    arg, names = input_name(inp)
-    files: Dict[str, bytes] = {}
-    setup = None
+def place_input(inp: Input, arg: str, files: Dict) -> Optional[Callable[[Path], None]]:
+    """Puts `inp` in a case's working directory under the name `arg`: its bytes into `files`
+    (a plain file), or the setup step that makes it (a directory, FIFO, sparse file or link)."""
     if inp.kind == "file":
         files[arg] = inp.data
-    elif inp.kind == "dir":
-        setup = lambda w, a=arg: (w / a).mkdir()
-    elif inp.kind == "fifo":
-        setup = lambda w, a=arg: os.mkfifo(w / a)
-    elif inp.kind == "sparse":
-        setup = lambda w, a=arg: sparse_over_cap(w, a)
-    elif inp.kind == "link":
-        def setup(w, a=arg, t=inp.link_target):
+        return None
+    if inp.kind == "dir":
+        return lambda w, a=arg: (w / a).mkdir()
+    if inp.kind == "fifo":
+        return lambda w, a=arg: os.mkfifo(w / a)
+    if inp.kind == "sparse":
+        return lambda w, a=arg: sparse_over_cap(w, a)
+    if inp.kind == "link":
+        def make_link(w, a=arg, t=inp.link_target):
             if t == "fifo":
                 os.mkfifo(w / "fifo")
             os.symlink(t, w / a)
+        return make_link
+    return None
+
+
+def reading_case(inp: Input, mode: str, as_json: bool, category: str = "unusable-report") -> Case:
+    arg, names = input_name(inp)
+    files: Dict[str, bytes] = {}
+    setup = place_input(inp, arg, files)
     stdin = None
     if inp.kind == "stdin":
         stdin = inp.data
@@ -1496,20 +1504,7 @@ def summarize_cases(inputs: List[Input]) -> List[Case]:
             continue
         arg, _ = input_name(inp)
         files: Dict[str, Union[bytes, Callable[[Path], None]]] = {"good.json": GOOD}
-        setup = None
-        if inp.kind == "file":
-            files[arg] = inp.data
-        elif inp.kind == "dir":
-            setup = lambda w, a=arg: (w / a).mkdir()
-        elif inp.kind == "fifo":
-            setup = lambda w, a=arg: os.mkfifo(w / a)
-        elif inp.kind == "sparse":
-            setup = lambda w, a=arg: sparse_over_cap(w, a)
-        elif inp.kind == "link":
-            def setup(w, a=arg, t=inp.link_target):
-                if t == "fifo":
-                    os.mkfifo(w / "fifo")
-                os.symlink(t, w / a)
+        setup = place_input(inp, arg, files)
         readable = inp.either or inp.kind == "dir" or inp.key in SUMMARY_UNREAD
 
         for as_json in (False, True):

@@ -25,6 +25,7 @@
 #include "fleet/summary/fleet_summary_scan.h"
 #include "golden.h"
 #include "run_binary.h"
+#include "temp_dir.h"
 #include "temp_file.h"
 
 namespace test_fleet_summary {
@@ -111,30 +112,14 @@ json report(const std::string& host, std::size_t gpus, const std::vector<json>& 
   return {{"nvbandwidth", run}};
 }
 
-class TempDir {
+// Reports written as JSON documents.
+class ReportDir : public nvbw::test::TempDir {
  public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "nvbw_fleet_XXXXXX";
-    EXPECT_NE(mkdtemp(pattern.data()), nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = fs::path(path_) / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
+  ReportDir() : TempDir("fleet") {}
+  using TempDir::write;
   std::string write(const std::string& name, const json& doc) const {
     return write(name, doc.dump(1));
   }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 FleetSummary summarize(const std::vector<std::string>& paths, SummaryOptions options = {}) {
@@ -161,7 +146,7 @@ std::vector<std::string> flaggedNames(const FleetSummary& s) {
 }
 
 // A fleet of `count` 2-GPU nodes whose host-to-device cells are `value(i)` GB/s.
-FleetSummary hostFleet(const TempDir& dir, std::size_t count,
+FleetSummary hostFleet(const ReportDir& dir, std::size_t count,
                        const std::function<double(int)>& value,
                        const std::string& name = "host_to_device_memcpy_ce",
                        const std::string& unit = "GB/s") {
@@ -199,7 +184,7 @@ TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithAFloor) {
 // ---- the flag rule ----------------------------------------------------------------------------
 
 TEST(FleetSummaryRule, ANodeBelowTheFloorIsFlaggedOneWithinItIsNot) {
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = hostFleet(dir, 10, [](int i) {
     return i == 7 ? 45.0 : i == 3 ? 48.8 : healthy(i);  // 10% and 2.4% below
   });
@@ -214,7 +199,7 @@ TEST(FleetSummaryRule, ANodeBelowTheFloorIsFlaggedOneWithinItIsNot) {
 }
 
 TEST(FleetSummaryRule, AHealthyFleetFlagsNothingAndExitsZero) {
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = hostFleet(dir, 12, healthy);
   EXPECT_TRUE(flaggedNames(s).empty());
   EXPECT_FALSE(anyNodeFlagged(s));
@@ -223,7 +208,7 @@ TEST(FleetSummaryRule, AHealthyFleetFlagsNothingAndExitsZero) {
 
 TEST(FleetSummaryRule, AWideSpreadWidensTheBand) {
   // Median 98, MAD 4: the band is 5 x 1.4826 x 4 / 98 = 30%.
-  TempDir dir;
+  ReportDir dir;
   const std::vector<double> values = {94, 96, 98, 100, 102, 104, 106, 80, 60};
   const FleetSummary s = hostFleet(dir, values.size(), [&](int i) { return values[i]; });
   const FleetColumnStats& st = s.groups.at(0).columns.at(0);
@@ -233,7 +218,7 @@ TEST(FleetSummaryRule, AWideSpreadWidensTheBand) {
 }
 
 TEST(FleetSummaryRule, LatencyIsWorseAboveTheMedianAndFasterIsNeverFlagged) {
-  TempDir lat;
+  ReportDir lat;
   const FleetSummary s = hostFleet(
       lat, 9, [](int i) { return i == 2   ? 660.0
                                  : i == 5 ? 540.0
@@ -242,13 +227,13 @@ TEST(FleetSummaryRule, LatencyIsWorseAboveTheMedianAndFasterIsNeverFlagged) {
   EXPECT_EQ(flaggedNames(s), std::vector<std::string>{"n12"});
   EXPECT_TRUE(s.columns.at(0).latency());
 
-  TempDir bw;
+  ReportDir bw;
   const FleetSummary fast = hostFleet(bw, 9, [](int i) { return i == 4 ? 60.0 : healthy(i); });
   EXPECT_TRUE(flaggedNames(fast).empty());  // 20% above the median
 }
 
 TEST(FleetSummaryRule, GroupsOfFewerThanThreeNodesAreNotJudged) {
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = hostFleet(dir, 2, [](int i) { return i == 0 ? 25.0 : 50.0; });
   EXPECT_TRUE(flaggedNames(s).empty());
   EXPECT_FALSE(s.groups.at(0).columns.at(0).judged);
@@ -258,7 +243,7 @@ TEST(FleetSummaryRule, GroupsOfFewerThanThreeNodesAreNotJudged) {
 }
 
 TEST(FleetSummaryRule, NodesAreComparedWithTheirGpuModelAndCountOnly) {
-  TempDir dir;
+  ReportDir dir;
   // H100 nodes are 30% slower than H200 nodes: neither group flags the other's nodes.
   for (int i = 0; i < 4; ++i) {
     dir.write("h200-" + std::to_string(i) + ".json",
@@ -283,7 +268,7 @@ TEST(FleetSummaryRule, NodesAreComparedWithTheirGpuModelAndCountOnly) {
 }
 
 TEST(FleetSummaryRule, OneSlowLinkFlagsTheWorstCellThoughTheSumHardlyMoves) {
-  TempDir dir;
+  ReportDir dir;
   for (int i = 0; i < 6; ++i) {
     Rows rows = square(8, 380.0 * healthy(i) / 50);
     if (i == 4) rows[2][5] = 228.0;  // 60%: the SUM of 56 cells moves 0.7%
@@ -305,7 +290,7 @@ TEST(FleetSummaryRule, OneSlowLinkFlagsTheWorstCellThoughTheSumHardlyMoves) {
 }
 
 TEST(FleetSummaryRule, FailedTestcasesFlagWaivedAndMissingOnesDoNot) {
-  TempDir dir;
+  ReportDir dir;
   for (int i = 0; i < 5; ++i) {
     std::vector<json> entries = {passed("host_to_device_memcpy_ce", oneRow(2, healthy(i))),
                                  passed("device_local_copy", oneRow(2, 2000.0 * healthy(i) / 50))};
@@ -333,7 +318,7 @@ TEST(FleetSummaryRule, FailedTestcasesFlagWaivedAndMissingOnesDoNot) {
 // ---- reading --------------------------------------------------------------------------------
 
 TEST(FleetSummaryReading, DirectoriesAreReadRecursivelyInSortedOrder) {
-  TempDir dir;
+  ReportDir dir;
   for (const char* name : {"b/x.json", "a/y.json", "a/z/w.json", "c.json"})
     dir.write(name, report(fs::path(name).stem().string(), 1,
                            {passed("host_to_device_memcpy_ce", oneRow(1, 50))}));
@@ -353,7 +338,7 @@ TEST(FleetSummaryReading, DirectoriesAreReadRecursivelyInSortedOrder) {
 }
 
 TEST(FleetSummaryReading, FilesThatAreNotReportsAreListedAndStopNothing) {
-  TempDir dir;
+  ReportDir dir;
   for (int i = 0; i < 3; ++i)
     dir.write("good" + std::to_string(i) + ".json",
               report("good" + std::to_string(i), 1,
@@ -402,7 +387,7 @@ TEST(FleetSummaryReading, ProblemsAreSaidAsReadReportSaysThem) {
   json badPercent = report("p", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50), "GB/s", 63)});
   badPercent["nvbandwidth"]["testcases"][0]["percent_of_peak"][0][0] = -1;
   json badUnit = report("u", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50), "MB/s")});
-  TempDir dir;
+  ReportDir dir;
   for (const auto& [name, doc] : std::vector<std::pair<std::string, json>>{{"wide", wide},
                                                                            {"bogus", bogus},
                                                                            {"noname", noName},
@@ -427,7 +412,7 @@ TEST(FleetSummaryReading, ProblemsAreSaidAsReadReportSaysThem) {
 }
 
 TEST(FleetSummaryReading, UpstreamReportsAreReadAndNamedByTheirHost) {
-  TempDir dir;
+  ReportDir dir;
   const std::string upstream = std::string(NVBW_GOLDEN_DIR) + "/upstream/default.json";
   json anonymous = json::parse(nvbw::test::readFile(upstream));
   anonymous["nvbandwidth"]["GPU Device list"][0] = "0: NVIDIA H200 (00000000:00:06)";
@@ -463,7 +448,7 @@ TEST(FleetSummaryReading, UpstreamsStackedBidirectionalMatricesAreSplit) {
         {"bandwidth_description", "memcpy CE GPU(row) <-> GPU(column) bandwidth (GB/s)"},
         {"bandwidth_matrix", rows},
         {"sum", 2421.0}}});
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = summarize({dir.write("up.json", doc)});
   ASSERT_EQ(s.columns.size(), 3u);
   EXPECT_EQ(s.columns[0].key, "device_to_device_bidirectional_memcpy_read_ce_read1");
@@ -475,7 +460,7 @@ TEST(FleetSummaryReading, UpstreamsStackedBidirectionalMatricesAreSplit) {
 }
 
 TEST(FleetSummaryReading, TheHostnameKeyWinsAndTwoReportsOfOneHostAreBothKept) {
-  TempDir dir;
+  ReportDir dir;
   json keyed = report("from-devices", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50))});
   keyed["nvbandwidth"]["hostname"] = "gpu-17";
   dir.write("1/a.json", keyed);
@@ -494,7 +479,7 @@ TEST(FleetSummaryReading, TheHostnameKeyWinsAndTwoReportsOfOneHostAreBothKept) {
 }
 
 TEST(FleetSummaryReading, TheSelectionNamesTestcasesOrMatrices) {
-  TempDir dir;
+  ReportDir dir;
   const std::vector<json> entries = {
       passed("host_to_device_memcpy_ce", oneRow(2, 50)),
       passed("device_to_device_bidirectional_memcpy_read_ce_read1", square(2, 300)),
@@ -652,7 +637,7 @@ TEST(JsonScanner, NestsAtMostItsDepthAndDecodesStringsAsNlohmannDoes) {
 
 // A fleet with everything the views show: flagged cells, a failed, waived and missing testcase,
 // a group too small to judge, an unreadable file, a hostile host name.
-FleetSummary showcase(const TempDir& dir) {
+FleetSummary showcase(const ReportDir& dir) {
   for (int i = 0; i < 6; ++i) {
     Rows d2d = square(4, 380.0 * healthy(i) / 50);
     if (i == 2) d2d[1][3] = 200.0;
@@ -673,7 +658,7 @@ FleetSummary showcase(const TempDir& dir) {
 }
 
 TEST(FleetSummaryViews, TextHasTheTableTheReasonsAndTheSummaryLine) {
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = showcase(dir);
   EXPECT_EQ(flaggedNames(s), (std::vector<std::string>{"node1", "node2", "node5"}));
   const std::string text = fleetSummaryText(s);
@@ -702,7 +687,7 @@ TEST(FleetSummaryViews, TextHasTheTableTheReasonsAndTheSummaryLine) {
 
 TEST(FleetSummaryViews, JsonMatchesTheSchema) {
   ASSERT_EQ(access(kPython.c_str(), X_OK), 0) << kPython << " is missing";
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = showcase(dir);
   const json doc = {{"nvbandwidth",
                      {{"version", "v0.8"}, {"git_version", ""}, {"summary", fleetSummaryJson(s)}}}};
@@ -747,7 +732,7 @@ print(json.dumps({'rows': rows, 'urls': urls, 'scripts': len(list(root.iter('scr
 
 TEST(FleetSummaryViews, HtmlIsOneXmlPageWithACellPerNodeAndTestcase) {
   ASSERT_EQ(access(kPython.c_str(), X_OK), 0) << kPython << " is missing";
-  TempDir dir;
+  ReportDir dir;
   const FleetSummary s = showcase(dir);
   const nvbw::test::TempFile page("fleet_summary_html", fleetSummaryHtml(s));
   const nvbw::test::RunResult run =
