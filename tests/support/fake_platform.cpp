@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "core/version.h"
 #include "engine/sample_recording.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
@@ -124,7 +125,13 @@ EnvironmentSnapshot FakePlatform::environment() const {
   return e[std::min(call, e.size() - 1)];
 }
 
-SystemFacts FakePlatform::systemFacts() const { return systemWith(topology_.deviceCount()); }
+// The fixture's machine, with this build's release as a real run has it (buildSystemFacts): the
+// fake binary's report names the release its --version prints.
+SystemFacts FakePlatform::systemFacts() const {
+  SystemFacts info = systemWith(topology_.deviceCount());
+  info.release = kRelease;
+  return info;
+}
 
 std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
                                                              ExecHooks hooks) {
