@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
+from test_gpu_acceptance_19 import rows  # noqa: E402 (the summary table, one row per step)
+
 
 def make_package(source, program, version, folder):
     root = os.path.join(folder, "root")
@@ -40,12 +43,6 @@ def run_script(source, fake, deb, out):
     env.pop("NVBANDWIDTH_COMPAT", None)
     return subprocess.run([os.path.join(source, "tools", "gpu_acceptance_25.sh"), deb, out],
                           env=env, capture_output=True, text=True, timeout=300)
-
-
-def rows(summary):
-    table = [line for line in summary.splitlines() if line.startswith("| ") and "---" not in line]
-    return {cells[0]: cells for cells in
-            ([c.strip() for c in line.strip("|").split("|")] for line in table[1:])}
 
 
 def main(source, program, fake):
