@@ -6,7 +6,9 @@ function(nvbw_generate_version_header path)
   set(NVBW_GIT_VERSION "")
   find_package(Git QUIET)
   if(GIT_FOUND)
-    execute_process(COMMAND "${GIT_EXECUTABLE}" describe --always --tags
+    # --abbrev=7: the hash as long as in any clone (git's default grows with the clone's object
+    # count, and two clones of one commit would then build different programs).
+    execute_process(COMMAND "${GIT_EXECUTABLE}" describe --always --tags --abbrev=7
                     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
                     OUTPUT_VARIABLE NVBW_GIT_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE
                     ERROR_QUIET)
