@@ -9,7 +9,6 @@
 #include <string>
 #include <thread>
 
-#include "core/version.h"
 #include "engine/sample_recording.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
@@ -125,11 +124,9 @@ EnvironmentSnapshot FakePlatform::environment() const {
   return e[std::min(call, e.size() - 1)];
 }
 
-// The fixture's machine, with this build's release as a real run has it (buildSystemFacts): the
-// fake binary's report names the release its --version prints.
 SystemFacts FakePlatform::systemFacts() const {
   SystemFacts info = systemWith(topology_.deviceCount());
-  info.release = kRelease;
+  if (!behaviour_.release.empty()) info.release = behaviour_.release;
   return info;
 }
 
