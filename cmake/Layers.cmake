@@ -38,9 +38,12 @@ function(nvbw_layer layer)
   if(ARG_BELOW)
     target_link_libraries(nvbw_${layer} PUBLIC nvbw_${ARG_BELOW})
   endif()
+  # A header found through the view is named as the source it links to (src/<folder>/...).
   target_compile_options(nvbw_${layer} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${NVBW_WARNINGS}>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+    $<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${view}/=src/>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffile-prefix-map=${view}/=src/>)
   set_target_properties(nvbw_${layer} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   # With NVBW_UNITY, the C++ files of each folder are compiled in one compiler run: most of a
   # file's compile time is the headers it shares with its neighbours (nlohmann/json above all),

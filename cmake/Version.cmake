@@ -6,13 +6,30 @@ function(nvbw_generate_version_header path)
   set(NVBW_GIT_VERSION "")
   find_package(Git QUIET)
   if(GIT_FOUND)
-    execute_process(COMMAND "${GIT_EXECUTABLE}" describe --always --tags
+    # --abbrev=7: the hash as long as in any clone (git's default grows with the clone's object
+    # count, and two clones of one commit would then build different programs).
+    execute_process(COMMAND "${GIT_EXECUTABLE}" describe --always --tags --abbrev=7
                     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
                     OUTPUT_VARIABLE NVBW_GIT_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE
                     ERROR_QUIET)
     nvbw_watch_git_head()
   endif()
   configure_file("${CMAKE_SOURCE_DIR}/cmake/version.h.in" "${path}" @ONLY)
+  nvbw_source_date_epoch()
+  set(NVBW_SOURCE_DATE_EPOCH "${NVBW_SOURCE_DATE_EPOCH}" PARENT_SCOPE)
+endfunction()
+
+# NVBW_SOURCE_DATE_EPOCH: the time the packages and the man page give their files and dates,
+# so that two builds of one commit are the same: SOURCE_DATE_EPOCH when it is set, else the time
+# of the commit HEAD names; empty outside a git checkout (then the build's own time is used).
+function(nvbw_source_date_epoch)
+  set(epoch "$ENV{SOURCE_DATE_EPOCH}")
+  if(NOT epoch AND GIT_FOUND)
+    execute_process(COMMAND "${GIT_EXECUTABLE}" log -1 --format=%ct
+                    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+                    OUTPUT_VARIABLE epoch OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  endif()
+  set(NVBW_SOURCE_DATE_EPOCH "${epoch}" PARENT_SCOPE)
 endfunction()
 
 # HEAD, the branch it names and packed-refs (worktrees included: git says where they are).

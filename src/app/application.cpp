@@ -46,6 +46,7 @@ SystemFacts buildSystemFacts() {
   SystemFacts info;
   info.version = kVersion;
   info.gitVersion = kGitVersion;
+  info.release = kRelease;
   info.cudaRuntimeVersion = kBuildCudaVersion;
   info.hostname = hostName();
   return info;
@@ -405,9 +406,9 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
   if (options.help)
     out << versionBlock(kVersion, kGitVersion) << helpText() << '\n';
   else if (options.version)
-    out << versionText(kVersion, kGitVersion, options.compat);
+    out << versionText(kVersion, kGitVersion, kRelease, options.compat);
   else if (options.json)
-    out << listingJson(registry, kVersion, kGitVersion);
+    out << listingJson(registry, kVersion, kGitVersion, kRelease);
   else
     out << versionBlock(kVersion, kGitVersion) << listingText(registry);
   out.flush();

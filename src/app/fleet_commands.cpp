@@ -2,14 +2,15 @@
 
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "app/expectation_checks.h"
 #include "core/json_style.h"
-#include "core/version.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "fleet/metrics/metrics.h"
 #include "fleet/report_keys.h"
+#include "report/listing.h"
 
 namespace nvbw {
 namespace {
@@ -30,14 +31,13 @@ int writeSavedReport(AppContext& ctx, const CommandFiles& files, const nlohmann:
 // The worse of two statuses of written files (0 or 1).
 int worse(int a, int b) { return a != kExitOk ? a : b; }
 
-// {"nvbandwidth": {"version", "git_version", "comparison"}}, its cells streamed one at a time: a
-// comparison of hundreds of thousands of cells never exists as one document.
+// {"nvbandwidth": {"version", "git_version", "release", "comparison"}}, its cells streamed one at a
+// time: a comparison of hundreds of thousands of cells never exists as one document.
 void writeComparisonDocument(std::ostream& out, const Comparison& c,
                              const std::vector<ExpectationResult>& checks) {
-  nlohmann::json doc = {{"nvbandwidth",
-                         {{"version", kVersion},
-                          {"git_version", kGitVersion},
-                          {"comparison", comparisonJson(c, false)}}}};
+  nlohmann::json run = versionObject();
+  run[keys::kComparison] = comparisonJson(c, false);
+  nlohmann::json doc = {{keys::kRoot, std::move(run)}};
   if (!checks.empty()) doc["nvbandwidth"][keys::kExpectations] = expectationsSection(checks);
   std::size_t next = 0;
   const StreamedArray cells{&doc["nvbandwidth"]["comparison"]["cells"],

@@ -42,8 +42,8 @@ int writeViewFile(AppContext& context, const OutputFile& file, const std::string
 int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc);
 
 // Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
-// with -j: {"nvbandwidth": {"version", "git_version", "comparison"}}); with --html also the
-// current report with its verdicts as HTML; with --expect or --min-percent-of-peak the current
+// with -j: {"nvbandwidth": {"version", "git_version", "release", "comparison"}}); with --html also
+// the current report with its verdicts as HTML; with --expect or --min-percent-of-peak the current
 // report judged too (after the comparison; JSON: "expectations" beside "comparison"). Exit 0, or
 // kExitSlower when a cell is SLOWER or an expectation fails; 1 when the HTML cannot be written.
 // Throws WriteFailed or Interrupted.

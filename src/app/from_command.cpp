@@ -1,12 +1,13 @@
 #include "app/from_command.h"
 
 #include <ostream>
+#include <utility>
 
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
 #include "core/json_style.h"
-#include "core/version.h"
 #include "fleet/report_keys.h"
+#include "report/listing.h"
 
 namespace nvbw {
 namespace {
@@ -14,10 +15,9 @@ namespace {
 void printChecks(const Options& options, const std::vector<ExpectationResult>& results,
                  AppContext& ctx) {
   if (options.json) {
-    const nlohmann::json doc = {{keys::kRoot,
-                                 {{keys::kVersion, kVersion},
-                                  {keys::kGitVersion, kGitVersion},
-                                  {keys::kExpectations, expectationsSection(results)}}}};
+    nlohmann::json run = versionObject();
+    run[keys::kExpectations] = expectationsSection(results);
+    const nlohmann::json doc = {{keys::kRoot, std::move(run)}};
     ctx.out << styledJson(doc) << "\n";
   } else {
     for (std::size_t i = 0; i < results.size(); ++i)

@@ -10,8 +10,8 @@ namespace nvbw {
 
 // --from REPORT with --html, --expect and --min-percent-of-peak: the page first (when asked for),
 // then the checks printed (text: each check's lines and summary; -j: {"nvbandwidth": {"version",
-// "git_version", "expectations"}}). Exit 0; kExitSlower when a check fails; 1 when the page cannot
-// be written. Throws WriteFailed or Interrupted.
+// "git_version", "release", "expectations"}}). Exit 0; kExitSlower when a check fails; 1 when the
+// page cannot be written. Throws WriteFailed or Interrupted.
 int runFromCommand(const Options& options, CommandFiles& files, AppContext& context);
 
 }  // namespace nvbw

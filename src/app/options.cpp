@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "app/output_path.h"
 #include "core/escape.h"
@@ -438,6 +439,26 @@ std::string helpText() {
   std::ostringstream out;
   out << describeOptions();
   return out.str();
+}
+
+std::vector<HelpEntry> helpEntries() {
+  std::vector<HelpEntry> entries;
+  const po::options_description desc = describeOptions();
+  for (const auto& option : desc.options()) {
+    HelpEntry e;
+    e.longName = option->long_name();
+    const std::string shortest =
+        option->canonical_display_name(po::command_line_style::allow_dash_for_short);
+    if (shortest.size() == 2 && shortest[0] == '-') e.shortName = shortest.substr(1);
+    const std::string parameter = option->format_parameter();  // "arg (=512)", "arg" or ""
+    e.takesValue = !parameter.empty();
+    const std::size_t open = parameter.find("(=");
+    if (open != std::string::npos && parameter.back() == ')')
+      e.defaultValue = parameter.substr(open + 2, parameter.size() - open - 3);
+    e.description = option->description();
+    entries.push_back(std::move(e));
+  }
+  return entries;
 }
 
 }  // namespace nvbw

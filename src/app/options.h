@@ -76,4 +76,16 @@ void validateOptions(const Options& options);
 // The --help text (without the version block), ending with a newline.
 std::string helpText();
 
+// One row of --help, from the same description as the parser's and helpText() (the man page is
+// made from these): the option's names, whether it takes a value, the default --help shows and
+// its text.
+struct HelpEntry {
+  std::string shortName;     // "b", or "" when it has none
+  std::string longName;      // "bufferSize"
+  bool takesValue = false;   // false for a switch
+  std::string defaultValue;  // "512", or "" when --help shows none
+  std::string description;
+};
+std::vector<HelpEntry> helpEntries();
+
 }  // namespace nvbw

@@ -2,22 +2,22 @@
 
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "core/json_style.h"
-#include "core/version.h"
 #include "fleet/report_keys.h"
 #include "fleet/summary/fleet_summary.h"
+#include "report/listing.h"
 
 namespace nvbw {
 namespace {
 
-// {"nvbandwidth": {"version", "git_version", "summary"}} (the schema's summaryDocument), its
-// nodes written one at a time: a fleet's rows never exist twice as JSON.
+// {"nvbandwidth": {"version", "git_version", "release", "summary"}} (the schema's summaryDocument),
+// its nodes written one at a time: a fleet's rows never exist twice as JSON.
 void writeSummaryDocument(std::ostream& out, const FleetSummary& summary) {
-  const nlohmann::json doc = {{keys::kRoot,
-                               {{keys::kVersion, kVersion},
-                                {keys::kGitVersion, kGitVersion},
-                                {keys::kSummary, fleetSummaryJson(summary, false)}}}};
+  nlohmann::json run = versionObject();
+  run[keys::kSummary] = fleetSummaryJson(summary, false);
+  const nlohmann::json doc = {{keys::kRoot, std::move(run)}};
   std::size_t next = 0;
   const StreamedArray nodes{&doc[keys::kRoot][keys::kSummary]["nodes"],
                             [&summary, &next](nlohmann::json& node) {

@@ -22,6 +22,8 @@ inline constexpr const char* kWarning = "warning";
 inline constexpr const char* kError = "error";
 inline constexpr const char* kCudaDriverVersion = "CUDA Driver Version";
 inline constexpr const char* kSchemaVersion = "schema_version";
+// This project's release (semantic versioning) beside upstream's interface version.
+inline constexpr const char* kRelease = "release";
 inline constexpr const char* kSettings = "settings";
 inline constexpr const char* kWarnings = "warnings";
 inline constexpr const char* kInterrupted = "interrupted";

@@ -26,6 +26,7 @@ struct ProcessInfo {
 struct SystemFacts {
   std::string version;         // "v0.8"
   std::string gitVersion;      // git describe at configure time
+  std::string release;         // this project's release, "1.0.0"
   int cudaRuntimeVersion = 0;  // the CUDA version the tool was built with
   int cudaDriverVersion = 0;   // cuDriverGetVersion
   std::string driverVersion;   // kernel driver, e.g. "580.159.04"

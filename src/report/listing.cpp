@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "core/json_style.h"
+#include "core/version.h"
+#include "fleet/report_keys.h"
 
 namespace nvbw {
 
@@ -12,9 +14,13 @@ std::string versionBlock(const std::string& version, const std::string& gitVersi
 }
 
 std::string versionText(const std::string& version, const std::string& gitVersion,
-                        CompatMode interface) {
+                        const std::string& release, CompatMode interface) {
   return "nvbandwidth Version: " + version + "\nBuilt from Git version: " + gitVersion +
-         "\nInterface: " + compatModeName(interface) + "\n\n";
+         "\nRelease: " + release + "\nInterface: " + compatModeName(interface) + "\n\n";
+}
+
+nlohmann::json versionObject() {
+  return {{keys::kVersion, kVersion}, {keys::kGitVersion, kGitVersion}, {keys::kRelease, kRelease}};
 }
 
 std::string listingText(const std::vector<TestcaseDef>& registry) {
@@ -30,15 +36,17 @@ std::string listingText(const std::vector<TestcaseDef>& registry) {
 }
 
 std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,
-                        const std::string& gitVersion) {
+                        const std::string& gitVersion, const std::string& release) {
   nlohmann::json testcases = nlohmann::json::array();
   for (std::size_t i = 0; i < registry.size(); ++i)
     testcases.push_back({{"index", registry[i].index},
                          {"name", registry[i].key},
                          {"description", registry[i].description}});
-  const nlohmann::json doc = {
-      {"nvbandwidth",
-       {{"version", version}, {"git_version", gitVersion}, {"testcases", testcases}}}};
+  const nlohmann::json doc = {{keys::kRoot,
+                               {{keys::kVersion, version},
+                                {keys::kGitVersion, gitVersion},
+                                {keys::kRelease, release},
+                                {keys::kTestcases, testcases}}}};
   return styledJson(doc) + "\n";
 }
 

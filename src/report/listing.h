@@ -1,6 +1,7 @@
 // The -l listing and the version block (text and JSON); they need no GPU.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -11,15 +12,20 @@ namespace nvbw {
 
 // "nvbandwidth Version: v0.8\nBuilt from Git version: <git>\n\n"
 std::string versionBlock(const std::string& version, const std::string& gitVersion);
-// --version: the version block with "Interface: <v0.8|v0.10>" before its empty line.
+// --version: the version block with "Release: <release>" and "Interface: <v0.8|v0.10>" before
+// its empty line.
 std::string versionText(const std::string& version, const std::string& gitVersion,
-                        CompatMode interface);
+                        const std::string& release, CompatMode interface);
+// {"version", "git_version", "release"} of this build: the top of every document the tool writes
+// that is not a run's report (the listing, --compare, --from, --summarize).
+nlohmann::json versionObject();
 
 // -l in text: header line and every entry as upstream prints it (an empty line before the entries
 // that ask for one: v0.10's index 42).
 std::string listingText(const std::vector<TestcaseDef>& registry);
-// -j -l: {"nvbandwidth": {"version":..., "testcases": [{"index","name","description"}...]}}
+// -j -l: {"nvbandwidth": {"version", "git_version", "release", "testcases":
+// [{"index","name","description"}...]}}
 std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,
-                        const std::string& gitVersion);
+                        const std::string& gitVersion, const std::string& release);
 
 }  // namespace nvbw

@@ -204,6 +204,7 @@ class JsonOutput : public Output {
     statistic_ = header.settings.statistic;
     root_[keys::kVersion] = info.version;
     root_[keys::kGitVersion] = info.gitVersion;
+    root_[keys::kRelease] = info.release;
     root_[keys::kSchemaVersion] = kJsonSchemaVersion;
     root_[keys::kSettings] = settingsObject(header.settings);
     addRunIdentity(header);
@@ -279,6 +280,7 @@ class JsonOutput : public Output {
   void finish(const RunEnd& end) override {
     if (!root_.contains(keys::kVersion)) root_[keys::kVersion] = kVersion;
     if (!root_.contains(keys::kGitVersion)) root_[keys::kGitVersion] = kGitVersion;
+    if (!root_.contains(keys::kRelease)) root_[keys::kRelease] = kRelease;
     // A testcase cut short by a run-level error stays "Running", as upstream left it.
     if (!running_.empty()) addEntry({{keys::kName, running_}, {keys::kStatus, "Running"}});
     if (!root_.contains(keys::kTestcases)) root_[keys::kTestcases] = json::array();

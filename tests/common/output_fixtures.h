@@ -25,6 +25,7 @@ inline SystemFacts systemWith(int gpus) {
   SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "v0.8-3-gabc1234";
+  info.release = "1.2.3";  // pinned, as the git version is: not the build's release
   info.cudaRuntimeVersion = 12080;
   info.cudaDriverVersion = 13000;
   info.driverVersion = "580.159.04";
@@ -40,6 +41,7 @@ inline SystemFacts referenceMachine() {
   SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "";
+  info.release = "1.2.3";
   info.cudaRuntimeVersion = 13000;
   info.cudaDriverVersion = 13000;
   info.driverVersion = "580.159.04";

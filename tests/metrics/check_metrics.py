@@ -51,11 +51,12 @@ KNOWN_LABELS = {
     "gpu", "UUID", "modelName", "Hostname", "testcase", "peer", "rank", "peer_rank", "row", "col",
     "link", "buffer_size_mib", "repeat", "status", "verdict", "side", "signal", "description",
     "unit", "version", "git_version", "schema_version", "driver_version", "cuda_runtime_version",
-    "cuda_driver_version", "statistic",
+    "cuda_driver_version", "statistic", "release",
 }
 DIGITS_LABELS = {"gpu", "rank", "peer_rank", "row", "col", "buffer_size_mib", "repeat"}
-ALWAYS_ONE = {"nvbandwidth_run_info", "nvbandwidth_process_info", "nvbandwidth_testcase_status",
-              "nvbandwidth_matrix_info", "nvbandwidth_comparison_verdict"}
+ALWAYS_ONE = {"nvbandwidth_run_info", "nvbandwidth_build_info", "nvbandwidth_process_info",
+              "nvbandwidth_testcase_status", "nvbandwidth_matrix_info",
+              "nvbandwidth_comparison_verdict"}
 ZERO_OR_ONE = {"nvbandwidth_run_interrupted", "nvbandwidth_run_error", "nvbandwidth_cell_outlier"}
 NOT_NEGATIVE = {
     "nvbandwidth_bandwidth_gigabytes_per_second", "nvbandwidth_latency_nanoseconds",

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "app/application.h"
+#include "core/version.h"
 #include "fake_platform.h"
 #include "fake_topology.h"
 #include "platform/signals.h"
@@ -97,6 +98,8 @@ std::vector<nvbw::EnvironmentSnapshot> environments(int gpus) {
 
 int main(int argc, char** argv) {
   nvbw::test::FakeBehaviour behaviour;
+  // The build's release, as a real run reports it: the report names what --version prints.
+  behaviour.release = nvbw::kRelease;
   behaviour.perSample = std::chrono::milliseconds(envInt("NVBW_FAKE_SAMPLE_MS", 0));
   behaviour.scale = envInt("NVBW_FAKE_SCALE", 100) / 100.0;
   behaviour.firstRunScale = envInt("NVBW_FAKE_FIRST_SCALE", 100) / 100.0;

@@ -124,7 +124,11 @@ EnvironmentSnapshot FakePlatform::environment() const {
   return e[std::min(call, e.size() - 1)];
 }
 
-SystemFacts FakePlatform::systemFacts() const { return systemWith(topology_.deviceCount()); }
+SystemFacts FakePlatform::systemFacts() const {
+  SystemFacts info = systemWith(topology_.deviceCount());
+  if (!behaviour_.release.empty()) info.release = behaviour_.release;
+  return info;
+}
 
 std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
                                                              ExecHooks hooks) {

@@ -21,6 +21,8 @@
 namespace nvbw::test {
 
 struct FakeBehaviour {
+  // The release the facts name; empty: the fixtures' pinned one (the fake binary sets the build's).
+  std::string release;
   std::chrono::milliseconds perSample{0};  // wall time one sample takes
   // Plans whose first matrix title contains one of these fail with a verification error.
   std::set<std::string> failingTitles;

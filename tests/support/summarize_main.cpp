@@ -8,11 +8,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json_style.h"
-#include "core/version.h"
 #include "fleet/summary/fleet_summary.h"
+#include "report/listing.h"
 
 int main(int argc, char** argv) {
   bool json = false;
@@ -38,10 +39,9 @@ int main(int argc, char** argv) {
   const nvbw::FleetSummary summary = nvbw::summarizeReports(paths, options, {});
   if (json) {
     // The nodes are written one at a time, as --compare -j streams its cells.
-    const nlohmann::json doc = {{"nvbandwidth",
-                                 {{"version", nvbw::kVersion},
-                                  {"git_version", nvbw::kGitVersion},
-                                  {"summary", nvbw::fleetSummaryJson(summary, false)}}}};
+    nlohmann::json run = nvbw::versionObject();
+    run["summary"] = nvbw::fleetSummaryJson(summary, false);
+    const nlohmann::json doc = {{"nvbandwidth", std::move(run)}};
     std::size_t next = 0;
     const nvbw::StreamedArray nodes{&doc["nvbandwidth"]["summary"]["nodes"],
                                     [&](nlohmann::json& node) {

@@ -125,8 +125,8 @@ TEST(Application, VersionPrintsTheVersionBlockAndNeedsNoPlatform) {
   const AppRun run = runApp({"--version"}, never);
   EXPECT_EQ(run.exitCode, 0);
   EXPECT_EQ(run.out.rfind("nvbandwidth Version: ", 0), 0u) << run.out;
-  // The two version lines, the interface in force and the blank line.
-  EXPECT_EQ(countOf(run.out, "\n"), 4) << run.out;
+  // The two version lines, the release, the interface in force and the blank line.
+  EXPECT_EQ(countOf(run.out, "\n"), 5) << run.out;
   EXPECT_NE(run.out.find("\nInterface: v0.8\n\n"), std::string::npos) << run.out;
   EXPECT_EQ(run.err, "");
 }

@@ -261,6 +261,14 @@ TEST(HtmlReport, RunThatCouldNotStart) {
   EXPECT_TRUE(page.at("heatmaps").empty());
 }
 
+TEST(HtmlReport, NamesTheReleaseThatWroteTheReport) {
+  const std::string golden = std::string(NVBW_GOLDEN_DIR) + "/json_startup_failed.json";
+  json report = readJson(golden);
+  EXPECT_NE(renderHtmlReport(report).find("<th>Release</th><td>1.2.3</td>"), std::string::npos);
+  report.at("nvbandwidth").erase("release");
+  EXPECT_EQ(renderHtmlReport(report).find("<th>Release</th>"), std::string::npos);
+}
+
 // ---- the features fixture: comparison, sweep, every entry kind ----------------------------
 
 class HtmlFeatures : public ::testing::Test {

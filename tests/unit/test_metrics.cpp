@@ -536,6 +536,17 @@ TEST(Metrics, RunStartDurationInterruptionAndError) {
     EXPECT_NE(text.find(line + "\n"), std::string::npos) << line << "\n" << text;
 }
 
+TEST(Metrics, BuildInfoNamesTheReleaseOnlyWhenTheReportHasOne) {
+  const std::string text = metricsText(run(json::array(), {{"release", "1.2.3"}}));
+  expectWellFormed(text);
+  EXPECT_NE(text.find("nvbandwidth_build_info{" + kHost +
+                      ",release=\"1.2.3\",version=\"v0.8\",git_version=\"v0.8-3-gabc1234\"} 1\n"),
+            std::string::npos)
+      << text;
+  // Upstream's reports and those of builds before the release key have no build series.
+  EXPECT_EQ(metricsText(run(json::array())).find("nvbandwidth_build_info{"), std::string::npos);
+}
+
 TEST(Metrics, ARunWithoutStartTimeOrTimingHasNeitherAndFlagsAtZero) {
   const std::string text = metricsText(run(json::array(), {{"started_at", "2026-12-01 12:34:56"}}));
   expectWellFormed(text);

@@ -65,6 +65,7 @@ TEST(JsonOutput, StartupFailureMatchesGolden) {
   SystemFacts info;
   info.version = "v0.8";
   info.gitVersion = "v0.8";
+  info.release = "1.2.3";
   info.cudaRuntimeVersion = 13000;
   info.driverVersion = "580.159.04";
   c.output->header(failedStartHeader(info));
@@ -91,6 +92,7 @@ TEST(JsonOutput, WithoutHeaderStillNamesVersion) {
       {"nvbandwidth",
        {{"error", "You cannot specify both testcase and testcasePrefix options at the same time"},
         {"git_version", kGitVersion},
+        {"release", kRelease},
         {"testcases", json::array()},
         {"version", kVersion}}}};
   EXPECT_EQ(doc, expected);
@@ -161,7 +163,9 @@ TEST(JsonOutput, ReproducesUpstreamDocument) {
   EXPECT_EQ(root["CUDA Driver Version"], 13000);
   EXPECT_EQ(root["schema_version"], kJsonSchemaVersion);
   EXPECT_EQ(root["hostname"], "vm");
-  for (const char* added : {"CUDA Driver Version", "schema_version", "settings", "hostname"})
+  EXPECT_EQ(root["release"], "1.2.3");
+  for (const char* added :
+       {"CUDA Driver Version", "schema_version", "settings", "hostname", "release"})
     root.erase(added);
   for (auto& t : root["testcases"]) {
     if (t["status"] == "Waived") {
@@ -268,7 +272,7 @@ TEST(Listing, JsonMatchesGolden) {
   b.index = 1;
   b.description = "Copy engine bandwidth between every pair of GPUs with peer access.\n"
                   "Read: the row GPU pulls from the column GPU.";
-  expectGolden("listing.json", listingJson({a, b}, "v0.8", "v0.8-3-gabc1234"));
+  expectGolden("listing.json", listingJson({a, b}, "v0.8", "v0.8-3-gabc1234", "1.2.3"));
 }
 
 }  // namespace test_output_json

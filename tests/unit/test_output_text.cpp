@@ -543,11 +543,13 @@ TEST(Listing, V010ListingHasAnEmptyLineBeforeIndex42) {
   EXPECT_EQ(countOf(listingText(makeRegistry()), "\n\n\n"), 0);
 }
 
-TEST(Listing, VersionTextNamesTheInterface) {
-  EXPECT_EQ(versionText("v0.8", "g", CompatMode::V0_8),
-            "nvbandwidth Version: v0.8\nBuilt from Git version: g\nInterface: v0.8\n\n");
-  EXPECT_EQ(versionText("v0.8", "g", CompatMode::V0_10),
-            "nvbandwidth Version: v0.8\nBuilt from Git version: g\nInterface: v0.10\n\n");
+TEST(Listing, VersionTextNamesTheReleaseAndTheInterface) {
+  EXPECT_EQ(versionText("v0.8", "g", "1.2.3", CompatMode::V0_8),
+            "nvbandwidth Version: v0.8\nBuilt from Git version: g\nRelease: 1.2.3\n"
+            "Interface: v0.8\n\n");
+  EXPECT_EQ(versionText("v0.8", "g", "1.2.3", CompatMode::V0_10),
+            "nvbandwidth Version: v0.8\nBuilt from Git version: g\nRelease: 1.2.3\n"
+            "Interface: v0.10\n\n");
 }
 
 }  // namespace test_output_text

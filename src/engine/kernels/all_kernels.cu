@@ -2,8 +2,12 @@
 // and most of that time goes to the CUDA headers rather than to the kernels: the seven kernel
 // files built one by one for the seven default architectures took 69 s of CPU, together 12 s
 // (2-core build machine, nvcc 13.0). CMakeLists.txt compiles this file only; each part keeps its
-// own includes and its helpers in its own anonymous namespace, so a part can still be read (and
-// compiled, if need be) on its own.
+// own includes, so a part can still be read (and compiled, if need be) on its own.
+//
+// The parts keep their kernels and helpers in the inline namespace nvbw::kernels::unit rather
+// than an unnamed one: nvcc names an unnamed namespace after a hash of the source file's absolute
+// path, and the kernels' names are in the binary (their registration, the device code), so two
+// checkouts of one commit in different folders would build different programs.
 #include "engine/kernels/copy_kernels.cu"
 #include "engine/kernels/latency_kernels.cu"
 #include "engine/kernels/local_kernels.cu"

@@ -61,7 +61,7 @@ void preloadFunction(const void* function, const char* kernel) {
 
 }  // namespace detail
 
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kWarpSize = 32;
 constexpr unsigned kStridingBatch = 12;  // elements held in registers per striding iteration
@@ -141,7 +141,7 @@ void requireSimpleShape(const SmCopyGeometry& g, const char* kernel) {
   }
 }
 
-}  // namespace
+}  // namespace unit
 
 void preload() {
   detail::preloadFunction(reinterpret_cast<const void*>(simpleCopyKernel), "simpleCopyKernel");

@@ -12,7 +12,7 @@
 
 namespace nvbw {
 namespace kernels {
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 // Only block `activeBlock` works; the launch still has `blocks` blocks so that the chasing thread
 // runs on the SM that the block scheduler gives that block index, as upstream.
@@ -63,7 +63,7 @@ __global__ void tmaPointerChaseKernel(const unsigned long long* start, unsigned 
 #endif
 }
 
-}  // namespace
+}  // namespace unit
 
 namespace detail {
 void preloadLatencyKernels() {

@@ -24,7 +24,7 @@
 
 namespace nvbw {
 namespace kernels {
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kReadUnroll = 2;
 constexpr unsigned kWriteUnroll = kWriteTileElements / kStridingThreadsPerBlock;
@@ -77,7 +77,7 @@ void requireLocalShape(CUdeviceptr buffer, const SmCopyGeometry& g, const char* 
     throw std::invalid_argument(std::string(kernel) + ": invalid launch shape");
 }
 
-}  // namespace
+}  // namespace unit
 
 namespace detail {
 void preloadLocalKernels() {

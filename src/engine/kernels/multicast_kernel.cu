@@ -11,7 +11,7 @@
 
 namespace nvbw {
 namespace kernels {
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 // Threads stride by the grid's thread count over `words` 4-byte words; the stores are
 // multimem.st.global.u32 to the multicast address, which only Hopper and later have.
@@ -30,7 +30,7 @@ __global__ void multicastWriteKernel(unsigned* dst, const unsigned* src, std::si
 #endif
 }
 
-}  // namespace
+}  // namespace unit
 
 namespace detail {
 void preloadMulticastKernel() {

@@ -18,7 +18,7 @@
 
 namespace nvbw {
 namespace kernels {
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kThreads = 1024;  // threads per block, as upstream's fill and compare
 constexpr unsigned kUnroll = 4;      // independent 16-byte accesses per thread per iteration
@@ -190,7 +190,7 @@ unsigned gridFor(const void* kernel, std::size_t units) {
 // word (the scalar path covers a misaligned buffer with a grid-stride loop too).
 std::size_t wordUnits(std::size_t words) { return words / 4 + (words % 4); }
 
-}  // namespace
+}  // namespace unit
 
 namespace detail {
 void preloadPatternKernels() {

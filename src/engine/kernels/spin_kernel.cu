@@ -7,7 +7,7 @@
 
 namespace nvbw {
 namespace kernels {
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 // One thread polls the host flag (mapped host memory; the volatile read goes over the bus every
 // time, so the host's store is seen). clock64() counts this SM's clocks; the timeout keeps a lost
@@ -23,7 +23,7 @@ __global__ void spinKernel(const volatile int* flag, int* timedOut,
   }
 }
 
-}  // namespace
+}  // namespace unit
 
 namespace detail {
 void preloadSpinKernel() {

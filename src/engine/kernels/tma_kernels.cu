@@ -24,7 +24,7 @@
 
 namespace nvbw {
 namespace kernels {
-namespace {
+inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kStages = 6;
 constexpr unsigned kChunkBytes = 32u << 10;
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(32)
 #endif
 }
 
-}  // namespace
+}  // namespace unit
 
 namespace detail {
 void preloadTmaKernel() {

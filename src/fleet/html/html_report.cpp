@@ -50,6 +50,8 @@ std::string factRow(const std::string& name, const std::string& value) {
 std::string versionTable(const json& run) {
   std::string rows = factRow("Version", scalarText(member(run, keys::kVersion))) +
                      factRow("Git version", scalarText(member(run, keys::kGitVersion)));
+  // The release of the build that wrote the report (none in upstream's or older builds').
+  if (run.contains(keys::kRelease)) rows += factRow("Release", scalarText(run.at(keys::kRelease)));
   for (const char* key : {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
                           keys::kDriverVersion, keys::kMpiVersion, keys::kMemorySharing}) {
     if (!run.contains(key)) continue;

@@ -25,6 +25,7 @@ using namespace metrics::metrics;
 
 enum Family : std::size_t {
   RunInfo,
+  BuildInfo,
   RunStart,
   RunDuration,
   RunInterrupted,
@@ -62,6 +63,10 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
         "The report: tool version, git version, report layout (schema_version; none for upstream "
         "v0.8), driver and CUDA versions (1000 x major + 10 x minor), the statistic of the cells "
         "and the buffer size in MiB. Always 1."),
+      f("build_info",
+        "The build that wrote the report: this project's release (semantic versioning), the "
+        "upstream interface it reproduces (version) and its git version. Always 1; reports "
+        "without a release (upstream's, older builds') have no series."),
       f("run_start_timestamp_seconds",
         "When the run started (the report's started_at), seconds since the Unix epoch."),
       f("run_duration_seconds",
@@ -225,6 +230,11 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
                     {"buffer_size_mib",
                      settings ? wholeText(member(*settings, keys::kBufferSizeMiB)) : ""}}),
       1);
+  if (const std::string release = text(run, keys::kRelease); !release.empty())
+    out[BuildInfo].add(about.labels({{"release", release},
+                                     {"version", text(run, keys::kVersion)},
+                                     {"git_version", text(run, keys::kGitVersion)}}),
+                       1);
   if (const auto started = metrics::parseUtcTimestamp(text(run, keys::kStartedAt)))
     out[RunStart].add(about.labels(), *started);
   if (const json* timing = member(run, keys::kTiming))

@@ -170,10 +170,10 @@ FleetSummary summarizeReports(const std::vector<std::string>& paths, const Summa
 // newline; strings from reports are escaped for the terminal.
 std::string fleetSummaryText(const FleetSummary& summary);
 
-// The "summary" object of {"nvbandwidth": {"version", "git_version", "summary"}} (the schema's
-// summaryDocument): the rule, counts, columns, groups with their medians, every node with every
-// cell, the unreadable files. Without `withNodes` its "nodes" is left empty, for a writer that
-// streams them (fleetSummaryNodeJson, one at a time: StreamedArray in json_style.h).
+// The "summary" object of {"nvbandwidth": {"version", "git_version", "release", "summary"}} (the
+// schema's summaryDocument): the rule, counts, columns, groups with their medians, every node with
+// every cell, the unreadable files. Without `withNodes` its "nodes" is left empty, for a writer
+// that streams them (fleetSummaryNodeJson, one at a time: StreamedArray in json_style.h).
 nlohmann::json fleetSummaryJson(const FleetSummary& summary, bool withNodes = true);
 nlohmann::json fleetSummaryNodeJson(const FleetSummary& summary, std::size_t node);
 
