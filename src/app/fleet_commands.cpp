@@ -103,7 +103,25 @@ void openViewTargets(const Options& options, const std::vector<NamedFile>& input
   files.output.emplace(target, inputs);
 }
 
+// No two targets may name one file: the later write would silently replace the earlier one.
+void refuseSharedTargets(const CommandFiles& files) {
+  std::vector<const OutputFile*> targets;
+  for (const std::optional<OutputFile>* t : {&files.html, &files.metrics, &files.output})
+    if (*t) targets.push_back(&**t);
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    for (std::size_t j = i + 1; j < targets.size(); ++j)
+      if (targets[j]->sameFileAs(*targets[i]))
+        throw ReportFileError(targets[j]->target().label() + ": is also " +
+                              targets[i]->target().label() + ": one file cannot hold both");
+}
+
 }  // namespace
+
+void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const {
+  for (const std::optional<OutputFile>* t : {&html, &metrics, &output})
+    if (*t)
+      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
+}
 
 int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
   try {
@@ -136,7 +154,15 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   if (!options.html.empty() && (printsReport || !run))
     files.html.emplace(NamedFile{"--html", options.html}, inputs);
   openViewTargets(options, inputs, printsReport || !run, outputPath, files);
-  // --summarize's reports are read by the summary itself, one at a time (fleet_summary.h).
+  refuseSharedTargets(files);
+  // --summarize's reports are read by the summary itself, one at a time (fleet_summary.h); the
+  // files its folders hold are known now, before anything is written.
+  if (!options.summarize.empty()) {
+    files.summarized = findReports(options.summarize, stop);
+    std::vector<NamedFile> found;
+    for (const std::string& file : files.summarized->files) found.push_back({"--summarize", file});
+    files.refuseWritingOnto(found);
+  }
   for (const NamedFile& input : inputs) {
     if (input.option == "--compare")
       files.compared.push_back(readReport(input, ReportKind::Run, stop));

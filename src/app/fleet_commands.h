@@ -11,6 +11,7 @@
 #include "app/output_path.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/report_files.h"
+#include "fleet/report_folders.h"
 
 namespace nvbw {
 
@@ -25,9 +26,15 @@ struct CommandFiles {
   std::optional<OutputFile> output;        // --output, %-substituted (likewise)
   ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
+  std::optional<FoundReports> summarized;    // --summarize: the report files its paths hold
+
+  // Throws ReportFileError when a file this command writes is one of `inputs` (report files it
+  // found in folders, after its targets were checked).
+  void refuseWritingOnto(const std::vector<NamedFile>& inputs) const;
 };
 
-// Output targets first (none may be a file the command reads), then the reports and the
+// Output targets first (none may be a file the command reads, nor another target), then the
+// reports (--summarize's folders walked, and none of the files they hold a target) and the
 // expectations file. A run's --baseline and --html belong to the rank that prints
 // (`printsReport`). Throws ReportFileError or ExpectationsError (usage errors) or Interrupted.
 // `outputPath`: --output's name with its %-substitutions made.

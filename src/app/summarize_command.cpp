@@ -43,7 +43,9 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
                         const CommandFiles& files, AppContext& ctx) {
   SummaryOptions selection;
   selection.testcases = testcases;
-  const FleetSummary summary = summarizeReports(options.summarize, selection, ctx.stopRequested);
+  const FleetSummary summary =
+      files.summarized ? summarizeReports(*files.summarized, selection, ctx.stopRequested)
+                       : summarizeReports(options.summarize, selection, ctx.stopRequested);
   throwIfStopped(ctx.stopRequested);
   if (options.json)
     writeSummaryDocument(ctx.out, summary);

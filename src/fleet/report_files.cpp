@@ -232,11 +232,7 @@ OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)
   if (::stat(path_.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
       refuse(target_, std::string("is ") + fileKind(st.st_mode) + ", not a file to write");
-    for (const NamedFile& input : inputs) {
-      struct stat read {};
-      if (identity(input, read) && read.st_dev == st.st_dev && read.st_ino == st.st_ino)
-        refuse(target_, "is " + input.label() + ", which this command reads: it would be lost");
-    }
+    for (const NamedFile& input : inputs) refuseIfReads(input);
   } else if (errno != ENOENT) {
     refuse(target_, errnoText(errno));
   }
@@ -245,12 +241,31 @@ OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)
   if (::stat(directory.c_str(), &dir) != 0)
     refuse(target_, "its directory " + quotedArgument(directory) + ": " + errnoText(errno));
   if (!S_ISDIR(dir.st_mode)) refuse(target_, quotedArgument(directory) + " is not a directory");
+  folderDevice_ = dir.st_dev;
+  folderInode_ = dir.st_ino;
   // The only sure test: make the temporary file now (and remove it), before anything runs.
   std::string probe = directory + "/." + baseNameOf(path_) + ".XXXXXX";
   const int fd = ::mkstemp(probe.data());
   if (fd < 0) refuse(target_, "its directory cannot be written: " + errnoText(errno));
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+void OutputFile::refuseIfReads(const NamedFile& input) const {
+  struct stat target {};
+  struct stat read {};
+  if (::stat(path_.c_str(), &target) == 0 && identity(input, read) &&
+      read.st_dev == target.st_dev && read.st_ino == target.st_ino)
+    refuse(target_, "is " + input.label() + ", which this command reads: it would be lost");
+}
+
+bool OutputFile::sameFileAs(const OutputFile& other) const {
+  struct stat mine {};
+  struct stat theirs {};
+  if (::stat(path_.c_str(), &mine) == 0 && ::stat(other.path_.c_str(), &theirs) == 0)
+    return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+  return folderDevice_ == other.folderDevice_ && folderInode_ == other.folderInode_ &&
+         baseNameOf(path_) == baseNameOf(other.path_);
 }
 
 void OutputFile::write(const std::string& text) const {
