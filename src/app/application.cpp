@@ -415,17 +415,24 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
   return kExitOk;
 }
 
-// The command's files, read and checked before anything runs; nullopt (after the one usage-error
-// line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
-// the printing rank, so that all of them stop alike.
 // The testcases --summarize shows: -t/-p resolved (indices named by their keys), or every one.
+// A name may also be one matrix of a testcase with several ("..._read1"); a token that names no
+// testcase or matrix this tool knows (any build) is a usage error, since it would show nothing.
 std::vector<std::string> summaryColumns(const Options& options,
                                         const std::vector<Selection>& selection,
                                         const std::vector<TestcaseDef>& registry) {
   std::vector<std::string> names;
   if (options.testcases.empty() && options.testcasePrefixes.empty()) return names;
-  for (const Selection& s : selection)
-    names.push_back(s.index ? registry.at(*s.index).key : s.token);
+  for (const Selection& s : selection) {
+    if (s.index)
+      names.push_back(registry.at(*s.index).key);
+    else if (lookUpExpectationKey(s.token))
+      names.push_back(s.token);
+    else
+      throw UsageError("-t " + quotedArgument(s.token) + ": " + s.error +
+                       " (nvbandwidth --list names the testcases; one matrix of a bidirectional "
+                       "testcase is <testcase>_read1, _read2, _write1, _write2 or _total)");
+  }
   return names;
 }
 
@@ -437,6 +444,9 @@ std::string outputPathOf(const Options& options, const AppContext& ctx) {
   return expandOutputPath(options.output, fields);
 }
 
+// The command's files, read and checked before anything runs; nullopt (after the one usage-error
+// line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
+// the printing rank, so that all of them stop alike.
 std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   const bool prints = !ctx.comm || ctx.comm->rank() == 0;
   std::optional<CommandFiles> files;
@@ -467,9 +477,11 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (options.help || options.version || options.list)
       return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
+    std::vector<std::string> columns;
     try {
       validateOptions(options);
       selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
+      if (!options.summarize.empty()) columns = summaryColumns(options, selection, registry);
     } catch (const UsageError& e) {
       ctx.err << usageErrorLine(e.what()) << std::flush;
       checkWritable(ctx.err, "error");
@@ -479,8 +491,7 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (!files) return kExitUsage;
     int status = kExitOk;
     if (!options.summarize.empty()) {
-      status =
-          runSummarizeCommand(options, summaryColumns(options, selection, registry), *files, ctx);
+      status = runSummarizeCommand(options, columns, *files, ctx);
     } else if (!options.compare.empty()) {
       status = runCompareCommand(options, *files, ctx);
     } else if (!options.from.empty()) {
