@@ -168,6 +168,7 @@ class RunCommand {
     return h;
   }
   int startupFailed(RunHeader h, const std::string& why);
+  int stoppedBeforeTestcases(const std::string& error);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
@@ -204,9 +205,18 @@ int RunCommand::startupFailed(RunHeader h, const std::string& why) {
   h.gpusOpened = false;
   h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
   output_->header(h);
-  output_->globalError("cannot start: " + why);
+  return stoppedBeforeTestcases("cannot start: " + why);
+}
+
+// The report ends with the error, and --output, --html and --metrics are written all the same:
+// a nightly job's files must say that the run failed, not keep the last healthy ones in place.
+int RunCommand::stoppedBeforeTestcases(const std::string& error) {
+  output_->globalError(error);
   output_->finish(RunEnd{});
   checkWritable(ctx_.out, "output");
+  nlohmann::json doc;
+  if (capture_) doc = nlohmann::json::parse(captured_.str());
+  writeViewFiles(doc);
   return kExitFailure;
 }
 
@@ -260,10 +270,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   try {
     executor = platform->makePlanExecutor(h.settings, hooks);
   } catch (const std::exception& e) {
-    output_->globalError(e.what());
-    output_->finish(RunEnd{});
-    checkWritable(ctx_.out, "output");
-    return kExitFailure;
+    return stoppedBeforeTestcases(e.what());
   }
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
   CheckedOutput checked(*output_, ctx_.out);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -128,6 +129,7 @@ SystemFacts FakePlatform::systemFacts() const { return systemWith(topology_.devi
 
 std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
                                                              ExecHooks hooks) {
+  if (!behaviour_.executorFailure.empty()) throw std::runtime_error(behaviour_.executorFailure);
   return makeFakeExecutor(settings, std::move(hooks), behaviour_);
 }
 
