@@ -13,16 +13,17 @@ namespace {
 
 using nlohmann::json;
 
-struct Range {
-  double low;
-  double high;
-  const char* what;
-};
+using Range = ValueRange;
 
-constexpr Range kBandwidth{0.0, kMaxBandwidthGBps, "a bandwidth (0 to 1e7 GB/s)"};
-constexpr Range kLatency{0.0, kMaxLatencyNs, "a latency (0 to 1e9 ns)"};
-constexpr Range kNonNegative{0.0, 1e300, "a number of 0 or more"};
-constexpr Range kAnyFinite{-1e300, 1e300, "a finite number"};
+constexpr const Range& kBandwidth = kBandwidthRange;
+constexpr const Range& kLatency = kLatencyRange;
+constexpr Range kNonNegative{0.0, 1e300, 0.0, "a number of 0 or more"};
+constexpr Range kAnyFinite{-1e300, 1e300, 0.0, "a finite number"};
+
+// The spread (standard deviation) of values of `range`.
+const Range& spreadOf(const Range& range) {
+  return &range == &kLatency ? kSpreadOfLatency : kSpreadOfBandwidth;
+}
 
 // Where a value is in the document, spelled out only when it is reported: the checks visit every
 // cell and sample, and must not build a string for each.
@@ -96,8 +97,7 @@ Path index(const Path& where, std::size_t i) { return Path(where, i); }
 double number(const json& value, const Path& where, const Range& range) {
   if (!value.is_number()) wrongType(value, where, "a number");
   const double v = value.get<double>();
-  if (!std::isfinite(v) || v < range.low || v > range.high)
-    reject(where, shortestNumber(v) + " is not " + range.what);
+  if (!withinRange(v, range)) reject(where, shortestNumber(v) + " is not " + range.what);
   return v;
 }
 
@@ -202,7 +202,7 @@ void cellStatistics(const json& cell, const Path& where, const Range& range) {
   }
   const json* stddev = find(cell, keys::kStddev);
   if (!stddev) reject(where, "has no \"stddev\"");
-  number(*stddev, child(where, keys::kStddev), kNonNegative);
+  number(*stddev, child(where, keys::kStddev), spreadOf(range));
   optional(cell, keys::kCv, where, [](const json& v, const Path& at) {
     if (!v.is_null()) number(v, at, kNonNegative);
   });
@@ -242,7 +242,7 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
       {"values", valueOrNull(range)},
       {"bandwidth_matrix", [&range](const json& v, const Path& at) { cellText(v, at, range); }},
       {"cells", [&range](const json& v, const Path& at) { cellStatistics(v, at, range); }},
-      {"percent_of_peak", valueOrNull(kNonNegative)},
+      {"percent_of_peak", valueOrNull(kPercentOfPeakRange)},
       {"peak_GBps", valueOrNull(kBandwidth)},
       {"links",
        [](const json& v, const Path& at) {
@@ -454,6 +454,11 @@ void run(const json& run, ReportKind kind) {
 }
 
 }  // namespace
+
+bool withinRange(double value, const ValueRange& range) {
+  return std::isfinite(value) && value >= range.low && value <= range.high &&
+         (value <= 0.0 || value >= range.lowestPositive);
+}
 
 std::optional<double> parseCellText(const std::string& text, const std::string& where) {
   const auto value = cellTextValue(text);

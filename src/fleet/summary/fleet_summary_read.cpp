@@ -21,14 +21,9 @@ namespace {
 using Kind = JsonScanner::Kind;
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
-struct Range {
-  double low;
-  double high;
-  const char* what;
-};
-constexpr Range kBandwidth{0.0, kMaxBandwidthGBps, "a bandwidth (0 to 1e7 GB/s)"};
-constexpr Range kLatency{0.0, kMaxLatencyNs, "a latency (0 to 1e9 ns)"};
-constexpr Range kNonNegative{0.0, 1e300, "a number of 0 or more"};
+using Range = ValueRange;
+constexpr const Range& kBandwidth = kBandwidthRange;
+constexpr const Range& kLatency = kLatencyRange;
 
 [[noreturn]] void reject(const std::string& where, const std::string& why) {
   throw ReportShapeError(where + ": " + why);
@@ -40,12 +35,8 @@ std::string valueText(double v) {
   return buf;
 }
 
-bool inRange(double v, const Range& range) {
-  return std::isfinite(v) && v >= range.low && v <= range.high;
-}
-
 void checkRange(double v, const Range& range, const std::string& where) {
-  if (!inRange(v, range)) reject(where, valueText(v) + " is not " + range.what);
+  if (!withinRange(v, range)) reject(where, valueText(v) + " is not " + range.what);
 }
 
 std::string cellSuffix(std::size_t r, std::size_t c) {
@@ -364,11 +355,11 @@ class ReportReader {
                         " but \"" + firstKey + "\" is " + std::to_string(first->rows) + " x " +
                         std::to_string(first->cols));
       }
-      const Range& cellRange = grid == &e.percent ? kNonNegative
+      const Range& cellRange = grid == &e.percent ? kPercentOfPeakRange
                                : grid == &e.peak  ? kBandwidth
                                                   : range;
       for (std::size_t i = 0; i < grid->cells.size(); ++i)
-        if (!std::isnan(grid->cells[i]) && !inRange(grid->cells[i], cellRange))
+        if (!std::isnan(grid->cells[i]) && !withinRange(grid->cells[i], cellRange))
           checkRange(grid->cells[i], cellRange, gat + cellSuffix(i / grid->cols, i % grid->cols));
       shapes_.push_back({gat, grid->rows, grid->cols});
     }
