@@ -123,7 +123,10 @@ void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const
       for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
 }
 
-int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
+namespace {
+
+template <typename Text>
+int writeText(AppContext& ctx, const OutputFile& file, const Text& text) {
   try {
     file.write(text);
     return kExitOk;
@@ -133,16 +136,22 @@ int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& te
   }
 }
 
+}  // namespace
+
+int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
+  return writeText(ctx, file, text);
+}
+
 int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
-  std::string text;
+  std::vector<std::string> pieces;
   try {
-    text = metricsText(doc);
+    pieces = metricsPieces(doc, ctx.stopRequested);
   } catch (const MetricsTooLarge& e) {
     ctx.err << "nvbandwidth: " << file.target().label() << ": " << e.what() << std::endl;
     return kExitFailure;
   }
   throwIfStopped(ctx.stopRequested);
-  return writeViewFile(ctx, file, text);
+  return writeText(ctx, file, pieces);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "core/bounded_json.h"
@@ -148,14 +149,15 @@ class TemporaryFile {
   TemporaryFile(const TemporaryFile&) = delete;
   TemporaryFile& operator=(const TemporaryFile&) = delete;
 
-  void write(const std::string& text, mode_t mode) {
+  void write(const std::vector<std::string_view>& pieces, mode_t mode) {
     if (::fchmod(fd_, mode) != 0) fail("cannot set its permissions");
-    for (std::size_t done = 0; done < text.size();) {
-      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("cannot be written");
-      done += static_cast<std::size_t>(n);
-    }
+    for (const std::string_view text : pieces)
+      for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) fail("cannot be written");
+        done += static_cast<std::size_t>(n);
+      }
     if (::fsync(fd_) != 0) fail("cannot be written");
     const int fd = fd_;
     fd_ = -1;
@@ -268,12 +270,18 @@ bool OutputFile::sameFileAs(const OutputFile& other) const {
          baseNameOf(path_) == baseNameOf(other.path_);
 }
 
-void OutputFile::write(const std::string& text) const {
+void OutputFile::write(const std::string& text) const { writePieces({text}); }
+
+void OutputFile::write(const std::vector<std::string>& pieces) const {
+  writePieces(std::vector<std::string_view>(pieces.begin(), pieces.end()));
+}
+
+void OutputFile::writePieces(const std::vector<std::string_view>& pieces) const {
   struct stat existing {};
   const mode_t mode =
       ::stat(path_.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : newFileMode();
   TemporaryFile file(target_, path_);
-  file.write(text, mode);
+  file.write(pieces, mode);
   file.renameTo(path_);
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -75,9 +76,13 @@ class OutputFile {
   // Writes `text` completely to a temporary file beside the target, then renames it over the
   // target. Throws FileWriteError (nothing is left behind).
   void write(const std::string& text) const;
+  // The same for a text in pieces, written one after the other (never joined in memory).
+  void write(const std::vector<std::string>& pieces) const;
   const NamedFile& target() const { return target_; }
 
  private:
+  void writePieces(const std::vector<std::string_view>& pieces) const;
+
   NamedFile target_;
   std::string path_;  // where the file goes: the target, or what a symlink target points to
   dev_t folderDevice_ = 0;
