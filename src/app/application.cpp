@@ -176,7 +176,7 @@ class RunCommand {
   std::optional<Comparison> compareWithBaseline(nlohmann::json& doc, int& status);
   void confirm(Comparison& compared, nlohmann::json& doc, int& status);
   bool failsExpectations(nlohmann::json& doc);
-  int writeViewFiles(const nlohmann::json& doc);
+  int writeViewFiles(const nlohmann::json& doc, bool interrupted);
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -216,7 +216,7 @@ int RunCommand::stoppedBeforeTestcases(const std::string& error) {
   checkWritable(ctx_.out, "output");
   nlohmann::json doc;
   if (capture_) doc = nlohmann::json::parse(captured_.str());
-  writeViewFiles(doc);
+  writeViewFiles(doc, false);
   return kExitFailure;
 }
 
@@ -314,13 +314,25 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
     capture_->finish(end);
     doc = nlohmann::json::parse(captured_.str());
   }
-  const std::optional<Comparison> compared = compareWithBaseline(doc, status);
-  const bool belowExpectations = failsExpectations(doc);
+  std::optional<Comparison> compared;
+  bool belowExpectations = false;
+  try {
+    compared = compareWithBaseline(doc, status);
+    belowExpectations = failsExpectations(doc);
+  } catch (const Interrupted& e) {
+    // The report is printed all the same, without the verdicts that were not reached.
+    if (progress_) progress_->clear();
+    ctx_.err << "NOTE: stopped by " << signalName(e.signal())
+             << " while the run was judged: what was not judged is not in the report."
+             << std::endl;
+    status = kExitInterruptedBase + e.signal();
+  }
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
   if (outputText_) outputText_->finish(end);
-  if (writeViewFiles(doc) != kExitOk && status == kExitOk) status = kExitFailure;
+  if (writeViewFiles(doc, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
+    status = kExitFailure;
   if (status == kExitOk && ((compared && compared->anySlower()) || belowExpectations))
     return kExitSlower;
   return status;
@@ -330,7 +342,8 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
 // printed and added to `doc`. A confirmation run that fails or is interrupted sets `status`.
 std::optional<Comparison> RunCommand::compareWithBaseline(nlohmann::json& doc, int& status) {
   if (!files_.baseline) return std::nullopt;
-  Comparison compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
+  Comparison compared =
+      compareReports(*files_.baseline, doc, options_.tolerancePercent, ctx_.stopRequested);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
   printed_->comparison(compared);
   if (outputText_) outputText_->comparison(compared);
@@ -382,7 +395,7 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
 bool RunCommand::failsExpectations(nlohmann::json& doc) {
   if (!options_.judgesExpectations()) return false;
   const std::vector<ExpectationResult> results =
-      judgeExpectations(options_, files_.expectations, doc);
+      judgeExpectations(options_, files_.expectations, doc, ctx_.stopRequested);
   printed_->expectations(results);
   if (outputText_) outputText_->expectations(results);
   doc[keys::kRoot][keys::kExpectations] = expectationsSection(results);
@@ -390,18 +403,21 @@ bool RunCommand::failsExpectations(nlohmann::json& doc) {
 }
 
 // --html, --metrics and --output; 1 when one of them cannot be written (each is still tried).
-int RunCommand::writeViewFiles(const nlohmann::json& doc) {
+// `interrupted`: the run was stopped by a signal, and its files say so: they are made whole (a
+// second signal ends the process), else a signal while they are made ends the command.
+int RunCommand::writeViewFiles(const nlohmann::json& doc, bool interrupted) {
+  const StopRequest stop = interrupted ? StopRequest() : ctx_.stopRequested;
   int status = kExitOk;
   auto note = [&status](int written) {
     if (written != kExitOk) status = written;
   };
-  if (files_.html) note(writeViewFile(ctx_, *files_.html, renderHtmlReport(doc)));
-  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc));
+  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, doc, stop));
+  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc, stop));
   if (!files_.output) return status;
   if (files_.outputFormat == ReportFormat::Text)
     note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
   else if (files_.outputFormat == ReportFormat::Html)
-    note(writeViewFile(ctx_, *files_.output, renderHtmlReport(doc)));
+    note(writeHtmlFile(ctx_, *files_.output, doc, stop));
   else
     note(writeViewFile(ctx_, *files_.output, styledJson(doc) + "\n"));
   return status;

@@ -45,8 +45,14 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 int writeViewFile(AppContext& context, const OutputFile& file, const std::string& text);
 
 // The Prometheus metrics of a report document (fleet/metrics/metrics.h) to `file`; 0, or 1 (the
-// reason on stderr) when it cannot be written or would be too large.
-int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc);
+// reason on stderr) when it cannot be written or would be too large. Throws Interrupted when
+// `stop` reports a signal.
+int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
+                     const StopRequest& stop);
+
+// The HTML page of a report document to `file`, likewise.
+int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
+                  const StopRequest& stop);
 
 // Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
 // with -j: {"nvbandwidth": {"version", "git_version", "comparison"}}); with --html also the

@@ -22,8 +22,8 @@ std::string reasonOf(const nlohmann::detail::exception& e) {
 // parser is iterative, so with this handler nothing recurses over the input.
 class BoundedBuilder {
  public:
-  BoundedBuilder(std::size_t maxDepth, std::size_t maxBytes)
-      : maxDepth_(maxDepth), maxBytes_(maxBytes) {}
+  BoundedBuilder(std::size_t maxDepth, std::size_t maxBytes, const StopRequest& stop)
+      : maxDepth_(maxDepth), maxBytes_(maxBytes), stop_(stop, 1u << 16) {}
 
   bool null() { return put(json(nullptr)); }
   bool boolean(bool value) { return put(json(value)); }
@@ -70,6 +70,7 @@ class BoundedBuilder {
                 " MiB of memory to hold (values packed far more densely than in a report)");
   }
   bool put(json&& value) {
+    stop_.tick();
     const bool inArray = !open_.empty() && open_.back()->is_array();
     return spend(kValueBytes + (inArray ? kElementSlackBytes : 0)) && add(std::move(value));
   }
@@ -109,6 +110,7 @@ class BoundedBuilder {
 
   std::size_t maxDepth_;
   std::size_t maxBytes_;
+  PeriodicStop stop_;
   std::size_t bytes_ = 0;
   json root_;
   std::vector<json*> open_;
@@ -119,8 +121,8 @@ class BoundedBuilder {
 }  // namespace
 
 nlohmann::json parseBoundedJson(const std::string& text, std::size_t maxDepth,
-                                std::size_t maxBytes) {
-  BoundedBuilder builder(maxDepth, maxBytes);
+                                std::size_t maxBytes, const StopRequest& stop) {
+  BoundedBuilder builder(maxDepth, maxBytes, stop);
   const bool complete = json::sax_parse(text, &builder);
   if (!complete) throw JsonInputError(builder.problem().empty() ? "not JSON" : builder.problem());
   return builder.take();

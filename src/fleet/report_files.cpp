@@ -206,14 +206,14 @@ nlohmann::json readReport(const NamedFile& file, ReportKind kind, const StopRequ
     if (text.empty()) refuse(file, "is empty, not a report");
     throwIfStopped(stop);
     try {
-      document = parseBoundedJson(text, kMaxReportDepth, documentBudget(text.size()));
+      document = parseBoundedJson(text, kMaxReportDepth, documentBudget(text.size()), stop);
     } catch (const JsonInputError& e) {
       refuse(file, e.what());
     }
   }  // the text goes before the document is checked: the reader's peak is text + document
   throwIfStopped(stop);
   try {
-    checkReportShape(document, kind);
+    checkReportShape(document, kind, stop);
   } catch (const ReportShapeError& e) {
     refuse(file, std::string("not a usable report: ") + e.what());
   }

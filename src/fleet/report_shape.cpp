@@ -164,7 +164,8 @@ struct Bounds {
 };
 
 template <typename Cell>
-Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell) {
+Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell,
+           const StopRequest& stop) {
   if (!value.is_array()) wrongType(value, where, "an array of rows");
   const Shape limit = bounds.largest();
   if (limit.rows == 0)
@@ -174,6 +175,7 @@ Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell
     reject(where, "has " + std::to_string(shape.rows) + " rows; a report of " +
                       std::to_string(bounds.gpus) + " GPUs has 1 to " + std::to_string(limit.rows));
   for (std::size_t r = 0; r < shape.rows; ++r) {
+    throwIfStopped(stop);
     const json& row = value[r];
     const Path rowWhere(where, r);
     if (!row.is_array()) wrongType(row, rowWhere, "an array of cells");
@@ -217,7 +219,8 @@ void cellText(const json& cell, const Path& where, const Range& range) {
 }
 
 // Every matrix of an entry: the same shape, within the report's bounds.
-void matrices(const json& entry, const Path& where, const Bounds& bounds, const Range& range) {
+void matrices(const json& entry, const Path& where, const Bounds& bounds, const Range& range,
+              const StopRequest& stop) {
   std::optional<Shape> first;
   const char* firstKey = nullptr;
   auto same = [&](const char* key, const Shape& shape) {
@@ -251,7 +254,7 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
   };
   for (const Grid& g : grids)
     if (const json* value = find(entry, g.key))
-      same(g.key, grid(*value, child(where, g.key), bounds, g.cell));
+      same(g.key, grid(*value, child(where, g.key), bounds, g.cell, stop));
   if (first) {
     // The flagged cells must lie in the matrix the views draw them on.
     optional(entry, keys::kOutliers, where, [&first](const json& list, const Path& at) {
@@ -294,7 +297,8 @@ bool latencyEntry(const json& entry, const std::string& name, const Path& where)
   return text == "ns";
 }
 
-void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
+void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds,
+                   const StopRequest& stop) {
   object(entry, at);
   const std::string& name = requiredString(entry, keys::kName, at);
   const Path where(at, " (\"" + name.substr(0, 64) + "\")");
@@ -315,7 +319,7 @@ void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
            [](const json& v, const Path& vat) { integer(v, vat, 1); });
   optional(entry, keys::kRowLabels, where,
            [](const json& v, const Path& vat) { stringArray(v, vat); });
-  matrices(entry, where, bounds, range);
+  matrices(entry, where, bounds, range, stop);
 }
 
 // ---- The sections around the testcases ----
@@ -427,7 +431,7 @@ Bounds boundsOf(const json& run, const Path& where) {
   return bounds;
 }
 
-void run(const json& run, ReportKind kind) {
+void run(const json& run, ReportKind kind, const StopRequest& stop) {
   const Path where("nvbandwidth");
   object(run, where);
   for (const char* key :
@@ -450,7 +454,9 @@ void run(const json& run, ReportKind kind) {
     reject(where, "has no \"testcases\" (an nvbandwidth -j report has)");
   }
   eachElement(*testcases, child(where, keys::kTestcases),
-              [&bounds](const json& entry, const Path& at) { testcaseEntry(entry, at, bounds); });
+              [&bounds, &stop](const json& entry, const Path& at) {
+                testcaseEntry(entry, at, bounds, stop);
+              });
 }
 
 }  // namespace
@@ -466,14 +472,14 @@ std::optional<double> parseCellText(const std::string& text, const std::string& 
   return *value;
 }
 
-void checkReportShape(const json& document, ReportKind kind) {
+void checkReportShape(const json& document, ReportKind kind, const StopRequest& stop) {
   if (!document.is_object())
     reject(Path("the document"), std::string("is ") + document.type_name() +
                                      ", not an object (an nvbandwidth -j report is)");
   const json* nvbandwidth = find(document, keys::kRoot);
   if (!nvbandwidth)
     reject(Path("the document"), "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
-  run(*nvbandwidth, kind);
+  run(*nvbandwidth, kind, stop);
 }
 
 }  // namespace nvbw

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stop_request.h"
 
 namespace nvbw {
 
@@ -62,8 +63,9 @@ bool withinRange(double value, const ValueRange& range);
 inline constexpr std::size_t kMaxReportGpus = 4096;
 inline constexpr std::size_t kMaxSweepSizes = 64;
 
-// Throws ReportShapeError.
-void checkReportShape(const nlohmann::json& document, ReportKind kind);
+// Throws ReportShapeError, or Interrupted when `stop` reports a signal (asked every matrix row).
+void checkReportShape(const nlohmann::json& document, ReportKind kind,
+                      const StopRequest& stop = {});
 
 // A matrix cell as upstream writes it ("55.4859", "1.23457e+06", "N/A"): its value, nullopt for
 // N/A. Throws ReportShapeError for anything else (`where` names the cell).

@@ -186,7 +186,7 @@ void readOne(const std::string& file, Collector& collector, FleetSummary& summar
       const std::string text = readReportBytes(named, stop);
       if (text.empty()) throw ReportShapeError("is empty, not a report");
       throwIfStopped(stop);
-      digest = digestReport(text);
+      digest = digestReport(text, stop);
     }  // the text goes before the next file is read
     collector.add(file, std::move(digest));
   } catch (const ReportFileError& e) {

@@ -73,7 +73,8 @@ struct ShapeCheck {
 
 class ReportReader {
  public:
-  explicit ReportReader(const std::string& text) : text_(text), scan_(text, kMaxReportDepth) {}
+  ReportReader(const std::string& text, const StopRequest& stop)
+      : text_(text), scan_(text, kMaxReportDepth), stop_(stop) {}
 
   // A fault in what is read is reported only once the whole text is known to be JSON: a text
   // that is not gets readReport's "not JSON" message, whatever else is wrong with it.
@@ -201,7 +202,10 @@ class ReportReader {
     shapes_.clear();
     scan_.enterArray();
     std::size_t index = 0;
-    while (scan_.nextElement()) readEntry(index++);
+    while (scan_.nextElement()) {
+      throwIfStopped(stop_);
+      readEntry(index++);
+    }
   }
 
   // "a report of 8 GPUs has 1 to 24", or "at most 12288" while the GPUs are not known yet.
@@ -224,6 +228,7 @@ class ReportReader {
     std::size_t rows = 0;
     scan.enterArray();
     while (scan.nextElement()) {
+      throwIfStopped(stop_);
       if (rows++ >= maxRows) {
         scan.skipValue();
         continue;
@@ -510,6 +515,7 @@ class ReportReader {
 
   const std::string& text_;
   JsonScanner scan_;
+  const StopRequest& stop_;  // asked every entry and matrix row
   // What the "nvbandwidth" object holds; a repeated key replaces what an earlier one gave, as
   // a repeated "nvbandwidth" replaces all of it (the last wins, as for parseBoundedJson).
   ReportDigest digest_;
@@ -586,6 +592,8 @@ std::string cellName(const std::string& description, std::size_t rows, std::size
          column;
 }
 
-ReportDigest digestReport(const std::string& text) { return ReportReader(text).read(); }
+ReportDigest digestReport(const std::string& text, const StopRequest& stop) {
+  return ReportReader(text, stop).read();
+}
 
 }  // namespace nvbw::summary
