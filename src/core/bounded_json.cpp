@@ -31,7 +31,7 @@ class BoundedBuilder {
   bool number_unsigned(json::number_unsigned_t value) { return put(json(value)); }
   bool number_float(json::number_float_t value, const json::string_t&) { return put(json(value)); }
   bool string(json::string_t& value) {
-    return spend(heapBytes(value)) && put(json(std::move(value)));
+    return spend(kStringBytes + heapBytes(value)) && put(json(std::move(value)));
   }
   bool binary(json::binary_t&) { return fail("binary values are not JSON"); }
   bool start_object(std::size_t) { return spend(kObjectBytes) && open(json::object()); }
@@ -54,12 +54,16 @@ class BoundedBuilder {
  private:
   // What the document costs in memory, counted as it grows (libstdc++ on 64 bits, with the
   // allocator's 16 bytes per block): a value is 16 bytes in its container, whose vector may hold
-  // half as much again unused; an object member is a map node; a long string its own block.
+  // half as much again unused; an object member is a map node; a string value an object on the
+  // heap, and a long string its characters' block too.
   static constexpr std::size_t kValueBytes = 16;
   static constexpr std::size_t kElementSlackBytes = 8;
   static constexpr std::size_t kObjectBytes = 64;
   static constexpr std::size_t kArrayBytes = 40;
   static constexpr std::size_t kMemberBytes = 96;
+  // A string value holds a pointer to a std::string of its own (32 bytes and the block's 16),
+  // short or not; a long one's characters are a further block.
+  static constexpr std::size_t kStringBytes = 48;
   static std::size_t heapBytes(const json::string_t& text) {
     return text.size() < 16 ? 0 : text.size() + 1 + 16;
   }
