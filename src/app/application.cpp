@@ -323,8 +323,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
     // The report is printed all the same, without the verdicts that were not reached.
     if (progress_) progress_->clear();
     ctx_.err << "NOTE: stopped by " << signalName(e.signal())
-             << " while the run was judged: what was not judged is not in the report."
-             << std::endl;
+             << " while the run was judged: what was not judged is not in the report." << std::endl;
     status = kExitInterruptedBase + e.signal();
   }
   if (progress_) progress_->clear();

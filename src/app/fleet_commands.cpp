@@ -125,8 +125,7 @@ void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const
 
 namespace {
 
-template <typename Text>
-int writeText(AppContext& ctx, const OutputFile& file, const Text& text) {
+template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, const Text& text) {
   try {
     file.write(text);
     return kExitOk;

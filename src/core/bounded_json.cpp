@@ -124,8 +124,8 @@ class BoundedBuilder {
 
 }  // namespace
 
-nlohmann::json parseBoundedJson(const std::string& text, std::size_t maxDepth,
-                                std::size_t maxBytes, const StopRequest& stop) {
+nlohmann::json parseBoundedJson(const std::string& text, std::size_t maxDepth, std::size_t maxBytes,
+                                const StopRequest& stop) {
   BoundedBuilder builder(maxDepth, maxBytes, stop);
   const bool complete = json::sax_parse(text, &builder);
   if (!complete) throw JsonInputError(builder.problem().empty() ? "not JSON" : builder.problem());

@@ -132,7 +132,8 @@ class Walk {
     // A folder met again (a bind mount of one above it): its reports are already found.
     if (!seen_.insert({listing.device, listing.inode}).second) return {};
     if (listing.error != 0)
-      unreadable(folder, "cannot be listed completely: " + std::string(std::strerror(listing.error)));
+      unreadable(folder,
+                 "cannot be listed completely: " + std::string(std::strerror(listing.error)));
     std::sort(listing.entries.begin(), listing.entries.end(),
               [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; });
     std::vector<std::string> below;

@@ -47,8 +47,8 @@ struct FolderEntry {
 };
 
 struct FolderListing {
-  int error = 0;          // errno when the folder could not be opened or read to the end
-  bool opened = false;    // error with opened: the entries are those read before it
+  int error = 0;             // errno when the folder could not be opened or read to the end
+  bool opened = false;       // error with opened: the entries are those read before it
   std::uint64_t device = 0;  // identity of the folder, for loops through bind mounts
   std::uint64_t inode = 0;
   std::vector<FolderEntry> entries;

@@ -120,8 +120,8 @@ TEST(SameFile, TwoTargetsNeverNameOneFile) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"--from", kBase, "--html", dir / "r.html", "--output",
                                  dir / "r.html"},
-        std::vector<std::string>{"--compare", kBase, kSlower, "--metrics", dir / "m",
-                                 "--output", dir / "./m"},
+        std::vector<std::string>{"--compare", kBase, kSlower, "--metrics", dir / "m", "--output",
+                                 dir / "./m"},
         std::vector<std::string>{"--summarize", kBase, "--html", dir / "s.html", "--output",
                                  dir / "s.html"}}) {
     const RunResult run = nvbandwidth(args);
@@ -140,8 +140,7 @@ bool root() { return geteuid() == 0; }
 RunResult withoutReadRights(const std::vector<std::string>& args) {
   if (!root()) return nvbandwidth(args);
   std::vector<std::string> wrapped = {"--inh-caps=-dac_override,-dac_read_search",
-                                      "--bounding-set=-dac_override,-dac_read_search",
-                                      NVBW_BINARY};
+                                      "--bounding-set=-dac_override,-dac_read_search", NVBW_BINARY};
   wrapped.insert(wrapped.end(), args.begin(), args.end());
   return runWith("/usr/bin/setpriv", wrapped);
 }
@@ -221,9 +220,8 @@ TEST(FolderWalk, ADeepTreeIsWalkedWithFewDescriptorsAndWhatIsTooDeepIsUnreadable
   fs::copy_file(kBase, dir / "fleet/a.json");
   fs::copy_file(kBase, dir / "fleet/z.json");
   const DeepTree tree(dir / "fleet", 2100, 1500, readText(kSlower));
-  const RunResult run =
-      runWith("/usr/bin/prlimit", {"--nofile=64", "--", NVBW_BINARY, "--summarize", dir / "fleet",
-                                   "-j"});
+  const RunResult run = runWith(
+      "/usr/bin/prlimit", {"--nofile=64", "--", NVBW_BINARY, "--summarize", dir / "fleet", "-j"});
   ASSERT_EQ(run.exitCode, 3) << nvbw::test::describe(run).substr(0, 4000);
   const json summary = json::parse(run.out)["nvbandwidth"]["summary"];
   EXPECT_EQ(summary["counts"]["nodes"], 3) << summary["counts"];
@@ -270,13 +268,23 @@ TEST(Honoured, TestcasesThatMatchNothingAreUsageErrors) {
 
 TEST(Honoured, RunOptionsAreRefusedByTheCommandsThatReadSavedReports) {
   Folder dir("promises");
-  const std::vector<std::vector<std::string>> modes = {
-      {"--compare", kBase, kSlower}, {"--from", kBase, "--html", dir / "r.html"}, {"--summarize", kBase}};
-  const std::vector<std::vector<std::string>> runOptions = {
-      {"-t", "0"},        {"-p", "host"},         {"-b", "64"},           {"-i", "5"},
-      {"-m"},             {"-s"},                 {"-d"},                 {"-v"},
-      {"--loopCount", "4"}, {"--perfFormatter"}, {"-H"},                 {"-P", "2"},
-      {"--pair", "0", "1"}, {"--confirm", "1"}};
+  const std::vector<std::vector<std::string>> modes = {{"--compare", kBase, kSlower},
+                                                       {"--from", kBase, "--html", dir / "r.html"},
+                                                       {"--summarize", kBase}};
+  const std::vector<std::vector<std::string>> runOptions = {{"-t", "0"},
+                                                            {"-p", "host"},
+                                                            {"-b", "64"},
+                                                            {"-i", "5"},
+                                                            {"-m"},
+                                                            {"-s"},
+                                                            {"-d"},
+                                                            {"-v"},
+                                                            {"--loopCount", "4"},
+                                                            {"--perfFormatter"},
+                                                            {"-H"},
+                                                            {"-P", "2"},
+                                                            {"--pair", "0", "1"},
+                                                            {"--confirm", "1"}};
   for (const auto& mode : modes)
     for (const auto& option : runOptions) {
       if (mode[0] == "--summarize" && (option[0] == "-t" || option[0] == "-p")) continue;
@@ -338,8 +346,7 @@ void expectStartFailureFiles(const Folder& dir, const RunResult& run) {
   EXPECT_FALSE(doc["nvbandwidth"]["error"].get<std::string>().empty());
   const std::string prom = readText(dir / "m.prom");
   EXPECT_NE(prom.find("\nnvbandwidth_run_error{"), std::string::npos) << prom;
-  EXPECT_NE(prom.find("} 1\n", prom.find("\nnvbandwidth_run_error{")), std::string::npos)
-      << prom;
+  EXPECT_NE(prom.find("} 1\n", prom.find("\nnvbandwidth_run_error{")), std::string::npos) << prom;
   EXPECT_NE(readText(dir / "r.html").find("<html"), std::string::npos);
 }
 
@@ -387,8 +394,8 @@ TEST(Substitution, DotsInAValueNeverNameAFolder) {
   Folder dir("promises");
   fs::create_directories(dir / "out/sub");
   for (const char* job : {"..", "."}) {
-    const RunResult run = fake({"-t", "0", "-j", "--output", dir / "out/sub/%j/r.json"},
-                               {{"SLURM_JOB_ID", job}});
+    const RunResult run =
+        fake({"-t", "0", "-j", "--output", dir / "out/sub/%j/r.json"}, {{"SLURM_JOB_ID", job}});
     EXPECT_EQ(run.exitCode, 2) << job << nvbw::test::describe(run);  // no such folder
     EXPECT_FALSE(fs::exists(dir / "out/r.json"));
     EXPECT_FALSE(fs::exists(dir / "out/sub/r.json"));

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <clocale>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <locale>
 #include <map>
@@ -724,8 +724,7 @@ TEST(Metrics, AReportFarOverTheBudgetIsRefusedBeforeItsMetricsAreMade) {
     metrics::metricsPiecesWithin(doc, size / 2, counting);
     ADD_FAILURE() << "no MetricsTooLarge";
   } catch (const MetricsTooLarge& e) {
-    EXPECT_NE(std::string(e.what()).find("its 65536 cells alone take at least"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("its 65536 cells alone take at least"), std::string::npos)
         << e.what();
   }
   EXPECT_LE(asked, 2);  // refused before the first row of cells

@@ -60,15 +60,21 @@ std::vector<std::string> reasons(const FoundReports& found) {
 
 TEST(ReportFolders, FilesAsGivenFoldersWalkedSortedWithoutHiddenOnesOrLinksToFolders) {
   FakeFolders fs;
-  fs.folder("fleet", {file("b.json"), dir("rack"), file("a.json"), file(".a.json.Xy12ab"),
-                      dir(".snapshot"), {"up", EntryKind::LinkToFolder, 0}, file("notes.txt"),
-                      file(".json"), file("a.json5")});
+  fs.folder("fleet", {file("b.json"),
+                      dir("rack"),
+                      file("a.json"),
+                      file(".a.json.Xy12ab"),
+                      dir(".snapshot"),
+                      {"up", EntryKind::LinkToFolder, 0},
+                      file("notes.txt"),
+                      file(".json"),
+                      file("a.json5")});
   fs.folder("fleet/rack", {file("n.json"), {"link.json", EntryKind::Other, 0}});
   fs.folder("fleet/.snapshot", {file("old.json")});
   const FoundReports found = findReports({"x.json", "fleet", "-"}, {}, fs);
-  EXPECT_EQ(found.files, (std::vector<std::string>{"x.json", "fleet/a.json", "fleet/b.json",
-                                                   "fleet/rack/link.json", "fleet/rack/n.json",
-                                                   "-"}));
+  EXPECT_EQ(found.files,
+            (std::vector<std::string>{"x.json", "fleet/a.json", "fleet/b.json",
+                                      "fleet/rack/link.json", "fleet/rack/n.json", "-"}));
   EXPECT_TRUE(found.unreadable.empty());
   EXPECT_EQ(fs.listed, (std::vector<std::string>{"fleet", "fleet/rack"}));
 }
@@ -93,16 +99,18 @@ TEST(ReportFolders, EntriesThatVanishOrCannotBeReadToTheEndAreUnreadable) {
   FakeFolders fs;
   // "gone" was listed as a folder and removed before the walk got to it; "what" could not even
   // be looked at; "half" failed part way, after one entry.
-  fs.folder("fleet", {dir("gone"), {"what", EntryKind::Unknown, ENOENT},
-                      {"r.json", EntryKind::Unknown, ENOENT}, dir("half")});
+  fs.folder("fleet", {dir("gone"),
+                      {"what", EntryKind::Unknown, ENOENT},
+                      {"r.json", EntryKind::Unknown, ENOENT},
+                      dir("half")});
   fs.folder("fleet/half", {file("h.json")}, EIO, true);
   const FoundReports found = findReports({"fleet"}, {}, fs);
   // A report whose kind could not be learnt is still read: its reader says what is wrong.
   EXPECT_EQ(found.files, (std::vector<std::string>{"fleet/half/h.json", "fleet/r.json"}));
-  EXPECT_EQ(reasons(found),
-            (std::vector<std::string>{"fleet/what: cannot be examined: No such file or directory",
-                                      "fleet/gone: cannot be listed: No such file or directory",
-                                      "fleet/half: cannot be listed completely: Input/output error"}));
+  EXPECT_EQ(reasons(found), (std::vector<std::string>{
+                                "fleet/what: cannot be examined: No such file or directory",
+                                "fleet/gone: cannot be listed: No such file or directory",
+                                "fleet/half: cannot be listed completely: Input/output error"}));
 }
 
 TEST(ReportFolders, AFolderMetAgainThroughABindMountIsWalkedOnce) {
@@ -151,9 +159,9 @@ TEST(ReportFolders, TheFileSystemItself) {
   std::filesystem::create_symlink(dir / "fleet/a.json", dir / "fleet/rack/l.json");
   std::filesystem::create_symlink(dir / "nothing", dir / "fleet/dangling.json");
   const FoundReports found = findReports({dir / "fleet"}, {});
-  EXPECT_EQ(found.files, (std::vector<std::string>{dir / "fleet/a.json", dir / "fleet/dangling.json",
-                                                   dir / "fleet/rack/b.json",
-                                                   dir / "fleet/rack/l.json"}));
+  EXPECT_EQ(found.files,
+            (std::vector<std::string>{dir / "fleet/a.json", dir / "fleet/dangling.json",
+                                      dir / "fleet/rack/b.json", dir / "fleet/rack/l.json"}));
   EXPECT_TRUE(found.unreadable.empty());
 
   EXPECT_EXIT(walkWithoutDescriptors(dir / "fleet"), ::testing::ExitedWithCode(0), "");

@@ -31,7 +31,7 @@ std::size_t seriesBytes(bool latency, const MetricLabels& labels) {
 
 std::size_t saturatingAdd(std::size_t a, std::size_t b) {
   return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max()
-                                                        : a + b;
+                                                         : a + b;
 }
 
 std::size_t saturatingTimes(std::size_t count, std::size_t each) {
@@ -41,7 +41,8 @@ std::size_t saturatingTimes(std::size_t count, std::size_t each) {
 }
 
 bool presentCell(const json& cell, bool strings) {
-  if (strings) return cell.is_number() || (cell.is_string() && cell.get_ref<const std::string&>() != "N/A");
+  if (strings)
+    return cell.is_number() || (cell.is_string() && cell.get_ref<const std::string&>() != "N/A");
   return cell.is_number();
 }
 

@@ -103,9 +103,9 @@ constexpr std::size_t kPieceBytes = 1u << 20;
 }  // namespace
 
 std::string tooLargeText(std::size_t limit) {
-  return "the metrics of this report would exceed " +
-         (limit % (1u << 20) == 0 ? std::to_string(limit >> 20) + " MiB"
-                                  : std::to_string(limit) + " bytes");
+  return "the metrics of this report would exceed " + (limit % (1u << 20) == 0
+                                                           ? std::to_string(limit >> 20) + " MiB"
+                                                           : std::to_string(limit) + " bytes");
 }
 
 std::string metricsLabelValue(const std::string& value) {
