@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "golden.h"
 #include "run_binary.h"
 #include "temp_dir.h"
 
@@ -32,12 +33,7 @@ const std::string kSlower = kFleet + "fake_slower.json";
 
 using Folder = nvbw::test::TempDir;
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using nvbw::test::readFile;
 
 RunResult runWith(const std::string& program, const std::vector<std::string>& args,
                   std::vector<std::pair<std::string, std::string>> env = {}) {
@@ -82,6 +78,17 @@ void expectFinite(const json& doc, const std::string& where = "") {
   }
 }
 
+// `--summarize kBase` with `extra`: a usage error with nothing on stdout.
+void expectSummaryRefuses(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--summarize", kBase};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const RunResult run = nvbandwidth(args);
+  EXPECT_EQ(run.exitCode, 2) << extra[0] << " " << extra[1] << nvbw::test::describe(run);
+  EXPECT_EQ(run.out, "");
+  // The one line names the option (but -p's, which keeps upstream's words).
+  if (extra[0] != "-p") EXPECT_NE(run.err.find(extra[0]), std::string::npos) << run.err;
+}
+
 // ---- 1. A command never writes over a report it reads, those found in folders included ----
 
 TEST(SameFile, TheSummaryNeverWritesOverAReportItFindsInAFolder) {
@@ -92,7 +99,7 @@ TEST(SameFile, TheSummaryNeverWritesOverAReportItFindsInAFolder) {
   fs::copy_file(kBase, dir / ("reports/" + hostName() + ".json"));
   fs::create_hard_link(dir / "reports/node01.json", dir / "hard.json");
   fs::create_symlink(dir / "outside.json", dir / "reports/link.json");
-  std::ofstream(dir / "outside.json") << readText(kSlower);
+  std::ofstream(dir / "outside.json") << readFile(kSlower);
   for (const std::vector<std::string>& target :
        {std::vector<std::string>{"--output", dir / "reports/node01.json"},
         std::vector<std::string>{"--html", dir / "reports/node02.json"},
@@ -110,9 +117,9 @@ TEST(SameFile, TheSummaryNeverWritesOverAReportItFindsInAFolder) {
           << run.err;
     }
   }
-  EXPECT_EQ(readText(dir / "reports/node01.json"), readText(kBase));
-  EXPECT_EQ(readText(dir / "reports/node02.json"), readText(kSlower));
-  EXPECT_EQ(readText(dir / "outside.json"), readText(kSlower));
+  EXPECT_EQ(readFile(dir / "reports/node01.json"), readFile(kBase));
+  EXPECT_EQ(readFile(dir / "reports/node02.json"), readFile(kSlower));
+  EXPECT_EQ(readFile(dir / "outside.json"), readFile(kSlower));
 }
 
 TEST(SameFile, TwoTargetsNeverNameOneFile) {
@@ -219,7 +226,7 @@ TEST(FolderWalk, ADeepTreeIsWalkedWithFewDescriptorsAndWhatIsTooDeepIsUnreadable
   fs::create_directories(dir / "fleet");
   fs::copy_file(kBase, dir / "fleet/a.json");
   fs::copy_file(kBase, dir / "fleet/z.json");
-  const DeepTree tree(dir / "fleet", 2100, 1500, readText(kSlower));
+  const DeepTree tree(dir / "fleet", 2100, 1500, readFile(kSlower));
   const RunResult run = runWith(
       "/usr/bin/prlimit", {"--nofile=64", "--", NVBW_BINARY, "--summarize", dir / "fleet", "-j"});
   ASSERT_EQ(run.exitCode, 3) << nvbw::test::describe(run).substr(0, 4000);
@@ -236,29 +243,15 @@ TEST(FolderWalk, ADeepTreeIsWalkedWithFewDescriptorsAndWhatIsTooDeepIsUnreadable
 TEST(Honoured, TheSummaryRefusesExpectationsItCannotCheck) {
   Folder dir("promises");
   std::ofstream(dir / "floors.txt") << "host_to_device_memcpy_ce 100000\n";
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--expect", dir / "floors.txt"},
-        std::vector<std::string>{"--min-percent-of-peak", "100"}}) {
-    std::vector<std::string> args = {"--summarize", kBase};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const RunResult run = nvbandwidth(args);
-    EXPECT_EQ(run.exitCode, 2) << extra[0] << nvbw::test::describe(run);
-    EXPECT_EQ(run.out, "");
-    EXPECT_NE(run.err.find(extra[0]), std::string::npos) << run.err;
-  }
+  expectSummaryRefuses({"--expect", dir / "floors.txt"});
+  expectSummaryRefuses({"--min-percent-of-peak", "100"});
 }
 
 TEST(Honoured, TestcasesThatMatchNothingAreUsageErrors) {
-  for (const std::vector<std::string>& selection :
-       {std::vector<std::string>{"-t", "typo_name"}, std::vector<std::string>{"-t", "999"},
-        std::vector<std::string>{"-t", "host_to_device_memcpy_ce_total"},
-        std::vector<std::string>{"-p", "nothing_starts_so"}}) {
-    std::vector<std::string> args = {"--summarize", kBase};
-    args.insert(args.end(), selection.begin(), selection.end());
-    const RunResult run = nvbandwidth(args);
-    EXPECT_EQ(run.exitCode, 2) << selection[1] << nvbw::test::describe(run);
-    EXPECT_EQ(run.out, "");
-  }
+  expectSummaryRefuses({"-t", "typo_name"});
+  expectSummaryRefuses({"-t", "999"});
+  expectSummaryRefuses({"-t", "host_to_device_memcpy_ce_total"});
+  expectSummaryRefuses({"-p", "nothing_starts_so"});
   // A testcase this tool knows that no report holds is a note, not an error.
   const RunResult known = nvbandwidth({"--summarize", kBase, "-t", "device_local_copy"});
   EXPECT_EQ(known.exitCode, 0) << nvbw::test::describe(known);
@@ -342,12 +335,12 @@ void expectStartFailureFiles(const Folder& dir, const RunResult& run) {
   ASSERT_TRUE(fs::exists(dir / "r.json")) << nvbw::test::describe(run);
   ASSERT_TRUE(fs::exists(dir / "m.prom"));
   ASSERT_TRUE(fs::exists(dir / "r.html"));
-  const json doc = json::parse(readText(dir / "r.json"));
+  const json doc = json::parse(readFile(dir / "r.json"));
   EXPECT_FALSE(doc["nvbandwidth"]["error"].get<std::string>().empty());
-  const std::string prom = readText(dir / "m.prom");
+  const std::string prom = readFile(dir / "m.prom");
   EXPECT_NE(prom.find("\nnvbandwidth_run_error{"), std::string::npos) << prom;
   EXPECT_NE(prom.find("} 1\n", prom.find("\nnvbandwidth_run_error{")), std::string::npos) << prom;
-  EXPECT_NE(readText(dir / "r.html").find("<html"), std::string::npos);
+  EXPECT_NE(readFile(dir / "r.html").find("<html"), std::string::npos);
 }
 
 TEST(StartFailure, ARunWithoutADriverWritesItsFilesWithTheError) {
@@ -356,7 +349,7 @@ TEST(StartFailure, ARunWithoutADriverWritesItsFilesWithTheError) {
   const RunResult run = nvbandwidth({"-j", "-t", "0", "--output", dir / "r.json", "--metrics",
                                      dir / "m.prom", "--html", dir / "r.html"});
   expectStartFailureFiles(dir, run);
-  EXPECT_EQ(readText(dir / "r.json"), run.out);
+  EXPECT_EQ(readFile(dir / "r.json"), run.out);
 }
 
 TEST(StartFailure, ARunWhoseCopiesCannotBeSetUpWritesItsFilesWithTheError) {
@@ -365,7 +358,7 @@ TEST(StartFailure, ARunWhoseCopiesCannotBeSetUpWritesItsFilesWithTheError) {
                               "--html", dir / "r.html"},
                              {{"NVBW_FAKE_EXECUTOR_FAIL", "no memory for the buffers"}});
   expectStartFailureFiles(dir, run);
-  EXPECT_NE(readText(dir / "r.json").find("no memory for the buffers"), std::string::npos);
+  EXPECT_NE(readFile(dir / "r.json").find("no memory for the buffers"), std::string::npos);
 }
 
 // ---- 5. No JSON holds a number that is not finite ----
