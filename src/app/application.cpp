@@ -169,6 +169,7 @@ class RunCommand {
     return h;
   }
   int startupFailed(RunHeader h, const std::string& why);
+  int stoppedBeforeTestcases(const std::string& error);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
@@ -176,7 +177,7 @@ class RunCommand {
   std::optional<Comparison> compareWithBaseline(nlohmann::json& doc, int& status);
   void confirm(Comparison& compared, nlohmann::json& doc, int& status);
   bool failsExpectations(nlohmann::json& doc);
-  int writeViewFiles(const nlohmann::json& doc);
+  int writeViewFiles(const nlohmann::json& doc, bool interrupted);
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -205,9 +206,18 @@ int RunCommand::startupFailed(RunHeader h, const std::string& why) {
   h.gpusOpened = false;
   h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
   output_->header(h);
-  output_->globalError("cannot start: " + why);
+  return stoppedBeforeTestcases("cannot start: " + why);
+}
+
+// The report ends with the error, and --output, --html and --metrics are written all the same:
+// a nightly job's files must say that the run failed, not keep the last healthy ones in place.
+int RunCommand::stoppedBeforeTestcases(const std::string& error) {
+  output_->globalError(error);
   output_->finish(RunEnd{});
   checkWritable(ctx_.out, "output");
+  nlohmann::json doc;
+  if (capture_) doc = nlohmann::json::parse(captured_.str());
+  writeViewFiles(doc, false);
   return kExitFailure;
 }
 
@@ -261,10 +271,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   try {
     executor = platform->makePlanExecutor(h.settings, hooks);
   } catch (const std::exception& e) {
-    output_->globalError(e.what());
-    output_->finish(RunEnd{});
-    checkWritable(ctx_.out, "output");
-    return kExitFailure;
+    return stoppedBeforeTestcases(e.what());
   }
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
   CheckedOutput checked(*output_, ctx_.out);
@@ -308,13 +315,24 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
     capture_->finish(end);
     doc = nlohmann::json::parse(captured_.str());
   }
-  const std::optional<Comparison> compared = compareWithBaseline(doc, status);
-  const bool belowExpectations = failsExpectations(doc);
+  std::optional<Comparison> compared;
+  bool belowExpectations = false;
+  try {
+    compared = compareWithBaseline(doc, status);
+    belowExpectations = failsExpectations(doc);
+  } catch (const Interrupted& e) {
+    // The report is printed all the same, without the verdicts that were not reached.
+    if (progress_) progress_->clear();
+    ctx_.err << "NOTE: stopped by " << signalName(e.signal())
+             << " while the run was judged: what was not judged is not in the report." << std::endl;
+    status = kExitInterruptedBase + e.signal();
+  }
   if (progress_) progress_->clear();
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
   if (outputText_) outputText_->finish(end);
-  if (writeViewFiles(doc) != kExitOk && status == kExitOk) status = kExitFailure;
+  if (writeViewFiles(doc, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
+    status = kExitFailure;
   if (status == kExitOk && ((compared && compared->anySlower()) || belowExpectations))
     return kExitSlower;
   return status;
@@ -324,7 +342,8 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
 // printed and added to `doc`. A confirmation run that fails or is interrupted sets `status`.
 std::optional<Comparison> RunCommand::compareWithBaseline(nlohmann::json& doc, int& status) {
   if (!files_.baseline) return std::nullopt;
-  Comparison compared = compareReports(*files_.baseline, doc, options_.tolerancePercent);
+  Comparison compared =
+      compareReports(*files_.baseline, doc, options_.tolerancePercent, ctx_.stopRequested);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
   printed_->comparison(compared);
   if (outputText_) outputText_->comparison(compared);
@@ -376,7 +395,7 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
 bool RunCommand::failsExpectations(nlohmann::json& doc) {
   if (!options_.judgesExpectations()) return false;
   const std::vector<ExpectationResult> results =
-      judgeExpectations(options_, files_.expectations, doc);
+      judgeExpectations(options_, files_.expectations, doc, ctx_.stopRequested);
   printed_->expectations(results);
   if (outputText_) outputText_->expectations(results);
   doc[keys::kRoot][keys::kExpectations] = expectationsSection(results);
@@ -384,18 +403,21 @@ bool RunCommand::failsExpectations(nlohmann::json& doc) {
 }
 
 // --html, --metrics and --output; 1 when one of them cannot be written (each is still tried).
-int RunCommand::writeViewFiles(const nlohmann::json& doc) {
+// `interrupted`: the run was stopped by a signal, and its files say so: they are made whole (a
+// second signal ends the process), else a signal while they are made ends the command.
+int RunCommand::writeViewFiles(const nlohmann::json& doc, bool interrupted) {
+  const StopRequest stop = interrupted ? StopRequest() : ctx_.stopRequested;
   int status = kExitOk;
   auto note = [&status](int written) {
     if (written != kExitOk) status = written;
   };
-  if (files_.html) note(writeViewFile(ctx_, *files_.html, renderHtmlReport(doc)));
-  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc));
+  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, doc, stop));
+  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc, stop));
   if (!files_.output) return status;
   if (files_.outputFormat == ReportFormat::Text)
     note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
   else if (files_.outputFormat == ReportFormat::Html)
-    note(writeViewFile(ctx_, *files_.output, renderHtmlReport(doc)));
+    note(writeHtmlFile(ctx_, *files_.output, doc, stop));
   else
     note(writeViewFile(ctx_, *files_.output, styledJson(doc) + "\n"));
   return status;
@@ -416,17 +438,24 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
   return kExitOk;
 }
 
-// The command's files, read and checked before anything runs; nullopt (after the one usage-error
-// line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
-// the printing rank, so that all of them stop alike.
 // The testcases --summarize shows: -t/-p resolved (indices named by their keys), or every one.
+// A name may also be one matrix of a testcase with several ("..._read1"); a token that names no
+// testcase or matrix this tool knows (any build) is a usage error, since it would show nothing.
 std::vector<std::string> summaryColumns(const Options& options,
                                         const std::vector<Selection>& selection,
                                         const std::vector<TestcaseDef>& registry) {
   std::vector<std::string> names;
   if (options.testcases.empty() && options.testcasePrefixes.empty()) return names;
-  for (const Selection& s : selection)
-    names.push_back(s.index ? registry.at(*s.index).key : s.token);
+  for (const Selection& s : selection) {
+    if (s.index)
+      names.push_back(registry.at(*s.index).key);
+    else if (lookUpExpectationKey(s.token))
+      names.push_back(s.token);
+    else
+      throw UsageError("-t " + quotedArgument(s.token) + ": " + s.error +
+                       " (nvbandwidth --list names the testcases; one matrix of a bidirectional "
+                       "testcase is <testcase>_read1, _read2, _write1, _write2 or _total)");
+  }
   return names;
 }
 
@@ -438,6 +467,9 @@ std::string outputPathOf(const Options& options, const AppContext& ctx) {
   return expandOutputPath(options.output, fields);
 }
 
+// The command's files, read and checked before anything runs; nullopt (after the one usage-error
+// line, on the printing rank) when one cannot be used. Every rank learns of a problem found on
+// the printing rank, so that all of them stop alike.
 std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   const bool prints = !ctx.comm || ctx.comm->rank() == 0;
   std::optional<CommandFiles> files;
@@ -468,9 +500,11 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (options.help || options.version || options.list)
       return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
+    std::vector<std::string> columns;
     try {
       validateOptions(options);
       selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
+      if (!options.summarize.empty()) columns = summaryColumns(options, selection, registry);
     } catch (const UsageError& e) {
       ctx.err << usageErrorLine(e.what()) << std::flush;
       checkWritable(ctx.err, "error");
@@ -480,8 +514,7 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (!files) return kExitUsage;
     int status = kExitOk;
     if (!options.summarize.empty()) {
-      status =
-          runSummarizeCommand(options, summaryColumns(options, selection, registry), *files, ctx);
+      status = runSummarizeCommand(options, columns, *files, ctx);
     } else if (!options.compare.empty()) {
       status = runCompareCommand(options, *files, ctx);
     } else if (!options.from.empty()) {

@@ -6,11 +6,12 @@ namespace nvbw {
 
 std::vector<ExpectationResult> judgeExpectations(const Options& options,
                                                  const std::optional<Expectations>& file,
-                                                 const nlohmann::json& report) {
+                                                 const nlohmann::json& report,
+                                                 const StopRequest& stop) {
   std::vector<ExpectationResult> results;
-  if (file) results.push_back(checkExpectations(*file, report));
+  if (file) results.push_back(checkExpectations(*file, report, stop));
   if (options.minPercentOfPeak)
-    results.push_back(checkPercentOfPeak(*options.minPercentOfPeak, report));
+    results.push_back(checkPercentOfPeak(*options.minPercentOfPeak, report, stop));
   return results;
 }
 

@@ -13,10 +13,11 @@
 namespace nvbw {
 
 // Every check the options ask for, in a fixed order: the file's, then the percent of peak. Empty
-// when neither option was given.
+// when neither option was given. Throws Interrupted when `stop` reports a signal.
 std::vector<ExpectationResult> judgeExpectations(const Options& options,
                                                  const std::optional<Expectations>& file,
-                                                 const nlohmann::json& report);
+                                                 const nlohmann::json& report,
+                                                 const StopRequest& stop = {});
 
 // A check failed (a BELOW cell or an unmet expectation): exit status 3.
 bool anyExpectationFailed(const std::vector<ExpectationResult>& results);

@@ -15,17 +15,16 @@
 namespace nvbw {
 namespace {
 
-// The HTML file, or the reason it could not be written on stderr (exit 1).
 int writeHtml(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
-  const std::string page = renderHtmlReport(doc);
-  throwIfStopped(ctx.stopRequested);
-  return writeViewFile(ctx, file, page);
+  return writeHtmlFile(ctx, file, doc, ctx.stopRequested);
 }
 
 // --output of a saved report: its JSON as -j writes it, or its page.
 int writeSavedReport(AppContext& ctx, const CommandFiles& files, const nlohmann::json& doc) {
   if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, doc);
-  return writeViewFile(ctx, *files.output, styledJson(doc) + "\n");
+  const std::string text = styledJson(doc) + "\n";
+  throwIfStopped(ctx.stopRequested);
+  return writeViewFile(ctx, *files.output, text);
 }
 
 // The worse of two statuses of written files (0 or 1).
@@ -68,6 +67,7 @@ int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comp
     writeComparisonDocument(text, c, checks);
   else
     text << comparisonText(c) << expectationsText(checks);
+  throwIfStopped(ctx.stopRequested);
   return writeViewFile(ctx, *files.output, text.str());
 }
 
@@ -103,9 +103,29 @@ void openViewTargets(const Options& options, const std::vector<NamedFile>& input
   files.output.emplace(target, inputs);
 }
 
+// No two targets may name one file: the later write would silently replace the earlier one.
+void refuseSharedTargets(const CommandFiles& files) {
+  std::vector<const OutputFile*> targets;
+  for (const std::optional<OutputFile>* t : {&files.html, &files.metrics, &files.output})
+    if (*t) targets.push_back(&**t);
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    for (std::size_t j = i + 1; j < targets.size(); ++j)
+      if (targets[j]->sameFileAs(*targets[i]))
+        throw ReportFileError(targets[j]->target().label() + ": is also " +
+                              targets[i]->target().label() + ": one file cannot hold both");
+}
+
 }  // namespace
 
-int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
+void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const {
+  for (const std::optional<OutputFile>* t : {&html, &metrics, &output})
+    if (*t)
+      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
+}
+
+namespace {
+
+template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, const Text& text) {
   try {
     file.write(text);
     return kExitOk;
@@ -115,16 +135,30 @@ int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& te
   }
 }
 
-int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
-  std::string text;
+}  // namespace
+
+int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
+  return writeText(ctx, file, text);
+}
+
+int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
+                     const StopRequest& stop) {
+  std::vector<std::string> pieces;
   try {
-    text = metricsText(doc);
+    pieces = metricsPieces(doc, stop);
   } catch (const MetricsTooLarge& e) {
     ctx.err << "nvbandwidth: " << file.target().label() << ": " << e.what() << std::endl;
     return kExitFailure;
   }
-  throwIfStopped(ctx.stopRequested);
-  return writeViewFile(ctx, file, text);
+  throwIfStopped(stop);
+  return writeText(ctx, file, pieces);
+}
+
+int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
+                  const StopRequest& stop) {
+  const std::string page = renderHtmlReport(doc, stop);
+  throwIfStopped(stop);
+  return writeText(ctx, file, page);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
@@ -136,7 +170,15 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   if (!options.html.empty() && (printsReport || !run))
     files.html.emplace(NamedFile{"--html", options.html}, inputs);
   openViewTargets(options, inputs, printsReport || !run, outputPath, files);
-  // --summarize's reports are read by the summary itself, one at a time (fleet_summary.h).
+  refuseSharedTargets(files);
+  // --summarize's reports are read by the summary itself, one at a time (fleet_summary.h); the
+  // files its folders hold are known now, before anything is written.
+  if (!options.summarize.empty()) {
+    files.summarized = findReports(options.summarize, stop);
+    std::vector<NamedFile> found;
+    for (const std::string& file : files.summarized->files) found.push_back({"--summarize", file});
+    files.refuseWritingOnto(found);
+  }
   for (const NamedFile& input : inputs) {
     if (input.option == "--compare")
       files.compared.push_back(readReport(input, ReportKind::Run, stop));
@@ -152,9 +194,10 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   nlohmann::json& current = files.compared.at(1);
-  const Comparison c = compareReports(files.compared.at(0), current, options.tolerancePercent);
+  const Comparison c =
+      compareReports(files.compared.at(0), current, options.tolerancePercent, ctx.stopRequested);
   const std::vector<ExpectationResult> checks =
-      judgeExpectations(options, files.expectations, current);
+      judgeExpectations(options, files.expectations, current, ctx.stopRequested);
   // The documents are done with (the page needs the current one): their memory goes first.
   files.compared.at(0) = nlohmann::json();
   const bool pageNeeded =
@@ -170,8 +213,10 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   if (pageNeeded) current["nvbandwidth"]["comparison"] = comparisonJson(c);
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, current);
-  if (files.metrics) written = worse(written, writeMetricsFile(ctx, *files.metrics, current));
+  if (files.metrics)
+    written = worse(written, writeMetricsFile(ctx, *files.metrics, current, ctx.stopRequested));
   if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
+  throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
   return c.anySlower() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
@@ -179,8 +224,10 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, *files.from);
-  if (files.metrics) written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from));
+  if (files.metrics)
+    written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested));
   if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
+  throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written;
 }
 

@@ -11,6 +11,7 @@
 #include "app/output_path.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/report_files.h"
+#include "fleet/report_folders.h"
 
 namespace nvbw {
 
@@ -25,9 +26,15 @@ struct CommandFiles {
   std::optional<OutputFile> output;        // --output, %-substituted (likewise)
   ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
+  std::optional<FoundReports> summarized;    // --summarize: the report files its paths hold
+
+  // Throws ReportFileError when a file this command writes is one of `inputs` (report files it
+  // found in folders, after its targets were checked).
+  void refuseWritingOnto(const std::vector<NamedFile>& inputs) const;
 };
 
-// Output targets first (none may be a file the command reads), then the reports and the
+// Output targets first (none may be a file the command reads, nor another target), then the
+// reports (--summarize's folders walked, and none of the files they hold a target) and the
 // expectations file. A run's --baseline and --html belong to the rank that prints
 // (`printsReport`). Throws ReportFileError or ExpectationsError (usage errors) or Interrupted.
 // `outputPath`: --output's name with its %-substitutions made.
@@ -38,8 +45,14 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 int writeViewFile(AppContext& context, const OutputFile& file, const std::string& text);
 
 // The Prometheus metrics of a report document (fleet/metrics/metrics.h) to `file`; 0, or 1 (the
-// reason on stderr) when it cannot be written or would be too large.
-int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc);
+// reason on stderr) when it cannot be written or would be too large. Throws Interrupted when
+// `stop` reports a signal.
+int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
+                     const StopRequest& stop);
+
+// The HTML page of a report document to `file`, likewise.
+int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
+                  const StopRequest& stop);
 
 // Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
 // with -j: {"nvbandwidth": {"version", "git_version", "release", "comparison"}}); with --html also

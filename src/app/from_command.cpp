@@ -34,7 +34,7 @@ int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx)
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
   const std::vector<ExpectationResult> results =
-      judgeExpectations(options, files.expectations, *files.from);
+      judgeExpectations(options, files.expectations, *files.from, ctx.stopRequested);
   printChecks(options, results, ctx);
   if (status == kExitOk && anyExpectationFailed(results)) return kExitSlower;
   return status;

@@ -60,17 +60,24 @@ std::string expandV08Prefix(const std::string& token) {
   return "--" + std::string(match) + (equals == std::string::npos ? "" : token.substr(equals));
 }
 
-std::vector<std::string> expandV08Prefixes(const std::vector<std::string>& args) {
-  std::vector<std::string> expanded;
-  bool optionsEnded = false;
-  for (const std::string& arg : args) {
+// The command line split at the first `--`: the options before it (v0.8's prefixes spelled out),
+// and the arguments after it, which are never options nor an option's value (Boost would take
+// `--` for the value of `--html --` or `--summarize -- DIR`).
+struct SplitArguments {
+  std::vector<std::string> options;
+  std::vector<std::string> operands;
+};
+
+SplitArguments splitArguments(const std::vector<std::string>& args) {
+  SplitArguments split;
+  std::size_t i = 0;
+  for (; i < args.size() && args[i] != "--"; ++i) {
     // Boost would read `---v` as `-v`: only `-x` and `--name` are options.
-    if (!optionsEnded && startsWith(arg, "---"))
-      throw UsageError("unknown option " + quotedArgument(arg));
-    expanded.push_back(optionsEnded ? arg : expandV08Prefix(arg));
-    if (arg == "--") optionsEnded = true;
+    if (startsWith(args[i], "---")) throw UsageError("unknown option " + quotedArgument(args[i]));
+    split.options.push_back(expandV08Prefix(args[i]));
   }
-  return expanded;
+  if (i < args.size()) split.operands.assign(args.begin() + i + 1, args.end());
+  return split;
 }
 
 // --confirm, --expect and --min-percent-of-peak (issue 19), after every older option in --help.
@@ -92,7 +99,7 @@ void describeVerdictOptions(po::options_description& desc) {
 void describeFleetOutputOptions(po::options_description& desc) {
   // clang-format off
   desc.add_options()
-    ("summarize", po::value<std::vector<std::string>>()->multitoken(),
+    ("summarize", po::value<std::vector<std::string>>()->multitoken()->zero_tokens(),
      "Summarize many nodes' saved -j reports (files or directories) without a GPU; exit 3 if a "
      "node is flagged")
     ("metrics", po::value<std::string>(),
@@ -274,8 +281,17 @@ void validateVerdictOptions(const Options& o) {
                      "at most 100");
 }
 
-void readFleetOutputOptions(const po::variables_map& vm, Options& options) {
-  if (vm.count("summarize")) options.summarize = vm["summarize"].as<std::vector<std::string>>();
+// --summarize's reports: its values, then the arguments after `--` (which may start with '-').
+void readFleetOutputOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
+                            Options& options) {
+  if (vm.count("summarize")) {
+    options.summarize = vm["summarize"].as<std::vector<std::string>>();
+    options.summarize.insert(options.summarize.end(), operands.begin(), operands.end());
+    if (options.summarize.empty())
+      throw UsageError("--summarize needs report files or folders (after it, or after --)");
+  } else if (!operands.empty()) {
+    throw UsageError("unexpected argument " + quotedArgument(operands.front()));
+  }
   for (const std::string& path : options.summarize)
     if (path.empty()) throw UsageError("--summarize needs report files, not an empty name");
   options.metrics = stringOption(vm, "metrics");
@@ -283,7 +299,8 @@ void readFleetOutputOptions(const po::variables_map& vm, Options& options) {
   if (!options.output.empty()) checkOutputPattern(options.output);
 }
 
-void readFleetOptions(const po::variables_map& vm, Options& options) {
+void readFleetOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
+                      Options& options) {
   if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
   for (const std::string& path : options.compare)
     if (path.empty()) throw UsageError("--compare needs two report files, not an empty name");
@@ -295,7 +312,7 @@ void readFleetOptions(const po::variables_map& vm, Options& options) {
   options.from = stringOption(vm, "from");
   options.bufferSizeGiven = !vm["bufferSize"].defaulted();
   readVerdictOptions(vm, options);
-  readFleetOutputOptions(vm, options);
+  readFleetOutputOptions(vm, operands, options);
 }
 
 // --summarize reads saved reports only; what else it takes is how to show them.
@@ -306,6 +323,52 @@ void validateFleetOutputOptions(const Options& o) {
                      "--baseline, --sweep or --from");
   if (!o.summarize.empty() && !o.metrics.empty())
     throw UsageError("--metrics describes one run: it cannot be used with --summarize");
+}
+
+// What the commands that read saved reports are called on the command line ("" for a run).
+std::string readingCommand(const Options& o) {
+  if (!o.summarize.empty()) return "--summarize";
+  if (!o.compare.empty()) return "--compare";
+  if (!o.from.empty()) return "--from";
+  return "";
+}
+
+// The options that shape what a run measures: a command that reads saved reports has nothing
+// they could change, so they would be accepted and ignored.
+const std::pair<const char*, const char*> kRunOptions[] = {
+    {"bufferSize", "-b/--bufferSize"},
+    {"testSamples", "-i/--testSamples"},
+    {"useMean", "-m/--useMean"},
+    {"skipVerification", "-s/--skipVerification"},
+    {"disableAffinity", "-d/--disableAffinity"},
+    {"verbose", "-v/--verbose"},
+    {"loopCount", "--loopCount"},
+    {"perfFormatter", "--perfFormatter"},
+    {"useHugePages", "-H/--useHugePages"},
+    {"targetNumPairs", "-P/--targetNumPairs"},
+    {"pair", "--pair"},
+};
+
+// No option is accepted and then ignored: each one given must be one the command uses.
+void validateHonouredOptions(const Options& o) {
+  const std::string command = readingCommand(o);
+  if (!command.empty())
+    for (const auto& [name, spelling] : kRunOptions)
+      if (o.isGiven(name))
+        throw UsageError(std::string(spelling) + " shapes what a run measures: " + command +
+                         " reads saved reports, so it cannot be used with it");
+  if ((command == "--compare" || command == "--from") &&
+      (!o.testcases.empty() || !o.testcasePrefixes.empty()))
+    throw UsageError(std::string(o.testcases.empty() ? "-p/--testcasePrefixes" : "-t/--testcase") +
+                     " selects what a run measures or a summary shows: " + command +
+                     " takes every testcase of its reports, so it cannot be used with it");
+  if (o.isGiven("tolerance") && command != "--compare" && o.baseline.empty())
+    throw UsageError("--tolerance is how far a cell may move from the baseline: it needs "
+                     "--baseline FILE or --compare BASELINE CURRENT");
+  if (command == "--summarize" && o.judgesExpectations())
+    throw UsageError(std::string(o.expect.empty() ? "--min-percent-of-peak" : "--expect") +
+                     " judges one report: --summarize compares nodes with each other, so it "
+                     "cannot be used with it (judge each report with --from)");
 }
 
 void validateFleetOptions(const Options& o) {
@@ -326,6 +389,7 @@ void validateFleetOptions(const Options& o) {
   if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
   validateVerdictOptions(o);
   validateFleetOutputOptions(o);
+  validateHonouredOptions(o);
 }
 
 // --format text|json (json is -j) and --compat v0.8|v0.10 (NVBANDWIDTH_COMPAT when the option is
@@ -375,11 +439,11 @@ Options parseOptions(const std::vector<std::string>& args,
                      const std::optional<std::string>& compatVariable) {
   const po::options_description desc = describeOptions();
   po::variables_map vm;
+  const SplitArguments split = splitArguments(args);
   try {
-    const po::parsed_options parsed =
-        po::command_line_parser(expandV08Prefixes(args)).options(desc).run();
-    // Boost keeps tokens no option took (and everything after `--`) as positional entries
-    // without a key; upstream ignored them, which hides typos such as `-t 0 -v 1`.
+    const po::parsed_options parsed = po::command_line_parser(split.options).options(desc).run();
+    // Boost keeps tokens no option took as positional entries without a key; upstream ignored
+    // them, which hides typos such as `-t 0 -v 1`.
     for (const po::option& option : parsed.options) {
       if (option.string_key.empty()) {
         const std::string token =
@@ -394,6 +458,8 @@ Options parseOptions(const std::vector<std::string>& args,
   }
 
   Options options;
+  for (const auto& [name, value] : vm)
+    if (!value.defaulted()) options.given.insert(name);
   options.help = vm.count("help") > 0;
   options.list = vm.count("list") > 0;
   options.bufferSizeMiB = parseWholeNumber<std::uint64_t>(vm["bufferSize"].as<std::string>(),
@@ -415,7 +481,7 @@ Options parseOptions(const std::vector<std::string>& args,
   if (vm.count("pair")) options.pair = vm["pair"].as<std::vector<std::string>>();
   options.useHugePages = vm["useHugePages"].as<bool>();
   options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
-  readFleetOptions(vm, options);
+  readFleetOptions(vm, split.operands, options);
   readInterfaceOptions(vm, compatVariable, options);
   return options;
 }

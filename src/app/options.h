@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct Options {
   std::vector<std::string> summarize;  // --summarize REPORT...: saved reports or directories
   std::string metrics;                 // --metrics FILE: the Prometheus text exposition
   std::string output;                  // --output FILE, before %h %r %j are substituted
+  // The long names of the options on the command line (not those left at their defaults).
+  std::set<std::string> given;
+  bool isGiven(const std::string& name) const { return given.count(name) > 0; }
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };
@@ -70,7 +74,9 @@ Options parseOptions(const std::vector<std::string>& args,
 constexpr const char* kCompatVariable = "NVBANDWIDTH_COMPAT";
 
 // Throws UsageError for impossible values or conflicting selections (--pair and -P together,
-// --pair with other than two GPUs or the same token twice).
+// --pair with other than two GPUs or the same token twice), and for every option the command
+// cannot honour: a run's options with the commands that read saved reports (--compare, --from,
+// --summarize), --tolerance without a comparison, expectations with --summarize.
 void validateOptions(const Options& options);
 
 // The --help text (without the version block), ending with a newline.

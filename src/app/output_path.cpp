@@ -6,11 +6,13 @@
 namespace nvbw {
 namespace {
 
-// A value as a file-name part: it may not add folders or hold line breaks.
+// A value as a file-name part: it may not add folders or hold line breaks, be "." or ".." (a
+// folder of the path), nor start with a dot (a hidden file, which --summarize never reads).
 std::string asNamePart(const std::string& value) {
   std::string part = value;
   for (char& c : part)
     if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '_';
+  if (!part.empty() && part[0] == '.') part[0] = '_';
   return part.empty() ? "_" : part;
 }
 

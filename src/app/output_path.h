@@ -18,8 +18,9 @@ struct OutputPathFields {
 // of every node's file name).
 void checkOutputPattern(const std::string& pattern);
 
-// The pattern with %h, %r, %j and %% replaced. A substituted value never adds a folder: '/' and
-// control characters in it become '_'. Call checkOutputPattern first.
+// The pattern with %h, %r, %j and %% replaced. A substituted value never adds or names a folder
+// and never hides the file: '/', control characters and a leading '.' in it become '_' (so "."
+// and ".." are "_" and "_."). Call checkOutputPattern first.
 std::string expandOutputPath(const std::string& pattern, const OutputPathFields& fields);
 
 // The job id: SLURM_JOB_ID, else Open MPI's OMPI_MCA_orte_ess_jobid, else PMIX_NAMESPACE, else

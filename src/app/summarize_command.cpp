@@ -43,7 +43,9 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
                         const CommandFiles& files, AppContext& ctx) {
   SummaryOptions selection;
   selection.testcases = testcases;
-  const FleetSummary summary = summarizeReports(options.summarize, selection, ctx.stopRequested);
+  const FleetSummary summary =
+      files.summarized ? summarizeReports(*files.summarized, selection, ctx.stopRequested)
+                       : summarizeReports(options.summarize, selection, ctx.stopRequested);
   throwIfStopped(ctx.stopRequested);
   if (options.json)
     writeSummaryDocument(ctx.out, summary);
@@ -52,12 +54,18 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
   ctx.out.flush();
   checkWritable(ctx.out, "output");
   int written = kExitOk;
-  if (files.html) written = writeViewFile(ctx, *files.html, fleetSummaryHtml(summary));
+  if (files.html) {
+    const std::string page = fleetSummaryHtml(summary);
+    throwIfStopped(ctx.stopRequested);
+    written = writeViewFile(ctx, *files.html, page);
+  }
   if (files.output) {
-    const int status =
-        writeViewFile(ctx, *files.output, renderSummary(summary, files.outputFormat));
+    const std::string text = renderSummary(summary, files.outputFormat);
+    throwIfStopped(ctx.stopRequested);
+    const int status = writeViewFile(ctx, *files.output, text);
     if (written == kExitOk) written = status;
   }
+  throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written != kExitOk ? written : fleetSummaryExitStatus(summary);
 }
 

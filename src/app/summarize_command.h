@@ -13,9 +13,9 @@
 namespace nvbw {
 
 // Exit 3 when a node is flagged or a report cannot be read, 1 when a file cannot be written,
-// else 0. `testcases`: the names to show (-t/-p resolved against the registry; a token that
-// names no testcase is kept as given, since it may be a matrix key such as "..._read1"); empty:
-// every testcase a report has. Throws WriteFailed (standard output) or Interrupted.
+// else 0. `testcases`: the names to show (-t/-p resolved against the registry, matrix keys such
+// as "..._read1" as given); empty: every testcase a report has. `files.summarized`: the reports
+// found (else the paths are walked here). Throws WriteFailed (standard output) or Interrupted.
 int runSummarizeCommand(const Options& options, const std::vector<std::string>& testcases,
                         const CommandFiles& files, AppContext& context);
 

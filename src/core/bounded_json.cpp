@@ -22,8 +22,8 @@ std::string reasonOf(const nlohmann::detail::exception& e) {
 // parser is iterative, so with this handler nothing recurses over the input.
 class BoundedBuilder {
  public:
-  BoundedBuilder(std::size_t maxDepth, std::size_t maxBytes)
-      : maxDepth_(maxDepth), maxBytes_(maxBytes) {}
+  BoundedBuilder(std::size_t maxDepth, std::size_t maxBytes, const StopRequest& stop)
+      : maxDepth_(maxDepth), maxBytes_(maxBytes), stop_(stop, 1u << 16) {}
 
   bool null() { return put(json(nullptr)); }
   bool boolean(bool value) { return put(json(value)); }
@@ -31,7 +31,7 @@ class BoundedBuilder {
   bool number_unsigned(json::number_unsigned_t value) { return put(json(value)); }
   bool number_float(json::number_float_t value, const json::string_t&) { return put(json(value)); }
   bool string(json::string_t& value) {
-    return spend(heapBytes(value)) && put(json(std::move(value)));
+    return spend(kStringBytes + heapBytes(value)) && put(json(std::move(value)));
   }
   bool binary(json::binary_t&) { return fail("binary values are not JSON"); }
   bool start_object(std::size_t) { return spend(kObjectBytes) && open(json::object()); }
@@ -54,12 +54,16 @@ class BoundedBuilder {
  private:
   // What the document costs in memory, counted as it grows (libstdc++ on 64 bits, with the
   // allocator's 16 bytes per block): a value is 16 bytes in its container, whose vector may hold
-  // half as much again unused; an object member is a map node; a long string its own block.
+  // half as much again unused; an object member is a map node; a string value an object on the
+  // heap, and a long string its characters' block too.
   static constexpr std::size_t kValueBytes = 16;
   static constexpr std::size_t kElementSlackBytes = 8;
   static constexpr std::size_t kObjectBytes = 64;
   static constexpr std::size_t kArrayBytes = 40;
   static constexpr std::size_t kMemberBytes = 96;
+  // A string value holds a pointer to a std::string of its own (32 bytes and the block's 16),
+  // short or not; a long one's characters are a further block.
+  static constexpr std::size_t kStringBytes = 48;
   static std::size_t heapBytes(const json::string_t& text) {
     return text.size() < 16 ? 0 : text.size() + 1 + 16;
   }
@@ -70,6 +74,7 @@ class BoundedBuilder {
                 " MiB of memory to hold (values packed far more densely than in a report)");
   }
   bool put(json&& value) {
+    stop_.tick();
     const bool inArray = !open_.empty() && open_.back()->is_array();
     return spend(kValueBytes + (inArray ? kElementSlackBytes : 0)) && add(std::move(value));
   }
@@ -109,6 +114,7 @@ class BoundedBuilder {
 
   std::size_t maxDepth_;
   std::size_t maxBytes_;
+  PeriodicStop stop_;
   std::size_t bytes_ = 0;
   json root_;
   std::vector<json*> open_;
@@ -118,9 +124,9 @@ class BoundedBuilder {
 
 }  // namespace
 
-nlohmann::json parseBoundedJson(const std::string& text, std::size_t maxDepth,
-                                std::size_t maxBytes) {
-  BoundedBuilder builder(maxDepth, maxBytes);
+nlohmann::json parseBoundedJson(const std::string& text, std::size_t maxDepth, std::size_t maxBytes,
+                                const StopRequest& stop) {
+  BoundedBuilder builder(maxDepth, maxBytes, stop);
   const bool complete = json::sax_parse(text, &builder);
   if (!complete) throw JsonInputError(builder.problem().empty() ? "not JSON" : builder.problem());
   return builder.take();

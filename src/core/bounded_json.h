@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stop_request.h"
 
 namespace nvbw {
 
@@ -21,8 +22,10 @@ class JsonInputError : public Error {
 // Parses `text` (RFC 8259 JSON, UTF-8) iteratively into a document; arrays and objects may nest
 // at most `maxDepth` levels (the document itself is level 1), and the document may take at most
 // about `maxBytes` of memory (counted as it is built, so the parse stops before it gets there).
-// Duplicate keys: the last wins. Throws JsonInputError.
+// Duplicate keys: the last wins. Throws JsonInputError, or Interrupted when `stop` reports a
+// signal (asked every 64 Ki values).
 nlohmann::json parseBoundedJson(const std::string& text, std::size_t maxDepth,
-                                std::size_t maxBytes = static_cast<std::size_t>(-1));
+                                std::size_t maxBytes = static_cast<std::size_t>(-1),
+                                const StopRequest& stop = {});
 
 }  // namespace nvbw

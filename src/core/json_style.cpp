@@ -13,9 +13,9 @@ namespace nvbw {
 namespace core {
 
 std::string jsonDouble(double value) {
-  // jsoncpp without "special floats": non-finite values become tokens that still parse.
-  if (std::isnan(value)) return "null";
-  if (std::isinf(value)) return value < 0 ? "-1e+9999" : "1e+9999";
+  // jsoncpp writes NaN as null and infinity as 1e+9999, which strict readers (Go's, serde_json)
+  // refuse: no non-finite number is ever written, both are null.
+  if (!std::isfinite(value)) return "null";
   std::array<char, 40> buf{};
   std::snprintf(buf.data(), buf.size(), "%.17g", value);
   std::string text = buf.data();

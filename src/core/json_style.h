@@ -11,8 +11,9 @@ namespace nvbw {
 
 // TAB indentation, `"key" : value`, nested containers on their own line at the parent's
 // indentation, keys in byte order, every non-empty array one element per line, doubles as %.17g
-// (".0" added when needed; NaN as null, +-Inf as +-1e+9999). Ends with "\n" after the last
-// bracket; upstream printed one more newline after that (std::endl), which callers add.
+// (".0" added when needed; NaN and +-Inf as null: jsoncpp's +-1e+9999 is no JSON a strict reader
+// takes). Ends with "\n" after the last bracket; upstream printed one more newline after that
+// (std::endl), which callers add.
 std::string styledJson(const nlohmann::json& value);
 
 // An array of a document that is written from a generator, one element at a time, so that a long

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "core/bounded_json.h"
@@ -148,14 +149,15 @@ class TemporaryFile {
   TemporaryFile(const TemporaryFile&) = delete;
   TemporaryFile& operator=(const TemporaryFile&) = delete;
 
-  void write(const std::string& text, mode_t mode) {
+  void write(const std::vector<std::string_view>& pieces, mode_t mode) {
     if (::fchmod(fd_, mode) != 0) fail("cannot set its permissions");
-    for (std::size_t done = 0; done < text.size();) {
-      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("cannot be written");
-      done += static_cast<std::size_t>(n);
-    }
+    for (const std::string_view text : pieces)
+      for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) fail("cannot be written");
+        done += static_cast<std::size_t>(n);
+      }
     if (::fsync(fd_) != 0) fail("cannot be written");
     const int fd = fd_;
     fd_ = -1;
@@ -204,14 +206,14 @@ nlohmann::json readReport(const NamedFile& file, ReportKind kind, const StopRequ
     if (text.empty()) refuse(file, "is empty, not a report");
     throwIfStopped(stop);
     try {
-      document = parseBoundedJson(text, kMaxReportDepth, documentBudget(text.size()));
+      document = parseBoundedJson(text, kMaxReportDepth, documentBudget(text.size()), stop);
     } catch (const JsonInputError& e) {
       refuse(file, e.what());
     }
   }  // the text goes before the document is checked: the reader's peak is text + document
   throwIfStopped(stop);
   try {
-    checkReportShape(document, kind);
+    checkReportShape(document, kind, stop);
   } catch (const ReportShapeError& e) {
     refuse(file, std::string("not a usable report: ") + e.what());
   }
@@ -232,11 +234,7 @@ OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)
   if (::stat(path_.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
       refuse(target_, std::string("is ") + fileKind(st.st_mode) + ", not a file to write");
-    for (const NamedFile& input : inputs) {
-      struct stat read {};
-      if (identity(input, read) && read.st_dev == st.st_dev && read.st_ino == st.st_ino)
-        refuse(target_, "is " + input.label() + ", which this command reads: it would be lost");
-    }
+    for (const NamedFile& input : inputs) refuseIfReads(input);
   } else if (errno != ENOENT) {
     refuse(target_, errnoText(errno));
   }
@@ -245,6 +243,8 @@ OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)
   if (::stat(directory.c_str(), &dir) != 0)
     refuse(target_, "its directory " + quotedArgument(directory) + ": " + errnoText(errno));
   if (!S_ISDIR(dir.st_mode)) refuse(target_, quotedArgument(directory) + " is not a directory");
+  folderDevice_ = dir.st_dev;
+  folderInode_ = dir.st_ino;
   // The only sure test: make the temporary file now (and remove it), before anything runs.
   std::string probe = directory + "/." + baseNameOf(path_) + ".XXXXXX";
   const int fd = ::mkstemp(probe.data());
@@ -253,12 +253,35 @@ OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)
   ::unlink(probe.c_str());
 }
 
-void OutputFile::write(const std::string& text) const {
+void OutputFile::refuseIfReads(const NamedFile& input) const {
+  struct stat target {};
+  struct stat read {};
+  if (::stat(path_.c_str(), &target) == 0 && identity(input, read) &&
+      read.st_dev == target.st_dev && read.st_ino == target.st_ino)
+    refuse(target_, "is " + input.label() + ", which this command reads: it would be lost");
+}
+
+bool OutputFile::sameFileAs(const OutputFile& other) const {
+  struct stat mine {};
+  struct stat theirs {};
+  if (::stat(path_.c_str(), &mine) == 0 && ::stat(other.path_.c_str(), &theirs) == 0)
+    return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+  return folderDevice_ == other.folderDevice_ && folderInode_ == other.folderInode_ &&
+         baseNameOf(path_) == baseNameOf(other.path_);
+}
+
+void OutputFile::write(const std::string& text) const { writePieces({text}); }
+
+void OutputFile::write(const std::vector<std::string>& pieces) const {
+  writePieces(std::vector<std::string_view>(pieces.begin(), pieces.end()));
+}
+
+void OutputFile::writePieces(const std::vector<std::string_view>& pieces) const {
   struct stat existing {};
   const mode_t mode =
       ::stat(path_.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : newFileMode();
   TemporaryFile file(target_, path_);
-  file.write(text, mode);
+  file.write(pieces, mode);
   file.renameTo(path_);
 }
 

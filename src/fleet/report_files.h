@@ -5,15 +5,19 @@
 // report_shape.h checks. Every fault is a ReportFileError naming the option and the file (a usage
 // error: exit 2). A read blocked on standard input ends with Interrupted when a stop is requested.
 //
-// Writing (--html): OutputFile checks the target before anything runs (a writable directory, not
-// a non-regular file, none of the files the command reads, through symlinks and hard links) and
+// Writing (--html, --metrics, --output): OutputFile checks the target before anything runs (a
+// writable directory, not a non-regular file, none of the files the command reads, through
+// symlinks and hard links, those it finds in folders included: refuseIfReads) and
 // writes the text to a temporary file in the same directory that is renamed into place only when
 // complete, so a failed write (full disk, file-size limit) leaves no partial file.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -62,14 +66,27 @@ nlohmann::json readReport(const NamedFile& file, ReportKind kind, const StopRequ
 class OutputFile {
  public:
   OutputFile(NamedFile target, const std::vector<NamedFile>& inputs);
+  // Throws ReportFileError when the target is the file `input` names, by device and inode (so
+  // through symbolic and hard links). For the inputs a command learns of later than its targets:
+  // the reports a folder holds.
+  void refuseIfReads(const NamedFile& input) const;
+  // Whether `other` would write the same file (an existing one by device and inode, a new one by
+  // its folder and name).
+  bool sameFileAs(const OutputFile& other) const;
   // Writes `text` completely to a temporary file beside the target, then renames it over the
   // target. Throws FileWriteError (nothing is left behind).
   void write(const std::string& text) const;
+  // The same for a text in pieces, written one after the other (never joined in memory).
+  void write(const std::vector<std::string>& pieces) const;
   const NamedFile& target() const { return target_; }
 
  private:
+  void writePieces(const std::vector<std::string_view>& pieces) const;
+
   NamedFile target_;
   std::string path_;  // where the file goes: the target, or what a symlink target points to
+  dev_t folderDevice_ = 0;
+  ino_t folderInode_ = 0;
 };
 
 }  // namespace nvbw

@@ -13,16 +13,17 @@ namespace {
 
 using nlohmann::json;
 
-struct Range {
-  double low;
-  double high;
-  const char* what;
-};
+using Range = ValueRange;
 
-constexpr Range kBandwidth{0.0, kMaxBandwidthGBps, "a bandwidth (0 to 1e7 GB/s)"};
-constexpr Range kLatency{0.0, kMaxLatencyNs, "a latency (0 to 1e9 ns)"};
-constexpr Range kNonNegative{0.0, 1e300, "a number of 0 or more"};
-constexpr Range kAnyFinite{-1e300, 1e300, "a finite number"};
+constexpr const Range& kBandwidth = kBandwidthRange;
+constexpr const Range& kLatency = kLatencyRange;
+constexpr Range kNonNegative{0.0, 1e300, 0.0, "a number of 0 or more"};
+constexpr Range kAnyFinite{-1e300, 1e300, 0.0, "a finite number"};
+
+// The spread (standard deviation) of values of `range`.
+const Range& spreadOf(const Range& range) {
+  return &range == &kLatency ? kSpreadOfLatency : kSpreadOfBandwidth;
+}
 
 // Where a value is in the document, spelled out only when it is reported: the checks visit every
 // cell and sample, and must not build a string for each.
@@ -96,8 +97,7 @@ Path index(const Path& where, std::size_t i) { return Path(where, i); }
 double number(const json& value, const Path& where, const Range& range) {
   if (!value.is_number()) wrongType(value, where, "a number");
   const double v = value.get<double>();
-  if (!std::isfinite(v) || v < range.low || v > range.high)
-    reject(where, shortestNumber(v) + " is not " + range.what);
+  if (!withinRange(v, range)) reject(where, shortestNumber(v) + " is not " + range.what);
   return v;
 }
 
@@ -164,7 +164,8 @@ struct Bounds {
 };
 
 template <typename Cell>
-Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell) {
+Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell,
+           const StopRequest& stop) {
   if (!value.is_array()) wrongType(value, where, "an array of rows");
   const Shape limit = bounds.largest();
   if (limit.rows == 0)
@@ -174,6 +175,7 @@ Shape grid(const json& value, const Path& where, const Bounds& bounds, Cell cell
     reject(where, "has " + std::to_string(shape.rows) + " rows; a report of " +
                       std::to_string(bounds.gpus) + " GPUs has 1 to " + std::to_string(limit.rows));
   for (std::size_t r = 0; r < shape.rows; ++r) {
+    throwIfStopped(stop);
     const json& row = value[r];
     const Path rowWhere(where, r);
     if (!row.is_array()) wrongType(row, rowWhere, "an array of cells");
@@ -202,7 +204,7 @@ void cellStatistics(const json& cell, const Path& where, const Range& range) {
   }
   const json* stddev = find(cell, keys::kStddev);
   if (!stddev) reject(where, "has no \"stddev\"");
-  number(*stddev, child(where, keys::kStddev), kNonNegative);
+  number(*stddev, child(where, keys::kStddev), spreadOf(range));
   optional(cell, keys::kCv, where, [](const json& v, const Path& at) {
     if (!v.is_null()) number(v, at, kNonNegative);
   });
@@ -217,7 +219,8 @@ void cellText(const json& cell, const Path& where, const Range& range) {
 }
 
 // Every matrix of an entry: the same shape, within the report's bounds.
-void matrices(const json& entry, const Path& where, const Bounds& bounds, const Range& range) {
+void matrices(const json& entry, const Path& where, const Bounds& bounds, const Range& range,
+              const StopRequest& stop) {
   std::optional<Shape> first;
   const char* firstKey = nullptr;
   auto same = [&](const char* key, const Shape& shape) {
@@ -242,7 +245,7 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
       {"values", valueOrNull(range)},
       {"bandwidth_matrix", [&range](const json& v, const Path& at) { cellText(v, at, range); }},
       {"cells", [&range](const json& v, const Path& at) { cellStatistics(v, at, range); }},
-      {"percent_of_peak", valueOrNull(kNonNegative)},
+      {"percent_of_peak", valueOrNull(kPercentOfPeakRange)},
       {"peak_GBps", valueOrNull(kBandwidth)},
       {"links",
        [](const json& v, const Path& at) {
@@ -251,7 +254,7 @@ void matrices(const json& entry, const Path& where, const Bounds& bounds, const 
   };
   for (const Grid& g : grids)
     if (const json* value = find(entry, g.key))
-      same(g.key, grid(*value, child(where, g.key), bounds, g.cell));
+      same(g.key, grid(*value, child(where, g.key), bounds, g.cell, stop));
   if (first) {
     // The flagged cells must lie in the matrix the views draw them on.
     optional(entry, keys::kOutliers, where, [&first](const json& list, const Path& at) {
@@ -294,7 +297,8 @@ bool latencyEntry(const json& entry, const std::string& name, const Path& where)
   return text == "ns";
 }
 
-void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
+void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds,
+                   const StopRequest& stop) {
   object(entry, at);
   const std::string& name = requiredString(entry, keys::kName, at);
   const Path where(at, " (\"" + name.substr(0, 64) + "\")");
@@ -315,7 +319,7 @@ void testcaseEntry(const json& entry, const Path& at, const Bounds& bounds) {
            [](const json& v, const Path& vat) { integer(v, vat, 1); });
   optional(entry, keys::kRowLabels, where,
            [](const json& v, const Path& vat) { stringArray(v, vat); });
-  matrices(entry, where, bounds, range);
+  matrices(entry, where, bounds, range, stop);
 }
 
 // ---- The sections around the testcases ----
@@ -427,7 +431,7 @@ Bounds boundsOf(const json& run, const Path& where) {
   return bounds;
 }
 
-void run(const json& run, ReportKind kind) {
+void run(const json& run, ReportKind kind, const StopRequest& stop) {
   const Path where("nvbandwidth");
   object(run, where);
   for (const char* key :
@@ -450,10 +454,17 @@ void run(const json& run, ReportKind kind) {
     reject(where, "has no \"testcases\" (an nvbandwidth -j report has)");
   }
   eachElement(*testcases, child(where, keys::kTestcases),
-              [&bounds](const json& entry, const Path& at) { testcaseEntry(entry, at, bounds); });
+              [&bounds, &stop](const json& entry, const Path& at) {
+                testcaseEntry(entry, at, bounds, stop);
+              });
 }
 
 }  // namespace
+
+bool withinRange(double value, const ValueRange& range) {
+  return std::isfinite(value) && value >= range.low && value <= range.high &&
+         (value <= 0.0 || value >= range.lowestPositive);
+}
 
 std::optional<double> parseCellText(const std::string& text, const std::string& where) {
   const auto value = cellTextValue(text);
@@ -461,14 +472,14 @@ std::optional<double> parseCellText(const std::string& text, const std::string& 
   return *value;
 }
 
-void checkReportShape(const json& document, ReportKind kind) {
+void checkReportShape(const json& document, ReportKind kind, const StopRequest& stop) {
   if (!document.is_object())
     reject(Path("the document"), std::string("is ") + document.type_name() +
                                      ", not an object (an nvbandwidth -j report is)");
   const json* nvbandwidth = find(document, keys::kRoot);
   if (!nvbandwidth)
     reject(Path("the document"), "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
-  run(*nvbandwidth, kind);
+  run(*nvbandwidth, kind, stop);
 }
 
 }  // namespace nvbw

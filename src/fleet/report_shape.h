@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stop_request.h"
 
 namespace nvbw {
 
@@ -29,13 +30,42 @@ enum class ReportKind {
 // latency above one second).
 inline constexpr double kMaxBandwidthGBps = 1e7;
 inline constexpr double kMaxLatencyNs = 1e9;
+// The smallest value above 0 a bandwidth or latency may have (1 byte/s; a femtosecond): the views
+// divide by medians, baselines and peaks, and a divisor of 4.9e-324 gave a percent of infinity.
+// With every value 0 or within [1e-9, 1e9], every ratio, sum and product they take is finite.
+inline constexpr double kMinPositiveValue = 1e-9;
+
+// The numbers of one kind a report may hold: finite, within [low, high], and none between 0 and
+// `lowestPositive` (0 itself allowed). `what` names the range in a message.
+struct ValueRange {
+  double low;
+  double high;
+  double lowestPositive;
+  const char* what;
+};
+inline constexpr ValueRange kBandwidthRange{0.0, kMaxBandwidthGBps, kMinPositiveValue,
+                                            "a bandwidth (0, or 1e-9 to 1e7 GB/s)"};
+inline constexpr ValueRange kLatencyRange{0.0, kMaxLatencyNs, kMinPositiveValue,
+                                          "a latency (0, or 1e-9 to 1e9 ns)"};
+// A cell's percent of its peak (percent_of_peak): a peak is derived from it, so it is bounded as
+// a divisor is. A bandwidth within its range over a peak within its range is within this one.
+inline constexpr ValueRange kPercentOfPeakRange{0.0, 1e18, 1e-12,
+                                                "a percent of peak (0, or 1e-12 to 1e18)"};
+// Statistics that are never divided by (a standard deviation, a coefficient of variation):
+// any size down to 0, at most `high`.
+inline constexpr ValueRange kSpreadOfBandwidth{0.0, kMaxBandwidthGBps, 0.0,
+                                               "a spread of bandwidths (0 to 1e7 GB/s)"};
+inline constexpr ValueRange kSpreadOfLatency{0.0, kMaxLatencyNs, 0.0,
+                                             "a spread of latencies (0 to 1e9 ns)"};
+bool withinRange(double value, const ValueRange& range);
 // Matrices are GPUs by GPUs (upstream stacks a bidirectional testcase's three in one entry:
 // 3 x GPUs rows); the GPU count is the longer of "GPU Device list" and "processes".
 inline constexpr std::size_t kMaxReportGpus = 4096;
 inline constexpr std::size_t kMaxSweepSizes = 64;
 
-// Throws ReportShapeError.
-void checkReportShape(const nlohmann::json& document, ReportKind kind);
+// Throws ReportShapeError, or Interrupted when `stop` reports a signal (asked every matrix row).
+void checkReportShape(const nlohmann::json& document, ReportKind kind,
+                      const StopRequest& stop = {});
 
 // A matrix cell as upstream writes it ("55.4859", "1.23457e+06", "N/A"): its value, nullopt for
 // N/A. Throws ReportShapeError for anything else (`where` names the cell).

@@ -71,6 +71,9 @@ DEFAULT_TIMEOUT_S = 20.0           # a case still running then hangs: killed, fa
 FAST_TIMEOUT_S = 5.0               # cases that must not block at all (FIFOs, devices)
 OUTPUT_KEPT = 1 * MiB              # of a case's stdout and stderr, for the checks
 SIGNAL_DELAY_S = 0.5               # how long a blocked read waits before the signal
+REACTION_S = 0.5                   # a signal during a long loop over a report ends it this fast
+METRICS_TEXT_RSS_FACTOR = 1.1      # --metrics holds its text once (pieces), never twice
+FAST_REFUSAL_S = 1.0               # a report whose metrics cannot fit is refused this fast
 ADDRESS_SPACE_LIMIT = 4 * GiB      # RLIMIT_AS, plain mode only (ASan reserves terabytes)
 FILE_SIZE_LIMIT = 1 * GiB          # RLIMIT_FSIZE of every case unless it sets its own
 HTML_FSIZE_LIMIT = 4 * KiB         # smaller than any HTML page
@@ -115,6 +118,10 @@ class Case:
     stdout: str = "file"                   # "file", "full" (/dev/full), "closed", "null"
     stderr: str = "file"
     send: Optional[Tuple[int, float]] = None  # (signal, seconds after start)
+    reaction: Optional[float] = None       # at most this long from the signal to the exit
+    wrap: List[str] = dataclasses.field(default_factory=list)  # runs the program (setpriv ...)
+    nofile: Optional[int] = None           # RLIMIT_NOFILE
+    rss_output: Optional[Tuple[str, float]] = None  # bound += factor x the size of this output
     env: Dict[str, str] = dataclasses.field(default_factory=dict)
     fsize: Optional[int] = None            # RLIMIT_FSIZE
     status: Set[int] = dataclasses.field(default_factory=lambda: {0})
@@ -153,6 +160,7 @@ class Result:
     workdir: Optional[Path] = None
     stdin_accepted: int = 0                # bytes the program took from a streamed stdin
     floor_kib: int = 0                     # the harness's peak when the case started
+    signalled_at: Optional[float] = None   # seconds after the start when the signal was sent
     problems: List[str] = dataclasses.field(default_factory=list)
 
     @property
@@ -188,8 +196,11 @@ class Context:
     def time_factor(self) -> float:
         return SANITIZED_TIME_FACTOR if self.sanitized else 1.0
 
-    def rss_bound(self, case: Case, page: Optional[Path] = None) -> int:
+    def rss_bound(self, case: Case, page: Optional[Path] = None,
+                  work: Optional[Path] = None) -> int:
         bound = case.rss
+        if case.rss_output and work is not None and (work / case.rss_output[0]).is_file():
+            bound += int(case.rss_output[1] * (work / case.rss_output[0]).stat().st_size)
         report = {"indented": self.big, "compact": self.big_compact}.get(case.rss_from)
         if report is not None:
             # Every time the command line names the report, it is read (--compare A A: twice).
@@ -314,12 +325,34 @@ def clean_text(data: bytes, what: str) -> List[str]:
 
 
 def strict_json(data: bytes, what: str):
+    """Parsed as the strictest readers parse (Go's, serde_json): no NaN or Infinity constant, no
+    number that is not a finite double (1e+9999)."""
     def no_constant(name):
         raise ValueError(f"non-JSON constant {name}")
+
+    def finite(text):
+        value = float(text)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"a number that is not a finite double: {text}")
+        return value
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=no_constant), []
+        return json.loads(data.decode("utf-8"), parse_constant=no_constant, parse_float=finite), []
     except (UnicodeDecodeError, ValueError) as e:
         return None, [f"{what} is not strict JSON: {str(e)[:200]}"]
+
+
+def check_json_file(name: str, schema: bool = False) -> Check:
+    """A JSON file the case wrote: strict JSON (and valid against the schema)."""
+    def check(result: Result) -> List[str]:
+        path = result.workdir / name
+        if not path.is_file():
+            return [f"{name} was not written"]
+        data = path.read_bytes()
+        problems = strict_json(data, name)[1]
+        if schema and not problems:
+            problems = [p.replace("stdout", name) for p in SCHEMA_SERVICE.problems(data)]
+        return problems
+    return check
 
 
 def check_stdout_text(result: Result) -> List[str]:
@@ -524,7 +557,9 @@ def run_case_unguarded(case: Case, ctx: Context) -> Result:
     limits = ["--core=0", f"--fsize={case.fsize if case.fsize is not None else FILE_SIZE_LIMIT}"]
     if not ctx.sanitized:
         limits.append(f"--as={ADDRESS_SPACE_LIMIT}")
-    command = ["/usr/bin/prlimit"] + limits + ["--"] + case.command(ctx)
+    if case.nofile is not None:
+        limits.append(f"--nofile={case.nofile}")
+    command = ["/usr/bin/prlimit"] + limits + ["--"] + case.wrap + case.command(ctx)
     closes = ""
     if case.stdout == "closed":
         closes += " 1>&-"
@@ -577,6 +612,7 @@ def run_case_unguarded(case: Case, ctx: Context) -> Result:
         now = time.monotonic()
         if signal_at is not None and now >= signal_at:
             os.kill(process.pid, case.send[0])
+            result.signalled_at = now - start
             signal_at = None
         if now - start >= timeout:
             result.timed_out = True
@@ -654,7 +690,7 @@ def judge(case: Case, ctx: Context, result: Result, before, after, outside_befor
         if marker in result.stderr:
             at = result.stderr.index(marker)
             problems.append(f"sanitizer report: {result.stderr[at:at + 200]!r}")
-    bound = ctx.rss_bound(case, work / "out.html" if "out.html" in case.creates else None)
+    bound = ctx.rss_bound(case, work / "out.html" if "out.html" in case.creates else None, work)
     if result.rss_kib * KiB > bound:
         if result.rss_kib <= result.floor_kib + 1024:
             # The child's ru_maxrss began at the harness's peak: its own is unknown below that.
@@ -663,6 +699,13 @@ def judge(case: Case, ctx: Context, result: Result, before, after, outside_befor
         else:
             problems.append(f"peak RSS {result.rss_kib // 1024} MiB over the bound "
                             f"{bound // MiB} MiB")
+    if case.reaction is not None and not result.timed_out:
+        limit = case.reaction * ctx.time_factor()
+        if result.signalled_at is None:
+            problems.append("ended before the signal was sent: the case cannot check the reaction")
+        elif result.seconds - result.signalled_at > limit:
+            problems.append(f"took {result.seconds - result.signalled_at:.2f} s after the signal, "
+                            f"more than {limit:.2f} s")
     if case.max_seconds is not None and not result.timed_out:
         limit = case.max_seconds * ctx.time_factor()
         if result.seconds > limit:
@@ -844,6 +887,19 @@ def unusable_inputs(ctx_listing: bytes) -> List[Input]:
             ("min-negative", "testcases.0.cells.0.0.min", -5.0),
             ("mean-negative", "testcases.0.cells.0.0.mean", -5.0)):
         add(key, mutated(BASE, setter(path, value)))
+    # Above 0 and below any bandwidth or latency (1e-9): as divisors they made ratios infinite.
+    for key, path, value in (
+            ("values-subnormal", "testcases.0.values.0.0", 5e-324),
+            ("values-below-1e-9", "testcases.0.values.0.0", 9e-10),
+            ("latency-subnormal", "testcases.5.values.0.0", 5e-324),
+            ("samples-subnormal", "testcases.0.cells.0.0.samples.0", 5e-324),
+            ("median-subnormal", "testcases.0.cells.0.0.median", 5e-324),
+            ("stddev-above-range", "testcases.0.cells.0.0.stddev", 1e300),
+            ("sum-subnormal", "testcases.0.sum", 5e-324),
+            ("peak-subnormal", "testcases.0.peak_GBps.0.0", 5e-324),
+            ("percent-of-peak-subnormal", "testcases.0.percent_of_peak.0.0", 5e-324),
+            ("percent-of-peak-1e300", "testcases.0.percent_of_peak.0.0", 1e300)):
+        add(key, mutated(BASE, setter(path, value)))
     for key, path in (("values-infinite", "testcases.0.values.0.0"),
                       ("values-minus-infinite", "testcases.0.values.0.0"),
                       ("samples-infinite", "testcases.0.cells.0.0.samples.1"),
@@ -855,15 +911,19 @@ def unusable_inputs(ctx_listing: bytes) -> List[Input]:
     for key, cell in (("upstream-cell-negative", "-5"), ("upstream-cell-infinite", "1e400"),
                       ("upstream-cell-above-1e7", "2e7"), ("upstream-cell-nan", "nan"),
                       ("upstream-cell-inf", "inf"), ("upstream-cell-word", "x"),
+                      ("upstream-cell-subnormal", "4.9e-324"),
                       ("upstream-cell-empty", "")):
         add(key, mutated(UPSTREAM, setter("testcases.0.bandwidth_matrix.0.0", cell)))
     add("upstream-cell-number", mutated(UPSTREAM, setter("testcases.0.bandwidth_matrix.0.0", 55.4)),
         either=True, accepted=())
     # Sweep sums and comparison cells that no bandwidth can be.
     for key, value in (("sweep-sum-1.8e308", "1.8e308"), ("sweep-sum-1.7e308", "1.7e308"),
-                       ("sweep-sum-negative", "-5"), ("sweep-sum-string", '"x"')):
+                       ("sweep-sum-negative", "-5"), ("sweep-sum-string", '"x"'),
+                       ("sweep-sum-1e-300", "1e-300")):
         add(key, mutated(FEATURES, setter("sweep.series.0.sums.1", "@v@"), raw={"@v@": value}))
     add("comparison-baseline-negative", mutated(FEATURES, setter("comparison.cells.0.baseline", -5.0)))
+    add("comparison-baseline-subnormal",
+        mutated(FEATURES, setter("comparison.cells.0.baseline", 5e-324)))
     add("comparison-current-infinite", mutated(FEATURES, setter("comparison.cells.0.current", "@v@"),
                                                raw={"@v@": "1e400"}))
     # Shapes a report of its GPUs cannot hold.
@@ -1103,7 +1163,8 @@ def arithmetic_cases() -> List[Case]:
                       files={"negative.json": dump(negative), "five.json": dump(five)},
                       status={2}, usage=("--compare", ("negative.json",)), stdout_empty=True))
     # Axes for sums of zero and of the smallest doubles must be drawn, finitely and at once.
-    for key, sums in (("zero", [0.0] * 5), ("tiny", [1e-300, 2e-300, 3e-300, 4e-300, 5e-300]),
+    # "tiny": the smallest sums a report may hold (1e-300 is refused: unusable-report).
+    for key, sums in (("zero", [0.0] * 5), ("tiny", [1e-9, 2e-9, 3e-9, 4e-9, 5e-9]),
                       ("equal", [7.0] * 5), ("one-size", None)):
         def change(r, sums=sums):
             if sums is None:
@@ -1491,7 +1552,8 @@ def summary_names(name: str, unreadable: bool) -> Check:
 # Faults in what the summary does not read (each cell's samples and statistics: it judges the
 # `values`), which it only checks to be JSON (fleet_summary.h): such a report may be summarized.
 SUMMARY_UNREAD = {"samples-string", "median-string", "samples-negative", "min-negative",
-                  "mean-negative", "ragged-cells"}
+                  "mean-negative", "ragged-cells", "samples-subnormal", "median-subnormal",
+                  "stddev-above-range"}
 
 
 def summarize_cases(inputs: List[Input]) -> List[Case]:
@@ -1535,6 +1597,416 @@ def summarize_cases(inputs: List[Input]) -> List[Case]:
     return cases
 
 
+# --- The fleet commands' promises (tests/hostile/README.md, "promises") -----------------------
+
+def one_gpu_report(host: str, value: str) -> bytes:
+    """A one-GPU report of `host` whose only cell is `value`, written as given (JSON text)."""
+    return (('{"nvbandwidth": {"GPU Device list": ["0: NVIDIA H200 (00000000:19:00): (%s)"], '
+             '"hostname": "%s", "testcases": [{"name": "host_to_device_memcpy_ce", '
+             '"status": "Passed", "bandwidth_description": '
+             '"memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)", "values": [[%s]], '
+             '"sum": %s}]}}\n') % (host, host, value, value)).encode()
+
+
+def many_gpu_report(path: Path, gpus: int, host: str = "node-a") -> None:
+    """A report of `gpus` GPUs with one device-to-device matrix of 1s (N/A on the diagonal),
+    written row by row: ~2.1 MB for 1,024 GPUs."""
+    head = {"nvbandwidth": {"GPU Device list": [f"{i}: NVIDIA H200 (00000000:{i % 256:02x}:00): "
+                                                f"({host})" for i in range(gpus)],
+                            "hostname": host, "version": "v0.8", "git_version": "x",
+                            "schema_version": "1", "testcases": ["@entry@"]}}
+    before, after = json.dumps(head, separators=(",", ":")).encode().split(b'"@entry@"')
+    with open(path, "wb") as f:
+        f.write(before + b'{"name":"device_to_device_memcpy_read_ce","status":"Passed",'
+                         b'"bandwidth_description":"memcpy CE GPU(row) <- GPU(column) bandwidth '
+                         b'(GB/s)","values":[')
+        for r in range(gpus):
+            row = ",".join("null" if c == r else "1" for c in range(gpus))
+            f.write(("[" + row + "]" + ("," if r < gpus - 1 else "")).encode())
+        f.write(b"]}" + after)
+
+
+def stacked_upstream_report(path: Path, gpus: int = 1024) -> None:
+    """Upstream's layout with one stacked 3N x N bidirectional matrix of "1" cells (12.6 MB)."""
+    row = ("[" + ",".join(['"1"'] * gpus) + "]").encode()
+    head = ('{"nvbandwidth":{"CUDA Runtime Version":12000,"Driver Version":"550","git_version":'
+            '"x","version":"v0.8","GPU Device list":' +
+            json.dumps([f"{i}: NVIDIA H200 (00000000:19:00): (node-a)" for i in range(gpus)]) +
+            ',"testcases":[{"name":"device_to_device_bidirectional_memcpy_read_ce","status":'
+            '"Passed","bandwidth_description":"memcpy CE GPU(row) <-> GPU(column) Total '
+            'bandwidth (GB/s)","sum":1.0,"bandwidth_matrix":[').encode()
+    with open(path, "wb") as f:
+        f.write(head)
+        for r in range(3 * gpus):
+            f.write(row + (b"," if r < 3 * gpus - 1 else b""))
+        f.write(b"]}]}}")
+
+
+def plain_host() -> Optional[str]:
+    """This machine's host name when %h would write it unchanged."""
+    import socket
+    host = socket.gethostname()
+    return host if re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*", host) else None
+
+
+def summary_check(nodes: int, unreadable: int, reason: str = "") -> Check:
+    """The -j summary has this many nodes and unreadable paths (one of whose reasons says so)."""
+    def check(result: Result) -> List[str]:
+        doc, problems = strict_json(result.stdout, "stdout")
+        if problems:
+            return problems
+        summary = doc["nvbandwidth"]["summary"]
+        counts = summary["counts"]
+        if counts["nodes"] != nodes or counts["unreadable"] != unreadable:
+            problems.append(f"summarized {counts['nodes']} nodes and {counts['unreadable']} "
+                            f"unreadable, expected {nodes} and {unreadable}: "
+                            f"{summary['unreadable']}"[:400])
+        if reason and not any(reason in u["reason"] for u in summary["unreadable"]):
+            problems.append(f"no unreadable path says {reason!r}: {summary['unreadable']}"[:400])
+        return problems
+    return check
+
+
+def summarized_folder_cases() -> List[Case]:
+    """--summarize never writes over a report it finds in a folder (by path, by %h, through a hard
+    link or a link in the folder), and two targets never name one file."""
+    cases = []
+    host = plain_host()
+
+    def reports(w: Path) -> None:
+        (w / "reports").mkdir()
+        (w / "reports" / "node01.json").write_bytes(GOOD)
+        (w / "reports" / "node02.json").write_bytes(SLOWER_BYTES)
+        if host:
+            (w / "reports" / f"{host}.json").write_bytes(GOOD)
+        (w / "outside.json").write_bytes(SLOWER_BYTES)
+        os.symlink("../outside.json", w / "reports" / "link.json")
+        os.link(w / "reports" / "node01.json", w / "hard.json")
+    targets = [("output-onto-walked-report", ["--output", "reports/node01.json"]),
+               ("html-onto-walked-report", ["--html", "reports/node02.json"]),
+               ("output-onto-hard-link-of-walked-report", ["--output", "hard.json"]),
+               ("html-onto-target-of-link-in-folder", ["--html", "outside.json"])]
+    if host:
+        targets.append(("output-substituted-onto-walked-report", ["--output", "reports/%h.json"]))
+    for key, target in targets:
+        for as_json in (False, True):
+            cases.append(Case(name=f"same-file/summarize-{key}{' -j' if as_json else ''}",
+                              category="same-file",
+                              argv=["--summarize", "reports"] + target + (["-j"] if as_json else []),
+                              setup=reports, status={2}, usage=(target[0], ()),
+                              message="which this command reads", stdout_empty=True))
+    for key, argv, prog in (
+            ("from", ["--from", "good.json", "--html", "r.html", "--output", "r.html"], "real"),
+            ("compare", ["--compare", "good.json", "cur.json", "--metrics", "m", "--output", "./m"],
+             "real"),
+            ("summarize", ["--summarize", "good.json", "--html", "s.html", "--output", "s.html"],
+             "real"),
+            ("run", ["-t", "0", "--html", "r.html", "--output", "./r.html"], "fake")):
+        cases.append(Case(name=f"same-file/two-targets-one-file/{key}", category="same-file",
+                          argv=argv, prog=prog, files={"good.json": GOOD, "cur.json": SLOWER_BYTES},
+                          env={"NVBW_FAKE_GPUS": "2"}, status={2}, usage=("", ()),
+                          message="one file cannot hold both", stdout_empty=True))
+    return cases
+
+
+def make_chain(top: Path, depth: int, report_at: int, report: bytes) -> None:
+    """Folders named "d", `depth` deep under `top`, made through descriptors one at a time (their
+    paths grow past the system's limit on a path), with deep.json at level `report_at`."""
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for level in range(1, depth + 1):
+        os.mkdir("d", dir_fd=fd)
+        below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = below
+        if level == report_at:
+            out = os.open("deep.json", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            os.write(out, report)
+            os.close(out)
+    os.close(fd)
+
+
+def remove_chain(top: Path) -> None:
+    """Removes make_chain's folders without long paths or recursion: each level's child moves up
+    to `top` before the level is removed."""
+    current, n = top / "d", 0
+    while current is not None:
+        for name in os.listdir(current):
+            if name != "d":
+                os.unlink(current / name)
+        below = None
+        if (current / "d").exists():
+            below = top / f"level{n}"
+            os.rename(current / "d", below)
+            n += 1
+        os.rmdir(current)
+        current = below
+
+
+def folder_cases() -> List[Case]:
+    """A folder that cannot be listed, at any depth and for any reason, is unreadable with the
+    reason (exit 3) and the walk goes on: no read right (as a user, or root without
+    CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), a path longer than the system takes."""
+    cases = []
+    wrap = []
+    if os.geteuid() == 0:
+        if not os.access("/usr/bin/setpriv", os.X_OK):
+            return cases
+        wrap = ["/usr/bin/setpriv", "--inh-caps=-dac_override,-dac_read_search",
+                "--bounding-set=-dac_override,-dac_read_search"]
+
+    def tree(w: Path) -> None:
+        for rack in ("a", "b", "c/deeper", "d/deeper", "e"):
+            (w / "tree" / rack).mkdir(parents=True)
+        for where, data in (("a/n1.json", GOOD), ("b/n2.json", GOOD), ("c/n3.json", GOOD),
+                            ("c/deeper/n6.json", GOOD), ("d/deeper/n4.json", GOOD),
+                            ("e/n5.json", SLOWER_BYTES)):
+            (w / "tree" / where).write_bytes(data)
+        os.chmod(w / "tree" / "b", 0)
+        os.chmod(w / "tree" / "c" / "deeper", 0)
+
+    def restore(w: Path) -> None:
+        os.chmod(w / "tree" / "b", 0o755)
+        os.chmod(w / "tree" / "c" / "deeper", 0o755)
+    for as_json in (False, True):
+        cases.append(Case(
+            name=f"folders/no-read-right-at-two-depths{' -j' if as_json else ''}",
+            category="folders", argv=["--summarize", "tree"] + (["-j"] if as_json else []),
+            wrap=wrap, setup=tree, cleanup=restore, status={3},
+            checks=[summary_check(4, 2, "Permission denied")] if as_json else
+            [check_stdout_text, lambda r: [] if b"Summary: 4 nodes, 1 flagged, 2 unreadable." in
+             r.stdout and b"tree/b: cannot be listed: Permission denied" in r.stdout
+             else [f"the summary does not list tree/b: {r.stdout[-300:]!r}"]]))
+
+    # 2,100 levels under --nofile=64: walked with one descriptor at a time down to where a path
+    # gets too long (about 2,040 levels), which is unreadable; the report at level 1,500 is found.
+    # The tree lies beside the working directory (the harness's own walk would recurse too deep),
+    # reached through a link.
+    def deep(w: Path) -> None:
+        outside = w.parent / (w.name + "-deep")
+        outside.mkdir()
+        (outside / "a.json").write_bytes(GOOD)
+        (outside / "z.json").write_bytes(GOOD)
+        make_chain(outside, 2100, 1500, SLOWER_BYTES)
+        os.symlink(outside, w / "fleet")
+
+    def undeep(w: Path) -> None:
+        outside = w.parent / (w.name + "-deep")
+        remove_chain(outside)
+        shutil.rmtree(outside, ignore_errors=True)
+    cases.append(Case(name="folders/2100-deep-under-nofile-64", category="folders",
+                      argv=["--summarize", "fleet", "-j"], nofile=64, setup=deep, cleanup=undeep,
+                      status={3}, checks=[summary_check(3, 1, "File name too long")]))
+    return cases
+
+
+def start_failure_cases() -> List[Case]:
+    """A run that fails before or while it sets up still writes --output, --html and --metrics,
+    with its error and nvbandwidth_run_error 1 (the real binary has no driver here)."""
+    def metrics_error(result: Result) -> List[str]:
+        path = result.workdir / "m.prom"
+        text = path.read_text() if path.is_file() else ""
+        return [] if re.search(r"^nvbandwidth_run_error(\{[^}]*\})? 1$", text, re.M) else \
+            [f"m.prom has no nvbandwidth_run_error 1: {text[:200]!r}"]
+
+    def json_error(result: Result) -> List[str]:
+        doc, problems = strict_json((result.workdir / "r.json").read_bytes(), "r.json")
+        if not problems and not doc["nvbandwidth"].get("error"):
+            problems.append("r.json holds no error")
+        return problems
+    files = ["--output", "r.json", "--metrics", "m.prom", "--html", "r.html"]
+    checks = [check_stdout_json, json_error, metrics_error, check_page("r.html")]
+    return [
+        Case(name="start-failure/no-driver -j", category="start-failure",
+             argv=["-j", "-t", "0"] + files, status={1}, creates={"r.json", "m.prom", "r.html"},
+             checks=checks),
+        Case(name="start-failure/no-driver/text-output", category="start-failure",
+             argv=["-t", "0", "--output", "r.txt"], status={1}, creates={"r.txt"},
+             checks=[lambda r: [] if b"ERROR: cannot start" in (r.workdir / "r.txt").read_bytes()
+                     else ["r.txt does not say why the run could not start"]]),
+        Case(name="start-failure/executor -j", category="start-failure", prog="fake",
+             argv=["-j", "-t", "0"] + files,
+             env={"NVBW_FAKE_GPUS": "2", "NVBW_FAKE_EXECUTOR_FAIL": "no memory for the buffers"},
+             status={1}, creates={"r.json", "m.prom", "r.html"}, checks=checks),
+    ]
+
+
+def json_output_cases() -> List[Case]:
+    """Every JSON the program writes, on stdout and in files, parses with a strict reader (no NaN,
+    no 1e+9999), also for reports at the edges of what a report may hold: cells of 0, of 1e-9
+    (the least above 0) and near 1e7 (the most), compared and summarized against each other."""
+    edge_min = copy.deepcopy(BASE)
+    with_cell(edge_min["nvbandwidth"], 0, 1e-9)
+    edge_max = copy.deepcopy(BASE)  # its SUM too must stay within 1e7
+    with_cell(edge_max["nvbandwidth"], 0, 1e7 - 1000)
+    zero = copy.deepcopy(BASE)
+    with_cell(zero["nvbandwidth"], 0, 0.0)
+    files = {"good.json": GOOD, "cur.json": SLOWER_BYTES, "min.json": dump(edge_min),
+             "max.json": dump(edge_max), "zero.json": dump(zero), "up.json": dump(UPSTREAM2),
+             "features.json": dump(FEATURES), "floors.txt": b"host_to_device_memcpy_ce 100000\n",
+             "fleet/a.json": one_gpu_report("node-a", "1e-9"),
+             "fleet/b.json": one_gpu_report("node-b", "1e-9"),
+             "fleet/c.json": one_gpu_report("node-c", "1e7")}
+
+    def folder(w: Path) -> None:
+        (w / "fleet").mkdir(exist_ok=True)
+    setup_files = {k: v for k, v in files.items() if not k.startswith("fleet/")}
+
+    def with_fleet(w: Path) -> None:
+        folder(w)
+        for k, v in files.items():
+            if k.startswith("fleet/"):
+                (w / k).write_bytes(v)
+    cases = []
+    stdout_cases = [
+        ("run", ["-t", "0", "1", "-j"], "fake", {0}),
+        ("run-baseline-expect", ["-t", "0", "-j", "--baseline", "min.json", "--expect",
+                                 "floors.txt", "--min-percent-of-peak", "50"], "fake", {0, 3}),
+        ("list", ["-j", "-l"], "real", {0}),
+        ("compare-min-max", ["--compare", "min.json", "max.json", "-j"], "real", {0, 3}),
+        ("compare-max-min", ["--compare", "max.json", "min.json", "-j"], "real", {0, 3}),
+        ("compare-zero-max", ["--compare", "zero.json", "max.json", "-j"], "real", {0, 3}),
+        ("compare-upstream", ["--compare", "up.json", "good.json", "-j", "--expect",
+                              "floors.txt"], "real", {0, 3}),
+        ("from-expect", ["--from", "max.json", "--expect", "floors.txt", "-j"], "real", {0, 3}),
+        ("from-percent-of-peak", ["--from", "min.json", "--min-percent-of-peak", "100", "-j"],
+         "real", {0, 3}),
+        ("summarize-edges", ["--summarize", "fleet", "min.json", "max.json", "zero.json",
+                             "good.json", "-j"], "real", {0, 3}),
+        ("summarize-features", ["--summarize", "features.json", "up.json", "-j"], "real", {0, 3}),
+    ]
+    for key, argv, prog, status in stdout_cases:
+        cases.append(Case(name=f"json-strict/stdout/{key}", category="json-strict", argv=argv,
+                          prog=prog, files=setup_files, setup=with_fleet,
+                          env={"NVBW_FAKE_GPUS": "2"}, status=status,
+                          checks=[check_stdout_schema if key != "list" else check_stdout_json]))
+    file_cases = [
+        ("run", ["-t", "0", "--output", "o.json"], "fake", {0}),
+        ("from", ["--from", "max.json", "--output", "o.json"], "real", {0}),
+        ("compare", ["--compare", "min.json", "max.json", "--output", "o.json"], "real", {0, 3}),
+        ("summarize", ["--summarize", "fleet", "max.json", "--output", "o.json"], "real", {0, 3}),
+    ]
+    for key, argv, prog, status in file_cases:
+        cases.append(Case(name=f"json-strict/file/{key}", category="json-strict", argv=argv,
+                          prog=prog, files=setup_files, setup=with_fleet,
+                          env={"NVBW_FAKE_GPUS": "2"}, status=status, creates={"o.json"},
+                          checks=[check_json_file("o.json", schema=True)]))
+    # Three reports of 4.9e-324, 4.9e-324 and 1e7 gave "sum_percent_of_median" : 1e+9999.
+    def subnormal_fleet(w: Path) -> None:
+        (w / "fleet").mkdir()
+        for name, value in (("a", "4.9e-324"), ("b", "4.9e-324"), ("c", "1e7")):
+            (w / "fleet" / f"{name}.json").write_bytes(one_gpu_report(f"node-{name}", value))
+    cases.append(Case(name="json-strict/stdout/summarize-subnormal-medians", category="json-strict",
+                      argv=["--summarize", "fleet", "-j"], setup=subnormal_fleet, status={3},
+                      checks=[check_stdout_schema, summary_check(1, 2, "is not a bandwidth")]))
+    return cases
+
+
+def promise_option_cases() -> List[Case]:
+    """Options a command cannot honour, -t/-p names that match nothing, and `--` taken for an
+    option's value: usage errors before anything is read or written."""
+    files = {"good.json": GOOD, "cur.json": SLOWER_BYTES, "floors.txt": b"host_to_device_memcpy_ce 1\n"}
+    refused = [
+        ("summarize-expect", ["--summarize", "good.json", "--expect", "floors.txt"]),
+        ("summarize-min-percent-of-peak", ["--summarize", "good.json", "--min-percent-of-peak",
+                                           "100"]),
+        ("summarize-t-typo", ["--summarize", "good.json", "-t", "typo_name"]),
+        ("summarize-t-index-out-of-bound", ["--summarize", "good.json", "-t", "999"]),
+        ("summarize-t-no-such-matrix", ["--summarize", "good.json", "-t",
+                                        "host_to_device_memcpy_ce_total"]),
+        ("summarize-p-nothing", ["--summarize", "good.json", "-p", "nothing_starts_so"]),
+        ("summarize-tolerance", ["--summarize", "good.json", "--tolerance", "10"]),
+        ("compare-t", ["--compare", "good.json", "cur.json", "-t", "0"]),
+        ("compare-p", ["--compare", "good.json", "cur.json", "-p", "host"]),
+        ("from-t", ["--from", "good.json", "--html", "o.html", "-t", "0"]),
+        ("from-tolerance", ["--from", "good.json", "--html", "o.html", "--tolerance", "10"]),
+        ("tolerance-without-comparison", ["-t", "0", "--tolerance", "10"]),
+        ("html-takes-double-dash", ["--html", "--", "--from", "good.json"]),
+        ("output-takes-double-dash", ["--from", "good.json", "--output", "--"]),
+        ("summarize-nothing-after-double-dash", ["--summarize", "--"]),
+        ("options-after-double-dash", ["--", "--summarize", "good.json"]),
+        ("t-takes-double-dash", ["-t", "--", "0"]),
+    ]
+    for option in (["-b", "64"], ["-i", "5"], ["-m"], ["-s"], ["-d"], ["-v"], ["--loopCount", "4"],
+                   ["--perfFormatter"], ["-H"], ["-P", "2"], ["--pair", "0", "1"]):
+        for mode, argv in (("compare", ["--compare", "good.json", "cur.json"]),
+                           ("from", ["--from", "good.json", "--html", "o.html"]),
+                           ("summarize", ["--summarize", "good.json"])):
+            refused.append((f"{mode}{option[0]}", argv + option))
+    cases = []
+    for key, argv in refused:
+        cases.append(Case(name=f"options/{key}", category="options", argv=argv, files=files,
+                          status={2}, usage=("", ()), stdout_empty=True, rss=OPTION_RSS,
+                          max_seconds=OPTION_MAX_SECONDS, timeout=FAST_TIMEOUT_S * 2))
+    cases.append(Case(name="option-spellings/summarize-double-dash", category="option-spellings",
+                      argv=["-j", "--summarize", "--", "good.json", "cur.json"], files=files,
+                      status={0, 3}, checks=[summary_check(2, 0)]))
+    return cases
+
+
+def substitution_cases() -> List[Case]:
+    """A job id of "." or ".." names no folder: out/sub/%j/r.json is not out/r.json."""
+    cases = []
+    for job, name in ((".", "_.json"), ("..", "_..json")):
+        cases.append(Case(name=f"output-path/job-id-{job}/names-no-folder",
+                          category="output-path", prog="fake",
+                          argv=["-t", "0", "--output", "out/sub/%j/r.json"],
+                          setup=lambda w: (w / "out" / "sub").mkdir(parents=True),
+                          env={"NVBW_FAKE_GPUS": "2", "SLURM_JOB_ID": job}, status={2},
+                          usage=("--output", ()), stdout_empty=True))
+        cases.append(Case(name=f"output-path/job-id-{job}/a-plain-file", category="output-path",
+                          prog="fake", argv=["-t", "0", "-j", "--output", "out/%j.json"],
+                          setup=lambda w: (w / "out").mkdir(),
+                          env={"NVBW_FAKE_GPUS": "2", "SLURM_JOB_ID": job}, status={0},
+                          creates={f"out/{name}"}))
+    return cases
+
+
+def loop_signal_cases() -> List[Case]:
+    """SIGINT, SIGTERM and SIGHUP during a long loop over a report (the metrics of 1,024 GPUs; the
+    page and the comparison of the ~59 MB report) end the command with 128+N within REACTION_S,
+    and no file is left."""
+    cases = []
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        cases.append(Case(name=f"signals/{signum.name}/metrics-of-1024-gpus", category="signals",
+                          argv=["--from", "r1024.json", "--metrics", "m.prom"],
+                          files={"r1024.json": lambda p: many_gpu_report(p, 1024)},
+                          send=(signum, SIGNAL_DELAY_S), reaction=REACTION_S,
+                          status={128 + signum}, dies_by={signum}, stdout_empty=True))
+    for key, argv in (("html-of-big-report", ["--html", "out.html", "--from", "indented"]),
+                      ("compare-big-reports", ["--compare", "indented", "indented", "-j"])):
+        cases.append(Case(name=f"signals/SIGINT/{key}", category="signals", argv=argv,
+                          send=(signal.SIGINT, SIGNAL_DELAY_S), reaction=REACTION_S,
+                          status={130}, dies_by={signal.SIGINT}, stdout_empty=True, needs="big",
+                          rss_from="indented"))
+    return cases
+
+
+def metrics_memory_cases() -> List[Case]:
+    """--metrics holds its text once (at most the 256 MiB budget) and refuses at once a report
+    whose cells cannot fit; a report packed denser than any report is refused while it is read."""
+    long_host = "gpu-node-" + "x" * 100 + ".cluster.example.org"
+    return [
+        Case(name="memory/metrics-1024-gpus-within-the-budget", category="memory",
+             argv=["--from", "r1024.json", "--metrics", "m.prom"],
+             files={"r1024.json": lambda p: many_gpu_report(p, 1024)}, creates={"m.prom"},
+             rss=8 * 3 * MiB + BIG_REPORT_RSS_BASE, rss_output=("m.prom", METRICS_TEXT_RSS_FACTOR),
+             timeout=60),
+        Case(name="memory/metrics-1024-gpus-over-the-budget", category="memory",
+             argv=["--from", "r1024.json", "--metrics", "m.prom"],
+             files={"r1024.json": lambda p: many_gpu_report(p, 1024, long_host)}, status={1},
+             one_line=True, rss=8 * 3 * MiB + BIG_REPORT_RSS_BASE, max_seconds=FAST_REFUSAL_S,
+             checks=[lambda r: [] if re.search(rb"--metrics 'm.prom': the metrics of this report "
+                                               rb"would exceed 256 MiB", r.stderr)
+                     else [f"stderr does not say the metrics would exceed 256 MiB: "
+                           f"{r.stderr[:200]!r}"]]),
+        Case(name="memory/stacked-upstream-report-of-short-strings", category="memory",
+             argv=["--from", "stacked.json", "--metrics", "m.prom"],
+             files={"stacked.json": stacked_upstream_report}, status={2},
+             usage=("--from", ("stacked.json",)), message=r"MiB of memory",
+             rss=8 * 13 * MiB + BIG_REPORT_RSS_BASE, max_seconds=FAST_REFUSAL_S),
+    ]
+
+
 def all_cases(ctx: Context) -> List[Case]:
     cases = reference_cases()
     cases += reading_cases(unusable_inputs(listing_output(ctx)))
@@ -1548,6 +2020,14 @@ def all_cases(ctx: Context) -> List[Case]:
     cases += option_cases()
     cases += spelling_cases()
     cases += summarize_cases(unusable_inputs(listing_output(ctx)))
+    cases += summarized_folder_cases()
+    cases += folder_cases()
+    cases += start_failure_cases()
+    cases += json_output_cases()
+    cases += promise_option_cases()
+    cases += substitution_cases()
+    cases += loop_signal_cases()
+    cases += metrics_memory_cases()
     cases += [build_path_case("real"), build_path_case("fake")]
     if ctx.sanitized:  # ASan and UBSan embed source paths of their own in the binary
         cases = [c for c in cases if c.category != "build-paths"]
@@ -1573,6 +2053,10 @@ def describe(case: Case, ctx: Context) -> str:
         extra.append(f"{signal.Signals(case.send[0]).name} after {case.send[1]} s")
     if case.fsize is not None:
         extra.append(f"RLIMIT_FSIZE {case.fsize}")
+    if case.nofile is not None:
+        extra.append(f"RLIMIT_NOFILE {case.nofile}")
+    if case.wrap:
+        extra.append("through " + " ".join(case.wrap))
     return " ".join(parts) + (f"   [{'; '.join(extra)}]" if extra else "")
 
 

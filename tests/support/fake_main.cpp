@@ -22,6 +22,7 @@
 //   NVBW_FAKE_NO_PEER=A-B,...  no peer access between GPUs A and B, both ways (peer-access NOTE)
 //   NVBW_FAKE_FAIL=TEXT        testcases whose first matrix title contains TEXT fail verification
 //                              (ERROR lines)
+//   NVBW_FAKE_EXECUTOR_FAIL=TEXT  the copies cannot be set up: the run stops with this error
 //   NVBW_FAKE_SIGINT_AFTER=N   the process sends itself SIGINT at the N-th stop check (one per
 //                              sample): an interrupted run that stops at the same point every time
 //   NVBW_FAKE_RANKS=N          a world of N processes that share memory (N >= 2): the multinode
@@ -121,6 +122,7 @@ int main(int argc, char** argv) {
     scope = nvbw::RegistryScope::WithMultinode;
   }
   behaviour.environments = environments(gpus);
+  behaviour.executorFailure = envText("NVBW_FAKE_EXECUTOR_FAIL");
   const nvbw::PlatformFactory platform = nvbw::test::fakePlatform(topology, behaviour);
   nvbw::SignalStop signals;
   const int sigintAfter = envInt("NVBW_FAKE_SIGINT_AFTER", 0);

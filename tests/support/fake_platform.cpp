@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -132,6 +133,7 @@ SystemFacts FakePlatform::systemFacts() const {
 
 std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
                                                              ExecHooks hooks) {
+  if (!behaviour_.executorFailure.empty()) throw std::runtime_error(behaviour_.executorFailure);
   return makeFakeExecutor(settings, std::move(hooks), behaviour_);
 }
 

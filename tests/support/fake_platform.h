@@ -43,6 +43,8 @@ struct FakeBehaviour {
   // What environment() returns: the first at the start of a run, the second (else the first) at
   // its end. Empty: a snapshot with no facts and NVML taken to have answered.
   std::vector<EnvironmentSnapshot> environments;
+  // Not empty: makePlanExecutor fails with this message (the copies cannot be set up).
+  std::string executorFailure;
 };
 
 double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t copyIndex);

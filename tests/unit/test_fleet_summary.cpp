@@ -387,15 +387,23 @@ TEST(FleetSummaryReading, ProblemsAreSaidAsReadReportSaysThem) {
   json badPercent = report("p", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50), "GB/s", 63)});
   badPercent["nvbandwidth"]["testcases"][0]["percent_of_peak"][0][0] = -1;
   json badUnit = report("u", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50), "MB/s")});
+  // Above 0 but below any bandwidth: a median of it made a percent of median of infinity.
+  json tiny = report("t", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 4.9e-324))});
+  json tinyPercent =
+      report("q", 1, {passed("host_to_device_memcpy_ce", oneRow(1, 50), "GB/s", 63)});
+  tinyPercent["nvbandwidth"]["testcases"][0]["percent_of_peak"][0][0] = 1e-300;
   ReportDir dir;
-  for (const auto& [name, doc] : std::vector<std::pair<std::string, json>>{{"wide", wide},
-                                                                           {"bogus", bogus},
-                                                                           {"noname", noName},
-                                                                           {"ragged", ragged},
-                                                                           {"latency", slowLatency},
-                                                                           {"string", stringCell},
-                                                                           {"percent", badPercent},
-                                                                           {"unit", badUnit}}) {
+  for (const auto& [name, doc] :
+       std::vector<std::pair<std::string, json>>{{"wide", wide},
+                                                 {"bogus", bogus},
+                                                 {"noname", noName},
+                                                 {"ragged", ragged},
+                                                 {"latency", slowLatency},
+                                                 {"string", stringCell},
+                                                 {"percent", badPercent},
+                                                 {"unit", badUnit},
+                                                 {"tiny", tiny},
+                                                 {"tinypercent", tinyPercent}}) {
     const std::string path = dir.write(name + ".json", doc);
     std::string expected;
     try {

@@ -91,8 +91,9 @@ TEST(JsonStyle, Doubles) {
 
 TEST(JsonStyle, NonFiniteDoubles) {
   EXPECT_EQ(core::jsonDouble(std::nan("")), "null");
-  EXPECT_EQ(core::jsonDouble(std::numeric_limits<double>::infinity()), "1e+9999");
-  EXPECT_EQ(core::jsonDouble(-std::numeric_limits<double>::infinity()), "-1e+9999");
+  // jsoncpp's 1e+9999 is refused by strict readers: no JSON output holds a non-finite number.
+  EXPECT_EQ(core::jsonDouble(std::numeric_limits<double>::infinity()), "null");
+  EXPECT_EQ(core::jsonDouble(-std::numeric_limits<double>::infinity()), "null");
   EXPECT_EQ(styledJson(json{{"average", std::nan("")}}), "{\n\t\"average\" : null\n}\n");
 }
 

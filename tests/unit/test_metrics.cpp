@@ -7,6 +7,7 @@
 
 #include <clocale>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <locale>
 #include <map>
@@ -708,6 +709,67 @@ TEST(Metrics, TheTextStaysWithinItsBudget) {
   EXPECT_THROW(metrics::metricsTextWithin(doc, 0), MetricsTooLarge);
   EXPECT_EQ(metrics::metricsTextWithin(json::array(), 0), "");
   EXPECT_EQ(kMaxMetricsBytes, 256u << 20);
+}
+
+// A report whose metrics cannot fit is refused before they are made (its cells alone, each with
+// the labels every one of its series carries, are over the budget), so neither its time nor its
+// memory is spent; the bound never refuses one that fits.
+TEST(Metrics, AReportFarOverTheBudgetIsRefusedBeforeItsMetricsAreMade) {
+  json gpus = json::array();
+  for (int i = 0; i < 256; ++i)
+    gpus.push_back(std::to_string(i) + ": NVIDIA H200 (00000000:19:00): (gpu-node-01)");
+  json values = json::array();
+  for (int r = 0; r < 256; ++r) values.push_back(json::array());
+  for (auto& row : values)
+    for (int c = 0; c < 256; ++c) row.push_back(1.0);
+  json doc = run(json::array({matrix("device_to_device_memcpy_read_ce", kD2dReadTitle, values)}));
+  doc["nvbandwidth"]["GPU Device list"] = gpus;
+  const std::size_t size = metricsText(doc).size();
+  EXPECT_NO_THROW(metrics::metricsTextWithin(doc, size));
+  int asked = 0;
+  const StopRequest counting = [&asked] {
+    ++asked;
+    return 0;
+  };
+  try {
+    metrics::metricsPiecesWithin(doc, size / 2, counting);
+    ADD_FAILURE() << "no MetricsTooLarge";
+  } catch (const MetricsTooLarge& e) {
+    EXPECT_NE(std::string(e.what()).find("its 65536 cells alone take at least"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_LE(asked, 2);  // refused before the first row of cells
+}
+
+TEST(Metrics, NoReportOfTheTreeIsRefusedByTheEarlyBound) {
+  for (const char* name : {"fleet/h200x2.json", "fleet/fake_base.json", "html/features.json",
+                           "upstream/default.json", "d2d/json_four_gpu.json"}) {
+    const json doc = json::parse(readFile(kGolden + "/" + name));
+    const std::string text = metricsText(doc);
+    EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text) << name;
+  }
+  for (const char* name : {"multinode_two_nodes.json", "hostile_names.json", "compare_fake.json"}) {
+    const json doc = json::parse(readFile(kReports + "/" + name));
+    const std::string text = metricsText(doc);
+    EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text) << name;
+  }
+}
+
+// A signal is acted on within a row of cells, not at the end of the file.
+TEST(Metrics, AStopRequestEndsTheMetricsWithinARow) {
+  const json doc = json::parse(readFile(kGolden + "/fleet/h200x2.json"));
+  int asked = 0;
+  int afterStop = 0;
+  const StopRequest stop = [&asked, &afterStop] {
+    if (++asked < 5) return 0;
+    ++afterStop;
+    return SIGINT;
+  };
+  EXPECT_THROW(metrics::metricsPiecesWithin(doc, kMaxMetricsBytes, stop), Interrupted);
+  EXPECT_EQ(afterStop, 1);
+  std::string joined;
+  for (const std::string& piece : metricsPieces(doc, {})) joined += piece;
+  EXPECT_EQ(joined, metricsText(doc));
 }
 
 // Every cell with a value has exactly one value series, in a real run of this tool.

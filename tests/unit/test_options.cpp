@@ -314,10 +314,59 @@ TEST(ParseOptions, NotAWholeNumber) {
             "invalid value 'abc' for --testSamples: expected a whole number");
   EXPECT_EQ(usageError({"--loopCount", "abc"}),
             "invalid value 'abc' for --loopCount: expected a whole number");
-  for (const char* value : {"1.5", "", " 5", "5 ", "0x10", "1e3", "+", "-", "--", "5MiB", "--5"}) {
+  for (const char* value : {"1.5", "", " 5", "5 ", "0x10", "1e3", "+", "-", "5MiB", "--5"}) {
     EXPECT_EQ(usageError({"-b", value}), std::string("invalid value '") + value +
                                              "' for --bufferSize: expected a whole number of MiB");
   }
+  // `--` ends the options: it is never an option's value.
+  EXPECT_EQ(usageError({"-b", "--"}), "the required argument for option '--bufferSize' is missing");
+}
+
+TEST(ParseOptions, DoubleDashEndsTheOptionsAndWhatFollowsIsSummarized) {
+  EXPECT_EQ(parse({"--summarize", "--", "-odd.json", "--", "b"}).summarize,
+            (std::vector<std::string>{"-odd.json", "--", "b"}));
+  EXPECT_EQ(parse({"--summarize", "a", "-j", "--", "-b"}).summarize,
+            (std::vector<std::string>{"a", "-b"}));
+  EXPECT_TRUE(parse({"--summarize", "a", "--", "-j"}).summarize.size() == 2);
+  EXPECT_FALSE(parse({"--summarize", "a", "--", "-j"}).json);
+  EXPECT_EQ(usageError({"--summarize", "--"}),
+            "--summarize needs report files or folders (after it, or after --)");
+  EXPECT_EQ(usageError({"--", "--summarize", "a"}), "unexpected argument '--summarize'");
+  EXPECT_EQ(usageError({"-t", "0", "--", "1"}), "unexpected argument '1'");
+  EXPECT_EQ(usageError({"--html", "--", "--from", "r.json"}),
+            "the required argument for option '--html' is missing");
+  EXPECT_TRUE(parse({"-t", "0", "--"}).testcases.size() == 1);
+}
+
+TEST(ValidateOptions, NoOptionIsAcceptedAndIgnored) {
+  EXPECT_EQ(validationError({"--compare", "a", "b", "-i", "5"}),
+            "-i/--testSamples shapes what a run measures: --compare reads saved reports, so it "
+            "cannot be used with it");
+  EXPECT_EQ(validationError({"--from", "a", "--html", "o", "-v"}),
+            "-v/--verbose shapes what a run measures: --from reads saved reports, so it cannot "
+            "be used with it");
+  EXPECT_EQ(validationError({"--summarize", "a", "-b", "512"}),
+            "-b/--bufferSize shapes what a run measures: --summarize reads saved reports, so it "
+            "cannot be used with it");
+  EXPECT_NE(validationError({"--compare", "a", "b", "-t", "0"}).find("-t/--testcase selects"),
+            std::string::npos);
+  EXPECT_NE(validationError({"--from", "a", "--html", "o", "-p", "host"}).find("-p/--"),
+            std::string::npos);
+  EXPECT_NE(validationError({"--tolerance", "10"}).find("--tolerance is how far"),
+            std::string::npos);
+  EXPECT_NE(validationError({"--summarize", "a", "--expect", "f"}).find("--expect judges one"),
+            std::string::npos);
+  EXPECT_NE(validationError({"--summarize", "a", "--min-percent-of-peak", "50"})
+                .find("--min-percent-of-peak judges one"),
+            std::string::npos);
+  // What each command does use.
+  for (std::initializer_list<const char*> args :
+       {std::initializer_list<const char*>{"--compare", "a", "b", "--tolerance", "10", "-j"},
+        {"--baseline", "a", "--tolerance", "10", "-i", "5", "-t", "0"},
+        {"--summarize", "a", "-t", "0", "--html", "o", "--no-progress"},
+        {"--from", "a", "--expect", "f", "-j", "--compat", "v0.10"},
+        {"-b", "64", "-i", "2", "-m", "-s", "-d", "-v", "--loopCount", "4", "-H"}})
+    EXPECT_NO_THROW(validateOptions(parse(args)));
 }
 
 TEST(ParseOptions, NegativeNumbersDoNotWrap) {

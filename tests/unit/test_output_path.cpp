@@ -27,6 +27,21 @@ TEST(OutputPath, ASubstitutedValueNeverAddsAFolderOrALineBreak) {
   EXPECT_EQ(expandOutputPath("x%h", OutputPathFields{"", 0, ""}), "x_");
 }
 
+// "." and ".." would name a folder ("out/%j/r.json" with a job id of ".." is out/r.json), and a
+// leading dot would hide the file from --summarize: a value's leading dot becomes '_'.
+TEST(OutputPath, ASubstitutedValueNeverNamesAFolderOrHidesTheFile) {
+  for (const char* value : {".", "..", "...", ".hidden"}) {
+    const std::string part = expandOutputPath("%h", OutputPathFields{value, 0, value});
+    EXPECT_EQ(part[0], '_') << value;
+    EXPECT_EQ(part.substr(1), std::string(value).substr(1));
+    EXPECT_EQ(expandOutputPath("out/%j/r.json", OutputPathFields{"h", 0, value}),
+              "out/" + part + "/r.json");
+  }
+  EXPECT_EQ(expandOutputPath("%h%j", OutputPathFields{".", 0, "."}), "__");
+  EXPECT_EQ(expandOutputPath("%j", OutputPathFields{"h", 0, "1.5"}), "1.5");
+  EXPECT_EQ(expandOutputPath(".%h", OutputPathFields{"x", 0, ""}), ".x");  // the pattern's own
+}
+
 TEST(OutputPath, UnknownOrLonePercentIsAUsageError) {
   EXPECT_NO_THROW(checkOutputPattern("reports/%h-%r-%j-%%.json"));
   EXPECT_THROW(checkOutputPattern("reports/%H.json"), UsageError);

@@ -151,6 +151,31 @@ TEST(OutputFile, NeverAFileTheCommandReads) {
   EXPECT_EQ(contents(report), contents(kGolden));
 }
 
+// Inputs found after the targets were checked (the reports of a folder) are refused alike.
+TEST(OutputFile, AnInputLearntOfLaterIsRefusedToo) {
+  TempDir dir;
+  const std::string report = dir.path() + "/report.json", hard = dir.path() + "/hard.json";
+  std::ofstream(report) << contents(kGolden);
+  ASSERT_EQ(::link(report.c_str(), hard.c_str()), 0);
+  const OutputFile target({"--output", report}, {});
+  EXPECT_THROW(target.refuseIfReads({"--summarize", hard}), ReportFileError);
+  EXPECT_NO_THROW(target.refuseIfReads({"--summarize", kGolden}));
+  const OutputFile fresh({"--output", dir.path() + "/new.json"}, {});
+  EXPECT_NO_THROW(fresh.refuseIfReads({"--summarize", report}));
+  ::unlink(hard.c_str());
+}
+
+TEST(OutputFile, TwoTargetsOfOneFileAreTheSameFile) {
+  TempDir dir;
+  const std::string report = dir.path() + "/report.json", link = dir.path() + "/link.json";
+  std::ofstream(report) << "{}";
+  ASSERT_EQ(::symlink(report.c_str(), link.c_str()), 0);
+  const OutputFile a({"--html", dir.path() + "/new.html"}, {});
+  EXPECT_TRUE(a.sameFileAs(OutputFile({"--output", dir.path() + "/./new.html"}, {})));
+  EXPECT_FALSE(a.sameFileAs(OutputFile({"--output", dir.path() + "/other.html"}, {})));
+  EXPECT_TRUE(OutputFile({"--html", report}, {}).sameFileAs(OutputFile({"--output", link}, {})));
+}
+
 TEST(OutputFile, AFailedWriteLeavesNothingBehind) {
   // In a child: a file-size limit below the text (SIGXFSZ ignored, as SignalStop does), so the
   // write fails with EFBIG half way.

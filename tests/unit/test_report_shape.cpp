@@ -101,7 +101,8 @@ TEST(ReportShape, WrongTypesNameThePlace) {
 }
 
 TEST(ReportShape, ImpossibleValuesAreRefused) {
-  for (double bad : {-5.0, 2e7}) {
+  // Above 0 and below 1e-9: no bandwidth, and a divisor that would make a ratio infinite.
+  for (double bad : {-5.0, 2e7, 4.9e-324, 1e-300, 9.9e-10}) {
     EXPECT_NE(problemOf(mutated([bad](json& run) {
                 firstMatrixEntry(run)["values"][0][1] = bad;
               })).find("is not a bandwidth"),
@@ -121,6 +122,26 @@ TEST(ReportShape, ImpossibleValuesAreRefused) {
             })).find("median"),
             std::string::npos);
   EXPECT_EQ(problemOf(mutated([](json& run) { firstMatrixEntry(run)["values"][0][1] = 0; })), "");
+  EXPECT_EQ(problemOf(mutated([](json& run) { firstMatrixEntry(run)["values"][0][1] = 1e-9; })),
+            "");
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["bandwidth_matrix"][0][1] = "4.9e-324";
+            })).find("is not a bandwidth (0, or 1e-9 to 1e7 GB/s)"),
+            std::string::npos);
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["cells"][0][0]["stddev"] = 1e300;
+            })).find("stddev: 1e+300 is not a spread of bandwidths"),
+            std::string::npos);
+  EXPECT_NE(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["percent_of_peak"][0][0] = 1e-300;
+            })).find("is not a percent of peak"),
+            std::string::npos);
+  // A spread may be as small as rounding leaves it.
+  EXPECT_EQ(problemOf(mutated([](json& run) {
+              firstMatrixEntry(run)["cells"][0][0]["stddev"] = 1e-300;
+              firstMatrixEntry(run)["cells"][0][0]["cv"] = 1e-300;
+            })),
+            "");
 }
 
 TEST(ReportShape, MatricesAreBoundedByTheReportsGpus) {

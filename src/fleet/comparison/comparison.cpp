@@ -107,7 +107,7 @@ CellComparison compareCell(const Matrix& b, const Matrix& c, std::size_t row, st
   return cell;
 }
 
-void compareMatrices(const Matrix& b, const Matrix& c, Comparison& out) {
+void compareMatrices(const Matrix& b, const Matrix& c, Comparison& out, const StopRequest& stop) {
   if (b.unit != c.unit) {
     out.notes.push_back(b.name + ": unit " + b.unit + " vs " + c.unit + ", not compared");
     out.onlyInBaseline.push_back(b.name);
@@ -115,6 +115,7 @@ void compareMatrices(const Matrix& b, const Matrix& c, Comparison& out) {
     return;
   }
   for (std::size_t r = 0; r < std::max(b.values.size(), c.values.size()); ++r) {
+    throwIfStopped(stop);
     const std::size_t cols = std::max(r < b.values.size() ? b.values[r].size() : 0,
                                       r < c.values.size() ? c.values[r].size() : 0);
     for (std::size_t col = 0; col < cols; ++col) {
@@ -131,7 +132,8 @@ void compareMatrices(const Matrix& b, const Matrix& c, Comparison& out) {
 }
 
 // Pairs the matrices by key, a repeated key (`-t 0 0`) occurrence by occurrence.
-void compareAllMatrices(const Report& b, const Report& c, Comparison& out) {
+void compareAllMatrices(const Report& b, const Report& c, Comparison& out,
+                        const StopRequest& stop) {
   std::map<std::string, std::deque<std::size_t>> unmatched;
   for (std::size_t i = 0; i < c.matrices.size(); ++i) unmatched[c.matrices[i].name].push_back(i);
   for (const Matrix& m : b.matrices) {
@@ -140,7 +142,7 @@ void compareAllMatrices(const Report& b, const Report& c, Comparison& out) {
       out.onlyInBaseline.push_back(m.name);
       continue;
     }
-    compareMatrices(m, c.matrices[candidates.front()], out);
+    compareMatrices(m, c.matrices[candidates.front()], out, stop);
     candidates.pop_front();
   }
   std::vector<bool> left(c.matrices.size(), false);
@@ -200,15 +202,16 @@ void noteDocuments(const Report& b, const Report& c, std::vector<std::string>& n
 
 }  // namespace
 
-Comparison compareReports(const json& baseline, const json& current, double tolerancePercent) {
+Comparison compareReports(const json& baseline, const json& current, double tolerancePercent,
+                          const StopRequest& stop) {
   if (!std::isfinite(tolerancePercent) || tolerancePercent < 0.0)
     throw std::invalid_argument("the tolerance must be a percentage of 0 or more");
-  const Report b = readReport(baseline, "baseline");
-  const Report c = readReport(current, "current");
+  const Report b = readReport(baseline, "baseline", stop);
+  const Report c = readReport(current, "current", stop);
   Comparison out;
   out.tolerancePercent = tolerancePercent;
   noteDocuments(b, c, out.notes);
-  compareAllMatrices(b, c, out);
+  compareAllMatrices(b, c, out, stop);
   listUnmatchedStatuses(b.statuses, c.statuses, out.onlyInBaseline);
   listUnmatchedStatuses(c.statuses, b.statuses, out.onlyInCurrent);
   return out;

@@ -54,6 +54,8 @@
 #include <string>
 #include <vector>
 
+#include "core/stop_request.h"
+
 namespace nvbw {
 
 enum class Verdict { Same, Slower, Faster, Noisy };
@@ -134,9 +136,10 @@ struct Comparison {
 // entries of the wrong types, and std::invalid_argument when `tolerancePercent` is negative or
 // not finite. Notes: settings that differ (both sides this tool's), GPU counts that differ, a
 // side that is an upstream v0.8 report, a side's run-level error or interruption, a matrix whose
-// unit differs.
+// unit differs. Throws Interrupted when `stop` reports a signal (asked every entry and row).
 Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& current,
-                          double tolerancePercent = kDefaultTolerancePercent);
+                          double tolerancePercent = kDefaultTolerancePercent,
+                          const StopRequest& stop = {});
 
 // The testcases (and sweep sizes) of the suspect cells, each once, in report order.
 std::vector<SuspectTestcase> suspectTestcases(const Comparison& c);

@@ -189,7 +189,7 @@ void readOurEntry(const json& entry, const Where& at, std::vector<Matrix>& out) 
   readOurMatrix(entry, *values, matrixOf(entry, name, where), where, out);
 }
 
-Report readReport(const json& document, const std::string& side) {
+Report readReport(const json& document, const std::string& side, const StopRequest& stop) {
   const Where where{side, ""};
   const json* run = document.is_object() ? findMember(document, keys::kRoot) : nullptr;
   const json* testcases = run && run->is_object() ? findMember(*run, keys::kTestcases) : nullptr;
@@ -204,8 +204,10 @@ Report readReport(const json& document, const std::string& side) {
     report.runNotes.push_back(side + ": the run reported an error: " + error->get<std::string>());
   if (const json* signal = findMember(*run, keys::kInterrupted); signal && signal->is_string())
     report.runNotes.push_back(side + ": the run was interrupted by " + signal->get<std::string>());
-  for (std::size_t i = 0; i < testcases->size(); ++i)
+  for (std::size_t i = 0; i < testcases->size(); ++i) {
+    throwIfStopped(stop);
     readEntry((*testcases)[i], Where{side, "testcases[" + std::to_string(i) + "]"}, report);
+  }
   return report;
 }
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/stop_request.h"
+
 namespace nvbw::comparison {
 
 using nlohmann::json;
@@ -80,6 +82,6 @@ std::optional<T> at(const std::vector<std::vector<std::optional<T>>>& grid, std:
 void readOurEntry(const json& entry, const Where& where, std::vector<Matrix>& out);
 
 // Reads a report of either layout; `side` ("baseline"/"current") names it in the errors.
-Report readReport(const json& document, const std::string& side);
+Report readReport(const json& document, const std::string& side, const StopRequest& stop = {});
 
 }  // namespace nvbw::comparison

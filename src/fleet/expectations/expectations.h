@@ -190,13 +190,16 @@ struct ExpectationResult {
 };
 
 // Judges `report` against the file's lines. Throws ReportShapeError where the document is not of
-// a report's shape (checkReportShape's precondition was not met).
-ExpectationResult checkExpectations(const Expectations& expectations, const nlohmann::json& report);
+// a report's shape (checkReportShape's precondition was not met), Interrupted when `stop` reports
+// a signal (asked every entry and matrix row; so for checkPercentOfPeak).
+ExpectationResult checkExpectations(const Expectations& expectations, const nlohmann::json& report,
+                                    const StopRequest& stop = {});
 
 // Judges every bandwidth cell with a known percent of peak against `minPercent` (0 < P <= 100;
 // std::invalid_argument otherwise). A report where no cell has a known peak fails: nothing could
 // be vouched for ("nothing_judged").
-ExpectationResult checkPercentOfPeak(double minPercent, const nlohmann::json& report);
+ExpectationResult checkPercentOfPeak(double minPercent, const nlohmann::json& report,
+                                     const StopRequest& stop = {});
 
 // The BELOW cells and unmet expectations, one line each ("BELOW ...", "UNMET ..."), the cells not
 // judged, notes, and last one summary line:

@@ -208,7 +208,7 @@ void readMatrix(const json& entry, const std::string& name, const std::string& w
   }
 }
 
-ReportContents readContents(const json& document) {
+ReportContents readContents(const json& document, const StopRequest& stop) {
   ReportContents report;
   const json* run = memberOf(document, keys::kRoot);
   if (!run || !run->is_object()) notAReport("", "is not an object");
@@ -224,6 +224,7 @@ ReportContents readContents(const json& document) {
   }
   if (!testcases->is_array()) notAReport(".testcases", "is not an array");
   for (std::size_t i = 0; i < testcases->size(); ++i) {
+    throwIfStopped(stop);
     const json& entry = (*testcases)[i];
     const std::string where = ".testcases[" + std::to_string(i) + "]";
     const json* name = memberOf(entry, keys::kName);
@@ -327,7 +328,8 @@ class MatrixTally {
 };
 
 void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
-                 std::vector<LineState>& states, ExpectationResult& result) {
+                 std::vector<LineState>& states, ExpectationResult& result,
+                 const StopRequest& stop) {
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!appliesTo(lines[i], m.testcase, m.name)) continue;
@@ -346,6 +348,7 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
   if (candidates.empty()) return;
   MatrixTally tally(m, result);
   for (std::size_t r = 0; r < m.rows(); ++r) {
+    throwIfStopped(stop);
     for (std::size_t c = 0; c < m.values[r].size(); ++c) {
       if (!m.values[r][c]) continue;
       const Expectation* best = nullptr;
@@ -390,8 +393,9 @@ std::string noValueDetail(const Expectation& e) {
 
 }  // namespace
 
-ExpectationResult checkExpectations(const Expectations& expectations, const json& report) {
-  const ReportContents contents = readContents(report);
+ExpectationResult checkExpectations(const Expectations& expectations, const json& report,
+                                    const StopRequest& stop) {
+  const ReportContents contents = readContents(report, stop);
   ExpectationResult result;
   result.check = ExpectationCheck::File;
   result.label = expectations.label;
@@ -400,7 +404,7 @@ ExpectationResult checkExpectations(const Expectations& expectations, const json
   result.notes = contents.notes;
   const std::vector<Expectation>& lines = expectations.lines;
   std::vector<LineState> states(lines.size());
-  for (const ReportMatrix& m : contents.matrices) judgeMatrix(m, lines, states, result);
+  for (const ReportMatrix& m : contents.matrices) judgeMatrix(m, lines, states, result, stop);
   for (const ReportStatus& s : contents.statuses) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (lines[i].testcase != s.testcase) continue;
@@ -447,10 +451,11 @@ std::optional<double> gridAt(const Grid& grid, std::size_t r, std::size_t c) {
 
 }  // namespace
 
-ExpectationResult checkPercentOfPeak(double minPercent, const json& report) {
+ExpectationResult checkPercentOfPeak(double minPercent, const json& report,
+                                     const StopRequest& stop) {
   if (!std::isfinite(minPercent) || minPercent <= 0.0 || minPercent > 100.0)
     throw std::invalid_argument("the minimum percent of peak must be above 0 and at most 100");
-  const ReportContents contents = readContents(report);
+  const ReportContents contents = readContents(report, stop);
   ExpectationResult result;
   result.check = ExpectationCheck::PercentOfPeak;
   result.label = "--min-percent-of-peak " + percentText(minPercent);
@@ -461,6 +466,7 @@ ExpectationResult checkPercentOfPeak(double minPercent, const json& report) {
     std::size_t unknown = 0;
     MatrixTally tally(m, result);
     for (std::size_t r = 0; r < m.rows(); ++r) {
+      throwIfStopped(stop);
       for (std::size_t c = 0; c < m.values[r].size(); ++c) {
         if (!m.values[r][c]) continue;
         const auto percent = gridAt(m.percent, r, c);

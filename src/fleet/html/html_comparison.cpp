@@ -67,10 +67,13 @@ std::string changedRow(const json& cell) {
   return element("tr", attr("data-verdict", verdict), cells);
 }
 
-std::string changedTable(const json& comparison) {
+std::string changedTable(const json& comparison, const StopRequest& stop) {
   std::string rows;
-  for (const json& cell : member(comparison, keys::kCells))
+  PeriodicStop ticks(stop, 4096);
+  for (const json& cell : member(comparison, keys::kCells)) {
+    ticks.tick();
     if (member(cell, keys::kVerdict) != "SAME") rows += changedRow(cell);
+  }
   if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
   const json& cells = member(comparison, keys::kCells);
   const bool anyNoisy = std::any_of(cells.begin(), cells.end(), [](const json& c) {
@@ -100,12 +103,14 @@ std::string stringList(const char* title, const char* cls, const json& items) {
 
 }  // namespace
 
-VerdictIndex verdictIndex(const json& run) {
+VerdictIndex verdictIndex(const json& run, const StopRequest& stop) {
   VerdictIndex index;
+  PeriodicStop ticks(stop, 4096);
   // Pointers into the document itself: iterating a copy (json::value) would leave them dangling.
   const json& cells = member(member(run, keys::kComparison), "cells");
   if (!cells.is_array()) return index;
   for (const json& cell : cells) {
+    ticks.tick();
     if (!member(cell, keys::kRow).is_number_unsigned() ||
         !member(cell, keys::kCol).is_number_unsigned())
       continue;
@@ -115,14 +120,14 @@ VerdictIndex verdictIndex(const json& run) {
   return index;
 }
 
-std::string comparisonSection(const json& comparison) {
+std::string comparisonSection(const json& comparison, const StopRequest& stop) {
   return element(
       "section", attr("class", "comparison") + attr("id", "comparison"),
       textElement("h2", "", "Comparison with the baseline") +
           textElement("p", attr("class", "comparison-summary"), summaryText(comparison)) +
           textElement("p", attr("class", "criteria"), criteriaText(comparison)) +
           stringList("Notes", "comparison-notes", member(comparison, keys::kNotes)) +
-          changedTable(comparison) +
+          changedTable(comparison, stop) +
           stringList("Only in the baseline", "only-in-baseline",
                      member(comparison, keys::kOnlyInBaseline)) +
           stringList("Only in this run", "only-in-current",

@@ -111,7 +111,8 @@ void addRowLabels(HeatmapGrid& g, const json& entry) {
 
 }  // namespace
 
-HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
+HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::size_t index,
+                        const StopRequest& stop) {
   HeatmapGrid g;
   g.name = entry.at(keys::kName).get<std::string>();
   g.unit = unitOf(entry);
@@ -121,6 +122,7 @@ HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::si
   g.rows = values.size();
   for (const json& row : values) g.cols = std::max(g.cols, row.size());
   for (std::size_t row = 0; row < g.rows; ++row) {
+    throwIfStopped(stop);
     for (std::size_t col = 0; col < g.cols; ++col) {
       g.cells.push_back(cellOf(entry, values, verdicts, g, row, col));
       const auto& v = g.cells.back().value;
@@ -288,12 +290,16 @@ std::string axisLabels(const HeatmapGrid& g) {
 
 }  // namespace
 
-std::string heatmapSvg(const json& entry, const HeatmapGrid& g) {
+std::string heatmapSvg(const json& entry, const HeatmapGrid& g, const StopRequest& stop) {
   const double width = g.labelWidth + kCellWidth * static_cast<double>(g.cols) + 2;
   const double height = kHeaderHeight + kCellHeight * static_cast<double>(g.rows) + 2;
   std::string inner = element("defs", "", hatchPattern("na-" + std::to_string(g.index)));
   inner += axisLabels(g);
-  for (const HeatmapCell& cell : g.cells) inner += cellMarkup(entry, cell, g);
+  PeriodicStop ticks(stop, 1024);
+  for (const HeatmapCell& cell : g.cells) {
+    ticks.tick();
+    inner += cellMarkup(entry, cell, g);
+  }
   return element("svg",
                  attr("class", "heatmap") + attr("data-name", g.name) +
                      attr("data-rows", std::to_string(g.rows)) +

@@ -36,14 +36,14 @@ struct HeatmapGrid {
 
 // Throws nlohmann::json::exception where the entry's keys have the wrong types.
 HeatmapGrid heatmapGrid(const nlohmann::json& entry, const VerdictIndex& verdicts,
-                        std::size_t index);
+                        std::size_t index, const StopRequest& stop);
 
 // How far toward "best" a present cell lies (0..1): its percent of peak when known, otherwise
 // its place in the matrix's range, reversed for latency; 0.5 when every present value is equal.
 double goodness(const HeatmapCell& cell, const HeatmapGrid& g);
 
 // <svg class="heatmap" data-name data-rows data-cols> with one <g class="cell"> per cell.
-std::string heatmapSvg(const nlohmann::json& entry, const HeatmapGrid& g);
+std::string heatmapSvg(const nlohmann::json& entry, const HeatmapGrid& g, const StopRequest& stop);
 
 // A <pattern> of grey hatching with this id: how N/A cells are filled.
 std::string hatchPattern(const std::string& id);

@@ -160,10 +160,11 @@ std::string outlierNote(const json& entry, const HeatmapGrid& g) {
 
 }  // namespace
 
-std::string matrixFigure(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
-  const HeatmapGrid g = heatmapGrid(entry, verdicts, index);
+std::string matrixFigure(const json& entry, const VerdictIndex& verdicts, std::size_t index,
+                         const StopRequest& stop) {
+  const HeatmapGrid g = heatmapGrid(entry, verdicts, index, stop);
   return element("figure", attr("class", "matrix"),
-                 element("div", attr("class", "heatmap-scroll"), heatmapSvg(entry, g)) +
+                 element("div", attr("class", "heatmap-scroll"), heatmapSvg(entry, g, stop)) +
                      textElement("figcaption", "", captionText(entry, g)) +
                      element("div", attr("class", "legend"), scaleLegend(g) + markerLegend(g)) +
                      summaryLines(entry, g) + linkPeaksLine(entry) + outlierNote(entry, g));

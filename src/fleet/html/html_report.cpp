@@ -179,11 +179,12 @@ std::string entryNotes(const json& entry) {
   return notes;
 }
 
-std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
+std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::size_t index,
+                         const StopRequest& stop) {
   std::string inner = entryHeading(entry) + entryNotes(entry);
   const bool hasMatrix = entry.contains(keys::kValues) || entry.contains(keys::kBandwidthMatrix);
   if (entry.at(keys::kStatus) == "Passed" && hasMatrix)
-    inner += matrixFigure(entry, verdicts, index);
+    inner += matrixFigure(entry, verdicts, index, stop);
   else if (entry.at(keys::kStatus) == "Passed")
     inner += textElement("p", "", "Passed without a matrix.");
   return element("article",
@@ -193,24 +194,26 @@ std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::s
                  inner);
 }
 
-std::string testcaseSection(const json& run) {
-  const VerdictIndex verdicts = verdictIndex(run);
+std::string testcaseSection(const json& run, const StopRequest& stop) {
+  const VerdictIndex verdicts = verdictIndex(run, stop);
   std::string articles;
   std::size_t index = 0;
-  for (const json& entry : run.at(keys::kTestcases))
-    articles += entryArticle(entry, verdicts, index++);
+  for (const json& entry : run.at(keys::kTestcases)) {
+    throwIfStopped(stop);
+    articles += entryArticle(entry, verdicts, index++, stop);
+  }
   if (index == 0) articles = textElement("p", "", "No testcase ran.");
   return element("section", attr("class", "testcases") + attr("id", "testcases"),
                  textElement("h2", "", "Testcases (" + std::to_string(index) + " entries)") +
                      element("div", attr("class", "entries"), articles));
 }
 
-std::string pageBody(const json& run) {
+std::string pageBody(const json& run, const StopRequest& stop) {
   std::string body = headerSection(run) + environmentSection(run);
   if (member(run, keys::kComparison).is_object())
-    body += comparisonSection(run.at(keys::kComparison));
+    body += comparisonSection(run.at(keys::kComparison), stop);
   if (member(run, keys::kSweep).is_object()) body += sweepSection(run.at(keys::kSweep));
-  if (member(run, keys::kTestcases).is_array()) body += testcaseSection(run);
+  if (member(run, keys::kTestcases).is_array()) body += testcaseSection(run, stop);
   return body + costSection(run);
 }
 
@@ -221,7 +224,7 @@ std::string pageTitle(const json& run) {
 
 }  // namespace
 
-std::string renderHtmlReport(const json& document) {
+std::string renderHtmlReport(const json& document, const StopRequest& stop) {
   const json& run = runOf(document);
   try {
     // No xmlns: the page is parsed as HTML by browsers and must name nothing on the network.
@@ -231,7 +234,7 @@ std::string renderHtmlReport(const json& document) {
                            emptyElement("meta", attr("charset", "utf-8")) +
                                textElement("title", "", pageTitle(run)) +
                                element("style", "", reportStyleSheet())) +
-                       element("body", "", pageBody(run))) +
+                       element("body", "", pageBody(run, stop))) +
            "\n";
   } catch (const json::exception& e) {
     // A key of the wrong type: the document is not a report this view understands.

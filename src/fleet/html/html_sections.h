@@ -8,6 +8,8 @@
 #include <string>
 #include <tuple>
 
+#include "core/stop_request.h"
+
 namespace nvbw::html {
 
 // The comparison's cell records by (matrix key, row, column), pointing into the document, so a
@@ -15,11 +17,12 @@ namespace nvbw::html {
 using CellKey = std::tuple<std::string, std::size_t, std::size_t>;
 using VerdictIndex = std::map<CellKey, const nlohmann::json*>;
 
-// Empty when `run` has no "comparison".
-VerdictIndex verdictIndex(const nlohmann::json& run);
+// Empty when `run` has no "comparison". The sections that walk every cell ask `stop` as they go
+// (Interrupted).
+VerdictIndex verdictIndex(const nlohmann::json& run, const StopRequest& stop);
 
 // The "comparison" section: summary, notes, cells that are not SAME, one-sided lists.
-std::string comparisonSection(const nlohmann::json& comparison);
+std::string comparisonSection(const nlohmann::json& comparison, const StopRequest& stop);
 
 // The "sweep" section: one line chart of SUM over buffer size per series.
 std::string sweepSection(const nlohmann::json& sweep);
@@ -30,7 +33,7 @@ std::string environmentSection(const nlohmann::json& run);
 // A passed matrix entry's heatmap with its caption, legend, SUM and outlier note. `index` makes
 // the SVG ids (hatch patterns) unique in the page.
 std::string matrixFigure(const nlohmann::json& entry, const VerdictIndex& verdicts,
-                         std::size_t index);
+                         std::size_t index, const StopRequest& stop);
 
 // The page's style sheet (inline: the page fetches nothing).
 const char* reportStyleSheet();

@@ -56,7 +56,7 @@ enum Family : std::size_t {
 // matrix cell's, in a hostile document; those families remember what they wrote.
 std::vector<GaugeFamily> families(std::size_t& budget) {
   auto f = [&budget](const char* name, const char* help, bool mayRepeat = false) {
-    return GaugeFamily(std::string("nvbandwidth_") + name, help, budget, mayRepeat);
+    return GaugeFamily(std::string(kFamilyPrefix) + name, help, budget, mayRepeat);
   };
   return {
       f("run_info",
@@ -83,10 +83,10 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
         "One series per reported entry (a matrix, or a testcase without one) with its status: "
         "Passed, Waived, ERROR or Running. Always 1."),
       f("matrix_info", "The title (description) and unit (GB/s or ns) of a matrix. Always 1."),
-      f("bandwidth_gigabytes_per_second",
+      f(kBandwidthFamily,
         "Bandwidth of a matrix cell in decimal GB/s (10^9 bytes/s), as the report gives it: the "
         "run's statistic (median by default) of the cell's samples. N/A cells have no series."),
-      f("latency_nanoseconds",
+      f(kLatencyFamily,
         "Latency of a matrix cell in nanoseconds, as the report gives it: the run's statistic "
         "(median by default) of the cell's samples. N/A cells have no series."),
       f("bandwidth_peak_gigabytes_per_second",
@@ -122,7 +122,8 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
 // sees a 0 rather than no series. Verdicts outside this list are counted too.
 const char* const kKnownVerdicts[] = {"SAME", "SLOWER", "FASTER", "NOISY", "BELOW"};
 
-void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& facts) {
+void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& facts,
+               const StopRequest& stop) {
   const Subject whole = matrixSubject(m, facts);
   out[MatrixInfo].add(whole.labels({{"description", m.title}, {"unit", m.latency ? "ns" : "GB/s"}}),
                       1);
@@ -135,7 +136,8 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
       if (r && c) outliers.emplace_back(static_cast<std::size_t>(*r), static_cast<std::size_t>(*c));
     }
   double sum = 0.0;
-  for (std::size_t r = 0; r < m.values.size(); ++r)
+  for (std::size_t r = 0; r < m.values.size(); ++r) {
+    throwIfStopped(stop);
     for (std::size_t c = 0; c < m.values[r].size(); ++c) {
       if (!m.values[r][c]) continue;
       const double value = *m.values[r][c];
@@ -157,11 +159,12 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
         out[CellOutlier].add(labels, flagged ? 1 : 0);
       }
     }
+  }
   out[m.latency ? LatencySum : BandwidthSum].add(whole.labels(), m.sum ? *m.sum : sum);
 }
 
 void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const Entries& entries,
-                   const Facts& facts) {
+                   const Facts& facts, const StopRequest& stop) {
   std::map<std::string, std::vector<const MatrixView*>> byKey;
   for (const MatrixView& m : entries.matrices) byKey[m.key].push_back(&m);
   std::map<std::string, double> counts;
@@ -169,7 +172,9 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> seen;
   static const json kNoCells = json::array();
   const json* listed = member(comparison, keys::kCells);
+  std::size_t visited = 0;
   for (const json& cell : listed && listed->is_array() ? *listed : kNoCells) {
+    if (visited++ % 256 == 0) throwIfStopped(stop);
     const std::string name = text(cell, keys::kName);
     const auto row = wholeNumber(member(cell, keys::kRow));
     const auto col = wholeNumber(member(cell, keys::kCol));
@@ -258,19 +263,35 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
 
 }  // namespace
 
+std::vector<std::string> metricsPieces(const json& report, const StopRequest& stop) {
+  return metrics::metricsPiecesWithin(report, kMaxMetricsBytes, stop);
+}
+
 std::string metricsText(const json& report) {
   return metrics::metricsTextWithin(report, kMaxMetricsBytes);
 }
 
 std::string metrics::metricsTextWithin(const json& report, std::size_t maxBytes) {
+  std::string text;
+  for (const std::string& piece : metricsPiecesWithin(report, maxBytes, {})) text += piece;
+  return text;
+}
+
+std::vector<std::string> metrics::metricsPiecesWithin(const json& report, std::size_t maxBytes,
+                                                      const StopRequest& stop) {
+  throwIfStopped(stop);
   std::size_t budget = maxBytes;
   std::vector<GaugeFamily> out = families(budget);
   const json* run = member(report, keys::kRoot);
-  if (!run || !run->is_object()) return "";
+  if (!run || !run->is_object()) return {};
   const Facts facts = readFacts(*run);
   const json* testcases = member(*run, keys::kTestcases);
   const bool isRun = testcases && testcases->is_array();
+  // Refused as soon as the cells show it cannot fit: before their grids are read, then before
+  // any series is made.
+  if (isRun) refuseIfOver(leastMetricsBytes(*testcases, facts), maxBytes);
   const Entries entries = isRun ? readEntries(*testcases) : Entries{};
+  refuseIfOver(leastMetricsBytes(entries, facts), maxBytes);
   addRun(out, *run, facts, isRun);
   for (const StatusView& s : entries.statuses) {
     Subject about;
@@ -280,14 +301,13 @@ std::string metrics::metricsTextWithin(const json& report, std::size_t maxBytes)
     about.repeat = repeatText(s.occurrence);
     out[TestcaseStatus].add(about.labels({{"status", s.status}}), 1);
   }
-  for (const MatrixView& m : entries.matrices) addMatrix(out, m, facts);
+  for (const MatrixView& m : entries.matrices) addMatrix(out, m, facts, stop);
   if (const json* comparison = member(*run, keys::kComparison);
       comparison && comparison->is_object())
-    addComparison(out, *comparison, entries, facts);
-  std::string text;
-  text.reserve(maxBytes - budget);
-  for (GaugeFamily& family : out) family.moveTo(text);
-  return text;
+    addComparison(out, *comparison, entries, facts, stop);
+  std::vector<std::string> pieces;
+  for (GaugeFamily& family : out) family.moveTo(pieces);
+  return pieces;
 }
 
 }  // namespace nvbw

@@ -81,7 +81,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/stop_request.h"
 #include "fleet/metrics/metrics_exposition.h"
 
 namespace nvbw {
@@ -89,12 +91,22 @@ namespace nvbw {
 // The metrics of a report document as `nvbandwidth -j` writes it ({"nvbandwidth": {...}}, of this
 // tool or of upstream v0.8, or the output of `--compare -j`), already checked by
 // readReport/checkReportShape. Keys of an unexpected type are left out, never an exception.
-// Throws MetricsTooLarge; memory stays below about 2 x kMaxMetricsBytes besides the document.
+// In pieces, in order (joined, they are the file): a large file is written piece by piece and
+// never held whole twice. Memory besides the document: the text (at most kMaxMetricsBytes) and
+// 16 bytes per matrix cell. A report whose cells alone, each with the labels all of its series
+// carry, would take more than kMaxMetricsBytes is refused before anything is made; one that gets
+// there on the way as soon as it does. `stop` is asked before each row of cells and every 256
+// compared cells. Throws MetricsTooLarge or Interrupted.
+std::vector<std::string> metricsPieces(const nlohmann::json& report, const StopRequest& stop);
+
+// The pieces joined (tests, tools).
 std::string metricsText(const nlohmann::json& report);
 
 namespace metrics {
 
-// metricsText with a budget other than kMaxMetricsBytes (tests).
+// With a budget other than kMaxMetricsBytes (tests).
+std::vector<std::string> metricsPiecesWithin(const nlohmann::json& report, std::size_t maxBytes,
+                                             const StopRequest& stop);
 std::string metricsTextWithin(const nlohmann::json& report, std::size_t maxBytes);
 
 }  // namespace metrics

@@ -98,7 +98,15 @@ unsigned daysInMonth(std::int64_t year, unsigned month) {
   return month == 2 && leap ? 29 : days[month - 1];
 }
 
+constexpr std::size_t kPieceBytes = 1u << 20;
+
 }  // namespace
+
+std::string tooLargeText(std::size_t limit) {
+  return "the metrics of this report would exceed " + (limit % (1u << 20) == 0
+                                                           ? std::to_string(limit >> 20) + " MiB"
+                                                           : std::to_string(limit) + " bytes");
+}
 
 std::string metricsLabelValue(const std::string& value) {
   std::string out;
@@ -224,26 +232,28 @@ void GaugeFamily::add(const MetricLabels& labels, double value) {
   const std::string number = metricsNumber(value);
   std::size_t bytes = name_.size() + text.size() + number.size() + 2;
   if (count_ == 0) bytes += 2 * name_.size() + helpText(help_).size() + 23;  // # HELP, # TYPE
-  if (bytes > *budget_)
-    throw MetricsTooLarge("the metrics of this report would exceed " +
-                          (limit_ % (1u << 20) == 0 ? std::to_string(limit_ >> 20) + " MiB"
-                                                    : std::to_string(limit_) + " bytes"));
+  if (bytes > *budget_) throw MetricsTooLarge(tooLargeText(limit_));
   *budget_ -= bytes;
-  samples_ += name_;
-  samples_ += text;
-  samples_ += ' ';
-  samples_ += number;
-  samples_ += '\n';
+  if (samples_.empty() || samples_.back().size() >= kPieceBytes) {
+    samples_.emplace_back();
+    // The first piece grows as small families need; the next ones are one piece from the start.
+    if (samples_.size() > 1) samples_.back().reserve(kPieceBytes + bytes);
+  }
+  std::string& piece = samples_.back();
+  piece += name_;
+  piece += text;
+  piece += ' ';
+  piece += number;
+  piece += '\n';
   ++count_;
 }
 
-void GaugeFamily::moveTo(std::string& out) {
+void GaugeFamily::moveTo(std::vector<std::string>& out) {
   std::unordered_set<std::string>().swap(seen_);
   if (count_ == 0) return;
-  out += "# HELP " + name_ + " " + helpText(help_) + "\n";
-  out += "# TYPE " + name_ + " gauge\n";
-  out += samples_;
-  std::string().swap(samples_);
+  out.push_back("# HELP " + name_ + " " + helpText(help_) + "\n# TYPE " + name_ + " gauge\n");
+  for (std::string& piece : samples_) out.push_back(std::move(piece));
+  std::vector<std::string>().swap(samples_);
 }
 
 }  // namespace nvbw::metrics

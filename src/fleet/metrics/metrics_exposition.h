@@ -25,6 +25,10 @@ class MetricsTooLarge : public Error {
 
 namespace metrics {
 
+// "the metrics of this report would exceed 256 MiB" (or "... N bytes" for a budget that is no
+// whole number of MiB).
+std::string tooLargeText(std::size_t limit);
+
 // A label value as the exposition format writes it between the quotes (escaping above).
 std::string metricsLabelValue(const std::string& value);
 
@@ -55,16 +59,18 @@ class GaugeFamily {
   // budget would be exceeded.
   void add(const MetricLabels& labels, double value);
   bool empty() const { return count_ == 0; }
-  // Moves the family's text to the end of `out` (nothing when it has no sample) and frees its
-  // memory; the family takes no sample after this.
-  void moveTo(std::string& out);
+  // Moves the family's text, in pieces, to the end of `out` (nothing when it has no sample); the
+  // family takes no sample after this.
+  void moveTo(std::vector<std::string>& out);
 
  private:
   std::string name_;
   std::string help_;
   std::size_t* budget_;
   std::size_t limit_;  // the whole budget, for the message
-  std::string samples_;
+  // The samples' text in pieces of about kPieceBytes: a growing string would at times hold twice
+  // the family (while it moves to a larger buffer), pieces never more than one piece extra.
+  std::vector<std::string> samples_;
   bool mayRepeat_;
   std::unordered_set<std::string> seen_;  // with mayRepeat_: the label sets written, as text
   std::size_t count_ = 0;

@@ -114,4 +114,27 @@ Subject matrixSubject(const MatrixView& m, const Facts& facts);
 // One cell, by the matrix's layout.
 Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const Facts& facts);
 
+// ---- The least room the metrics of a report take ----
+
+// The families' names start so; the value series' names (metrics.cpp names its families so).
+inline constexpr const char* kFamilyPrefix = "nvbandwidth_";
+inline constexpr const char* kBandwidthFamily = "bandwidth_gigabytes_per_second";
+inline constexpr const char* kLatencyFamily = "latency_nanoseconds";
+
+struct LeastSize {
+  std::size_t cells = 0;  // cells with a value
+  std::size_t bytes = 0;  // at least this many bytes of value series for them
+};
+
+// Each cell with a value is one value series whose labels hold at least what every cell of its
+// matrix carries (host, testcase, size), and, by the matrix's layout, its positions (one digit at
+// least) and the shortest GPU model and UUID its GPUs can have; its value is one digit at least.
+// Of the report's entries as they are, before their grids are read:
+LeastSize leastMetricsBytes(const json& testcases, const Facts& facts);
+// Of the matrices read, with their layouts:
+LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts);
+
+// Throws MetricsTooLarge when `least` is over `maxBytes`.
+void refuseIfOver(const LeastSize& least, std::size_t maxBytes);
+
 }  // namespace nvbw::metrics::metrics

@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "core/stop_request.h"
+#include "fleet/report_folders.h"
 
 namespace nvbw {
 
@@ -155,12 +156,14 @@ struct FleetSummary {
   std::size_t flaggedNodes() const;
 };
 
-// Every report under `paths` (files as given, in the order given; directories read recursively
-// in sorted order, taking the *.json files whose names and folders do not start with '.', such
-// as --output's temporary files), each read, reduced to its row and let go before the next is
-// read. A path that cannot be read or is not a usable report is listed as unreadable. Throws
-// Interrupted when `stop` reports a signal (asked between files and while a read blocks).
+// Every report under `paths` (found as report_folders.h finds them), each read, reduced to its
+// row and let go before the next is read. A path that cannot be read or is not a usable report,
+// and a folder that cannot be listed, is listed as unreadable. Throws Interrupted when `stop`
+// reports a signal (asked between folders and files, and while a read blocks).
 FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
+                              const StopRequest& stop);
+// The same for reports already found (what the walk could not list is unreadable first).
+FleetSummary summarizeReports(const FoundReports& found, const SummaryOptions& options,
                               const StopRequest& stop);
 
 // The table for a terminal: per node and testcase the percent of the group median (the worse of

@@ -1,15 +1,13 @@
 // Finding the reports, reading them one at a time and gathering their rows (fleet_summary.h).
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
-#include <system_error>
 #include <utility>
 
 #include "core/bounded_json.h"
 #include "fleet/report_files.h"
+#include "fleet/report_folders.h"
 #include "fleet/report_shape.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -20,41 +18,8 @@ namespace {
 using namespace summary;
 namespace fs = std::filesystem;
 
-bool hidden(const fs::path& p) {
-  const std::string name = p.filename().string();
-  return !name.empty() && name[0] == '.';
-}
-
 bool endsWithJson(const std::string& name) {
   return name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-}
-
-// The *.json files under `dir`, in sorted order; hidden files and folders (--output's temporary
-// files among them) are left out. Folders that cannot be listed are unreadable.
-void listDirectory(const std::string& dir, std::vector<std::string>& files,
-                   std::vector<UnreadableReport>& unreadable) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec);
-  if (ec) {
-    unreadable.push_back({dir, "cannot be listed: " + ec.message()});
-    return;
-  }
-  for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
-    if (ec) {
-      unreadable.push_back({dir, "cannot be listed completely: " + ec.message()});
-      break;
-    }
-    const fs::path& p = it->path();
-    if (hidden(p)) {
-      if (it->is_directory(ec)) it.disable_recursion_pending();
-      continue;
-    }
-    // Symbolic links to files are read; to folders, not followed (no cycles).
-    if (endsWithJson(p.filename().string()) && !it->is_directory(ec)) found.push_back(p.string());
-  }
-  std::sort(found.begin(), found.end());
-  files.insert(files.end(), found.begin(), found.end());
 }
 
 std::string stemOf(const std::string& file) {
@@ -221,7 +186,7 @@ void readOne(const std::string& file, Collector& collector, FleetSummary& summar
       const std::string text = readReportBytes(named, stop);
       if (text.empty()) throw ReportShapeError("is empty, not a report");
       throwIfStopped(stop);
-      digest = digestReport(text);
+      digest = digestReport(text, stop);
     }  // the text goes before the next file is read
     collector.add(file, std::move(digest));
   } catch (const ReportFileError& e) {
@@ -242,21 +207,19 @@ void readOne(const std::string& file, Collector& collector, FleetSummary& summar
 
 FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
                               const StopRequest& stop) {
+  return summarizeReports(findReports(paths, stop), options, stop);
+}
+
+FleetSummary summarizeReports(const FoundReports& found, const SummaryOptions& options,
+                              const StopRequest& stop) {
   FleetSummary summary;
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    struct stat st {};
-    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      listDirectory(path, files, summary.unreadable);
-    else
-      files.push_back(path);
-  }
+  for (const UnreadablePath& u : found.unreadable) summary.unreadable.push_back({u.path, u.reason});
   Collector collector(summary, options);
-  for (const std::string& file : files) {
+  for (const std::string& file : found.files) {
     throwIfStopped(stop);
     readOne(file, collector, summary, stop);
   }
-  summary.reports = files.size();
+  summary.reports = found.files.size();
   collector.finish();
   judgeFleet(summary);
   return summary;

@@ -42,8 +42,9 @@ struct ReportDigest {
 };
 
 // Reads the text of a report. Throws JsonInputError (not JSON, nested too deeply) or
-// ReportShapeError (not a usable report), with messages as readReport's.
-ReportDigest digestReport(const std::string& text);
+// ReportShapeError (not a usable report), with messages as readReport's, or Interrupted when
+// `stop` reports a signal (asked every entry and matrix row).
+ReportDigest digestReport(const std::string& text, const StopRequest& stop = {});
 
 // The suffixes of upstream's three stacked matrices for an entry named `key`, or nullptr when it
 // does not stack (as --compare splits them, comparison_report.cpp).

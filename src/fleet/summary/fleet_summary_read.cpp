@@ -21,14 +21,9 @@ namespace {
 using Kind = JsonScanner::Kind;
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
-struct Range {
-  double low;
-  double high;
-  const char* what;
-};
-constexpr Range kBandwidth{0.0, kMaxBandwidthGBps, "a bandwidth (0 to 1e7 GB/s)"};
-constexpr Range kLatency{0.0, kMaxLatencyNs, "a latency (0 to 1e9 ns)"};
-constexpr Range kNonNegative{0.0, 1e300, "a number of 0 or more"};
+using Range = ValueRange;
+constexpr const Range& kBandwidth = kBandwidthRange;
+constexpr const Range& kLatency = kLatencyRange;
 
 [[noreturn]] void reject(const std::string& where, const std::string& why) {
   throw ReportShapeError(where + ": " + why);
@@ -40,12 +35,8 @@ std::string valueText(double v) {
   return buf;
 }
 
-bool inRange(double v, const Range& range) {
-  return std::isfinite(v) && v >= range.low && v <= range.high;
-}
-
 void checkRange(double v, const Range& range, const std::string& where) {
-  if (!inRange(v, range)) reject(where, valueText(v) + " is not " + range.what);
+  if (!withinRange(v, range)) reject(where, valueText(v) + " is not " + range.what);
 }
 
 std::string cellSuffix(std::size_t r, std::size_t c) {
@@ -82,7 +73,8 @@ struct ShapeCheck {
 
 class ReportReader {
  public:
-  explicit ReportReader(const std::string& text) : text_(text), scan_(text, kMaxReportDepth) {}
+  ReportReader(const std::string& text, const StopRequest& stop)
+      : text_(text), scan_(text, kMaxReportDepth), stop_(stop) {}
 
   // A fault in what is read is reported only once the whole text is known to be JSON: a text
   // that is not gets readReport's "not JSON" message, whatever else is wrong with it.
@@ -210,7 +202,10 @@ class ReportReader {
     shapes_.clear();
     scan_.enterArray();
     std::size_t index = 0;
-    while (scan_.nextElement()) readEntry(index++);
+    while (scan_.nextElement()) {
+      throwIfStopped(stop_);
+      readEntry(index++);
+    }
   }
 
   // "a report of 8 GPUs has 1 to 24", or "at most 12288" while the GPUs are not known yet.
@@ -233,6 +228,7 @@ class ReportReader {
     std::size_t rows = 0;
     scan.enterArray();
     while (scan.nextElement()) {
+      throwIfStopped(stop_);
       if (rows++ >= maxRows) {
         scan.skipValue();
         continue;
@@ -364,11 +360,11 @@ class ReportReader {
                         " but \"" + firstKey + "\" is " + std::to_string(first->rows) + " x " +
                         std::to_string(first->cols));
       }
-      const Range& cellRange = grid == &e.percent ? kNonNegative
+      const Range& cellRange = grid == &e.percent ? kPercentOfPeakRange
                                : grid == &e.peak  ? kBandwidth
                                                   : range;
       for (std::size_t i = 0; i < grid->cells.size(); ++i)
-        if (!std::isnan(grid->cells[i]) && !inRange(grid->cells[i], cellRange))
+        if (!std::isnan(grid->cells[i]) && !withinRange(grid->cells[i], cellRange))
           checkRange(grid->cells[i], cellRange, gat + cellSuffix(i / grid->cols, i % grid->cols));
       shapes_.push_back({gat, grid->rows, grid->cols});
     }
@@ -519,6 +515,7 @@ class ReportReader {
 
   const std::string& text_;
   JsonScanner scan_;
+  const StopRequest& stop_;  // asked every entry and matrix row
   // What the "nvbandwidth" object holds; a repeated key replaces what an earlier one gave, as
   // a repeated "nvbandwidth" replaces all of it (the last wins, as for parseBoundedJson).
   ReportDigest digest_;
@@ -595,6 +592,8 @@ std::string cellName(const std::string& description, std::size_t rows, std::size
          column;
 }
 
-ReportDigest digestReport(const std::string& text) { return ReportReader(text).read(); }
+ReportDigest digestReport(const std::string& text, const StopRequest& stop) {
+  return ReportReader(text, stop).read();
+}
 
 }  // namespace nvbw::summary

@@ -1,0 +1,161 @@
+// The least room a report's metrics take (metrics_reading.h), so that a report whose metrics
+// cannot fit the budget is refused before its time and memory are spent on them. A lower bound:
+// it may only leave out what a series might not carry, never count what it might not.
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "fleet/metrics/metrics_reading.h"
+#include "fleet/report_keys.h"
+
+namespace nvbw::metrics::metrics {
+namespace {
+
+// The bytes of `labels` as the exposition writes them, their values unescaped (escaping only adds).
+std::size_t labelBytes(const MetricLabels& labels) {
+  std::size_t bytes = 0;
+  std::size_t written = 0;
+  for (const MetricLabel& l : labels) {
+    if (l.value.empty()) continue;
+    bytes += std::strlen(l.name) + 3 + l.value.size();  // name="value"
+    ++written;
+  }
+  return written ? bytes + (written - 1) + 2 : 0;  // commas, braces
+}
+
+// One series of `family` with `labels`: name, labels, a space, one digit, a line feed.
+std::size_t seriesBytes(bool latency, const MetricLabels& labels) {
+  return std::strlen(kFamilyPrefix) + std::strlen(latency ? kLatencyFamily : kBandwidthFamily) +
+         labelBytes(labels) + 3;
+}
+
+std::size_t saturatingAdd(std::size_t a, std::size_t b) {
+  return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max()
+                                                         : a + b;
+}
+
+std::size_t saturatingTimes(std::size_t count, std::size_t each) {
+  return each && count > std::numeric_limits<std::size_t>::max() / each
+             ? std::numeric_limits<std::size_t>::max()
+             : count * each;
+}
+
+bool presentCell(const json& cell, bool strings) {
+  if (strings)
+    return cell.is_number() || (cell.is_string() && cell.get_ref<const std::string&>() != "N/A");
+  return cell.is_number();
+}
+
+std::size_t presentCells(const json& rows, bool strings) {
+  std::size_t n = 0;
+  if (!rows.is_array()) return 0;
+  for (const json& row : rows)
+    if (row.is_array())
+      for (const json& cell : row) n += presentCell(cell, strings);
+  return n;
+}
+
+// The shortest model and UUID label values GPUs 0 .. count-1 have: "" when one has none.
+std::pair<std::size_t, std::size_t> shortestGpuFacts(std::size_t count, const Facts& facts) {
+  std::size_t model = std::numeric_limits<std::size_t>::max();
+  std::size_t uuid = model;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto it = facts.gpus.find(static_cast<std::int64_t>(i));
+    if (it == facts.gpus.end()) return {0, 0};
+    model = std::min(model, it->second.model.size());
+    uuid = std::min(uuid, it->second.uuid.size());
+  }
+  return count ? std::make_pair(model, uuid) : std::make_pair(std::size_t{0}, std::size_t{0});
+}
+
+// What every cell of `m` carries at the least, by its layout (metrics_reading.cpp's cellSubject).
+Subject leastCellSubject(const MatrixView& m, const Facts& facts) {
+  Subject s = matrixSubject(m, facts);
+  const std::size_t rows = m.values.size();
+  const std::size_t cols = rows ? m.values[0].size() : 0;
+  auto gpuFacts = [&s, &facts](std::size_t count) {
+    const auto [model, uuid] = shortestGpuFacts(count, facts);
+    s.gpu = "0";
+    s.model.assign(model, 'x');
+    s.uuid.assign(uuid, 'x');
+  };
+  switch (m.layout) {
+  case Layout::HostByGpu:
+    gpuFacts(cols);
+    s.peer = "CPU";
+    break;
+  case Layout::GpuByPeer:
+    gpuFacts(rows);
+    s.peer = "0";
+    break;
+  case Layout::GpuColumns:
+    gpuFacts(cols);
+    break;
+  case Layout::RankByPeerRank:
+  case Layout::Bisect:
+    s.host.clear();  // the rank's host, which may be none
+    s.rank = "0";
+    s.peerRank = "0";
+    break;
+  case Layout::RankColumns:
+    s.host.clear();
+    s.rank = "0";
+    break;
+  case Layout::Single:
+    break;
+  case Layout::RowCol:
+    s.row = "0";
+    s.col = "0";
+    break;
+  }
+  return s;
+}
+
+}  // namespace
+
+LeastSize leastMetricsBytes(const json& testcases, const Facts& facts) {
+  LeastSize least;
+  if (!testcases.is_array()) return least;
+  for (const json& entry : testcases) {
+    if (!entry.is_object() || text(entry, keys::kStatus) != "Passed") continue;
+    const json* values = member(entry, keys::kValues);
+    const json* strings = member(entry, keys::kBandwidthMatrix);
+    if (!values && !strings) continue;
+    const std::size_t cells = values ? presentCells(*values, false) : presentCells(*strings, true);
+    Subject s;
+    s.testcase = text(entry, keys::kName);
+    if (s.testcase.compare(0, 9, "multinode") != 0) s.host = facts.hostname;
+    s.bufferMiB = wholeText(member(entry, keys::kBufferSizeMiB));
+    const std::string unit = text(entry, keys::kUnit);
+    const bool latency =
+        unit.empty() ? s.testcase.find("latency") != std::string::npos : unit == "ns";
+    least.cells = saturatingAdd(least.cells, cells);
+    least.bytes =
+        saturatingAdd(least.bytes, saturatingTimes(cells, seriesBytes(latency, s.labels())));
+  }
+  return least;
+}
+
+LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts) {
+  LeastSize least;
+  for (const MatrixView& m : entries.matrices) {
+    std::size_t cells = 0;
+    for (const auto& row : m.values)
+      for (const auto& cell : row) cells += cell.has_value();
+    const std::size_t each = seriesBytes(m.latency, leastCellSubject(m, facts).labels());
+    least.cells = saturatingAdd(least.cells, cells);
+    least.bytes = saturatingAdd(least.bytes, saturatingTimes(cells, each));
+  }
+  return least;
+}
+
+void refuseIfOver(const LeastSize& least, std::size_t maxBytes) {
+  if (least.bytes <= maxBytes) return;
+  throw MetricsTooLarge(tooLargeText(maxBytes) + " (its " + std::to_string(least.cells) +
+                        " cells alone take at least " +
+                        (least.bytes >> 20 ? std::to_string(least.bytes >> 20) + " MiB"
+                                           : std::to_string(least.bytes) + " bytes") +
+                        ")");
+}
+
+}  // namespace nvbw::metrics::metrics

@@ -1,0 +1,195 @@
+#include "fleet/report_folders.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <utility>
+
+namespace nvbw {
+namespace {
+
+bool hidden(const std::string& name) { return !name.empty() && name[0] == '.'; }
+
+bool endsWithJson(const std::string& name) {
+  return name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+}
+
+std::string joined(const std::string& folder, const std::string& name) {
+  return !folder.empty() && folder.back() == '/' ? folder + name : folder + "/" + name;
+}
+
+// What `st` (of an entry found through a link, or the entry itself) is to the walk.
+EntryKind kindOf(const struct stat& st, bool throughLink) {
+  if (!S_ISDIR(st.st_mode)) return EntryKind::Other;
+  return throughLink ? EntryKind::LinkToFolder : EntryKind::Folder;
+}
+
+// A link is a link to a folder when what it points at is one; a link to nothing is a file to the
+// walk (its read says what is wrong).
+EntryKind linkKind(const std::string& path) {
+  struct stat target {};
+  return ::stat(path.c_str(), &target) == 0 ? kindOf(target, true) : EntryKind::Other;
+}
+
+FolderEntry entryOf(const std::string& folder, const dirent& found) {
+  FolderEntry entry;
+  entry.name = found.d_name;
+  switch (found.d_type) {
+  case DT_DIR:
+    entry.kind = EntryKind::Folder;
+    return entry;
+  case DT_LNK:
+    entry.kind = linkKind(joined(folder, entry.name));
+    return entry;
+  case DT_UNKNOWN:
+    break;  // the file system does not say: ask
+  default:
+    entry.kind = EntryKind::Other;
+    return entry;
+  }
+  const std::string path = joined(folder, entry.name);
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    entry.kind = EntryKind::Unknown;
+    entry.error = errno;
+  } else {
+    entry.kind = S_ISLNK(st.st_mode) ? linkKind(path) : kindOf(st, false);
+  }
+  return entry;
+}
+
+class SystemFolders final : public FolderReader {
+ public:
+  bool isFolder(const std::string& path) const override {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  }
+
+  FolderListing list(const std::string& path) const override {
+    FolderListing listing;
+    DIR* dir = ::opendir(path.c_str());
+    if (!dir) {
+      listing.error = errno;
+      return listing;
+    }
+    listing.opened = true;
+    struct stat st {};
+    if (::fstat(::dirfd(dir), &st) == 0) {
+      listing.device = static_cast<std::uint64_t>(st.st_dev);
+      listing.inode = static_cast<std::uint64_t>(st.st_ino);
+    }
+    for (;;) {
+      errno = 0;
+      const dirent* found = ::readdir(dir);
+      if (!found) {
+        listing.error = errno;
+        break;
+      }
+      if (std::strcmp(found->d_name, ".") == 0 || std::strcmp(found->d_name, "..") == 0) continue;
+      listing.entries.push_back(entryOf(path, *found));
+    }
+    ::closedir(dir);
+    return listing;
+  }
+};
+
+// Walks one folder named on the command line: its report files, sorted, and what it could not
+// list.
+class Walk {
+ public:
+  Walk(const FolderReader& folders, const StopRequest& stop, FoundReports& out)
+      : folders_(folders), stop_(stop), out_(out) {}
+
+  void run(const std::string& top) {
+    std::vector<std::string> found;
+    std::vector<std::string> pending = {top};
+    while (!pending.empty()) {
+      throwIfStopped(stop_);
+      const std::string folder = std::move(pending.back());
+      pending.pop_back();
+      std::vector<std::string> below = visit(folder, found);
+      // Depth first, in sorted order: the last pushed is visited first.
+      pending.insert(pending.end(), std::make_move_iterator(below.rbegin()),
+                     std::make_move_iterator(below.rend()));
+    }
+    std::sort(found.begin(), found.end());
+    out_.files.insert(out_.files.end(), std::make_move_iterator(found.begin()),
+                      std::make_move_iterator(found.end()));
+  }
+
+ private:
+  // Lists `folder`: its report files into `found`; its folders are returned, sorted.
+  std::vector<std::string> visit(const std::string& folder, std::vector<std::string>& found) {
+    FolderListing listing = folders_.list(folder);
+    if (!listing.opened) {
+      unreadable(folder, "cannot be listed: " + std::string(std::strerror(listing.error)));
+      return {};
+    }
+    // A folder met again (a bind mount of one above it): its reports are already found.
+    if (!seen_.insert({listing.device, listing.inode}).second) return {};
+    if (listing.error != 0)
+      unreadable(folder,
+                 "cannot be listed completely: " + std::string(std::strerror(listing.error)));
+    std::sort(listing.entries.begin(), listing.entries.end(),
+              [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; });
+    std::vector<std::string> below;
+    for (const FolderEntry& entry : listing.entries) {
+      if (hidden(entry.name)) continue;
+      std::string path = joined(folder, entry.name);
+      switch (entry.kind) {
+      case EntryKind::Folder:
+        below.push_back(std::move(path));
+        break;
+      case EntryKind::LinkToFolder:
+        break;  // not followed: no cycles
+      case EntryKind::Other:
+        if (endsWithJson(entry.name)) found.push_back(std::move(path));
+        break;
+      case EntryKind::Unknown:
+        // A report is read, and its reader says what is wrong; anything else might have been a
+        // folder of reports.
+        if (endsWithJson(entry.name))
+          found.push_back(std::move(path));
+        else
+          unreadable(path, "cannot be examined: " + std::string(std::strerror(entry.error)));
+        break;
+      }
+    }
+    return below;
+  }
+
+  void unreadable(const std::string& path, std::string reason) {
+    out_.unreadable.push_back({path, std::move(reason)});
+  }
+
+  const FolderReader& folders_;
+  const StopRequest& stop_;
+  FoundReports& out_;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> seen_;
+};
+
+}  // namespace
+
+const FolderReader& systemFolders() {
+  static const SystemFolders folders;
+  return folders;
+}
+
+FoundReports findReports(const std::vector<std::string>& paths, const StopRequest& stop,
+                         const FolderReader& folders) {
+  FoundReports found;
+  for (const std::string& path : paths) {
+    throwIfStopped(stop);
+    if (path != "-" && folders.isFolder(path))
+      Walk(folders, stop, found).run(path);
+    else
+      found.files.push_back(path);
+  }
+  return found;
+}
+
+}  // namespace nvbw

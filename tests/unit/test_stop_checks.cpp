@@ -1,0 +1,98 @@
+// Every long loop over a report asks whether to stop as it goes (a signal is acted on within a
+// fraction of a second, not at the end of a 256 MiB report): reading, checking, comparing,
+// judging, the summary's reading, the page and the metrics. Each is run with a stop that counts
+// how often it is asked, and must ask at least once per matrix row of the report; then with one
+// that fires half-way, and must end with Interrupted at once.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/bounded_json.h"
+#include "core/error.h"
+#include "fleet/comparison/comparison.h"
+#include "fleet/expectations/expectations.h"
+#include "fleet/html/html_report.h"
+#include "fleet/metrics/metrics.h"
+#include "fleet/report_shape.h"
+#include "fleet/summary/fleet_summary_internal.h"
+#include "golden.h"
+
+namespace nvbw {
+namespace test_stop_checks {
+
+using nlohmann::json;
+
+const std::string kReport = test::kGolden + "/fleet/h200x2.json";
+
+// The rows of every matrix of the report: the least number of times a loop over it must ask.
+std::size_t matrixRows(const json& doc) {
+  std::size_t rows = 0;
+  for (const json& entry : doc["nvbandwidth"]["testcases"])
+    if (entry.contains("values")) rows += entry["values"].size();
+  return rows;
+}
+
+using Loop = std::function<void(const StopRequest&)>;
+
+void expectAskedAndStopped(const std::string& what, const Loop& loop, std::size_t atLeast) {
+  std::size_t asked = 0;
+  loop([&asked] {
+    ++asked;
+    return 0;
+  });
+  EXPECT_GE(asked, atLeast) << what << " asks too rarely";
+  std::size_t after = 0;
+  const std::size_t fireAt = asked / 2 + 1;
+  std::size_t calls = 0;
+  try {
+    loop([&] {
+      if (++calls < fireAt) return 0;
+      ++after;
+      return SIGTERM;
+    });
+    ADD_FAILURE() << what << " was not interrupted";
+  } catch (const Interrupted& e) {
+    EXPECT_EQ(e.signal(), SIGTERM) << what;
+  }
+  EXPECT_EQ(after, 1u) << what << " went on after the stop";
+}
+
+TEST(StopChecks, EveryLoopOverAReportAsksAsItGoes) {
+  const std::string text = test::readFile(kReport);
+  const json doc = json::parse(text);
+  const std::size_t rows = matrixRows(doc);
+  ASSERT_GT(rows, 20u);
+  std::string values = "[0";
+  for (int i = 0; i < 300000; ++i) values += ",1";
+  values += "]";
+  expectAskedAndStopped(
+      "parsing", [&](const StopRequest& stop) { parseBoundedJson(values, 64, 1u << 30, stop); },
+      300000 / 65536);  // once every 64 Ki values
+  expectAskedAndStopped(
+      "the shape check",
+      [&](const StopRequest& stop) { checkReportShape(doc, ReportKind::Run, stop); }, rows);
+  expectAskedAndStopped(
+      "the comparison", [&](const StopRequest& stop) { compareReports(doc, doc, 5.0, stop); },
+      rows);
+  expectAskedAndStopped(
+      "--min-percent-of-peak",
+      [&](const StopRequest& stop) { checkPercentOfPeak(50.0, doc, stop); }, rows);
+  const Expectations floors = parseExpectations("host_to_device_memcpy_ce 1\n"
+                                                "device_to_device_memcpy_read_ce 1\n",
+                                                "--expect 'f'");
+  expectAskedAndStopped(
+      "--expect", [&](const StopRequest& stop) { checkExpectations(floors, doc, stop); }, 2);
+  expectAskedAndStopped(
+      "the page", [&](const StopRequest& stop) { renderHtmlReport(doc, stop); }, rows);
+  expectAskedAndStopped(
+      "the metrics", [&](const StopRequest& stop) { metricsPieces(doc, stop); }, rows);
+  expectAskedAndStopped(
+      "the summary's reading", [&](const StopRequest& stop) { summary::digestReport(text, stop); },
+      rows);
+}
+
+}  // namespace test_stop_checks
+}  // namespace nvbw
