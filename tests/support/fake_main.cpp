@@ -8,6 +8,10 @@
 //                              environment snapshot ("none": NVML missing), so reports carry peaks
 //                              and outlier NOTEs
 //   NVBW_FAKE_SCALE=PCT        percent of the usual values (default 100)
+//   NVBW_FAKE_SLOWDOWN=PCT     every copy PCT percent worse: bandwidths lower, latencies higher
+//   NVBW_FAKE_NOISE=PCT        random sample noise of a CV of PCT percent (decimals allowed), with
+//                              an outlier sample now and then (FakeBehaviour::noiseCv)
+//   NVBW_FAKE_SEED=N           the noise's seed (default 1): runs with one seed are alike
 //   NVBW_FAKE_FIRST_SCALE=PCT  the first measurement of each testcase at PCT percent as well,
 //                              later ones (confirmation runs) not (default 100)
 //   NVBW_FAKE_RAMP_MIB=MIB     values rise with the buffer size like S / (S + MIB)
@@ -102,6 +106,9 @@ int main(int argc, char** argv) {
   behaviour.firstRunScale = envInt("NVBW_FAKE_FIRST_SCALE", 100) / 100.0;
   behaviour.rampMiB = envInt("NVBW_FAKE_RAMP_MIB", 0);
   behaviour.jitter = envInt("NVBW_FAKE_JITTER", 0) / 100.0;
+  behaviour.slowdown = std::atof(envText("NVBW_FAKE_SLOWDOWN").c_str()) / 100.0;
+  behaviour.noiseCv = std::atof(envText("NVBW_FAKE_NOISE").c_str()) / 100.0;
+  behaviour.noiseSeed = static_cast<unsigned>(envInt("NVBW_FAKE_SEED", 1));
   if (const std::string fail = envText("NVBW_FAKE_FAIL"); !fail.empty())
     behaviour.failingTitles = {fail};
   const int gpus = envInt("NVBW_FAKE_GPUS", 2);

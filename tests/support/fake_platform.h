@@ -28,6 +28,14 @@ struct FakeBehaviour {
   double jitter = 0.0;
   // Every value times this (a slower or faster machine for comparisons).
   double scale = 1.0;
+  // Every copy this fraction worse: bandwidths times (1 - slowdown), latencies times
+  // (1 + slowdown) (scale makes latencies lower, which is faster).
+  double slowdown = 0.0;
+  // Random sample noise: each sample times (1 + noiseCv x z), z standard normal (a CV of
+  // noiseCv), and about one sample in kFakeOutlierEvery an outlier kFakeOutlierCvs x noiseCv worse
+  // than that; drawn from a generator seeded with noiseSeed, so a run is repeatable.
+  double noiseCv = 0.0;
+  unsigned noiseSeed = 1;
   // The first measurement of each plan (by its first matrix's title) times this as well, later
   // ones not: a slowdown that passes, which confirmation runs do not see.
   double firstRunScale = 1.0;
@@ -42,6 +50,9 @@ struct FakeBehaviour {
   // its end. Empty: a snapshot with no facts and NVML taken to have answered.
   std::vector<EnvironmentSnapshot> environments;
 };
+
+inline constexpr unsigned kFakeOutlierEvery = 30;
+inline constexpr double kFakeOutlierCvs = 4.0;
 
 double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t copyIndex);
 
