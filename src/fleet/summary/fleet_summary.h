@@ -163,6 +163,12 @@ struct FleetSummary {
 FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
                               const StopRequest& stop);
 
+// The reports under the directory `dir` as summarizeReports finds them (the same walk), for
+// other commands that take a directory of reports (--baseline DIR); a folder that cannot be
+// listed is added to `unreadable`.
+std::vector<std::string> reportFilesUnder(const std::string& dir,
+                                          std::vector<UnreadableReport>& unreadable);
+
 // The table for a terminal: per node and testcase the percent of the group median (the worse of
 // SUM and worst cell), flagged cells marked, in blocks of columns that fit 80 characters; the
 // medians and bands per testcase; each flagged node's reasons; missing and waived testcases;

@@ -240,6 +240,13 @@ void readOne(const std::string& file, Collector& collector, FleetSummary& summar
 
 }  // namespace
 
+std::vector<std::string> reportFilesUnder(const std::string& dir,
+                                          std::vector<UnreadableReport>& unreadable) {
+  std::vector<std::string> files;
+  listDirectory(dir, files, unreadable);
+  return files;
+}
+
 FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
                               const StopRequest& stop) {
   FleetSummary summary;
