@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/json_style.h"
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/report_files.h"
 #include "fleet/summary/fleet_summary.h"
 #include "fleet/summary/fleet_summary_internal.h"
@@ -171,11 +172,16 @@ TEST(FleetStatistics, MedianAndMedianAbsoluteDeviation) {
   EXPECT_EQ(medianAbsoluteDeviation({1, 2, 3, 4, 100}, 3), 1.0);  // the outlier does not widen it
 }
 
-TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithAFloor) {
+TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithFloors) {
   using namespace nvbw::summary;
-  EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1), kFleetFloorPercent);
-  EXPECT_DOUBLE_EQ(bandPercent(100.0, 4.0), kFleetMadFactor * kMadToSigma * 4.0);
-  EXPECT_EQ(bandPercent(0.0, 4.0), 0.0);
+  const std::string steady = "device_to_device_memcpy_read_ce";  // prior 0.04%: the 5% floor
+  EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1, steady), kFleetFloorPercent);
+  EXPECT_DOUBLE_EQ(bandPercent(100.0, 4.0, steady), kFleetMadFactor * kMadToSigma * 4.0);
+  EXPECT_EQ(bandPercent(0.0, 4.0, steady), 0.0);
+  // A testcase whose cells move 11% between one machine's healthy runs: 1.5 x that at least.
+  const std::string moving = "host_to_device_bidirectional_memcpy_ce";
+  EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1, moving),
+                   kBandFactor * spreadPrior(moving).runToRunPercent);
   EXPECT_DOUBLE_EQ(deficitPercent(90.0, 100.0, false), 10.0);  // bandwidth: below is worse
   EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, true), 10.0);  // latency: above is worse
   EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, false), -10.0);

@@ -22,15 +22,19 @@
 // Flags. For each group and column with at least kFleetMinGroupNodes passed nodes, the median m
 // and the median absolute deviation MAD of the nodes' SUMs, and the same of their worst cells.
 // A node's value x is flagged when it is worse than m by more than the band
-//     max(kFleetMadFactor x kMadToSigma x MAD / m, kFleetFloorPercent / 100)
-// (bandwidth: (m - x) / m; latency: (x - m) / m). kMadToSigma x MAD estimates the standard
-// deviation of normal data without letting the outliers being looked for widen it. k is 5, not
-// the textbook 3: a fleet of 1,000 nodes is tens of thousands of comparisons, and the worst cell,
-// the lowest of up to 56, has a long lower tail that its MAD understates; on 50 generated healthy
-// nodes with noisy host cells (2.5% per cell) k = 3 flagged one or two healthy nodes per fleet,
-// k = 5 none in ten seeds, while every doctored fault (a link at 60-75%, PCIe at 50%, latency
-// +40%, a node 15% slow) is still caught. The floor keeps a fleet whose nodes agree to 0.1% from
-// flagging a node 1% off (an unchanged machine moves 1-7% from run to run, issue 19). Both the
+//     max(kFleetMadFactor x kMadToSigma x MAD / m, kFleetFloorPercent / 100,
+//         kBandFactor x the testcase's prior run-to-run spread / 100)
+// (bandwidth: (m - x) / m; latency: (x - m) / m; the prior as the comparison's healthy band has
+// it, fleet/comparison/healthy_band.h: healthy nodes differ at least as much as one node's runs,
+// and a group of three or four cannot show it: unchanged 1 x and 2 x H200 reports put host
+// bidirectional copies 8-11% apart, which the 5% floor flagged). kMadToSigma x MAD estimates the
+// standard deviation of normal data without letting the outliers being looked for widen it. k is 5,
+// not the textbook 3: a fleet of 1,000 nodes is tens of thousands of comparisons, and the worst
+// cell, the lowest of up to 56, has a long lower tail that its MAD understates; on 50 generated
+// healthy nodes with noisy host cells (2.5% per cell) k = 3 flagged one or two healthy nodes per
+// fleet, k = 5 none in ten seeds, while every doctored fault (a link at 60-75%, PCIe at 50%,
+// latency +40%, a node 15% slow) is still caught. The floor keeps a fleet whose nodes agree to 0.1%
+// from flagging a node 1% off (an unchanged machine moves 1-7% from run to run, issue 19). Both the
 // SUM and the worst cell are judged because they catch different faults: SUM a node that is slow
 // everywhere (clocks held down), the worst cell one bad link or GPU, which moves a 56-cell SUM by
 // less than the floor.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -318,7 +319,9 @@ std::string headerHtml(const FleetSummary& s) {
               "bandwidth, highest latency) is worse than the median of the nodes of its GPU "
               "model and count by more than max(" +
                   fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
-                  fixed(kFleetFloorPercent, 0) + "%), or when the testcase failed; groups of " +
+                  fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
+                  " x the testcase's prior run-to-run spread), or when the testcase failed; "
+                  "groups of " +
                   "fewer than " + std::to_string(kFleetMinGroupNodes) + " nodes are not judged.") +
           notes);
 }

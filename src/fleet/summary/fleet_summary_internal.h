@@ -53,9 +53,10 @@ const char* const* stackedSuffixes(const std::string& key);
 
 double medianOf(std::vector<double> values);  // 0 for none
 double medianAbsoluteDeviation(const std::vector<double>& values, double median);
-// max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100) in percent;
-// 0 when the median is not above 0.
-double bandPercent(double median, double mad);
+// max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100, kBandFactor x
+// the testcase's prior run-to-run spread) in percent (healthy_band.h: healthy nodes differ at
+// least as much as one node's runs do); 0 when the median is not above 0.
+double bandPercent(double median, double mad, const std::string& testcase);
 // How much worse than `median` `value` is, in percent of it (bandwidth: below; latency: above);
 // negative when better.
 double deficitPercent(double value, double median, bool latency);

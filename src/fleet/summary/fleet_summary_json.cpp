@@ -1,5 +1,6 @@
 // The fleet summary as the "summary" object of a JSON document (docs/nvbandwidth.schema.json,
 // summaryDocument).
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -15,11 +16,14 @@ json ruleJson() {
   return {{"mad_factor", kFleetMadFactor},
           {"mad_to_sigma", kMadToSigma},
           {"floor_percent", kFleetFloorPercent},
+          {"prior_factor", kBandFactor},
           {"min_group_nodes", kFleetMinGroupNodes},
           {"description",
            "A node's SUM or worst cell (lowest bandwidth, highest latency) is flagged when it is "
            "worse than its group's median by more than max(mad_factor x mad_to_sigma x MAD / "
-           "median, floor_percent / 100); groups are the nodes of one GPU model and count, and "
+           "median, floor_percent / 100, prior_factor x the testcase's prior run-to-run spread "
+           "/ 100, as the comparison's healthy band has it); groups are the nodes of one GPU model "
+           "and count, and "
            "groups of fewer than min_group_nodes passed nodes are not judged. A node is flagged "
            "when a testcase of it is flagged or failed (ERROR or Running)."}};
 }

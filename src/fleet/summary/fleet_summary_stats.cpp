@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/exit_status.h"
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -28,9 +29,10 @@ double medianAbsoluteDeviation(const std::vector<double>& values, double median)
   return medianOf(std::move(deviations));
 }
 
-double bandPercent(double median, double mad) {
+double bandPercent(double median, double mad, const std::string& testcase) {
   if (!(median > 0.0)) return 0.0;
-  return std::max(kFleetMadFactor * kMadToSigma * mad / median * 100.0, kFleetFloorPercent);
+  return std::max({kFleetMadFactor * kMadToSigma * mad / median * 100.0, kFleetFloorPercent,
+                   kBandFactor * spreadPrior(testcase).runToRunPercent});
 }
 
 double deficitPercent(double value, double median, bool latency) {
@@ -92,10 +94,11 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
   stats.nodes = sums.size();
   stats.sumMedian = medianOf(sums);
   stats.sumMad = medianAbsoluteDeviation(sums, stats.sumMedian);
-  stats.sumBandPercent = bandPercent(stats.sumMedian, stats.sumMad);
+  const std::string& testcase = summary.columns[col].testcase;
+  stats.sumBandPercent = bandPercent(stats.sumMedian, stats.sumMad, testcase);
   stats.worstMedian = medianOf(worsts);
   stats.worstMad = medianAbsoluteDeviation(worsts, stats.worstMedian);
-  stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad);
+  stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad, testcase);
   stats.judged =
       stats.nodes >= kFleetMinGroupNodes && stats.sumMedian > 0.0 && stats.worstMedian > 0.0;
   for (std::size_t n : members) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/escape.h"
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -70,8 +71,9 @@ std::string header(const FleetSummary& s) {
   out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
          "group's median than max(" +
          numberText(kFleetMadFactor, 0) + " x " + numberText(kMadToSigma, 4) + " x MAD / median, " +
-         numberText(kFleetFloorPercent, 0) +
-         "%) (bandwidth: below, latency: above), or when the testcase failed; groups of fewer "
+         numberText(kFleetFloorPercent, 0) + "%, " + numberText(kBandFactor, 1) +
+         " x the testcase's prior run-to-run spread) (bandwidth: below, latency: above), or when "
+         "the testcase failed; groups of fewer "
          "than " +
          std::to_string(kFleetMinGroupNodes) + " nodes are not judged.\n";
   for (const std::string& note : s.notes) out += "NOTE: " + escaped(note) + "\n";
