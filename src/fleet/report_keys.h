@@ -64,6 +64,7 @@ inline constexpr const char* kPeakGBps = "peak_GBps";
 inline constexpr const char* kPercentOfPeak = "percent_of_peak";
 inline constexpr const char* kLinkPeaks = "link_peaks";
 inline constexpr const char* kOutliers = "outliers";
+inline constexpr const char* kAbovePeak = "above_peak";  // cells above 100% of their peak
 inline constexpr const char* kConfirmationRun = "confirmation_run";  // a confirmation entry's run
 
 // The statuses of an entry.

@@ -6,7 +6,9 @@
 //                              a run that is under way
 //   NVBW_FAKE_LINKS=KIND       "direct", "nvswitch" or "none": H200 link facts and a healthy
 //                              environment snapshot ("none": NVML missing), so reports carry peaks
-//                              and outlier NOTEs
+//                              and outlier NOTEs; the figures then stay below those peaks, as
+//                              hardware's do: host copies at kFakeH200HostScale (about 87% of
+//                              PCIe Gen5 x16), copies into or out of one GPU at once share it
 //   NVBW_FAKE_SCALE=PCT        percent of the usual values (default 100)
 //   NVBW_FAKE_SLOWDOWN=PCT     every copy PCT percent worse: bandwidths lower, latencies higher
 //   NVBW_FAKE_NOISE=PCT        random sample noise of a CV of PCT percent (decimals allowed), with
@@ -113,8 +115,11 @@ int main(int argc, char** argv) {
     behaviour.failingTitles = {fail};
   const int gpus = envInt("NVBW_FAKE_GPUS", 2);
   nvbw::FakeTopology topology(gpus);
-  if (const std::string links = envText("NVBW_FAKE_LINKS"); !links.empty())
+  if (const std::string links = envText("NVBW_FAKE_LINKS"); !links.empty()) {
     topology = nvbw::test::withH200Links(topology, links);
+    behaviour.hostScale = nvbw::test::kFakeH200HostScale;
+    behaviour.shareLinks = true;
+  }
   removePeerAccess(topology, envText("NVBW_FAKE_NO_PEER"));
   nvbw::RegistryScope scope = nvbw::RegistryScope::SingleNode;
   if (const int ranks = envInt("NVBW_FAKE_RANKS", 0); ranks >= 2) {

@@ -93,6 +93,22 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     return std::max(factor, 0.05);  // a copy never takes forever nor no time at all
   }
 
+  // With shareLinks: how many copies of `m` write into the GPU `copy` writes into, or read the
+  // GPU it reads (the larger); else 1.
+  double sharing(const Measurement& m, const CopySpec& copy) const {
+    if (!behaviour_.shareLinks) return 1.0;
+    const auto onDevice = [](const BufferSpec& b, const BufferSpec& other) {
+      return b.kind != MemoryKind::Host && other.kind != MemoryKind::Host &&
+             b.device == other.device;
+    };
+    std::size_t into = 0, from = 0;
+    for (const CopySpec& c : m.copies) {
+      into += onDevice(c.dst, copy.dst) ? 1 : 0;
+      from += onDevice(c.src, copy.src) ? 1 : 0;
+    }
+    return static_cast<double>(std::max<std::size_t>({into, from, 1}));
+  }
+
   MeasurementSamples measure(const Measurement& m) {
     MeasurementSamples s;
     if (m.latency) {
@@ -103,8 +119,8 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     for (std::size_t i = 0; i < m.copies.size(); ++i) {
       const CopySpec& copy = m.copies[i];
       const bool host = copy.src.kind == MemoryKind::Host || copy.dst.kind == MemoryKind::Host;
-      const double value =
-          fakeCopyValue(copy.src, copy.dst, i) * (host ? behaviour_.hostScale : 1.0);
+      const double value = fakeCopyValue(copy.src, copy.dst, i) *
+                           (host ? behaviour_.hostScale : 1.0) / sharing(m, copy);
       s.copies.push_back(series(value, false, m.copies[i].src.bytes));
       all += value;
     }

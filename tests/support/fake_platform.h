@@ -43,6 +43,9 @@ struct FakeBehaviour {
   // and up) to about 87% of a PCIe Gen5 x16 link, as on real H200s, for runs whose percents of
   // peak must be what hardware can show (at most 100%).
   double hostScale = 1.0;
+  // Copies of one measurement into (or out of) the same GPU share it: each at its value divided
+  // by how many there are (all-to-one and one-to-all cells stay below one GPU's links' peak).
+  bool shareLinks = false;
   // When above 0, bandwidths rise with the buffer size S like S / (S + rampMiB), as real links
   // do (a sweep then has a 90% size to find).
   double rampMiB = 0.0;
@@ -51,6 +54,9 @@ struct FakeBehaviour {
   std::vector<EnvironmentSnapshot> environments;
 };
 
+// The host scale that keeps the fake's host copies (190 GB/s and up) at about 87% of a PCIe
+// Gen5 x16 link, where its link facts give them that peak.
+inline constexpr double kFakeH200HostScale = 0.29;
 inline constexpr unsigned kFakeOutlierEvery = 30;
 inline constexpr double kFakeOutlierCvs = 4.0;
 
