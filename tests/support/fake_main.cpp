@@ -9,6 +9,8 @@
 //                              and outlier NOTEs; the figures then stay below those peaks, as
 //                              hardware's do: host copies at kFakeH200HostScale (about 87% of
 //                              PCIe Gen5 x16), copies into or out of one GPU at once share it
+//   NVBW_FAKE_HOST_SCALE=PCT   host copies at PCT percent instead (100 with link facts: cells at
+//                              300% of their peak, which a run must warn about)
 //   NVBW_FAKE_SCALE=PCT        percent of the usual values (default 100)
 //   NVBW_FAKE_SLOWDOWN=PCT     every copy PCT percent worse: bandwidths lower, latencies higher
 //   NVBW_FAKE_NOISE=PCT        random sample noise of a CV of PCT percent (decimals allowed), with
@@ -120,6 +122,8 @@ int main(int argc, char** argv) {
     behaviour.hostScale = nvbw::test::kFakeH200HostScale;
     behaviour.shareLinks = true;
   }
+  if (const std::string scale = envText("NVBW_FAKE_HOST_SCALE"); !scale.empty())
+    behaviour.hostScale = std::atof(scale.c_str()) / 100.0;
   removePeerAccess(topology, envText("NVBW_FAKE_NO_PEER"));
   nvbw::RegistryScope scope = nvbw::RegistryScope::SingleNode;
   if (const int ranks = envInt("NVBW_FAKE_RANKS", 0); ranks >= 2) {
