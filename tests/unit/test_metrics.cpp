@@ -399,6 +399,7 @@ TEST(Metrics, ComparedCellsCarryTheirCellsLabelsAndEveryVerdictIsCounted) {
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"SLOWER\"} 1",
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"FASTER\"} 1",
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"NOISY\"} 0",
+                "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"UNSTABLE\"} 0",
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"BELOW\"} 0"}));
   EXPECT_EQ(samples(text, "nvbandwidth_comparison_unmatched"),
             (std::vector<std::string>{
@@ -407,6 +408,37 @@ TEST(Metrics, ComparedCellsCarryTheirCellsLabelsAndEveryVerdictIsCounted) {
   EXPECT_EQ(
       samples(text, "nvbandwidth_comparison_tolerance_percent"),
       (std::vector<std::string>{"nvbandwidth_comparison_tolerance_percent{" + kHost + "} 5"}));
+}
+
+// An UNSTABLE cell of the present rule: its verdict counted, its spread, healthy spread and
+// unstable limit as series of their own.
+TEST(Metrics, UnstableCellsAndTheirSpreads) {
+  json cell = comparedCell("device_to_device_memcpy_read_ce", 0, 1, "UNSTABLE", -0.25);
+  cell["healthy_spread_percent"] = 0.2;
+  cell["spread_percent"] = 14.05;
+  cell["unstable_limit_percent"] = 5.0;
+  const json compared = {{"tolerance_percent", 5.0},
+                         {"cells", {cell}},
+                         {"only_in_baseline", json::array()},
+                         {"only_in_current", json::array()}};
+  const json doc = run({matrix("device_to_device_memcpy_read_ce", kD2dReadTitle,
+                               {{nullptr, 393.89}, {393.98, nullptr}})},
+                       {{"comparison", compared}});
+  const std::string text = metricsText(doc);
+  expectWellFormed(text);
+  const std::string c01 = kGpu0 + ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"1\"";
+  EXPECT_EQ(samples(text, "nvbandwidth_comparison_spread_percent"),
+            (std::vector<std::string>{"nvbandwidth_comparison_spread_percent{" + c01 + "} 14.05"}));
+  EXPECT_EQ(
+      samples(text, "nvbandwidth_comparison_healthy_spread_percent"),
+      (std::vector<std::string>{"nvbandwidth_comparison_healthy_spread_percent{" + c01 + "} 0.2"}));
+  EXPECT_EQ(
+      samples(text, "nvbandwidth_comparison_unstable_limit_percent"),
+      (std::vector<std::string>{"nvbandwidth_comparison_unstable_limit_percent{" + c01 + "} 5"}));
+  const std::vector<std::string> counts = samples(text, "nvbandwidth_comparison_cells");
+  EXPECT_NE(std::find(counts.begin(), counts.end(),
+                      "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"UNSTABLE\"} 1"),
+            counts.end());
 }
 
 TEST(Metrics, ACompareDocumentHasVerdictsByRowAndColumnAndNoRunFlags) {

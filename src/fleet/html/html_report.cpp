@@ -177,11 +177,11 @@ std::string entryNotes(const json& entry) {
   return notes;
 }
 
-std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::size_t index) {
+std::string entryArticle(const json& entry, const CellMarks& marks, std::size_t index) {
   std::string inner = entryHeading(entry) + entryNotes(entry);
   const bool hasMatrix = entry.contains(keys::kValues) || entry.contains(keys::kBandwidthMatrix);
   if (entry.at(keys::kStatus) == "Passed" && hasMatrix)
-    inner += matrixFigure(entry, verdicts, index);
+    inner += matrixFigure(entry, marks, index);
   else if (entry.at(keys::kStatus) == "Passed")
     inner += textElement("p", "", "Passed without a matrix.");
   return element("article",
@@ -192,11 +192,11 @@ std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::s
 }
 
 std::string testcaseSection(const json& run) {
-  const VerdictIndex verdicts = verdictIndex(run);
+  const CellMarks marks = cellMarks(run);
   std::string articles;
   std::size_t index = 0;
   for (const json& entry : run.at(keys::kTestcases))
-    articles += entryArticle(entry, verdicts, index++);
+    articles += entryArticle(entry, marks, index++);
   if (index == 0) articles = textElement("p", "", "No testcase ran.");
   return element("section", attr("class", "testcases") + attr("id", "testcases"),
                  textElement("h2", "", "Testcases (" + std::to_string(index) + " entries)") +
@@ -207,6 +207,7 @@ std::string pageBody(const json& run) {
   std::string body = headerSection(run) + environmentSection(run);
   if (member(run, keys::kComparison).is_object())
     body += comparisonSection(run.at(keys::kComparison));
+  body += expectationsSection(run);
   if (member(run, keys::kSweep).is_object()) body += sweepSection(run.at(keys::kSweep));
   if (member(run, keys::kTestcases).is_array()) body += testcaseSection(run);
   return body + costSection(run);
