@@ -39,11 +39,13 @@
 // everywhere (clocks held down), the worst cell one bad link or GPU, which moves a 56-cell SUM by
 // less than the floor.
 // A node is flagged when any selected testcase of it is flagged or failed (ERROR, or Running: cut
-// short by a run-level error). Waived and missing testcases are listed but flag nothing: fleets
-// mixing upstream's reports with this tool's, or runs of different -t, would otherwise be all
-// flagged. A file that is not a usable report stops nothing: it is listed with the reason and
-// counted as unreadable; fleetSummaryExitStatus gives 3 for it as for a flagged node, since a node
-// whose report cannot be read is not known to be good.
+// short by a run-level error), or when its own report failed its verdicts for one (a run with
+// --baseline that found SLOWER or UNSTABLE cells, or with --expect BELOW ones: that run exited 3,
+// and the fleet's view must not say otherwise). Waived and missing testcases are listed but flag
+// nothing: fleets mixing upstream's reports with this tool's, or runs of different -t, would
+// otherwise be all flagged. A file that is not a usable report stops nothing: it is listed with the
+// reason and counted as unreadable; fleetSummaryExitStatus gives 3 for it as for a flagged node,
+// since a node whose report cannot be read is not known to be good.
 //
 // Reading. Every file is read like --compare's (report_files.h: a regular file, at most 256 MiB,
 // never blocking) and scanned once front to back without building a document (a strict JSON
@@ -78,6 +80,15 @@ struct SummaryOptions {
 enum class FleetStatus { Passed, Failed, Waived, Missing };
 const char* fleetStatusName(FleetStatus s);  // "Passed", "failed", "Waived", "missing"
 
+// A report's own verdicts of one matrix, where the run judged itself (--baseline: its
+// comparison's SLOWER and UNSTABLE cells; --expect, --min-percent-of-peak: its BELOW cells).
+struct ReportVerdicts {
+  std::size_t slower = 0;
+  std::size_t unstable = 0;
+  std::size_t below = 0;
+  bool failed() const { return slower + unstable + below > 0; }
+};
+
 // One node's result for one column.
 struct FleetCell {
   FleetStatus status = FleetStatus::Missing;
@@ -96,7 +107,8 @@ struct FleetCell {
   std::optional<double> worstPercentOfMedian;
   bool sumFlagged = false;
   bool worstFlagged = false;
-  bool judged = false;  // its group had enough passed nodes for this column
+  bool judged = false;      // its group had enough passed nodes for this column
+  ReportVerdicts verdicts;  // the node's report's own failing verdicts of this matrix
   bool flagged() const { return sumFlagged || worstFlagged; }
 };
 
@@ -121,7 +133,8 @@ struct FleetNode {
   std::vector<FleetCell> cells;    // one per column
   bool failed() const;
   bool slow() const;
-  bool flagged() const { return failed() || slow(); }
+  bool failedItsVerdicts() const;  // its own report has SLOWER, UNSTABLE or BELOW cells
+  bool flagged() const { return failed() || slow() || failedItsVerdicts(); }
 };
 
 // A group's statistics for one column.

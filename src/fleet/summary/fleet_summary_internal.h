@@ -28,6 +28,7 @@ struct EntryDigest {
   std::string worstCell;  // cellName of the worst cell
   std::optional<double> percentOfPeak;
   std::optional<double> worstPercentOfPeak;
+  ReportVerdicts verdicts;  // the report's own verdicts of this matrix
 };
 
 // One report, reduced.
@@ -82,5 +83,8 @@ std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const 
                                              FleetStatus status);
 
 std::string numberText(double value, int decimals);  // fixed, classic locale
+
+// "its report's verdicts: 2 SLOWER, 1 UNSTABLE, 1 BELOW" (the counts above 0).
+std::string reportVerdictsText(const ReportVerdicts& v);
 
 }  // namespace nvbw::summary

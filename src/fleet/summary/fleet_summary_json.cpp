@@ -25,7 +25,9 @@ json ruleJson() {
            "/ 100, as the comparison's healthy band has it); groups are the nodes of one GPU model "
            "and count, and "
            "groups of fewer than min_group_nodes passed nodes are not judged. A node is flagged "
-           "when a testcase of it is flagged or failed (ERROR or Running)."}};
+           "when a testcase of it is flagged or failed (ERROR or Running), or when its own report "
+           "failed its verdicts (SLOWER or UNSTABLE cells of its comparison, BELOW cells of its "
+           "expectations)."}};
 }
 
 json columnJson(const FleetColumn& c) {
@@ -73,6 +75,10 @@ json cellJson(const FleetColumn& column, const FleetCell& cell) {
   out["judged"] = cell.judged;
   out["sum_flagged"] = cell.sumFlagged;
   out["worst_flagged"] = cell.worstFlagged;
+  if (cell.verdicts.failed())
+    out["report_verdicts"] = {{"slower", cell.verdicts.slower},
+                              {"unstable", cell.verdicts.unstable},
+                              {"below", cell.verdicts.below}};
   return out;
 }
 
@@ -90,6 +96,7 @@ json nodeJson(const FleetSummary& s, const FleetNode& n) {
           {"upstream", n.upstream},
           {"flagged", n.flagged()},
           {"slow", n.slow()},
+          {"failed_its_verdicts", n.failedItsVerdicts()},
           {"failed", testcasesWithStatus(s, n, FleetStatus::Failed)},
           {"waived", testcasesWithStatus(s, n, FleetStatus::Waived)},
           {"missing", testcasesWithStatus(s, n, FleetStatus::Missing)},

@@ -79,6 +79,14 @@ std::string numberText(double value, int decimals) {
   return buf;
 }
 
+std::string reportVerdictsText(const ReportVerdicts& v) {
+  std::string parts;
+  for (const auto& [n, name] : {std::pair{v.slower, "SLOWER"}, std::pair{v.unstable, "UNSTABLE"},
+                                std::pair{v.below, "BELOW"}})
+    if (n > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+  return "its report's verdicts: " + parts;
+}
+
 namespace {
 
 void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members, std::size_t col,
@@ -162,6 +170,11 @@ const char* fleetStatusName(FleetStatus s) {
 bool FleetNode::failed() const {
   return std::any_of(cells.begin(), cells.end(),
                      [](const FleetCell& c) { return c.status == FleetStatus::Failed; });
+}
+
+bool FleetNode::failedItsVerdicts() const {
+  return std::any_of(cells.begin(), cells.end(),
+                     [](const FleetCell& c) { return c.verdicts.failed(); });
 }
 
 bool FleetNode::slow() const {
