@@ -33,29 +33,13 @@ if [ $# -ne 2 ]; then
 fi
 BUILD_DIR=$1
 OUT=$2
-BIN=${NVBW_ACCEPTANCE_BINARY:-$BUILD_DIR/nvbandwidth}
-if [ ! -x "$BIN" ]; then
-  echo "$0: no program at $BIN" >&2
-  exit 2
-fi
-if [ ! -x /usr/bin/python3 ]; then
-  echo "$0: /usr/bin/python3 is needed to read the reports" >&2
-  exit 2
-fi
-mkdir -p "$OUT" || exit 2
-export NVBANDWIDTH_DISABLE_MULTICAST=1
-START=$(date +%s)
+# shellcheck source=tools/gpu_acceptance_lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/gpu_acceptance_lib.sh"
+acceptance_start
 SUMMARY=$OUT/summary.md
 FAILED=0
 ROWS=()
 DETAILS=()
-
-mapfile -t TESTCASES < <("$BIN" -l | sed -n 's/^[0-9][0-9]*, \([A-Za-z0-9_]*\):$/\1/p' |
-  grep -v multicast)
-if [ ${#TESTCASES[@]} -eq 0 ]; then
-  echo "$0: $BIN -l listed no testcases" >&2
-  exit 1
-fi
 
 # "slower unstable noisy suspect seconds" of a report's comparison, "- - - - -" without one.
 counts() {
@@ -119,67 +103,21 @@ EOF
 row() {
   local step=$1 expected=$2 status=$3 wall=$4 report=$5 ok=$6 note=${7:-}
   read -r slower unstable noisy suspect seconds <<<"$(counts "$report")"
-  local verdict=PASS
-  if [ "$status" != "$expected" ] || [ "$ok" != 1 ]; then
-    verdict=FAIL
-    FAILED=1
-  fi
+  local verdict
+  verdict=$(step_result "$status" "$expected" "$ok")
+  [ "$verdict" = PASS ] || FAILED=1
   ROWS+=("| $step | $expected | $status | $slower | $unstable | $noisy | $suspect | $seconds | $wall | $verdict | $note |")
   echo "$step: exit $status (expected $expected), SLOWER $slower, UNSTABLE $unstable, NOISY $noisy, confirmation $seconds s, wall $wall s: $verdict $note" >&2
 }
 
-# run FILE [ENV...] -- ARGS...: stdout to OUT/FILE, stderr to OUT/FILE.err; sets STATUS, WALL.
-run() {
-  local name=$1
-  shift
-  local env=()
-  while [ "$1" != "--" ]; do
-    env+=("$1")
-    shift
-  done
-  shift
-  local t0
-  t0=$(date +%s.%N)
-  # No run may take the budget: a default run is 15 s on an H200, one under load about 80 s.
-  timeout -s INT -k 20 150 env "${env[@]}" "$BIN" "$@" >"$OUT/$name" 2>"$OUT/$name.err"
-  STATUS=$?
-  WALL=$(/usr/bin/python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
-}
-
-# Loads: `nvbandwidth -t TESTCASE -i SAMPLES` in a loop until the stop file appears; SIGTERM to
-# the loops' children (found through /proc, no procps needed) ends the copy under way.
-STOP=$OUT/.stop_load
-LOADS=()
-load() {
-  bash -c 'while [ ! -e "$3" ]; do "$0" -t "$1" -i "$2" >/dev/null 2>&1; done' \
-    "$BIN" "$1" "$2" "$STOP" &
-  LOADS+=($!)
-}
-children_of() {
-  local status
-  for status in /proc/[0-9]*/status; do
-    if grep -q "^PPid:[[:space:]]*$1\$" "$status" 2>/dev/null; then
-      status=${status#/proc/}
-      echo "${status%/status}"
-    fi
-  done
-}
-stop_loads() {
-  touch "$STOP"
-  for pid in "${LOADS[@]}"; do
-    for child in $(children_of "$pid"); do kill -TERM "$child" 2>/dev/null; done
-  done
-  for pid in "${LOADS[@]}"; do wait "$pid"; done
-  LOADS=()
-  rm -f "$STOP"
-}
+# No run may take the budget: a default run is 15 s on an H200, one under load about 80 s.
+RUN_LIMIT_S=150
 
 # contention STEP FILE REQUIRED ENV_HOOK LOAD...: a run against the baseline under the loads
 # (TESTCASE:SAMPLES each), its required failing cells checked.
 contention() {
   local step=$1 file=$2 required=$3 hook=$4
   shift 4
-  rm -f "$STOP"
   local spec
   for spec in "$@"; do load "${spec%%:*}" "${spec##*:}"; done
   sleep 5

@@ -252,27 +252,32 @@ def doctored_cases(machines, seeds, leave_one_out):
                         yield m, baselines, current, f, cv, seed
 
 
-def compare_section(runner, args, machines, leave_one_out):
-    tally = Tally()
-    healthy_cache = {}
-
+def judge_doctored(runner, args, option, healthy_cache):
+    """A function of one doctored case: the healthy spreads of its baseline side (cached), then
+    `BINARY -j OPTION BASELINES... DOCTORED` run; returns (case, cache key, the doctored file's
+    name, the run's document)."""
     def one(case):
-        m, baselines, current, f, cv, seed = case
+        _, baselines, current, f, cv, seed = case
         key = (tuple(p for p, _ in baselines), current[0])
         if key not in healthy_cache:
             healthy_cache[key] = healthy_spreads(runner, args.healthy_binary,
                                                  [p for p, _ in baselines], current[0])
-        doc = doctor(current[1], f / 100.0, cv / 100.0, seed_of(key, f, cv, seed))
-        path = runner.write(doc)
-        run = runner.json_of([args.binary, "-j", "--compare"] + [p for p, _ in baselines] + [path])
+        path = runner.write(doctor(current[1], f / 100.0, cv / 100.0, seed_of(key, f, cv, seed)))
+        run = runner.json_of([args.binary, "-j", option] + [p for p, _ in baselines] + [path])
         os.remove(path)
-        return case, key, verdicts_of(run["comparison"])
+        return case, key, path, run
+    return one
 
-    for case, key, cells in runner.map(one, list(doctored_cases(machines, args.seeds,
-                                                                leave_one_out))):
+
+def compare_section(runner, args, machines, leave_one_out):
+    tally = Tally()
+    healthy_cache = {}
+    one = judge_doctored(runner, args, "--compare", healthy_cache)
+    for case, key, _, run in runner.map(one, list(doctored_cases(machines, args.seeds,
+                                                                 leave_one_out))):
         _, _, _, f, cv, _ = case
         healthy = healthy_cache[key]
-        for k, cell in cells.items():
+        for k, cell in verdicts_of(run["comparison"]).items():
             tally.add(f, cv, healthy.get(k), cell["verdict"], cell.get("testcase", k[0]))
     return tally
 
@@ -304,22 +309,10 @@ def summarize_section(runner, args, machines):
     sick = Tally(verdicts=False)
     healthy_flags = {}  # (F, CV) -> [flagged healthy columns, healthy columns]
     healthy_cache = {}
-
-    def one(case):
-        m, peers, current, f, cv, seed = case
-        key = (tuple(p for p, _ in peers), current[0])
-        if key not in healthy_cache:
-            healthy_cache[key] = healthy_spreads(runner, args.healthy_binary,
-                                                 [p for p, _ in peers], current[0])
-        doc = doctor(current[1], f / 100.0, cv / 100.0, seed_of(key, f, cv, seed))
-        path = runner.write(doc)
-        run = runner.json_of([args.binary, "-j", "--summarize"] + [p for p, _ in peers] + [path])
-        os.remove(path)
-        return case, key, path, run["summary"]
-
-    for case, key, path, summary in runner.map(one, list(doctored_cases(machines, args.seeds,
-                                                                         True))):
+    one = judge_doctored(runner, args, "--summarize", healthy_cache)
+    for case, key, path, run in runner.map(one, list(doctored_cases(machines, args.seeds, True))):
         _, _, _, f, cv, _ = case
+        summary = run["summary"]
         worst = {}
         for (name, _, _), spread in healthy_cache[key].items():
             if spread is not None:
@@ -373,29 +366,24 @@ def main(argv):
     machines = load_machines(args.machines)
     runner = Runner(args.jobs)
     problems = []
+    def publish(name, title, tally, alarms):
+        print(tally.table(title))
+        report_misses(name, tally, problems)
+        if tally.false_alarms():
+            problems.append("%s: %d cells fail %s" % (name, tally.false_alarms(), alarms))
+
     if "compare" in sections:
-        t = compare_section(runner, args, machines, False)
-        print(t.table("--compare A B': one baseline report (every ordered pair of a machine's "
-                      "reports)"))
-        report_misses("compare", t, problems)
-        if t.false_alarms():
-            problems.append("compare: %d cells fail between unchanged reports" % t.false_alarms())
+        publish("compare", "--compare A B': one baseline report (every ordered pair of a "
+                "machine's reports)", compare_section(runner, args, machines, False),
+                "between unchanged reports")
     if "baselines" in sections:
-        t = compare_section(runner, args, machines, True)
-        print(t.table("--compare OTHERS... B': the machine's other reports as the baseline"))
-        report_misses("baselines", t, problems)
-        if t.false_alarms():
-            problems.append("baselines: %d cells fail between unchanged reports" %
-                            t.false_alarms())
+        publish("baselines", "--compare OTHERS... B': the machine's other reports as the baseline",
+                compare_section(runner, args, machines, True), "between unchanged reports")
     if "confirm" in sections:
         if not args.fake:
             p.error("the confirm section needs --fake")
-        t = confirm_section(runner, args)
-        print(t.table("--baseline with confirmation, fake platform (2 GPUs): its copies slowed "
-                      "and noisy"))
-        report_misses("confirm", t, problems)
-        if t.false_alarms():
-            problems.append("confirm: %d cells fail on the unchanged fake" % t.false_alarms())
+        publish("confirm", "--baseline with confirmation, fake platform (2 GPUs): its copies "
+                "slowed and noisy", confirm_section(runner, args), "on the unchanged fake")
     if "summarize" in sections:
         t, flags = summarize_section(runner, args, machines)
         print(t.table("--summarize: the doctored node's testcase columns flagged among its "
