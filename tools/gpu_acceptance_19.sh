@@ -34,29 +34,13 @@ fi
 BUILD_DIR=$1
 OUT=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${NVBW_ACCEPTANCE_BINARY:-$BUILD_DIR/nvbandwidth}
-if [ ! -x "$BIN" ]; then
-  echo "$0: no program at $BIN" >&2
-  exit 2
-fi
-if [ ! -x /usr/bin/python3 ]; then
-  echo "$0: /usr/bin/python3 is needed to read the reports" >&2
-  exit 2
-fi
-mkdir -p "$OUT" || exit 2
-export NVBANDWIDTH_DISABLE_MULTICAST=1
-START=$(date +%s)
+# shellcheck source=tools/gpu_acceptance_lib.sh
+. "$ROOT/tools/gpu_acceptance_lib.sh"
+acceptance_start
 SUMMARY=$OUT/summary.md
 FAILED=0
 ROWS=()
 
-# Every testcase this build lists, but multicast ones.
-mapfile -t TESTCASES < <("$BIN" -l | sed -n 's/^[0-9][0-9]*, \([A-Za-z0-9_]*\):$/\1/p' |
-  grep -v multicast)
-if [ ${#TESTCASES[@]} -eq 0 ]; then
-  echo "$0: $BIN -l listed no testcases" >&2
-  exit 1
-fi
 
 # The counts of a report's comparison as "slower noisy faster suspect seconds", "- - - - -" when
 # it has none.
@@ -101,33 +85,15 @@ row() {
   local c
   c=$(counts "$report")
   read -r slower noisy faster suspect seconds <<<"$c"
-  local verdict=PASS
-  if [ "$status" != "$expected" ] || [ "$ok" != 1 ]; then
-    verdict=FAIL
-    FAILED=1
-  fi
+  local verdict
+  verdict=$(step_result "$status" "$expected" "$ok")
+  [ "$verdict" = PASS ] || FAILED=1
   ROWS+=("| $step | $expected | $status | $slower | $noisy | $faster | $suspect | $seconds | $wall | $verdict | $note |")
   echo "$step: exit $status (expected $expected), SLOWER $slower, NOISY $noisy, confirmation ${seconds} s, wall ${wall} s: $verdict $note" >&2
 }
 
-# run FILE [ENV...] -- ARGS...: runs the program, stdout to OUT/FILE, stderr to OUT/FILE.err; sets
-# STATUS and WALL.
-run() {
-  local name=$1
-  shift
-  local env=()
-  while [ "$1" != "--" ]; do
-    env+=("$1")
-    shift
-  done
-  shift
-  local t0
-  t0=$(date +%s.%N)
-  # No run may take the whole budget: a default run takes about 40 s, one under load about 80 s.
-  timeout -s INT -k 20 300 env "${env[@]}" "$BIN" "$@" >"$OUT/$name" 2>"$OUT/$name.err"
-  STATUS=$?
-  WALL=$(/usr/bin/python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
-}
+# No run may take the whole budget: a default run takes about 40 s, one under load about 80 s.
+RUN_LIMIT_S=300
 
 # 1. The baseline.
 run baseline.json -- -j -t "${TESTCASES[@]}"
@@ -148,35 +114,12 @@ done
 # nearly free), each measuring 1,000 samples (minutes) so that no restart leaves a gap, in a loop
 # all the same. To stop: the stop file ends each loop, SIGTERM (sent to the loops' children, found
 # by their parent's id) ends the copy under way after its sample.
-STOP=$OUT/.stop_load
-rm -f "$STOP"
-load() {
-  bash -c 'while [ ! -e "$2" ]; do "$0" -t "$1" -i 1000 >/dev/null 2>&1; done' \
-    "$BIN" "$1" "$STOP" &
-  LOADS+=($!)
-}
-# The processes whose parent is $1 (from /proc: no procps needed).
-children_of() {
-  local status
-  for status in /proc/[0-9]*/status; do
-    if grep -q "^PPid:[[:space:]]*$1\$" "$status" 2>/dev/null; then
-      status=${status#/proc/}
-      echo "${status%/status}"
-    fi
-  done
-}
-LOADS=()
-load host_to_device_memcpy_ce
-load device_to_host_memcpy_ce
+load host_to_device_memcpy_ce 1000
+load device_to_host_memcpy_ce 1000
 sleep 5
 read -r -a CONTENTION_ENV <<<"${NVBW_ACCEPTANCE_CONTENTION_ENV:-}"
 run contention.json "${CONTENTION_ENV[@]}" -- -j -t "${TESTCASES[@]}" --baseline "$BASE"
-touch "$STOP"
-for pid in "${LOADS[@]}"; do
-  for child in $(children_of "$pid"); do kill -TERM "$child" 2>/dev/null; done
-done
-for pid in "${LOADS[@]}"; do wait "$pid"; done
-rm -f "$STOP"
+stop_loads
 HOST=$(host_verdicts "$OUT/contention.json")
 ok=1
 for v in $HOST; do [ "$v" = SLOWER ] || ok=0; done

@@ -140,7 +140,7 @@ class RunCommand {
     std::vector<Output*> views = {printed_.get()};
     // --baseline and --html read the run as the JSON document, whatever is printed.
     // Only the printing rank compares and writes the HTML (one file, not one per rank).
-    if (files.baseline || files.html || files.metrics || files.output ||
+    if (files.baseline.reports() > 0 || files.html || files.metrics || files.output ||
         options.judgesExpectations()) {
       capture_ = makeJsonOutput(captured_, settings);
       views.push_back(capture_.get());
@@ -174,7 +174,7 @@ class RunCommand {
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
-  std::optional<Comparison> compareWithBaseline(nlohmann::json& doc, int& status);
+  std::optional<Comparison> judgeAgainstBaseline(nlohmann::json& doc, int& status);
   void confirm(Comparison& compared, nlohmann::json& doc, int& status);
   bool failsExpectations(nlohmann::json& doc);
   int writeViewFiles(const nlohmann::json& doc, bool interrupted);
@@ -308,7 +308,8 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
 }
 
 // Compares with the baseline (from the captured document), prints the end of the report and
-// writes the HTML. Errors and interruption keep their status; otherwise SLOWER cells give 3.
+// writes the HTML. Errors and interruption keep their status; otherwise SLOWER and UNSTABLE cells
+// give 3.
 int RunCommand::finishViews(const RunEnd& end, int status) {
   nlohmann::json doc;
   if (capture_) {
@@ -318,7 +319,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   std::optional<Comparison> compared;
   bool belowExpectations = false;
   try {
-    compared = compareWithBaseline(doc, status);
+    compared = judgeAgainstBaseline(doc, status);
     belowExpectations = failsExpectations(doc);
   } catch (const Interrupted& e) {
     // The report is printed all the same, without the verdicts that were not reached.
@@ -333,17 +334,17 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   if (outputText_) outputText_->finish(end);
   if (writeViewFiles(doc, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
     status = kExitFailure;
-  if (status == kExitOk && ((compared && compared->anySlower()) || belowExpectations))
+  if (status == kExitOk && ((compared && compared->anyFailing()) || belowExpectations))
     return kExitSlower;
   return status;
 }
 
 // --baseline: the run compared with it, suspect cells confirmed (--confirm N), the comparison
 // printed and added to `doc`. A confirmation run that fails or is interrupted sets `status`.
-std::optional<Comparison> RunCommand::compareWithBaseline(nlohmann::json& doc, int& status) {
-  if (!files_.baseline) return std::nullopt;
+std::optional<Comparison> RunCommand::judgeAgainstBaseline(nlohmann::json& doc, int& status) {
+  if (files_.baseline.reports() == 0) return std::nullopt;
   Comparison compared =
-      compareReports(*files_.baseline, doc, options_.tolerancePercent, ctx_.stopRequested);
+      compareWithBaseline(files_.baseline, doc, options_.tolerancePercent, ctx_.stopRequested);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
   printed_->comparison(compared);
   if (outputText_) outputText_->comparison(compared);
@@ -364,9 +365,10 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
   }
   if (!suspects.empty()) {
     if (progress_) progress_->clear();
-    ctx_.err << "NOTE: " << compared.suspects() << " cells slower than the baseline: measuring "
-             << suspects.size() << " testcase" << (suspects.size() == 1 ? "" : "s") << " "
-             << options_.confirmRuns << " more time" << (options_.confirmRuns == 1 ? "" : "s")
+    ctx_.err << "NOTE: " << compared.suspects()
+             << " cells slower than the baseline or unstable: measuring " << suspects.size()
+             << " testcase" << (suspects.size() == 1 ? "" : "s") << " " << options_.confirmRuns
+             << " more time" << (options_.confirmRuns == 1 ? "" : "s")
              << " before judging them (--confirm)." << std::endl;
   }
   ConfirmationRuns runs =

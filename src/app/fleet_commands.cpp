@@ -1,7 +1,10 @@
 #include "app/fleet_commands.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 #include <utility>
 
 #include "app/expectation_checks.h"
@@ -71,10 +74,45 @@ int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comp
   return writeViewFile(ctx, *files.output, text.str());
 }
 
-std::vector<NamedFile> inputsOf(const Options& o) {
+bool sameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return !b.empty() && std::filesystem::equivalent(a, b, ec);
+}
+
+// A baseline named on the command line: a report, or a directory standing for the reports under
+// it, found as --summarize finds them (a usage error when it has none, or when a folder under it
+// cannot be listed: a baseline is never judged on part of itself). `current` (--compare's current
+// report) is left out of a directory: the run under judgment is never part of its own baseline.
+void addBaselineReports(const std::string& option, const std::string& path,
+                        const std::string& current, const StopRequest& stop,
+                        std::vector<NamedFile>& inputs) {
+  std::error_code ec;
+  if (path == "-" || !std::filesystem::is_directory(path, ec)) {
+    inputs.push_back({option, path});
+    return;
+  }
+  const FoundReports found = findReports({path}, stop);
+  const std::string label = NamedFile{option, path}.label();
+  if (!found.unreadable.empty())
+    throw ReportFileError(label + ": " + found.unreadable.front().path + " " +
+                          found.unreadable.front().reason);
+  std::size_t added = 0;
+  for (const std::string& file : found.files)
+    if (!sameFile(file, current)) {
+      inputs.push_back({option, file});
+      ++added;
+    }
+  if (added == 0) throw ReportFileError(label + ": a directory without *.json reports");
+}
+
+std::vector<NamedFile> inputsOf(const Options& o, const StopRequest& stop) {
   std::vector<NamedFile> inputs;
-  for (const std::string& path : o.compare) inputs.push_back({"--compare", path});
-  if (!o.baseline.empty()) inputs.push_back({"--baseline", o.baseline});
+  const std::string current = o.compare.empty() ? std::string() : o.compare.back();
+  for (std::size_t i = 0; i + 1 < o.compare.size(); ++i)
+    addBaselineReports("--compare", o.compare[i], current, stop, inputs);
+  if (!o.compare.empty()) inputs.push_back({"--compare", current});
+  for (const std::string& path : o.baseline)
+    addBaselineReports("--baseline", path, "", stop, inputs);
   if (!o.from.empty()) inputs.push_back({"--from", o.from});
   if (!o.expect.empty()) inputs.push_back({"--expect", o.expect});
   for (const std::string& path : o.summarize) inputs.push_back({"--summarize", path});
@@ -113,6 +151,20 @@ void refuseSharedTargets(const CommandFiles& files) {
       if (targets[j]->sameFileAs(*targets[i]))
         throw ReportFileError(targets[j]->target().label() + ": is also " +
                               targets[i]->target().label() + ": one file cannot hold both");
+}
+
+// Reads one baseline report into the baseline, its document let go at once. The first is
+// "baseline" in the comparison's notes and errors, the others are named by their file.
+void addToBaseline(Baseline& baseline, const NamedFile& input, const StopRequest& stop) {
+  const nlohmann::json doc = readReport(input, ReportKind::Run, stop);
+  const std::string label = baseline.reports() == 0 ? "baseline" : "baseline " + input.label();
+  try {
+    baseline.add(doc, label, stop);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw ReportFileError(input.label() + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -164,7 +216,7 @@ int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json&
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
                               const std::string& outputPath) {
   CommandFiles files;
-  const std::vector<NamedFile> inputs = inputsOf(options);
+  const std::vector<NamedFile> inputs = inputsOf(options, stop);
   // A run's page is the printing rank's; --compare and --from run alike on every rank.
   const bool run = options.compare.empty() && options.from.empty() && options.summarize.empty();
   if (!options.html.empty() && (printsReport || !run))
@@ -179,27 +231,31 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     for (const std::string& file : files.summarized->files) found.push_back({"--summarize", file});
     files.refuseWritingOnto(found);
   }
+  std::size_t compared = 0;
+  const std::size_t comparedInputs = static_cast<std::size_t>(std::count_if(
+      inputs.begin(), inputs.end(), [](const NamedFile& f) { return f.option == "--compare"; }));
   for (const NamedFile& input : inputs) {
-    if (input.option == "--compare")
-      files.compared.push_back(readReport(input, ReportKind::Run, stop));
+    const bool current = input.option == "--compare" && ++compared == comparedInputs;
+    if (current)
+      files.current = readReport(input, ReportKind::Run, stop);
+    else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
+      addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
       files.from = readReport(input, fromKind(options), stop);
     else if (input.option == "--expect")
       files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
-    else if (input.option == "--baseline" && printsReport)
-      files.baseline = readReport(input, ReportKind::Run, stop);
   }
   return files;
 }
 
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
-  nlohmann::json& current = files.compared.at(1);
+  nlohmann::json& current = files.current.value();
   const Comparison c =
-      compareReports(files.compared.at(0), current, options.tolerancePercent, ctx.stopRequested);
+      compareWithBaseline(files.baseline, current, options.tolerancePercent, ctx.stopRequested);
   const std::vector<ExpectationResult> checks =
       judgeExpectations(options, files.expectations, current, ctx.stopRequested);
   // The documents are done with (the page needs the current one): their memory goes first.
-  files.compared.at(0) = nlohmann::json();
+  files.baseline = Baseline();
   const bool pageNeeded =
       files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html);
   if (!pageNeeded) current = nlohmann::json();
@@ -218,7 +274,7 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
-  return c.anySlower() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
+  return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
 
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {

@@ -9,6 +9,7 @@
 #include "app/app_context.h"
 #include "app/options.h"
 #include "app/output_path.h"
+#include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/report_files.h"
 #include "fleet/report_folders.h"
@@ -18,12 +19,14 @@ namespace nvbw {
 // Every report the options name, read and checked, and every file they ask to write, checked,
 // before anything runs.
 struct CommandFiles {
-  std::vector<nlohmann::json> compared;    // --compare: the baseline, then the current report
-  std::optional<nlohmann::json> from;      // --from
-  std::optional<nlohmann::json> baseline;  // --baseline (on the printing rank only)
-  std::optional<OutputFile> html;          // --html (in a run: on the printing rank only)
-  std::optional<OutputFile> metrics;       // --metrics (in a run: on the printing rank only)
-  std::optional<OutputFile> output;        // --output, %-substituted (likewise)
+  // --baseline (on the printing rank only), or the baseline reports of --compare, each reduced
+  // as it is read; no report: none given.
+  Baseline baseline;
+  std::optional<nlohmann::json> current;  // --compare: the current report
+  std::optional<nlohmann::json> from;     // --from
+  std::optional<OutputFile> html;         // --html (in a run: on the printing rank only)
+  std::optional<OutputFile> metrics;      // --metrics (in a run: on the printing rank only)
+  std::optional<OutputFile> output;       // --output, %-substituted (likewise)
   ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
   std::optional<FoundReports> summarized;    // --summarize: the report files its paths hold
@@ -35,7 +38,9 @@ struct CommandFiles {
 
 // Output targets first (none may be a file the command reads, nor another target), then the
 // reports (--summarize's folders walked, and none of the files they hold a target) and the
-// expectations file. A run's --baseline and --html belong to the rank that prints
+// expectations file. A directory given to --baseline or as a baseline of --compare stands for the
+// *.json reports under it, found as --summarize finds them (and none of them a target either). A
+// run's --baseline and --html belong to the rank that prints
 // (`printsReport`). Throws ReportFileError or ExpectationsError (usage errors) or Interrupted.
 // `outputPath`: --output's name with its %-substitutions made.
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
@@ -54,11 +59,12 @@ int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann
 int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
                   const StopRequest& stop);
 
-// Compares two saved reports: the table of the cells that are not SAME and the summary (JSON
-// with -j: {"nvbandwidth": {"version", "git_version", "release", "comparison"}}); with --html also
-// the current report with its verdicts as HTML; with --expect or --min-percent-of-peak the current
-// report judged too (after the comparison; JSON: "expectations" beside "comparison"). Exit 0, or
-// kExitSlower when a cell is SLOWER or an expectation fails; 1 when the HTML cannot be written.
+// Compares saved reports (the baseline reports, then the current one): the table of the cells
+// that are not SAME and the summary (JSON with -j: {"nvbandwidth": {"version", "git_version",
+// "release", "comparison"}}); with --html also the current report with its verdicts as HTML; with
+// --expect or --min-percent-of-peak the current report judged too (after the comparison; JSON:
+// "expectations" beside "comparison"). Exit 0, or kExitSlower when a cell is SLOWER or UNSTABLE
+// or an expectation fails; 1 when the HTML cannot be written.
 // Throws WriteFailed or Interrupted.
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& context);
 

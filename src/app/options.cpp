@@ -85,8 +85,8 @@ void describeVerdictOptions(po::options_description& desc) {
   // clang-format off
   desc.add_options()
     ("confirm", po::value<std::string>()->default_value("2"),
-     "With --baseline: measure a testcase with a slower cell N more times (0 to 10) before "
-     "calling it SLOWER")
+     "With --baseline: measure a testcase with a slower or unstable cell N more times (0 to 10) "
+     "before judging it")
     ("expect", po::value<std::string>(),
      "Check the report against floors (GB/s) and ceilings (ns) in FILE; exit 3 if a cell is "
      "below")
@@ -152,11 +152,13 @@ po::options_description describeOptions() {
      "Upstream interface: v0.8 (default) or v0.10 (its indices, listing and text lines); "
      "also NVBANDWIDTH_COMPAT")
     ("compare", po::value<std::vector<std::string>>()->multitoken(),
-     "Compare two saved -j reports (BASELINE CURRENT) without a GPU; exit 3 if slower")
-    ("baseline", po::value<std::string>(),
-     "Compare this run with a saved -j report; exit 3 if any cell is slower")
+     "Compare saved -j reports (BASELINE... CURRENT; a baseline may be a directory) without a "
+     "GPU; exit 3 if slower or unstable")
+    ("baseline", po::value<std::vector<std::string>>()->multitoken(),
+     "Compare this run with saved -j reports (files or directories: their median); exit 3 if "
+     "any cell is slower or unstable")
     ("tolerance", po::value<std::string>()->default_value("5"),
-     "Percent every cell may move before it is judged (its noise may widen it)")
+     "Percent every cell may move before it is judged (the baseline's spread may widen it)")
     ("sweep", po::value<std::string>(),
      "Run each testcase at buffer sizes MIN:MAX[:FACTOR] MiB (factor 2 by default)")
     ("no-progress", po::bool_switch(), "No progress line on stderr (shown on terminals only)")
@@ -274,8 +276,8 @@ void validateVerdictOptions(const Options& o) {
     throw UsageError("invalid value '" + std::to_string(o.confirmRuns) +
                      "' for --confirm: at most " + std::to_string(kMaxConfirmRuns) + " runs");
   if (o.confirmGiven && o.baseline.empty())
-    throw UsageError("--confirm measures again the cells slower than --baseline: it needs "
-                     "--baseline FILE");
+    throw UsageError("--confirm measures again the cells slower or unstable against --baseline: "
+                     "it needs --baseline FILE");
   if (o.minPercentOfPeak && (*o.minPercentOfPeak <= 0.0 || *o.minPercentOfPeak > 100.0))
     throw UsageError("invalid value for --min-percent-of-peak: expected a percentage above 0 and "
                      "at most 100");
@@ -303,8 +305,10 @@ void readFleetOptions(const po::variables_map& vm, const std::vector<std::string
                       Options& options) {
   if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
   for (const std::string& path : options.compare)
-    if (path.empty()) throw UsageError("--compare needs two report files, not an empty name");
-  options.baseline = stringOption(vm, "baseline");
+    if (path.empty()) throw UsageError("--compare needs report files, not an empty name");
+  if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::vector<std::string>>();
+  for (const std::string& path : options.baseline)
+    if (path.empty()) throw UsageError("--baseline needs a value, not an empty one");
   options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
   options.sweep = stringOption(vm, "sweep");
   options.noProgress = vm["no-progress"].as<bool>();
@@ -372,11 +376,10 @@ void validateHonouredOptions(const Options& o) {
 }
 
 void validateFleetOptions(const Options& o) {
-  if (!o.compare.empty() && o.compare.size() != 2)
-    throw UsageError("--compare takes two reports (BASELINE CURRENT), got " +
-                     std::to_string(o.compare.size()));
+  if (o.compare.size() == 1)
+    throw UsageError("--compare takes two reports or more (BASELINE... CURRENT), got 1");
   if (!o.compare.empty() && (!o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
-    throw UsageError("--compare compares two saved reports: it cannot be used with --baseline, "
+    throw UsageError("--compare compares saved reports: it cannot be used with --baseline, "
                      "--sweep or --from");
   if (!o.from.empty() && o.html.empty() && o.metrics.empty() && o.output.empty() &&
       !o.judgesExpectations())

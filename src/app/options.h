@@ -33,14 +33,16 @@ struct Options {
   long long targetNumPairs = -1;         // -P; -1: every pair
   CompatMode compat = CompatMode::V0_8;  // --compat, else NVBANDWIDTH_COMPAT, else v0.8
   // Fleet validation.
-  std::vector<std::string> compare;  // --compare BASELINE CURRENT: two saved reports
-  std::string baseline;              // --baseline FILE: compare this run with a saved report
-  double tolerancePercent = 5.0;     // --tolerance: cells without samples on both sides
-  std::string sweep;                 // --sweep MIN:MAX[:FACTOR] as given (sweep.h parses it)
-  bool noProgress = false;           // --no-progress
-  std::string html;                  // --html FILE
-  std::string from;                  // --from REPORT.json (with --html): render, run nothing
-  bool bufferSizeGiven = false;      // -b was on the command line (it conflicts with --sweep)
+  // --compare BASELINE... CURRENT: saved reports (a baseline may be a directory of them).
+  std::vector<std::string> compare;
+  // --baseline FILE...: compare this run with saved reports (files or directories).
+  std::vector<std::string> baseline;
+  double tolerancePercent = 5.0;  // --tolerance: cells without samples on both sides
+  std::string sweep;              // --sweep MIN:MAX[:FACTOR] as given (sweep.h parses it)
+  bool noProgress = false;        // --no-progress
+  std::string html;               // --html FILE
+  std::string from;               // --from REPORT.json (with --html): render, run nothing
+  bool bufferSizeGiven = false;   // -b was on the command line (it conflicts with --sweep)
   // Verdicts (issue 19).
   unsigned confirmRuns = 2;                // --confirm N: suspect testcases measured N more times
   bool confirmGiven = false;               // --confirm was on the command line

@@ -6,7 +6,8 @@ namespace nvbw {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
-// --compare/--baseline: a cell is SLOWER; --expect: a cell is BELOW; --summarize: a node flagged.
+// --compare/--baseline: a cell is SLOWER or UNSTABLE; --expect: a cell is BELOW; --summarize: a
+// node flagged.
 inline constexpr int kExitSlower = 3;
 inline constexpr int kExitInterruptedBase = 128;  // + the signal number
 

@@ -66,6 +66,7 @@ inline constexpr const char* kPeakGBps = "peak_GBps";
 inline constexpr const char* kPercentOfPeak = "percent_of_peak";
 inline constexpr const char* kLinkPeaks = "link_peaks";
 inline constexpr const char* kOutliers = "outliers";
+inline constexpr const char* kAbovePeak = "above_peak";  // cells above 100% of their peak
 inline constexpr const char* kConfirmationRun = "confirmation_run";  // a confirmation entry's run
 
 // The statuses of an entry.
@@ -114,5 +115,15 @@ inline constexpr const char* kUnconfirmed = "unconfirmed";
 inline constexpr const char* kSame = "same";
 inline constexpr const char* kSlower = "slower";
 inline constexpr const char* kFaster = "faster";
+// Since the band comes from the healthy side alone ("band": "healthy side").
+inline constexpr const char* kBand = "band";
+inline constexpr const char* kBaselineReports = "baseline_reports";
+inline constexpr const char* kUnstable = "unstable";
+inline constexpr const char* kRunToRunPercent = "run_to_run_percent";
+inline constexpr const char* kHealthySpreadPercent = "healthy_spread_percent";
+inline constexpr const char* kUnstableLimitPercent = "unstable_limit_percent";
+inline constexpr const char* kSpreadPercent = "spread_percent";
+inline constexpr const char* kConfirmationSpreads = "confirmation_spreads";
+inline constexpr const char* kConfirmedSpreadPercent = "confirmed_spread_percent";
 
 }  // namespace nvbw::keys

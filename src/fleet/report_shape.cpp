@@ -399,8 +399,15 @@ void comparisonCell(const json& cell, const Path& where) {
   optional(cell, "confirmations", where, [&range](const json& v, const Path& at) {
     eachElement(v, at, [&range](const json& e, const Path& eat) { number(e, eat, range); });
   });
-  optional(cell, keys::kBandPercent, where,
-           [](const json& v, const Path& at) { number(v, at, kNonNegative); });
+  for (const char* key :
+       {keys::kBandPercent, keys::kRunToRunPercent, keys::kHealthySpreadPercent,
+        keys::kUnstableLimitPercent, keys::kSpreadPercent, keys::kConfirmedSpreadPercent})
+    optional(cell, key, where, [](const json& v, const Path& at) { number(v, at, kNonNegative); });
+  optional(cell, keys::kConfirmationSpreads, where, [](const json& v, const Path& at) {
+    eachElement(v, at, [](const json& e, const Path& eat) {
+      if (!e.is_null()) number(e, eat, kNonNegative);
+    });
+  });
 }
 
 void comparison(const json& value, const Path& where) {

@@ -65,6 +65,23 @@ void addMatrices(json& entry, const MatrixResult& m) {
   entry[keys::kCells] = std::move(cells);
 }
 
+// The cells above 100% of their link's peak (physically impossible), where there are any.
+void addAbovePeak(json& entry, const MatrixResult& m) {
+  const std::vector<AbovePeak> found = abovePeak(m);
+  if (found.empty()) return;
+  json cells = json::array();
+  for (const AbovePeak& a : found) {
+    const CellLink& c = m.links[a.row * m.spec.cols + a.col];
+    cells.push_back({{keys::kRow, a.row},
+                     {keys::kCol, a.col},
+                     {"cell", c.cell},
+                     {"link", c.link.name},
+                     {keys::kPeakGBps, orNull(c.link.gbPerSecond)},
+                     {keys::kPercentOfPeak, a.percent}});
+  }
+  entry[keys::kAbovePeak] = std::move(cells);
+}
+
 // Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),
 // and the outliers; absent when the run did not know the cells' links.
 void addPeaks(json& entry, const MatrixResult& m) {
@@ -103,6 +120,7 @@ void addPeaks(json& entry, const MatrixResult& m) {
   entry[keys::kPeakGBps] = std::move(peaks);
   entry[keys::kPercentOfPeak] = std::move(percents);
   entry[keys::kOutliers] = std::move(flagged);
+  addAbovePeak(entry, m);
 }
 
 json matrixEntry(const MatrixResult& m, bool verbose, Statistic stat) {
@@ -298,6 +316,16 @@ class JsonOutput : public Output {
   }
 
  private:
+  // Lines ending in newlines, each a run warning (the last one is upstream's `warning` too).
+  void addWarnings(const std::string& lines) {
+    for (std::size_t start = 0, end; (end = lines.find('\n', start)) != std::string::npos;
+         start = end + 1) {
+      const std::string line = lines.substr(start, end - start);
+      root_[keys::kWarning] = line;
+      root_[keys::kWarnings].push_back(line);
+    }
+  }
+
   void addEntry(json entry) {
     if (!root_.contains(keys::kTestcases)) root_[keys::kTestcases] = json::array();
     root_[keys::kTestcases].push_back(std::move(entry));
@@ -338,6 +366,7 @@ class JsonOutput : public Output {
       // (docs/compatibility.md#c9); this lets a script still find them by the key it passed to -t.
       if (m.spec.key != result.name) entry[keys::kTestcase] = result.name;
       addEntry(std::move(entry));
+      addWarnings(abovePeakWarnings(m));
     }
   }
 

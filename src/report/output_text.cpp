@@ -3,7 +3,8 @@
 // over present cells only), plus lines of our own that never replace one of upstream's
 // (#additions): the noisy-cell NOTE, and under -v the per-cell statistics. What the run learns
 // only at its end (run warnings, an interruption) goes to stderr: on stdout it would fall inside
-// the last testcase's block, where clients read every number as a cell.
+// the last testcase's block, where clients read every number as a cell; so do the warnings of
+// cells above their link's peak, which carry numbers.
 #include "report/output_text.h"
 
 #include <ostream>
@@ -117,6 +118,7 @@ class TextOutput : public Output {
   }
 
   void testcaseFinished(const TestcaseResult& result) override {
+    warnAbovePeak(result);
     if (result.sweepSizeMiB) {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
       if (result.status == Status::Error)
@@ -192,6 +194,14 @@ class TextOutput : public Output {
     text += outlierNotes(m);
     if (settings_.verbose) text += percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
     return text + "\n";
+  }
+
+  // Cells above their link's peak on stderr: clients read stdout's blocks as numbers.
+  void warnAbovePeak(const TestcaseResult& result) {
+    if (result.status != Status::Passed) return;
+    out_ << std::flush;
+    for (const MatrixResult& m : result.matrices) err_ << abovePeakWarnings(m);
+    err_ << std::flush;
   }
 
   std::ostream& out_;

@@ -78,4 +78,26 @@ std::string outlierNotes(const MatrixResult& m) {
   return text;
 }
 
+std::vector<AbovePeak> abovePeak(const MatrixResult& m) {
+  std::vector<AbovePeak> found;
+  for (std::size_t row = 0; row < m.spec.rows; ++row)
+    for (std::size_t col = 0; col < m.spec.cols; ++col)
+      if (const std::optional<double> percent = percentOfPeak(m, row, col);
+          percent && *percent > 100.0)
+        found.push_back({row, col, *percent});
+  return found;
+}
+
+std::string abovePeakWarnings(const MatrixResult& m) {
+  std::string text;
+  for (const AbovePeak& a : abovePeak(m)) {
+    const CellLink& link = m.links.at(a.row * m.spec.cols + a.col);
+    text += "WARNING: " + m.spec.key + ": " + link.cell + " at " + fixed2(a.percent) +
+            "% of the theoretical peak of its link (" + link.link.name + ", " +
+            fixed2(link.link.gbPerSecond.value_or(0.0)) +
+            " GB/s): the peak is wrong or the measurement is broken.\n";
+  }
+  return text;
+}
+
 }  // namespace nvbw

@@ -35,4 +35,21 @@ std::vector<Outlier> outliers(const MatrixResult& m);
 // per outlier, each ending in a newline; "" when there is none.
 std::string outlierNotes(const MatrixResult& m);
 
+// A cell above 100% of its link's theoretical peak: physically impossible, so the peak is wrong
+// (a link the tool took for another) or the measurement is broken (a timer, a copy that did not
+// move what it claims).
+struct AbovePeak {
+  std::size_t row = 0;
+  std::size_t col = 0;
+  double percent = 0.0;  // of the peak, above 100
+};
+
+// The present bandwidth cells of `m` above 100% of their known peak, in cell order.
+std::vector<AbovePeak> abovePeak(const MatrixResult& m);
+
+// "WARNING: <key>: <cell> at 301.20% of the theoretical peak of its link (PCIe Gen5 x16, 63.02
+// GB/s): the peak is wrong or the measurement is broken." per such cell, each ending in a
+// newline; "" when there is none.
+std::string abovePeakWarnings(const MatrixResult& m);
+
 }  // namespace nvbw

@@ -42,8 +42,8 @@ TEST(CompareCli, AReportAgainstItselfIsSameEverywhere) {
   const RunResult run = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet + "h200x2.json"});
   EXPECT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   EXPECT_EQ(run.out,
-            "Comparison: 108 cells: 108 SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 "
-            "only in current.\n");
+            "Comparison: 108 cells: 108 SAME, 0 SLOWER, 0 FASTER, 0 NOISY, 0 UNSTABLE; 0 only in "
+            "baseline, 0 only in current.\n");
 }
 
 TEST(CompareCli, ASlowerReportExitsThreeAndNamesTheCells) {
@@ -53,13 +53,14 @@ TEST(CompareCli, ASlowerReportExitsThreeAndNamesTheCells) {
   // 10 bandwidth cells 20% lower; the two latency cells 20% lower are FASTER.
   EXPECT_EQ(countOf(run.out, " SLOWER "), 10) << run.out;
   EXPECT_EQ(countOf(run.out, " FASTER "), 2) << run.out;
-  EXPECT_NE(run.out.find("Comparison: 12 cells: 0 SAME, 10 SLOWER, 2 FASTER, 0 NOISY;"),
+  EXPECT_NE(run.out.find("Comparison: 12 cells: 0 SAME, 10 SLOWER, 2 FASTER, 0 NOISY, 0 UNSTABLE;"),
             std::string::npos);
   // The other way round nothing is slower but the latency.
   const RunResult back =
       nvbandwidth({"--compare", kFleet + "fake_slower.json", kFleet + "fake_base.json"});
   EXPECT_EQ(back.exitCode, 3);
-  EXPECT_NE(back.out.find("0 SAME, 2 SLOWER, 10 FASTER, 0 NOISY"), std::string::npos) << back.out;
+  EXPECT_NE(back.out.find("0 SAME, 2 SLOWER, 10 FASTER, 0 NOISY, 0 UNSTABLE"), std::string::npos)
+      << back.out;
 }
 
 TEST(CompareCli, JsonIsOneDocumentWithTheComparison) {
@@ -75,7 +76,8 @@ TEST(CompareCli, UpstreamReportsCompareByTolerance) {
   const std::string upstream = std::string(NVBW_GOLDEN_DIR) + "/upstream/default.json";
   const RunResult run = nvbandwidth({"--compare", upstream, upstream});
   EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
-  EXPECT_NE(run.out.find("no samples, tolerance applies"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("no samples, the prior run-to-run spread applies"), std::string::npos)
+      << run.out;
   EXPECT_NE(run.out.find(" 0 SLOWER"), std::string::npos);
 }
 
@@ -90,7 +92,8 @@ TEST(CompareCli, UnreadableOrForeignFilesAreUsageErrors) {
   EXPECT_EQ(notReport.exitCode, 2);
   EXPECT_NE(notReport.err.find("README.md': not JSON at byte 1"), std::string::npos)
       << notReport.err;
-  const RunResult directory = nvbandwidth({"--compare", kFleet, kFleet + "h200x2.json"});
+  // The current report must be a file; a baseline may be a directory (VerdictsCli).
+  const RunResult directory = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet});
   EXPECT_EQ(directory.exitCode, 2);
   EXPECT_NE(directory.err.find("is a directory"), std::string::npos) << directory.err;
   EXPECT_EQ(nvbandwidth({"--compare", kFleet + "h200x2.json"}).exitCode, 2);

@@ -253,6 +253,17 @@ TEST(Schema, FakeRunsWithLinkFactsValidate) {
   }
 }
 
+// Cells above their link's peak (the fake's host copies unscaled): "above_peak" and the warnings.
+TEST(Schema, FakeRunAboveItsPeaksValidates) {
+  ASSERT_VALIDATOR_AVAILABLE();
+  const Finished run = runProcess(
+      {NVBW_FAKE_BINARY, "-j", "-t", "0", "4"},
+      {{"NVBW_FAKE_GPUS", "2"}, {"NVBW_FAKE_LINKS", "direct"}, {"NVBW_FAKE_HOST_SCALE", "100"}});
+  EXPECT_EQ(run.exitCode, 0) << shortDescription(run);
+  EXPECT_NE(run.out.find("\"above_peak\" : "), std::string::npos) << shortDescription(run);
+  expectValidDocument(run, "above_peak");
+}
+
 TEST(Schema, FakeRunWithUnknownTestcasesValidates) {
   ASSERT_VALIDATOR_AVAILABLE();
   // An empty token is reported under an empty name.
@@ -308,6 +319,17 @@ TEST(Schema, ConfirmationAndExpectationDocumentsValidate) {
   EXPECT_NE(run.out.find("\"confirmation_run\" : 2"), std::string::npos) << shortDescription(run);
   EXPECT_NE(run.out.find("\"expectations\" : "), std::string::npos) << shortDescription(run);
   expectValidDocument(run, "confirmed");
+  // Noisy copies: UNSTABLE cells, confirmed ones with their spreads.
+  Environment noisy = links;
+  noisy.push_back({"NVBW_FAKE_NOISE", "20"});
+  const Finished unstable = runProcess(
+      {NVBW_FAKE_BINARY, "-j", "-t", "0", "4", "--sweep", "16:32", "--baseline", baseline.path()},
+      noisy);
+  EXPECT_EQ(unstable.exitCode, 3) << shortDescription(unstable);
+  EXPECT_NE(unstable.out.find("\"verdict\" : \"UNSTABLE\""), std::string::npos)
+      << shortDescription(unstable);
+  EXPECT_NE(unstable.out.find("\"confirmation_spreads\" : "), std::string::npos);
+  expectValidDocument(unstable, "unstable");
 
   const Finished from = runProcess({NVBW_BINARY, "-j", "--from", baseline.path(), "--expect",
                                     floors.path(), "--min-percent-of-peak", "10"});

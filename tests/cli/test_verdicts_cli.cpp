@@ -9,6 +9,7 @@
 
 #include "golden.h"
 #include "run_binary.h"
+#include "temp_dir.h"
 #include "temp_file.h"
 #include "text_search.h"
 
@@ -63,7 +64,61 @@ TEST(VerdictsCli, FifteenPercentOffAHostLinkExitsThree) {
   const TempFile doctored("doctored", withSlowerHostCells("ours_1"));
   const RunResult run = nvbandwidth({"--compare", runToRun("base"), doctored.path()});
   EXPECT_EQ(run.exitCode, 3) << run.out << run.err;
-  EXPECT_NE(run.out.find(" 1 SLOWER, 0 FASTER, 0 NOISY;"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(" 1 SLOWER, 0 FASTER, 0 NOISY, 0 UNSTABLE;"), std::string::npos)
+      << run.out;
+}
+
+// Several baseline reports: files, or a directory (the current report in it left out).
+TEST(VerdictsCli, SeveralBaselineReportsOrADirectoryOfThem) {
+  const RunResult files =
+      nvbandwidth({"-j", "--compare", runToRun("base"), runToRun("ours_1"), runToRun("ours_2")});
+  EXPECT_EQ(files.exitCode, 0) << files.out << files.err;
+  EXPECT_EQ(json::parse(files.out)["nvbandwidth"]["comparison"]["baseline_reports"], 2);
+  const RunResult folder = nvbandwidth({"--compare", kGolden + "run_to_run", runToRun("ours_3")});
+  EXPECT_EQ(folder.exitCode, 0) << folder.out << folder.err;
+  EXPECT_EQ(folder.out.rfind("Baseline: 3 reports: each cell against their median, its band from "
+                             "their spread.\n",
+                             0),
+            0u)
+      << folder.out;
+  // A doctored report against the folder fails as against one report.
+  const TempFile doctored("doctored_folder", withSlowerHostCells("ours_1"));
+  const RunResult slower = nvbandwidth({"--compare", kGolden + "run_to_run", doctored.path()});
+  EXPECT_EQ(slower.exitCode, 3) << slower.out << slower.err;
+  // A folder without reports is a usage error, before anything is compared.
+  const nvbw::test::TempDir empty("no_reports");
+  const RunResult none = nvbandwidth({"--compare", empty.path(), runToRun("ours_3")});
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("a directory without *.json reports"), std::string::npos) << none.err;
+}
+
+RunResult fake(const std::vector<std::string>& args) {
+  nvbw::test::RunSpec spec(NVBW_FAKE_BINARY, args);
+  spec.env = {{"NVBW_FAKE_GPUS", "1"}};
+  return nvbw::test::runProgram(spec);
+}
+
+// A run against a directory of its earlier reports; an output that is one of them is refused
+// before the run (it is an input), a new one beside them is not.
+TEST(VerdictsCli, ARunAgainstADirectoryOfItsEarlierReports) {
+  const nvbw::test::TempDir history("history");
+  for (const char* name : {"run1.json", "run2.json"}) {
+    const RunResult run = fake({"-j", "-t", "0", "32", "--output", history / name});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+  }
+  const RunResult judged = fake({"-j", "-t", "0", "32", "--baseline", history.path()});
+  EXPECT_EQ(judged.exitCode, 0) << judged.err;
+  const json c = json::parse(judged.out)["nvbandwidth"]["comparison"];
+  EXPECT_EQ(c["baseline_reports"], 2);
+  EXPECT_EQ(c["summary"]["same"], 2);
+  const RunResult onto =
+      fake({"-t", "0", "--baseline", history.path(), "--output", history / "run2.json"});
+  EXPECT_EQ(onto.exitCode, 2);
+  EXPECT_NE(onto.err.find("--output"), std::string::npos) << onto.err;
+  EXPECT_EQ(onto.out, "");
+  const RunResult beside =
+      fake({"-t", "0", "--baseline", history.path(), "--output", history / "run3.json"});
+  EXPECT_EQ(beside.exitCode, 0) << beside.err;
 }
 
 TEST(VerdictsCli, TheH100FloorsPassASavedH200Report) {

@@ -63,6 +63,8 @@ NOT_NEGATIVE = {
     "nvbandwidth_bandwidth_peak_gigabytes_per_second", "nvbandwidth_bandwidth_percent_of_peak",
     "nvbandwidth_cell_cv_ratio", "nvbandwidth_bandwidth_sum_gigabytes_per_second",
     "nvbandwidth_latency_sum_nanoseconds", "nvbandwidth_comparison_band_percent",
+    "nvbandwidth_comparison_healthy_spread_percent", "nvbandwidth_comparison_spread_percent",
+    "nvbandwidth_comparison_unstable_limit_percent",
     "nvbandwidth_comparison_tolerance_percent", "nvbandwidth_run_duration_seconds",
 }
 COUNTS = {"nvbandwidth_comparison_cells", "nvbandwidth_comparison_unmatched"}

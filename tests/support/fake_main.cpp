@@ -6,8 +6,16 @@
 //                              a run that is under way
 //   NVBW_FAKE_LINKS=KIND       "direct", "nvswitch" or "none": H200 link facts and a healthy
 //                              environment snapshot ("none": NVML missing), so reports carry peaks
-//                              and outlier NOTEs
+//                              and outlier NOTEs; the figures then stay below those peaks, as
+//                              hardware's do: host copies at kFakeH200HostScale (about 87% of
+//                              PCIe Gen5 x16), copies into or out of one GPU at once share it
+//   NVBW_FAKE_HOST_SCALE=PCT   host copies at PCT percent instead (100 with link facts: cells at
+//                              300% of their peak, which a run must warn about)
 //   NVBW_FAKE_SCALE=PCT        percent of the usual values (default 100)
+//   NVBW_FAKE_SLOWDOWN=PCT     every copy PCT percent worse: bandwidths lower, latencies higher
+//   NVBW_FAKE_NOISE=PCT        random sample noise of a CV of PCT percent (decimals allowed), with
+//                              an outlier sample now and then (FakeBehaviour::noiseCv)
+//   NVBW_FAKE_SEED=N           the noise's seed (default 1): runs with one seed are alike
 //   NVBW_FAKE_FIRST_SCALE=PCT  the first measurement of each testcase at PCT percent as well,
 //                              later ones (confirmation runs) not (default 100)
 //   NVBW_FAKE_RAMP_MIB=MIB     values rise with the buffer size like S / (S + MIB)
@@ -106,12 +114,20 @@ int main(int argc, char** argv) {
   behaviour.firstRunScale = envInt("NVBW_FAKE_FIRST_SCALE", 100) / 100.0;
   behaviour.rampMiB = envInt("NVBW_FAKE_RAMP_MIB", 0);
   behaviour.jitter = envInt("NVBW_FAKE_JITTER", 0) / 100.0;
+  behaviour.slowdown = std::atof(envText("NVBW_FAKE_SLOWDOWN").c_str()) / 100.0;
+  behaviour.noiseCv = std::atof(envText("NVBW_FAKE_NOISE").c_str()) / 100.0;
+  behaviour.noiseSeed = static_cast<unsigned>(envInt("NVBW_FAKE_SEED", 1));
   if (const std::string fail = envText("NVBW_FAKE_FAIL"); !fail.empty())
     behaviour.failingTitles = {fail};
   const int gpus = envInt("NVBW_FAKE_GPUS", 2);
   nvbw::FakeTopology topology(gpus);
-  if (const std::string links = envText("NVBW_FAKE_LINKS"); !links.empty())
+  if (const std::string links = envText("NVBW_FAKE_LINKS"); !links.empty()) {
     topology = nvbw::test::withH200Links(topology, links);
+    behaviour.hostScale = nvbw::test::kFakeH200HostScale;
+    behaviour.shareLinks = true;
+  }
+  if (const std::string scale = envText("NVBW_FAKE_HOST_SCALE"); !scale.empty())
+    behaviour.hostScale = std::atof(scale.c_str()) / 100.0;
   removePeerAccess(topology, envText("NVBW_FAKE_NO_PEER"));
   nvbw::RegistryScope scope = nvbw::RegistryScope::SingleNode;
   if (const int ranks = envInt("NVBW_FAKE_RANKS", 0); ranks >= 2) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -31,7 +32,8 @@ double latencyValue(const LatencySpec& l) {
 class FakeMeasuringExecutor final : public PlanExecutor {
  public:
   FakeMeasuringExecutor(RunSettings settings, ExecHooks hooks, FakeBehaviour behaviour)
-      : settings_(settings), hooks_(std::move(hooks)), behaviour_(std::move(behaviour)) {}
+      : settings_(settings), hooks_(std::move(hooks)), behaviour_(std::move(behaviour)),
+        noise_(behaviour_.noiseSeed) {}
 
   PlanResult run(const Plan& plan, const ProgressSink& progress) override {
     PlanResult result;
@@ -67,37 +69,66 @@ class FakeMeasuringExecutor final : public PlanExecutor {
             mismatchMessage("the destination of a faked copy", 0, 12, 1u << 20, 1024));
   }
 
-  std::vector<double> series(double value, std::size_t bytes = 0) const {
+  // The samples of one series: `value` shaped by the behaviour, then each sample's noise.
+  std::vector<double> series(double value, bool latency, std::size_t bytes = 0) {
     value *= behaviour_.scale * runScale_;
+    value *= latency ? 1.0 + behaviour_.slowdown : 1.0 - behaviour_.slowdown;
     if (behaviour_.rampMiB > 0 && bytes > 0) {
       const double mib = static_cast<double>(bytes) / 1048576.0;
       value *= mib / (mib + behaviour_.rampMiB);
     }
     std::vector<double> s;
     for (unsigned k = 0; k < settings_.samples; ++k)
-      s.push_back(value * (1.0 + behaviour_.jitter * (static_cast<int>(k % 3) - 1)));
+      s.push_back(value * (1.0 + behaviour_.jitter * (static_cast<int>(k % 3) - 1)) *
+                  noiseFactor(latency));
     return s;
   }
 
-  MeasurementSamples measure(const Measurement& m) const {
+  // 1 without noise; else 1 + noiseCv x z, and now and then an outlier that much worse again.
+  double noiseFactor(bool latency) {
+    const double cv = behaviour_.noiseCv;
+    if (cv <= 0.0) return 1.0;
+    double factor = 1.0 + cv * std::normal_distribution<double>(0.0, 1.0)(noise_);
+    if (std::uniform_int_distribution<unsigned>(1, kFakeOutlierEvery)(noise_) == 1)
+      factor += (latency ? 1.0 : -1.0) * kFakeOutlierCvs * cv;
+    return std::max(factor, 0.05);  // a copy never takes forever nor no time at all
+  }
+
+  // With shareLinks: how many copies of `m` write into the GPU `copy` writes into, or read the
+  // GPU it reads (the larger); else 1.
+  double sharing(const Measurement& m, const CopySpec& copy) const {
+    if (!behaviour_.shareLinks) return 1.0;
+    const auto onDevice = [](const BufferSpec& b, const BufferSpec& other) {
+      return b.kind != MemoryKind::Host && other.kind != MemoryKind::Host &&
+             b.device == other.device;
+    };
+    std::size_t into = 0, from = 0;
+    for (const CopySpec& c : m.copies) {
+      into += onDevice(c.dst, copy.dst) ? 1 : 0;
+      from += onDevice(c.src, copy.src) ? 1 : 0;
+    }
+    return static_cast<double>(std::max<std::size_t>({into, from, 1}));
+  }
+
+  MeasurementSamples measure(const Measurement& m) {
     MeasurementSamples s;
     if (m.latency) {
-      s.copies.push_back(series(latencyValue(*m.latency)));
+      s.copies.push_back(series(latencyValue(*m.latency), true));
       return s;
     }
     double all = 0.0;
     for (std::size_t i = 0; i < m.copies.size(); ++i) {
       const CopySpec& copy = m.copies[i];
       const bool host = copy.src.kind == MemoryKind::Host || copy.dst.kind == MemoryKind::Host;
-      const double value =
-          fakeCopyValue(copy.src, copy.dst, i) * (host ? behaviour_.hostScale : 1.0);
-      s.copies.push_back(series(value, m.copies[i].src.bytes));
+      const double value = fakeCopyValue(copy.src, copy.dst, i) *
+                           (host ? behaviour_.hostScale : 1.0) / sharing(m, copy);
+      s.copies.push_back(series(value, false, m.copies[i].src.bytes));
       all += value;
     }
     const bool total = std::any_of(m.outputs.begin(), m.outputs.end(), [](const OutputTarget& t) {
       return t.source == ValueSource::Total;
     });
-    if (total) s.total = series(all, m.copies.empty() ? 0 : m.copies.front().src.bytes);
+    if (total) s.total = series(all, false, m.copies.empty() ? 0 : m.copies.front().src.bytes);
     return s;
   }
 
@@ -106,6 +137,7 @@ class FakeMeasuringExecutor final : public PlanExecutor {
   FakeBehaviour behaviour_;
   std::set<std::string> measuredPlans_;  // the titles of the plans measured so far
   double runScale_ = 1.0;                // firstRunScale for a plan's first measurement
+  std::mt19937 noise_;                   // the samples' noise (FakeBehaviour::noiseCv)
 };
 
 }  // namespace

@@ -30,6 +30,14 @@ struct FakeBehaviour {
   double jitter = 0.0;
   // Every value times this (a slower or faster machine for comparisons).
   double scale = 1.0;
+  // Every copy this fraction worse: bandwidths times (1 - slowdown), latencies times
+  // (1 + slowdown) (scale makes latencies lower, which is faster).
+  double slowdown = 0.0;
+  // Random sample noise: each sample times (1 + noiseCv x z), z standard normal (a CV of
+  // noiseCv), and about one sample in kFakeOutlierEvery an outlier kFakeOutlierCvs x noiseCv worse
+  // than that; drawn from a generator seeded with noiseSeed, so a run is repeatable.
+  double noiseCv = 0.0;
+  unsigned noiseSeed = 1;
   // The first measurement of each plan (by its first matrix's title) times this as well, later
   // ones not: a slowdown that passes, which confirmation runs do not see.
   double firstRunScale = 1.0;
@@ -37,6 +45,9 @@ struct FakeBehaviour {
   // and up) to about 87% of a PCIe Gen5 x16 link, as on real H200s, for runs whose percents of
   // peak must be what hardware can show (at most 100%).
   double hostScale = 1.0;
+  // Copies of one measurement into (or out of) the same GPU share it: each at its value divided
+  // by how many there are (all-to-one and one-to-all cells stay below one GPU's links' peak).
+  bool shareLinks = false;
   // When above 0, bandwidths rise with the buffer size S like S / (S + rampMiB), as real links
   // do (a sweep then has a 90% size to find).
   double rampMiB = 0.0;
@@ -46,6 +57,12 @@ struct FakeBehaviour {
   // Not empty: makePlanExecutor fails with this message (the copies cannot be set up).
   std::string executorFailure;
 };
+
+// The host scale that keeps the fake's host copies (190 GB/s and up) at about 87% of a PCIe
+// Gen5 x16 link, where its link facts give them that peak.
+inline constexpr double kFakeH200HostScale = 0.29;
+inline constexpr unsigned kFakeOutlierEvery = 30;
+inline constexpr double kFakeOutlierCvs = 4.0;
 
 double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t copyIndex);
 

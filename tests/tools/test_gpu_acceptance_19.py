@@ -12,33 +12,18 @@ of h100.txt is left out as on one H200.
 """
 
 import os
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import acceptance_script  # noqa: E402
+from acceptance_script import check, rows  # noqa: E402
+
 
 def run_script(source, fake, out, contention_env):
-    env = dict(os.environ)
-    env.update({
-        "NVBW_ACCEPTANCE_BINARY": fake,
-        "NVBW_ACCEPTANCE_CONTENTION_ENV": contention_env,
-        "NVBW_FAKE_GPUS": "1",
-        "NVBW_FAKE_RAMP_MIB": "8",
-    })
-    return subprocess.run(
-        [os.path.join(source, "tools", "gpu_acceptance_19.sh"), "unused-build-dir", out],
-        env=env, capture_output=True, text=True, timeout=300)
-
-
-def rows(summary):
-    table = [line for line in summary.splitlines() if line.startswith("| ") and "---" not in line]
-    return {cells[0]: cells for cells in
-            ([c.strip() for c in line.strip("|").split("|")] for line in table[1:])}
-
-
-def check(condition, message, failures):
-    if not condition:
-        failures.append(message)
+    return acceptance_script.run_script(
+        source, "gpu_acceptance_19.sh", fake, out,
+        {"NVBW_ACCEPTANCE_CONTENTION_ENV": contention_env, "NVBW_FAKE_RAMP_MIB": "8"})
 
 
 def main(source, fake):

@@ -9,6 +9,7 @@
 
 #include "core/statistics.h"
 #include "fleet/comparison/comparison.h"
+#include "fleet/comparison/healthy_band.h"
 #include "golden.h"
 
 namespace nvbw {
@@ -170,7 +171,7 @@ TEST(Comparison, IdenticalReportsAreAllSame) {
   const Comparison c = compareReports(doc, doc);
   ASSERT_EQ(c.cells.size(), 2u);
   EXPECT_EQ(c.count(Verdict::Same), 2u);
-  EXPECT_FALSE(c.anySlower());
+  EXPECT_FALSE(c.anyFailing());
   EXPECT_TRUE(c.onlyInBaseline.empty());
   EXPECT_TRUE(c.onlyInCurrent.empty());
   EXPECT_TRUE(c.notes.empty());
@@ -179,29 +180,34 @@ TEST(Comparison, IdenticalReportsAreAllSame) {
   EXPECT_EQ(c.cells[0].col, 1u);
   EXPECT_EQ(c.cells[0].basis, "tolerance");
   EXPECT_DOUBLE_EQ(c.cells[0].changePercent, 0.0);
+  EXPECT_EQ(c.baselineReports, 1u);
 }
 
-TEST(Comparison, TenPercentLowerWithTightSamplesIsSlower) {
+TEST(Comparison, TenPercentLowerIsSlowerAgainstTheHealthyBand) {
   const Comparison c = compareOneCell(kTight100, {90.0, 90.1, 89.9});
   ASSERT_EQ(c.cells.size(), 1u);
-  EXPECT_EQ(c.cells[0].verdict, Verdict::Slower);
-  EXPECT_NEAR(c.cells[0].changePercent, -10.0, 1e-9);
-  EXPECT_EQ(c.cells[0].basis, "tolerance");  // both spreads under the 5% tolerance
-  EXPECT_DOUBLE_EQ(c.cells[0].bandPercent, kDefaultTolerancePercent);
-  EXPECT_TRUE(c.cells[0].suspect);
-  // The closest samples: the current's best (90.1) against the baseline's worst (99.9).
-  ASSERT_TRUE(c.cells[0].separationPercent.has_value());
-  EXPECT_NEAR(*c.cells[0].separationPercent, (90.1 - 99.9) / 99.9 * 100.0, 1e-9);
-  EXPECT_TRUE(c.anySlower());
+  const CellComparison& cell = c.cells[0];
+  EXPECT_EQ(cell.verdict, Verdict::Slower);
+  EXPECT_NEAR(cell.changePercent, -10.0, 1e-9);
+  // One baseline report: the testcase's prior run-to-run spread, under the 5% tolerance.
+  EXPECT_EQ(cell.baselineReports, 1u);
+  EXPECT_DOUBLE_EQ(cell.runToRunPercent, spreadPrior("host_to_device_memcpy_ce").runToRunPercent);
+  EXPECT_DOUBLE_EQ(cell.healthySpreadPercent, cell.runToRunPercent);
+  EXPECT_EQ(cell.basis, "tolerance");
+  EXPECT_DOUBLE_EQ(cell.bandPercent, kDefaultTolerancePercent);
+  EXPECT_DOUBLE_EQ(cell.unstableLimitPercent, kUnstableFloorPercent);
+  EXPECT_NEAR(*cell.spreadPercent, 0.2222, 1e-3);
+  EXPECT_FALSE(cell.unstable);
+  EXPECT_TRUE(cell.suspect);
+  EXPECT_TRUE(c.anyFailing());
 }
 
 // The tolerance is the band of every cell, sampled or not: 3% off with samples spread by 0.2%
-// is SAME, where the run-to-run floor of 1% used to call it SLOWER.
+// is SAME; with --tolerance 2 it is SLOWER.
 TEST(Comparison, TheToleranceIsTheNarrowestBandOfEveryCell) {
   const Comparison c = compareOneCell(kTight100, {97.0, 97.1, 96.9});
   EXPECT_EQ(c.cells.at(0).verdict, Verdict::Same);
   EXPECT_FALSE(c.cells.at(0).suspect);
-  EXPECT_FALSE(c.cells.at(0).separationPercent.has_value());
   EXPECT_EQ(compareReports(
                 ourDocument({ourEntry("host_to_device_memcpy_ce", {{kTight100}})}),
                 ourDocument({ourEntry("host_to_device_memcpy_ce", {{{97.0, 97.1, 96.9}}})}), 2.0)
@@ -210,54 +216,107 @@ TEST(Comparison, TheToleranceIsTheNarrowestBandOfEveryCell) {
             Verdict::Slower);
 }
 
-// The H200's host bidirectional copies: baseline 49.2 / 51.4 / 51.1 (noise 4.4%), a second run
-// 47.5 / 48.4 / 46.7: 7% lower, beyond the 5% band, but the best current sample (48.36) is only
-// 1.7% below the worst baseline sample (49.21): NOISY, not failing.
-TEST(Comparison, BeyondTheBandWithOverlappingSamplesIsNoisy) {
-  const Comparison c = compareOneCell({49.21, 51.36, 51.07}, {47.52, 48.36, 46.71});
+// The H200's host bidirectional copies move 11% between healthy runs: a second run 7% lower
+// than one baseline report is within their band (1.5 x 11.44%), whatever its samples say.
+TEST(Comparison, ACellThatMovesBetweenHealthyRunsHasTheBandOfItsPrior) {
+  const std::string key = "host_to_device_bidirectional_memcpy_ce";
+  const Comparison c = compareReports(ourDocument({ourEntry(key, {{{49.21, 51.36, 51.07}}})}),
+                                      ourDocument({ourEntry(key, {{{47.52, 48.36, 46.71}}})}));
   ASSERT_EQ(c.cells.size(), 1u);
-  EXPECT_EQ(c.cells[0].verdict, Verdict::Noisy);
-  EXPECT_TRUE(c.cells[0].suspect);
-  EXPECT_NEAR(*c.cells[0].separationPercent, (48.36 - 49.21) / 49.21 * 100.0, 1e-9);
-  EXPECT_FALSE(c.anySlower());
-  EXPECT_EQ(c.count(Verdict::Noisy), 1u);
-  const std::string text = comparisonText(c);
-  EXPECT_NE(text.find("  NOISY  "), std::string::npos) << text;
-  EXPECT_NE(text.find("    closest samples -1.73% apart: within the band\n"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("NOISY: moved beyond the band, but its measurements do not agree that it\n"
-                      "changed: reported, never failing.\n"),
-            std::string::npos);
-  const json j = comparisonJson(c);
-  EXPECT_EQ(j["cells"][0]["verdict"], "NOISY");
-  EXPECT_EQ(j["summary"]["noisy"], 1);
-  EXPECT_EQ(j["rule"], "saved reports");
-  // The same drop with samples that separate is SLOWER.
+  EXPECT_EQ(c.cells[0].verdict, Verdict::Same);
+  EXPECT_EQ(c.cells[0].basis, "run-to-run");
+  EXPECT_NEAR(c.cells[0].bandPercent, kBandFactor * spreadPrior(key).runToRunPercent, 1e-9);
+  // The same samples of a cell that does not move between runs: SLOWER.
   EXPECT_EQ(compareOneCell({50.9, 51.0, 51.1}, {47.4, 47.5, 47.6}).cells.at(0).verdict,
             Verdict::Slower);
 }
 
-TEST(Comparison, TenPercentHigherWithTightSamplesIsFaster) {
+TEST(Comparison, TenPercentHigherIsFaster) {
   const Comparison c = compareOneCell(kTight100, {110.0, 110.1, 109.9});
   EXPECT_EQ(c.cells.at(0).verdict, Verdict::Faster);
   EXPECT_FALSE(c.cells.at(0).suspect);
-  // Faster beyond the band with samples that overlap it is NOISY too.
-  EXPECT_EQ(compareOneCell({100, 95, 105}, {112, 101, 113}).cells.at(0).verdict, Verdict::Noisy);
+  EXPECT_FALSE(c.anyFailing());
 }
 
-TEST(Comparison, ChangeWithinOwnSpreadIsSame) {
-  // Baseline range 15 around a median of 100 (2 x stddev is 15 too): a 10% drop is noise.
+TEST(Comparison, TheBaselinesOwnSpreadWidensTheBand) {
+  // Baseline range 15 around a median of 100 (2 x stddev is 15 too): the band is 1.5 x 15.
   const Comparison c = compareOneCell({100.0, 92.5, 107.5}, {90.0, 90.1, 89.9});
   ASSERT_EQ(c.cells.size(), 1u);
   EXPECT_EQ(c.cells[0].verdict, Verdict::Same);
-  EXPECT_EQ(c.cells[0].basis, "noise");
-  EXPECT_NEAR(c.cells[0].bandPercent, 15.0, 1e-9);
+  EXPECT_EQ(c.cells[0].basis, "samples");
+  EXPECT_NEAR(c.cells[0].healthySpreadPercent, 15.0, 1e-9);
+  EXPECT_NEAR(c.cells[0].bandPercent, 22.5, 1e-9);
 }
 
-TEST(Comparison, CurrentSpreadWidensTheBandToo) {
-  const Comparison c = compareOneCell(kTight100, {90.0, 80.0, 100.0});  // 2 x stddev: 22.2%
-  EXPECT_EQ(c.cells.at(0).verdict, Verdict::Same);
-  EXPECT_NEAR(c.cells.at(0).bandPercent, 100.0 * 20.0 / 90.0, 1e-9);
+// The run under judgment never widens its own band: 10% lower with samples 20% apart is SLOWER
+// (and its spread is a finding too).
+TEST(Comparison, TheRunsOwnSpreadNeverWidensItsBand) {
+  const Comparison c = compareOneCell(kTight100, {90.0, 80.0, 100.0});
+  const CellComparison& cell = c.cells.at(0);
+  EXPECT_EQ(cell.verdict, Verdict::Slower);
+  EXPECT_DOUBLE_EQ(cell.bandPercent, kDefaultTolerancePercent);
+  EXPECT_TRUE(cell.unstable);
+  EXPECT_NEAR(*cell.spreadPercent, 100.0 * 20.0 / 90.0, 1e-9);
+  EXPECT_EQ(comparisonCellJson(cell)["unstable"], true);
+}
+
+// The contention case: host_device_latency_sm at 1753 ns with samples 15% apart against
+// 1197 ns. The old rule widened the band to the run's own spread; it is SLOWER.
+TEST(Comparison, ASlowdownThatIsAlsoUnstableIsSlower) {
+  const Comparison c = compareReports(
+      ourDocument({ourEntry("host_device_latency_sm", {{{1197, 1201, 1195}}}, "ns")}),
+      ourDocument({ourEntry("host_device_latency_sm", {{{1753, 1560, 1800}}}, "ns")}));
+  EXPECT_EQ(c.cells.at(0).verdict, Verdict::Slower);
+  EXPECT_TRUE(c.cells.at(0).unstable);
+  EXPECT_TRUE(c.anyFailing());
+}
+
+TEST(Comparison, ARunThatSpreadsFarBeyondHealthyRunsIsUnstable) {
+  const Comparison c = compareOneCell(kTight100, {100.0, 92.0, 106.0});
+  const CellComparison& cell = c.cells.at(0);
+  EXPECT_EQ(cell.verdict, Verdict::Unstable);
+  EXPECT_NEAR(*cell.spreadPercent, 14.05, 0.005);  // 2 x stddev of 100, 92, 106
+  EXPECT_TRUE(cell.suspect);
+  EXPECT_TRUE(c.anyFailing());
+  EXPECT_EQ(c.count(Verdict::Unstable), 1u);
+  const std::string text = comparisonText(c);
+  EXPECT_NE(text.find("  UNSTABLE  "), std::string::npos) << text;
+  EXPECT_NE(text.find("    samples spread 14.05%, above the unstable limit 5.00%\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("UNSTABLE: its samples spread more than three times as much as healthy "
+                      "runs'\n(and more than 5%): failing.\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("0 NOISY, 1 UNSTABLE;"), std::string::npos) << text;
+  const json j = comparisonJson(c);
+  EXPECT_EQ(j["cells"][0]["verdict"], "UNSTABLE");
+  EXPECT_EQ(j["summary"]["unstable"], 1);
+  EXPECT_EQ(j["band"], "healthy side");
+}
+
+// The floor: a cell that never moves (0.05%) measured at 0.2%, even 3%, is not unstable; the
+// limit of a cell whose healthy runs spread is three times their spread.
+TEST(Comparison, TheUnstableLimitHasAFloorAndFollowsTheHealthySpread) {
+  const std::vector<double> steady = {2076.0, 2076.5, 2075.5};
+  const auto local = [&](const std::vector<double>& current) {
+    return compareReports(ourDocument({ourEntry("device_local_copy", {{steady}})}),
+                          ourDocument({ourEntry("device_local_copy", {{current}})}))
+        .cells.at(0);
+  };
+  EXPECT_EQ(local({2076.0, 2078.0, 2074.0}).verdict, Verdict::Same);      // 0.2%
+  EXPECT_EQ(local({2076.0, 2106.0, 2046.0}).verdict, Verdict::Same);      // 2.9%
+  EXPECT_EQ(local({2076.0, 2136.0, 2016.0}).verdict, Verdict::Unstable);  // 5.8%
+  // Latency: healthy runs spread up to 3.8% within a run: the limit is 11.4%.
+  const auto latency = [&](const std::vector<double>& current) {
+    return compareReports(
+               ourDocument({ourEntry("host_device_latency_sm", {{{1200, 1201, 1199}}}, "ns")}),
+               ourDocument({ourEntry("host_device_latency_sm", {{current}}, "ns")}))
+        .cells.at(0);
+  };
+  EXPECT_NEAR(latency({1200, 1260, 1140}).unstableLimitPercent, 11.4, 1e-9);
+  EXPECT_EQ(latency({1200, 1260, 1140}).verdict, Verdict::Same);      // 10%
+  EXPECT_EQ(latency({1200, 1275, 1125}).verdict, Verdict::Unstable);  // 12.5%
 }
 
 TEST(Comparison, LatencyThatGrewIsSlower) {
@@ -267,18 +326,17 @@ TEST(Comparison, LatencyThatGrewIsSlower) {
   EXPECT_NEAR(c.cells[0].changePercent, 10.0, 1e-9);
   EXPECT_EQ(c.cells[0].verdict, Verdict::Slower);
   EXPECT_TRUE(c.cells[0].suspect);
-  // The closest samples of a latency that grew: the current's smallest, the baseline's largest.
-  EXPECT_NEAR(*c.cells[0].separationPercent, (1099.0 - 1001.0) / 1001.0 * 100.0, 1e-9);
   EXPECT_EQ(compareOneCell({1000, 1001, 999}, {900, 901, 899}, "ns").cells.at(0).verdict,
             Verdict::Faster);
 }
 
-TEST(Comparison, OneSampleGivesNoNoiseSoTheToleranceApplies) {
+TEST(Comparison, OneSampleHasNoSpreadSoItIsNeverUnstable) {
   const Comparison c = compareOneCell({100.0}, {96.0});
   EXPECT_EQ(c.cells.at(0).basis, "tolerance");
   EXPECT_DOUBLE_EQ(c.cells.at(0).bandPercent, kDefaultTolerancePercent);
   EXPECT_EQ(c.cells.at(0).verdict, Verdict::Same);
-  // One sample is its own closest sample: beyond the tolerance it is SLOWER.
+  EXPECT_FALSE(c.cells.at(0).spreadPercent.has_value());
+  EXPECT_FALSE(comparisonCellJson(c.cells.at(0)).contains("spread_percent"));
   EXPECT_EQ(compareOneCell({100.0}, {94.0}).cells.at(0).verdict, Verdict::Slower);
 }
 
@@ -288,6 +346,65 @@ TEST(Comparison, ZeroBaselineIsAnInfiniteChange) {
   EXPECT_EQ(c.cells.at(0).verdict, Verdict::Faster);
   EXPECT_TRUE(comparisonJson(c)["cells"][0]["change_percent"].is_null());
   EXPECT_EQ(compareOneCell({0.0}, {0.0}).cells.at(0).verdict, Verdict::Same);
+}
+
+// ---- Several baseline reports ----
+
+json oneCell(const std::string& key, const std::vector<double>& samples) {
+  return ourDocument({ourEntry(key, {{samples}})});
+}
+
+TEST(Comparison, SeveralBaselineReportsGiveTheirMedianAndSpread) {
+  const std::string key = "host_to_device_bidirectional_memcpy_ce";
+  Baseline few;
+  for (double v : {46.0, 45.0, 47.0}) few.add(oneCell(key, {v, v, v}));
+  EXPECT_EQ(few.reports(), 3u);
+  const Comparison c = compareWithBaseline(few, oneCell(key, {42.0, 42.0, 42.0}));
+  ASSERT_EQ(c.cells.size(), 1u);
+  EXPECT_EQ(c.baselineReports, 3u);
+  EXPECT_EQ(c.cells[0].baselineReports, 3u);
+  EXPECT_DOUBLE_EQ(c.cells[0].baseline, 46.0);  // their median
+  // Three reports: mostly the prior still, -8.7% is within the band.
+  EXPECT_EQ(c.cells[0].verdict, Verdict::Same);
+  EXPECT_NE(comparisonText(c).find("Baseline: 3 reports: each cell against their median"),
+            std::string::npos);
+  EXPECT_EQ(comparisonJson(c)["baseline_reports"], 3);
+  // Sixty steady reports of this node: its own spread, the tolerance band; -8.7% is SLOWER.
+  Baseline many;
+  for (int i = 0; i < 60; ++i) many.add(oneCell(key, {46.0 + 0.05 * (i % 3), 46.0, 46.1}));
+  const Comparison d = compareWithBaseline(many, oneCell(key, {42.0, 42.0, 42.0}));
+  EXPECT_EQ(d.cells.at(0).verdict, Verdict::Slower);
+  EXPECT_DOUBLE_EQ(d.cells.at(0).bandPercent, kDefaultTolerancePercent);
+}
+
+TEST(Comparison, SeveralBaselineReportsAreMergedCellByCell) {
+  const std::vector<double> none;
+  Baseline b;
+  b.add(ourDocument({ourEntry("device_to_device_memcpy_read_ce", {{none, {100}}, {{200}, none}}),
+                     statusEntry("device_local_copy", "Waived")}));
+  json settings = defaultSettings();
+  settings["bufferSize_MiB"] = 64;
+  b.add(ourDocument({ourEntry("device_to_device_memcpy_read_ce", {{none, {102}}, {none, none}}),
+                     ourEntry("host_device_latency_sm", {{{800}}}, "ns")},
+                    settings),
+        "baseline 'b.json'");
+  const Comparison c = compareWithBaseline(
+      b, ourDocument({ourEntry("device_to_device_memcpy_read_ce", {{none, {101}}, {{200}, none}}),
+                      ourEntry("host_device_latency_sm", {{{800}}}, "ns"),
+                      statusEntry("device_local_copy", "Waived")}));
+  ASSERT_EQ(c.cells.size(), 3u);
+  EXPECT_EQ(c.cells[0].baselineReports, 2u);
+  EXPECT_DOUBLE_EQ(c.cells[0].baseline, 101.0);
+  EXPECT_EQ(c.cells[1].baselineReports, 1u);             // N/A in the second report
+  EXPECT_EQ(c.cells[2].name, "host_device_latency_sm");  // only the second report has it
+  EXPECT_TRUE(c.onlyInBaseline.empty());
+  EXPECT_TRUE(c.onlyInCurrent.empty());
+  EXPECT_TRUE(contains(c.notes, "baseline 'b.json' against the first baseline report: "
+                                "bufferSize_MiB: 64 vs 512"));
+}
+
+TEST(Comparison, AnEmptyBaselineIsAMistake) {
+  EXPECT_THROW(compareWithBaseline(Baseline(), ourDocument({})), std::logic_error);
 }
 
 // ---- Upstream's layout ----
@@ -304,11 +421,13 @@ TEST(Comparison, UpstreamStringMatricesUseTheTolerance) {
   EXPECT_EQ(five.cells[0].verdict, Verdict::Slower);  // -6%
   EXPECT_EQ(five.cells[1].unit, "ns");                // from the key: no unit upstream
   EXPECT_EQ(five.cells[1].verdict, Verdict::Slower);  // 800.5 -> 850 ns: +6.2%
+  EXPECT_FALSE(five.cells[1].spreadPercent.has_value());
   EXPECT_EQ(compareReports(b, c, 10.0).count(Verdict::Same), 2u);
   EXPECT_EQ(five.notes,
             (std::vector<std::string>{
-                "baseline: upstream nvbandwidth v0.8 report: no samples, tolerance applies",
-                "current: upstream nvbandwidth v0.8 report: no samples, tolerance applies"}));
+                "baseline: upstream nvbandwidth v0.8 report: no samples, the prior run-to-run "
+                "spread applies",
+                "current: upstream nvbandwidth v0.8 report: no samples, never UNSTABLE"}));
 }
 
 TEST(Comparison, UpstreamAgainstOursUsesTheTolerance) {
@@ -319,8 +438,8 @@ TEST(Comparison, UpstreamAgainstOursUsesTheTolerance) {
   EXPECT_EQ(c.cells[0].basis, "tolerance");
   EXPECT_EQ(c.cells[0].verdict, Verdict::Same);
   EXPECT_EQ(c.notes, (std::vector<std::string>{
-                         "baseline: upstream nvbandwidth v0.8 report: no samples, tolerance "
-                         "applies"}));
+                         "baseline: upstream nvbandwidth v0.8 report: no samples, the prior "
+                         "run-to-run spread applies"}));
 }
 
 const std::string kBidirRead = "device_to_device_bidirectional_memcpy_read_ce";
@@ -586,12 +705,12 @@ Comparison mixedComparison() {
 TEST(ComparisonText, ListsTheCellsThatChangedThenTheSummary) {
   const std::string expected =
       "Cells beyond their band:\n"
-      "  cell        baseline     current     change  verdict    band  basis     unit\n"
+      "  cell       baseline    current     change  verdict      band  basis      unit\n"
       "device_to_device_memcpy_read_ce\n"
-      "  [0][1]        100.00       90.00    -10.00%  SLOWER    5.00%  tolerance GB/s\n"
-      "  [1][0]        100.00      110.05    +10.05%  FASTER    5.00%  tolerance GB/s\n"
+      "  [0][1]       100.00      90.00    -10.00%  SLOWER      5.00%  tolerance  GB/s\n"
+      "  [1][0]       100.00     110.05    +10.05%  FASTER      5.00%  tolerance  GB/s\n"
       "host_device_latency_sm\n"
-      "  [0][0]        800.00      880.00    +10.00%  SLOWER    5.00%  tolerance ns\n"
+      "  [0][0]       800.00     880.00    +10.00%  SLOWER      5.00%  tolerance  ns\n"
       "\n"
       "Only in baseline (1): device_local_copy: Waived\n"
       "\n"
@@ -599,8 +718,8 @@ TEST(ComparisonText, ListsTheCellsThatChangedThenTheSummary) {
       "\n"
       "Note: bufferSize_MiB: 512 vs 16\n"
       "\n"
-      "Comparison: 3 cells: 0 SAME, 2 SLOWER, 1 FASTER, 0 NOISY; 1 only in baseline, 2 only in "
-      "current.\n";
+      "Comparison: 3 cells: 0 SAME, 2 SLOWER, 1 FASTER, 0 NOISY, 0 UNSTABLE; 1 only in baseline, 2 "
+      "only in current.\n";
   EXPECT_EQ(comparisonText(mixedComparison()), expected);
 }
 
@@ -610,7 +729,8 @@ TEST(ComparisonText, SummaryLineIsExactAndLast) {
   const std::size_t n = presentCells(doc);
   EXPECT_EQ(text,
             "Comparison: " + std::to_string(n) + " cells: " + std::to_string(n) +
-                " SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 only in current.\n");
+                " SAME, 0 SLOWER, 0 FASTER, 0 NOISY, 0 UNSTABLE; 0 only in baseline, 0 only in "
+                "current.\n");
 }
 
 TEST(ComparisonText, LongListsWrapWithinEightyColumns) {
@@ -618,12 +738,12 @@ TEST(ComparisonText, LongListsWrapWithinEightyColumns) {
   for (int i = 0; i < 30; ++i)
     entries.push_back(statusEntry("testcase_" + std::to_string(i), "ERROR"));
   const std::string text = comparisonText(compareReports(ourDocument(entries), ourDocument({})));
-  // Every line but the summary (its wording is fixed; under 100 columns).
+  // Every line but the summary (its wording is fixed; under 120 columns).
   const std::size_t summary = text.rfind("Comparison: ");
   std::size_t start = 0;
   for (std::size_t end; (end = text.find('\n', start)) < summary; start = end + 1)
     EXPECT_LE(end - start, 80u) << text.substr(start, end - start);
-  EXPECT_LT(text.size() - summary, 100u);
+  EXPECT_LT(text.size() - summary, 120u);
   EXPECT_NE(text.find("Only in baseline (30): testcase_0: ERROR,"), std::string::npos);
   EXPECT_NE(text.find("\n  testcase_"), std::string::npos);
 }
@@ -634,12 +754,15 @@ TEST(ComparisonJson, HasEveryComparedCellAndTheSummary) {
   EXPECT_EQ(j["tolerance_percent"], kDefaultTolerancePercent);
   EXPECT_FALSE(j.contains("run_to_run_floor_percent"));
   EXPECT_EQ(j["rule"], "saved reports");
+  EXPECT_EQ(j["band"], "healthy side");
+  EXPECT_EQ(j["baseline_reports"], 1);
   EXPECT_FALSE(j.contains("confirmation"));
   EXPECT_EQ(j["summary"], (json{{"cells", 3},
                                 {"same", 0},
                                 {"slower", 2},
                                 {"faster", 1},
                                 {"noisy", 0},
+                                {"unstable", 0},
                                 {"suspect", 2},
                                 {"only_in_baseline", 1},
                                 {"only_in_current", 2}}));
@@ -657,7 +780,12 @@ TEST(ComparisonJson, HasEveryComparedCellAndTheSummary) {
   EXPECT_EQ(first["band_percent"], 5.0);
   EXPECT_EQ(first["testcase"], "device_to_device_memcpy_read_ce");
   EXPECT_EQ(first["suspect"], true);
-  EXPECT_NEAR(first["separation_percent"].get<double>(), (90.1 - 99.9) / 99.9 * 100.0, 1e-9);
+  EXPECT_EQ(first["baseline_reports"], 1);
+  EXPECT_EQ(first["unstable"], false);
+  EXPECT_EQ(first["unstable_limit_percent"], kUnstableFloorPercent);
+  // The baseline's samples (0.2%) spread more than the testcase's runs (its prior, 0.04%).
+  EXPECT_NEAR(first["healthy_spread_percent"].get<double>(), 0.2, 1e-9);
+  EXPECT_FALSE(first.contains("separation_percent"));
   EXPECT_FALSE(first.contains("confirmations"));
   EXPECT_FALSE(first.contains("bufferSize_MiB"));
   EXPECT_EQ(j["only_in_baseline"], (json{"device_local_copy: Waived"}));
@@ -689,14 +817,18 @@ TEST(Comparison, RealTwoGpuReportAgainstItselfIsAllSame) {
   }
 }
 
-TEST(Comparison, RealUpstreamReportAgainstItselfUsesTheTolerance) {
+// Upstream's reports have no samples: the band is the tolerance or the prior, never the samples.
+TEST(Comparison, RealUpstreamReportAgainstItselfHasThePriorsBands) {
   const json doc = load(kUpstreamH200);
   const Comparison c = compareReports(doc, doc);
   EXPECT_EQ(c.cells.size(), 18u);  // one GPU: every Passed entry is one cell
   EXPECT_EQ(c.count(Verdict::Same), c.cells.size());
   EXPECT_TRUE(c.onlyInBaseline.empty());
   EXPECT_TRUE(c.onlyInCurrent.empty());
-  for (const CellComparison& cell : c.cells) EXPECT_EQ(cell.basis, "tolerance") << cell.name;
+  for (const CellComparison& cell : c.cells) {
+    EXPECT_NE(cell.basis, "samples") << cell.name;
+    EXPECT_FALSE(cell.spreadPercent.has_value()) << cell.name;
+  }
   const auto latency = std::find_if(c.cells.begin(), c.cells.end(), [](const CellComparison& x) {
     return x.name == "host_device_latency_sm";
   });

@@ -429,14 +429,15 @@ TEST(ExpectationsCheck, FiveHundredEverywhereFailsWithEveryCellBelow) {
 }
 
 TEST(ExpectationsCheck, AValueEqualToItsLimitMeetsIt) {
-  const json report = golden("fleet/fake_base.json");  // host 190 / 191, latency 509 / 519 ns
+  // Peer reads 110 / 101 GB/s, latency 509 / 519 ns.
+  const json report = golden("fleet/fake_base.json");
   const ExpectationResult r =
-      check("host_to_device_memcpy_ce 190\nhost_device_latency_sm 519 ns\n", report);
+      check("device_to_device_memcpy_read_ce 101\nhost_device_latency_sm 519 ns\n", report);
   EXPECT_TRUE(r.passed()) << expectationText(r);
   EXPECT_EQ(r.metCells(), 4u);
   const ExpectationResult tighter =
-      check("host_to_device_memcpy_ce 190.5\nhost_device_latency_sm 518.9 ns\n", report);
-  EXPECT_EQ(ids(tighter), (std::vector<std::string>{"host_to_device_memcpy_ce[0][0]",
+      check("device_to_device_memcpy_read_ce 101.5\nhost_device_latency_sm 518.9 ns\n", report);
+  EXPECT_EQ(ids(tighter), (std::vector<std::string>{"device_to_device_memcpy_read_ce[1][0]",
                                                     "host_device_latency_sm[0][1]"}));
   EXPECT_EQ(tighter.below[1].bound, Bound::Ceiling);
   EXPECT_EQ(tighter.matrices[tighter.below[1].matrix].unit, "ns");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/json_style.h"
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/report_files.h"
 #include "fleet/summary/fleet_summary.h"
 #include "fleet/summary/fleet_summary_internal.h"
@@ -171,11 +172,16 @@ TEST(FleetStatistics, MedianAndMedianAbsoluteDeviation) {
   EXPECT_EQ(medianAbsoluteDeviation({1, 2, 3, 4, 100}, 3), 1.0);  // the outlier does not widen it
 }
 
-TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithAFloor) {
+TEST(FleetStatistics, TheBandIsKTimesTheRobustSigmaWithFloors) {
   using namespace nvbw::summary;
-  EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1), kFleetFloorPercent);
-  EXPECT_DOUBLE_EQ(bandPercent(100.0, 4.0), kFleetMadFactor * kMadToSigma * 4.0);
-  EXPECT_EQ(bandPercent(0.0, 4.0), 0.0);
+  const std::string steady = "device_to_device_memcpy_read_ce";  // prior 0.04%: the 5% floor
+  EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1, steady), kFleetFloorPercent);
+  EXPECT_DOUBLE_EQ(bandPercent(100.0, 4.0, steady), kFleetMadFactor * kMadToSigma * 4.0);
+  EXPECT_EQ(bandPercent(0.0, 4.0, steady), 0.0);
+  // A testcase whose cells move 11% between one machine's healthy runs: 1.5 x that at least.
+  const std::string moving = "host_to_device_bidirectional_memcpy_ce";
+  EXPECT_DOUBLE_EQ(bandPercent(100.0, 0.1, moving),
+                   kBandFactor * spreadPrior(moving).runToRunPercent);
   EXPECT_DOUBLE_EQ(deficitPercent(90.0, 100.0, false), 10.0);  // bandwidth: below is worse
   EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, true), 10.0);  // latency: above is worse
   EXPECT_DOUBLE_EQ(deficitPercent(110.0, 100.0, false), -10.0);
@@ -313,6 +319,57 @@ TEST(FleetSummaryRule, FailedTestcasesFlagWaivedAndMissingOnesDoNot) {
   const std::string text = fleetSummaryText(s);
   EXPECT_NE(text.find("device_local_copy: failed (ERROR): data mismatch"), std::string::npos);
   EXPECT_NE(text.find("Summary: 5 nodes, 1 flagged, 0 unreadable."), std::string::npos);
+}
+
+// A node whose own run judged itself and failed (--baseline: SLOWER and UNSTABLE cells, --expect:
+// BELOW ones) is flagged, however it compares with its peers: that run exited 3.
+TEST(FleetSummaryRule, ANodeWhoseReportFailedItsVerdictsIsFlagged) {
+  ReportDir dir;
+  for (int i = 0; i < 4; ++i) {
+    json doc = report("n" + std::to_string(i), 2,
+                      {passed("host_to_device_memcpy_ce", oneRow(2, healthy(i))),
+                       passed("device_local_copy", oneRow(2, 2000.0))});
+    if (i == 3) {
+      doc["nvbandwidth"]["comparison"] = {
+          {"cells",
+           {{{"name", "host_to_device_memcpy_ce"}, {"row", 0}, {"col", 0}, {"verdict", "UNSTABLE"}},
+            {{"name", "host_to_device_memcpy_ce"}, {"row", 0}, {"col", 1}, {"verdict", "SLOWER"}},
+            {{"name", "device_local_copy"}, {"row", 0}, {"col", 0}, {"verdict", "NOISY"}}}}};
+      doc["nvbandwidth"]["expectations"] = {
+          {{"below", {{{"name", "host_to_device_memcpy_ce"}, {"row", 0}, {"col", 1}}}}}};
+    }
+    dir.write("n" + std::to_string(i) + ".json", doc);
+  }
+  const FleetSummary s = summarize({dir.path()});
+  EXPECT_EQ(flaggedNames(s), std::vector<std::string>{"n3"});
+  const FleetNode& n3 = node(s, "n3");
+  EXPECT_TRUE(n3.failedItsVerdicts());
+  EXPECT_FALSE(n3.slow());
+  const ReportVerdicts& v = n3.cells[column(s, "host_to_device_memcpy_ce")].verdicts;
+  EXPECT_EQ(v.slower, 1u);
+  EXPECT_EQ(v.unstable, 1u);
+  EXPECT_EQ(v.below, 1u);
+  EXPECT_FALSE(n3.cells[column(s, "device_local_copy")].verdicts.failed());  // NOISY: not failing
+  const std::string text = fleetSummaryText(s);
+  EXPECT_NE(text.find("    host_to_device_memcpy_ce: its report's verdicts: 1 SLOWER, 1 UNSTABLE, "
+                      "1 BELOW\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("100!"), std::string::npos) << text;
+  const json j = fleetSummaryJson(s);
+  EXPECT_EQ(j["nodes"][3]["failed_its_verdicts"], true);
+  EXPECT_EQ(j["nodes"][3]["results"][0]["report_verdicts"],
+            (json{{"slower", 1}, {"unstable", 1}, {"below", 1}}));
+  EXPECT_FALSE(j["nodes"][2]["results"][0].contains("report_verdicts"));
+  EXPECT_NE(fleetSummaryHtml(s).find("verdict-failed"), std::string::npos);
+  // A comparison whose cells are not objects is not a usable report, as --compare says.
+  json bad = report("n9", 2, {passed("host_to_device_memcpy_ce", oneRow(2, healthy(0)))});
+  bad["nvbandwidth"]["comparison"] = {{"cells", {"SLOWER"}}};
+  const std::string path = dir.write("bad.json", bad);
+  const FleetSummary withBad = summarize({path});
+  ASSERT_EQ(withBad.unreadable.size(), 1u);
+  EXPECT_NE(withBad.unreadable[0].reason.find("nvbandwidth.comparison.cells[0]"), std::string::npos)
+      << withBad.unreadable[0].reason;
 }
 
 // ---- reading --------------------------------------------------------------------------------

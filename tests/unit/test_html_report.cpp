@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,7 +47,9 @@ def cell(g):
     rect = g.find('rect')
     return {'row': g.get('data-row'), 'col': g.get('data-col'), 'value': g.get('data-value'),
             'percent': g.get('data-percent'), 'verdict': g.get('data-verdict'),
-            'outlier': g.get('data-outlier'), 'fill': rect.get('fill'),
+            'outlier': g.get('data-outlier'), 'below': g.get('data-below'),
+            'above_peak': g.get('data-above-peak'), 'failing': g.get('data-failing'),
+            'fill': rect.get('fill'),
             'stroke': rect.get('stroke'), 'texts': [text(t) for t in g.findall('text')],
             'title': text(g.find('title'))}
 out = {'root': root.tag, 'heatmaps': [], 'sweeps': [], 'entries': [], 'lists': {},
@@ -244,6 +247,64 @@ TEST(HtmlReport, FakeReportWithoutLinksColoursByValue) {
     for (const json& cell : heatmap.at("cells")) EXPECT_TRUE(cell.at("percent").is_null());
   EXPECT_TRUE(contains(page, "value relative to this matrix's range"));
   EXPECT_FALSE(contains(page, "percent of the theoretical peak"));
+}
+
+// A run that fails every way the page marks: UNSTABLE cells (noisy copies), SLOWER ones, BELOW
+// cells of --expect, and host cells above their peak (the fake's host copies unscaled). Every
+// failing cell of the document is marked failing on its heatmap and no other is; the impossible
+// cells are framed; the expectations have a section.
+TEST(HtmlReport, FailingCellsAreMarkedUnstableAndBelowIncluded) {
+  const nvbw::test::TempFile base("html_fail_base", fakeRun(2, nullptr).dump());
+  const nvbw::test::TempFile floors("html_floors", "host_to_device_memcpy_ce 500\n");
+  nvbw::test::RunSpec spec(NVBW_FAKE_BINARY, {"-j", "-t", "0", "4", "32", "--baseline", base.path(),
+                                              "--confirm", "0", "--expect", floors.path()});
+  spec.env = {{"NVBW_FAKE_GPUS", "2"},
+              {"NVBW_FAKE_NOISE", "20"},
+              {"NVBW_FAKE_LINKS", "direct"},
+              {"NVBW_FAKE_HOST_SCALE", "100"}};
+  const nvbw::test::RunResult run = nvbw::test::runProgram(spec);
+  ASSERT_EQ(run.exitCode, 3) << nvbw::test::describe(run);
+  const json document = json::parse(run.out);
+  const json& doc = document.at("nvbandwidth");
+  std::set<std::string> failing, above;
+  std::size_t unstable = 0;
+  for (const json& c : doc.at("comparison").at("cells")) {
+    const std::string where =
+        c.at("name").get<std::string>() + c.at("row").dump() + c.at("col").dump();
+    if (c.at("verdict") == "SLOWER" || c.at("verdict") == "UNSTABLE") failing.insert(where);
+    unstable += c.at("verdict") == "UNSTABLE";
+  }
+  for (const json& b : doc.at("expectations").at(0).at("below"))
+    failing.insert(b.at("name").get<std::string>() + b.at("row").dump() + b.at("col").dump());
+  for (const json& e : doc.at("testcases"))
+    if (e.contains("above_peak"))
+      for (const json& a : e.at("above_peak"))
+        above.insert(e.at("name").get<std::string>() + a.at("row").dump() + a.at("col").dump());
+  ASSERT_GT(unstable, 0u) << run.out;
+  ASSERT_FALSE(above.empty());
+  const json page = renderAndCheck(document);
+  ASSERT_FALSE(page.is_null());
+  std::set<std::string> markedFailing, markedAbove;
+  for (const json& heatmap : page.at("heatmaps"))
+    for (const json& cell : heatmap.at("cells")) {
+      const std::string where = heatmap.at("name").get<std::string>() +
+                                cell.at("row").get<std::string>() +
+                                cell.at("col").get<std::string>();
+      if (cell.at("failing") == "true") markedFailing.insert(where);
+      if (cell.at("above_peak") == "true") markedAbove.insert(where);
+      if (cell.at("verdict") == "UNSTABLE") {
+        EXPECT_NE(cell.at("title").get<std::string>().find("unstable above"), std::string::npos);
+      }
+    }
+  EXPECT_EQ(markedFailing, failing);
+  EXPECT_EQ(markedAbove, above);
+  EXPECT_EQ(classCount(page, "below-marker"), 2);
+  EXPECT_EQ(classCount(page, "above-peak-marker"), static_cast<int>(above.size()));
+  EXPECT_GT(classCount(page, "verdict-UNSTABLE"), 0);
+  EXPECT_EQ(classCount(page, "expectations"), 1);
+  EXPECT_TRUE(contains(page, "FAILED: 2 cells: 0 met, 2 BELOW; 0 unmet."));
+  EXPECT_TRUE(contains(page, "UNSTABLE"));
+  EXPECT_TRUE(contains(page, "above 100% of their link's theoretical peak"));
 }
 
 TEST(HtmlReport, UpstreamReportWithStringMatricesOnly) {

@@ -367,19 +367,26 @@ json comparedCell(const std::string& name, int row, int col, const std::string& 
           {"noisy", false}};
 }
 
-TEST(Metrics, ComparedCellsCarryTheirCellsLabelsAndEveryVerdictIsCounted) {
-  json compared = {{"tolerance_percent", 5.0},
-                   {"cells",
-                    {comparedCell("device_to_device_memcpy_read_ce", 0, 1, "SAME", -0.25),
-                     comparedCell("device_to_device_memcpy_read_ce", 1, 0, "SLOWER", nullptr),
-                     comparedCell("gone_testcase", 2, 3, "FASTER", 7.5)}},
-                   {"only_in_baseline", {"gone_testcase[0][0]", "x: Waived"}},
-                   {"only_in_current", json::array()}};
+// The metrics of a 2-GPU peer-read matrix with a comparison of `cells`, checked well formed.
+std::string comparedMetrics(const json& cells, const json& onlyInBaseline = json::array()) {
+  const json compared = {{"tolerance_percent", 5.0},
+                         {"cells", cells},
+                         {"only_in_baseline", onlyInBaseline},
+                         {"only_in_current", json::array()}};
   const json doc = run({matrix("device_to_device_memcpy_read_ce", kD2dReadTitle,
                                {{nullptr, 393.89}, {393.98, nullptr}})},
                        {{"comparison", compared}});
   const std::string text = metricsText(doc);
   expectWellFormed(text);
+  return text;
+}
+
+TEST(Metrics, ComparedCellsCarryTheirCellsLabelsAndEveryVerdictIsCounted) {
+  const std::string text =
+      comparedMetrics({comparedCell("device_to_device_memcpy_read_ce", 0, 1, "SAME", -0.25),
+                       comparedCell("device_to_device_memcpy_read_ce", 1, 0, "SLOWER", nullptr),
+                       comparedCell("gone_testcase", 2, 3, "FASTER", 7.5)},
+                      {"gone_testcase[0][0]", "x: Waived"});
   const std::string c01 = kGpu0 + ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"1\"";
   const std::string c10 = kGpu1 + ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"0\"";
   // A cell of no matrix in this document: testcase, row and col.
@@ -400,6 +407,7 @@ TEST(Metrics, ComparedCellsCarryTheirCellsLabelsAndEveryVerdictIsCounted) {
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"SLOWER\"} 1",
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"FASTER\"} 1",
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"NOISY\"} 0",
+                "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"UNSTABLE\"} 0",
                 "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"BELOW\"} 0"}));
   EXPECT_EQ(samples(text, "nvbandwidth_comparison_unmatched"),
             (std::vector<std::string>{
@@ -408,6 +416,29 @@ TEST(Metrics, ComparedCellsCarryTheirCellsLabelsAndEveryVerdictIsCounted) {
   EXPECT_EQ(
       samples(text, "nvbandwidth_comparison_tolerance_percent"),
       (std::vector<std::string>{"nvbandwidth_comparison_tolerance_percent{" + kHost + "} 5"}));
+}
+
+// An UNSTABLE cell of the present rule: its verdict counted, its spread, healthy spread and
+// unstable limit as series of their own.
+TEST(Metrics, UnstableCellsAndTheirSpreads) {
+  json cell = comparedCell("device_to_device_memcpy_read_ce", 0, 1, "UNSTABLE", -0.25);
+  cell["healthy_spread_percent"] = 0.2;
+  cell["spread_percent"] = 14.05;
+  cell["unstable_limit_percent"] = 5.0;
+  const std::string text = comparedMetrics(json::array({cell}));
+  const std::string c01 = kGpu0 + ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"1\"";
+  EXPECT_EQ(samples(text, "nvbandwidth_comparison_spread_percent"),
+            (std::vector<std::string>{"nvbandwidth_comparison_spread_percent{" + c01 + "} 14.05"}));
+  EXPECT_EQ(
+      samples(text, "nvbandwidth_comparison_healthy_spread_percent"),
+      (std::vector<std::string>{"nvbandwidth_comparison_healthy_spread_percent{" + c01 + "} 0.2"}));
+  EXPECT_EQ(
+      samples(text, "nvbandwidth_comparison_unstable_limit_percent"),
+      (std::vector<std::string>{"nvbandwidth_comparison_unstable_limit_percent{" + c01 + "} 5"}));
+  const std::vector<std::string> counts = samples(text, "nvbandwidth_comparison_cells");
+  EXPECT_NE(std::find(counts.begin(), counts.end(),
+                      "nvbandwidth_comparison_cells{" + kHost + ",verdict=\"UNSTABLE\"} 1"),
+            counts.end());
 }
 
 TEST(Metrics, ACompareDocumentHasVerdictsByRowAndColumnAndNoRunFlags) {

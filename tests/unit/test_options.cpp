@@ -474,12 +474,14 @@ TEST(HelpText, ExactLayout) {
       "  --compat arg                   Upstream interface: v0.8 (default) or v0.10 \n"
       "                                 (its indices, listing and text lines); also \n"
       "                                 NVBANDWIDTH_COMPAT\n"
-      "  --compare arg                  Compare two saved -j reports (BASELINE \n"
-      "                                 CURRENT) without a GPU; exit 3 if slower\n"
-      "  --baseline arg                 Compare this run with a saved -j report; exit \n"
-      "                                 3 if any cell is slower\n"
+      "  --compare arg                  Compare saved -j reports (BASELINE... CURRENT;\n"
+      "                                 a baseline may be a directory) without a GPU; \n"
+      "                                 exit 3 if slower or unstable\n"
+      "  --baseline arg                 Compare this run with saved -j reports (files \n"
+      "                                 or directories: their median); exit 3 if any \n"
+      "                                 cell is slower or unstable\n"
       "  --tolerance arg (=5)           Percent every cell may move before it is \n"
-      "                                 judged (its noise may widen it)\n"
+      "                                 judged (the baseline's spread may widen it)\n"
       "  --sweep arg                    Run each testcase at buffer sizes \n"
       "                                 MIN:MAX[:FACTOR] MiB (factor 2 by default)\n"
       "  --no-progress                  No progress line on stderr (shown on terminals\n"
@@ -491,8 +493,8 @@ TEST(HelpText, ExactLayout) {
       "                                 saved -j report, run nothing\n"
       // Issue 19's verdict options.
       "  --confirm arg (=2)             With --baseline: measure a testcase with a \n"
-      "                                 slower cell N more times (0 to 10) before \n"
-      "                                 calling it SLOWER\n"
+      "                                 slower or unstable cell N more times (0 to 10)\n"
+      "                                 before judging it\n"
       "  --expect arg                   Check the report against floors (GB/s) and \n"
       "                                 ceilings (ns) in FILE; exit 3 if a cell is \n"
       "                                 below\n"
@@ -611,7 +613,12 @@ TEST(FleetOptions, ParsedWithTheirDefaults) {
   EXPECT_TRUE(o.noProgress);
   EXPECT_TRUE(parseOptions({"-b", "512"}).bufferSizeGiven);
   EXPECT_EQ(parseOptions({"--sweep", "1:1024:4"}).sweep, "1:1024:4");
-  EXPECT_EQ(parseOptions({"--baseline", "base.json"}).baseline, "base.json");
+  EXPECT_EQ(parseOptions({"--baseline", "base.json"}).baseline,
+            (std::vector<std::string>{"base.json"}));
+  EXPECT_EQ(parseOptions({"--baseline", "a.json", "reports/", "-t", "0"}).baseline,
+            (std::vector<std::string>{"a.json", "reports/"}));
+  EXPECT_EQ(parseOptions({"--compare", "a.json", "b.json", "c.json"}).compare.size(), 3u);
+  EXPECT_THROW(validateOptions(parseOptions({"--compare", "a.json"})), UsageError);
   EXPECT_EQ(parseOptions({"--html", "x.html", "--from", "r.json"}).from, "r.json");
 }
 
@@ -625,7 +632,6 @@ TEST(FleetOptions, BadTolerancesAreUsageErrors) {
 TEST(FleetOptions, ConflictsAreUsageErrors) {
   const std::vector<std::vector<std::string>> bad = {
       {"--compare", "a.json"},
-      {"--compare", "a", "b", "c"},
       {"--compare", "a", "b", "--baseline", "c"},
       {"--compare", "a", "b", "--sweep", "1:4"},
       {"--from", "r.json"},
@@ -639,6 +645,8 @@ TEST(FleetOptions, ConflictsAreUsageErrors) {
     EXPECT_THROW(validateOptions(o), UsageError) << args[0] << " " << args[1];
   }
   EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--html", "x"})));
+  // Several baseline reports, then the current one.
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "c"})));
   EXPECT_NO_THROW(
       validateOptions(parseOptions({"--sweep", "1:4", "--baseline", "b", "--html", "x"})));
 }

@@ -26,7 +26,7 @@ using test::withH200Links;
 // Values a real H200 can show: host copies at about 87% of PCIe (every percent at most 100).
 FakeBehaviour plausible() {
   FakeBehaviour behaviour;
-  behaviour.hostScale = 0.29;
+  behaviour.hostScale = test::kFakeH200HostScale;
   return behaviour;
 }
 
@@ -198,6 +198,39 @@ TEST(PeaksRun, DisabledAffinityLeavesTheBufferCpusNull) {
   EXPECT_EQ(bound["nvbandwidth"]["environment"]["gpus"][0]["host_buffer_cpus"], "0-55");
   const json unbound = json::parse(runApp({"-j", "-d", "-t", "0"}, h200s(2, "direct")).out);
   EXPECT_TRUE(unbound["nvbandwidth"]["environment"]["gpus"][0]["host_buffer_cpus"].is_null());
+}
+
+// A cell above 100% of its link's peak is impossible: the fake's host copies unscaled (190 GB/s
+// against PCIe Gen5 x16's 63.02) are warned about on stderr in text, never on stdout, and as
+// `above_peak` and run warnings in JSON.
+TEST(PeaksRun, CellsAboveTheirPeakAreWarnedAbout) {
+  FakeBehaviour unscaled;
+  unscaled.environments = {h200Environment(2)};
+  const PlatformFactory impossible =
+      fakePlatform(withH200Links(FakeTopology(2), "direct"), unscaled);
+  const AppRun text = runApp({"-t", "0", "4"}, impossible);
+  EXPECT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_EQ(text.out.find("theoretical peak"), std::string::npos) << text.out;
+  EXPECT_NE(text.err.find("WARNING: host_to_device_memcpy_ce: Host -> GPU 0 at 301.51% of the "
+                          "theoretical peak of its link (PCIe Gen5 x16, 63.02 GB/s): the peak is "
+                          "wrong or the measurement is broken.\n"),
+            std::string::npos)
+      << text.err;
+  EXPECT_EQ(text.err.find("device_to_device_memcpy_read_ce:"), std::string::npos) << text.err;
+  // The same stdout as a run whose figures are possible, but for the values.
+  const AppRun asJson = runApp({"-j", "-t", "0", "4"}, impossible);
+  const json doc = json::parse(asJson.out)["nvbandwidth"];
+  const json& host = doc["testcases"][0];
+  ASSERT_TRUE(host.contains("above_peak")) << host.dump();
+  EXPECT_EQ(host["above_peak"].size(), 2u);
+  EXPECT_EQ(host["above_peak"][1]["cell"], "Host -> GPU 1");
+  EXPECT_NEAR(host["above_peak"][1]["percent_of_peak"].get<double>(), 303.10, 0.01);
+  EXPECT_FALSE(doc["testcases"][1].contains("above_peak"));  // device to device: 110 of 478
+  ASSERT_EQ(doc["warnings"].size(), 2u) << doc.dump();
+  EXPECT_EQ(doc["warning"], doc["warnings"][1]);
+  // Figures a real H200 can show: no warning.
+  const AppRun possible = runApp({"-j", "-t", "0", "4"}, h200s(2, "direct"));
+  EXPECT_FALSE(json::parse(possible.out)["nvbandwidth"].contains("warnings"));
 }
 
 }  // namespace test_peaks_run

@@ -17,38 +17,41 @@
 // one side only, or a matrix on one side only, is listed on that side; differing shapes compare
 // the overlap.
 //
-// The band. change = (current - baseline) / baseline x 100 (+-infinity for a baseline of 0 and a
-// current that is not). GB/s: higher is better; ns: lower is better. Every cell's band is
-//   max(tolerance, noise(baseline), noise(current)),
-//   noise(side) = 100 x max(2 x stddev, max - min) / median   (that side's relative spread,
-//                                                             known where it has >= 2 samples),
-// basis "noise" where a side's noise is the larger, "tolerance" otherwise. |change| <= band is
-// SAME.
+// The healthy side. The baseline is one report or several (a node's own earlier runs, or peers
+// of the same GPU model and count: `--baseline` and `--compare` take several files or folders).
+// A cell's reference is the median of its values in the baseline reports; what a healthy cell
+// does from run to run is learned from them alone (healthy_band.h): with one report a prior
+// per testcase measured on unchanged machines, with several the prior pooled with their own
+// spread; and the within-run spread of their samples. The run under judgment never widens its
+// own band.
+//   healthy spread = max(run-to-run spread, the baseline reports' median within-run spread)
+//   band           = max(tolerance, 1.5 x healthy spread)        (basis: which one it is)
+//   change         = (current - reference) / reference x 100 (+-infinity for a reference of 0)
+// GB/s: higher is better; ns: lower is better.
 //
-// Beyond the band, two rules (calibrated on four reports of an unchanged H200,
-// tests/golden/run_to_run/README.md):
-// - Saved reports (compareReports alone: --compare, or a run with --confirm 0). Nothing can be
-//   measured again, so the samples must say it: the cell is SLOWER (FASTER) only when even the
-//   two sides' closest samples differ by more than the band (the separation: the current's most
-//   favourable sample against the baseline's least favourable one, in the change's direction).
-//   A cell whose median moved beyond the band while its samples do not separate by it is NOISY.
-//   Without samples a side's one value is its only sample, so upstream reports are judged by
-//   the change against the tolerance.
-// - A run with confirmation (--baseline, --confirm N). A cell beyond the band in the slower
-//   direction is suspect; its testcase is measured N more times (confirmation runs), and the
-//   cell is SLOWER only when the median of the N + 1 measurements (the first and the
-//   confirmations) is still beyond the band in the slower direction and, as for saved reports,
-//   even the most favourable sample of all of them is beyond the band from the baseline's least
-//   favourable one. Otherwise the cell is NOISY: a slowdown that passed (the confirmations pull
-//   the median back), or a baseline that was itself a lucky run (the median alone would call an
-//   unchanged H200's host bidirectional cells SLOWER in 4 of the 12 orders of the references;
-//   with the separation, none). Cells beyond the band in the faster direction are judged by the
-//   saved-report rule.
-// NOISY is reported and never fails: only SLOWER gives exit status 3.
+// Verdicts of saved reports (compareReports / compareWithBaseline: --compare, or a run with
+// --confirm 0), in this order:
+//   SLOWER    the change is beyond the band in the slower direction;
+//   UNSTABLE  the current side's own spread (its samples, where it has >= 2) is above the
+//             unstable limit, max(5%, tolerance, 3 x the healthy within-run spread): the run
+//             measured a cell that healthy runs measure steadily, and could not: a link that
+//             retrains, a GPU that throttles, a neighbour's copies. A finding, never an excuse;
+//   FASTER    beyond the band in the faster direction;
+//   SAME      otherwise.
+// SLOWER and UNSTABLE fail (exit 3). Upstream reports have no samples: against them a cell can
+// be SLOWER or FASTER but never UNSTABLE.
+//
+// A run with confirmation (--baseline, --confirm N). A SLOWER or UNSTABLE cell is suspect: its
+// testcase is measured N more times (confirmation runs) and the cell is judged on all N + 1
+// measurements: SLOWER when the median of their values is beyond the band in the slower
+// direction; else UNSTABLE when the median of their spreads is above the unstable limit; else
+// NOISY: the first measurement failed and most of the others did not (a disturbance that
+// passed). NOISY is the one inconclusive verdict: reported, never failing.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -58,8 +61,13 @@
 
 namespace nvbw {
 
-enum class Verdict { Same, Slower, Faster, Noisy };
-const char* verdictName(Verdict v);  // "SAME", "SLOWER", "FASTER", "NOISY"
+namespace comparison {
+struct BaselineReports;  // comparison_baseline.h
+}
+
+enum class Verdict { Same, Slower, Faster, Unstable, Noisy };
+const char* verdictName(Verdict v);  // "SAME", "SLOWER", "FASTER", "UNSTABLE", "NOISY"
+bool failing(Verdict v);             // SLOWER or UNSTABLE
 
 inline constexpr double kDefaultTolerancePercent = 5.0;
 inline constexpr unsigned kDefaultConfirmRuns = 2;
@@ -71,31 +79,32 @@ struct CellComparison {
   std::optional<std::uint64_t> bufferSizeMiB;  // the current entry's size (--sweep)
   std::size_t row = 0;
   std::size_t col = 0;
-  std::string unit;  // "GB/s" or "ns" (ns: lower is better)
-  double baseline = 0.0;
+  std::string unit;       // "GB/s" or "ns" (ns: lower is better)
+  double baseline = 0.0;  // the reference: the median of the baseline reports' values
   double current = 0.0;
   double changePercent = 0.0;  // (current - baseline) / baseline x 100
   Verdict verdict = Verdict::Same;
-  // "noise" when a side's spread is the band, "tolerance" when the tolerance is.
+  std::size_t baselineReports = 0;  // how many baseline reports have the cell
+  // The healthy side (healthy_band.h): spread between runs, the band's spread and the band,
+  // which of tolerance / run-to-run / baseline samples the band is, and the unstable limit.
+  double runToRunPercent = 0.0;
+  double healthySpreadPercent = 0.0;
+  double bandPercent = 0.0;
   std::string basis;
-  double bandPercent = 0.0;  // the band the change was judged against
-  // Beyond the band: the change between the sides' closest samples, in the direction of the
-  // change (the same sign as changePercent when the samples separate at all); after confirmation,
-  // between the baseline's least favourable sample and the most favourable one of the first
-  // measurement and every confirmation.
-  std::optional<double> separationPercent;
-  // Each side's smallest and largest sample (its value where it has no samples).
-  double baselineMin = 0.0;
-  double baselineMax = 0.0;
-  double currentMin = 0.0;
-  double currentMax = 0.0;
-  // Beyond the band in the slower direction: a run re-measures its testcase before deciding.
+  double unstableLimitPercent = 0.0;
+  // The current side's own spread (its samples; absent with fewer than 2) and whether it is
+  // above the unstable limit.
+  std::optional<double> spreadPercent;
+  bool unstable = false;
+  // SLOWER or UNSTABLE in the first measurement: a run re-measures its testcase before deciding.
   bool suspect = false;
-  // A run with confirmation: the suspect cell's value in each confirmation run, in order, the
-  // median of the first measurement and these, and its change.
+  // A run with confirmation: the suspect cell's value and spread in each confirmation run, in
+  // order; the median of the N + 1 values and its change, and the median of their spreads.
   std::vector<double> confirmations;
+  std::vector<std::optional<double>> confirmationSpreads;
   std::optional<double> confirmedMedian;
   std::optional<double> confirmedChangePercent;
+  std::optional<double> confirmedSpreadPercent;
 };
 
 // A testcase (at one sweep size) that has suspect cells.
@@ -117,10 +126,12 @@ struct ConfirmationSummary {
 
 struct Comparison {
   double tolerancePercent = kDefaultTolerancePercent;
+  std::size_t baselineReports = 1;    // the reports the baseline is made of
   std::vector<CellComparison> cells;  // every cell with a value on both sides, in report order
   // Entries or cells on one side only ("key" for a whole entry, "key[r][c]" for a cell with a
   // value on one side and N/A or nothing on the other), and testcases that did not pass on one
-  // side ("key: Waived", "key: ERROR").
+  // side ("key: Waived", "key: ERROR"). The baseline side: every baseline report's matrices and
+  // cells, the first report's entries without a matrix.
   std::vector<std::string> onlyInBaseline;
   std::vector<std::string> onlyInCurrent;
   std::vector<std::string> notes;  // e.g. settings that differ ("bufferSize_MiB: 512 vs 16")
@@ -128,15 +139,40 @@ struct Comparison {
   std::optional<ConfirmationSummary> confirmation;
   std::size_t count(Verdict v) const;
   std::size_t suspects() const;
-  bool anySlower() const { return count(Verdict::Slower) > 0; }
+  bool anyFailing() const { return count(Verdict::Slower) + count(Verdict::Unstable) > 0; }
 };
 
-// The saved-report rule (above). Throws std::runtime_error ("baseline: not an nvbandwidth
-// report: ..." or "current: ...") when a document is not a report of either layout or has
-// entries of the wrong types, and std::invalid_argument when `tolerancePercent` is negative or
-// not finite. Notes: settings that differ (both sides this tool's), GPU counts that differ, a
-// side that is an upstream v0.8 report, a side's run-level error or interruption, a matrix whose
-// unit differs. Throws Interrupted when `stop` reports a signal (asked every entry and row).
+// The healthy side of a comparison: one or more reports, each reduced to its matrices as it is
+// added (the documents need not outlive it).
+class Baseline {
+ public:
+  Baseline();
+  ~Baseline();
+  Baseline(Baseline&&) noexcept;
+  Baseline& operator=(Baseline&&) noexcept;
+  // Throws std::runtime_error ("<label>: not an nvbandwidth report: ...") when the document is
+  // not a report of either layout or has entries of the wrong types. `label` names the report in
+  // errors and notes: "baseline" for the first, "baseline 2 (b.json)" for instance.
+  // Throws Interrupted when `stop` reports a signal (asked every entry and row).
+  void add(const nlohmann::json& report, const std::string& label = "baseline",
+           const StopRequest& stop = {});
+  std::size_t reports() const;
+  const comparison::BaselineReports& merged() const { return *reports_; }
+
+ private:
+  std::unique_ptr<comparison::BaselineReports> reports_;
+};
+
+// The saved-report rule (above). Throws std::runtime_error ("current: not an nvbandwidth report:
+// ...") as Baseline::add does, std::invalid_argument when `tolerancePercent` is negative or not
+// finite, and std::logic_error for an empty baseline. Notes: settings that differ from the first
+// baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8
+// report, a side's run-level error or interruption, a matrix whose unit differs. Throws
+// Interrupted when `stop` reports a signal (asked every entry and row).
+Comparison compareWithBaseline(const Baseline& baseline, const nlohmann::json& current,
+                               double tolerancePercent = kDefaultTolerancePercent,
+                               const StopRequest& stop = {});
+// The same with a baseline of one report.
 Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& current,
                           double tolerancePercent = kDefaultTolerancePercent,
                           const StopRequest& stop = {});
@@ -153,11 +189,12 @@ void applyConfirmations(Comparison& c, const nlohmann::json& entries,
                         const ConfirmationSummary& summary);
 
 // The cells that are not SAME as a table (grouped under their matrix key, at most 80 columns;
-// a suspect cell's confirmations, and a NOISY cell's separation, on a line below it), the
-// one-sided entries and cells, the notes, and last the one-line summary ("Comparison: 120
-// cells: 117 SAME, 1 SLOWER, 0 FASTER, 2 NOISY; 0 only in baseline, 0 only in current.").
-// A run with confirmation starts with the line that says what was measured again. Every line
-// ends in a newline.
+// under a cell the line that says why: its spread against the unstable limit, its
+// confirmations), the one-sided entries and cells, the notes, and last the one-line summary
+// ("Comparison: 120 cells: 116 SAME, 1 SLOWER, 0 FASTER, 2 NOISY, 1 UNSTABLE; 0 only in
+// baseline, 0 only in current."). A baseline of several reports starts with the line that says
+// so, a run with confirmation with the line that says what was measured again. Every line ends
+// in a newline.
 std::string comparisonText(const Comparison& c);
 
 // The "comparison" section of a JSON report (every cell, verdicts, summary, one-sided lists).

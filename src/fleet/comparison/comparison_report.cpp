@@ -197,7 +197,7 @@ Report readReport(const json& document, const std::string& side, const StopReque
   Report report;
   report.upstream = !findMember(*run, keys::kSchemaVersion);
   if (const json* settings = findMember(*run, keys::kSettings); settings && settings->is_object())
-    report.settings = settings;
+    report.settings = *settings;
   if (const json* devices = findMember(*run, keys::kGpuDeviceList); devices && devices->is_array())
     report.gpus = devices->size();
   if (const json* error = findMember(*run, keys::kError); error && error->is_string())

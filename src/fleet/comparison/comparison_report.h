@@ -47,7 +47,7 @@ struct StatusEntry {
 struct Report {
   std::vector<Matrix> matrices;
   std::vector<StatusEntry> statuses;
-  const json* settings = nullptr;   // this tool's reports only
+  json settings;                    // this tool's reports only (null otherwise)
   bool upstream = false;            // no schema_version: upstream v0.8, whose cells have no samples
   std::optional<std::size_t> gpus;  // the length of "GPU Device list"
   std::vector<std::string> runNotes;

@@ -34,10 +34,10 @@ std::string changeText(double change) {
 }
 
 std::string tableRow(const std::array<std::string, 8>& f) {
-  std::string line = "  " + padded(f[0], 8, false) + padded(f[1], 12, true) +
-                     padded(f[2], 12, true) + padded(f[3], 11, true) + "  " +
-                     padded(f[4], 7, false) + padded(f[5], 8, true) + "  " +
-                     padded(f[6], 10, false) + f[7];
+  std::string line = "  " + padded(f[0], 8, false) + padded(f[1], 11, true) +
+                     padded(f[2], 11, true) + padded(f[3], 11, true) + "  " +
+                     padded(f[4], 8, false) + padded(f[5], 9, true) + "  " +
+                     padded(f[6], 11, false) + f[7];
   return line + "\n";
 }
 
@@ -47,29 +47,44 @@ std::string valueList(const std::vector<double>& values) {
   return text;
 }
 
-// The line under a cell that says how its verdict was reached beyond the band: its confirmations,
-// or (saved reports) how far its closest samples are apart.
+std::string percentText(double value) { return fixed2(value) + "%"; }
+
+// The line under a cell that says how its verdict was reached beyond the band: its
+// confirmations, or its samples' spread where it is above the unstable limit.
 std::string explanationLine(const CellComparison& cell) {
   if (!cell.confirmations.empty()) {
     const std::size_t n = cell.confirmations.size();
-    return "    confirmations " + valueList(cell.confirmations) + ": median of " +
-           std::to_string(n + 1) + " " + fixed2(cell.confirmedMedian.value_or(0.0)) + " (" +
-           changeText(cell.confirmedChangePercent.value_or(0.0)) + ")\n    closest samples " +
-           changeText(cell.separationPercent.value_or(0.0)) + " apart" +
-           (cell.verdict == Verdict::Slower ? ": both still beyond the band\n"
-                                            : ": not both beyond the band\n");
+    std::string line = "    confirmations " + valueList(cell.confirmations) + ": median of " +
+                       std::to_string(n + 1) + " " + fixed2(cell.confirmedMedian.value_or(0.0)) +
+                       " (" + changeText(cell.confirmedChangePercent.value_or(0.0)) + ")";
+    if (cell.confirmedSpreadPercent)
+      line += "\n    median spread " + percentText(*cell.confirmedSpreadPercent) + ", limit " +
+              percentText(cell.unstableLimitPercent);
+    return line + "\n";
   }
-  if (cell.verdict == Verdict::Noisy && cell.separationPercent)
-    return "    closest samples " + changeText(*cell.separationPercent) +
-           " apart: within the band\n";
+  if (cell.unstable && cell.spreadPercent)
+    return "    samples spread " + percentText(*cell.spreadPercent) +
+           ", above the unstable limit " + percentText(cell.unstableLimitPercent) + "\n";
   return "";
+}
+
+// What the failing and inconclusive verdicts of the table mean.
+std::string footnotes(bool unstable, bool noisy) {
+  std::string text;
+  if (unstable)
+    text += "UNSTABLE: its samples spread more than three times as much as healthy runs'\n"
+            "(and more than 5%): failing.\n";
+  if (noisy)
+    text += "NOISY: slower or unstable at first, not in most of its confirmations: reported,\n"
+            "never failing.\n";
+  return text;
 }
 
 // The cells that are not SAME, grouped under their matrix key (a key can be 60 characters long,
 // too long for a column of an 80-column table).
 std::string changedCellsTable(const Comparison& c) {
   std::string text;
-  bool noisy = false;
+  bool noisy = false, unstable = false;
   const CellComparison* group = nullptr;
   for (const CellComparison& cell : c.cells) {
     if (cell.verdict == Verdict::Same) continue;
@@ -82,15 +97,20 @@ std::string changedCellsTable(const Comparison& c) {
               "\n";
     group = &cell;
     noisy = noisy || cell.verdict == Verdict::Noisy;
+    unstable = unstable || cell.verdict == Verdict::Unstable;
     text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
                       changeText(cell.changePercent), verdictName(cell.verdict),
                       fixed2(cell.bandPercent) + "%", cell.basis, cell.unit});
     text += explanationLine(cell);
   }
-  if (noisy)
-    text += "NOISY: moved beyond the band, but its measurements do not agree that it\n"
-            "changed: reported, never failing.\n";
-  return text;
+  return text + footnotes(unstable, noisy);
+}
+
+// What a baseline of several reports is.
+std::string baselineLine(const Comparison& c) {
+  if (c.baselineReports < 2) return "";
+  return "Baseline: " + std::to_string(c.baselineReports) +
+         " reports: each cell against their median, its band from their spread.\n";
 }
 
 std::string suspectLabel(const SuspectTestcase& t) {
@@ -104,8 +124,7 @@ std::string confirmationLine(const Comparison& c) {
   std::vector<std::string> names;
   for (const SuspectTestcase& t : s.testcases) names.push_back(safe(suspectLabel(t)));
   if (names.empty())
-    return "Confirmation: no cell was beyond its band in the slower direction; nothing was "
-           "measured again.\n";
+    return "Confirmation: no cell was slower or unstable; nothing was measured again.\n";
   const std::string title = "Confirmation of " + std::to_string(c.suspects()) + " suspect cell" +
                             (c.suspects() == 1 ? "" : "s") + ", " + std::to_string(s.runs) +
                             " more run" + (s.runs == 1 ? "" : "s") + " (" + fixed2(s.seconds) +
@@ -118,7 +137,8 @@ std::string summaryLine(const Comparison& c) {
          " cells: " + std::to_string(c.count(Verdict::Same)) + " SAME, " +
          std::to_string(c.count(Verdict::Slower)) + " SLOWER, " +
          std::to_string(c.count(Verdict::Faster)) + " FASTER, " +
-         std::to_string(c.count(Verdict::Noisy)) + " NOISY; " +
+         std::to_string(c.count(Verdict::Noisy)) + " NOISY, " +
+         std::to_string(c.count(Verdict::Unstable)) + " UNSTABLE; " +
          std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
          std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
 }
@@ -152,13 +172,24 @@ json comparisonCellJson(const CellComparison& cell) {
             {keys::kVerdict, verdictName(cell.verdict)},
             {keys::kBasis, cell.basis},
             {keys::kBandPercent, cell.bandPercent},
+            {keys::kBaselineReports, cell.baselineReports},
+            {keys::kRunToRunPercent, cell.runToRunPercent},
+            {keys::kHealthySpreadPercent, cell.healthySpreadPercent},
+            {keys::kUnstableLimitPercent, cell.unstableLimitPercent},
+            {keys::kUnstable, cell.unstable},
             {keys::kSuspect, cell.suspect}};
   if (cell.bufferSizeMiB) j[keys::kBufferSizeMiB] = *cell.bufferSizeMiB;
-  if (cell.separationPercent) j[keys::kSeparationPercent] = finiteOrNull(*cell.separationPercent);
+  if (cell.spreadPercent) j[keys::kSpreadPercent] = *cell.spreadPercent;
   if (!cell.confirmations.empty()) {
     j[keys::kConfirmations] = cell.confirmations;
+    json spreads = json::array();
+    for (const std::optional<double>& s : cell.confirmationSpreads)
+      spreads.push_back(s ? json(*s) : json(nullptr));
+    j[keys::kConfirmationSpreads] = std::move(spreads);
     j[keys::kConfirmedMedian] = cell.confirmedMedian.value_or(0.0);
     j[keys::kConfirmedChangePercent] = finiteOrNull(cell.confirmedChangePercent.value_or(0.0));
+    if (cell.confirmedSpreadPercent)
+      j[keys::kConfirmedSpreadPercent] = *cell.confirmedSpreadPercent;
   }
   return j;
 }
@@ -166,7 +197,7 @@ json comparisonCellJson(const CellComparison& cell) {
 std::string comparisonText(const Comparison& c) {
   std::string text;
   for (const std::string& section :
-       {confirmationLine(c), changedCellsTable(c),
+       {baselineLine(c), confirmationLine(c), changedCellsTable(c),
         wrappedList("Only in baseline", text_view::safeAll(c.onlyInBaseline)),
         wrappedList("Only in current", text_view::safeAll(c.onlyInCurrent))})
     if (!section.empty()) text += section + "\n";
@@ -180,6 +211,8 @@ json comparisonJson(const Comparison& c, bool withCells) {
   if (withCells)
     for (const CellComparison& cell : c.cells) cells.push_back(comparisonCellJson(cell));
   json j = {{keys::kRule, c.confirmation ? "confirmed" : "saved reports"},
+            {keys::kBand, "healthy side"},
+            {keys::kBaselineReports, c.baselineReports},
             {keys::kTolerancePercent, c.tolerancePercent},
             {keys::kSummary,
              {{keys::kCells, c.cells.size()},
@@ -187,6 +220,7 @@ json comparisonJson(const Comparison& c, bool withCells) {
               {keys::kSlower, c.count(Verdict::Slower)},
               {keys::kFaster, c.count(Verdict::Faster)},
               {keys::kNoisy, c.count(Verdict::Noisy)},
+              {keys::kUnstable, c.count(Verdict::Unstable)},
               {keys::kSuspect, c.suspects()},
               {keys::kOnlyInBaseline, c.onlyInBaseline.size()},
               {keys::kOnlyInCurrent, c.onlyInCurrent.size()}}},

@@ -1,8 +1,9 @@
 // The heatmap of one matrix entry: an SVG grid with each cell's value written on it, coloured by
 // the percent of its link's peak where that is known and otherwise by its place in the matrix's
 // range (latency: lower is better); N/A hatched, outliers framed in red, comparison verdicts
-// marked in the corner. The grid's data-* attributes repeat the JSON so tests can check the
-// picture against the document.
+// marked in the corner (SLOWER, FASTER, UNSTABLE, NOISY), BELOW cells of the expectations
+// underlined, cells above their link's peak framed in dashes. The grid's data-* attributes repeat
+// the JSON so tests can check the picture against the document.
 #include "fleet/html/html_heatmap.h"
 
 #include <algorithm>
@@ -26,6 +27,10 @@ constexpr double kHeaderHeight = 24;
 constexpr const char* kOutlierColour = "#e00000";
 constexpr const char* kSlowerColour = "#ff3b30";
 constexpr const char* kFasterColour = "#1e90ff";
+constexpr const char* kUnstableColour = "#ff9500";
+constexpr const char* kNoisyColour = "#8e8e93";
+constexpr const char* kBelowColour = "#b00020";
+constexpr const char* kAbovePeakColour = "#8e24aa";
 
 // "55.4859" or "1.23457e+06" in any global locale; nullopt for "N/A" and anything else.
 std::optional<double> parseNumber(const std::string& text) {
@@ -84,7 +89,7 @@ std::string unitOf(const json& entry) {
   return ns ? "ns" : "GB/s";
 }
 
-HeatmapCell cellOf(const json& entry, const json& values, const VerdictIndex& verdicts,
+HeatmapCell cellOf(const json& entry, const json& values, const CellMarks& marks,
                    const HeatmapGrid& g, std::size_t row, std::size_t col) {
   HeatmapCell cell;
   cell.row = row, cell.col = col;
@@ -93,8 +98,11 @@ HeatmapCell cellOf(const json& entry, const json& values, const VerdictIndex& ve
   if (cell.value && !g.latency)
     cell.percent = numberAt(member(entry, keys::kPercentOfPeak), row, col);
   cell.outlier = outlierAt(entry, row, col);
-  const auto verdict = verdicts.find(CellKey{g.name, row, col});
-  if (verdict != verdicts.end()) cell.comparison = verdict->second;
+  cell.abovePeak = cell.percent && *cell.percent > 100.0;
+  const auto verdict = marks.verdicts.find(CellKey{g.name, row, col});
+  if (verdict != marks.verdicts.end()) cell.comparison = verdict->second;
+  const auto below = marks.below.find(CellKey{g.name, row, col});
+  if (below != marks.below.end()) cell.below = below->second;
   return cell;
 }
 
@@ -111,7 +119,12 @@ void addRowLabels(HeatmapGrid& g, const json& entry) {
 
 }  // namespace
 
-HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::size_t index,
+bool HeatmapCell::failing() const {
+  const std::string verdict = comparison ? scalarText(member(*comparison, keys::kVerdict)) : "";
+  return below || verdict == "SLOWER" || verdict == "UNSTABLE";
+}
+
+HeatmapGrid heatmapGrid(const json& entry, const CellMarks& marks, std::size_t index,
                         const StopRequest& stop) {
   HeatmapGrid g;
   g.name = entry.at(keys::kName).get<std::string>();
@@ -124,7 +137,7 @@ HeatmapGrid heatmapGrid(const json& entry, const VerdictIndex& verdicts, std::si
   for (std::size_t row = 0; row < g.rows; ++row) {
     throwIfStopped(stop);
     for (std::size_t col = 0; col < g.cols; ++col) {
-      g.cells.push_back(cellOf(entry, values, verdicts, g, row, col));
+      g.cells.push_back(cellOf(entry, values, marks, g, row, col));
       const auto& v = g.cells.back().value;
       if (!v) continue;
       g.lowest = g.lowest ? std::min(*g.lowest, *v) : *v;
@@ -180,6 +193,10 @@ std::string comparisonLine(const json& c) {
   if (member(c, "band_percent").is_number())
     line += " (band " + fixed(c.at("band_percent").get<double>(), 2) + "%, " +
             scalarText(member(c, "basis")) + ")";
+  if (member(c, keys::kSpreadPercent).is_number() &&
+      member(c, keys::kUnstableLimitPercent).is_number())
+    line += "\nspread " + fixed(c.at(keys::kSpreadPercent).get<double>(), 2) +
+            "% (unstable above " + fixed(c.at(keys::kUnstableLimitPercent).get<double>(), 2) + "%)";
   const json& confirmations = member(c, "confirmations");
   if (confirmations.is_array() && !confirmations.empty()) {
     line += "\nconfirmations:";
@@ -188,6 +205,17 @@ std::string comparisonLine(const json& c) {
     if (member(c, "confirmed_median").is_number())
       line += "; median " + fixed(c.at("confirmed_median").get<double>(), 2);
   }
+  return line;
+}
+
+// "BELOW: under its floor of 48.00 GB/s (h100.txt line 3)", "above its ceiling ...".
+std::string belowLine(const json& b, const std::string& unit) {
+  const bool ceiling = member(b, "bound") == "ceiling";
+  const bool fromFile = member(b, "line").is_number();  // else --min-percent-of-peak
+  std::string line =
+      std::string("BELOW: ") + (ceiling ? "above its ceiling of " : "under its floor of ");
+  if (member(b, "limit").is_number()) line += fixed(b.at("limit").get<double>(), 2);
+  line += fromFile ? " " + unit + " (line " + scalarText(b.at("line")) + ")" : "% of peak";
   return line;
 }
 
@@ -203,15 +231,32 @@ std::string cellTitle(const json& entry, const HeatmapCell& cell, const HeatmapG
     title += "\nOutlier: " + fixed(cell.outlier->at("below_median_percent").get<double>(), 1) +
              "% below the median of its link class";
   if (cell.comparison) title += "\n" + comparisonLine(*cell.comparison);
+  if (cell.below) title += "\n" + belowLine(*cell.below, g.unit);
+  if (cell.abovePeak)
+    title += "\nAbove 100% of its link's theoretical peak: the peak is wrong or the measurement is "
+             "broken";
   return title;
 }
 
 std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
   const std::string verdict =
       cell.comparison ? scalarText(member(*cell.comparison, keys::kVerdict)) : "";
-  if (verdict != "SLOWER" && verdict != "FASTER") return "";
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
   const double top = y + 5, bottom = y + 15;
+  auto at = [](double px, double py) { return number(px) + "," + number(py); };
+  if (verdict == "UNSTABLE")  // a diamond: failing, not in one direction
+    return emptyElement(
+        "polygon", attr("class", "verdict-marker") +
+                       attr("points", at(mid, top) + " " + at(right, (top + bottom) / 2) + " " +
+                                          at(mid, bottom) + " " + at(left, (top + bottom) / 2)) +
+                       attr("fill", kUnstableColour) + attr("stroke", "#ffffff") +
+                       attr("stroke-width", "1.5"));
+  if (verdict == "NOISY")  // a hollow circle: inconclusive
+    return emptyElement("circle", attr("class", "verdict-marker") + attr("cx", number(mid)) +
+                                      attr("cy", number((top + bottom) / 2)) + attr("r", "4.5") +
+                                      attr("fill", "none") + attr("stroke", kNoisyColour) +
+                                      attr("stroke-width", "2"));
+  if (verdict != "SLOWER" && verdict != "FASTER") return "";
   const bool slower = verdict == "SLOWER";
   auto point = [](double px, double py) { return number(px) + "," + number(py); };
   // A triangle in the corner: pointing down for slower, up for faster.
@@ -223,6 +268,24 @@ std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
                                      attr("stroke", "#ffffff") + attr("stroke-width", "1.5"));
 }
 
+// BELOW: a bar along the bottom of the cell; above the peak: a dashed frame.
+std::string failureMarks(const HeatmapCell& cell, double x, double y) {
+  std::string marks;
+  if (cell.below)
+    marks += emptyElement("rect", attr("class", "below-marker") + attr("x", number(x + 4)) +
+                                      attr("y", number(y + kCellHeight - 7)) +
+                                      attr("width", number(kCellWidth - 8)) + attr("height", "4") +
+                                      attr("fill", kBelowColour));
+  if (cell.abovePeak)
+    marks +=
+        emptyElement("rect", attr("class", "above-peak-marker") + attr("x", number(x + 4)) +
+                                 attr("y", number(y + 4)) + attr("width", number(kCellWidth - 8)) +
+                                 attr("height", number(kCellHeight - 8)) + attr("fill", "none") +
+                                 attr("stroke", kAbovePeakColour) + attr("stroke-width", "2") +
+                                 attr("stroke-dasharray", "4 2"));
+  return marks;
+}
+
 std::string cellAttributes(const HeatmapCell& cell) {
   std::string attrs = attr("class", "cell") + attr("data-row", std::to_string(cell.row)) +
                       attr("data-col", std::to_string(cell.col)) +
@@ -231,6 +294,9 @@ std::string cellAttributes(const HeatmapCell& cell) {
   if (cell.comparison)
     attrs += attr("data-verdict", scalarText(member(*cell.comparison, keys::kVerdict)));
   if (cell.outlier) attrs += attr("data-outlier", "true");
+  if (cell.below) attrs += attr("data-below", "true");
+  if (cell.abovePeak) attrs += attr("data-above-peak", "true");
+  if (cell.failing()) attrs += attr("data-failing", "true");
   return attrs;
 }
 
@@ -266,7 +332,8 @@ std::string cellMarkup(const json& entry, const HeatmapCell& cell, const Heatmap
   } else {
     inner += cellText(fixed(*cell.value, 2), centre, y + 27, textColourOn(fill), 13, "cell-value");
   }
-  return element("g", cellAttributes(cell), inner + verdictMarker(cell, x, y));
+  return element("g", cellAttributes(cell),
+                 inner + verdictMarker(cell, x, y) + failureMarks(cell, x, y));
 }
 
 std::string axisLabels(const HeatmapGrid& g) {

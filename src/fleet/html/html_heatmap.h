@@ -21,6 +21,9 @@ struct HeatmapCell {
   std::optional<double> percent;               // of the link's peak; never for latency
   const nlohmann::json* outlier = nullptr;     // into the entry's "outliers"
   const nlohmann::json* comparison = nullptr;  // into the comparison's "cells"
+  const nlohmann::json* below = nullptr;       // into an expectation check's "below"
+  bool abovePeak = false;                      // above 100% of its link's peak: impossible
+  bool failing() const;                        // SLOWER, UNSTABLE or BELOW
 };
 
 struct HeatmapGrid {
@@ -35,8 +38,8 @@ struct HeatmapGrid {
 };
 
 // Throws nlohmann::json::exception where the entry's keys have the wrong types.
-HeatmapGrid heatmapGrid(const nlohmann::json& entry, const VerdictIndex& verdicts,
-                        std::size_t index, const StopRequest& stop);
+HeatmapGrid heatmapGrid(const nlohmann::json& entry, const CellMarks& marks, std::size_t index,
+                        const StopRequest& stop);
 
 // How far toward "best" a present cell lies (0..1): its percent of peak when known, otherwise
 // its place in the matrix's range, reversed for latency; 0.5 when every present value is equal.

@@ -100,7 +100,17 @@ std::string markerLegend(const HeatmapGrid& g) {
     items += legendItem(textElement("span", attr("class", "slower-mark"), "\u25BC") +
                         textElement("span", "", "slower than baseline") +
                         textElement("span", attr("class", "faster-mark"), "\u25B2") +
-                        textElement("span", "", "faster"));
+                        textElement("span", "", "faster") +
+                        textElement("span", attr("class", "unstable-mark"), "\u25C6") +
+                        textElement("span", "", "unstable") +
+                        textElement("span", attr("class", "noisy-mark"), "\u25CB") +
+                        textElement("span", "", "noisy (not failing)"));
+  if (std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.below; }))
+    items += legendItem(element("span", attr("class", "below-swatch"), "") +
+                        textElement("span", "", "BELOW its expectation"));
+  if (std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.abovePeak; }))
+    items += legendItem(element("span", attr("class", "above-peak-swatch"), "") +
+                        textElement("span", "", "above 100% of its peak: impossible"));
   return items;
 }
 
@@ -160,14 +170,27 @@ std::string outlierNote(const json& entry, const HeatmapGrid& g) {
 
 }  // namespace
 
-std::string matrixFigure(const json& entry, const VerdictIndex& verdicts, std::size_t index,
+// Cells above 100% of their link's peak, in words.
+std::string abovePeakNote(const HeatmapGrid& g) {
+  const std::size_t n = static_cast<std::size_t>(std::count_if(
+      g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.abovePeak; }));
+  if (n == 0) return "";
+  return textElement(
+      "p", attr("class", "above-peak"),
+      std::to_string(n) +
+          " cell(s) above 100% of their link's theoretical peak (dashed frame): no "
+          "hardware can do that, so the peak is wrong or the measurement is broken.");
+}
+
+std::string matrixFigure(const json& entry, const CellMarks& marks, std::size_t index,
                          const StopRequest& stop) {
-  const HeatmapGrid g = heatmapGrid(entry, verdicts, index, stop);
+  const HeatmapGrid g = heatmapGrid(entry, marks, index, stop);
   return element("figure", attr("class", "matrix"),
                  element("div", attr("class", "heatmap-scroll"), heatmapSvg(entry, g, stop)) +
                      textElement("figcaption", "", captionText(entry, g)) +
                      element("div", attr("class", "legend"), scaleLegend(g) + markerLegend(g)) +
-                     summaryLines(entry, g) + linkPeaksLine(entry) + outlierNote(entry, g));
+                     summaryLines(entry, g) + linkPeaksLine(entry) + outlierNote(entry, g) +
+                     abovePeakNote(g));
 }
 
 }  // namespace nvbw::html

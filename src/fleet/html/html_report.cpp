@@ -179,12 +179,12 @@ std::string entryNotes(const json& entry) {
   return notes;
 }
 
-std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::size_t index,
+std::string entryArticle(const json& entry, const CellMarks& marks, std::size_t index,
                          const StopRequest& stop) {
   std::string inner = entryHeading(entry) + entryNotes(entry);
   const bool hasMatrix = entry.contains(keys::kValues) || entry.contains(keys::kBandwidthMatrix);
   if (entry.at(keys::kStatus) == "Passed" && hasMatrix)
-    inner += matrixFigure(entry, verdicts, index, stop);
+    inner += matrixFigure(entry, marks, index, stop);
   else if (entry.at(keys::kStatus) == "Passed")
     inner += textElement("p", "", "Passed without a matrix.");
   return element("article",
@@ -195,12 +195,12 @@ std::string entryArticle(const json& entry, const VerdictIndex& verdicts, std::s
 }
 
 std::string testcaseSection(const json& run, const StopRequest& stop) {
-  const VerdictIndex verdicts = verdictIndex(run, stop);
+  const CellMarks marks = cellMarks(run, stop);
   std::string articles;
   std::size_t index = 0;
   for (const json& entry : run.at(keys::kTestcases)) {
     throwIfStopped(stop);
-    articles += entryArticle(entry, verdicts, index++, stop);
+    articles += entryArticle(entry, marks, index++, stop);
   }
   if (index == 0) articles = textElement("p", "", "No testcase ran.");
   return element("section", attr("class", "testcases") + attr("id", "testcases"),
@@ -212,6 +212,7 @@ std::string pageBody(const json& run, const StopRequest& stop) {
   std::string body = headerSection(run) + environmentSection(run);
   if (member(run, keys::kComparison).is_object())
     body += comparisonSection(run.at(keys::kComparison), stop);
+  body += expectationsSection(run);
   if (member(run, keys::kSweep).is_object()) body += sweepSection(run.at(keys::kSweep));
   if (member(run, keys::kTestcases).is_array()) body += testcaseSection(run, stop);
   return body + costSection(run);

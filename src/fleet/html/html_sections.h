@@ -21,6 +21,20 @@ using VerdictIndex = std::map<CellKey, const nlohmann::json*>;
 // (Interrupted).
 VerdictIndex verdictIndex(const nlohmann::json& run, const StopRequest& stop);
 
+// What the heatmaps mark besides values: each cell's comparison record, and its BELOW record of
+// the expectations (`expectations[].below[]`, by matrix key, row and column).
+struct CellMarks {
+  VerdictIndex verdicts;
+  VerdictIndex below;
+};
+
+// Both indices of `run`; empty where it has no comparison or expectations.
+CellMarks cellMarks(const nlohmann::json& run, const StopRequest& stop);
+
+// The "expectations" section: per check its summary line and its BELOW and unmet lines; "" when
+// `run` has none.
+std::string expectationsSection(const nlohmann::json& run);
+
 // The "comparison" section: summary, notes, cells that are not SAME, one-sided lists.
 std::string comparisonSection(const nlohmann::json& comparison, const StopRequest& stop);
 
@@ -32,8 +46,8 @@ std::string environmentSection(const nlohmann::json& run);
 
 // A passed matrix entry's heatmap with its caption, legend, SUM and outlier note. `index` makes
 // the SVG ids (hatch patterns) unique in the page.
-std::string matrixFigure(const nlohmann::json& entry, const VerdictIndex& verdicts,
-                         std::size_t index, const StopRequest& stop);
+std::string matrixFigure(const nlohmann::json& entry, const CellMarks& marks, std::size_t index,
+                         const StopRequest& stop);
 
 // The page's style sheet (inline: the page fetches nothing).
 const char* reportStyleSheet();

@@ -45,6 +45,14 @@ figcaption { font-size: 12px; color: #444444; max-width: 400px; margin: 4px 0; }
 .outlier-swatch { display: inline-block; width: 8px; height: 8px; border: 3px solid #e00000; }
 .slower-mark { color: #ff3b30; }
 .faster-mark { color: #1e90ff; }
+.unstable-mark { color: #ff9500; }
+.noisy-mark { color: #8e8e93; }
+.below-swatch { display: inline-block; width: 14px; height: 4px; background: #b00020; }
+.above-peak-swatch { display: inline-block; width: 10px; height: 10px; border: 2px dashed #8e24aa; }
+.above-peak { border-left: 4px solid #8e24aa; padding-left: 8px; font-size: 12px; max-width: 400px; }
+.verdict-UNSTABLE { color: #b00020; font-weight: 600; }
+.expectations .failed { color: #b00020; font-weight: 600; }
+.expectations .passed { color: #2e7d32; font-weight: 600; }
 p.sum { font-family: monospace; font-weight: 600; margin: 4px 0; overflow-wrap: anywhere; }
 .min-max, .link-peaks { font-size: 12px; margin: 2px 0; color: #333333; max-width: 400px; }
 .outliers { border-left: 4px solid #e00000; padding-left: 8px; font-size: 12px; margin-top: 6px;

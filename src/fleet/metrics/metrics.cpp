@@ -44,6 +44,9 @@ enum Family : std::size_t {
   Verdict,
   ChangePercent,
   BandPercent,
+  HealthySpread,
+  SpreadPercent,
+  UnstableLimit,
   VerdictCells,
   Unmatched,
   Tolerance,
@@ -111,6 +114,16 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
         true),
       f("comparison_band_percent",
         "Compared with a baseline: the band the cell's change was judged against, percent.", true),
+      f("comparison_healthy_spread_percent",
+        "Compared with a baseline: how far the cell moves between healthy runs (the baseline "
+        "side's spread; the band is 1.5 x this, at least the tolerance), percent.",
+        true),
+      f("comparison_spread_percent",
+        "Compared with a baseline: the current run's own spread of the cell's samples, percent "
+        "(100 x max(2 x stddev, max - min) / median).",
+        true),
+      f("comparison_unstable_limit_percent",
+        "Compared with a baseline: the spread above which the cell is UNSTABLE, percent.", true),
       f("comparison_cells", "Compared with a baseline: how many cells got each verdict."),
       f("comparison_unmatched",
         "Compared with a baseline: entries or cells on one side only (label side)."),
@@ -120,7 +133,7 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
 
 // Every verdict the comparison can give, counted even when no cell has it, so that a dashboard
 // sees a 0 rather than no series. Verdicts outside this list are counted too.
-const char* const kKnownVerdicts[] = {"SAME", "SLOWER", "FASTER", "NOISY", "BELOW"};
+const char* const kKnownVerdicts[] = {"SAME", "SLOWER", "FASTER", "NOISY", "UNSTABLE", "BELOW"};
 
 void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& facts,
                const StopRequest& stop) {
@@ -203,6 +216,10 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
       out[ChangePercent].add(s.labels(), *change);
     if (const auto band = finite(member(cell, keys::kBandPercent)))
       out[BandPercent].add(s.labels(), *band);
+    for (const auto& [family, key] : {std::pair{HealthySpread, keys::kHealthySpreadPercent},
+                                      std::pair{SpreadPercent, keys::kSpreadPercent},
+                                      std::pair{UnstableLimit, keys::kUnstableLimitPercent}})
+      if (const auto value = finite(member(cell, key))) out[family].add(s.labels(), *value);
   }
   Subject run;
   run.host = facts.hostname;

@@ -15,6 +15,9 @@
 //   per entry   nvbandwidth_testcase_status{status="Passed|Waived|ERROR|Running"} 1
 //   comparison  nvbandwidth_comparison_verdict{verdict=...} 1 per compared cell,
 //               nvbandwidth_comparison_change_percent, nvbandwidth_comparison_band_percent,
+//               nvbandwidth_comparison_healthy_spread_percent,
+//               nvbandwidth_comparison_spread_percent,
+//               nvbandwidth_comparison_unstable_limit_percent,
 //               nvbandwidth_comparison_cells{verdict=...} (counts; 0 for every known verdict),
 //               nvbandwidth_comparison_unmatched{side=...},
 //               nvbandwidth_comparison_tolerance_percent

@@ -22,24 +22,30 @@
 // Flags. For each group and column with at least kFleetMinGroupNodes passed nodes, the median m
 // and the median absolute deviation MAD of the nodes' SUMs, and the same of their worst cells.
 // A node's value x is flagged when it is worse than m by more than the band
-//     max(kFleetMadFactor x kMadToSigma x MAD / m, kFleetFloorPercent / 100)
-// (bandwidth: (m - x) / m; latency: (x - m) / m). kMadToSigma x MAD estimates the standard
-// deviation of normal data without letting the outliers being looked for widen it. k is 5, not
-// the textbook 3: a fleet of 1,000 nodes is tens of thousands of comparisons, and the worst cell,
-// the lowest of up to 56, has a long lower tail that its MAD understates; on 50 generated healthy
-// nodes with noisy host cells (2.5% per cell) k = 3 flagged one or two healthy nodes per fleet,
-// k = 5 none in ten seeds, while every doctored fault (a link at 60-75%, PCIe at 50%, latency
-// +40%, a node 15% slow) is still caught. The floor keeps a fleet whose nodes agree to 0.1% from
-// flagging a node 1% off (an unchanged machine moves 1-7% from run to run, issue 19). Both the
+//     max(kFleetMadFactor x kMadToSigma x MAD / m, kFleetFloorPercent / 100,
+//         kBandFactor x the testcase's prior run-to-run spread / 100)
+// (bandwidth: (m - x) / m; latency: (x - m) / m; the prior as the comparison's healthy band has
+// it, fleet/comparison/healthy_band.h: healthy nodes differ at least as much as one node's runs,
+// and a group of three or four cannot show it: unchanged 1 x and 2 x H200 reports put host
+// bidirectional copies 8-11% apart, which the 5% floor flagged). kMadToSigma x MAD estimates the
+// standard deviation of normal data without letting the outliers being looked for widen it. k is 5,
+// not the textbook 3: a fleet of 1,000 nodes is tens of thousands of comparisons, and the worst
+// cell, the lowest of up to 56, has a long lower tail that its MAD understates; on 50 generated
+// healthy nodes with noisy host cells (2.5% per cell) k = 3 flagged one or two healthy nodes per
+// fleet, k = 5 none in ten seeds, while every doctored fault (a link at 60-75%, PCIe at 50%,
+// latency +40%, a node 15% slow) is still caught. The floor keeps a fleet whose nodes agree to 0.1%
+// from flagging a node 1% off (an unchanged machine moves 1-7% from run to run, issue 19). Both the
 // SUM and the worst cell are judged because they catch different faults: SUM a node that is slow
 // everywhere (clocks held down), the worst cell one bad link or GPU, which moves a 56-cell SUM by
 // less than the floor.
 // A node is flagged when any selected testcase of it is flagged or failed (ERROR, or Running: cut
-// short by a run-level error). Waived and missing testcases are listed but flag nothing: fleets
-// mixing upstream's reports with this tool's, or runs of different -t, would otherwise be all
-// flagged. A file that is not a usable report stops nothing: it is listed with the reason and
-// counted as unreadable; fleetSummaryExitStatus gives 3 for it as for a flagged node, since a node
-// whose report cannot be read is not known to be good.
+// short by a run-level error), or when its own report failed its verdicts for one (a run with
+// --baseline that found SLOWER or UNSTABLE cells, or with --expect BELOW ones: that run exited 3,
+// and the fleet's view must not say otherwise). Waived and missing testcases are listed but flag
+// nothing: fleets mixing upstream's reports with this tool's, or runs of different -t, would
+// otherwise be all flagged. A file that is not a usable report stops nothing: it is listed with the
+// reason and counted as unreadable; fleetSummaryExitStatus gives 3 for it as for a flagged node,
+// since a node whose report cannot be read is not known to be good.
 //
 // Reading. Every file is read like --compare's (report_files.h: a regular file, at most 256 MiB,
 // never blocking) and scanned once front to back without building a document (a strict JSON
@@ -75,6 +81,15 @@ struct SummaryOptions {
 enum class FleetStatus { Passed, Failed, Waived, Missing };
 const char* fleetStatusName(FleetStatus s);  // "Passed", "failed", "Waived", "missing"
 
+// A report's own verdicts of one matrix, where the run judged itself (--baseline: its
+// comparison's SLOWER and UNSTABLE cells; --expect, --min-percent-of-peak: its BELOW cells).
+struct ReportVerdicts {
+  std::size_t slower = 0;
+  std::size_t unstable = 0;
+  std::size_t below = 0;
+  bool failed() const { return slower + unstable + below > 0; }
+};
+
 // One node's result for one column.
 struct FleetCell {
   FleetStatus status = FleetStatus::Missing;
@@ -93,7 +108,8 @@ struct FleetCell {
   std::optional<double> worstPercentOfMedian;
   bool sumFlagged = false;
   bool worstFlagged = false;
-  bool judged = false;  // its group had enough passed nodes for this column
+  bool judged = false;      // its group had enough passed nodes for this column
+  ReportVerdicts verdicts;  // the node's report's own failing verdicts of this matrix
   bool flagged() const { return sumFlagged || worstFlagged; }
 };
 
@@ -118,7 +134,8 @@ struct FleetNode {
   std::vector<FleetCell> cells;    // one per column
   bool failed() const;
   bool slow() const;
-  bool flagged() const { return failed() || slow(); }
+  bool failedItsVerdicts() const;  // its own report has SLOWER, UNSTABLE or BELOW cells
+  bool flagged() const { return failed() || slow() || failedItsVerdicts(); }
 };
 
 // A group's statistics for one column.

@@ -149,6 +149,7 @@ class Collector {
     cell.worstCell = std::move(e.worstCell);
     cell.percentOfPeak = e.percentOfPeak;
     cell.worstPercentOfPeak = e.worstPercentOfPeak;
+    cell.verdicts = e.verdicts;
     return cell;
   }
 

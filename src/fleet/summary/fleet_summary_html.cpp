@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -44,6 +45,7 @@ table.heatmap thead th { position: sticky; top: 0; z-index: 1; }
 table.heatmap th.column { writing-mode: vertical-rl; transform: rotate(180deg);
   white-space: nowrap; font-weight: normal; font-family: monospace; max-height: 320px; }
 table.heatmap td.flagged { outline: 3px solid #e00000; outline-offset: -3px; font-weight: 700; }
+table.heatmap td.verdict-failed { box-shadow: inset 0 -5px 0 #b00020; font-weight: 700; }
 table.heatmap td.unjudged { font-style: italic; }
 table.heatmap td.failed { background: #b00020; color: #ffffff; font-weight: 700; }
 table.heatmap td.waived { background: #9e9e9e; color: #ffffff; }
@@ -54,6 +56,7 @@ tr.flagged-node th.node { color: #b00020; }
 .swatch { display: inline-block; width: 28px; height: 14px; border: 1px solid #d0d0d0;
   text-align: center; font-size: 10px; }
 .swatch.flagged { outline: 3px solid #e00000; outline-offset: -3px; }
+.swatch.verdict-failed { box-shadow: inset 0 -5px 0 #b00020; }
 ul.reasons { margin: 2px 0 8px; }
 .mono { font-family: monospace; overflow-wrap: anywhere; }
 )";
@@ -95,6 +98,7 @@ std::string tooltip(const FleetNode& node, const FleetColumn& column, const Flee
   if (cell.percentOfPeak) t += "; SUM " + fixed(*cell.percentOfPeak, 1) + "% of peak";
   if (cell.worstPercentOfPeak) t += ", worst " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
   if (!cell.judged) t += "; group not judged";
+  if (cell.verdicts.failed()) t += "; " + reportVerdictsText(cell.verdicts);
   return t;
 }
 
@@ -116,6 +120,7 @@ std::string heatCell(const FleetNode& node, const FleetColumn& column, const Fle
   if (!percent) return textElement("td", attr("class", "missing") + where + title, ".");
   const Rgb colour = heatColour(*percent, column.latency());
   std::string cls = cell.flagged() ? "flagged" : cell.judged ? "" : "unjudged";
+  if (cell.verdicts.failed()) cls += cls.empty() ? "verdict-failed" : " verdict-failed";
   return textElement(
       "td",
       (cls.empty() ? "" : attr("class", cls)) + where + attr("data-percent", fixed(*percent, 2)) +
@@ -139,6 +144,9 @@ std::string legend() {
   }
   items +=
       element("span", "", textElement("span", attr("class", "swatch flagged"), "") + " flagged");
+  items += element("span", "",
+                   textElement("span", attr("class", "swatch verdict-failed"), "") +
+                       " failed its report's own verdicts (SLOWER, UNSTABLE, BELOW)");
   items += textElement("span", "",
                        "worse than the group median. Cells: percent of the group median, the "
                        "worse of SUM and worst cell (bandwidth: the lower; latency: the higher); "
@@ -219,6 +227,8 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
                       column.key + ": SUM " + valueHtml(cell.sum, column) + " is " +
                           percentText(cell.sumPercentOfMedian) + " of the median " +
                           fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) + "%)");
+    if (cell.verdicts.failed())
+      items += textElement("li", "", column.key + ": " + reportVerdictsText(cell.verdicts));
   }
   return element("ul", attr("class", "reasons"), items);
 }
@@ -318,7 +328,9 @@ std::string headerHtml(const FleetSummary& s) {
               "bandwidth, highest latency) is worse than the median of the nodes of its GPU "
               "model and count by more than max(" +
                   fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
-                  fixed(kFleetFloorPercent, 0) + "%), or when the testcase failed; groups of " +
+                  fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
+                  " x the testcase's prior run-to-run spread), when the testcase failed, or when "
+                  "its own report failed its verdicts; groups of " +
                   "fewer than " + std::to_string(kFleetMinGroupNodes) + " nodes are not judged.") +
           notes);
 }

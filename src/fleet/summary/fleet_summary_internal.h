@@ -28,6 +28,7 @@ struct EntryDigest {
   std::string worstCell;  // cellName of the worst cell
   std::optional<double> percentOfPeak;
   std::optional<double> worstPercentOfPeak;
+  ReportVerdicts verdicts;  // the report's own verdicts of this matrix
 };
 
 // One report, reduced.
@@ -54,9 +55,10 @@ const char* const* stackedSuffixes(const std::string& key);
 
 double medianOf(std::vector<double> values);  // 0 for none
 double medianAbsoluteDeviation(const std::vector<double>& values, double median);
-// max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100) in percent;
-// 0 when the median is not above 0.
-double bandPercent(double median, double mad);
+// max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100, kBandFactor x
+// the testcase's prior run-to-run spread) in percent (healthy_band.h: healthy nodes differ at
+// least as much as one node's runs do); 0 when the median is not above 0.
+double bandPercent(double median, double mad, const std::string& testcase);
 // How much worse than `median` `value` is, in percent of it (bandwidth: below; latency: above);
 // negative when better.
 double deficitPercent(double value, double median, bool latency);
@@ -82,5 +84,8 @@ std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const 
                                              FleetStatus status);
 
 std::string numberText(double value, int decimals);  // fixed, classic locale
+
+// "its report's verdicts: 2 SLOWER, 1 UNSTABLE, 1 BELOW" (the counts above 0).
+std::string reportVerdictsText(const ReportVerdicts& v);
 
 }  // namespace nvbw::summary

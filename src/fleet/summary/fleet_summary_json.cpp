@@ -1,5 +1,6 @@
 // The fleet summary as the "summary" object of a JSON document (docs/nvbandwidth.schema.json,
 // summaryDocument).
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -15,13 +16,18 @@ json ruleJson() {
   return {{"mad_factor", kFleetMadFactor},
           {"mad_to_sigma", kMadToSigma},
           {"floor_percent", kFleetFloorPercent},
+          {"prior_factor", kBandFactor},
           {"min_group_nodes", kFleetMinGroupNodes},
           {"description",
            "A node's SUM or worst cell (lowest bandwidth, highest latency) is flagged when it is "
            "worse than its group's median by more than max(mad_factor x mad_to_sigma x MAD / "
-           "median, floor_percent / 100); groups are the nodes of one GPU model and count, and "
+           "median, floor_percent / 100, prior_factor x the testcase's prior run-to-run spread "
+           "/ 100, as the comparison's healthy band has it); groups are the nodes of one GPU model "
+           "and count, and "
            "groups of fewer than min_group_nodes passed nodes are not judged. A node is flagged "
-           "when a testcase of it is flagged or failed (ERROR or Running)."}};
+           "when a testcase of it is flagged or failed (ERROR or Running), or when its own report "
+           "failed its verdicts (SLOWER or UNSTABLE cells of its comparison, BELOW cells of its "
+           "expectations)."}};
 }
 
 json columnJson(const FleetColumn& c) {
@@ -69,6 +75,10 @@ json cellJson(const FleetColumn& column, const FleetCell& cell) {
   out["judged"] = cell.judged;
   out["sum_flagged"] = cell.sumFlagged;
   out["worst_flagged"] = cell.worstFlagged;
+  if (cell.verdicts.failed())
+    out["report_verdicts"] = {{"slower", cell.verdicts.slower},
+                              {"unstable", cell.verdicts.unstable},
+                              {"below", cell.verdicts.below}};
   return out;
 }
 
@@ -86,6 +96,7 @@ json nodeJson(const FleetSummary& s, const FleetNode& n) {
           {"upstream", n.upstream},
           {"flagged", n.flagged()},
           {"slow", n.slow()},
+          {"failed_its_verdicts", n.failedItsVerdicts()},
           {"failed", testcasesWithStatus(s, n, FleetStatus::Failed)},
           {"waived", testcasesWithStatus(s, n, FleetStatus::Waived)},
           {"missing", testcasesWithStatus(s, n, FleetStatus::Missing)},

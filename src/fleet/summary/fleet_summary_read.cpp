@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "fleet/report_files.h"
@@ -146,9 +147,75 @@ class ReportReader {
         interrupted_ = readString(where(key));
       } else if (key == "testcases") {
         readTestcases();
+      } else if (key == "comparison") {
+        readComparison();
+      } else if (key == "expectations") {
+        readExpectations();
       } else {
         scan_.skipValue();
       }
+    }
+  }
+
+  // The verdict of each compared cell, counted by matrix key (SLOWER and UNSTABLE).
+  void readComparison() {
+    const std::string at = where("comparison");
+    expect(Kind::Object, at, "an object");
+    scan_.enterObject();
+    std::string key;
+    while (scan_.nextKey(key)) {
+      if (key != "cells") {
+        scan_.skipValue();
+        continue;
+      }
+      readListed(at + ".cells", [this](const std::string& name, const std::string& verdict) {
+        if (verdict == "SLOWER") ++verdicts_[name].slower;
+        if (verdict == "UNSTABLE") ++verdicts_[name].unstable;
+      });
+    }
+  }
+
+  // The BELOW cells of each check, counted by matrix key.
+  void readExpectations() {
+    const std::string at = where("expectations");
+    expect(Kind::Array, at, "an array");
+    scan_.enterArray();
+    for (std::size_t i = 0; scan_.nextElement(); ++i) {
+      const std::string cat = at + "[" + std::to_string(i) + "]";
+      expect(Kind::Object, cat, "an object");
+      scan_.enterObject();
+      std::string key;
+      while (scan_.nextKey(key)) {
+        if (key != "below") {
+          scan_.skipValue();
+          continue;
+        }
+        readListed(cat + ".below", [this](const std::string& name, const std::string&) {
+          ++verdicts_[name].below;
+        });
+      }
+    }
+  }
+
+  // An array of objects, each with a string "name" (and maybe a string "verdict"): `each(name,
+  // verdict)` per element.
+  template <typename Each> void readListed(const std::string& at, Each each) {
+    expect(Kind::Array, at, "an array");
+    scan_.enterArray();
+    for (std::size_t i = 0; scan_.nextElement(); ++i) {
+      const std::string eat = at + "[" + std::to_string(i) + "]";
+      expect(Kind::Object, eat, "an object");
+      scan_.enterObject();
+      std::string key, name, verdict;
+      while (scan_.nextKey(key)) {
+        if (key == "name")
+          name = readString(eat + ".name");
+        else if (key == "verdict")
+          verdict = readString(eat + ".verdict");
+        else
+          scan_.skipValue();
+      }
+      each(name, verdict);
     }
   }
 
@@ -459,6 +526,9 @@ class ReportReader {
     digest_.upstream = !schemaVersion_;
     describeGpus();
     nameHost();
+    for (EntryDigest& e : digest_.entries)
+      if (const auto found = verdicts_.find(e.name); found != verdicts_.end())
+        e.verdicts = found->second;
     if (runError_) digest_.notes.push_back("the run reported an error: " + *runError_);
     if (interrupted_) digest_.notes.push_back("the run was interrupted by " + *interrupted_);
   }
@@ -530,6 +600,7 @@ class ReportReader {
   std::optional<std::string> runError_;
   std::optional<std::string> interrupted_;
   std::vector<ShapeCheck> shapes_;
+  std::map<std::string, ReportVerdicts> verdicts_;  // the report's own, by matrix key
 
   void resetRun() {
     digest_ = ReportDigest();
@@ -544,6 +615,7 @@ class ReportReader {
     runError_.reset();
     interrupted_.reset();
     shapes_.clear();
+    verdicts_.clear();
   }
 };
 

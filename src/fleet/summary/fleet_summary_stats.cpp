@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/exit_status.h"
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -28,9 +29,10 @@ double medianAbsoluteDeviation(const std::vector<double>& values, double median)
   return medianOf(std::move(deviations));
 }
 
-double bandPercent(double median, double mad) {
+double bandPercent(double median, double mad, const std::string& testcase) {
   if (!(median > 0.0)) return 0.0;
-  return std::max(kFleetMadFactor * kMadToSigma * mad / median * 100.0, kFleetFloorPercent);
+  return std::max({kFleetMadFactor * kMadToSigma * mad / median * 100.0, kFleetFloorPercent,
+                   kBandFactor * spreadPrior(testcase).runToRunPercent});
 }
 
 double deficitPercent(double value, double median, bool latency) {
@@ -77,6 +79,14 @@ std::string numberText(double value, int decimals) {
   return buf;
 }
 
+std::string reportVerdictsText(const ReportVerdicts& v) {
+  std::string parts;
+  for (const auto& [n, name] : {std::pair{v.slower, "SLOWER"}, std::pair{v.unstable, "UNSTABLE"},
+                                std::pair{v.below, "BELOW"}})
+    if (n > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+  return "its report's verdicts: " + parts;
+}
+
 namespace {
 
 void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members, std::size_t col,
@@ -92,10 +102,11 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
   stats.nodes = sums.size();
   stats.sumMedian = medianOf(sums);
   stats.sumMad = medianAbsoluteDeviation(sums, stats.sumMedian);
-  stats.sumBandPercent = bandPercent(stats.sumMedian, stats.sumMad);
+  const std::string& testcase = summary.columns[col].testcase;
+  stats.sumBandPercent = bandPercent(stats.sumMedian, stats.sumMad, testcase);
   stats.worstMedian = medianOf(worsts);
   stats.worstMad = medianAbsoluteDeviation(worsts, stats.worstMedian);
-  stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad);
+  stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad, testcase);
   stats.judged =
       stats.nodes >= kFleetMinGroupNodes && stats.sumMedian > 0.0 && stats.worstMedian > 0.0;
   for (std::size_t n : members) {
@@ -159,6 +170,11 @@ const char* fleetStatusName(FleetStatus s) {
 bool FleetNode::failed() const {
   return std::any_of(cells.begin(), cells.end(),
                      [](const FleetCell& c) { return c.status == FleetStatus::Failed; });
+}
+
+bool FleetNode::failedItsVerdicts() const {
+  return std::any_of(cells.begin(), cells.end(),
+                     [](const FleetCell& c) { return c.verdicts.failed(); });
 }
 
 bool FleetNode::slow() const {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/escape.h"
+#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -58,7 +59,7 @@ std::string tableCell(const FleetCell& cell, bool latency) {
   const auto percent = worsePercentOfMedian(cell, latency);
   if (!percent) return "   . ";
   const long rounded = std::lround(std::min(*percent, 9999.0));
-  const char mark = cell.flagged() ? '*' : cell.judged ? ' ' : '~';
+  const char mark = cell.verdicts.failed() ? '!' : cell.flagged() ? '*' : cell.judged ? ' ' : '~';
   return padLeft(std::to_string(rounded), 4) + mark;
 }
 
@@ -70,8 +71,9 @@ std::string header(const FleetSummary& s) {
   out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
          "group's median than max(" +
          numberText(kFleetMadFactor, 0) + " x " + numberText(kMadToSigma, 4) + " x MAD / median, " +
-         numberText(kFleetFloorPercent, 0) +
-         "%) (bandwidth: below, latency: above), or when the testcase failed; groups of fewer "
+         numberText(kFleetFloorPercent, 0) + "%, " + numberText(kBandFactor, 1) +
+         " x the testcase's prior run-to-run spread) (bandwidth: below, latency: above), when "
+         "the testcase failed, or when its own report failed its verdicts; groups of fewer "
          "than " +
          std::to_string(kFleetMinGroupNodes) + " nodes are not judged.\n";
   for (const std::string& note : s.notes) out += "NOTE: " + escaped(note) + "\n";
@@ -121,8 +123,9 @@ std::string tableSection(const FleetSummary& s) {
   const std::size_t perBlock = std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
   std::string out =
       "\nPercent of the group median, per node and testcase (numbered as above): the worse of "
-      "SUM and worst cell (latency: higher is worse); * flagged, ~ not judged, ERR failed, "
-      "W waived, - missing, . no value.\n";
+      "SUM and worst cell (latency: higher is worse); * flagged, ! failed its report's own "
+      "verdicts (SLOWER, UNSTABLE or BELOW), ~ not judged, ERR failed, W waived, - missing, . no "
+      "value.\n";
   for (std::size_t first = 0; first < s.columns.size(); first += perBlock) {
     const std::size_t last = std::min(s.columns.size(), first + perBlock);
     std::string line = "\n" + padRight("node", nameWidth + 1);
@@ -184,6 +187,9 @@ std::string flaggedSection(const FleetSummary& s) {
         continue;
       }
       if (cell.flagged()) out += flagLine(s.columns[c], cell, group.columns[c]);
+      if (cell.verdicts.failed())
+        out += "    " + escaped(s.columns[c].key, 120) + ": " + reportVerdictsText(cell.verdicts) +
+               "\n";
     }
   }
   return out;

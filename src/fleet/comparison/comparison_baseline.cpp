@@ -1,0 +1,107 @@
+#include "fleet/comparison/comparison_baseline.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "fleet/report_keys.h"
+
+namespace nvbw {
+
+using nlohmann::json;
+using namespace comparison;
+
+namespace {
+
+std::string settingText(const json* value) {
+  if (!value) return "absent";
+  return value->is_string() ? value->get<std::string>() : value->dump();
+}
+
+}  // namespace
+
+namespace comparison {
+
+void noteSettings(const json& b, const json& c, const std::string& prefix,
+                  std::vector<std::string>& notes) {
+  std::set<std::string> keys;
+  for (const auto& item : b.items()) keys.insert(item.key());
+  for (const auto& item : c.items()) keys.insert(item.key());
+  for (const std::string& key : keys) {
+    const json* vb = findMember(b, key.c_str());
+    const json* vc = findMember(c, key.c_str());
+    if (!vb || !vc || *vb != *vc)
+      notes.push_back(prefix + key + ": " + settingText(vb) + " vs " + settingText(vc));
+  }
+}
+
+}  // namespace comparison
+
+namespace {
+
+void mergeCells(const Matrix& m, HealthyMatrix& into) {
+  if (into.cells.size() < m.values.size()) into.cells.resize(m.values.size());
+  for (std::size_t r = 0; r < m.values.size(); ++r) {
+    if (into.cells[r].size() < m.values[r].size()) into.cells[r].resize(m.values[r].size());
+    for (std::size_t c = 0; c < m.values[r].size(); ++c) {
+      const std::optional<double> value = m.values[r][c];
+      if (!value) continue;
+      into.cells[r][c].values.push_back(*value);
+      if (const std::optional<Spread> spread = at(m.spread, r, c))
+        into.cells[r][c].withinRun.push_back(spread->noisePercent);
+    }
+  }
+}
+
+// The later report's differences from the first that make its numbers another machine's or
+// another run's kind: its settings, its GPU count, its layout.
+void noteDifferences(BaselineReports& side, const Report& r, const std::string& label) {
+  std::vector<std::string>& notes = side.notes;
+  if (!side.settings.is_null() && !r.settings.is_null())
+    noteSettings(r.settings, side.settings, label + " against the first baseline report: ", notes);
+  if (side.gpus && r.gpus && *side.gpus != *r.gpus)
+    notes.push_back(label + ": " + std::to_string(*r.gpus) + " GPUs, the first baseline report " +
+                    std::to_string(*side.gpus));
+}
+
+}  // namespace
+
+void comparison::addBaselineReport(BaselineReports& side, const json& document,
+                                   const std::string& label, const StopRequest& stop) {
+  const Report r = readReport(document, label, stop);
+  if (side.reports == 0) {
+    side.statuses = r.statuses;
+    side.settings = r.settings;
+    side.gpus = r.gpus;
+    side.upstream = r.upstream;
+  } else {
+    noteDifferences(side, r, label);
+  }
+  if (r.upstream)
+    side.notes.push_back(label + ": upstream nvbandwidth v0.8 report: no samples, the prior "
+                                 "run-to-run spread applies");
+  side.notes.insert(side.notes.end(), r.runNotes.begin(), r.runNotes.end());
+  // The n-th matrix of a key in this report joins the n-th of that key so far.
+  std::map<std::string, std::vector<std::size_t>> byName;
+  for (std::size_t i = 0; i < side.matrices.size(); ++i) byName[side.matrices[i].name].push_back(i);
+  std::map<std::string, std::size_t> seen;
+  for (const Matrix& m : r.matrices) {
+    const std::size_t n = seen[m.name]++;
+    const std::vector<std::size_t>& known = byName[m.name];
+    if (n >= known.size()) {
+      side.matrices.push_back({m.name, m.unit, m.testcase, m.bufferSizeMiB, {}});
+      mergeCells(m, side.matrices.back());
+      continue;
+    }
+    HealthyMatrix& into = side.matrices[known[n]];
+    if (into.unit != m.unit) {
+      side.notes.push_back(label + ": " + m.name + ": unit " + m.unit + " vs " + into.unit +
+                           " in the first baseline report, left out");
+      continue;
+    }
+    mergeCells(m, into);
+  }
+  ++side.reports;
+}
+
+}  // namespace nvbw

@@ -1,0 +1,58 @@
+// The healthy side of a comparison (comparison.h's Baseline): every baseline report's matrices
+// merged into one set, each cell with the values and within-run spreads of the reports that have
+// it. Private to the comparison.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleet/comparison/comparison_report.h"
+
+namespace nvbw {
+
+namespace comparison {
+
+// One cell over the baseline reports that have a value for it (none: N/A everywhere).
+struct HealthyCell {
+  std::vector<double> values;
+  std::vector<double> withinRun;  // the spreads of the reports whose cell has >= 2 samples
+};
+
+// One matrix key (occurrence) over the reports: the n-th matrix named `name` of each report.
+struct HealthyMatrix {
+  std::string name;
+  std::string unit;
+  std::string testcase;
+  std::optional<std::uint64_t> bufferSizeMiB;
+  std::vector<std::vector<HealthyCell>> cells;
+};
+
+// One note per setting that differs between two reports' settings objects:
+// "<prefix>bufferSize_MiB: 512 vs 16".
+void noteSettings(const nlohmann::json& b, const nlohmann::json& c, const std::string& prefix,
+                  std::vector<std::string>& notes);
+
+// The baseline reports merged.
+struct BaselineReports {
+  std::size_t reports = 0;
+  std::vector<HealthyMatrix> matrices;  // in the order they first appear
+  // The first report's entries without a matrix, settings, GPU count and layout: the other side
+  // is compared with these.
+  std::vector<StatusEntry> statuses;
+  nlohmann::json settings;
+  std::optional<std::size_t> gpus;
+  bool upstream = false;
+  // Every report's run-level notes, and how the later reports differ from the first.
+  std::vector<std::string> notes;
+};
+
+// Reads one more report into `into` (comparison.h's Baseline::add).
+void addBaselineReport(BaselineReports& into, const nlohmann::json& document,
+                       const std::string& label, const StopRequest& stop = {});
+
+}  // namespace comparison
+
+}  // namespace nvbw

@@ -1,0 +1,104 @@
+// The confirmation of suspect cells with a run's confirmation runs (comparison.h).
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "core/statistics.h"
+#include "fleet/comparison/comparison.h"
+#include "fleet/comparison/comparison_report.h"
+#include "fleet/comparison/comparison_rules.h"
+#include "fleet/report_keys.h"
+
+namespace nvbw {
+
+using nlohmann::json;
+using namespace comparison;
+
+namespace {
+
+// The confirmation runs' matrices by (key, sweep size), each list in run order.
+using ConfirmationMatrices =
+    std::map<std::pair<std::string, std::optional<std::uint64_t>>, std::vector<Matrix>>;
+
+ConfirmationMatrices readConfirmations(const json& entries) {
+  const Where where{"confirmations", ""};
+  if (!entries.is_array()) where.reject("is not an array");
+  std::vector<std::pair<std::int64_t, Matrix>> numbered;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Where at{"confirmations", "[" + std::to_string(i) + "]"};
+    const json* run =
+        entries[i].is_object() ? findMember(entries[i], keys::kConfirmationRun) : nullptr;
+    if (!run || !run->is_number_integer() || run->get<std::int64_t>() < 1)
+      at.reject("has no confirmation number");
+    std::vector<Matrix> matrices;
+    readOurEntry(entries[i], at, matrices);
+    for (Matrix& m : matrices) numbered.emplace_back(run->get<std::int64_t>(), std::move(m));
+  }
+  std::stable_sort(numbered.begin(), numbered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  ConfirmationMatrices byKey;
+  for (auto& [run, m] : numbered) byKey[{m.name, m.bufferSizeMiB}].push_back(std::move(m));
+  return byKey;
+}
+
+// A suspect cell's value and spread in each confirmation run that measured it.
+void collectConfirmations(CellComparison& cell, const std::vector<Matrix>& runs) {
+  for (const Matrix& m : runs) {
+    const std::optional<double> value = at(m.values, cell.row, cell.col);
+    if (!value) continue;
+    const std::optional<Spread> spread = at(m.spread, cell.row, cell.col);
+    cell.confirmations.push_back(*value);
+    cell.confirmationSpreads.push_back(spread ? std::optional<double>(spread->noisePercent)
+                                              : std::nullopt);
+  }
+}
+
+// A suspect cell judged on its first measurement and its confirmations: SLOWER when the median
+// of their values is beyond the band in the slower direction, else UNSTABLE when the median of
+// their spreads is above the unstable limit, else NOISY.
+void confirmCell(CellComparison& cell) {
+  std::vector<double> values = cell.confirmations;
+  values.push_back(cell.current);
+  cell.confirmedMedian = median(values);
+  cell.confirmedChangePercent = changePercent(cell.baseline, *cell.confirmedMedian);
+  std::vector<double> spreads;
+  if (cell.spreadPercent) spreads.push_back(*cell.spreadPercent);
+  for (const std::optional<double>& s : cell.confirmationSpreads)
+    if (s) spreads.push_back(*s);
+  cell.confirmedSpreadPercent =
+      spreads.empty() ? std::nullopt : std::optional<double>(median(spreads));
+  cell.unstable = aboveUnstableLimit(cell.confirmedSpreadPercent, cell.unstableLimitPercent);
+  if (slowerBeyondBand(*cell.confirmedChangePercent, cell.bandPercent, cell.unit))
+    cell.verdict = Verdict::Slower;
+  else if (cell.unstable)
+    cell.verdict = Verdict::Unstable;
+  else
+    cell.verdict = Verdict::Noisy;
+}
+
+}  // namespace
+
+void applyConfirmations(Comparison& c, const json& entries, const ConfirmationSummary& summary) {
+  const ConfirmationMatrices byKey = readConfirmations(entries);
+  ConfirmationSummary applied = summary;
+  applied.unconfirmed = 0;
+  for (CellComparison& cell : c.cells) {
+    if (!cell.suspect) continue;
+    cell.confirmations.clear();
+    cell.confirmationSpreads.clear();
+    const auto found = byKey.find({cell.name, cell.bufferSizeMiB});
+    if (found != byKey.end()) collectConfirmations(cell, found->second);
+    if (cell.confirmations.empty()) {
+      ++applied.unconfirmed;
+      continue;
+    }
+    confirmCell(cell);
+  }
+  if (applied.unconfirmed > 0)
+    c.notes.push_back(std::to_string(applied.unconfirmed) +
+                      " suspect cells have no confirmation (their testcase failed or the run "
+                      "stopped): judged as saved reports are");
+  c.confirmation = std::move(applied);
+}
+
+}  // namespace nvbw

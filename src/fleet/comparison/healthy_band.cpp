@@ -1,0 +1,91 @@
+#include "fleet/comparison/healthy_band.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/statistics.h"
+
+namespace nvbw {
+
+namespace {
+
+bool contains(const std::string& text, const char* part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool startsWith(const std::string& text, const char* prefix) {
+  return text.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+const PriorRow* rowNamed(const std::vector<PriorRow>& rows, const std::string& name) {
+  for (const PriorRow& row : rows)
+    if (name == row.name) return &row;
+  return nullptr;
+}
+
+double rootMeanSquare(const std::vector<double>& values) {
+  double squares = 0.0;
+  for (double v : values) squares += v * v;
+  return values.empty() ? 0.0 : std::sqrt(squares / static_cast<double>(values.size()));
+}
+
+}  // namespace
+
+const char* testcaseFamily(const std::string& t) {
+  if (contains(t, "latency"))
+    return contains(t, "host") ? "host latency" : "device-to-device latency";
+  if (contains(t, "device_local")) return "device local";
+  if (contains(t, "host")) return contains(t, "bidirectional") ? "host bidirectional" : "host";
+  if (startsWith(t, "device_to_device") || startsWith(t, "multinode") ||
+      contains(t, "all_to_one") || contains(t, "one_to_all"))
+    return "device-to-device";
+  return "other";
+}
+
+SpreadPrior spreadPrior(const std::string& testcase) {
+  const PriorRow* row = rowNamed(testcasePriors(), testcase);
+  if (!row) row = rowNamed(familyPriors(), testcaseFamily(testcase));
+  if (!row) row = rowNamed(familyPriors(), "other");
+  return row ? SpreadPrior{row->runToRunPercent, row->withinRunPercent} : SpreadPrior{};
+}
+
+double spreadPercent(const std::vector<double>& values) {
+  if (values.size() < 2) return 0.0;
+  const double middle = median(values);
+  if (!(middle > 0.0)) return 0.0;
+  return 100.0 * std::max(2.0 * stddev(values), maximum(values) - minimum(values)) / middle;
+}
+
+double pooledSpread(double prior, double observed, std::size_t reports) {
+  const double degrees = reports > 1 ? static_cast<double>(reports - 1) : 0.0;
+  const double pooled = std::sqrt((kPriorDegrees * prior * prior + degrees * observed * observed) /
+                                  (kPriorDegrees + degrees));
+  return std::max(observed, pooled);
+}
+
+HealthyBand healthyBand(const HealthySide& side, const SpreadPrior& prior,
+                        double tolerancePercent) {
+  HealthyBand b;
+  b.reference = median(side.values);
+  b.reports = side.values.size();
+  b.runToRunPercent =
+      pooledSpread(prior.runToRunPercent, spreadPercent(side.values), side.values.size());
+  const double samples = side.withinRun.empty() ? 0.0 : median(side.withinRun);
+  b.healthySpreadPercent = std::max(b.runToRunPercent, samples);
+  b.bandPercent = std::max(tolerancePercent, kBandFactor * b.healthySpreadPercent);
+  b.basis = b.bandPercent == tolerancePercent ? "tolerance"
+            : samples > b.runToRunPercent     ? "samples"
+                                              : "run-to-run";
+  const double largest = side.withinRun.empty()
+                             ? 0.0
+                             : *std::max_element(side.withinRun.begin(), side.withinRun.end());
+  b.healthyWithinRunPercent =
+      std::max(largest, pooledSpread(prior.withinRunPercent, rootMeanSquare(side.withinRun),
+                                     side.withinRun.size()));
+  b.unstableLimitPercent = std::max(
+      {kUnstableFloorPercent, tolerancePercent, kUnstableFactor * b.healthyWithinRunPercent});
+  return b;
+}
+
+}  // namespace nvbw
