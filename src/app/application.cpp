@@ -69,7 +69,9 @@ class CheckedOutput final : public Output {
     inner_.testcaseFinished(result);
     checkWritable(out_, "output");
   }
-  void globalError(const std::string& message) override { inner_.globalError(message); }
+  void globalError(const std::string& message, const std::string& detail) override {
+    inner_.globalError(message, detail);
+  }
   void sweepFinished(const SweepTable& table) override {
     inner_.sweepFinished(table);
     checkWritable(out_, "output");
@@ -167,7 +169,7 @@ class RunCommand {
     if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
     return h;
   }
-  int startupFailed(RunHeader h, const std::string& why);
+  int startupFailed(RunHeader h, const std::string& why, const std::string& detail);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
@@ -200,11 +202,11 @@ class RunCommand {
   std::function<ConfirmationRuns(const std::vector<SuspectTestcase>&)> confirmationRunner_;
 };
 
-int RunCommand::startupFailed(RunHeader h, const std::string& why) {
+int RunCommand::startupFailed(RunHeader h, const std::string& why, const std::string& detail) {
   h.gpusOpened = false;
   h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
   output_->header(h);
-  output_->globalError("cannot start: " + why);
+  output_->globalError("cannot start: " + why, detail);
   output_->finish(RunEnd{});
   checkWritable(ctx_.out, "output");
   return kExitFailure;
@@ -235,7 +237,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
     if (options_.disableAffinity)
       for (GpuEnvironment& gpu : h.environment->gpus) gpu.hostBufferCpus.reset();
   } catch (const std::exception& e) {
-    return startupFailed(h, e.what());
+    return startupFailed(h, e.what(), errorDetail(e));
   }
   try {
     // --pair names GPUs of this run: only now can it be checked.
@@ -260,7 +262,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   try {
     executor = platform->makePlanExecutor(h.settings, hooks);
   } catch (const std::exception& e) {
-    output_->globalError(e.what());
+    output_->globalError(e.what(), errorDetail(e));
     output_->finish(RunEnd{});
     checkWritable(ctx_.out, "output");
     return kExitFailure;

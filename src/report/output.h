@@ -31,8 +31,10 @@ class Output {
   // Passed: the -v sample lines, every matrix with its SUM line and notes. Waived:
   // "Waived: <key>: <reason>". Error: "ERROR: <message>" (the runner puts the key in it).
   virtual void testcaseFinished(const TestcaseResult& result) = 0;
-  // A run-level error (no driver, no GPU). JSON: the "error" key.
-  virtual void globalError(const std::string& message) = 0;
+  // A run-level error (no driver, no GPU). JSON: the "error" key, and `detail` (core/error.h) as
+  // "error_detail" where it is not empty.
+  virtual void globalError(const std::string& message, const std::string& detail) = 0;
+  void globalError(const std::string& message) { globalError(message, std::string()); }
   // --sweep: one testcase has run at every size (its per-size results came through
   // testcaseFinished, each with sweepSizeMiB set). Text: the size table; JSON: the "sweep" data.
   virtual void sweepFinished(const SweepTable& table) { (void)table; }

@@ -488,8 +488,10 @@ def check_put_back(results, fake):
             ours = run_binary(fake, args, env)
             theirs = Output(ur.render_text(_figures(run_binary(fake, args + ['-j'], env)),
                                            compat=compat))
+            # Before issue 18 these were on stdout, and the interrupted testcase's ERROR line
+            # (on stderr since issue 29) before them.
             moved = [line for line in ours.stderr.split('\n')
-                     if line.startswith(('WARNING: ', 'Interrupted by '))]
+                     if line.startswith(('WARNING: ', 'Interrupted by ', 'ERROR: interrupted by '))]
             problems = []
             if not moved:
                 problems.append('stderr has no run-end line to put back: %r' % ours.stderr)

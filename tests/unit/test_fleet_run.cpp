@@ -86,16 +86,17 @@ TEST(BaselineRun, SameMachineIsSameEverywhereAndExitsZero) {
   const AppRun run = runApp({"--baseline", base.path(), "-t", "0", "4", "32"}, machine());
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_NE(
-      run.out.find(" SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 only in current."),
+      run.err.find(" SAME, 0 SLOWER, 0 FASTER, 0 NOISY; 0 only in baseline, 0 only in current."),
       std::string::npos)
-      << run.out;
+      << run.err;
 }
 
 TEST(BaselineRun, ASlowerMachineExitsThreeAndJsonCarriesTheComparison) {
   const TempFile base("base_fast", runApp({"-j", "-t", "0"}, machine()).out);
   const AppRun text = runApp({"--baseline", base.path(), "-t", "0"}, machine(0.8));
   EXPECT_EQ(text.exitCode, 3) << text.err;
-  EXPECT_NE(text.out.find("SLOWER"), std::string::npos);
+  EXPECT_NE(text.err.find("SLOWER"), std::string::npos);
+  EXPECT_EQ(text.out.find("SLOWER"), std::string::npos);  // stdout: the run's lines only
   const AppRun doc = runApp({"-j", "--baseline", base.path(), "-t", "0"}, machine(0.8));
   EXPECT_EQ(doc.exitCode, 3);
   const json c = json::parse(doc.out)["nvbandwidth"]["comparison"];
