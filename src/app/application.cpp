@@ -42,6 +42,15 @@ std::string smallBufferWarning() {
          std::to_string(kDefaultBufferSizeMiB) + " MiB) to achieve maximal peak bandwidth.";
 }
 
+std::string nvmlMissingNote(const std::string& problem) {
+  return "NOTE: NVML is not available (" + problem +
+         "): NVLink peaks and most of the GPU environment are unknown.";
+}
+
+std::string hostTestcasesWaivedNote(const std::string& problem) {
+  return "NOTE: " + problem + ": host testcases are waived.";
+}
+
 SystemFacts buildSystemFacts() {
   SystemFacts info;
   info.version = kVersion;
@@ -219,8 +228,7 @@ void addMachineFacts(RunHeader& h, const Platform& platform) {
   for (std::string& line : environmentWarnings(*h.environment))
     h.warnings.push_back(std::move(line));
   if (h.environment->nvmlProblem)
-    h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
-                         "): NVLink peaks and most of the GPU environment are unknown.");
+    h.warnings.push_back(nvmlMissingNote(*h.environment->nvmlProblem));
   if (std::string note = peerAccessNote(platform.topology()); !note.empty())
     h.warnings.push_back(std::move(note));
 }
@@ -250,7 +258,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
     h.warnings.push_back(std::move(note));
   const HostMemoryChoice host = hostMemoryChoice(options_);
   if (host.note) h.warnings.push_back(*host.note);
-  if (host.problem) h.warnings.push_back("NOTE: " + *host.problem + ": host testcases are waived.");
+  if (host.problem) h.warnings.push_back(hostTestcasesWaivedNote(*host.problem));
   output_->header(h);
   checkWritable(ctx_.out, "output");
 

@@ -169,7 +169,9 @@ class TextOutput : public Output {
   }
 
   void sweepFinished(const SweepTable& table) override {
-    out_ << sweepText(table, settings_.verbose) << std::flush;
+    out_ << sweepText(table, settings_.verbose);
+    toPerson(sweepNotes(table));
+    out_ << std::flush;
   }
 
   void comparison(const Comparison& result) override { toPerson(comparisonText(result) + "\n"); }

@@ -12,6 +12,9 @@ Sections (default: all):
   fake       whole runs of the fake platform (1, 2, 8 GPUs) with every extra line forced, for the
              command line of each client, in every --compat mode the binary has
   selftest   the checker itself: a run warning after the last testcase must fail it
+  lines      every line the program can print besides its matrices, from the code
+             (--catalogue: nvbw_line_catalogue), on stdout or stderr as it must be, in real runs
+             of the fake (and of the MPI fake with 4 ranks: --mpi-fake, --mpirun) (check_lines.py)
   real       each client's command line on real binaries (--real-binary, and --upstream-binary
              when given) on this machine's GPUs, outputs kept under --save (check_real.py)
 
@@ -34,6 +37,7 @@ import client_dcgm as dcgm  # noqa: E402
 import client_dra as dra  # noqa: E402
 import client_nhc as nhc  # noqa: E402
 import client_superbench as sb  # noqa: E402
+import check_lines  # noqa: E402
 import check_real  # noqa: E402
 import compare  # noqa: E402
 import report_model as rm  # noqa: E402
@@ -693,7 +697,7 @@ def check_selftest(results):
 
 # ---- main -------------------------------------------------------------------------------------
 
-SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest', 'real']
+SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest', 'lines', 'real']
 
 
 def main():
@@ -704,6 +708,9 @@ def main():
     parser.add_argument('--real-binary', help='real: our binary, run on this machine\'s GPUs')
     parser.add_argument('--upstream-binary', help='real: upstream\'s binary, run the same way')
     parser.add_argument('--save', help='real: keep every output under this folder')
+    parser.add_argument('--catalogue', help='lines: build/tests/nvbw_line_catalogue')
+    parser.add_argument('--mpi-fake', help='lines: build/tests/nvbandwidth_mpi_fake')
+    parser.add_argument('--mpirun', help='lines: the mpirun that runs it')
     parser.add_argument('--jobs', type=int, default=2)
     parser.add_argument('-v', '--verbose', action='store_true', help='print passing checks too')
     options = parser.parse_args()
@@ -719,6 +726,9 @@ def main():
         check_fake(results, options.fake, options.binary, options.jobs)
     if 'selftest' in sections:
         check_selftest(results)
+    if 'lines' in sections:
+        check_lines.check_lines(results, options.fake, options.catalogue, run_binary,
+                                options.mpi_fake, options.mpirun)
     if 'real' in sections:
         check_real.check_real(results, options.real_binary, options.upstream_binary, options.save,
                               run_binary)

@@ -52,10 +52,8 @@ RESTRICTABLE = {
 
 
 # Upstream's trailer NOTE, as NHC reads it: two rows of non-numbers in the last block (its known
-# failure on upstream's own output, docs/compatibility.md#k2). After a failed testcase (a block
-# without a matrix) our named `Waived: <key>: ...` line is dropped for `memcpy` where upstream's
-# bare `Waived: ` took the column header's place, so NHC drops the trailer's first line instead:
-# both fail on the trailer alike, and the trailer rows are not compared.
+# failure on upstream's own output, docs/compatibility.md#k2): both sides fail on the trailer
+# alike, and its rows are not compared.
 _TRAILER_ROWS = [
     'NOTE: The reported results may not reflect the full capabilities of the platform.'.split()[1:],
     'Performance can vary with software drivers, hardware clocks, and system topology.'.split()[1:]]

@@ -108,8 +108,9 @@ FakeMachine fakeMachineFrom(const Variables& v) {
   for (const auto& [device, capability] : pairsOf(textOf(v, "NVBW_FAKE_CC"), ':'))
     machine.topology.setComputeCapability(device, capability);
   machine.topology.setConfidentialComputing(intOf(v, "NVBW_FAKE_CONFIDENTIAL", 0) != 0);
-  if (const int ranks = intOf(v, "NVBW_FAKE_RANKS", 0); ranks >= 2) {
-    machine.topology.setProcessFacts(worldOf(v, ranks));
+  // 1: the multinode build's world of one process (mpirun -n 1); 2 or more: that many.
+  if (const int ranks = intOf(v, "NVBW_FAKE_RANKS", 0); ranks >= 1) {
+    if (ranks >= 2) machine.topology.setProcessFacts(worldOf(v, ranks));
     machine.scope = RegistryScope::WithMultinode;
   }
   machine.behaviour = behaviourFrom(v);

@@ -25,7 +25,8 @@
 //   NVBW_FAKE_SIGINT_AFTER=N   the process sends itself SIGINT at the N-th stop check (one per
 //                              sample): an interrupted run that stops at the same point every time
 //   NVBW_FAKE_RANKS=N          a world of N processes that share memory (N >= 2): the multinode
-//                              testcases are registered and "measured" in this one process
+//                              testcases are registered and "measured" in this one process; 1:
+//                              the multinode build run as one process (they are waived)
 //   NVBW_FAKE_SHARING_PROBLEM=TEXT  with RANKS: the processes cannot share memory, TEXT says why
 //   NVBW_FAKE_MULTICAST_PROBLEM=TEXT with RANKS: why multicast objects cannot be used (default:
 //                              the faked GPUs do not support them)
