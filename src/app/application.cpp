@@ -247,11 +247,15 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   } catch (const std::exception& e) {
     return startupFailed(h, e.what(), errorDetail(e));
   }
+  std::optional<std::string> pairProblem;
   try {
     // --pair names GPUs of this run: only now can it be checked.
     pairs = resolvePairRule(options_.pair, options_.targetNumPairs, h.system);
   } catch (const UsageError& e) {
-    ctx_.err << usageErrorLine(e.what()) << std::flush;
+    pairProblem = e.what();
+  }
+  if ((pairProblem = agreedUsageProblem(ctx_, pairProblem))) {
+    ctx_.err << usageErrorLine(*pairProblem) << std::flush;
     return kExitUsage;
   }
   for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
@@ -477,11 +481,15 @@ int runApplication(const Options& options, AppContext& ctx) {
     if (options.help || options.version || options.list)
       return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
+    std::optional<std::string> problem;
     try {
       validateOptions(options);
       selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
     } catch (const UsageError& e) {
-      ctx.err << usageErrorLine(e.what()) << std::flush;
+      problem = e.what();
+    }
+    if ((problem = agreedUsageProblem(ctx, problem))) {
+      ctx.err << usageErrorLine(*problem) << std::flush;
       checkWritable(ctx.err, "error");
       return kExitUsage;
     }
@@ -517,11 +525,22 @@ int runApplication(const Options& options, AppContext& ctx) {
 
 int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
   Options options;
+  const char* variable = std::getenv(kCompatVariable);
+  const std::optional<std::string> compat =
+      variable ? std::optional<std::string>(variable) : std::nullopt;
+  std::optional<std::string> problem;
   try {
-    const char* compat = std::getenv(kCompatVariable);
-    options = parseOptions(args, compat ? std::optional<std::string>(compat) : std::nullopt);
+    options = parseOptions(args, compat);
   } catch (const UsageError& e) {
-    context.err << usageErrorLine(e.what()) << std::flush;
+    problem = e.what();
+  }
+  // Every process takes the same path: one that stopped here would leave the others waiting.
+  if (context.comm && context.comm->size() > 1)
+    if (std::optional<std::string> differs = differentCommandLines(*context.comm, args, compat))
+      problem = differs;
+  problem = agreedUsageProblem(context, problem);
+  if (problem) {
+    context.err << usageErrorLine(*problem) << std::flush;
     return kExitUsage;
   }
   return runApplication(options, context);
