@@ -17,6 +17,9 @@ Sections (default: all):
              of the fake (and of the MPI fake with 4 ranks: --mpi-fake, --mpirun) (check_lines.py)
   real       each client's command line on real binaries (--real-binary, and --upstream-binary
              when given) on this machine's GPUs, outputs kept under --save (check_real.py)
+  real-lines (named only) our lines on a real binary (--real-binary): a selection with waived
+             testcases between measured ones, and -b 90000's allocation failure in the user's
+             terms (check_lines.py; tools/gpu_acceptance_29.sh)
 
 Exit status: 0 when nothing failed (skips are printed), 1 otherwise.
 """
@@ -698,11 +701,13 @@ def check_selftest(results):
 # ---- main -------------------------------------------------------------------------------------
 
 SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest', 'lines', 'real']
+# Sections run only when named: they run a real binary on this machine's GPUs.
+NAMED_ONLY = ['real-lines']
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('sections', nargs='*', choices=SECTIONS + [[]], default=[])
+    parser.add_argument('sections', nargs='*', choices=SECTIONS + NAMED_ONLY + [[]], default=[])
     parser.add_argument('--fake', help='build/tests/nvbandwidth_fake')
     parser.add_argument('--binary', help='build/nvbandwidth (its listing is checked)')
     parser.add_argument('--real-binary', help='real: our binary, run on this machine\'s GPUs')
@@ -729,6 +734,10 @@ def main():
     if 'lines' in sections:
         check_lines.check_lines(results, options.fake, options.catalogue, run_binary,
                                 options.mpi_fake, options.mpirun)
+    if 'real-lines' in sections:
+        check_lines.check_real_lines(results, options.real_binary,
+                                     options.save and os.path.join(options.save, 'lines'),
+                                     run_binary)
     if 'real' in sections:
         check_real.check_real(results, options.real_binary, options.upstream_binary, options.save,
                               run_binary)

@@ -322,3 +322,128 @@ def check_lines(results, fake, catalogue_binary, run_binary, mpi_fake=None, mpir
         check_mpi(results, mpi_fake, mpirun)
     else:
         results.skip('mpi', 'no --mpi-fake/--mpirun (the multinode build)')
+
+
+# ---- on a real machine (tools/gpu_acceptance_29.sh) --------------------------------------------
+
+# A selection with testcases a one-GPU machine waives between others that run (0 and 1 host, 4
+# and 5 device-to-device, 32 host latency, then the local ones).
+WAIVED_IN_THE_MIDDLE = ['-t', '0', '4', '1', '32', '5', 'device_local_copy', 'device_local_read_sm',
+                        '-i', '3']
+# More than a 141 GiB GPU holds for device_local_copy's two buffers; device_local_read_sm's one
+# buffer fits.
+TOO_LARGE = ['-b', '90000', '-t', 'device_local_copy', 'device_local_read_sm']
+
+
+def _save_run(save, name, output):
+    if not save:
+        return
+    os.makedirs(save, exist_ok=True)
+    for suffix, text in (('out', output.stdout), ('err', output.stderr),
+                         ('rc', '%d\n' % output.status)):
+        with open(os.path.join(save, '%s.%s' % (name, suffix)), 'w', encoding='utf-8') as f:
+            f.write(text)
+
+
+def _entries(doc):
+    return json.loads(doc.stdout)['nvbandwidth']['testcases']
+
+
+def _real_env():
+    """CHECK_CLIENTS_REAL_ENV="VAR=VALUE ...": the environment of the real runs (the tests give
+    the fake its machine so; run_binary drops the fake's variables from the caller's)."""
+    words = os.environ.get('CHECK_CLIENTS_REAL_ENV', '').split()
+    return dict(w.split('=', 1) for w in words if '=' in w)
+
+
+def check_real_waivers(results, binary, save, run_binary):
+    """A real run whose selection has waived testcases between measured ones, in both
+    interfaces: stdout upstream's lines, each reason on stderr, every client reads upstream's
+    output of its figures."""
+    for label, margs, compat in MODES:
+        tag = 'waived-%s' % compat
+        env = _real_env()
+        text = run_binary(binary, margs + WAIVED_IN_THE_MIDDLE, env, timeout=900)
+        doc = run_binary(binary, margs + WAIVED_IN_THE_MIDDLE + ['-j'], env, timeout=900)
+        _save_run(save, tag, text)
+        _save_run(save, tag + '-j', doc)
+        problems = stdout_problems(text.stdout)
+        try:
+            entries = _entries(doc)
+        except (ValueError, KeyError) as e:
+            results.report('real-lines | %s' % tag, ['the -j report does not read: %s' % e])
+            continue
+        waived = [e for e in entries if e.get('status') == 'Waived']
+        measured = [e for e in entries if e.get('status') == 'Passed']
+        if not waived:
+            problems.append('nothing was waived: the selection is meant for a machine of one GPU '
+                            '(or without peer access)')
+        if not measured:
+            problems.append('nothing was measured')
+        if _waived_lines(text.stdout) != len(waived):
+            problems.append('%d "Waived: " lines on stdout for %d waived testcases'
+                            % (_waived_lines(text.stdout), len(waived)))
+        for e in waived:
+            line = 'NOTE: %s waived: %s' % (e['name'], e.get('waive_reason', ''))
+            if line not in text.stderr:
+                problems.append('not on stderr: %r' % line)
+        listed = _listed(run_binary, binary, margs, env)
+        problems += client_problems(text, doc, compat, listed)
+        results.report('real-lines | %s: %d waived between %d measured entries; stdout upstream\'s, '
+                       'every client reads upstream\'s figures' % (label, len(waived), len(measured)),
+                       problems)
+
+
+def check_real_allocation(results, binary, save, run_binary):
+    """-b 90000 on a GPU of 141 GiB: device_local_copy fails in the user's terms, the call behind
+    it only in error_detail; device_local_read_sm still runs."""
+    env = _real_env()
+    text = run_binary(binary, TOO_LARGE, env, timeout=900)
+    doc = run_binary(binary, TOO_LARGE + ['-j'], env, timeout=900)
+    verbose = run_binary(binary, TOO_LARGE[:-1] + ['-v'], env, timeout=900)
+    _save_run(save, 'b90000', text)
+    _save_run(save, 'b90000-j', doc)
+    _save_run(save, 'b90000-v', verbose)
+    problems = stdout_problems(text.stdout)
+    if text.status != 1:
+        problems.append('exit status %d, not 1 (a testcase failed)' % text.status)
+    start = 'ERROR: Testcase device_local_copy failed: GPU 0 cannot hold this testcase\'s 2 ' \
+            'buffers of 90000 MiB (180000 MiB in all): it has '
+    line = next((l for l in text.stderr.split('\n') if l.startswith('ERROR: Testcase '
+                                                                     'device_local_copy')), '')
+    if not line.startswith(start):
+        problems.append('the message is not in the user\'s terms: %r' % line)
+    for part in ('MiB of it free', 'CUDA_ERROR_OUT_OF_MEMORY', '--bufferSize (-b)',
+                 'would fit'):
+        if part not in line:
+            problems.append('the message lacks %r: %r' % (part, line))
+    for developer in ('.cpp', '&ptr', 'cuda_raii'):
+        if developer in line:
+            problems.append('the message carries %r: %r' % (developer, line))
+    if 'SUM device_local_read_sm ' not in text.stdout:
+        problems.append('device_local_read_sm did not run after it')
+    if 'Detail: cuMemAlloc(' not in verbose.stderr:
+        problems.append('-v shows no Detail line: %r' % verbose.stderr[-300:])
+    try:
+        entries = {e['name']: e for e in _entries(doc)}
+        copy = entries.get('device_local_copy', {})
+        read = entries.get('device_local_read_sm', {})
+        if copy.get('status') != 'ERROR' or 'ERROR: ' + copy.get('error', '') != line:
+            problems.append('JSON: device_local_copy %r' % copy)
+        if 'cuMemAlloc(' not in copy.get('error_detail', ''):
+            problems.append('JSON: no error_detail with the call: %r' % copy)
+        values = [v for row in read.get('values', []) for v in row if v]
+        if read.get('status') != 'Passed' or not values:
+            problems.append('JSON: device_local_read_sm %r' % read)
+    except (ValueError, KeyError, AttributeError) as e:
+        problems.append('the -j report does not read: %s' % e)
+    results.report('real-lines | -b 90000 -t device_local_copy device_local_read_sm: %s'
+                   % (line[len('ERROR: '):] or 'no ERROR line'), problems)
+
+
+def check_real_lines(results, binary, save, run_binary):
+    if not binary:
+        results.report('real-lines', ['needs --real-binary'])
+        return
+    check_real_waivers(results, binary, save, run_binary)
+    check_real_allocation(results, binary, save, run_binary)
