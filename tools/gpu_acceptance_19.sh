@@ -27,25 +27,8 @@
 #                                     (the fake has no host link for a second process to load)
 set -u
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 BUILD_DIR OUT_DIR" >&2
-  exit 2
-fi
-BUILD_DIR=$1
-OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${NVBW_ACCEPTANCE_BINARY:-$BUILD_DIR/nvbandwidth}
-if [ ! -x "$BIN" ]; then
-  echo "$0: no program at $BIN" >&2
-  exit 2
-fi
-if [ ! -x /usr/bin/python3 ]; then
-  echo "$0: /usr/bin/python3 is needed to read the reports" >&2
-  exit 2
-fi
-mkdir -p "$OUT" || exit 2
-export NVBANDWIDTH_DISABLE_MULTICAST=1
-START=$(date +%s)
+# shellcheck source=tools/acceptance_setup.sh
+. "$(dirname "$0")/acceptance_setup.sh"
 SUMMARY=$OUT/summary.md
 FAILED=0
 ROWS=()

@@ -29,29 +29,13 @@
 #   CHECK_CLIENTS_REAL_ENV="V=X .." the environment of steps 1 and 2's runs (the fake's machine)
 set -u
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 BUILD_DIR OUT_DIR" >&2
-  exit 2
-fi
-BUILD_DIR=$1
-OUT=$2
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${NVBW_ACCEPTANCE_BINARY:-$BUILD_DIR/nvbandwidth}
-if [ ! -x "$BIN" ]; then
-  echo "$0: no program at $BIN" >&2
-  exit 2
-fi
-if [ ! -x /usr/bin/python3 ]; then
-  echo "$0: /usr/bin/python3 is needed to read the outputs" >&2
-  exit 2
-fi
-mkdir -p "$OUT/outputs" || exit 2
-export NVBANDWIDTH_DISABLE_MULTICAST=1 PYTHONDONTWRITEBYTECODE=1
+# shellcheck source=tools/acceptance_setup.sh
+. "$(dirname "$0")/acceptance_setup.sh"
+export PYTHONDONTWRITEBYTECODE=1
 SUITE=$ROOT/tests/clients/check_clients.py
 SUMMARY=$OUT/summary.md
 FAILED=0
 ROWS=()
-START=$(date +%s)
 
 # section NAME SECTION: runs one section of the client suite on BIN, its output in OUT/NAME.txt,
 # its outputs under OUT/outputs/NAME; sets SECONDS_TAKEN and STATUS.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "facts/host_facts.h"
+#include "platform/huge_pages.h"
+
 namespace nvbw {
 namespace {
 
@@ -102,6 +105,15 @@ std::string lockLimitText(const AllocationFailure& f) {
 }
 
 }  // namespace
+
+MemoryState hostMemoryState() {
+  MemoryState state;
+  const HugePageInfo host = readHugePageInfo();
+  state.totalBytes = host.memTotalBytes;
+  state.freeBytes = host.memAvailableBytes;
+  state.lockLimitBytes = lockedMemoryLimit();
+  return state;
+}
 
 std::string allocationFailureMessage(const AllocationFailure& f) {
   const std::string because = "(" + f.call + ": " + f.driverError + ")";

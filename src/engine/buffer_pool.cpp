@@ -7,7 +7,6 @@
 
 #include "facts/affinity.h"
 #include "facts/host_facts.h"
-#include "platform/huge_pages.h"
 
 namespace nvbw {
 
@@ -223,14 +222,8 @@ class GpuAllocator final : public Allocator {
   }
 
   MemoryState memoryState(const BufferSpec& spec) override {
+    if (spec.kind == MemoryKind::Host) return hostMemoryState();
     MemoryState facts;
-    if (spec.kind == MemoryKind::Host) {
-      const HugePageInfo host = readHugePageInfo();
-      facts.totalBytes = host.memTotalBytes;
-      facts.freeBytes = host.memAvailableBytes;
-      facts.lockLimitBytes = lockedMemoryLimit();
-      return facts;
-    }
     ContextScope scope(gpu_, spec.device);
     std::size_t free = 0;
     std::size_t total = 0;

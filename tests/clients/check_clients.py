@@ -416,14 +416,6 @@ def _figures(output):
         raise RuntimeError('our -j report does not read: %s' % e) from e
 
 
-def _reference_status(report):
-    if report.interrupted:
-        return 130
-    if any(t.status in ('ERROR', 'Running') for t in report.testcases):
-        return 1
-    return 0
-
-
 def check_fake(results, fake, binary, jobs):
     if not fake or not os.access(fake, os.X_OK):
         results.skip('fake runs', 'no fake binary (build target nvbandwidth_fake)')
@@ -565,7 +557,7 @@ def _finish(results, name, client, args, text, figures, compat, context, documen
         if client in ('chm-json', 'dcgm'):
             report = _figures(ours)
             theirs = Output(ur.render_json(report, verbose=client == 'dcgm'), '',
-                            _reference_status(report))
+                            ur.reference_status(report))
             if client == 'dcgm':
                 notes = compare.dcgm_notes(ours, theirs)
                 results.report(name, compare.compare_dcgm(ours, theirs, notes, documented), notes)

@@ -91,14 +91,6 @@ def _figures(output):
     return rm.from_our_json(json.loads(output.stdout))
 
 
-def _reference_status(report):
-    if report.interrupted:
-        return 130
-    if any(t.status in ('ERROR', 'Running') for t in report.testcases):
-        return 1
-    return 0
-
-
 def client_problems(text, doc, compat, requested, json_clients=True):
     """Every text client on `text` and the JSON clients on `doc` (both Outputs of one run),
     against upstream's rendering of the figures of `doc`. The cluster-health-monitor's JSON
@@ -111,7 +103,7 @@ def client_problems(text, doc, compat, requested, json_clients=True):
         problems.extend('%s: %s' % (client, p) for p in found)
     if not json_clients:
         return problems
-    theirs_json = Output(ur.render_json(report), '', _reference_status(report))
+    theirs_json = Output(ur.render_json(report), '', ur.reference_status(report))
     problems.extend('DCGM: ' + p for p in compare.compare_dcgm(doc, theirs_json))
     problems.extend('cluster-health-monitor (JSON): ' + p
                     for p in compare.compare_chm_json(doc, theirs_json, None,
@@ -335,16 +327,6 @@ WAIVED_IN_THE_MIDDLE = ['-t', '0', '4', '1', '32', '5', 'device_local_copy', 'de
 TOO_LARGE = ['-b', '90000', '-t', 'device_local_copy', 'device_local_read_sm']
 
 
-def _save_run(save, name, output):
-    if not save:
-        return
-    os.makedirs(save, exist_ok=True)
-    for suffix, text in (('out', output.stdout), ('err', output.stderr),
-                         ('rc', '%d\n' % output.status)):
-        with open(os.path.join(save, '%s.%s' % (name, suffix)), 'w', encoding='utf-8') as f:
-            f.write(text)
-
-
 def _entries(doc):
     return json.loads(doc.stdout)['nvbandwidth']['testcases']
 
@@ -365,8 +347,8 @@ def check_real_waivers(results, binary, save, run_binary):
         env = _real_env()
         text = run_binary(binary, margs + WAIVED_IN_THE_MIDDLE, env, timeout=900)
         doc = run_binary(binary, margs + WAIVED_IN_THE_MIDDLE + ['-j'], env, timeout=900)
-        _save_run(save, tag, text)
-        _save_run(save, tag + '-j', doc)
+        compare.save_output(save, tag, text)
+        compare.save_output(save, tag + '-j', doc)
         problems = stdout_problems(text.stdout)
         try:
             entries = _entries(doc)
@@ -401,9 +383,9 @@ def check_real_allocation(results, binary, save, run_binary):
     text = run_binary(binary, TOO_LARGE, env, timeout=900)
     doc = run_binary(binary, TOO_LARGE + ['-j'], env, timeout=900)
     verbose = run_binary(binary, TOO_LARGE[:-1] + ['-v'], env, timeout=900)
-    _save_run(save, 'b90000', text)
-    _save_run(save, 'b90000-j', doc)
-    _save_run(save, 'b90000-v', verbose)
+    compare.save_output(save, 'b90000', text)
+    compare.save_output(save, 'b90000-j', doc)
+    compare.save_output(save, 'b90000-v', verbose)
     problems = stdout_problems(text.stdout)
     if text.status != 1:
         problems.append('exit status %d, not 1 (a testcase failed)' % text.status)

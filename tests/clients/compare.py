@@ -3,6 +3,7 @@ saying how they differ: extra values, lost values, other names, a failed parse. 
 the lines of ours that the client reads differently are named (blame()).
 """
 import difflib
+import os
 from dataclasses import dataclass
 
 import client_chm as chm
@@ -24,6 +25,17 @@ class Output:
     stdout: str
     stderr: str = ''
     status: int = 0
+
+
+def save_output(folder, name, output):
+    """Keeps `output` as folder/name.out, .err and .rc (nothing without a folder)."""
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    for suffix, text in (('out', output.stdout), ('err', output.stderr),
+                         ('rc', '%d\n' % output.status)):
+        with open(os.path.join(folder, '%s.%s' % (name, suffix)), 'w', encoding='utf-8') as f:
+            f.write(text)
 
 
 def _attempt(read, output, context):

@@ -15,11 +15,9 @@
 #include "engine/buffer_pool.h"
 #include "engine/kernel_failure.h"
 #include "engine/sample_recording.h"
-#include "facts/host_facts.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
 #include "platform/gpu.h"
-#include "platform/huge_pages.h"
 
 namespace nvbw::test {
 namespace {
@@ -67,13 +65,9 @@ class FakeDriverAllocator final : public Allocator {
   std::string hostPlacement(int) override { return "anywhere"; }
 
   MemoryState memoryState(const BufferSpec& spec) override {
+    if (spec.kind == MemoryKind::Host) return hostMemoryState();
     MemoryState state;
-    if (spec.kind == MemoryKind::Host) {
-      const HugePageInfo host = readHugePageInfo();
-      state.totalBytes = host.memTotalBytes;
-      state.freeBytes = host.memAvailableBytes;
-      state.lockLimitBytes = lockedMemoryLimit();
-    } else if (behaviour_.gpuMemoryMiB > 0) {
+    if (behaviour_.gpuMemoryMiB > 0) {
       state.totalBytes = behaviour_.gpuMemoryMiB * kMiB;
       state.freeBytes = *state.totalBytes - used_[spec.device];
     }
