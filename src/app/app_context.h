@@ -4,7 +4,9 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/platform.h"
 #include "core/error.h"
@@ -38,5 +40,18 @@ void checkWritable(std::ostream& stream, const char* name);
 
 // The one stderr line of a usage error: "nvbandwidth: <message> (see nvbandwidth --help)".
 std::string usageErrorLine(const std::string& message);
+
+// The usage problem every process of the run stops with, so that none goes on alone into steps
+// the others never reach: this process's `mine` where there is one process; else rank 0's
+// (every rank parses the same command line, so it is every rank's), else the first rank's,
+// named "rank N: ..."; nullopt when no rank has one.
+std::optional<std::string> agreedUsageProblem(const AppContext& ctx,
+                                              const std::optional<std::string>& mine);
+
+// "rank N was given another command line than rank 0 ..." for the first rank whose arguments
+// (or NVBANDWIDTH_COMPAT) differ from rank 0's; nullopt when all are the same.
+std::optional<std::string> differentCommandLines(Communicator& comm,
+                                                 const std::vector<std::string>& args,
+                                                 const std::optional<std::string>& compat);
 
 }  // namespace nvbw

@@ -42,6 +42,15 @@ std::string smallBufferWarning() {
          std::to_string(kDefaultBufferSizeMiB) + " MiB) to achieve maximal peak bandwidth.";
 }
 
+std::string nvmlMissingNote(const std::string& problem) {
+  return "NOTE: NVML is not available (" + problem +
+         "): NVLink peaks and most of the GPU environment are unknown.";
+}
+
+std::string hostTestcasesWaivedNote(const std::string& problem) {
+  return "NOTE: " + problem + ": host testcases are waived.";
+}
+
 SystemFacts buildSystemFacts() {
   SystemFacts info;
   info.version = kVersion;
@@ -70,7 +79,9 @@ class CheckedOutput final : public Output {
     inner_.testcaseFinished(result);
     checkWritable(out_, "output");
   }
-  void globalError(const std::string& message) override { inner_.globalError(message); }
+  void globalError(const std::string& message, const std::string& detail) override {
+    inner_.globalError(message, detail);
+  }
   void sweepFinished(const SweepTable& table) override {
     inner_.sweepFinished(table);
     checkWritable(out_, "output");
@@ -168,8 +179,8 @@ class RunCommand {
     if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
     return h;
   }
-  int startupFailed(RunHeader h, const std::string& why);
-  int stoppedBeforeTestcases(const std::string& error);
+  int startupFailed(RunHeader h, const std::string& why, const std::string& detail);
+  int stoppedBeforeTestcases(const std::string& error, const std::string& detail);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
@@ -202,17 +213,17 @@ class RunCommand {
   std::function<ConfirmationRuns(const std::vector<SuspectTestcase>&)> confirmationRunner_;
 };
 
-int RunCommand::startupFailed(RunHeader h, const std::string& why) {
+int RunCommand::startupFailed(RunHeader h, const std::string& why, const std::string& detail) {
   h.gpusOpened = false;
   h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
   output_->header(h);
-  return stoppedBeforeTestcases("cannot start: " + why);
+  return stoppedBeforeTestcases("cannot start: " + why, detail);
 }
 
 // The report ends with the error, and --output, --html and --metrics are written all the same:
 // a nightly job's files must say that the run failed, not keep the last healthy ones in place.
-int RunCommand::stoppedBeforeTestcases(const std::string& error) {
-  output_->globalError(error);
+int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::string& detail) {
+  output_->globalError(error, detail);
   output_->finish(RunEnd{});
   checkWritable(ctx_.out, "output");
   nlohmann::json doc;
@@ -228,8 +239,7 @@ void addMachineFacts(RunHeader& h, const Platform& platform) {
   for (std::string& line : environmentWarnings(*h.environment))
     h.warnings.push_back(std::move(line));
   if (h.environment->nvmlProblem)
-    h.warnings.push_back("NOTE: NVML is not available (" + *h.environment->nvmlProblem +
-                         "): NVLink peaks and most of the GPU environment are unknown.");
+    h.warnings.push_back(nvmlMissingNote(*h.environment->nvmlProblem));
   if (std::string note = peerAccessNote(platform.topology()); !note.empty())
     h.warnings.push_back(std::move(note));
 }
@@ -246,20 +256,24 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
     if (options_.disableAffinity)
       for (GpuEnvironment& gpu : h.environment->gpus) gpu.hostBufferCpus.reset();
   } catch (const std::exception& e) {
-    return startupFailed(h, e.what());
+    return startupFailed(h, e.what(), errorDetail(e));
   }
+  std::optional<std::string> pairProblem;
   try {
     // --pair names GPUs of this run: only now can it be checked.
     pairs = resolvePairRule(options_.pair, options_.targetNumPairs, h.system);
   } catch (const UsageError& e) {
-    ctx_.err << usageErrorLine(e.what()) << std::flush;
+    pairProblem = e.what();
+  }
+  if ((pairProblem = agreedUsageProblem(ctx_, pairProblem))) {
+    ctx_.err << usageErrorLine(*pairProblem) << std::flush;
     return kExitUsage;
   }
   for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
     h.warnings.push_back(std::move(note));
   const HostMemoryChoice host = hostMemoryChoice(options_);
   if (host.note) h.warnings.push_back(*host.note);
-  if (host.problem) h.warnings.push_back("NOTE: " + *host.problem + ": host testcases are waived.");
+  if (host.problem) h.warnings.push_back(hostTestcasesWaivedNote(*host.problem));
   output_->header(h);
   checkWritable(ctx_.out, "output");
 
@@ -271,7 +285,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   try {
     executor = platform->makePlanExecutor(h.settings, hooks);
   } catch (const std::exception& e) {
-    return stoppedBeforeTestcases(e.what());
+    return stoppedBeforeTestcases(e.what(), errorDetail(e));
   }
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
   CheckedOutput checked(*output_, ctx_.out);
@@ -503,12 +517,16 @@ int runApplication(const Options& options, AppContext& ctx) {
       return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
     std::vector<std::string> columns;
+    std::optional<std::string> problem;
     try {
       validateOptions(options);
       selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
       if (!options.summarize.empty()) columns = summaryColumns(options, selection, registry);
     } catch (const UsageError& e) {
-      ctx.err << usageErrorLine(e.what()) << std::flush;
+      problem = e.what();
+    }
+    if ((problem = agreedUsageProblem(ctx, problem))) {
+      ctx.err << usageErrorLine(*problem) << std::flush;
       checkWritable(ctx.err, "error");
       return kExitUsage;
     }
@@ -543,11 +561,22 @@ int runApplication(const Options& options, AppContext& ctx) {
 
 int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
   Options options;
+  const char* variable = std::getenv(kCompatVariable);
+  const std::optional<std::string> compat =
+      variable ? std::optional<std::string>(variable) : std::nullopt;
+  std::optional<std::string> problem;
   try {
-    const char* compat = std::getenv(kCompatVariable);
-    options = parseOptions(args, compat ? std::optional<std::string>(compat) : std::nullopt);
+    options = parseOptions(args, compat);
   } catch (const UsageError& e) {
-    context.err << usageErrorLine(e.what()) << std::flush;
+    problem = e.what();
+  }
+  // Every process takes the same path: one that stopped here would leave the others waiting.
+  if (context.comm && context.comm->size() > 1)
+    if (std::optional<std::string> differs = differentCommandLines(*context.comm, args, compat))
+      problem = differs;
+  problem = agreedUsageProblem(context, problem);
+  if (problem) {
+    context.err << usageErrorLine(*problem) << std::flush;
     return kExitUsage;
   }
   return runApplication(options, context);

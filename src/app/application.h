@@ -25,6 +25,10 @@ int runCommandLine(const std::vector<std::string>& args, AppContext& context);
 
 // The start-up note about a buffer smaller than the default.
 std::string smallBufferWarning();
+// The header's notes of a machine without NVML, and of a run whose host testcases are waived
+// (`problem` says why: -H without huge pages).
+std::string nvmlMissingNote(const std::string& problem);
+std::string hostTestcasesWaivedNote(const std::string& problem);
 
 // The SystemFacts known without a driver: versions of this build and the host name.
 SystemFacts buildSystemFacts();

@@ -147,7 +147,8 @@ po::options_description describeOptions() {
     ("useHugePages,H", po::bool_switch(), "Allocate pinned host buffers from huge pages")
     ("targetNumPairs,P", po::value<std::string>()->default_value("-1"),
      "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first")
-    ("format", po::value<std::string>(), "Output format: text (default) or json (as -j)")
+    ("format,F", po::value<std::string>(),
+     "Output format: text (default), json (as -j) or perf (as --perfFormatter)")
     ("compat", po::value<std::string>(),
      "Upstream interface: v0.8 (default) or v0.10 (its indices, listing and text lines); "
      "also NVBANDWIDTH_COMPAT")
@@ -395,19 +396,22 @@ void validateFleetOptions(const Options& o) {
   validateHonouredOptions(o);
 }
 
-// --format text|json (json is -j) and --compat v0.8|v0.10 (NVBANDWIDTH_COMPAT when the option is
-// not given). A set variable is checked even when the option overrides it: a typo there would
-// otherwise surface only on the next run without the option.
+// --format text|json|perf (json is -j, perf is --perfFormatter; -F as v0.10 spells it) and --compat
+// v0.8|v0.10 (NVBANDWIDTH_COMPAT when the option is not given). A set variable is checked even when
+// the option overrides it: a typo there would otherwise surface only on the next run without the
+// option.
 void readInterfaceOptions(const po::variables_map& vm,
                           const std::optional<std::string>& compatVariable, Options& options) {
   if (vm.count("format")) {
     const std::string& format = vm["format"].as<std::string>();
-    if (format != "text" && format != "json")
+    if (format != "text" && format != "json" && format != "perf")
       throw UsageError("invalid value " + quotedArgument(format) +
-                       " for --format: expected text or json");
-    if (format == "text" && options.json)
-      throw UsageError("--format text and -j/--json cannot be used together");
+                       " for --format: expected text, json or perf");
+    if (format != "json" && options.json)
+      throw UsageError("--format " + format + " and -j/--json cannot be used together");
     options.json = format == "json";
+    // v0.10's documentation spells --perfFormatter as --format perf: text with &&&& PERF lines.
+    if (format == "perf") options.perfFormatter = true;
   }
   std::optional<CompatMode> fromVariable;
   if (compatVariable && !compatVariable->empty()) {

@@ -56,13 +56,15 @@ Outcome measure(const TestcaseDef& def, const LoopRequest& request, PlanExecutor
     qualifyKeys(result.matrices, def.key);
     return {};
   } catch (const Interrupted& e) {
-    return {std::string(e.what()), false, e.signal()};
+    return {std::string(e.what()), false, e.signal(), {}};
   } catch (const PeerFailed& e) {
-    return {testcaseFailure(def.key, e.what()), true, 0};
+    return {testcaseFailure(def.key, e.what()), true, 0, e.detail()};
+  } catch (const Error& e) {
+    return {testcaseFailure(def.key, e.what()), false, 0, e.detail()};
   } catch (const std::exception& e) {
-    return {testcaseFailure(def.key, e.what()), false, 0};
+    return {testcaseFailure(def.key, e.what()), false, 0, {}};
   } catch (...) {
-    return {testcaseFailure(def.key, "unknown exception"), false, 0};
+    return {testcaseFailure(def.key, "unknown exception"), false, 0, {}};
   }
 }
 
@@ -150,6 +152,7 @@ bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
   if (outcome.error) {
     result.status = Status::Error;
     result.message = *outcome.error;
+    result.detail = outcome.detail;
     result.matrices.clear();
     result.measurements.clear();
     ++summary.errors;

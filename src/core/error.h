@@ -4,12 +4,20 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace nvbw {
 
+// `what()` is the line a user reads, in their terms; `detail()` is what a developer needs besides
+// (the failing call as written in the source and where): the JSON's `error_detail` and -v show it.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& message, std::string detail = {})
+      : std::runtime_error(message), detail_(std::move(detail)) {}
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string detail_;
 };
 
 // A bad command line: the message is one line for stderr; the exit status is 2.
@@ -50,6 +58,22 @@ class KernelError : public Error {
   using Error::Error;
 };
 
+// A system call failed: what() is "<call> failed: <strerror(errnum)>", the call as written the
+// detail.
+class SystemError : public Error {
+ public:
+  SystemError(const std::string& call, int errnum, const std::string& also, std::string detail);
+  const std::string& call() const { return call_; }
+  int errnum() const { return errnum_; }
+  // strerror's text, then `also` (what else the caller knows) after "; ".
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string call_;
+  int errnum_;
+  std::string text_;
+};
+
 // The run was asked to stop by a signal; `signal()` is its number (SIGINT, SIGTERM, SIGHUP).
 class Interrupted : public Error {
  public:
@@ -59,6 +83,9 @@ class Interrupted : public Error {
  private:
   int signal_;
 };
+
+// The detail of `e` when it is an Error, else "".
+std::string errorDetail(const std::exception& e);
 
 // "SIGINT", "SIGTERM", "SIGHUP", else "signal N".
 std::string signalName(int signal);

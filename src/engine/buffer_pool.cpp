@@ -1,6 +1,8 @@
 #include "engine/buffer_pool.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <exception>
 #include <optional>
 
 #include "facts/affinity.h"
@@ -107,7 +109,8 @@ std::unique_ptr<Allocation> BufferPool::takeCached(const BufferSpec& spec) {
   return a;
 }
 
-BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs) {
+BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs,
+                                      BufferSizeOrigin origin) {
   std::vector<std::unique_ptr<Allocation>> out(specs.size());
   std::vector<Key> keys;
   for (const BufferSpec& s : specs) keys.push_back(keyOf(s));
@@ -119,11 +122,75 @@ BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs) {
       out[i] = allocator_.allocate(specs[i]);
     } catch (...) {
       release(std::move(out));  // what was taken or made so far goes back to the pool
-      throw;
+      throwAllocationFailure(specs, i, origin);
     }
     count(specs[i], true);
   }
   return Lease(*this, std::move(out));
+}
+
+namespace {
+
+bool sameMemory(const BufferSpec& a, const BufferSpec& b) {
+  return a.kind == b.kind && (a.kind == MemoryKind::Host || a.device == b.device);
+}
+
+// The failing call and the driver's (or the system's) words.
+void describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
+  try {
+    std::rethrow_exception(cause);
+  } catch (const CudaError& e) {
+    f.call = e.call();
+    f.driverError = e.driverError();
+    f.outOfMemory = e.code() == CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (const SystemError& e) {
+    f.call = e.call();
+    f.driverError = e.text();
+    f.outOfMemory = e.errnum() == ENOMEM;
+  } catch (const std::exception& e) {
+    f.call = "allocation";
+    f.driverError = e.what();
+  } catch (...) {
+    f.call = "allocation";
+    f.driverError = "unknown exception";
+  }
+}
+
+std::string detailOf(const std::exception_ptr& cause) {
+  try {
+    std::rethrow_exception(cause);
+  } catch (const Error& e) {
+    return e.detail();
+  } catch (...) {
+    return "";
+  }
+}
+
+}  // namespace
+
+void BufferPool::throwAllocationFailure(const std::vector<BufferSpec>& specs, std::size_t failed,
+                                        BufferSizeOrigin origin) {
+  const std::exception_ptr cause = std::current_exception();
+  const BufferSpec& spec = specs[failed];
+  AllocationFailure f;
+  f.kind = spec.kind;
+  f.device = spec.device;
+  for (const BufferSpec& s : specs) {
+    if (!sameMemory(s, spec)) continue;
+    f.buffers.push_back(s.bytes);
+    if (std::find(f.devices.begin(), f.devices.end(), s.device) == f.devices.end())
+      f.devices.push_back(s.device);
+  }
+  std::sort(f.devices.begin(), f.devices.end());
+  f.heldByRun = spec.kind == MemoryKind::Host ? heldHostBytes() : heldDeviceBytes(spec.device);
+  f.origin = origin;
+  describeCause(cause, f);
+  try {
+    f.memory = allocator_.memoryState(spec);
+  } catch (...) {
+    // Nothing more is known: the message says what was asked for and why it failed.
+  }
+  throw AllocationError(allocationFailureMessage(f), detailOf(cause));
 }
 
 void BufferPool::release(std::vector<std::unique_ptr<Allocation>> buffers) {
@@ -152,6 +219,19 @@ class GpuAllocator final : public Allocator {
     AffinityGuard guard(cpus ? *cpus : std::vector<int>{});
     a->host = HostBuffer(gpu_, spec.bytes, hugePageBytes_);
     return a;
+  }
+
+  MemoryState memoryState(const BufferSpec& spec) override {
+    if (spec.kind == MemoryKind::Host) return hostMemoryState();
+    MemoryState facts;
+    ContextScope scope(gpu_, spec.device);
+    std::size_t free = 0;
+    std::size_t total = 0;
+    if (gpu_.api().cuMemGetInfo(&free, &total) == CUDA_SUCCESS) {
+      facts.totalBytes = total;
+      facts.freeBytes = free;
+    }
+    return facts;
   }
 
   std::string hostPlacement(int device) override {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/phase_times.h"
+#include "engine/allocation_failure.h"
 #include "plans/plan.h"
 #include "platform/cuda_raii.h"
 
@@ -42,6 +43,12 @@ class Allocator {
   // Host buffers with the same placement are interchangeable (the same NUMA node, or no affinity
   // at all): a buffer allocated near GPU 0 can serve GPU 1 when both have the same local CPUs.
   virtual std::string hostPlacement(int device) = 0;
+  // What the memory `spec` draws from holds and has free now (for the message when an
+  // allocation fails); nothing known by default.
+  virtual MemoryState memoryState(const BufferSpec& spec) {
+    (void)spec;
+    return {};
+  }
 };
 
 // The most memory one measurement of a plan needs: pinned host bytes and bytes per GPU.
@@ -80,7 +87,9 @@ class BufferPool {
   // Sets the bound for the next measurements (a testcase's need) and frees what exceeds it,
   // keeping first the buffers that `plan` can use.
   void limitTo(const Plan& plan);
-  Lease acquire(const std::vector<BufferSpec>& specs);
+  // Throws AllocationError, in the user's terms (allocation_failure.h), when one cannot be had.
+  Lease acquire(const std::vector<BufferSpec>& specs,
+                BufferSizeOrigin origin = BufferSizeOrigin::BufferSizeOption);
   // Frees everything held (after an error the buffers may belong to a broken context).
   void clear() { free_.clear(); }
 
@@ -97,6 +106,9 @@ class BufferPool {
   // the limit; buffers whose key is in `keep` go last.
   void makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep);
   void count(const BufferSpec& spec, bool add);
+  // The AllocationError for `specs[failed]`, after what was acquired went back to the pool.
+  [[noreturn]] void throwAllocationFailure(const std::vector<BufferSpec>& specs, std::size_t failed,
+                                           BufferSizeOrigin origin);
 
   Allocator& allocator_;
   std::map<Key, std::vector<std::unique_ptr<Allocation>>> free_;

@@ -151,7 +151,9 @@ MeasurementBuffers GpuPlanExecutor::buffersFor(const Measurement& m, bool multiP
   if (multiProcess)
     buffers.shared = hooks_.processes->acquire(specs);  // collective: every process, all specs
   else
-    buffers.pooled.emplace(pool_.acquire(specs));
+    buffers.pooled.emplace(pool_.acquire(specs, settings_.sweepSizesMiB.empty()
+                                                    ? BufferSizeOrigin::BufferSizeOption
+                                                    : BufferSizeOrigin::Sweep));
   return buffers;
 }
 

@@ -44,7 +44,7 @@ std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const Laten
   const int chaser = spec.chaseDevice;
   const bool tma = spec.access == ChaseAccess::TmaBulkCopy;
   if (tma) requireTma(gpu, chaser);
-  const BufferPool::Lease buffers = pool.acquire({spec.target});
+  const BufferPool::Lease buffers = pool.acquire({spec.target}, BufferSizeOrigin::Fixed);
   const Allocation& target = buffers[0];
   if (spec.target.kind == MemoryKind::Device && spec.target.device != chaser)
     gpu.enablePeerAccess(chaser, spec.target.device);

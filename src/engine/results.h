@@ -62,11 +62,13 @@ enum class Status { Passed, Waived, Error };
 struct TestcaseResult {
   std::string name;  // testcase key, or the raw -t token of an unresolved selection
   Status status = Status::Passed;
-  std::string message;  // waive reason or error message
+  std::string message;  // waive reason or error message (in the user's terms)
   std::vector<MatrixResult> matrices;
   std::vector<MeasurementRecord> measurements;
   // --sweep: the buffer size this result was measured at; nullopt outside a sweep.
   std::optional<std::uint64_t> sweepSizeMiB = std::nullopt;
+  // An error's detail: the failing call as the source writes it, and where (core/error.h).
+  std::string detail = std::string();
 };
 
 const char* statusName(Status s);  // "Passed", "Waived", "ERROR"

@@ -1,7 +1,10 @@
 #include "facts/host_facts.h"
 
+#include <sys/resource.h>
+
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -138,6 +141,13 @@ std::optional<std::string> readCpuModel(const std::string& path) {
 
 std::optional<std::string> readOnlineNumaNodes(const std::string& path) {
   return readCpuListText(path);
+}
+
+std::optional<std::uint64_t> lockedMemoryLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return std::nullopt;
+  return static_cast<std::uint64_t>(limit.rlim_cur);
 }
 
 int pcieGeneration(double gts) {

@@ -5,6 +5,7 @@
 // guess.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,10 @@ std::optional<std::string> readCpuModel(const std::string& path = "/proc/cpuinfo
 // malformed.
 std::optional<std::string>
 readOnlineNumaNodes(const std::string& path = "/sys/devices/system/node/online");
+
+// The soft limit on the memory this process may lock (RLIMIT_MEMLOCK, `ulimit -l`), in bytes;
+// nullopt when unlimited or not known.
+std::optional<std::uint64_t> lockedMemoryLimit();
 
 // The PCIe generation of a per-lane rate: 2.5 -> 1, 5 -> 2, 8 -> 3, 16 -> 4, 32 -> 5, 64 -> 6,
 // 128 -> 7; 0 for any other rate.

@@ -20,6 +20,7 @@ inline constexpr const char* kGpuDeviceList = "GPU Device list";
 inline constexpr const char* kTestcases = "testcases";
 inline constexpr const char* kWarning = "warning";
 inline constexpr const char* kError = "error";
+inline constexpr const char* kErrorDetail = "error_detail";
 inline constexpr const char* kCudaDriverVersion = "CUDA Driver Version";
 inline constexpr const char* kSchemaVersion = "schema_version";
 // This project's release (semantic versioning) beside upstream's interface version.

@@ -148,7 +148,13 @@ std::vector<SweepSeries> sweepSeries(const SweepTable& table) {
 std::string sweepText(const SweepTable& table, bool verbose) {
   std::string text;
   for (const SweepSeries& s : sweepSeries(table))
-    text += seriesText(s, table.sizesMiB, verbose) + reachLine(s, table.sizesMiB) + "\n";
+    text += seriesText(s, table.sizesMiB, verbose) + "\n";
+  return text;
+}
+
+std::string sweepNotes(const SweepTable& table) {
+  std::string text;
+  for (const SweepSeries& s : sweepSeries(table)) text += reachLine(s, table.sizesMiB);
   return text;
 }
 

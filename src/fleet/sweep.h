@@ -60,7 +60,10 @@ std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& size
                                           double fraction = kSweepReachFraction);
 
 // The text of one testcase's sweep: per matrix, a table of size against SUM (with -v one column
-// per measured cell) and the line naming the 90% size.
+// per measured cell). It takes the place of the matrices.
 std::string sweepText(const SweepTable& table, bool verbose);
+// Per bandwidth matrix, the NOTE naming the 90% size (a note beside the table, as the text
+// output prints notes).
+std::string sweepNotes(const SweepTable& table);
 
 }  // namespace nvbw

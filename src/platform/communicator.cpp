@@ -23,17 +23,23 @@ std::string fromRankZero(Communicator& comm, std::string mine) {
 }
 
 Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
-  // "<signal> <kind><message>": kind E (own error), P (another rank's), - (none).
+  // "<signal> <kind><length of message>:<message><detail>": kind E (own error), P (another
+  // rank's), - (none).
   const char kind = !mine.error ? '-' : mine.peerFailure ? 'P' : 'E';
-  const std::vector<std::string> all = comm.allGather(std::to_string(mine.signal) + " " + kind +
-                                                      (mine.error ? *mine.error : std::string()));
+  const std::string message = mine.error ? *mine.error : std::string();
+  const std::vector<std::string> all =
+      comm.allGather(std::to_string(mine.signal) + " " + kind + std::to_string(message.size()) +
+                     ":" + message + mine.detail);
   Outcome agreed;
   for (const char wanted : {'E', 'P'}) {
     for (std::size_t rank = 0; rank < all.size() && !agreed.error; ++rank) {
       const std::size_t space = all[rank].find(' ');
       if (all[rank].at(space + 1) != wanted) continue;
-      const std::string message = all[rank].substr(space + 2);
-      agreed.error = comm.size() == 1 ? message : "rank " + std::to_string(rank) + ": " + message;
+      const std::size_t colon = all[rank].find(':', space + 2);
+      const std::size_t length = std::stoul(all[rank].substr(space + 2, colon - space - 2));
+      const std::string text = all[rank].substr(colon + 1, length);
+      agreed.error = comm.size() == 1 ? text : "rank " + std::to_string(rank) + ": " + text;
+      agreed.detail = all[rank].substr(colon + 1 + length);
       agreed.peerFailure = wanted == 'P';
     }
   }

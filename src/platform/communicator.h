@@ -44,6 +44,7 @@ struct Outcome {
   std::optional<std::string> error;
   bool peerFailure = false;
   int signal = 0;
+  std::string detail;  // the error's detail (core/error.h), from the same rank as `error`
 };
 
 // How the testcase ends on every rank: the error of the first rank (in rank order) whose own

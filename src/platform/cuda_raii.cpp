@@ -86,15 +86,17 @@ HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBy
                    MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);
   if (raw == MAP_FAILED) {
     const int saved = errno;
+    std::string also;
     if (huge) {
       const HugePageInfo now = readHugePageInfo();
-      throw Error("cannot map " + std::to_string(mapped) + " bytes of huge-page host memory (" +
-                  std::to_string(now.free) + " of " + std::to_string(now.total) + " " +
-                  std::to_string(hugePageBytes / 1024) +
-                  " KiB pages free): " + std::strerror(saved));
+      also = std::to_string(now.free) + " of " + std::to_string(now.total) + " huge pages of " +
+             std::to_string(hugePageBytes / 1024) + " KiB free";
     }
-    throw Error("cannot map " + std::to_string(bytes) +
-                " bytes of host memory: " + std::strerror(saved));
+    throw SystemError("mmap", saved, also,
+                      "mmap(nullptr, " + std::to_string(mapped) +
+                          ", PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS" +
+                          (huge ? " | MAP_HUGETLB" : "") + ", -1, 0) at " + __FILE__ + ":" +
+                          std::to_string(__LINE__));
   }
   // 4 KiB pages, as cuMemHostAlloc gives: larger pages would change what the GPU's page walks
   // cost, and so the figures (huge pages are -H's).
@@ -106,7 +108,8 @@ HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBy
       raw, mapped, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
   if (rc != CUDA_SUCCESS) {
     munmap(raw, mapped);
-    throwCudaError(gpu.api(), rc, "cuMemHostRegister", __FILE__, __LINE__);
+    throwCudaError(gpu.api(), rc, "cuMemHostRegister",
+                   "cuMemHostRegister(raw, mapped, PORTABLE | DEVICEMAP)", __FILE__, __LINE__);
   }
   memory_ = {raw, {&gpu, mapped}};
   NVBW_CU(gpu.api(), cuMemHostGetDevicePointer, &devicePtr_, raw, 0);

@@ -84,11 +84,11 @@ std::string describeCuResult(const DriverApi& api, CUresult code) {
   return s.str();
 }
 
-void throwCudaError(const DriverApi& api, CUresult code, const char* call, const char* file,
-                    int line) {
-  std::ostringstream s;
-  s << call << " failed: " << describeCuResult(api, code) << " at " << file << ":" << line;
-  throw CudaError(code, s.str());
+void throwCudaError(const DriverApi& api, CUresult code, const char* call, const char* expression,
+                    const char* file, int line) {
+  std::ostringstream where;
+  where << expression << " at " << file << ":" << line;
+  throw CudaError(code, call, describeCuResult(api, code), where.str());
 }
 
 }  // namespace nvbw

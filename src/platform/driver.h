@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 
@@ -33,6 +34,7 @@ namespace nvbw {
   X(cuCtxEnablePeerAccess)                                                                         \
   X(cuMemAlloc)                                                                                    \
   X(cuMemFree)                                                                                     \
+  X(cuMemGetInfo)                                                                                  \
   X(cuMemHostGetDevicePointer)                                                                     \
   X(cuMemHostRegister)                                                                             \
   X(cuMemHostUnregister)                                                                           \
@@ -96,14 +98,24 @@ class DriverUnavailable : public StartupError {
   Reason reason_;
 };
 
-// A failed driver call: "<call> failed: CUDA_ERROR_X (description) at file:line".
+// A failed driver call. The message a user reads is "<call> failed: CUDA_ERROR_X (description)";
+// the call as the source writes it and where it is are the detail. Callers that know what the
+// call was for on the user's behalf (an allocation, peer access) catch it and say that instead.
 class CudaError : public Error {
  public:
-  CudaError(CUresult code, const std::string& message) : Error(message), code_(code) {}
+  CudaError(CUresult code, const std::string& call, const std::string& driverError,
+            std::string detail)
+      : Error(call + " failed: " + driverError, std::move(detail)), code_(code), call_(call),
+        driverError_(driverError) {}
   CUresult code() const { return code_; }
+  const std::string& call() const { return call_; }
+  // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)": the driver's name and description of the code.
+  const std::string& driverError() const { return driverError_; }
 
  private:
   CUresult code_;
+  std::string call_;
+  std::string driverError_;
 };
 
 // Owns the dlopen handle. Move-only; the api stays valid while this object lives.
@@ -127,16 +139,17 @@ class DriverLibrary {
 DriverUnavailable stubLibrary();
 
 std::string describeCuResult(const DriverApi& api, CUresult code);
+// `call`: the entry point ("cuMemAlloc"); `expression`: the call as written, for the detail.
 [[noreturn]] void throwCudaError(const DriverApi& api, CUresult code, const char* call,
-                                 const char* file, int line);
+                                 const char* expression, const char* file, int line);
 
-inline void cuCheck(const DriverApi& api, CUresult code, const char* call, const char* file,
-                    int line) {
-  if (code != CUDA_SUCCESS) throwCudaError(api, code, call, file, line);
+inline void cuCheck(const DriverApi& api, CUresult code, const char* call, const char* expression,
+                    const char* file, int line) {
+  if (code != CUDA_SUCCESS) throwCudaError(api, code, call, expression, file, line);
 }
 
 }  // namespace nvbw
 
 // NVBW_CU(api, cuMemAlloc, &ptr, bytes): call through the loaded table, throw CudaError on failure.
 #define NVBW_CU(api, fn, ...)                                                                      \
-  ::nvbw::cuCheck((api), (api).fn(__VA_ARGS__), #fn "(" #__VA_ARGS__ ")", __FILE__, __LINE__)
+  ::nvbw::cuCheck((api), (api).fn(__VA_ARGS__), #fn, #fn "(" #__VA_ARGS__ ")", __FILE__, __LINE__)

@@ -63,12 +63,30 @@ bool Gpu::canAccessPeer(int index, int peer) const {
 
 void Gpu::makeCurrent(int index) const { NVBW_CU(api_, cuCtxSetCurrent, context(index)); }
 
+std::string peerAccessFailureMessage(int from, int to, CUresult code,
+                                     const std::string& driverError) {
+  std::string text = "cannot enable peer access from GPU " + std::to_string(from) + " to GPU " +
+                     std::to_string(to) + " (cuCtxEnablePeerAccess: " + driverError + ")";
+  switch (code) {
+  case CUDA_ERROR_TOO_MANY_PEERS:
+    return text + ": the GPU has as many peers mapped as the driver allows; --pair A B measures "
+                  "one pair";
+  case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED:
+    return text + ": the driver does not allow access between these GPUs (nvidia-smi topo -p2p r "
+                  "shows the pairs it allows)";
+  default:
+    return text + "; nvidia-smi topo -p2p r shows the GPU pairs the driver allows";
+  }
+}
+
 void Gpu::enablePeerAccess(int a, int b) const {
   auto enable = [&](int from, int to) {
     makeCurrent(from);
-    CUresult rc = api_.cuCtxEnablePeerAccess(context(to), 0);
-    if (rc != CUDA_SUCCESS && rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-      throwCudaError(api_, rc, "cuCtxEnablePeerAccess", __FILE__, __LINE__);
+    const CUresult rc = api_.cuCtxEnablePeerAccess(context(to), 0);
+    if (rc == CUDA_SUCCESS || rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) return;
+    throw PeerAccessError(peerAccessFailureMessage(from, to, rc, describeCuResult(api_, rc)),
+                          "cuCtxEnablePeerAccess(context(" + std::to_string(to) + "), 0) at " +
+                              __FILE__ + ":" + std::to_string(__LINE__));
   };
   enable(a, b);
   enable(b, a);

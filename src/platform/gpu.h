@@ -11,6 +11,17 @@
 
 namespace nvbw {
 
+// Peer access between two GPUs could not be enabled: what() is peerAccessFailureMessage().
+class PeerAccessError : public Error {
+ public:
+  using Error::Error;
+};
+
+// "cannot enable peer access from GPU 0 to GPU 1 (cuCtxEnablePeerAccess: CUDA_ERROR_X (...)): "
+// and what the user can do about it.
+std::string peerAccessFailureMessage(int from, int to, CUresult code,
+                                     const std::string& driverError);
+
 // More GPUs than any system holds: a driver that reports more is not answering sensibly.
 inline constexpr int kMaxDevices = 1024;
 
@@ -34,7 +45,8 @@ class Gpu {
   bool canAccessPeer(int index, int peer) const;
   // Makes `index`'s primary context current on this thread.
   void makeCurrent(int index) const;
-  // Enables access both ways between a and b; already-enabled is not an error.
+  // Enables access both ways between a and b; already-enabled is not an error. Throws
+  // PeerAccessError.
   void enablePeerAccess(int a, int b) const;
   DeviceInfo info(int index) const;
   std::string uuid(int index) const;  // "GPU-..." (formatUuid)

@@ -21,6 +21,10 @@ HugePageInfo parseMeminfo(const std::string& text) {
       info.free = value;
     else if (name == "Hugepagesize:")
       info.pageBytes = unit == "kB" ? value * 1024 : value;
+    else if (name == "MemTotal:" && unit == "kB")
+      info.memTotalBytes = value * 1024;
+    else if (name == "MemAvailable:" && unit == "kB")
+      info.memAvailableBytes = value * 1024;
   }
   return info;
 }

@@ -11,9 +11,12 @@ struct HugePageInfo {
   std::uint64_t total = 0;      // HugePages_Total: pages of the default size reserved
   std::uint64_t free = 0;       // HugePages_Free
   std::uint64_t pageBytes = 0;  // Hugepagesize, in bytes; 0 when not reported
+  // The host's memory, in bytes (MemTotal, MemAvailable): what an allocation that fails says.
+  std::optional<std::uint64_t> memTotalBytes;
+  std::optional<std::uint64_t> memAvailableBytes;
 };
 
-// Parses /proc/meminfo's text; fields it lacks stay 0.
+// Parses /proc/meminfo's text; fields it lacks stay 0 (the memory: nullopt).
 HugePageInfo parseMeminfo(const std::string& text);
 
 // /proc/meminfo of this machine (all zero when it cannot be read).

@@ -28,11 +28,13 @@ class Output {
   // Version block, warnings, versions, host and device list.
   virtual void header(const RunHeader& header) = 0;
   virtual void testcaseStarted(const std::string& key) = 0;
-  // Passed: the -v sample lines, every matrix with its SUM line and notes. Waived:
-  // "Waived: <key>: <reason>". Error: "ERROR: <message>" (the runner puts the key in it).
+  // Passed: the -v sample lines, every matrix with its SUM line and notes. Waived: the reason.
+  // Error: the message (the runner puts the key in it). Text: output_text.cpp says which stream.
   virtual void testcaseFinished(const TestcaseResult& result) = 0;
-  // A run-level error (no driver, no GPU). JSON: the "error" key.
-  virtual void globalError(const std::string& message) = 0;
+  // A run-level error (no driver, no GPU). JSON: the "error" key, and `detail` (core/error.h) as
+  // "error_detail" where it is not empty.
+  virtual void globalError(const std::string& message, const std::string& detail) = 0;
+  void globalError(const std::string& message) { globalError(message, std::string()); }
   // --sweep: one testcase has run at every size (its per-size results came through
   // testcaseFinished, each with sweepSizeMiB set). Text: the size table; JSON: the "sweep" data.
   virtual void sweepFinished(const SweepTable& table) { (void)table; }

@@ -23,8 +23,8 @@ class FanOutput final : public Output {
   void testcaseFinished(const TestcaseResult& r) override {
     each([&](Output& o) { o.testcaseFinished(r); });
   }
-  void globalError(const std::string& m) override {
-    each([&](Output& o) { o.globalError(m); });
+  void globalError(const std::string& m, const std::string& detail) override {
+    each([&](Output& o) { o.globalError(m, detail); });
   }
   void sweepFinished(const SweepTable& t) override {
     each([&](Output& o) { o.sweepFinished(t); });

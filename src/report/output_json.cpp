@@ -261,6 +261,7 @@ class JsonOutput : public Output {
       json entry = {{keys::kName, result.name},
                     {keys::kStatus, statusName(Status::Error)},
                     {keys::kError, result.message}};
+      if (!result.detail.empty()) entry[keys::kErrorDetail] = result.detail;
       if (result.sweepSizeMiB) entry[keys::kBufferSizeMiB] = *result.sweepSizeMiB;
       addEntry(std::move(entry));
       break;
@@ -268,7 +269,10 @@ class JsonOutput : public Output {
     }
   }
 
-  void globalError(const std::string& message) override { root_[keys::kError] = message; }
+  void globalError(const std::string& message, const std::string& detail) override {
+    root_[keys::kError] = message;
+    if (!detail.empty()) root_[keys::kErrorDetail] = detail;
+  }
 
   void sweepFinished(const SweepTable& table) override {
     json& sweep = root_[keys::kSweep];

@@ -1,10 +1,18 @@
 // Text output: upstream v0.8's console layout (or v0.10's header and COEFFICIENT_OF_VARIATION
 // lines under --compat v0.10), with docs/compatibility.md #c3 (waive reasons) and #c8 (MIN/MAX/AVG
-// over present cells only), plus lines of our own that never replace one of upstream's
-// (#additions): the noisy-cell NOTE, and under -v the per-cell statistics. What the run learns
-// only at its end (run warnings, an interruption) goes to stderr: on stdout it would fall inside
-// the last testcase's block, where clients read every number as a cell; so do the warnings of
-// cells above their link's peak, which carry numbers.
+// over present cells only).
+//
+// Where our lines go: programs that parse the text read every line after a `Running` line as
+// part of that testcase (docs/compatibility.md#clients): a number there becomes a cell, a word a
+// value that is not a number. So from the first `Running` line on, stdout carries upstream's
+// lines only (the `Running` line, title, matrix, SUM, v0.10's COEFFICIENT_OF_VARIATION, upstream's
+// bare `Waived: `, its two `ERROR: Testcase ...` selection lines, the trailer; -v's blocks and
+// --sweep's table, which no parser reads), and every line of ours goes to stderr at the moment it
+// belongs, stdout flushed first so that a terminal, or `2>&1`, shows them in order: why a testcase
+// was waived, why one failed, the noisy-cell and outlier NOTEs, the comparison with a baseline
+// and the expectation checks, the warnings of cells above their link's peak, the run warnings and
+// the interruption. Before the first `Running` line no parser reads anything, and the header's
+// notes stay on stdout.
 #include "report/output_text.h"
 
 #include <ostream>
@@ -17,6 +25,17 @@
 
 namespace nvbw {
 namespace {
+
+// Upstream's two lines for a -t token that names no testcase (SuperBench reads the first); our
+// other selection errors go where our lines go.
+bool isUpstreamSelectionError(const std::string& message) {
+  auto startsEnds = [&message](const std::string& start, const std::string& end) {
+    return message.size() > start.size() + end.size() && message.rfind(start, 0) == 0 &&
+           message.compare(message.size() - end.size(), end.size(), end) == 0;
+  };
+  return startsEnds("Testcase index ", " out of bound!") ||
+         (startsEnds("Testcase ", " not found!") && message.find(" failed: ") == std::string::npos);
+}
 
 std::string sumLine(const MatrixResult& m, bool perfFormatter) {
   const std::string sum = fixed2(m.sum());
@@ -122,43 +141,51 @@ class TextOutput : public Output {
     if (result.sweepSizeMiB) {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
       if (result.status == Status::Error)
-        out_ << "ERROR: " << result.message << " (buffer size " << *result.sweepSizeMiB << " MiB)\n"
-             << std::flush;
+        toPerson("ERROR: " + result.message + " (buffer size " +
+                 std::to_string(*result.sweepSizeMiB) + " MiB)\n" + detailLine(result.detail));
       return;
     }
     switch (result.status) {
     case Status::Passed:
       if (settings_.verbose) out_ << sampleLines(result.measurements);
-      for (std::size_t i = 0; i < result.matrices.size(); ++i)
-        out_ << formatResult(result.matrices[i], i + 1 == result.matrices.size()
-                                                     ? std::optional<std::string>(result.name)
-                                                     : std::nullopt);
+      for (std::size_t i = 0; i < result.matrices.size(); ++i) {
+        const MatrixResult& m = result.matrices[i];
+        out_ << formatResult(m, i + 1 == result.matrices.size()
+                                    ? std::optional<std::string>(result.name)
+                                    : std::nullopt);
+        toPerson(noisyCellsNote(m) + outlierNotes(m));
+      }
       break;
     case Status::Waived:
-      out_ << "Waived: " << result.name << ": " << result.message << "\n";
+      out_ << "Waived: \n";  // upstream's line: no name, no reason
+      toPerson("NOTE: " + result.name + " waived: " + result.message + "\n");
       break;
     case Status::Error:
-      out_ << "ERROR: " << result.message << "\n";
+      if (isUpstreamSelectionError(result.message))
+        out_ << "ERROR: " << result.message << "\n";
+      else
+        toPerson("ERROR: " + result.message + "\n" + detailLine(result.detail));
       break;
     }
     out_ << std::flush;
   }
 
   void sweepFinished(const SweepTable& table) override {
-    out_ << sweepText(table, settings_.verbose) << std::flush;
-  }
-
-  void comparison(const Comparison& result) override {
-    out_ << comparisonText(result) << "\n" << std::flush;
-  }
-
-  void expectations(const std::vector<ExpectationResult>& results) override {
-    for (const ExpectationResult& result : results) out_ << expectationText(result) << "\n";
+    out_ << sweepText(table, settings_.verbose);
+    toPerson(sweepNotes(table));
     out_ << std::flush;
   }
 
-  void globalError(const std::string& message) override {
-    err_ << "ERROR: " << message << "\n" << std::flush;
+  void comparison(const Comparison& result) override { toPerson(comparisonText(result) + "\n"); }
+
+  void expectations(const std::vector<ExpectationResult>& results) override {
+    std::string text;
+    for (const ExpectationResult& result : results) text += expectationText(result) + "\n";
+    toPerson(text);
+  }
+
+  void globalError(const std::string& message, const std::string& detail) override {
+    toPerson("ERROR: " + message + "\n" + detailLine(detail));
     failed_ = true;
   }
 
@@ -189,19 +216,30 @@ class TextOutput : public Output {
         m.spec.title + "\n" + formatMatrix(m) + "\n" + sumLine(m, settings_.perfFormatter);
     if (settings_.compat == CompatMode::V0_10 && lastOf && m.spec.unit == Unit::GBps)
       text += coefficientOfVariationLine(*lastOf, m);
-    if (settings_.verbose) text += verboseSummary(m);
-    text += noisyCellsNote(m);
-    text += outlierNotes(m);
-    if (settings_.verbose) text += percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
+    if (settings_.verbose)
+      text += verboseSummary(m) + percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
     return text + "\n";
   }
 
-  // Cells above their link's peak on stderr: clients read stdout's blocks as numbers.
+  // Cells above their link's peak, in words of ours (see the top of this file).
   void warnAbovePeak(const TestcaseResult& result) {
     if (result.status != Status::Passed) return;
+    std::string text;
+    for (const MatrixResult& m : result.matrices) text += abovePeakWarnings(m);
+    toPerson(text);
+  }
+
+  // Lines of ours, in order with stdout's (see the top of this file).
+  void toPerson(const std::string& text) {
+    if (text.empty()) return;
     out_ << std::flush;
-    for (const MatrixResult& m : result.matrices) err_ << abovePeakWarnings(m);
-    err_ << std::flush;
+    err_ << text << std::flush;
+  }
+
+  // -v: the failing call as the source writes it, and where.
+  std::string detailLine(const std::string& detail) const {
+    if (!settings_.verbose || detail.empty()) return "";
+    return "Detail: " + detail + "\n";
   }
 
   std::ostream& out_;

@@ -130,6 +130,27 @@ TEST(FormatOption, TextIsTheDefault) {
   }
 }
 
+// v0.10's documentation lists `-F, --format text|json|perf`: -F is --format, and perf is
+// --perfFormatter's text.
+TEST(FormatOption, DashFAndPerfAreV010sSpellings) {
+  const Args run = {"-t", "0", "4", "33", "-i", "2"};
+  const RunResult perfFormatter = fake(with({"--perfFormatter"}, run));
+  ASSERT_EQ(perfFormatter.exitCode, 0) << describe(perfFormatter);
+  ASSERT_NE(perfFormatter.out.find("&&&& PERF host_to_device_memcpy_ce "), std::string::npos);
+  for (const Args& spelling :
+       {Args{"--format", "perf"}, Args{"-F", "perf"}, Args{"--format=perf"}, Args{"-Fperf"}}) {
+    const RunResult perf = fake(with(spelling, run));
+    EXPECT_EQ(perf.exitCode, 0) << describe(perf);
+    EXPECT_EQ(perf.out, perfFormatter.out) << spelling[0];
+  }
+  const RunResult j = fake(with({"-j"}, run));
+  const RunResult f = fake(with({"-F", "json"}, run));
+  EXPECT_EQ(f.exitCode, j.exitCode) << describe(f);
+  EXPECT_EQ(stable(f.out), stable(j.out));
+  EXPECT_EQ(fake(with({"-F", "text"}, run)).out, fake(run).out);
+  EXPECT_EQ(real({"-F", "json", "-l"}).out, real({"-j", "-l"}).out);
+}
+
 void expectUsageError(const RunResult& r, const std::string& message) {
   EXPECT_EQ(r.exitCode, 2) << describe(r);
   EXPECT_EQ(r.out, "") << describe(r);
@@ -140,10 +161,14 @@ TEST(FormatOption, ConflictsAndBadValuesAreUsageErrors) {
   for (const Args& args : {Args{"--format", "text", "-j"}, Args{"-j", "--format", "text", "-l"},
                            Args{"--json", "--format=text", "-t", "0"}})
     expectUsageError(fake(args), "--format text and -j/--json cannot be used together");
+  expectUsageError(fake({"--format", "perf", "-j", "-t", "0"}),
+                   "--format perf and -j/--json cannot be used together");
+  expectUsageError(fake({"-F", "perf", "-j", "-t", "0"}),
+                   "--format perf and -j/--json cannot be used together");
   expectUsageError(fake({"--format", "yaml", "-l"}),
-                   "invalid value 'yaml' for --format: expected text or json");
+                   "invalid value 'yaml' for --format: expected text, json or perf");
   expectUsageError(fake({"--format", "yaml", "-h"}),
-                   "invalid value 'yaml' for --format: expected text or json");
+                   "invalid value 'yaml' for --format: expected text, json or perf");
 }
 
 // ---- --compat and NVBANDWIDTH_COMPAT ------------------------------------------------------------
@@ -274,7 +299,7 @@ TEST(CompatOption, VersionSaysWhichInterfaceIsInForce) {
 
 TEST(CompatOption, HelpShowsTheNewOptions) {
   const RunResult help = real({"-h"});
-  EXPECT_NE(help.out.find("  --format arg "), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("  -F [ --format ] arg "), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("  --compat arg "), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("NVBANDWIDTH_COMPAT"), std::string::npos) << help.out;
 }

@@ -321,7 +321,7 @@ TEST(MetricsCli, ARunAndASavedReportGiveMetricsFiles) {
   const RunResult run = fake({"-t", "0", "--metrics", dir / "run.prom"});
   ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   const std::string prom = readText(dir / "run.prom");
-  EXPECT_NE(prom.find("nvbandwidth_bandwidth_gigabytes_per_second{"), std::string::npos);
+  EXPECT_NE(prom.find("nvbandwidth_bandwidth_bytes_per_second{"), std::string::npos);
   EXPECT_NE(prom.find("nvbandwidth_run_start_timestamp_seconds"), std::string::npos);
   EXPECT_NE(prom.find("nvbandwidth_run_duration_seconds"), std::string::npos);
   const RunResult from =

@@ -12,8 +12,14 @@ Sections (default: all):
   fake       whole runs of the fake platform (1, 2, 8 GPUs) with every extra line forced, for the
              command line of each client, in every --compat mode the binary has
   selftest   the checker itself: a run warning after the last testcase must fail it
+  lines      every line the program can print besides its matrices, from the code
+             (--catalogue: nvbw_line_catalogue), on stdout or stderr as it must be, in real runs
+             of the fake (and of the MPI fake with 4 ranks: --mpi-fake, --mpirun) (check_lines.py)
   real       each client's command line on real binaries (--real-binary, and --upstream-binary
              when given) on this machine's GPUs, outputs kept under --save (check_real.py)
+  real-lines (named only) our lines on a real binary (--real-binary): a selection with waived
+             testcases between measured ones, and -b 90000's allocation failure in the user's
+             terms (check_lines.py; tools/gpu_acceptance_29.sh)
 
 Exit status: 0 when nothing failed (skips are printed), 1 otherwise.
 """
@@ -34,6 +40,7 @@ import client_dcgm as dcgm  # noqa: E402
 import client_dra as dra  # noqa: E402
 import client_nhc as nhc  # noqa: E402
 import client_superbench as sb  # noqa: E402
+import check_lines  # noqa: E402
 import check_real  # noqa: E402
 import compare  # noqa: E402
 import report_model as rm  # noqa: E402
@@ -409,14 +416,6 @@ def _figures(output):
         raise RuntimeError('our -j report does not read: %s' % e) from e
 
 
-def _reference_status(report):
-    if report.interrupted:
-        return 130
-    if any(t.status in ('ERROR', 'Running') for t in report.testcases):
-        return 1
-    return 0
-
-
 def check_fake(results, fake, binary, jobs):
     if not fake or not os.access(fake, os.X_OK):
         results.skip('fake runs', 'no fake binary (build target nvbandwidth_fake)')
@@ -488,8 +487,10 @@ def check_put_back(results, fake):
             ours = run_binary(fake, args, env)
             theirs = Output(ur.render_text(_figures(run_binary(fake, args + ['-j'], env)),
                                            compat=compat))
+            # Before issue 18 these were on stdout, and the interrupted testcase's ERROR line
+            # (on stderr since issue 29) before them.
             moved = [line for line in ours.stderr.split('\n')
-                     if line.startswith(('WARNING: ', 'Interrupted by '))]
+                     if line.startswith(('WARNING: ', 'Interrupted by ', 'ERROR: interrupted by '))]
             problems = []
             if not moved:
                 problems.append('stderr has no run-end line to put back: %r' % ours.stderr)
@@ -556,7 +557,7 @@ def _finish(results, name, client, args, text, figures, compat, context, documen
         if client in ('chm-json', 'dcgm'):
             report = _figures(ours)
             theirs = Output(ur.render_json(report, verbose=client == 'dcgm'), '',
-                            _reference_status(report))
+                            ur.reference_status(report))
             if client == 'dcgm':
                 notes = compare.dcgm_notes(ours, theirs)
                 results.report(name, compare.compare_dcgm(ours, theirs, notes, documented), notes)
@@ -691,17 +692,22 @@ def check_selftest(results):
 
 # ---- main -------------------------------------------------------------------------------------
 
-SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest', 'real']
+SECTIONS = ['renderer', 'upstream', 'goldens', 'fake', 'selftest', 'lines', 'real']
+# Sections run only when named: they run a real binary on this machine's GPUs.
+NAMED_ONLY = ['real-lines']
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('sections', nargs='*', choices=SECTIONS + [[]], default=[])
+    parser.add_argument('sections', nargs='*', choices=SECTIONS + NAMED_ONLY + [[]], default=[])
     parser.add_argument('--fake', help='build/tests/nvbandwidth_fake')
     parser.add_argument('--binary', help='build/nvbandwidth (its listing is checked)')
     parser.add_argument('--real-binary', help='real: our binary, run on this machine\'s GPUs')
     parser.add_argument('--upstream-binary', help='real: upstream\'s binary, run the same way')
     parser.add_argument('--save', help='real: keep every output under this folder')
+    parser.add_argument('--catalogue', help='lines: build/tests/nvbw_line_catalogue')
+    parser.add_argument('--mpi-fake', help='lines: build/tests/nvbandwidth_mpi_fake')
+    parser.add_argument('--mpirun', help='lines: the mpirun that runs it')
     parser.add_argument('--jobs', type=int, default=2)
     parser.add_argument('-v', '--verbose', action='store_true', help='print passing checks too')
     options = parser.parse_args()
@@ -717,6 +723,13 @@ def main():
         check_fake(results, options.fake, options.binary, options.jobs)
     if 'selftest' in sections:
         check_selftest(results)
+    if 'lines' in sections:
+        check_lines.check_lines(results, options.fake, options.catalogue, run_binary,
+                                options.mpi_fake, options.mpirun)
+    if 'real-lines' in sections:
+        check_lines.check_real_lines(results, options.real_binary,
+                                     options.save and os.path.join(options.save, 'lines'),
+                                     run_binary)
     if 'real' in sections:
         check_real.check_real(results, options.real_binary, options.upstream_binary, options.save,
                               run_binary)

@@ -41,17 +41,6 @@ class Source:
                                                                       ours)
 
 
-def _save(save, source, name, output):
-    if not save:
-        return
-    folder = os.path.join(save, source.label)
-    os.makedirs(folder, exist_ok=True)
-    for suffix, text in (('out', output.stdout), ('err', output.stderr),
-                         ('rc', '%d\n' % output.status)):
-        with open(os.path.join(folder, '%s.%s' % (name, suffix)), 'w', encoding='utf-8') as f:
-            f.write(text)
-
-
 def _values_read(reading):
     """How many values a reading holds, whatever the client's structure."""
     if isinstance(reading, dict):
@@ -167,7 +156,7 @@ def check_real(results, binary, upstream, save, run_binary):
         key = (source.label, tuple(args))
         if key not in cache:
             cache[key] = run_binary(source.binary, args, None, 900)
-            _save(save, source, name, cache[key])
+            compare.save_output(save and os.path.join(save, source.label), name, cache[key])
         return cache[key]
 
     sources = [Source('ours-v0.8', binary, [], 'v0.8', True),

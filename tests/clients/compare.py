@@ -3,6 +3,7 @@ saying how they differ: extra values, lost values, other names, a failed parse. 
 the lines of ours that the client reads differently are named (blame()).
 """
 import difflib
+import os
 from dataclasses import dataclass
 
 import client_chm as chm
@@ -24,6 +25,17 @@ class Output:
     stdout: str
     stderr: str = ''
     status: int = 0
+
+
+def save_output(folder, name, output):
+    """Keeps `output` as folder/name.out, .err and .rc (nothing without a folder)."""
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    for suffix, text in (('out', output.stdout), ('err', output.stderr),
+                         ('rc', '%d\n' % output.status)):
+        with open(os.path.join(folder, '%s.%s' % (name, suffix)), 'w', encoding='utf-8') as f:
+            f.write(text)
 
 
 def _attempt(read, output, context):
@@ -52,10 +64,8 @@ RESTRICTABLE = {
 
 
 # Upstream's trailer NOTE, as NHC reads it: two rows of non-numbers in the last block (its known
-# failure on upstream's own output, docs/compatibility.md#k2). After a failed testcase (a block
-# without a matrix) our named `Waived: <key>: ...` line is dropped for `memcpy` where upstream's
-# bare `Waived: ` took the column header's place, so NHC drops the trailer's first line instead:
-# both fail on the trailer alike, and the trailer rows are not compared.
+# failure on upstream's own output, docs/compatibility.md#k2): both sides fail on the trailer
+# alike, and its rows are not compared.
 _TRAILER_ROWS = [
     'NOTE: The reported results may not reflect the full capabilities of the platform.'.split()[1:],
     'Performance can vary with software drivers, hardware clocks, and system topology.'.split()[1:]]

@@ -74,6 +74,16 @@ def _cv_line(testcase, matrix):
     return 'COEFFICIENT_OF_VARIATION %s %s\n' % (testcase.name, fixed2(matrix.cv or 0.0))
 
 
+def reference_status(report):
+    """The exit status this project gives a run of these figures (upstream's would have stopped):
+    130 interrupted, 1 with a failed or unfinished testcase, else 0."""
+    if report.interrupted:
+        return 130
+    if any(t.status in ('ERROR', 'Running') for t in report.testcases):
+        return 1
+    return 0
+
+
 def render_text(report, compat='v0.8', perf=False):
     """Upstream's console output of `report` (compat 'v0.8' or 'v0.10')."""
     text = ''

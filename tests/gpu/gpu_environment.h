@@ -41,7 +41,7 @@ class RecordingOutput final : public Output {
   void header(const RunHeader&) override {}
   void testcaseStarted(const std::string& key) override { started.push_back(key); }
   void testcaseFinished(const TestcaseResult& r) override { results.push_back(r); }
-  void globalError(const std::string& m) override { errors.push_back(m); }
+  void globalError(const std::string& m, const std::string&) override { errors.push_back(m); }
   void finish(const RunEnd&) override {}
   std::vector<std::string> started;
   std::vector<TestcaseResult> results;

@@ -10,15 +10,18 @@ and hold the invariants of README.md: every family an nvbandwidth_ gauge with # 
 its samples together, no series twice, no empty label value, no control character in a value,
 finite values, known label names, the cell families on the cells of the value families.
 
-promtool's lint asks for base units (bytes, seconds) and snake_case label names; the metrics keep
-the tool's GB/s and ns (their values equal the report's numbers) and dcgm-exporter's modelName
-label, deliberately. Those findings, and only those, are accepted.
+promtool's lint asks for base units (bytes, seconds) and snake_case label names. The metrics are
+in base units (bytes per second, seconds, ratios; percents named _percent) and keep
+dcgm-exporter's label names (modelName, UUID, Hostname) so that they join with its series: the
+label-name finding, and only it, is accepted, and each file must lint clean once those three
+labels are renamed to snake_case (so no other finding hides behind the accepted one).
 
 With --render, the check first shows that it rejects broken files (one per rule) and passes a
 good one; then the metrics files of every report in the tree (tests/golden, docs/measurements,
 tests/metrics/reports; the -j -l listing is not a report) are written by RENDER_METRICS into a
 temporary folder and checked, with the committed goldens tests/golden/metrics/*.prom, and the
-values of each report of this tool's layout are compared with its JSON `values`, exactly.
+values of each report of this tool's layout are compared with its JSON `values`, exactly (GB/s x
+10^9, ns / 10^9: one IEEE operation each, as the writer does).
 
 With --binary and --fake-binary, the files the commands write are checked too: `--metrics` of
 runs on faked GPUs (with `--output` of the same run, whose values the metrics must equal), of a
@@ -59,27 +62,27 @@ ALWAYS_ONE = {"nvbandwidth_run_info", "nvbandwidth_build_info", "nvbandwidth_pro
               "nvbandwidth_comparison_verdict"}
 ZERO_OR_ONE = {"nvbandwidth_run_interrupted", "nvbandwidth_run_error", "nvbandwidth_cell_outlier"}
 NOT_NEGATIVE = {
-    "nvbandwidth_bandwidth_gigabytes_per_second", "nvbandwidth_latency_nanoseconds",
-    "nvbandwidth_bandwidth_peak_gigabytes_per_second", "nvbandwidth_bandwidth_percent_of_peak",
-    "nvbandwidth_cell_cv_ratio", "nvbandwidth_bandwidth_sum_gigabytes_per_second",
-    "nvbandwidth_latency_sum_nanoseconds", "nvbandwidth_comparison_band_percent",
+    "nvbandwidth_bandwidth_bytes_per_second", "nvbandwidth_latency_seconds",
+    "nvbandwidth_bandwidth_peak_bytes_per_second", "nvbandwidth_bandwidth_of_peak_ratio",
+    "nvbandwidth_cell_cv_ratio", "nvbandwidth_bandwidth_sum_bytes_per_second",
+    "nvbandwidth_latency_sum_seconds", "nvbandwidth_comparison_band_percent",
     "nvbandwidth_comparison_healthy_spread_percent", "nvbandwidth_comparison_spread_percent",
     "nvbandwidth_comparison_unstable_limit_percent",
     "nvbandwidth_comparison_tolerance_percent", "nvbandwidth_run_duration_seconds",
 }
 COUNTS = {"nvbandwidth_comparison_cells", "nvbandwidth_comparison_unmatched"}
-VALUE_FAMILIES = ("nvbandwidth_bandwidth_gigabytes_per_second", "nvbandwidth_latency_nanoseconds")
+VALUE_FAMILIES = ("nvbandwidth_bandwidth_bytes_per_second", "nvbandwidth_latency_seconds")
 # Families whose series are cells of the value families, with the same labels.
-CELL_FAMILIES = ("nvbandwidth_bandwidth_peak_gigabytes_per_second",
-                 "nvbandwidth_bandwidth_percent_of_peak", "nvbandwidth_cell_cv_ratio",
+CELL_FAMILIES = ("nvbandwidth_bandwidth_peak_bytes_per_second",
+                 "nvbandwidth_bandwidth_of_peak_ratio", "nvbandwidth_cell_cv_ratio",
                  "nvbandwidth_cell_outlier")
 STATUSES = {"Passed", "Waived", "ERROR", "Running"}
-# promtool lint findings that the naming decides on purpose (see the docstring).
+# The one promtool lint finding the naming decides on purpose: dcgm-exporter's label names.
 ACCEPTED_LINT = [
-    re.compile(r'^(nvbandwidth_\w*gigabytes\w*) use base unit "bytes" instead of "gigabytes"$'),
-    re.compile(r'^(nvbandwidth_\w*nanoseconds\w*) use base unit "seconds" instead of "nanoseconds"$'),
     re.compile(r"^(nvbandwidth_\w+) label names should be written in 'snake_case' not 'camelCase'$"),
 ]
+# dcgm-exporter's label names, kept for joins with its series; as promtool would have them.
+DCGM_LABELS = {"modelName": "model_name", "UUID": "uuid", "Hostname": "hostname"}
 
 
 def control_character(text):
@@ -197,19 +200,31 @@ def check_families(text, problems):
     return series
 
 
+def promtool(data):
+    done = subprocess.run(["promtool", "check", "metrics"], input=data, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=120)
+    return done.returncode, (done.stdout + done.stderr).decode("utf-8", "replace")
+
+
 def check_promtool(path, problems):
+    """promtool's output, line by line: only the accepted finding; and nothing at all once the
+    dcgm-exporter labels are renamed as promtool would have them."""
     with open(path, "rb") as stream:
-        done = subprocess.run(["promtool", "check", "metrics"], stdin=stream,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    output = (done.stdout + done.stderr).decode("utf-8", "replace")
-    if done.returncode == 0:
-        return
-    if done.returncode != 3:  # 3: lint findings only; anything else is an error
-        problems.append("promtool check metrics: exit %d: %s" % (done.returncode, output.strip()))
+        data = stream.read()
+    status, output = promtool(data)
+    if status not in (0, 3):  # 3: lint findings only; anything else is an error
+        problems.append("promtool check metrics: exit %d: %s" % (status, output.strip()))
         return
     for line in output.splitlines():
         if line.strip() and not any(rule.match(line.strip()) for rule in ACCEPTED_LINT):
             problems.append("promtool check metrics: %s" % line.strip())
+    renamed = data.decode("utf-8")
+    for ours, snake in DCGM_LABELS.items():
+        renamed = re.sub(r'([{,])%s="' % ours, r'\1%s="' % snake, renamed)
+    status, output = promtool(renamed.encode("utf-8"))
+    if status != 0 or output.strip():
+        problems.append("promtool check metrics, dcgm-exporter labels renamed: exit %d: %s"
+                        % (status, output.strip()[:300]))
 
 
 def check_file(path):
@@ -259,7 +274,10 @@ def json_values(report):
         size = str(entry["bufferSize_MiB"]) if "bufferSize_MiB" in entry else None
         seen[(entry["name"], size)] = seen.get((entry["name"], size), 0) + 1
         repeat = str(seen[(entry["name"], size)]) if seen[(entry["name"], size)] > 1 else None
-        cells = [v for row in entry["values"] for v in row if v is not None]
+        # The base units, as the writer makes them: GB/s x 10^9, ns / 10^9.
+        latency = entry.get("unit") == "ns"
+        cells = [v / 1e9 if latency else v * 1e9 for row in entry["values"] for v in row
+                 if v is not None]
         out.setdefault((as_label(entry["name"]), size, repeat), []).extend(cells)
     return {key: sorted(values) for key, values in out.items() if values}
 
@@ -300,9 +318,9 @@ def render_and_check(render, source_dir, folder):
 
 
 GOOD = (
-    '# HELP nvbandwidth_bandwidth_gigabytes_per_second Bandwidth.\n'
-    '# TYPE nvbandwidth_bandwidth_gigabytes_per_second gauge\n'
-    'nvbandwidth_bandwidth_gigabytes_per_second{gpu="0",modelName="NVIDIA H200",'
+    '# HELP nvbandwidth_bandwidth_bytes_per_second Bandwidth.\n'
+    '# TYPE nvbandwidth_bandwidth_bytes_per_second gauge\n'
+    'nvbandwidth_bandwidth_bytes_per_second{gpu="0",modelName="NVIDIA H200",'
     'testcase="a\\\\b\\"c\\nd",peer="CPU"} 55.5\n'
     '# HELP nvbandwidth_cell_outlier Outlier.\n'
     '# TYPE nvbandwidth_cell_outlier gauge\n'
@@ -310,9 +328,9 @@ GOOD = (
     'peer="CPU"} 0\n')
 # Files the check must reject, each for one reason.
 BAD = {
-    "a family twice": GOOD + '# HELP nvbandwidth_bandwidth_gigabytes_per_second B.\n'
-                             '# TYPE nvbandwidth_bandwidth_gigabytes_per_second gauge\n'
-                             'nvbandwidth_bandwidth_gigabytes_per_second{gpu="1"} 1\n',
+    "a family twice": GOOD + '# HELP nvbandwidth_bandwidth_bytes_per_second B.\n'
+                             '# TYPE nvbandwidth_bandwidth_bytes_per_second gauge\n'
+                             'nvbandwidth_bandwidth_bytes_per_second{gpu="1"} 1\n',
     "a series twice": GOOD.replace("} 0\n", "} 0\nnvbandwidth_cell_outlier{gpu=\"0\","
                                    "modelName=\"NVIDIA H200\",testcase=\"a\\\\b\\\"c\\nd\","
                                    "peer=\"CPU\"} 1\n"),
@@ -332,6 +350,10 @@ BAD = {
     "a missing last line feed": GOOD[:-1],
     "a sample of another family": GOOD.replace("nvbandwidth_cell_outlier{", "nvbandwidth_cell_outliers{"),
     "a lint finding not accepted": GOOD.replace("nvbandwidth_cell_outlier", "nvbandwidth_cell_outlier_kilometers"),
+    "a unit that is not a base unit": GOOD.replace("nvbandwidth_bandwidth_bytes_per_second",
+                                                   "nvbandwidth_bandwidth_gigabytes_per_second"),
+    "a snake_case label finding hidden behind the accepted one":
+        GOOD.replace('modelName="NVIDIA H200",testcase', 'modelName="NVIDIA H200",linkName="x",testcase', 1),
 }
 
 
@@ -347,6 +369,15 @@ def self_test(folder):
             failures.append("self-test: a good file fails: %s" % problems)
         elif name != "good" and not problems:
             failures.append("self-test: a file with %s passes" % name)
+    # The accepted finding cannot hide a label of ours spelled like dcgm-exporter's.
+    path = os.path.join(folder, "self_test.prom")
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        stream.write(BAD["a snake_case label finding hidden behind the accepted one"])
+    found = []
+    check_promtool(path, found)
+    if not any("dcgm-exporter labels renamed" in p for p in found):
+        failures.append("self-test: promtool's camelCase finding of a label of ours passes: %r"
+                        % found)
     return failures
 
 
@@ -393,6 +424,42 @@ def command_files(binary, fake, source_dir, folder):
     return problems, files
 
 
+def promql_expressions(markdown):
+    """The expressions of a Markdown text's ```promql blocks: each starts on a line of its own,
+    indented lines continue it, # lines are comments."""
+    expressions = []
+    for block in re.findall(r"```promql\n(.*?)```", markdown, re.S):
+        for line in block.split("\n"):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if line[0] in " \t" and expressions:
+                expressions[-1] += " " + line.strip()
+            else:
+                expressions.append(line.strip())
+    return expressions
+
+
+def check_documented_queries(source_dir, folder):
+    """Every PromQL expression the READMEs show parses (promtool check rules)."""
+    expressions = []
+    for doc in ("README.md", "tests/metrics/README.md"):
+        with open(os.path.join(source_dir, doc), encoding="utf-8") as stream:
+            expressions += promql_expressions(stream.read())
+    if len(expressions) < 5:
+        return ["only %d PromQL expressions found in the READMEs" % len(expressions)]
+    rules = os.path.join(folder, "documented.rules.yml")
+    with open(rules, "w", encoding="utf-8") as stream:
+        stream.write("groups:\n- name: documented\n  rules:\n")
+        for i, expression in enumerate(expressions):
+            stream.write("  - record: documented_%d\n    expr: %s\n" % (i, json.dumps(expression)))
+    done = subprocess.run(["promtool", "check", "rules", rules], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=120)
+    if done.returncode != 0:
+        return ["a documented PromQL query does not parse: %s"
+                % (done.stdout + done.stderr).decode("utf-8", "replace").strip()[:500]]
+    return []
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*")
@@ -426,6 +493,10 @@ def main():
             failures += len(problems)
             files += rendered
             files += sorted(glob.glob(os.path.join(args.source_dir, "tests/golden/metrics/*.prom")))
+            problems = check_documented_queries(args.source_dir, folder)
+            for problem in problems:
+                print(problem)
+            failures += len(problems)
         if args.binary:
             problems, written = command_files(args.binary, args.fake_binary, args.source_dir, folder)
             for problem in problems:

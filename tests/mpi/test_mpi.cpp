@@ -133,34 +133,36 @@ TEST(MpiFake, AnErrorOnRankOneFailsThatTestcaseAndTheNextRuns) {
                   {{"NVBW_FAKE_FAIL_RANK", "1"},
                    {"NVBW_FAKE_FAIL_TITLE", "memcpy CE GPU(row) -> GPU(column)"}}));
   EXPECT_EQ(run.exitCode, 1) << describe(run);
-  EXPECT_NE(run.out.find("ERROR: rank 1: Testcase multinode_device_to_device_memcpy_read_ce "
+  EXPECT_NE(run.err.find("ERROR: rank 1: Testcase multinode_device_to_device_memcpy_read_ce "
                          "failed: data verification failed"),
             std::string::npos)
-      << run.out;
+      << run.err;
   EXPECT_NE(run.out.find("SUM multinode_device_to_device_memcpy_write_ce "), std::string::npos);
 }
 
 TEST(MpiFake, OneProcessWaivesEveryMultinodeTestcase) {
   const RunResult run = mpirun(fake(1, {"-p", "multinode"}));
   EXPECT_EQ(run.exitCode, 0) << describe(run);
-  EXPECT_EQ(countOf(run.out, "Waived: multinode_"), 13) << run.out;
-  EXPECT_EQ(countOf(run.out, "needs at least 2 processes, one per GPU (this run has 1)"), 13);
+  EXPECT_EQ(countOf(run.out, "Waived: \n"), 13) << run.out;
+  EXPECT_EQ(countOf(run.err, " waived: needs at least 2 processes, one per GPU (this run has 1)"),
+            13)
+      << run.err;
 }
 
 TEST(MpiFake, WithoutSharedMemoryTheMultinodeTestcasesSayWhy) {
   const RunResult run = mpirun(fake(2, {"-t", "35", "45"}, {{"NVBW_FAKE_SHARING", "none"}}));
   EXPECT_EQ(run.exitCode, 0) << describe(run);
-  EXPECT_NE(run.out.find("Waived: multinode_device_to_device_memcpy_read_ce: cannot share GPU "
-                         "memory between the processes: fabric handles are not usable"),
+  EXPECT_NE(run.err.find("NOTE: multinode_device_to_device_memcpy_read_ce waived: cannot share "
+                         "GPU memory between the processes: fabric handles are not usable"),
             std::string::npos)
-      << run.out;
+      << run.err;
 }
 
 TEST(MpiFake, BroadcastsWaiveWhileMulticastIsDisabled) {
   const RunResult run = mpirun(fake(2, {"-t", "45", "46"}));
   EXPECT_EQ(
-      countOf(run.out, "needs multicast objects: disabled by NVBANDWIDTH_DISABLE_MULTICAST=1"), 2)
-      << run.out;
+      countOf(run.err, "needs multicast objects: disabled by NVBANDWIDTH_DISABLE_MULTICAST=1"), 2)
+      << run.err;
 }
 
 TEST(MpiFake, SingleProcessTestcasesAreMeasuredOnRankZeroAlone) {
@@ -219,6 +221,131 @@ TEST(MpiFake, AnUnusableBaselineStopsEveryRankBeforeTheRun) {
   std::remove(base.c_str());
 }
 
+// ---- every failure path: one document with -j, one set of lines in text ------------------------
+
+// How many documents stdout holds, each read as DCGM finds one (a line that is only "{" to the
+// matching "}" line), and whether each is JSON.
+int documentsIn(const std::string& out) {
+  int documents = 0;
+  std::size_t at = 0;
+  while ((at = out.find("{\n", at)) != std::string::npos) {
+    if (at != 0 && out[at - 1] != '\n') {
+      ++at;
+      continue;
+    }
+    const std::size_t end = out.find("\n}\n", at);
+    if (end == std::string::npos) break;
+    EXPECT_NO_THROW(json::parse(out.substr(at, end + 3 - at))) << out;
+    ++documents;
+    at = end + 3;
+  }
+  return documents;
+}
+
+struct FailurePath {
+  const char* name;
+  MpiRun run;
+  int exitCode;
+  const char* line;  // the line (its start) that says what failed, once
+  bool document;     // whether -j prints a document (a usage error prints none, as one process)
+};
+
+std::vector<FailurePath> failurePaths() {
+  const std::pair<std::string, std::string> fakeCuda = {"LD_LIBRARY_PATH", NVBW_FAKE_CUDA_DIR};
+  std::vector<FailurePath> paths = {
+      {"no GPU (driver sees none)",
+       {2, NVBW_BINARY, {"-t", "0"}, {fakeCuda, {"FAKE_CUDA_MODE", "zero"}}},
+       1,
+       "ERROR: cannot start: rank 0: no CUDA-capable GPU is visible to this process",
+       true},
+      {"a stub driver",
+       {2, NVBW_BINARY, {"-t", "0"}, {fakeCuda, {"FAKE_CUDA_MODE", "stub"}}},
+       1,
+       "ERROR: cannot start: rank 0: libcuda.so.1 is the CUDA toolkit's stub library",
+       true},
+      {"no GPU (faked)", fake(2, {"-t", "35"}, {{"NVBW_FAKE_GPUS", "0"}}), 1,
+       "ERROR: cannot start: rank 0: no CUDA-capable GPU is visible to this process", true},
+      {"a rank conflict (two ranks, one GPU)", fake(2, {"-t", "35"}, {{"NVBW_FAKE_GPUS", "1"}}), 1,
+       "ERROR: cannot start: ranks 0 and 1 would both use GPU", true},
+      {"a bad option", fake(2, {"-t", "35", "--no_such_option"}), 2,
+       "nvbandwidth: unknown option '--no_such_option'", false},
+      {"a bad value", fake(2, {"-t", "35", "-b", "0"}), 2,
+       "nvbandwidth: --bufferSize must be at least 1", false},
+      {"an unknown --pair GPU", fake(2, {"-t", "35", "--pair", "0", "7"}), 2,
+       "nvbandwidth: ", false},
+  };
+  if (!gpuPresent())
+    paths.push_back({"no driver",
+                     {2, NVBW_BINARY, {"-t", "0"}},
+                     1,
+                     "ERROR: cannot start: rank 0: the NVIDIA driver is not installed",
+                     true});
+  return paths;
+}
+
+// Under `mpirun -n 2`, whatever fails first: exactly one document (rank 0's) with -j, exactly one
+// set of lines in text, and every rank exits alike.
+class MpiFailure : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(MpiFailure, PrintsOneDocumentAndOneSetOfLines) {
+  const std::vector<FailurePath> paths = failurePaths();
+  if (GetParam() >= paths.size()) GTEST_SKIP() << "a GPU is present: no no-driver path here";
+  const FailurePath& path = paths[GetParam()];
+  SCOPED_TRACE(path.name);
+  const RunResult text = mpirun(path.run);
+  EXPECT_EQ(text.exitCode, path.exitCode) << describe(text);
+  EXPECT_FALSE(text.timedOut) << describe(text);
+  EXPECT_EQ(countOf(text.out + text.err, path.line), 1) << describe(text);
+  EXPECT_EQ(countOf(text.out, "nvbandwidth Version: "), path.document ? 1 : 0) << describe(text);
+  EXPECT_EQ(countOf(text.err, "ERROR: ") + countOf(text.err, "nvbandwidth: "), 1) << describe(text);
+
+  MpiRun withJ = path.run;
+  withJ.args.insert(withJ.args.begin(), "-j");
+  const RunResult doc = mpirun(withJ);
+  EXPECT_EQ(doc.exitCode, path.exitCode) << describe(doc);
+  EXPECT_EQ(documentsIn(doc.out), path.document ? 1 : 0) << describe(doc);
+  EXPECT_EQ(countOf(doc.out, "\"nvbandwidth\""), path.document ? 1 : 0) << describe(doc);
+  if (!path.document) {
+    EXPECT_EQ(countOf(doc.err, path.line), 1) << describe(doc);
+    return;
+  }
+  expectDcgmAccepts(doc.out);
+  const std::string error = json::parse(doc.out)["nvbandwidth"].value("error", "");
+  EXPECT_EQ(("ERROR: " + error).rfind(path.line, 0), 0u) << doc.out;
+}
+
+std::string failureName(const ::testing::TestParamInfo<std::size_t>& info) {
+  static const char* const names[] = {"NoGpuSeenByTheDriver", "StubDriver", "NoGpuFaked",
+                                      "RankConflict",         "BadOption",  "BadValue",
+                                      "UnknownPairGpu",       "NoDriver"};
+  return names[info.param];
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, MpiFailure, ::testing::Range<std::size_t>(0, 8), failureName);
+
+// Ranks given different command lines (a launcher's per-rank arguments) stop together with one
+// line, at once: none goes on alone into steps the others never reach.
+TEST(MpiFailures, RanksWithDifferentCommandLinesStopTogether) {
+  for (const std::vector<std::string>& second :
+       {std::vector<std::string>{"-j", "-t", "35", "-b", "0"}, {"-j", "-t", "36"}, {"-h"}}) {
+    RunSpec spec(NVBW_MPIEXEC,
+                 {"--allow-run-as-root", "--oversubscribe", "-n", "1", NVBW_MPI_FAKE_BINARY, "-j",
+                  "-t", "35", ":", "-n", "1", NVBW_MPI_FAKE_BINARY});
+    spec.args.insert(spec.args.end(), second.begin(), second.end());
+    spec.env = {{"OMPI_MCA_rmaps_base_oversubscribe", "1"}, {"NVBANDWIDTH_DISABLE_MULTICAST", "1"}};
+    spec.killAfter = std::chrono::seconds(60);
+    const RunResult run = runProgram(spec);
+    EXPECT_EQ(run.exitCode, 2) << describe(run);
+    EXPECT_LT(run.seconds, 30.0) << describe(run);
+    EXPECT_EQ(run.out, "") << describe(run);
+    EXPECT_EQ(countOf(run.err, "nvbandwidth: rank 1 was given another command line (or "
+                               "NVBANDWIDTH_COMPAT) than rank 0: every process of a run needs "
+                               "the same"),
+              1)
+        << describe(run);
+  }
+}
+
 }  // namespace
 }  // namespace nvbw::test
 
@@ -242,7 +369,7 @@ TEST(MpiFake, HtmlAndBaselineAreRankZerosAlone) {
   std::ofstream(base) << saved.out;
   const RunResult run = mpirun(fake(2, {"-t", "35", "--baseline", base, "--html", html}));
   EXPECT_EQ(run.exitCode, 0) << describe(run);
-  EXPECT_EQ(countOf(run.out, "Comparison: 2 cells: 2 SAME"), 1) << run.out;
+  EXPECT_EQ(countOf(run.err, "Comparison: 2 cells: 2 SAME"), 1) << run.err;
   std::ifstream page(html);
   std::stringstream text;
   text << page.rdbuf();

@@ -34,119 +34,49 @@
 //   NVBW_FAKE_SIGINT_AFTER=N   the process sends itself SIGINT at the N-th stop check (one per
 //                              sample): an interrupted run that stops at the same point every time
 //   NVBW_FAKE_RANKS=N          a world of N processes that share memory (N >= 2): the multinode
-//                              testcases are registered and "measured" in this one process
+//                              testcases are registered and "measured" in this one process; 1:
+//                              the multinode build run as one process (they are waived)
+//   NVBW_FAKE_SHARING_PROBLEM=TEXT  with RANKS: the processes cannot share memory, TEXT says why
+//   NVBW_FAKE_MULTICAST_PROBLEM=TEXT with RANKS: why multicast objects cannot be used (default:
+//                              the faked GPUs do not support them)
+//   NVBW_FAKE_CC=D:CC,...      GPU D's compute capability as 10 * major + minor (default 90)
+//   NVBW_FAKE_CONFIDENTIAL=1   confidential computing on
+// Driver failures, each reported through the code a real run reports it with:
+//   NVBW_FAKE_GPU_MEMORY_MIB=M every GPU has M MiB: a measurement whose buffers on one GPU need
+//                              more fails as cuMemAlloc does (the buffers come from the real
+//                              buffer pool, whose message says what was asked and what there is)
+//   NVBW_FAKE_PIN_FAIL=1       pinning host buffers fails as cuMemHostRegister does when out of
+//                              memory (the message quotes this host's memory and ulimit -l)
+//   NVBW_FAKE_PEER_FAIL=A-B,.. enabling peer access from GPU A to GPU B fails
+//   NVBW_FAKE_LAUNCH_FAIL=ERR  every SM copy kernel launch fails with the CUDA runtime error ERR
+//                              (cudaErrorNoKernelImageForDevice, cudaErrorLaunchOutOfResources)
 // The environment knobs (THROTTLE, PCIE, MIG, CLOCKS_SET) give the GPUs the healthy H200 snapshot
 // of NVBW_FAKE_LINKS first, with or without link facts.
-#include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/application.h"
 #include "core/version.h"
-#include "fake_platform.h"
-#include "fake_topology.h"
+#include "fake_knobs.h"
 #include "platform/signals.h"
 
-namespace {
-
-int envInt(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  return text ? std::atoi(text) : fallback;
-}
-
-std::string envText(const char* name) {
-  const char* text = std::getenv(name);
-  return text ? text : "";
-}
-
-// "0-1,2-3": no peer access between 0 and 1, nor between 2 and 3.
-void removePeerAccess(nvbw::FakeTopology& topology, const std::string& pairs) {
-  std::istringstream list(pairs);
-  std::string pair;
-  while (std::getline(list, pair, ',')) {
-    const std::size_t dash = pair.find('-');
-    if (dash == std::string::npos) continue;
-    const int a = std::atoi(pair.substr(0, dash).c_str());
-    const int b = std::atoi(pair.substr(dash + 1).c_str());
-    topology.setPeerAccess(a, b, false);
-    topology.setPeerAccess(b, a, false);
-  }
-}
-
-// The snapshots at the start and at the end of the run, with the conditions the knobs ask for on
-// GPU 0; empty when no knob asks for an environment.
-std::vector<nvbw::EnvironmentSnapshot> environments(int gpus) {
-  const std::string links = envText("NVBW_FAKE_LINKS");
-  const double throttle = std::atof(envText("NVBW_FAKE_THROTTLE_S").c_str());
-  const std::string pcie = envText("NVBW_FAKE_PCIE");
-  const bool mig = envInt("NVBW_FAKE_MIG", 0) != 0;
-  const bool clocksSet = envInt("NVBW_FAKE_CLOCKS_SET", 0) != 0;
-  if (links.empty() && throttle <= 0 && pcie.empty() && !mig && !clocksSet) return {};
-  nvbw::EnvironmentSnapshot start = nvbw::test::h200Environment(gpus);
-  if (links == "none") start.nvmlProblem = "libnvidia-ml.so.1 not found";
-  if (gpus > 0) {
-    nvbw::GpuEnvironment& gpu0 = start.gpus.front();
-    if (pcie == "start") gpu0.pcie = nvbw::PcieLinkState{16.0, 16, 32.0, 16};
-    if (mig) gpu0.migEnabled = true;
-    if (clocksSet) gpu0.clocksLocked = true;
-  }
-  nvbw::EnvironmentSnapshot end = start;
-  if (gpus > 0) {
-    nvbw::GpuEnvironment& gpu0 = end.gpus.front();
-    if (throttle > 0) gpu0.throttleNs = static_cast<std::uint64_t>(throttle * 1e9 + 0.5);
-    if (pcie == "run") gpu0.pcie = nvbw::PcieLinkState{16.0, 16, 32.0, 16};
-  }
-  return {start, end};
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  nvbw::test::FakeBehaviour behaviour;
+  const nvbw::test::Variables variables = nvbw::test::processEnvironment();
+  nvbw::test::FakeMachine machine = nvbw::test::fakeMachineFrom(variables);
   // The build's release, as a real run reports it: the report names what --version prints.
-  behaviour.release = nvbw::kRelease;
-  behaviour.perSample = std::chrono::milliseconds(envInt("NVBW_FAKE_SAMPLE_MS", 0));
-  behaviour.scale = envInt("NVBW_FAKE_SCALE", 100) / 100.0;
-  behaviour.firstRunScale = envInt("NVBW_FAKE_FIRST_SCALE", 100) / 100.0;
-  behaviour.rampMiB = envInt("NVBW_FAKE_RAMP_MIB", 0);
-  behaviour.jitter = envInt("NVBW_FAKE_JITTER", 0) / 100.0;
-  behaviour.slowdown = std::atof(envText("NVBW_FAKE_SLOWDOWN").c_str()) / 100.0;
-  behaviour.noiseCv = std::atof(envText("NVBW_FAKE_NOISE").c_str()) / 100.0;
-  behaviour.noiseSeed = static_cast<unsigned>(envInt("NVBW_FAKE_SEED", 1));
-  if (const std::string fail = envText("NVBW_FAKE_FAIL"); !fail.empty())
-    behaviour.failingTitles = {fail};
-  const int gpus = envInt("NVBW_FAKE_GPUS", 2);
-  nvbw::FakeTopology topology(gpus);
-  if (const std::string links = envText("NVBW_FAKE_LINKS"); !links.empty()) {
-    topology = nvbw::test::withH200Links(topology, links);
-    behaviour.hostScale = nvbw::test::kFakeH200HostScale;
-    behaviour.shareLinks = true;
-  }
-  if (const std::string scale = envText("NVBW_FAKE_HOST_SCALE"); !scale.empty())
-    behaviour.hostScale = std::atof(scale.c_str()) / 100.0;
-  removePeerAccess(topology, envText("NVBW_FAKE_NO_PEER"));
-  nvbw::RegistryScope scope = nvbw::RegistryScope::SingleNode;
-  if (const int ranks = envInt("NVBW_FAKE_RANKS", 0); ranks >= 2) {
-    nvbw::ProcessFacts world;
-    world.processes = ranks;
-    world.sharingProblem.reset();
-    topology.setProcessFacts(world);
-    scope = nvbw::RegistryScope::WithMultinode;
-  }
-  behaviour.environments = environments(gpus);
-  behaviour.executorFailure = envText("NVBW_FAKE_EXECUTOR_FAIL");
-  const nvbw::PlatformFactory platform = nvbw::test::fakePlatform(topology, behaviour);
+  machine.behaviour.release = nvbw::kRelease;
+  const nvbw::PlatformFactory platform =
+      nvbw::test::fakePlatform(machine.topology, machine.behaviour);
   nvbw::SignalStop signals;
-  const int sigintAfter = envInt("NVBW_FAKE_SIGINT_AFTER", 0);
+  const int sigintAfter = std::atoi(variables("NVBW_FAKE_SIGINT_AFTER").value_or("0").c_str());
   int stopChecks = 0;
   auto stopRequested = [&signals, &stopChecks, sigintAfter] {
     if (sigintAfter > 0 && ++stopChecks == sigintAfter) std::raise(SIGINT);
     return signals.pending();
   };
-  nvbw::AppContext context{platform, std::cout, std::cerr, stopRequested, {}, nullptr, scope};
+  nvbw::AppContext context{platform, std::cout, std::cerr,    stopRequested,
+                           {},       nullptr,   machine.scope};
   return nvbw::runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
 }

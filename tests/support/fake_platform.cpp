@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -11,9 +14,12 @@
 #include <string>
 #include <thread>
 
+#include "engine/buffer_pool.h"
+#include "engine/kernel_failure.h"
 #include "engine/sample_recording.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
+#include "platform/gpu.h"
 
 namespace nvbw::test {
 namespace {
@@ -29,20 +35,110 @@ double latencyValue(const LatencySpec& l) {
   return base + 10 * l.chaseDevice + endpointNumber(l.target);
 }
 
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+// An allocator that allocates nothing and fails as the driver would: cuMemAlloc when the buffers
+// of one measurement need more than a GPU has, cuMemHostRegister when pinning is to fail. What it
+// says about the host's memory is this machine's, read as a real run reads it.
+class FakeDriverAllocator final : public Allocator {
+ public:
+  explicit FakeDriverAllocator(const FakeBehaviour& behaviour) : behaviour_(behaviour) {}
+
+  // The limit applies to each measurement's new buffers on its own.
+  void beginMeasurement() { used_.clear(); }
+
+  std::unique_ptr<Allocation> allocate(const BufferSpec& spec) override {
+    if (spec.kind == MemoryKind::Host && behaviour_.pinFails)
+      throw CudaError(CUDA_ERROR_OUT_OF_MEMORY, "cuMemHostRegister",
+                      "CUDA_ERROR_OUT_OF_MEMORY (out of memory)",
+                      "cuMemHostRegister(raw, mapped, PORTABLE | DEVICEMAP) in the fake driver");
+    if (spec.kind == MemoryKind::Device && behaviour_.gpuMemoryMiB > 0) {
+      if (used_[spec.device] + spec.bytes > behaviour_.gpuMemoryMiB * kMiB)
+        throw CudaError(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc",
+                        "CUDA_ERROR_OUT_OF_MEMORY (out of memory)",
+                        "cuMemAlloc(&ptr, bytes) in the fake driver");
+      used_[spec.device] += spec.bytes;
+    }
+    auto a = std::make_unique<Allocation>();
+    a->spec = spec;
+    return a;
+  }
+
+  std::string hostPlacement(int) override { return "anywhere"; }
+
+  MemoryState memoryState(const BufferSpec& spec) override {
+    if (spec.kind == MemoryKind::Host) return hostMemoryState();
+    MemoryState state;
+    if (behaviour_.gpuMemoryMiB > 0) {
+      state.totalBytes = behaviour_.gpuMemoryMiB * kMiB;
+      state.freeBytes = *state.totalBytes - used_[spec.device];
+    }
+    return state;
+  }
+
+ private:
+  const FakeBehaviour& behaviour_;
+  std::map<int, std::uint64_t> used_;
+};
+
+// The CUDA runtime's description of the errors the fake's launches can fail with.
+std::string runtimeErrorText(const std::string& name) {
+  if (name == "cudaErrorNoKernelImageForDevice")
+    return "no kernel image is available for execution on the device";
+  if (name == "cudaErrorLaunchOutOfResources") return "too many resources requested for launch";
+  if (name == "cudaErrorUnsupportedPtxVersion")
+    return "the provided PTX was compiled with an unsupported toolchain.";
+  return "unknown error";
+}
+
+const char* kernelOf(CopyMethod method) {
+  switch (method) {
+  case CopyMethod::SmCopy:
+    return "stridingCopyKernel";
+  case CopyMethod::SmSplitWarp:
+    return "splitWarpCopyKernel";
+  case CopyMethod::SmMulticast:
+    return "multicastWriteKernel";
+  case CopyMethod::Tma:
+    return "tmaCopyKernel";
+  case CopyMethod::SmReadOnly:
+    return "readOnlyKernel";
+  case CopyMethod::SmWriteOnly:
+    return "writeOnlyKernel";
+  case CopyMethod::CopyEngine:
+    break;
+  }
+  return nullptr;
+}
+
 class FakeMeasuringExecutor final : public PlanExecutor {
  public:
   FakeMeasuringExecutor(RunSettings settings, ExecHooks hooks, FakeBehaviour behaviour)
       : settings_(settings), hooks_(std::move(hooks)), behaviour_(std::move(behaviour)),
-        noise_(behaviour_.noiseSeed) {}
+        noise_(behaviour_.noiseSeed), allocator_(behaviour_), pool_(allocator_) {}
 
   PlanResult run(const Plan& plan, const ProgressSink& progress) override {
+    try {
+      return measurePlan(plan, progress);
+    } catch (...) {
+      pool_.clear();  // as the real executor: start afresh after an error
+      throw;
+    }
+  }
+
+ private:
+  PlanResult measurePlan(const Plan& plan, const ProgressSink& progress) {
     PlanResult result;
     for (const MatrixSpec& spec : plan.matrices) result.matrices.emplace_back(spec);
     failIfAsked(plan);
     const std::string title = plan.matrices.empty() ? std::string() : plan.matrices.front().title;
     runScale_ = measuredPlans_.insert(title).second ? behaviour_.firstRunScale : 1.0;
+    if (!plan.multiProcess) pool_.limitTo(plan);
     for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
       const Measurement& m = plan.measurements[i];
+      std::optional<BufferPool::Lease> buffers;
+      if (!plan.multiProcess) buffers.emplace(acquire(m));
+      prepare(m);
       EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
       for (const OutputTarget& t : m.outputs)
         EXPECT_FALSE(result.matrices.at(t.matrix).at(t.row, t.col).has_value())
@@ -60,7 +156,56 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     return result;
   }
 
- private:
+  BufferPool::Lease acquire(const Measurement& m) {
+    allocator_.beginMeasurement();
+    if (m.latency) return pool_.acquire({m.latency->target}, BufferSizeOrigin::Fixed);
+    std::vector<BufferSpec> specs;
+    for (const CopySpec& c : m.copies) {
+      specs.push_back(c.src);
+      specs.push_back(c.dst);
+    }
+    return pool_.acquire(specs, settings_.sweepSizesMiB.empty() ? BufferSizeOrigin::BufferSizeOption
+                                                                : BufferSizeOrigin::Sweep);
+  }
+
+  // Peer access and kernel launches, failing where the behaviour says.
+  void prepare(const Measurement& m) const {
+    std::vector<std::pair<int, int>> peers;
+    if (m.latency && m.latency->target.kind == MemoryKind::Device &&
+        m.latency->target.device != m.latency->chaseDevice)
+      peers.emplace_back(m.latency->chaseDevice, m.latency->target.device);
+    for (const CopySpec& c : m.copies)
+      for (const BufferSpec* b : {&c.src, &c.dst})
+        if (b->kind == MemoryKind::Device && b->device != c.execDevice)
+          peers.emplace_back(c.execDevice, b->device);
+    for (const auto& [a, b] : peers)
+      for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)})
+        if (behaviour_.peerFails.count({from, to}))
+          throw PeerAccessError(
+              peerAccessFailureMessage(from, to, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
+                                       "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (peer access is not "
+                                       "supported between these two devices)"),
+              "cuCtxEnablePeerAccess(context(" + std::to_string(to) + "), 0) in the fake driver");
+    if (behaviour_.launchFails.empty()) return;
+    for (const CopySpec& c : m.copies) {
+      const char* kernel = kernelOf(c.method);
+      if (!kernel) continue;
+      KernelFailure f;
+      f.kernel = kernel;
+      f.device = c.execDevice;
+      const std::size_t device = static_cast<std::size_t>(c.execDevice);
+      f.computeCapability = device < behaviour_.computeCapabilities.size()
+                                ? behaviour_.computeCapabilities[device]
+                                : 0;
+      f.errorName = behaviour_.launchFails;
+      f.errorText = runtimeErrorText(f.errorName);
+      f.buildArchitectures = "900";
+      throw KernelError(kernelFailureMessage(f),
+                        std::string("cudaGetLastError() after launching ") + kernel +
+                            " in the fake driver");
+    }
+  }
+
   void failIfAsked(const Plan& plan) const {
     if (plan.matrices.empty()) return;
     for (const std::string& title : behaviour_.failingTitles)
@@ -135,6 +280,8 @@ class FakeMeasuringExecutor final : public PlanExecutor {
   RunSettings settings_;
   ExecHooks hooks_;
   FakeBehaviour behaviour_;
+  FakeDriverAllocator allocator_;
+  BufferPool pool_;
   std::set<std::string> measuredPlans_;  // the titles of the plans measured so far
   double runScale_ = 1.0;                // firstRunScale for a plan's first measurement
   std::mt19937 noise_;                   // the samples' noise (FakeBehaviour::noiseCv)
@@ -166,7 +313,11 @@ SystemFacts FakePlatform::systemFacts() const {
 std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& settings,
                                                              ExecHooks hooks) {
   if (!behaviour_.executorFailure.empty()) throw std::runtime_error(behaviour_.executorFailure);
-  return makeFakeExecutor(settings, std::move(hooks), behaviour_);
+  FakeBehaviour behaviour = behaviour_;
+  behaviour.computeCapabilities.clear();
+  for (int d = 0; d < topology_.deviceCount(); ++d)
+    behaviour.computeCapabilities.push_back(topology_.computeCapability(d));
+  return makeFakeExecutor(settings, std::move(hooks), std::move(behaviour));
 }
 
 std::unique_ptr<PlanExecutor> makeFakeExecutor(const RunSettings& settings, ExecHooks hooks,

@@ -9,9 +9,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/application.h"
@@ -56,6 +58,15 @@ struct FakeBehaviour {
   std::vector<EnvironmentSnapshot> environments;
   // Not empty: makePlanExecutor fails with this message (the copies cannot be set up).
   std::string executorFailure;
+  // Driver failures, reported through the code that reports them in a real run. Every
+  // measurement's buffers come from the real BufferPool over an allocator that fails as
+  // cuMemAlloc does when they need more than `gpuMemoryMiB` on one GPU (0: no limit), and as
+  // cuMemHostRegister does when `pinFails`.
+  std::uint64_t gpuMemoryMiB = 0;
+  bool pinFails = false;
+  std::set<std::pair<int, int>> peerFails;  // enabling peer access from .first to .second fails
+  std::string launchFails;  // a CUDA runtime error name: every SM copy kernel launch fails so
+  std::vector<int> computeCapabilities;  // per GPU, for the launch failures (set by FakePlatform)
 };
 
 // The host scale that keeps the fake's host copies (190 GB/s and up) at about 87% of a PCIe

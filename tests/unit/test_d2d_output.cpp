@@ -157,7 +157,7 @@ TEST(D2dOutput, OneGpuDefaultRunMatchesGolden) {
   EXPECT_EQ(o.waived, 22);
   EXPECT_EQ(o.errors, 0);
   EXPECT_EQ(o.exitCode, 0);
-  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(countOf(o.err, " waived: "), 22) << o.err;  // the reasons: stderr, one line each
   expectGolden("d2d/text_one_gpu_all.txt", o.out);
 }
 
@@ -174,14 +174,20 @@ TEST(D2dOutput, PeerTestcasesAreTheOnesWaivedOnOneGpu) {
   EXPECT_EQ(waived, expected);
 }
 
-TEST(D2dOutput, OneGpuWaivedLinesNameTestcaseAndReason) {
+// stdout: upstream's bare "Waived: " per waived testcase; stderr: which and why, in order.
+TEST(D2dOutput, OneGpuWaiversNameTestcaseAndReasonOnStderr) {
   const Outcome o = runNvbandwidth(FakeTopology(1), {});
   const std::vector<TestcaseDef> registry = makeRegistry();
+  EXPECT_EQ(countOf(o.out, "\nWaived: \n"), 22) << o.out;
+  std::size_t at = 0;
   for (std::size_t i : kD2dIndices) {
-    const std::string line =
-        "Waived: " + registry[i].key + ": needs two GPUs with peer access; this system has 1 GPU\n";
-    EXPECT_NE(o.out.find(line), std::string::npos) << line;
+    const std::string line = "NOTE: " + registry[i].key +
+                             " waived: needs two GPUs with peer access; this system has 1 GPU\n";
+    const std::size_t found = o.err.find(line, at);
+    EXPECT_NE(found, std::string::npos) << line;
+    at = found == std::string::npos ? at : found;
     EXPECT_EQ(o.out.find("Running " + registry[i].key + "."), std::string::npos);
+    EXPECT_EQ(o.out.find(registry[i].key + ":"), std::string::npos);
   }
 }
 

@@ -45,9 +45,12 @@ TEST(SweepRun, TextPrintsOneRunningLineAndASizeTablePerTestcase) {
       << run.out;
   // S / (S + 8): 1/9, 4/12, 16/24, 64/72 of the full value; 90% of 64 MiB's is not reached below
   // 64 MiB (16 MiB gives 0.667 / 0.889 = 75%).
-  EXPECT_NE(run.out.find("NOTE: host_to_device_memcpy_ce: 90% of the bandwidth at 64 MiB"),
-            std::string::npos);
-  EXPECT_NE(run.out.find("is reached at 64 MiB."), std::string::npos);
+  // The 90% NOTE on stderr, as every note of ours after a Running line.
+  EXPECT_NE(run.err.find("NOTE: host_to_device_memcpy_ce: 90% of the bandwidth at 64 MiB"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("is reached at 64 MiB."), std::string::npos);
+  EXPECT_EQ(run.out.find("90%"), std::string::npos);
   // No matrices: the table replaces them.
   EXPECT_EQ(run.out.find("SUM host_to_device_memcpy_ce"), std::string::npos);
 }
@@ -86,17 +89,18 @@ TEST(BaselineRun, SameMachineIsSameEverywhereAndExitsZero) {
   const AppRun run = runApp({"--baseline", base.path(), "-t", "0", "4", "32"}, machine());
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_NE(
-      run.out.find(" SAME, 0 SLOWER, 0 FASTER, 0 NOISY, 0 UNSTABLE; 0 only in baseline, 0 only in "
+      run.err.find(" SAME, 0 SLOWER, 0 FASTER, 0 NOISY, 0 UNSTABLE; 0 only in baseline, 0 only in "
                    "current."),
       std::string::npos)
-      << run.out;
+      << run.err;
 }
 
 TEST(BaselineRun, ASlowerMachineExitsThreeAndJsonCarriesTheComparison) {
   const TempFile base("base_fast", runApp({"-j", "-t", "0"}, machine()).out);
   const AppRun text = runApp({"--baseline", base.path(), "-t", "0"}, machine(0.8));
   EXPECT_EQ(text.exitCode, 3) << text.err;
-  EXPECT_NE(text.out.find("SLOWER"), std::string::npos);
+  EXPECT_NE(text.err.find("SLOWER"), std::string::npos);
+  EXPECT_EQ(text.out.find("SLOWER"), std::string::npos);  // stdout: the run's lines only
   const AppRun doc = runApp({"-j", "--baseline", base.path(), "-t", "0"}, machine(0.8));
   EXPECT_EQ(doc.exitCode, 3);
   const json c = json::parse(doc.out)["nvbandwidth"]["comparison"];

@@ -5,6 +5,8 @@
 // parses every report's metrics with both Prometheus parsers (ctest metrics_files).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <charconv>
 #include <clocale>
 #include <cmath>
 #include <csignal>
@@ -85,12 +87,22 @@ std::vector<std::string> samples(const std::string& text, const std::string& fam
   return out;
 }
 
-const std::string kBandwidth = "nvbandwidth_bandwidth_gigabytes_per_second";
-const std::string kLatency = "nvbandwidth_latency_nanoseconds";
+const std::string kBandwidth = "nvbandwidth_bandwidth_bytes_per_second";
+const std::string kLatency = "nvbandwidth_latency_seconds";
 const std::string kStatus = "nvbandwidth_testcase_status";
 const std::string kHost = "Hostname=\"gpu-node-01\"";
 const std::string kGpu0 = "gpu=\"0\",modelName=\"NVIDIA H200\"," + kHost;
 const std::string kGpu1 = "gpu=\"1\",modelName=\"NVIDIA H200\"," + kHost;
+
+// The text of a value in the metrics' base units, as the file writes numbers (the shortest text
+// that reads back as the same double): the report's GB/s x 10^9, its ns / 10^9.
+std::string shortest(double value) {
+  std::array<char, 64> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value).ptr;
+  return std::string(text.data(), end);
+}
+std::string bps(double gbPerSecond) { return shortest(gbPerSecond * 1e9); }
+std::string sec(double nanoseconds) { return shortest(nanoseconds / 1e9); }
 
 // Every family once, HELP then TYPE gauge then samples; no series twice. (check_metrics.py checks
 // the same with the Prometheus parsers, on every report.)
@@ -132,15 +144,16 @@ TEST(Metrics, HostTestcaseCellsCarryGpuPeerCpuLinkAndPeaks) {
       ",testcase=\"host_to_device_memcpy_ce\",peer=\"CPU\",link=\"PCIe Gen5 x16\"}";
   const std::string cell1 =
       "{" + kGpu1 + ",testcase=\"host_to_device_memcpy_ce\",peer=\"CPU\",link=\"PCIe Gen4 x16\"}";
+  // Base units: GB/s x 10^9, percent / 100 (each the report's number through one operation).
   EXPECT_EQ(samples(text, kBandwidth),
-            (std::vector<std::string>{kBandwidth + cell0 + " 55.39419706710477",
-                                      kBandwidth + cell1 + " 45.25"}));
-  EXPECT_EQ(samples(text, "nvbandwidth_bandwidth_peak_gigabytes_per_second"),
+            (std::vector<std::string>{kBandwidth + cell0 + " 55394197067.10477",
+                                      kBandwidth + cell1 + " 4.525e+10"}));
+  EXPECT_EQ(samples(text, "nvbandwidth_bandwidth_peak_bytes_per_second"),
             (std::vector<std::string>{
-                "nvbandwidth_bandwidth_peak_gigabytes_per_second" + cell0 + " 63.01538461538462",
-                "nvbandwidth_bandwidth_peak_gigabytes_per_second" + cell1 + " 31.5"}));
-  EXPECT_EQ(samples(text, "nvbandwidth_bandwidth_percent_of_peak")[0],
-            "nvbandwidth_bandwidth_percent_of_peak" + cell0 + " 87.9058303066848");
+                "nvbandwidth_bandwidth_peak_bytes_per_second" + cell0 + " 63015384615.38462",
+                "nvbandwidth_bandwidth_peak_bytes_per_second" + cell1 + " 3.15e+10"}));
+  EXPECT_EQ(samples(text, "nvbandwidth_bandwidth_of_peak_ratio")[0],
+            "nvbandwidth_bandwidth_of_peak_ratio" + cell0 + " 0.8790583030668481");
   // A cell whose cv is null has no cv series.
   EXPECT_EQ(
       samples(text, "nvbandwidth_cell_cv_ratio"),
@@ -149,14 +162,14 @@ TEST(Metrics, HostTestcaseCellsCarryGpuPeerCpuLinkAndPeaks) {
             (std::vector<std::string>{"nvbandwidth_cell_outlier" + cell0 + " 0",
                                       "nvbandwidth_cell_outlier" + cell1 + " 1"}));
   EXPECT_EQ(
-      samples(text, "nvbandwidth_bandwidth_sum_gigabytes_per_second"),
-      (std::vector<std::string>{"nvbandwidth_bandwidth_sum_gigabytes_per_second{" + kHost +
-                                ",testcase=\"host_to_device_memcpy_ce\"} 100.64419706710477"}));
+      samples(text, "nvbandwidth_bandwidth_sum_bytes_per_second"),
+      (std::vector<std::string>{"nvbandwidth_bandwidth_sum_bytes_per_second{" + kHost +
+                                ",testcase=\"host_to_device_memcpy_ce\"} 100644197067.10477"}));
   EXPECT_EQ(samples(text, "nvbandwidth_matrix_info"),
             (std::vector<std::string>{"nvbandwidth_matrix_info{" + kHost +
                                       ",testcase=\"host_to_device_memcpy_ce\",description=\"" +
                                       kH2dTitle + "\",unit=\"GB/s\"} 1"}));
-  EXPECT_NE(text.find("# HELP " + kBandwidth + " Bandwidth of a matrix cell in decimal GB/s"),
+  EXPECT_NE(text.find("# HELP " + kBandwidth + " Bandwidth of a matrix cell in bytes per second"),
             std::string::npos);
 }
 
@@ -168,9 +181,9 @@ TEST(Metrics, DeviceToDeviceRowIsTheGpuColumnThePeerAndNaCellsHaveNoSeries) {
   EXPECT_EQ(samples(text, kBandwidth),
             (std::vector<std::string>{
                 kBandwidth + "{" + kGpu0 +
-                    ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"1\"} 393.89",
+                    ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"1\"} 3.9389e+11",
                 kBandwidth + "{" + kGpu1 +
-                    ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"0\"} 393.98"}));
+                    ",testcase=\"device_to_device_memcpy_read_ce\",peer=\"0\"} 3.9398e+11"}));
   // No peaks, percents, cvs or outlier lists in the entry: no such families at all.
   for (const char* family : {"peak", "percent", "cv_ratio", "outlier"})
     EXPECT_EQ(text.find(family), std::string::npos) << family;
@@ -185,13 +198,13 @@ TEST(Metrics, FansAndLocalCopiesNameTheColumnGpuWithoutPeer) {
   const std::string text = metricsText(doc);
   EXPECT_EQ(samples(text, kBandwidth),
             (std::vector<std::string>{
-                kBandwidth + "{" + kGpu0 + ",testcase=\"all_to_one_write_ce\"} 360.75",
-                kBandwidth + "{" + kGpu1 + ",testcase=\"all_to_one_write_ce\"} 232.25",
-                kBandwidth + "{" + kGpu0 + ",testcase=\"device_local_copy\"} 2089.5",
-                kBandwidth + "{" + kGpu1 + ",testcase=\"device_local_copy\"} 2091.5"}));
+                kBandwidth + "{" + kGpu0 + ",testcase=\"all_to_one_write_ce\"} 3.6075e+11",
+                kBandwidth + "{" + kGpu1 + ",testcase=\"all_to_one_write_ce\"} 2.3225e+11",
+                kBandwidth + "{" + kGpu0 + ",testcase=\"device_local_copy\"} 2.0895e+12",
+                kBandwidth + "{" + kGpu1 + ",testcase=\"device_local_copy\"} 2.0915e+12"}));
 }
 
-TEST(Metrics, LatencyIsInNanosecondsWithItsOwnSum) {
+TEST(Metrics, LatencyIsInSecondsWithItsOwnSum) {
   json host = matrix("host_device_latency_sm", "memory latency SM CPU(row) <-> GPU(column) (ns)",
                      {{1198.9678036082876, 1197.5}}, "ns");
   host["sum"] = 2396.467803608288;
@@ -206,17 +219,19 @@ TEST(Metrics, LatencyIsInNanosecondsWithItsOwnSum) {
       samples(text, kLatency),
       (std::vector<std::string>{
           kLatency + "{" + kGpu0 +
-              ",testcase=\"host_device_latency_sm\",peer=\"CPU\"} 1198.9678036082876",
-          kLatency + "{" + kGpu1 + ",testcase=\"host_device_latency_sm\",peer=\"CPU\"} 1197.5",
-          kLatency + "{" + kGpu0 + ",testcase=\"device_to_device_latency_sm\",peer=\"1\"} 831.75",
+              ",testcase=\"host_device_latency_sm\",peer=\"CPU\"} 1.1989678036082875e-06",
+          kLatency + "{" + kGpu1 + ",testcase=\"host_device_latency_sm\",peer=\"CPU\"} 1.1975e-06",
+          kLatency + "{" + kGpu0 +
+              ",testcase=\"device_to_device_latency_sm\",peer=\"1\"} 8.3175e-07",
           kLatency + "{" + kGpu1 +
-              ",testcase=\"device_to_device_latency_sm\",peer=\"0\"} 834.25"}));
+              ",testcase=\"device_to_device_latency_sm\",peer=\"0\"} 8.3425e-07"}));
   // The entry's sum where it has one, else the sum of its cells.
-  EXPECT_EQ(samples(text, "nvbandwidth_latency_sum_nanoseconds"),
-            (std::vector<std::string>{"nvbandwidth_latency_sum_nanoseconds{" + kHost +
-                                          ",testcase=\"host_device_latency_sm\"} 2396.467803608288",
-                                      "nvbandwidth_latency_sum_nanoseconds{" + kHost +
-                                          ",testcase=\"device_to_device_latency_sm\"} 1666"}));
+  EXPECT_EQ(
+      samples(text, "nvbandwidth_latency_sum_seconds"),
+      (std::vector<std::string>{"nvbandwidth_latency_sum_seconds{" + kHost +
+                                    ",testcase=\"host_device_latency_sm\"} 2.396467803608288e-06",
+                                "nvbandwidth_latency_sum_seconds{" + kHost +
+                                    ",testcase=\"device_to_device_latency_sm\"} 1.666e-06"}));
   EXPECT_NE(text.find("unit=\"ns\"} 1"), std::string::npos);
 }
 
@@ -251,11 +266,11 @@ TEST(Metrics, UpstreamStackedBidirectionalEntryIsSplitIntoThreeMatrices) {
     return kBandwidth + "{gpu=\"" + std::to_string(gpu) + "\",modelName=\"NVIDIA H200\"," + host +
            ",testcase=\"" + key + part + "\",peer=\"" + std::to_string(peer) + "\"} " + value;
   };
-  EXPECT_EQ(
-      samples(text, kBandwidth),
-      (std::vector<std::string>{cell(0, "_write1", 1, "391.68"), cell(1, "_write1", 0, "391.734"),
-                                cell(0, "_write2", 1, "391.823"), cell(1, "_write2", 0, "391.68"),
-                                cell(0, "_total", 1, "783.503"), cell(1, "_total", 0, "783.414")}));
+  EXPECT_EQ(samples(text, kBandwidth),
+            (std::vector<std::string>{
+                cell(0, "_write1", 1, bps(391.68)), cell(1, "_write1", 0, bps(391.734)),
+                cell(0, "_write2", 1, bps(391.823)), cell(1, "_write2", 0, bps(391.68)),
+                cell(0, "_total", 1, bps(783.503)), cell(1, "_total", 0, bps(783.414))}));
   // Each part is an entry of its own: status, title in this tool's words, SUM of its cells.
   EXPECT_EQ(samples(text, kStatus),
             (std::vector<std::string>{
@@ -266,7 +281,8 @@ TEST(Metrics, UpstreamStackedBidirectionalEntryIsSplitIntoThreeMatrices) {
                       "_write2\",description=\"memcpy CE GPU(row) <-> GPU(column) Write2 bandwidth "
                       "(GB/s)\""),
             std::string::npos);
-  EXPECT_NE(text.find(key + "_total\"} 1566.917\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(key + "_total\"} " + bps(783.503 + 783.414) + "\n"), std::string::npos)
+      << text;
   // Upstream's run: no schema_version, git_version or timing; never an empty label.
   EXPECT_NE(
       text.find(
@@ -342,12 +358,12 @@ TEST(Metrics, SweepSizesAndRepeatedTestcasesKeepTheirCellsApart) {
   const auto cells = samples(text, kBandwidth);
   ASSERT_EQ(cells.size(), 8u);
   EXPECT_EQ(cells[0], kBandwidth + "{" + kGpu0 +
-                          ",testcase=\"device_local_copy\",buffer_size_mib=\"1\"} 100");
+                          ",testcase=\"device_local_copy\",buffer_size_mib=\"1\"} " + bps(100));
   EXPECT_EQ(cells[2], kBandwidth + "{" + kGpu0 +
-                          ",testcase=\"device_local_copy\",buffer_size_mib=\"512\"} 2000");
-  EXPECT_EQ(cells[4], kBandwidth + "{" + kGpu0 + ",testcase=\"device_local_copy\"} 2002");
-  EXPECT_EQ(cells[6],
-            kBandwidth + "{" + kGpu0 + ",testcase=\"device_local_copy\",repeat=\"2\"} 2002");
+                          ",testcase=\"device_local_copy\",buffer_size_mib=\"512\"} " + bps(2000));
+  EXPECT_EQ(cells[4], kBandwidth + "{" + kGpu0 + ",testcase=\"device_local_copy\"} " + bps(2002));
+  EXPECT_EQ(cells[6], kBandwidth + "{" + kGpu0 + ",testcase=\"device_local_copy\",repeat=\"2\"} " +
+                          bps(2002));
 }
 
 // ---- Comparison ----
@@ -490,29 +506,39 @@ TEST(Metrics, MultinodeCellsNameRanksAndTheirHostsGpus) {
        {// square: rank = row (the rank that copies), peer_rank = column
         kBandwidth + "{" + rank2 +
             ",testcase=\"multinode_device_to_device_memcpy_read_ce\",rank=\"2\",peer_rank=\"1\","
-            "link=\"unknown\"} 112",
+            "link=\"unknown\"} " +
+            bps(112),
         // upstream's "CPU(row)" title of a rank matrix is still ranks
         kBandwidth + "{" + rank3 +
             ",testcase=\"multinode_device_to_device_bidirectional_memcpy_read_ce_total\",rank="
-            "\"3\",peer_rank=\"0\",link=\"unknown\"} 233.25",
+            "\"3\",peer_rank=\"0\",link=\"unknown\"} " +
+            bps(233.25),
         // 1 x N: rank = column
         kBandwidth + "{" + rank3 +
             ",testcase=\"multinode_device_to_device_all_from_one_read_sm\",rank=\"3\",link="
-            "\"unknown\"} 393.75",
+            "\"unknown\"} " +
+            bps(393.75),
         // bisect: "2->0" is rank 2 writing into rank 0
         kBandwidth + "{" + rank2 +
-            ",testcase=\"multinode_bisect_write_ce\",rank=\"2\",peer_rank=\"0\",link=\"unknown\"} "
-            "120",
+            ",testcase=\"multinode_bisect_write_ce\",rank=\"2\",peer_rank=\"0\",link=\"unknown\"}"
+            " " +
+            bps(120),
         // 1 x 1 without a device in the title: no position label
-        kBandwidth + "{Hostname=\"node-a\",testcase=\"multinode_device_to_device_broadcast_all_to_"
-                     "all_sm\"} 1234.5",
+        kBandwidth +
+            "{Hostname=\"node-a\",testcase=\"multinode_device_to_device_broadcast_all_to_"
+            "all_sm\"} " +
+            bps(1234.5),
         // rank 0 measures the single-process testcases: its own GPU's UUID is known, no other
-        kBandwidth + "{gpu=\"0\",UUID=\"GPU-node-a-0\",modelName=\"NVIDIA "
-                     "H200\",Hostname=\"node-a\",testcase=\"host_to_device_memcpy_ce\",peer="
-                     "\"CPU\",link=\"unknown\"} 190",
-        kBandwidth + "{gpu=\"1\",modelName=\"NVIDIA "
-                     "H200\",Hostname=\"node-a\",testcase=\"host_to_device_memcpy_ce\",peer="
-                     "\"CPU\",link=\"unknown\"} 191",
+        kBandwidth +
+            "{gpu=\"0\",UUID=\"GPU-node-a-0\",modelName=\"NVIDIA "
+            "H200\",Hostname=\"node-a\",testcase=\"host_to_device_memcpy_ce\",peer="
+            "\"CPU\",link=\"unknown\"} " +
+            bps(190),
+        kBandwidth +
+            "{gpu=\"1\",modelName=\"NVIDIA "
+            "H200\",Hostname=\"node-a\",testcase=\"host_to_device_memcpy_ce\",peer="
+            "\"CPU\",link=\"unknown\"} " +
+            bps(191),
         std::string("nvbandwidth_process_info{") + rank3 + ",rank=\"3\"} 1"})
     EXPECT_NE(text.find(line + "\n"), std::string::npos) << line;
 }
@@ -525,9 +551,9 @@ TEST(Metrics, BisectRowsThatDoNotParseFallBackToRowAndCol) {
   EXPECT_EQ(samples(text, kBandwidth),
             (std::vector<std::string>{
                 kBandwidth + "{" + kHost +
-                    ",testcase=\"multinode_bisect_write_ce\",row=\"0\",col=\"0\"} 380",
+                    ",testcase=\"multinode_bisect_write_ce\",row=\"0\",col=\"0\"} " + bps(380),
                 kBandwidth + "{" + kHost +
-                    ",testcase=\"multinode_bisect_write_ce\",row=\"1\",col=\"0\"} 381.5"}));
+                    ",testcase=\"multinode_bisect_write_ce\",row=\"1\",col=\"0\"} " + bps(381.5)}));
 }
 
 TEST(Metrics, ATitleThatDoesNotFitTheShapeFallsBackToRowAndCol) {
@@ -599,7 +625,8 @@ TEST(Metrics, HostnameKeyWinsOverTheDeviceListAndUnknownFactsAreLeftOut) {
             std::string::npos);
   doc["nvbandwidth"].erase("hostname");
   doc["nvbandwidth"].erase("GPU Device list");
-  EXPECT_NE(metricsText(doc).find(kBandwidth + "{gpu=\"0\",testcase=\"device_local_copy\"} 1\n"),
+  EXPECT_NE(metricsText(doc).find(kBandwidth + "{gpu=\"0\",testcase=\"device_local_copy\"} " +
+                                  bps(1) + "\n"),
             std::string::npos);
 }
 
@@ -647,8 +674,9 @@ TEST(Metrics, AHostileTestcaseNameStaysOnOneLineInEveryFamily) {
   const std::string text = metricsText(doc);
   expectWellFormed(text);
   const std::string escaped = "x\\\"}\\n# TYPE evil gauge\\nevil 1 \\\\\\\\x01\\\\x1b\\\\xff";
-  EXPECT_NE(text.find(kBandwidth + "{" + kGpu0 + ",testcase=\"" + escaped + "\"} 1.5\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(kBandwidth + "{" + kGpu0 + ",testcase=\"" + escaped + "\"} " + bps(1.5) + "\n"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find(kStatus + "{" + kHost + ",testcase=\"" + escaped +
                       "\",repeat=\"2\",status=\"ERROR\"} 1\n"),
@@ -693,8 +721,9 @@ TEST(Metrics, NonFiniteValuesAreNeverWritten) {
   entry["sum"] = std::numeric_limits<double>::infinity();
   const std::string text = metricsText(run({entry}));
   expectWellFormed(text);
-  EXPECT_EQ(text.find("nvbandwidth_bandwidth_percent_of_peak"), std::string::npos);
-  EXPECT_NE(text.find("testcase=\"device_local_copy\"} 3\n"), std::string::npos);  // cells' sum
+  EXPECT_EQ(text.find("nvbandwidth_bandwidth_of_peak_ratio"), std::string::npos);
+  EXPECT_NE(text.find("testcase=\"device_local_copy\"} " + bps(3) + "\n"),
+            std::string::npos);  // cells' sum
 }
 
 TEST(Metrics, StartTimesAreIso8601WithAZone) {

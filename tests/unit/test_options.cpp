@@ -470,7 +470,8 @@ TEST(HelpText, ExactLayout) {
       "  -P [ --targetNumPairs ] arg (=-1)\n"
       "                                 Device-to-device GPU pairs to sample (-1: all \n"
       "                                 pairs); every GPU is covered first\n"
-      "  --format arg                   Output format: text (default) or json (as -j)\n"
+      "  -F [ --format ] arg            Output format: text (default), json (as -j) or\n"
+      "                                 perf (as --perfFormatter)\n"
       "  --compat arg                   Upstream interface: v0.8 (default) or v0.10 \n"
       "                                 (its indices, listing and text lines); also \n"
       "                                 NVBANDWIDTH_COMPAT\n"
@@ -794,6 +795,28 @@ TEST(InterfaceOptions, FormatJsonIsJ) {
   EXPECT_TRUE(parse({"--form", "json"}).json);  // a prefix no other option shares
 }
 
+// v0.10's documentation: `-F, --format text|json|perf`.
+TEST(InterfaceOptions, DashFIsFormat) {
+  EXPECT_TRUE(parse({"-F", "json"}).json);
+  EXPECT_TRUE(parse({"-Fjson"}).json);
+  EXPECT_FALSE(parse({"-F", "text"}).json);
+  EXPECT_TRUE(parse({"-F", "perf"}).perfFormatter);
+  EXPECT_EQ(usageError({"-F", "xml"}),
+            "invalid value 'xml' for --format: expected text, json or perf");
+  EXPECT_NE(usageError({"-F"}).find("format"), std::string::npos);
+}
+
+TEST(InterfaceOptions, FormatPerfIsPerfFormatter) {
+  const Options perf = parse({"--format", "perf"});
+  EXPECT_TRUE(perf.perfFormatter);
+  EXPECT_FALSE(perf.json);
+  EXPECT_TRUE(parse({"--format", "perf", "--perfFormatter"}).perfFormatter);
+  EXPECT_FALSE(parse({"--format", "text"}).perfFormatter);
+  EXPECT_FALSE(parse({"--format", "json"}).perfFormatter);
+  EXPECT_EQ(usageError({"--format", "perf", "-j"}),
+            "--format perf and -j/--json cannot be used together");
+}
+
 TEST(InterfaceOptions, FormatTextWithJIsAUsageError) {
   for (const auto& args : {std::initializer_list<const char*>{"--format", "text", "-j"},
                            std::initializer_list<const char*>{"-j", "--format=text"},
@@ -805,10 +828,11 @@ TEST(InterfaceOptions, FormatTextWithJIsAUsageError) {
 
 TEST(InterfaceOptions, BadFormatNamesTheChoices) {
   EXPECT_EQ(usageError({"--format", "xml"}),
-            "invalid value 'xml' for --format: expected text or json");
+            "invalid value 'xml' for --format: expected text, json or perf");
   EXPECT_EQ(usageError({"--format", "JSON"}),
-            "invalid value 'JSON' for --format: expected text or json");
-  EXPECT_EQ(usageError({"--format", ""}), "invalid value '' for --format: expected text or json");
+            "invalid value 'JSON' for --format: expected text, json or perf");
+  EXPECT_EQ(usageError({"--format", ""}),
+            "invalid value '' for --format: expected text, json or perf");
   EXPECT_NE(usageError({"--format"}).find("format"), std::string::npos);
   EXPECT_NE(usageError({"--format", "json", "--format", "json"}).find("format"), std::string::npos);
   EXPECT_TRUE(isOneLine(usageError({"--format", "a\nb"})));

@@ -41,17 +41,43 @@ TEST(TextOutput, VersionBlock) {
   EXPECT_EQ(versionBlock("v0.8", ""), "nvbandwidth Version: v0.8\nBuilt from Git version: \n\n");
 }
 
+// stdout is upstream's lines only; why a testcase was waived or failed is on stderr, in order.
 TEST(TextOutput, OneGpuRunMatchesGolden) {
   Captured c;
   reportOneGpuRun(*c.output);
   expectGolden("text_one_gpu.txt", c.out.str());
-  EXPECT_EQ(c.err.str(), "");
+  expectGolden("text_one_gpu.stderr", c.err.str());
 }
 
-TEST(TextOutput, WaivedLineNamesTestcaseAndReason) {
+// Upstream's bare "Waived: " on stdout, for the programs that parse it; the name and the reason
+// for a person on stderr (their words and numbers would be read as the previous testcase's).
+TEST(TextOutput, WaivedIsUpstreamsLineAndTheReasonIsOnStderr) {
   Captured c;
   c.output->testcaseFinished(waivedResult("all_to_one_write_ce", "needs two GPUs"));
-  EXPECT_EQ(c.out.str(), "Waived: all_to_one_write_ce: needs two GPUs\n");
+  EXPECT_EQ(c.out.str(), "Waived: \n");
+  EXPECT_EQ(c.err.str(), "NOTE: all_to_one_write_ce waived: needs two GPUs\n");
+}
+
+// A failed testcase's ERROR line on stderr, -v adding the detail; upstream's selection errors on
+// stdout, where upstream prints them (SuperBench reads "not found").
+TEST(TextOutput, ErrorLinesOfOursAreOnStderrAndUpstreamsOnStdout) {
+  for (const bool verbose : {false, true}) {
+    Captured c({verbose, false});
+    TestcaseResult failed = failedResult("k", "Testcase k failed: GPU 0 cannot hold it");
+    failed.detail = "cuMemAlloc(&ptr, bytes) at src/platform/cuda_raii.cpp:51";
+    c.output->testcaseStarted("k");
+    c.output->testcaseFinished(failed);
+    c.output->testcaseFinished(failedResult("x", "Testcase x not found!"));
+    c.output->testcaseFinished(failedResult("99", "Testcase index 99 out of bound!"));
+    c.output->testcaseFinished(failedResult("", "Testcase name is empty!"));
+    EXPECT_EQ(c.out.str(), "Running k.\nERROR: Testcase x not found!\n"
+                           "ERROR: Testcase index 99 out of bound!\n");
+    EXPECT_EQ(c.err.str(), "ERROR: Testcase k failed: GPU 0 cannot hold it\n" +
+                               std::string(verbose ? "Detail: cuMemAlloc(&ptr, bytes) at "
+                                                     "src/platform/cuda_raii.cpp:51\n"
+                                                   : "") +
+                               "ERROR: Testcase name is empty!\n");
+  }
 }
 
 TEST(TextOutput, VerboseMatchesGolden) {
@@ -103,7 +129,7 @@ TEST(TextOutput, SampleLinesPrintEachSampleOfEverySeriesInTurn) {
                          "\tSample 0: Device 0 reading Host: 1197.87 ns\n");
 }
 
-TEST(TextOutput, NoisyCellsAreNamedAfterTheSumLineInEveryMode) {
+TEST(TextOutput, NoisyCellsAreNamedOnStderrInEveryMode) {
   for (const bool verbose : {false, true}) {
     Captured c({verbose, false});
     MatrixResult m({"k", "t", Unit::GBps, 1, 3});
@@ -111,15 +137,12 @@ TEST(TextOutput, NoisyCellsAreNamedAfterTheSumLineInEveryMode) {
     m.at(0, 1) = cellOf({100.0, 110.0, 90.0});  // CV 10%
     m.at(0, 2) = cellOf({50.0, 52.0, 48.0});    // CV 4%
     c.output->testcaseFinished(passed("k", {m}));
-    const std::string text = c.out.str();
-    const std::string note =
-        "NOTE: k: samples vary by more than 2.00% (coefficient of variation) in [0][1] 10.00%, "
-        "[0][2] 4.00%\n";
-    const auto sum = text.find("SUM k ");
-    const auto at = text.find(note);
-    ASSERT_NE(at, std::string::npos) << text;
-    EXPECT_GT(at, sum);
-    EXPECT_EQ(text.find("NOTE", at + 1), std::string::npos) << "one NOTE line only";
+    // On stderr: "2.00%" and "[0][1]" on stdout would be values of the testcase to a parser.
+    EXPECT_EQ(c.out.str().find("NOTE"), std::string::npos) << c.out.str();
+    EXPECT_NE(c.out.str().find("SUM k "), std::string::npos);
+    EXPECT_EQ(c.err.str(),
+              "NOTE: k: samples vary by more than 2.00% (coefficient of variation) in [0][1] "
+              "10.00%, [0][2] 4.00%\n");
   }
 }
 
@@ -158,12 +181,13 @@ TEST(TextOutput, InterruptedRunSaysSoOnStderr) {
   end.selected = 35;
   c.output->finish(end);
   const std::string text = c.out.str();
-  // stdout ends with the interrupted testcase: neither the trailer nor a line of ours with
-  // numbers that clients would read as its cells.
-  const std::string last = "ERROR: interrupted by SIGINT\n";
+  // stdout ends with the interrupted testcase's Running line: neither the trailer nor a line of
+  // ours with numbers that clients would read as its cells.
+  const std::string last = "Running host_to_device_memcpy_ce.\n";
   ASSERT_GE(text.size(), last.size());
   EXPECT_EQ(text.substr(text.size() - last.size()), last);
-  EXPECT_EQ(c.err.str(), "Interrupted by SIGINT: 1 of 35 selected testcases reported above; the "
+  EXPECT_EQ(c.err.str(), "ERROR: interrupted by SIGINT\n"
+                         "Interrupted by SIGINT: 1 of 35 selected testcases reported above; the "
                          "rest did not run.\n");
 }
 
@@ -178,7 +202,7 @@ TEST(TextOutput, RunWarningsGoToStderrBeforeTheTrailer) {
                   "during the run: its figures may be low."};
   warned.output->finish(end);
   EXPECT_EQ(warned.out.str(), quiet);  // stdout as without the warning, trailer included
-  EXPECT_EQ(warned.err.str(), end.warnings[0] + "\n");
+  EXPECT_EQ(warned.err.str(), c.err.str() + end.warnings[0] + "\n");
 }
 
 TEST(TextOutput, PerfFormatterMatchesGolden) {
@@ -424,7 +448,7 @@ TEST(TextOutputV010, RunMatchesGolden) {
   Captured c(v010Settings());
   v010Run(*c.output);
   expectGolden("text_v010.txt", c.out.str());
-  EXPECT_EQ(c.err.str(), "");
+  EXPECT_EQ(countOf(c.err.str(), ": samples vary by more than 2.00%"), 4) << c.err.str();
 }
 
 TEST(TextOutputV010, HeaderHasV010sVersionLinesAndNoDeviceLines) {
@@ -485,7 +509,7 @@ TEST(TextOutputV010, CoefficientOfVariationFollowsTheSumOfEveryBandwidthTestcase
   EXPECT_NE(text.find("SUM device_to_device_bidirectional_memcpy_read_ce_read1 200.00\n\n"),
             std::string::npos);
   // Latency: none (the two above are all).
-  EXPECT_NE(text.find("SUM device_to_device_latency_sm 1450.00\nNOTE: "), std::string::npos);
+  EXPECT_NE(text.find("SUM device_to_device_latency_sm 1450.00\n\n"), std::string::npos);
   EXPECT_EQ(countOf(text, "COEFFICIENT_OF_VARIATION"), 2) << text;
 }
 

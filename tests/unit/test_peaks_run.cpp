@@ -137,10 +137,11 @@ TEST(PeaksRun, OutliersAreTheCellsTenPercentBelowTheMedianOfTheirLink) {
   }
   const AppRun text = runApp(args, h200s(8, "nvswitch"));
   const std::string first = e["outliers"][0]["cell"];
-  EXPECT_NE(text.out.find("NOTE: device_to_device_memcpy_write_ce: " + first +
+  EXPECT_NE(text.err.find("NOTE: device_to_device_memcpy_write_ce: " + first +
                           " (NVLink 4 x18 (NVSwitch)) is "),
             std::string::npos)
-      << text.out;
+      << text.err;
+  EXPECT_EQ(text.out.find(" below the median of its link class"), std::string::npos);
 }
 
 TEST(PeaksRun, WithoutNvmlNvlinkIsUnknownWithANoteAndTheRunGoesOn) {

@@ -32,7 +32,9 @@ class RecordingOutput final : public Output {
     finished.push_back(r);
     events.push_back("finished " + r.name + " " + statusName(r.status));
   }
-  void globalError(const std::string& message) override { events.push_back("error " + message); }
+  void globalError(const std::string& message, const std::string&) override {
+    events.push_back("error " + message);
+  }
   void sweepFinished(const SweepTable& t) override {
     sweeps.push_back(t);
     events.push_back("sweep " + t.testcase + " " + std::to_string(t.results.size()));
@@ -451,10 +453,23 @@ TEST(Runner, StopRequestedBetweenTestcasesStartsNoMore) {
   EXPECT_EQ(s.finished, 1u);
 }
 
+// The line a user reads and the developer's detail travel apart (JSON error / error_detail).
+TEST(Runner, AnErrorsDetailIsKeptBesideItsMessage) {
+  Harness h;
+  h.registry = {runnable("a")};
+  h.planRunner.behaviours = {[](const Plan&, const ProgressSink&) -> PlanResult {
+    throw Error("GPU 0 cannot hold this testcase's buffers", "cuMemAlloc(&ptr, bytes) at f.cpp:2");
+  }};
+  h.run({at(0)});
+  const TestcaseResult& r = h.output.finished.at(0);
+  EXPECT_EQ(r.message, "Testcase a failed: GPU 0 cannot hold this testcase's buffers");
+  EXPECT_EQ(r.detail, "cuMemAlloc(&ptr, bytes) at f.cpp:2");
+}
+
 // ---- Errors agreed between processes ---------------------------------------------------------
 
 // A world of several ranks as seen from rank 0: what the other ranks say about each testcase's
-// outcome ("<signal> <E|P|-><message>") is scripted; they never ask to stop before a testcase.
+// outcome (wire() below) is scripted; they never ask to stop before a testcase.
 class ScriptedWorld final : public Communicator {
  public:
   std::vector<std::string> outcomes;  // ranks 1.. for every outcome agreement
@@ -470,16 +485,24 @@ class ScriptedWorld final : public Communicator {
   void broadcast(std::string&, int) override {}
 };
 
+// An outcome as a rank sends it: "<signal> <E|P|-><length of message>:<message><detail>".
+std::string wire(int signal, char kind, const std::string& message = "",
+                 const std::string& detail = "") {
+  return std::to_string(signal) + " " + kind + std::to_string(message.size()) + ":" + message +
+         detail;
+}
+
 TEST(Runner, AnErrorOnAnotherRankFailsTheTestcaseWithThatRanksMessage) {
   Harness h;
   ScriptedWorld world;
-  world.outcomes = {"0 -", "0 Eboom on GPU 2"};
+  world.outcomes = {wire(0, '-'), wire(0, 'E', "boom on GPU 2", "cuMemAlloc(&p, n) at x.cpp:1")};
   h.control.comm = &world;
   h.registry = {runnable("a")};
   const LoopSummary s = h.run({at(0)});
   const TestcaseResult& r = h.output.finished.at(0);
   EXPECT_EQ(r.status, Status::Error);
   EXPECT_EQ(r.message, "rank 2: boom on GPU 2");
+  EXPECT_EQ(r.detail, "cuMemAlloc(&p, n) at x.cpp:1");  // the failing rank's, with its message
   EXPECT_TRUE(r.matrices.empty());
   EXPECT_EQ(s.errors, 1);
 }
@@ -487,7 +510,7 @@ TEST(Runner, AnErrorOnAnotherRankFailsTheTestcaseWithThatRanksMessage) {
 TEST(Runner, TheLowestFailingRankIsReported) {
   Harness h;
   ScriptedWorld world;
-  world.outcomes = {"0 Efirst", "0 Esecond"};
+  world.outcomes = {wire(0, 'E', "first"), wire(0, 'E', "second")};
   h.control.comm = &world;
   h.registry = {runnable("a")};
   h.planRunner.behaviours = {throwing("mine")};
@@ -499,21 +522,23 @@ TEST(Runner, TheLowestFailingRankIsReported) {
 TEST(Runner, AnOwnErrorWinsOverReportsOfAPeersFailure) {
   Harness h;
   ScriptedWorld world;
-  world.outcomes = {"0 PTestcase a failed: rank 2 failed the step", "0 Ecuda error on rank 2"};
+  world.outcomes = {wire(0, 'P', "Testcase a failed: rank 2 failed the step"),
+                    wire(0, 'E', "cuda error: on rank 2", "a:b")};
   h.control.comm = &world;
   h.registry = {runnable("a")};
   h.planRunner.behaviours = {[](const Plan&, const ProgressSink&) -> PlanResult {
     throw PeerFailed("another process failed");
   }};
   h.run({at(0)});
-  EXPECT_EQ(h.output.finished.at(0).message, "rank 2: cuda error on rank 2");
+  EXPECT_EQ(h.output.finished.at(0).message, "rank 2: cuda error: on rank 2");
+  EXPECT_EQ(h.output.finished.at(0).detail, "a:b");
 }
 
 // A signal seen by any rank stops every rank after the testcase.
 TEST(Runner, ASignalOnAnotherRankStopsTheRun) {
   Harness h;
   ScriptedWorld world;
-  world.outcomes = {"15 Einterrupted by SIGTERM"};
+  world.outcomes = {wire(15, 'E', "interrupted by SIGTERM")};
   h.control.comm = &world;
   h.registry = {runnable("a"), runnable("b")};
   const LoopSummary s = h.run({at(0), at(1)});

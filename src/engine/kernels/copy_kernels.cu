@@ -35,6 +35,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/kernel_failure.h"
 #include "engine/kernels/kernels.h"
 #include "engine/kernels/launch_check.h"
 
@@ -42,21 +43,60 @@ namespace nvbw {
 namespace kernels {
 namespace detail {
 
+namespace {
+
+#define NVBW_STRINGIFY_LIST(...) #__VA_ARGS__
+#define NVBW_STRINGIFY(list) NVBW_STRINGIFY_LIST(list)
+
+// The architectures nvcc compiled GPU code for ("900", "800,900"), empty with a compiler that
+// does not say.
+const char* buildArchitectures() {
+#ifdef __CUDA_ARCH_LIST__
+  return NVBW_STRINGIFY(__CUDA_ARCH_LIST__);
+#else
+  return "";
+#endif
+}
+
+// The failure of `kernel` with `status`, with the GPU current when it happened.
+[[noreturn]] void throwKernelFailure(const char* kernel, bool loading, cudaError_t status,
+                                     const std::string& detail) {
+  KernelFailure f;
+  f.kernel = kernel;
+  f.loading = loading;
+  f.errorName = cudaGetErrorName(status);
+  f.errorText = cudaGetErrorString(status);
+  f.buildArchitectures = buildArchitectures();
+  int device = -1;
+  int major = 0;
+  int minor = 0;
+  if (cudaGetDevice(&device) == cudaSuccess) {
+    f.device = device;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess)
+      f.computeCapability = 10 * major + minor;
+  }
+  cudaGetLastError();  // the queries above must not leave an error for the next launch
+  throw KernelError(kernelFailureMessage(f), detail);
+}
+
+}  // namespace
+
 void throwIfLaunchFailed(const char* kernel) {
   const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) {
-    throw KernelError(std::string(kernel) + " launch failed: " + cudaGetErrorName(status) + ": " +
-                      cudaGetErrorString(status));
-  }
+  if (status != cudaSuccess)
+    throwKernelFailure(kernel, false, status,
+                       std::string("cudaGetLastError() after launching ") + kernel + " at " +
+                           __FILE__ + ":" + std::to_string(__LINE__));
 }
 
 void preloadFunction(const void* function, const char* kernel) {
   cudaFuncAttributes attributes{};
   const cudaError_t status = cudaFuncGetAttributes(&attributes, function);
-  if (status != cudaSuccess) {
-    throw KernelError(std::string("loading ") + kernel + " failed: " + cudaGetErrorName(status) +
-                      ": " + cudaGetErrorString(status));
-  }
+  if (status != cudaSuccess)
+    throwKernelFailure(kernel, true, status,
+                       std::string("cudaFuncGetAttributes(&attributes, ") + kernel + ") at " +
+                           __FILE__ + ":" + std::to_string(__LINE__));
 }
 
 }  // namespace detail

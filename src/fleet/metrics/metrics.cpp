@@ -87,24 +87,26 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
         "Passed, Waived, ERROR or Running. Always 1."),
       f("matrix_info", "The title (description) and unit (GB/s or ns) of a matrix. Always 1."),
       f(kBandwidthFamily,
-        "Bandwidth of a matrix cell in decimal GB/s (10^9 bytes/s), as the report gives it: the "
-        "run's statistic (median by default) of the cell's samples. N/A cells have no series."),
+        "Bandwidth of a matrix cell in bytes per second: the report's GB/s (decimal, 10^9 "
+        "bytes/s) x 10^9, the run's statistic (median by default) of the cell's samples. N/A "
+        "cells have no series."),
       f(kLatencyFamily,
-        "Latency of a matrix cell in nanoseconds, as the report gives it: the run's statistic "
+        "Latency of a matrix cell in seconds: the report's ns / 10^9, the run's statistic "
         "(median by default) of the cell's samples. N/A cells have no series."),
-      f("bandwidth_peak_gigabytes_per_second",
-        "Theoretical peak of the cell's link in the cell's counting convention, decimal GB/s."),
-      f("bandwidth_percent_of_peak",
-        "The cell's bandwidth in percent of its link's theoretical peak."),
+      f("bandwidth_peak_bytes_per_second",
+        "Theoretical peak of the cell's link in the cell's counting convention, bytes per "
+        "second."),
+      f("bandwidth_of_peak_ratio",
+        "The cell's bandwidth over its link's theoretical peak (0.88 is the report's 88%)."),
       f("cell_cv_ratio",
         "Coefficient of variation (standard deviation / mean) of the cell's samples, as a ratio "
         "(0.02 is 2%)."),
       f("cell_outlier",
         "1 when the cell is more than 10% below the median of the matrix's cells on the same "
         "link class (the report's outliers), 0 otherwise."),
-      f("bandwidth_sum_gigabytes_per_second",
-        "The matrix's SUM line: the sum of its present cells, decimal GB/s."),
-      f("latency_sum_nanoseconds", "The matrix's SUM line: the sum of its present cells, ns."),
+      f("bandwidth_sum_bytes_per_second",
+        "The matrix's SUM line (the sum of its present cells) in bytes per second."),
+      f("latency_sum_seconds", "The matrix's SUM line (the sum of its present cells) in seconds."),
       f("comparison_verdict",
         "Compared with a baseline (--baseline, --compare): one series per compared cell, labelled "
         "with its verdict. Always 1.",
@@ -135,6 +137,16 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
 // sees a 0 rather than no series. Verdicts outside this list are counted too.
 const char* const kKnownVerdicts[] = {"SAME", "SLOWER", "FASTER", "NOISY", "UNSTABLE", "BELOW"};
 
+// The report's units as Prometheus' base units (tests/metrics/README.md, "Naming"): GB/s x 10^9
+// (exact: 10^9 is a double), ns / 10^9, percent / 100. Each is one IEEE operation, so a reader
+// doing the same on the JSON's number gets the same double.
+double bytesPerSecond(double gbPerSecond) { return gbPerSecond * 1e9; }
+double seconds(double nanoseconds) { return nanoseconds / 1e9; }
+double ratio(double percent) { return percent / 100.0; }
+double inBaseUnit(double value, bool latency) {
+  return latency ? seconds(value) : bytesPerSecond(value);
+}
+
 void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& facts,
                const StopRequest& stop) {
   const Subject whole = matrixSubject(m, facts);
@@ -157,12 +169,12 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
       sum += value;
       const MetricLabels labels = cellSubject(m, r, c, facts).labels();
       const std::size_t row = m.rowOffset + r;
-      out[m.latency ? Latency : Bandwidth].add(labels, value);
+      out[m.latency ? Latency : Bandwidth].add(labels, inBaseUnit(value, m.latency));
       if (!m.latency) {
         if (const auto peak = finite(gridCell(*m.entry, keys::kPeakGBps, row, c)))
-          out[BandwidthPeak].add(labels, *peak);
+          out[BandwidthPeak].add(labels, bytesPerSecond(*peak));
         if (const auto percent = finite(gridCell(*m.entry, keys::kPercentOfPeak, row, c)))
-          out[PercentOfPeak].add(labels, *percent);
+          out[PercentOfPeak].add(labels, ratio(*percent));
       }
       if (const json* cell = gridCell(*m.entry, keys::kCells, row, c))
         if (const auto cv = finite(member(*cell, keys::kCv))) out[CellCv].add(labels, *cv);
@@ -173,7 +185,8 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
       }
     }
   }
-  out[m.latency ? LatencySum : BandwidthSum].add(whole.labels(), m.sum ? *m.sum : sum);
+  out[m.latency ? LatencySum : BandwidthSum].add(whole.labels(),
+                                                 inBaseUnit(m.sum ? *m.sum : sum, m.latency));
 }
 
 void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const Entries& entries,

@@ -4,13 +4,13 @@
 //
 // Families (all gauges, each with # HELP and # TYPE, samples of a family contiguous, a family
 // without samples left out; tests/metrics/README.md lists them with an example each):
-//   per cell    nvbandwidth_bandwidth_gigabytes_per_second, nvbandwidth_latency_nanoseconds (the
+//   per cell    nvbandwidth_bandwidth_bytes_per_second, nvbandwidth_latency_seconds (the
 //               report's `values`, or upstream's string `bandwidth_matrix`; N/A cells have no
-//               sample), nvbandwidth_bandwidth_peak_gigabytes_per_second,
-//               nvbandwidth_bandwidth_percent_of_peak, nvbandwidth_cell_cv_ratio,
+//               sample), nvbandwidth_bandwidth_peak_bytes_per_second,
+//               nvbandwidth_bandwidth_of_peak_ratio, nvbandwidth_cell_cv_ratio,
 //               nvbandwidth_cell_outlier (0/1, where the entry lists `outliers`)
-//   per matrix  nvbandwidth_bandwidth_sum_gigabytes_per_second,
-//               nvbandwidth_latency_sum_nanoseconds (the SUM line),
+//   per matrix  nvbandwidth_bandwidth_sum_bytes_per_second,
+//               nvbandwidth_latency_sum_seconds (the SUM line),
 //               nvbandwidth_matrix_info (title and unit)
 //   per entry   nvbandwidth_testcase_status{status="Passed|Waived|ERROR|Running"} 1
 //   comparison  nvbandwidth_comparison_verdict{verdict=...} 1 per compared cell,
@@ -26,8 +26,9 @@
 //               nvbandwidth_run_duration_seconds (timing.wall_seconds),
 //               nvbandwidth_run_interrupted (0, or 1 with the signal), nvbandwidth_run_error
 //               (0/1), nvbandwidth_process_info (multinode: rank -> host, GPU)
-// Bandwidth is decimal GB/s and latency ns, as everywhere in the tool, so that every value equals
-// the JSON's number exactly (promtool's lint asks for bytes and seconds; see the README).
+// Prometheus' base units: bytes per second (the report's decimal GB/s x 10^9), seconds (its ns /
+// 10^9), ratios (its percent of peak / 100); percents of a comparison keep their name
+// (`_percent`). Each value is the report's number through one IEEE operation.
 //
 // Labels, in dcgm-exporter's style, each left out where unknown (never an empty value):
 //   gpu        the device index of the GPU a cell is about (rule below)

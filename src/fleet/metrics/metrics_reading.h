@@ -118,8 +118,8 @@ Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const
 
 // The families' names start so; the value series' names (metrics.cpp names its families so).
 inline constexpr const char* kFamilyPrefix = "nvbandwidth_";
-inline constexpr const char* kBandwidthFamily = "bandwidth_gigabytes_per_second";
-inline constexpr const char* kLatencyFamily = "latency_nanoseconds";
+inline constexpr const char* kBandwidthFamily = "bandwidth_bytes_per_second";
+inline constexpr const char* kLatencyFamily = "latency_seconds";
 
 struct LeastSize {
   std::size_t cells = 0;  // cells with a value

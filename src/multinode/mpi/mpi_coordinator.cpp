@@ -60,7 +60,7 @@ void MpiCoordinator::waitFor(const std::vector<CUstream>& streams) {
       const CUresult rc = gpu_.api().cuStreamQuery(s);
       if (rc == CUDA_SUCCESS) break;
       if (rc != CUDA_ERROR_NOT_READY)
-        throwCudaError(gpu_.api(), rc, "cuStreamQuery", __FILE__, __LINE__);
+        throwCudaError(gpu_.api(), rc, "cuStreamQuery", "cuStreamQuery(s)", __FILE__, __LINE__);
       if (std::chrono::steady_clock::now() - start > gpuTimeout_)
         throw Error("the copies of a sample did not finish within " +
                     std::to_string(gpuTimeout_.count()) + " s");
