@@ -133,7 +133,7 @@ class Case:
     creates: Set[str] = dataclasses.field(default_factory=set)  # new names in the workdir
     may_create: Set[str] = dataclasses.field(default_factory=set)  # allowed, not required
     timeout: float = DEFAULT_TIMEOUT_S
-    max_seconds: Optional[float] = None
+    max_seconds: Optional[float] = None    # CPU seconds (user + system): a busy machine stays fair
     rss: int = SMALL_CASE_RSS
     rss_from: Optional[str] = None          # "indented"/"compact": a multiple of that report's size
     outside: List[str] = dataclasses.field(default_factory=list)  # inputs outside the workdir
@@ -154,6 +154,7 @@ class Result:
     signal: Optional[int] = None
     timed_out: bool = False
     seconds: float = 0.0
+    cpu_seconds: float = 0.0               # the program's user + system time
     rss_kib: int = 0
     stdout: bytes = b""
     stderr: bytes = b""
@@ -627,6 +628,7 @@ def run_case_unguarded(case: Case, ctx: Context) -> Result:
     if writer:
         writer.join(10)
     result.rss_kib = usage.ru_maxrss
+    result.cpu_seconds = usage.ru_utime + usage.ru_stime
     if result.timed_out:
         result.status = "timeout"
     elif os.WIFSIGNALED(wait_status):
@@ -708,8 +710,9 @@ def judge(case: Case, ctx: Context, result: Result, before, after, outside_befor
                             f"more than {limit:.2f} s")
     if case.max_seconds is not None and not result.timed_out:
         limit = case.max_seconds * ctx.time_factor()
-        if result.seconds > limit:
-            problems.append(f"took {result.seconds:.2f} s, more than {limit:.2f} s")
+        if result.cpu_seconds > limit:
+            problems.append(f"took {result.cpu_seconds:.2f} s of CPU ({result.seconds:.2f} s), "
+                            f"more than {limit:.2f} s")
     if (case.stdout_empty or (case.usage is not None and result.code == 2)) and result.stdout:
         problems.append(f"stdout is not empty: {result.stdout[:120]!r}")
     if case.usage is not None and result.code == 2:
