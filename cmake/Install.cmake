@@ -6,6 +6,7 @@
 #   share/nvbandwidth/nvbandwidth.schema.json        the JSON Schema of -j
 #   share/nvbandwidth/expectations/                  example floors for --expect
 #   share/doc/<package>/                             README.md, CHANGELOG.md, copyright
+#   share/doc/<package>/docs/                        the reference pages the README links to
 #   share/bash-completion/completions/nvbandwidth    options and testcase names (nvbandwidth-mpi:
 #                                                    a link to it)
 #
@@ -85,6 +86,9 @@ install(DIRECTORY docs/expectations/ DESTINATION "${NVBW_DATA_DIR}/expectations"
         FILES_MATCHING PATTERN "*.txt" PATTERN "README.md")
 install(FILES README.md CHANGELOG.md packaging/debian/copyright DESTINATION "${NVBW_DOC_DIR}"
         COMPONENT main)
+# The README is short; the reference is in the pages of docs/ (not the measurement records).
+install(DIRECTORY docs/ DESTINATION "${NVBW_DOC_DIR}/docs" COMPONENT main
+        FILES_MATCHING PATTERN "*.md" PATTERN "measurements" EXCLUDE PATTERN "expectations" EXCLUDE)
 install(FILES packaging/bash-completion/nvbandwidth DESTINATION "${NVBW_COMPLETION_DIR}"
         COMPONENT main)
 

@@ -7,8 +7,8 @@
 # Why not "nvbandwidth": distributions package NVIDIA's nvbandwidth under that name, with the same
 # command /usr/bin/nvbandwidth. Two programs cannot own one path, and the distribution's package
 # does not use alternatives, so ours conflicts with it and replaces it; it also provides
-# "nvbandwidth", since it runs every command line of upstream's v0.8 the same way (README:
-# Installing a release).
+# "nvbandwidth", since it runs every command line of upstream's v0.8 the same way (docs/installing.md:
+# "Beside a distribution's nvbandwidth").
 #
 # Reproducible: the archives' times are the commit's (SOURCE_DATE_EPOCH, set below for cpack when
 # the caller has not), their owners root, their order CPack's; tools/check_reproducible.sh builds

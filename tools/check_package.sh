@@ -5,11 +5,12 @@
 #   tools/check_package.sh BUILD_DIR OUT_DIR
 #
 #   1. cpack writes the packages into OUT_DIR;
-#   2. lintian: no error and no warning (the README says which informational tags remain, why);
+#   2. lintian: no error and no warning (docs/installing.md says which informational tags remain,
+#      why);
 #   3. apt-get install ./<package>.deb (the MPI package too, when the build has it);
 #   4. from the installed files: nvbandwidth --version names the release, --help and -l work,
 #      man -w finds nvbandwidth(1) (and nvbandwidth-mpi(1)), the completion and the schema are
-#      where the README says;
+#      where docs/installing.md says;
 #   5. apt-get purge: the packages and every file they installed are gone.
 #
 # Exit 0 when every step passed, 1 otherwise, 2 for a usage error. A package of the same name
@@ -77,6 +78,8 @@ check "the man page names the installed schema" \
   bash -c 'MANWIDTH=80 man nvbandwidth | col -b | grep -q " /usr/share/nvbandwidth/nvbandwidth.schema.json"'
 check "the schema, the expectations, the completion" test -s /usr/share/nvbandwidth/nvbandwidth.schema.json \
   -a -s /usr/share/nvbandwidth/expectations/h100.txt -a -s /usr/share/bash-completion/completions/nvbandwidth
+check "the README and the reference pages it links to" test -s /usr/share/doc/nvbandwidth-fleet/README.md \
+  -a -s /usr/share/doc/nvbandwidth-fleet/docs/options.md -a -s /usr/share/doc/nvbandwidth-fleet/docs/verdicts.md
 if [ -x /usr/bin/nvbandwidth-mpi ]; then
   check "nvbandwidth-mpi --version names release $release" has_line "Release: $release" /usr/bin/nvbandwidth-mpi --version
   check "man -w nvbandwidth-mpi" has_line /usr/share/man/man1/nvbandwidth-mpi.1.gz man -w nvbandwidth-mpi

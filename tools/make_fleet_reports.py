@@ -41,7 +41,7 @@ import random
 import re
 import sys
 
-# Efficiency of each testcase family against its link's peak (H200 measurements in README.md).
+# Efficiency of each testcase family against its link's peak (H200 measurements in docs/peaks.md).
 EFFICIENCY = [
     (re.compile(r"^(host_to_all|all_to_host).*bidirectional"), 0.40),
     (re.compile(r"^(host_to_all|all_to_host)"), 0.45),

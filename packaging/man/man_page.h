@@ -18,7 +18,7 @@ struct PageFacts {
   std::string release;  // "1.0.0"
   std::string date;     // "2026-12-01": the commit's, so that two builds of it make the same page
   std::string dataDir;  // where the schema and the expectations are installed
-  std::string docDir;   // where the README and the changelog are installed
+  std::string docDir;   // where the README, docs/ and the changelog are installed
 };
 
 // `text` as roff text: backslashes and hyphens escaped (a hyphen prints as the ASCII '-' that

@@ -1,6 +1,6 @@
 // nvbandwidth: the application core (application.h) in this build's world of processes, with
 // SIGINT, SIGTERM and SIGHUP turned into a request to stop. It says which exit status to return
-// (README "Exit status").
+// (docs/options.md, "Exit status").
 #include <unistd.h>
 
 #include <string>

@@ -1,6 +1,7 @@
 // Which upstream interface the program presents (--compat, NVBANDWIDTH_COMPAT): v0.8's, the
 // project's specification and the default, or v0.10's indices, listing and text lines. Measuring,
-// JSON keys and everything of our own are the same in both (README "Coming from upstream v0.10").
+// JSON keys and everything of our own are the same in both (docs/compatibility.md,
+// "Coming from upstream v0.10").
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// The exit statuses of the program (README "Exit status"), which every command shares.
+// The exit statuses of the program (docs/options.md, "Exit status"), which every command shares.
 #pragma once
 
 namespace nvbw {

@@ -120,7 +120,7 @@ TEST_P(CliUsageError, ExitsTwoWithAShortMessageOnStderr) {
   EXPECT_EQ(run.exitCode, 2) << describe(run);
   EXPECT_EQ(run.out, "") << describe(run);
   EXPECT_FALSE(run.err.empty()) << describe(run);
-  EXPECT_EQ(lineCount(run.err), 1u) << describe(run);  // the README promises one line
+  EXPECT_EQ(lineCount(run.err), 1u) << describe(run);  // docs/options.md promises one line
   EXPECT_EQ(run.err.rfind("nvbandwidth: ", 0), 0u) << describe(run);
   EXPECT_TRUE(contains(run.err, "(see nvbandwidth --help)\n")) << describe(run);
   EXPECT_LT(run.err.size(), 400u) << describe(run);

@@ -49,7 +49,7 @@ MiB = 1 << 20
 GiB = 1 << 30
 
 # --- The bounds of the contract (tests/hostile/README.md). -----------------------------------
-REPORT_SIZE_CAP = 256 * MiB        # the largest report the reader accepts (README)
+REPORT_SIZE_CAP = 256 * MiB        # the largest report the reader accepts (docs/report-files.md)
 OVERSIZE_FILE = 300 * MiB          # a sparse file just over it
 OVERSIZE_STDIN = 300 * MiB         # piped into `-`
 STDIN_READ_SLACK = 2 * MiB         # pipe buffer and read-ahead allowed past the cap
@@ -57,8 +57,8 @@ NESTING = 100_000                  # levels of a deeply nested value
 BIG_REPORT_GPUS = 64               # nvbandwidth_fake -j -i 20 with 64 GPUs: a ~59 MB report
 BIG_REPORT_SAMPLES = 20
 # Reading a valid report may take a small multiple of its size (issue 16: "measure it"): the
-# reader refuses a document that would take more than 8 x its text + 16 MiB (README "Report
-# files"), so a command stays under 8 x every report it reads, plus the page it writes held in
+# reader refuses a document that would take more than 8 x its text + 16 MiB (docs/report-files.md,
+# "Reading"), so a command stays under 8 x every report it reads, plus the page it writes held in
 # memory while it is rendered (PAGE_RSS_FACTOR x the page), plus the program's own base.
 BIG_REPORT_RSS_FACTOR = 8
 BIG_REPORT_RSS_BASE = 64 * MiB
@@ -1106,7 +1106,7 @@ def hostile_text_cases() -> List[Case]:
             base = mutated(BASE, change, ascii_only=ascii_only)
             cur = mutated(SLOWER, change, ascii_only=ascii_only) if both else SLOWER_BYTES
             files = {"base.json": base, "cur.json": cur}
-            # A report with an ERROR entry keeps exit 1 (README: errors keep 1).
+            # A report with an ERROR entry keeps exit 1 (docs/options.md: errors keep 1).
             status = {0, 1, 3} if where == "error" else {0, 3}
             prefix = f"hostile-text/{where}/{encoding}"
             cases.append(Case(name=f"{prefix}/compare", category="hostile-text",

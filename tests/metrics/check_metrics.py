@@ -6,9 +6,10 @@
 
 Each file must parse with the Prometheus Python client's parser
 (prometheus_client.parser.text_string_to_metric_families) and with `promtool check metrics`,
-and hold the invariants of README.md: every family an nvbandwidth_ gauge with # HELP and # TYPE,
-its samples together, no series twice, no empty label value, no control character in a value,
-finite values, known label names, the cell families on the cells of the value families.
+and hold the invariants of tests/metrics/README.md: every family an nvbandwidth_ gauge with
+# HELP and # TYPE, its samples together, no series twice, no empty label value, no control
+character in a value, finite values, known label names, the cell families on the cells of the
+value families.
 
 promtool's lint asks for base units (bytes, seconds) and snake_case label names. The metrics are
 in base units (bytes per second, seconds, ratios; percents named _percent) and keep
@@ -440,11 +441,17 @@ def promql_expressions(markdown):
 
 
 def check_documented_queries(source_dir, folder):
-    """Every PromQL expression the READMEs show parses (promtool check rules)."""
+    """Every PromQL expression the READMEs and docs/ show parses (promtool check rules)."""
     expressions = []
-    for doc in ("README.md", "tests/metrics/README.md"):
+    docs = ["README.md", "tests/metrics/README.md"]
+    docs += sorted(os.path.relpath(page, source_dir)
+                   for page in glob.glob(os.path.join(source_dir, "docs", "*.md")))
+    for doc in docs:
         with open(os.path.join(source_dir, doc), encoding="utf-8") as stream:
-            expressions += promql_expressions(stream.read())
+            found = promql_expressions(stream.read())
+        if doc == "README.md" and not found:
+            return ["README.md shows no PromQL expression (its metrics recipe has one)"]
+        expressions += found
     if len(expressions) < 5:
         return ["only %d PromQL expressions found in the READMEs" % len(expressions)]
     rules = os.path.join(folder, "documented.rules.yml")

@@ -145,7 +145,7 @@ Peak runWholeRegistry(int gpus, std::size_t bufferBytes,
   return peak;
 }
 
-// README "Memory": with N GPUs and S = -b MiB, pinned host memory peaks at (4N-1)·S (the
+// docs/memory-and-time.md: with N GPUs and S = -b MiB, pinned host memory peaks at (4N-1)·S (the
 // bidirectional all-to-host/host-to-all copy engine testcases) and each GPU's memory at
 // max(4S, (N-1)·S) (those testcases, and the all-to-one/one-to-all fans), 3S on one GPU. That is
 // what upstream allocates for its largest cell too.

@@ -331,15 +331,15 @@ TEST(ExpectationsParser, TheShippedExamplesParse) {
   EXPECT_EQ(v100.lines[0].limit, 10.0);
 }
 
-// The README's example file (section Expectations) parses, and the text it shows for the 2 x H200
-// report is what the check prints.
+// The example file of docs/verdicts.md (section Expectations) parses, and the text it shows for
+// the 2 x H200 report is what the check prints.
 TEST(ExpectationsParser, TheDocumentedExampleIsWhatTheCheckPrints) {
-  const std::string readme = readFile(kDocs + "/../README.md");
-  auto block = [&readme](const std::string& start) {
-    const std::size_t from = readme.find("```\n" + start);
+  const std::string page = readFile(kDocs + "/verdicts.md");
+  auto block = [&page](const std::string& start) {
+    const std::size_t from = page.find("```\n" + start);
     EXPECT_NE(from, std::string::npos) << start;
     const std::size_t body = from + 4;
-    return readme.substr(body, readme.find("```", body) - body);
+    return page.substr(body, page.find("```", body) - body);
   };
   const ExpectationResult r = checkExpectations(
       parseExpectations(block("# key"), "--expect 'ex.txt'"), golden("fleet/h200x2.json"));
