@@ -407,13 +407,22 @@ class FakeMeasuringExecutor final : public PlanExecutor {
   std::mt19937 noise_;                   // the samples' noise (FakeBehaviour::noiseCv)
 };
 
+// How many copies the first cell's value stands for: 1 where it is one copy's bandwidth, every
+// copy of its measurement where it is their sum or aggregate (a fan's).
+std::size_t cellCopies(const Plan& plan) {
+  if (plan.measurements.empty() || plan.measurements.front().outputs.empty()) return 1;
+  const Measurement& m = plan.measurements.front();
+  return m.outputs.front().source == ValueSource::Copy ? 1
+                                                       : std::max<std::size_t>(1, m.copies.size());
+}
+
 void FakeMeasuringExecutor::logCounts(const Plan& plan, const OperationCounts& before) const {
   if (behaviour_.countsFile.empty()) return;
   const OperationCounts& now = counts_;
   std::ofstream out(behaviour_.countsFile, std::ios::app);
   out << "{\"title\": \"" << (plan.matrices.empty() ? "" : plan.matrices.front().title)
       << "\", \"measurements\": " << plan.measurements.size()
-      << ", \"rounds\": " << now.rounds - before.rounds
+      << ", \"cell_copies\": " << cellCopies(plan) << ", \"rounds\": " << now.rounds - before.rounds
       << ", \"samples\": " << now.samples - before.samples
       << ", \"copies\": " << now.copies - before.copies
       << ", \"copy_bytes\": " << now.copyBytes - before.copyBytes
