@@ -12,7 +12,7 @@ How long that takes on an H200 is modelled from real reports' `timing`:
              copy's bandwidth (the cell's median value, divided by the copies a fan's cell
              aggregates); the copies of a round run at once, each on its own link; one factor
              makes the calibration run's sum its wait_seconds
-  latency    latency_seconds per pointer-chase sample
+  latency    latency_seconds per pointer-chase sample; a round's chases run at once
   fill       fill_seconds per byte filled       } per byte of the report's `operations`, or
   check      verification_seconds per byte      } (older reports) what the fake counts; a
                                                   round's run on its GPUs at once
@@ -49,13 +49,13 @@ def read_report(path):
         return json.load(f)["nvbandwidth"]
 
 
-def fake_run(binary, gpus, schedule, mpirun=None, ranks=0):
+def fake_run(binary, gpus, schedule, mpirun=None, ranks=0, extra=()):
     """Runs a default -j report on the fake; returns (plan lines, report text)."""
     with tempfile.TemporaryDirectory() as tmp:
         counts = os.path.join(tmp, "counts.jsonl")
         env = dict(os.environ, NVBW_FAKE_GPUS=str(gpus), NVBW_FAKE_LINKS="nvswitch",
                    NVBW_FAKE_COUNTS=counts, NVBANDWIDTH_DISABLE_MULTICAST="1")
-        args = [binary, "-j", "--schedule", schedule]
+        args = [binary, "-j", "--schedule", schedule] + list(extra)
         if mpirun:
             env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
             forwarded = []
@@ -164,7 +164,7 @@ class Rates:
 def predict(plans, allocated_bytes, settings, rates, bandwidths):
     n = totals(plans)
     return (sum(copy_seconds(p, settings, bandwidths, rates.efficiency) for p in plans)
-            + n["chases"] * rates.chase
+            + sum(p["chases"] * rates.chase / concurrency(p) for p in plans)
             + sum(buffer_seconds(p, rates) for p in plans)
             + allocated_bytes * (rates.allocate + rates.release)
             + n["samples"] * rates.sample)
@@ -217,6 +217,8 @@ def main():
     parser.add_argument("--mpi-fake")
     parser.add_argument("--mpirun")
     parser.add_argument("--gpus", default="1,2,8,16,72")
+    parser.add_argument("--sampled", default="8,16,72",
+                        help="GPU counts also run with -P (as many pairs as GPUs: each covered)")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
     args = parser.parse_args()
 
@@ -228,22 +230,23 @@ def main():
     cal_plans, _ = fake_run(args.fake, cal_gpus, "pairs")
     rates = Rates(calibration, cal_plans, bandwidths)
 
-    configs = [(int(g), "", 0) for g in args.gpus.split(",")]
+    configs = [(int(g), "", 0, ()) for g in args.gpus.split(",")]
+    configs += [(int(g), "", 0, ("-P", g)) for g in args.sampled.split(",") if g]
     if args.mpi_fake and args.mpirun:
-        configs.append((8, "mpi", 8))
+        configs.append((8, "mpi", 8, ()))
     rows = []
-    for gpus, kind, ranks in configs:
+    for gpus, kind, ranks, extra in configs:
         for schedule in ("pairs", "rounds"):
             if kind == "mpi":
                 plans, text = fake_run(args.mpi_fake, gpus, schedule, args.mpirun, ranks)
             else:
-                plans, text = fake_run(args.fake, gpus, schedule)
+                plans, text = fake_run(args.fake, gpus, schedule, extra=extra)
             doc = json.loads(text)["nvbandwidth"]
             memory = doc["memory"]
             allocated = memory["host_bytes_allocated"] + memory["device_bytes_allocated"]
             n = totals(plans)
             row = {
-                "gpus": gpus, "ranks": ranks, "schedule": schedule,
+                "gpus": gpus, "ranks": ranks, "schedule": schedule, "options": " ".join(extra),
                 "testcases": len(plans), "measurements": n["measurements"],
                 "rounds": n["rounds"], "samples": n["samples"], "copies": n["copies"],
                 "seconds": predict(plans, allocated, settings, rates, bandwidths),
@@ -255,16 +258,16 @@ def main():
             }
             rows.append(row)
 
-    print("| GPUs | schedule | testcases | measurements | rounds | predicted time | "
+    print("| GPUs | options | schedule | testcases | measurements | rounds | predicted time | "
           "upstream v0.8 | peak host | peak per GPU | -j report |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         gpus = f"{r['ranks']} ranks x 1" if r["ranks"] else str(r["gpus"])
         upstream = duration(r["upstream_seconds"]) if r["upstream_seconds"] is not None else ""
         # Memory shared between processes is not the pool's: not counted (see below).
         host = gib(r["peak_host_bytes"]) if not r["ranks"] else "not counted"
         device = gib(r["peak_device_bytes"]) if not r["ranks"] else "not counted"
-        print(f"| {gpus} | {r['schedule']} | {r['testcases']} | {r['measurements']} | "
+        print(f"| {gpus} | {r['options']} | {r['schedule']} | {r['testcases']} | {r['measurements']} | "
               f"{r['rounds']} | {duration(r['seconds'])} | {upstream} | {host} | {device} | "
               f"{size(r['report_bytes'])} |")
 
