@@ -53,17 +53,6 @@ RUN_LIMIT_S=150
 read -r -a RELEASE_ENV <<<"${NVBW_ACCEPTANCE_RELEASE_ENV:-}"
 read -r -a NEW_ENV <<<"${NVBW_ACCEPTANCE_NEW_ENV:-}"
 
-# step NAME OK NOTE: a row of the steps' table.
-step() {
-  local verdict=PASS
-  if [ "$2" != 1 ]; then
-    verdict=FAIL
-    FAILED=1
-  fi
-  ROWS+=("| $1 | $verdict | $3 |")
-  echo "$1: $verdict $3" >&2
-}
-
 # 1. Three alternating default runs of each.
 runs_ok=1
 runs_note=""
@@ -75,7 +64,7 @@ for i in 1 2 3; do
   [ "$STATUS" = 0 ] || runs_ok=0
   runs_note+="new $i: exit $STATUS, ${WALL} s; "
 done
-step "default runs" "$runs_ok" "${#SELECTED[@]} testcases; ${runs_note%; }"
+result_row "default runs" "$runs_ok" "${#SELECTED[@]} testcases; ${runs_note%; }"
 
 # 2. The SUMs side by side, and the verdicts of --compare.
 /usr/bin/python3 - "$OUT" >"$OUT/sums.md" <<'EOF'
@@ -115,7 +104,7 @@ try:
 except Exception as e:
     print("(no comparison: %s)" % e)' "$OUT/compare_$i.json"); "
 done
-step "SUMs within noise" "$compare_ok" "${compare_note%; }"
+result_row "SUMs within noise" "$compare_ok" "${compare_note%; }"
 
 # 3. Outside the timed copies and the latency.
 timing=$(/usr/bin/python3 - "$OUT" <<'EOF'
@@ -149,7 +138,7 @@ printf '%s\n' "$timing" | tail -n +2 >"$OUT/timing.md"
 outside=$(sed -n 's/^| new \([123]\) | [0-9.]* | [0-9.]* | [0-9.]* | \([0-9.]*\) |.*/\2/p' \
   "$OUT/timing.md" | paste -sd, -)
 [ "$(printf '%s\n' "$timing" | head -1)" = ok ] && timing_ok=1 || timing_ok=0
-step "under 1 s outside copies and latency" "$timing_ok" "new runs: ${outside:-none} s"
+result_row "under 1 s outside copies and latency" "$timing_ok" "new runs: ${outside:-none} s"
 
 # 4. --schedule rounds on one GPU.
 BIN=$NEW run rounds.txt -- --schedule rounds -t device_to_device_memcpy_read_ce
@@ -166,7 +155,7 @@ doc = json.load(open(sys.argv[1]))["nvbandwidth"]
 sys.exit(0 if sys.argv[2] in doc.get("notes", []) else 1)' "$OUT/rounds.json" "$note"; then
   rounds_ok=1
 fi
-step "rounds fall back on one GPU" "$rounds_ok" "exit $rounds_status; $(head -c 300 "$OUT/rounds.txt.err" | tr '\n' ' ')"
+result_row "rounds fall back on one GPU" "$rounds_ok" "exit $rounds_status; $(head -c 300 "$OUT/rounds.txt.err" | tr '\n' ' ')"
 
 {
   echo "# Issue 26's GPU acceptance ($(date -u +%FT%TZ), $(($(date +%s) - START)) s)"

@@ -48,12 +48,6 @@ struct BufferPasses {
   std::uint64_t count = 0;
   std::uint64_t hostBytes = 0;
   std::uint64_t deviceBytes = 0;
-  BufferPasses& operator+=(const BufferPasses& o) {
-    count += o.count;
-    hostBytes += o.hostBytes;
-    deviceBytes += o.deviceBytes;
-    return *this;
-  }
 };
 
 // What the executor did, counted the same way by the real one and the fake platform's: the work
@@ -68,18 +62,6 @@ struct OperationCounts {
   std::uint64_t chases = 0;            // pointer-chase samples
   BufferPasses fills;
   BufferPasses checks;
-  OperationCounts& operator+=(const OperationCounts& o) {
-    rounds += o.rounds;
-    measurements += o.measurements;
-    samples += o.samples;
-    copies += o.copies;
-    copyBytes += o.copyBytes;
-    longestCopyBytes += o.longestCopyBytes;
-    chases += o.chases;
-    fills += o.fills;
-    checks += o.checks;
-    return *this;
-  }
 };
 
 }  // namespace nvbw
