@@ -28,6 +28,8 @@ if [ $# -ne 2 ]; then
 fi
 DEB=$1
 OUT=$2
+# shellcheck source=tools/gpu_acceptance_lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/gpu_acceptance_lib.sh"  # result_row
 if [ ! -f "$DEB" ] || ! VERSION=$(dpkg-deb -f "$DEB" Version 2>/dev/null); then
   echo "$0: $DEB is not a Debian package" >&2
   exit 2
@@ -40,21 +42,10 @@ START=$(date +%s)
 FAILED=0
 ROWS=()
 
-# row STEP OK NOTE
-row() {
-  local verdict=PASS
-  if [ "$2" != 1 ]; then
-    verdict=FAIL
-    FAILED=1
-  fi
-  ROWS+=("| $1 | $verdict | $3 |")
-  echo "$1: $verdict $3" >&2
-}
-
 # 1. Unpack.
 ok=0
 dpkg -x "$DEB" "$UNPACKED" && [ -x "$UNPACKED/usr/bin/nvbandwidth" ] && ok=1
-row unpack "$ok" "$(basename "$DEB"), Version $VERSION"
+result_row unpack "$ok" "$(basename "$DEB"), Version $VERSION"
 PROGRAM=$UNPACKED/usr/bin/nvbandwidth
 BIN=${NVBW_ACCEPTANCE_BINARY:-$PROGRAM}
 
@@ -63,7 +54,7 @@ BIN=${NVBW_ACCEPTANCE_BINARY:-$PROGRAM}
 status=$?
 ok=0
 [ "$status" = 0 ] && grep -qx "Release: $VERSION" "$OUT/version.txt" && ok=1
-row version "$ok" "exit $status, $(grep '^Release:' "$OUT/version.txt" || echo 'no Release line')"
+result_row version "$ok" "exit $status, $(grep '^Release:' "$OUT/version.txt" || echo 'no Release line')"
 
 # 3. A default run.
 t0=$(date +%s)
@@ -110,7 +101,7 @@ EOF
 )
 ok=${check%% *}
 [ "$status" = 0 ] || ok=0
-row "default run -j" "$ok" "exit $status, ${wall} s, ${check#* }"
+result_row "default run -j" "$ok" "exit $status, ${wall} s, ${check#* }"
 
 # 4. The report's HTML page and metrics.
 "$BIN" --from "$OUT/report.json" --html "$OUT/report.html" --metrics "$OUT/report.prom" \
@@ -119,7 +110,7 @@ status=$?
 ok=0
 [ "$status" = 0 ] && grep -q "<th>Release</th><td>$VERSION</td>" "$OUT/report.html" &&
   grep -q "^nvbandwidth_build_info{.*release=\"$VERSION\"" "$OUT/report.prom" && ok=1
-row "html and metrics" "$ok" "exit $status, $(grep -c '^nvbandwidth_build_info{' "$OUT/report.prom" 2>/dev/null || echo 0) build_info series"
+result_row "html and metrics" "$ok" "exit $status, $(grep -c '^nvbandwidth_build_info{' "$OUT/report.prom" 2>/dev/null || echo 0) build_info series"
 
 TOTAL=$(($(date +%s) - START))
 {

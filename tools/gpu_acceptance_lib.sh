@@ -79,3 +79,15 @@ stop_loads() {
 step_result() {
   if [ "$1" = "$2" ] && [ "$3" = 1 ]; then echo PASS; else echo FAIL; fi
 }
+
+# result_row STEP OK NOTE: a row "| STEP | PASS or FAIL | NOTE |" of the summary table, added to
+# ROWS and said on stderr; FAIL (and FAILED=1) unless OK is 1.
+result_row() {
+  local verdict=PASS
+  if [ "$2" != 1 ]; then
+    verdict=FAIL
+    FAILED=1
+  fi
+  ROWS+=("| $1 | $verdict | $3 |")
+  echo "$1: $verdict $3" >&2
+}

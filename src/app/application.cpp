@@ -12,6 +12,7 @@
 #include "app/expectation_checks.h"
 #include "app/fleet_commands.h"
 #include "app/from_command.h"
+#include "app/schedule_choice.h"
 #include "app/selection.h"
 #include "app/summarize_command.h"
 #include "app/testcase_loop.h"
@@ -116,6 +117,7 @@ RunSettings runSettings(const Options& o) {
   s.useHugePages = o.useHugePages;
   s.targetNumPairs = o.targetNumPairs;
   s.pair = o.pair;
+  s.schedule = o.schedule;
   s.sweepSizesMiB = sweepSizesOf(o);
   return s;
 }
@@ -271,6 +273,10 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   }
   for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
     h.warnings.push_back(std::move(note));
+  SingleProcess alone;
+  const ScheduleChoice schedule =
+      chooseSchedule(options_.schedule, platform->topology(), ctx_.comm ? *ctx_.comm : alone);
+  h.notes = schedule.notes;
   const HostMemoryChoice host = hostMemoryChoice(options_);
   if (host.note) h.warnings.push_back(*host.note);
   if (host.problem) h.warnings.push_back(hostTestcasesWaivedNote(*host.problem));
@@ -295,7 +301,8 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
                             static_cast<std::size_t>(options_.bufferBytes()),
                             pairs,
                             host.problem,
-                            h.settings.sweepSizesMiB};
+                            h.settings.sweepSizesMiB,
+                            schedule.rule};
   const LoopControl control{ctx_.comm, ctx_.stopRequested, progressSink()};
   const LoopSummary summary = runTestcaseLoop(request, *executor, checked, control);
   confirmationRunner_ = [&](const std::vector<SuspectTestcase>& suspects) {
@@ -315,7 +322,7 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
   end.selected = selected;
   end.timing = RunEnd::Timing{
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
-      executor.phaseTimes(), executor.memoryStats()};
+      executor.phaseTimes(), executor.memoryStats(), executor.operationCounts()};
   int status = summary.errors > 0 ? kExitFailure : kExitOk;
   if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
   return finishViews(end, status);

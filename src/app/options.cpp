@@ -110,6 +110,16 @@ void describeFleetOutputOptions(po::options_description& desc) {
   // clang-format on
 }
 
+// --schedule, after every older option in --help.
+void describeScheduleOptions(po::options_description& desc) {
+  // clang-format off
+  desc.add_options()
+    ("schedule", po::value<std::string>(),
+     "Device-to-device GPU pairs: pairs (one pair at a time, the default), rounds (disjoint pairs "
+     "at once where no two pairs share a link; elsewhere pairs) or force-rounds");
+  // clang-format on
+}
+
 // One description serves parsing and --help, so the help can never list an option the parser
 // does not know. Numeric options are taken as strings and converted by parseWholeNumber.
 po::options_description describeOptions() {
@@ -170,6 +180,7 @@ po::options_description describeOptions() {
   // clang-format on
   describeVerdictOptions(desc);
   describeFleetOutputOptions(desc);
+  describeScheduleOptions(desc);
   return desc;
 }
 
@@ -352,6 +363,7 @@ const std::pair<const char*, const char*> kRunOptions[] = {
     {"useHugePages", "-H/--useHugePages"},
     {"targetNumPairs", "-P/--targetNumPairs"},
     {"pair", "--pair"},
+    {"schedule", "--schedule"},
 };
 
 // No option is accepted and then ignored: each one given must be one the command uses.
@@ -490,6 +502,11 @@ Options parseOptions(const std::vector<std::string>& args,
   options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
   readFleetOptions(vm, split.operands, options);
   readInterfaceOptions(vm, compatVariable, options);
+  options.schedule = stringOption(vm, "schedule");
+  if (!options.schedule.empty() && options.schedule != "pairs" && options.schedule != "rounds" &&
+      options.schedule != "force-rounds")
+    throw UsageError("invalid value " + quotedArgument(options.schedule) +
+                     " for --schedule: expected pairs, rounds or force-rounds");
   return options;
 }
 

@@ -54,6 +54,8 @@ struct Options {
   std::vector<std::string> summarize;  // --summarize REPORT...: saved reports or directories
   std::string metrics;                 // --metrics FILE: the Prometheus text exposition
   std::string output;                  // --output FILE, before %h %r %j are substituted
+  // --schedule pairs|rounds|force-rounds as given ("": not given): how pairs are measured.
+  std::string schedule;
   // The long names of the options on the command line (not those left at their defaults).
   std::set<std::string> given;
   bool isGiven(const std::string& name) const { return given.count(name) > 0; }

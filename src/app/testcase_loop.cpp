@@ -32,7 +32,7 @@ void attachLinks(std::vector<MatrixResult>& matrices, const Plan& plan, const To
 }
 
 PlanContext planContext(const LoopRequest& request) {
-  return PlanContext{request.topology, request.bufferBytes, request.pairs};
+  return PlanContext{request.topology, request.bufferBytes, request.pairs, request.schedule};
 }
 
 // The reason `def` cannot run here, if any: its own waiver, else host memory it would need but
@@ -52,6 +52,8 @@ Outcome measure(const TestcaseDef& def, const LoopRequest& request, PlanExecutor
     PlanResult measured = planRunner.run(plan, control.progress);
     result.matrices = std::move(measured.matrices);
     result.measurements = std::move(measured.measurements);
+    result.schedule = plan.schedule;
+    result.rounds = plan.rounds.size();
     attachLinks(result.matrices, plan, request.topology);
     qualifyKeys(result.matrices, def.key);
     return {};

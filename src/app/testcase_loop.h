@@ -28,6 +28,7 @@ struct LoopRequest {
   // --sweep: every selected testcase runs at each of these sizes (bufferBytes is then unused);
   // empty: one run at bufferBytes.
   std::vector<std::uint64_t> sweepSizesMiB = {};
+  ScheduleRule schedule = {};  // --schedule: pair testcases pair by pair, or in rounds
 };
 
 // What the run needs besides the request. Defaults: one process, never stop, no progress.

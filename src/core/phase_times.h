@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace nvbw {
 
@@ -37,6 +38,30 @@ struct MemoryStats {
   std::size_t deviceBytesAllocated = 0;
   std::size_t peakHostBytes = 0;
   std::size_t peakDeviceBytes = 0;  // on the GPU that held the most
+  std::size_t hostAllocations = 0;
+  std::size_t deviceAllocations = 0;
+};
+
+// Passes over buffers of one kind (fills, checks): how many, and the bytes of host and of device
+// memory they covered.
+struct BufferPasses {
+  std::uint64_t count = 0;
+  std::uint64_t hostBytes = 0;
+  std::uint64_t deviceBytes = 0;
+};
+
+// What the executor did, counted the same way by the real one and the fake platform's: the work
+// a run's time is made of, whatever it cost on this machine.
+struct OperationCounts {
+  std::uint64_t rounds = 0;  // groups of measurements run at once (one alone counts too)
+  std::uint64_t measurements = 0;
+  std::uint64_t samples = 0;           // samples of those groups
+  std::uint64_t copies = 0;            // copies, one per sample of each
+  std::uint64_t copyBytes = 0;         // bytes the copies moved in one pass each, over the samples
+  std::uint64_t longestCopyBytes = 0;  // per sample of a group, its largest copy's pass, summed
+  std::uint64_t chases = 0;            // pointer-chase samples
+  BufferPasses fills;
+  BufferPasses checks;
 };
 
 }  // namespace nvbw

@@ -63,23 +63,23 @@ void BufferPool::count(const BufferSpec& spec, bool adding) {
   if (!adding) return;
   const bool host = spec.kind == MemoryKind::Host;
   (host ? stats_.hostBytesAllocated : stats_.deviceBytesAllocated) += spec.bytes;
+  ++(host ? stats_.hostAllocations : stats_.deviceAllocations);
   std::size_t& peak = host ? stats_.peakHostBytes : stats_.peakDeviceBytes;
   peak = std::max(peak, slot);
 }
 
-void BufferPool::limitTo(const Plan& plan) {
-  limit_ = memoryNeedOf(plan);
-  std::vector<Key> wanted;
-  for (const Measurement& m : plan.measurements)
-    for (const CopySpec& c : m.copies) {
-      wanted.push_back(keyOf(c.src));
-      wanted.push_back(keyOf(c.dst));
-    }
-  // Shrink every resource to its new limit; cached buffers are all there is outside a lease.
-  std::vector<BufferSpec> resources;
-  for (const auto& [key, bucket] : free_)
-    if (!bucket.empty()) resources.push_back(bucket.front()->spec);
-  for (const BufferSpec& r : resources) makeRoom(r, 0, wanted);
+void BufferPool::allowFor(const Plan& plan) {
+  const MemoryNeed need = memoryNeedOf(plan);
+  limit_.host = std::max(limit_.host, need.host);
+  for (const auto& [device, bytes] : need.device)
+    limit_.device[device] = std::max(limit_.device[device], bytes);
+}
+
+void BufferPool::clear() {
+  for (auto& [key, bucket] : free_)
+    for (const std::unique_ptr<Allocation>& a : bucket) count(a->spec, false);
+  free_.clear();
+  limit_ = {};
 }
 
 void BufferPool::makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep) {

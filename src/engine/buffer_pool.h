@@ -1,10 +1,11 @@
-// The buffers of the measurements, reused while they fit the current testcase.
+// The buffers of the measurements, kept from one testcase to the next while they fit.
 //
 // Pinned host allocations of hundreds of MiB take longer than the copies that use them, and
 // upstream allocates afresh for every cell. Reuse changes nothing that is measured (every sample
-// refills the buffers with the pattern first). The pool is bounded: it never holds more pinned
-// host memory, or more memory on any GPU, than one measurement of the current testcase needs,
-// which is also what upstream holds at its peak.
+// fills what it needs first; engine/buffer_content.h says what a kept buffer still holds). The
+// pool is bounded: it never holds more pinned host memory, or more memory on any GPU, than the
+// largest single measurement of the testcases run so far needs, which is what upstream holds at
+// its peak; it frees a kept buffer only to make room, and what it holds at the end goes with it.
 #pragma once
 
 #include <cuda.h>
@@ -20,6 +21,7 @@
 
 #include "core/phase_times.h"
 #include "engine/allocation_failure.h"
+#include "engine/buffer_content.h"
 #include "plans/plan.h"
 #include "platform/cuda_raii.h"
 
@@ -30,6 +32,7 @@ struct Allocation {
   BufferSpec spec;
   DeviceBuffer device;
   HostBuffer host;
+  engine::BufferContent content;  // what it holds, as far as the run knows
   CUdeviceptr ptr() const {
     return spec.kind == MemoryKind::Host ? host.devicePtr() : device.ptr();
   }
@@ -84,14 +87,16 @@ class BufferPool {
     std::vector<std::unique_ptr<Allocation>> buffers_;
   };
 
-  // Sets the bound for the next measurements (a testcase's need) and frees what exceeds it,
-  // keeping first the buffers that `plan` can use.
-  void limitTo(const Plan& plan);
+  // Raises the bound to what one measurement of `plan` needs, where that is more (it is never
+  // lowered: a later testcase may use what an earlier one left).
+  void allowFor(const Plan& plan);
+  // Frees every kept buffer and lowers the bound to nothing: before memory is shared between
+  // processes (which the pool does not hold), and after an error, when the buffers may belong
+  // to a broken context.
+  void clear();
   // Throws AllocationError, in the user's terms (allocation_failure.h), when one cannot be had.
   Lease acquire(const std::vector<BufferSpec>& specs,
                 BufferSizeOrigin origin = BufferSizeOrigin::BufferSizeOption);
-  // Frees everything held (after an error the buffers may belong to a broken context).
-  void clear() { free_.clear(); }
 
   std::size_t heldHostBytes() const { return held_.host; }
   std::size_t heldDeviceBytes(int device) const;
@@ -113,7 +118,7 @@ class BufferPool {
   Allocator& allocator_;
   std::map<Key, std::vector<std::unique_ptr<Allocation>>> free_;
   MemoryNeed held_;   // everything allocated, leased or cached
-  MemoryNeed limit_;  // the current testcase's need
+  MemoryNeed limit_;  // the largest need of the testcases so far
   MemoryStats stats_;
 };
 

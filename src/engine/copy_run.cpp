@@ -3,21 +3,33 @@
 #include <algorithm>
 #include <vector>
 
+#include "engine/host_check.h"
 #include "engine/sample_recording.h"
 #include "plans/pattern.h"
 
 namespace nvbw::engine {
 
-CUdeviceptr PatternCache::get(int device, std::uint32_t seed) {
-  const auto key = std::make_pair(device, seed);
+const std::vector<std::uint32_t>& PatternCache::words(int pattern) {
+  auto it = words_.find(pattern);
+  if (it != words_.end()) return it->second;
+  std::vector<std::uint32_t> words;
+  if (pattern == kWriteOnlyPattern) {
+    words.assign(kPatternWords, kWriteOnlyValue);
+  } else {
+    words = xorshiftPattern(kSourceSeed);
+    for (std::uint32_t& w : words) w ^= variantMask(pattern);
+  }
+  return words_.emplace(pattern, std::move(words)).first->second;
+}
+
+CUdeviceptr PatternCache::get(int device, int pattern) {
+  const auto key = std::make_pair(device, pattern);
   const auto it = buffers_.find(key);
   if (it != buffers_.end()) return it->second.ptr();
-  const std::vector<std::uint32_t> words = seed == kWriteOnlyValue
-                                               ? std::vector<std::uint32_t>(kPatternWords, seed)
-                                               : xorshiftPattern(seed);
+  const std::vector<std::uint32_t>& host = words(pattern);
   DeviceBuffer buf(gpu_, device, kPatternBytes);
   ContextScope scope(gpu_, device);
-  NVBW_CU(gpu_.api(), cuMemcpyHtoD, buf.ptr(), words.data(), kPatternBytes);
+  NVBW_CU(gpu_.api(), cuMemcpyHtoD, buf.ptr(), host.data(), kPatternBytes);
   // From pageable memory cuMemcpyHtoD may return before its DMA has landed, and the kernels that
   // read the pattern run on non-blocking streams, which do not wait for it: checks of write-only
   // passes on the H200 found stale words from 1.86 MiB into the 2 MiB pattern on. Wait for the
@@ -29,59 +41,96 @@ CUdeviceptr PatternCache::get(int device, std::uint32_t seed) {
   return ptr;
 }
 
-Verifier::Verifier(const Gpu& gpu, PatternCache& patterns)
-    : gpu_(gpu), patterns_(patterns), result_(gpu, sizeof(kernels::CheckResult)) {}
-
-void Verifier::check(int device, CUdeviceptr buf, std::size_t bytes, const std::string& what,
-                     unsigned sample, std::uint32_t seed) {
-  ContextScope scope(gpu_, device);
-  auto* result = static_cast<kernels::CheckResult*>(result_.data());
-  result->mismatches = 0;
-  result->firstOffset = ~0ull;
+Stream& Verifier::streamOf(int device) {
   auto it = streams_.find(device);
   if (it == streams_.end()) it = streams_.emplace(device, Stream(gpu_, device)).first;
-  // The kernel writes the counters through the registered memory's device address.
-  kernels::checkPattern(it->second.get(), buf, bytes, patterns_.get(device, seed),
-                        reinterpret_cast<kernels::CheckResult*>(result_.devicePtr()));
-  it->second.synchronize();
-  if (result->mismatches == 0) return;
-  throw VerificationError(
-      mismatchMessage(what, sample, result->mismatches, bytes / 4, result->firstOffset));
+  return it->second;
 }
 
-namespace {
+void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
+  std::size_t onGpus = 0;
+  for (const Check& c : checks) onGpus += !c.host && !c.sumExpected ? 1 : 0;
+  if (onGpus > capacity_) {
+    results_.emplace(gpu_, onGpus * sizeof(kernels::CheckResult));
+    capacity_ = onGpus;
+  }
+  auto* results = onGpus ? static_cast<kernels::CheckResult*>(results_->data()) : nullptr;
+  auto* resultsOnGpu =
+      onGpus ? reinterpret_cast<kernels::CheckResult*>(results_->devicePtr()) : nullptr;
+  // The GPUs' checks first (queued), then the CPU's while they run.
+  std::vector<std::size_t> slot(checks.size(), 0);
+  std::vector<int> used;
+  for (std::size_t i = 0, next = 0; i < checks.size(); ++i) {
+    const Check& c = checks[i];
+    if (c.host || c.sumExpected) continue;
+    slot[i] = next++;
+    results[slot[i]] = {0, ~0ull};
+    ContextScope scope(gpu_, c.device);
+    const CUdeviceptr pattern = patterns_.get(c.device, c.pattern);
+    // The kernel writes the counters through the registered memory's device address.
+    kernels::checkPattern(streamOf(c.device).get(), c.buffer, c.bytes, pattern,
+                          resultsOnGpu + slot[i]);
+    used.push_back(c.device);
+  }
+  std::vector<PatternCheck> onHost(checks.size());
+  for (std::size_t i = 0; i < checks.size(); ++i)
+    if (checks[i].host)
+      onHost[i] =
+          checkHostPattern(static_cast<const std::uint32_t*>(checks[i].host), checks[i].bytes / 4,
+                           patterns_.words(checks[i].pattern).data(), kPatternWords);
+  for (int device : used) streamOf(device).synchronize();
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Check& c = checks[i];
+    if (c.sumExpected) {
+      unsigned long long read = 0;
+      {
+        ContextScope scope(gpu_, c.device);
+        NVBW_CU(gpu_.api(), cuMemcpyDtoH, &read, c.buffer, sizeof(read));
+      }
+      if (read != *c.sumExpected)
+        throw VerificationError("data verification failed for " + c.what + " in sample " +
+                                std::to_string(sample) + ": the words read add up to " +
+                                std::to_string(read) + " instead of " +
+                                std::to_string(*c.sumExpected));
+      continue;
+    }
+    const PatternCheck found =
+        c.host ? onHost[i]
+               : PatternCheck{results[slot[i]].mismatches, results[slot[i]].firstOffset};
+    if (found.mismatches != 0)
+      throw VerificationError(
+          mismatchMessage(c.what, sample, found.mismatches, c.bytes / 4, found.firstWord));
+  }
+}
 
-// The bytes one pass moves, and the launch shape, for each method.
-void shape(const Gpu& gpu, CopyRun& c) {
-  const CopySpec& s = *c.spec;
-  const int sms = gpu.smCount(s.execDevice);
+CopyShape copyShape(const CopySpec& s, int sms) {
+  CopyShape shape;
   switch (s.method) {
   case CopyMethod::CopyEngine:
-    c.bytes = std::min(s.src.bytes, s.dst.bytes);
-    return;
+    shape.bytes = std::min(s.src.bytes, s.dst.bytes);
+    return shape;
   case CopyMethod::SmCopy:
-    c.geometry = smCopyGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
+    shape.geometry = smCopyGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
     break;
   case CopyMethod::SmSplitWarp:
-    c.geometry = splitWarpGeometry(std::min(s.src.bytes, s.dst.bytes));
+    shape.geometry = splitWarpGeometry(std::min(s.src.bytes, s.dst.bytes));
     break;
   case CopyMethod::SmMulticast:
-    c.geometry = multicastGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
+    shape.geometry = multicastGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
     break;
   case CopyMethod::Tma:
-    c.geometry = tmaGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
+    shape.geometry = tmaGeometry(std::min(s.src.bytes, s.dst.bytes), sms);
     break;
   case CopyMethod::SmReadOnly:
-    c.geometry = localReadGeometry(s.src.bytes, sms);
+    shape.geometry = localReadGeometry(s.src.bytes, sms);
     break;
   case CopyMethod::SmWriteOnly:
-    c.geometry = localWriteGeometry(s.dst.bytes);
+    shape.geometry = localWriteGeometry(s.dst.bytes);
     break;
   }
-  c.bytes = c.geometry.bytes();
+  shape.bytes = shape.geometry.bytes();
+  return shape;
 }
-
-}  // namespace
 
 void prepareCopy(const Gpu& gpu, CopyRun& c) {
   const CopySpec& s = *c.spec;
@@ -91,7 +140,9 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
     if (b->kind == MemoryKind::Device && b->sharing == Sharing::Private &&
         b->device != s.execDevice)
       gpu.enablePeerAccess(s.execDevice, b->device);
-  shape(gpu, c);
+  const CopyShape shape = copyShape(s, gpu.smCount(s.execDevice));
+  c.geometry = shape.geometry;
+  c.bytes = shape.bytes;
   c.checked = c.bytes;
   if (s.method == CopyMethod::SmReadOnly)
     c.readSum.emplace(gpu, s.execDevice, sizeof(unsigned long long));
@@ -100,32 +151,48 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
   c.end.emplace(gpu, s.execDevice);
 }
 
-// Fills run on the executing GPU's stream; stream order puts them before the latch.
-void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSource) {
+namespace {
+
+Reach reachOf(const BufferSpec& b, const CopySpec& c) {
+  if (b.kind == MemoryKind::Host) return Reach::Host;
+  if (b.sharing == Sharing::Multicast) return Reach::Peer;
+  if (b.sharing == Sharing::Private) return b.device == c.execDevice ? Reach::Local : Reach::Peer;
+  return b.process == c.execProcess ? Reach::Local : Reach::Peer;
+}
+
+}  // namespace
+
+Reach sourceReach(const CopySpec& c) { return reachOf(c.src, c); }
+Reach destinationReach(const CopySpec& c) { return reachOf(c.dst, c); }
+
+void planFills(CopyRun& c, bool verify, OperationCounts& counts) {
   const CopySpec& s = *c.spec;
+  const int srcHolds = c.srcContent ? c.srcContent->over(c.src.ptr, c.checked) : kUnknown;
+  const int dstHolds = c.dstContent ? c.dstContent->over(c.dst.checked(), c.checked) : kUnknown;
+  c.fills = planSample(s.method, sourceReach(s), destinationReach(s), srcHolds, dstHolds);
+  countSample(s.method, s.src.kind == MemoryKind::Host, s.dst.kind == MemoryKind::Host, c.checked,
+              c.fills, verify, counts);
+  // Until the sample has gone well nothing is known of what they hold.
+  if (c.srcContent) *c.srcContent = {};
+  if (c.dstContent) *c.dstContent = {};
+}
+
+// Fills run on the executing GPU's stream; stream order puts them before the latch.
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
+  const CopySpec& s = *c.spec;
+  const SampleFills& f = c.fills;
   ContextScope scope(gpu, s.execDevice);
   const CUstream st = c.stream->get();
-  const CUdeviceptr srcPattern = patterns.get(s.execDevice, kSourceSeed);
-  const CUdeviceptr dstPattern = patterns.get(s.execDevice, kDestinationSeed);
-  switch (s.method) {
-  case CopyMethod::SmSplitWarp:
-    // Both buffers start as the source pattern; the elements each direction will overwrite are
-    // cleared, so a direction that did not copy leaves zeros behind.
-    kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
-    kernels::fillPattern(st, c.dst.ptr, c.checked, srcPattern);
-    kernels::clearSplitWarpTargets(st, c.dst.ptr, c.src.ptr, c.geometry);
+  auto pattern = [&](int variant) { return patterns.get(s.execDevice, variant); };
+  if (s.method == CopyMethod::SmSplitWarp) {
+    kernels::fillSplitWarp(st, c.dst.ptr, c.src.ptr, c.geometry, pattern(f.source),
+                           f.destination == kUnknown ? 0 : pattern(f.destination));
     return;
-  case CopyMethod::SmReadOnly:
-    if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
-    NVBW_CU(gpu.api(), cuMemsetD32Async, c.readSum->ptr(), 0, 2, st);  // the 8-byte sum
-    return;
-  case CopyMethod::SmWriteOnly:
-    kernels::fillPattern(st, c.dst.ptr, c.checked, dstPattern);
-    return;
-  default:
-    if (withSource) kernels::fillPattern(st, c.src.ptr, c.checked, srcPattern);
-    kernels::fillPattern(st, c.dst.checked(), c.checked, dstPattern);
   }
+  if (f.source != kUnknown) kernels::fillPattern(st, c.src.ptr, c.checked, pattern(f.source));
+  if (f.destination != kUnknown)
+    kernels::fillPattern(st, c.dst.checked(), c.checked, pattern(f.destination));
+  if (f.resetSum) NVBW_CU(gpu.api(), cuMemsetD32Async, c.readSum->ptr(), 0, 2, st);  // 8 bytes
 }
 
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
@@ -157,35 +224,54 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
   }
 }
 
-void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned sample,
-                unsigned long long passes) {
+namespace {
+
+Check patternCheck(int device, CUdeviceptr buffer, const void* host, std::size_t bytes, int pattern,
+                   std::string what) {
+  Check c;
+  c.device = device;
+  c.buffer = buffer;
+  c.host = host;
+  c.bytes = bytes;
+  c.pattern = pattern;
+  c.what = std::move(what);
+  return c;
+}
+
+}  // namespace
+
+void addChecks(const CopyRun& c, unsigned long long passes, std::vector<Check>& checks) {
   const CopySpec& s = *c.spec;
   const std::string label = copyLabel(s);
+  const int device = s.execDevice;
   switch (s.method) {
   case CopyMethod::SmReadOnly: {
     // Every pass of the sample (warm-up and measured) added the buffer's word sum once.
-    const unsigned long long expected = passes * sourcePatternSum(c.checked / 4);
-    unsigned long long read = 0;
-    {
-      ContextScope scope(gpu, s.execDevice);
-      NVBW_CU(gpu.api(), cuMemcpyDtoH, &read, c.readSum->ptr(), sizeof(read));
-    }
-    if (read != expected)
-      throw VerificationError("data verification failed for the read of " + label + " in sample " +
-                              std::to_string(sample) + ": the words read add up to " +
-                              std::to_string(read) + " instead of " + std::to_string(expected));
+    Check sum = patternCheck(device, c.readSum->ptr(), nullptr, sizeof(unsigned long long), 0,
+                             "the read of " + label);
+    sum.sumExpected = passes * sourcePatternSum(c.checked / 4);
+    checks.push_back(std::move(sum));
     return;
   }
   case CopyMethod::SmWriteOnly:
-    verifier.check(s.execDevice, c.dst.ptr, c.checked, "the destination of " + label, sample,
-                   kWriteOnlyValue);
+    checks.push_back(patternCheck(device, c.dst.ptr, c.dst.host, c.checked, kWriteOnlyPattern,
+                                  "the destination of " + label));
     return;
   case CopyMethod::SmSplitWarp:
-    verifier.check(s.execDevice, c.src.ptr, c.checked, "the source of " + label, sample);
+    checks.push_back(patternCheck(device, c.src.ptr, c.src.host, c.checked, c.fills.expected,
+                                  "the source of " + label));
     [[fallthrough]];
   default:
-    verifier.check(s.execDevice, c.dst.checked(), c.checked, "the destination of " + label, sample);
+    // A multicast object is checked through this process's own backing, on its GPU.
+    checks.push_back(patternCheck(device, c.dst.checked(), c.dst.checkPtr ? nullptr : c.dst.host,
+                                  c.checked, c.fills.expected, "the destination of " + label));
   }
+}
+
+void recordCopied(CopyRun& c) {
+  const Holdings held = afterCopy(c.spec->method, c.fills);
+  if (c.srcContent) c.srcContent->set(held.source, c.src.ptr, c.checked);
+  if (c.dstContent) c.dstContent->set(held.destination, c.dst.checked(), c.checked);
 }
 
 }  // namespace nvbw::engine

@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "engine/buffer_content.h"
 #include "engine/buffer_pool.h"
 #include "engine/kernels/kernels.h"
 #include "plans/pattern.h"
@@ -18,31 +20,49 @@
 
 namespace nvbw::engine {
 
-// Per-device pattern buffers (2 MiB each, source and destination seeds, and the write-only
-// pass's constant), made on first use.
+// The pattern a check compares with: a variant (buffer_content.h), or the write-only pass's
+// value in every word.
+constexpr int kWriteOnlyPattern = kVariants;
+
+// The 2 MiB patterns, per device on first use, and their words on the host (for host checks).
 class PatternCache {
  public:
   explicit PatternCache(const Gpu& gpu) : gpu_(gpu) {}
-  CUdeviceptr get(int device, std::uint32_t seed);
+  CUdeviceptr get(int device, int pattern);
+  const std::vector<std::uint32_t>& words(int pattern);
 
  private:
   const Gpu& gpu_;
-  std::map<std::pair<int, std::uint32_t>, DeviceBuffer> buffers_;
+  std::map<std::pair<int, int>, DeviceBuffer> buffers_;
+  std::map<int, std::vector<std::uint32_t>> words_;
 };
 
-// Compares buffers with the source pattern on the GPU; counters live in mapped host memory.
+// One buffer a sample's verification compares with a pattern: on its GPU, or by the CPU where
+// `host` is set (pinned host memory, read where it is); or a read-only pass's sum.
+struct Check {
+  int device = 0;  // the GPU that runs a GPU check (and whose memory holds a sum)
+  CUdeviceptr buffer = 0;
+  const void* host = nullptr;
+  std::size_t bytes = 0;
+  int pattern = 0;
+  std::string what;                               // "the destination of Host -> Device 0"
+  std::optional<unsigned long long> sumExpected;  // a read-only pass: `buffer` holds its sum
+};
+
+// Runs a sample's checks: the GPUs' and the CPU's at once.
 class Verifier {
  public:
-  Verifier(const Gpu& gpu, PatternCache& patterns);
-  // Throws VerificationError naming `what` and the sample when any word differs from the
-  // pattern of `seed` (the source pattern, or kWriteOnlyValue everywhere).
-  void check(int device, CUdeviceptr buf, std::size_t bytes, const std::string& what,
-             unsigned sample, std::uint32_t seed = kSourceSeed);
+  Verifier(const Gpu& gpu, PatternCache& patterns) : gpu_(gpu), patterns_(patterns) {}
+  // Throws VerificationError for the first of `checks`, in their order, that found a word that
+  // differs (or a sum that is not the expected one).
+  void run(const std::vector<Check>& checks, unsigned sample);
 
  private:
+  Stream& streamOf(int device);
   const Gpu& gpu_;
   PatternCache& patterns_;
-  HostBuffer result_;              // one kernels::CheckResult
+  std::optional<HostBuffer> results_;  // one kernels::CheckResult per GPU check
+  std::size_t capacity_ = 0;
   std::map<int, Stream> streams_;  // one per device, made on first use
 };
 
@@ -62,20 +82,37 @@ struct CopyRun {
   std::optional<Event> start;
   std::optional<Event> end;
   std::optional<DeviceBuffer> readSum;  // SmReadOnly: the sum of the words read (on its GPU)
+  // What the two buffers hold (the pool's record of a kept buffer, or the measurement's own) and
+  // this sample's fills.
+  BufferContent* srcContent = nullptr;
+  BufferContent* dstContent = nullptr;
+  SampleFills fills;
 };
+
+// The bytes one pass of a copy moves (after SM truncation), and the launch shape of the SM
+// methods, on a GPU of `sms` SMs.
+struct CopyShape {
+  SmCopyGeometry geometry;
+  std::size_t bytes = 0;
+};
+CopyShape copyShape(const CopySpec& c, int sms);
 
 // Enables peer access, computes the sizes and creates the stream and events.
 void prepareCopy(const Gpu& gpu, CopyRun& c);
-// Queues the pattern fills of a sample on the copy's stream: the destination every time, the
-// source only with `withSource` (the first sample), since a copy never writes its source; a
-// split-warp copy writes both, so both are refilled every time.
-void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool withSource);
+// How far each buffer is from the GPU that issues the copy (and fills it).
+Reach sourceReach(const CopySpec& c);
+Reach destinationReach(const CopySpec& c);
+// Decides and counts this sample's fills from what the buffers hold (c.fills).
+void planFills(CopyRun& c, bool verify, OperationCounts& counts);
+// Queues this sample's fills on the copy's stream.
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c);
 // Queues `loops` iterations of the copy on its stream (the current context is the issuer's).
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
-// Checks what the copy wrote: the destination (and, for split-warp copies, the source) against
-// the source pattern; a write-only pass's destination against its value; a read-only pass's
-// sum against `passes` times the source pattern's.
-void verifyCopy(const Gpu& gpu, Verifier& verifier, const CopyRun& c, unsigned sample,
-                unsigned long long passes);
+// The checks of what the copy wrote: the destination (and, for split-warp copies, the source)
+// against this sample's variant; a write-only pass's destination against its value; a read-only
+// pass's sum against `passes` times variant 0's.
+void addChecks(const CopyRun& c, unsigned long long passes, std::vector<Check>& checks);
+// After a good sample: the buffers hold what the copy wrote.
+void recordCopied(CopyRun& c);
 
 }  // namespace nvbw::engine

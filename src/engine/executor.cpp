@@ -1,5 +1,6 @@
-// The GPU plan runner: for each measurement of a plan, get its buffers, run its samples (copies
-// through the sample protocol, or a pointer chase), and record its cells and -v lines.
+// The GPU plan runner: for each group of a plan (a measurement, or a round of them), get its
+// buffers, run its samples (copies through the sample protocol, or pointer chases), and record
+// its cells and -v lines (engine/plan_groups.h).
 #include "engine/executor.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "engine/kernels/kernels.h"
 #include "engine/latency_measurement.h"
 #include "engine/phase_timer.h"
+#include "engine/plan_groups.h"
 #include "engine/sample_protocol.h"
 #include "engine/sample_recording.h"
 
@@ -19,11 +21,6 @@ namespace {
 using engine::CopyRun;
 using engine::PhaseTimer;
 
-bool readsTotal(const Measurement& m) {
-  return std::any_of(m.outputs.begin(), m.outputs.end(),
-                     [](const OutputTarget& t) { return t.source == ValueSource::Total; });
-}
-
 // Bandwidth of one copy per the sample's time: bytes moved over it. A split-warp copy moves its
 // bytes half each way; one direction's worth is reported, as upstream.
 double copyBandwidth(const CopyRun& c, std::uint64_t loops, double seconds) {
@@ -32,13 +29,17 @@ double copyBandwidth(const CopyRun& c, std::uint64_t loops, double seconds) {
   return c.spec->method == CopyMethod::SmSplitWarp ? bw / 2 : bw;
 }
 
-// The buffers of one measurement as this process sees them: pooled allocations (a single-process
-// plan) or buffers shared between the processes (a multi-process plan).
-struct MeasurementBuffers {
+// The buffers of one group as this process sees them: pooled allocations (a single-process plan)
+// or buffers shared between the processes (a multi-process plan), and what each holds.
+struct GroupBuffers {
   std::optional<BufferPool::Lease> pooled;
   std::unique_ptr<SharedBuffers> shared;
+  std::vector<engine::BufferContent> sharedContents;  // shared buffers: known for the group only
   BufferView view(std::size_t i) const {
     return shared ? shared->view(i) : engine::viewOf((*pooled)[i]);
+  }
+  engine::BufferContent* content(std::size_t i) {
+    return shared ? &sharedContents.at(i) : &(*pooled)[i].content;
   }
 };
 
@@ -60,17 +61,19 @@ class GpuPlanExecutor final : public PlanExecutor {
   PlanResult run(const Plan& plan, const ProgressSink& progress) override;
   PhaseTimes phaseTimes() const override { return times_; }
   MemoryStats memoryStats() const override { return pool_.stats(); }
+  OperationCounts operationCounts() const override { return counts_; }
 
  private:
   using AfterSample = std::function<void(unsigned)>;
-  MeasurementSamples measureCopies(const Measurement& m, bool multiProcess,
-                                   const AfterSample& afterSample);
-  MeasurementSamples measureLatency(const Measurement& m, const AfterSample& afterSample) {
-    PhaseTimer timer(times_.latency);
-    MeasurementSamples s;
-    s.copies.push_back(engine::measureLatency(gpu_, pool_, *m.latency, settings_, afterSample));
-    return s;
-  }
+  std::vector<MeasurementSamples> measureGroup(const Plan& plan,
+                                               const std::vector<std::size_t>& group,
+                                               const AfterSample& afterSample);
+  std::vector<MeasurementSamples> measureCopies(const Plan& plan,
+                                                const std::vector<std::size_t>& group,
+                                                const AfterSample& afterSample);
+  std::vector<MeasurementSamples> measureLatency(const Plan& plan,
+                                                 const std::vector<std::size_t>& group,
+                                                 const AfterSample& afterSample);
   // Whether this process takes part in `plan`: every process in a multi-process plan, rank 0
   // alone in the others (so their figures are a single process's).
   bool takesPart(const Plan& plan) const {
@@ -88,7 +91,7 @@ class GpuPlanExecutor final : public PlanExecutor {
     const int local = hooks_.stopRequested ? hooks_.stopRequested() : 0;
     return multiProcess ? hooks_.processes->agreeOnStop(local) : local;
   }
-  MeasurementBuffers buffersFor(const Measurement& m, bool multiProcess);
+  GroupBuffers buffersFor(const std::vector<BufferSpec>& specs, bool multiProcess);
   // This process's copies of `m`, numbered for its own GPUs.
   std::vector<CopySpec> localCopies(const Measurement& m, bool multiProcess,
                                     std::vector<std::size_t>& indices);
@@ -102,58 +105,80 @@ class GpuPlanExecutor final : public PlanExecutor {
   engine::Verifier verifier_;
   std::unique_ptr<SampleCoordinator> localCoordinator_;
   PhaseTimes times_;
+  OperationCounts counts_;
 };
 
 PlanResult GpuPlanExecutor::run(const Plan& plan, const ProgressSink& progress) {
-  PlanResult result;
-  for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
-  if (!takesPart(plan)) return result;
+  if (!takesPart(plan)) {
+    PlanResult result;
+    for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
+    return result;
+  }
   try {
     {
       // A multi-process plan's memory is shared, not pooled: the pool lets go of everything.
       PhaseTimer timer(times_.release);
-      pool_.limitTo(plan.multiProcess ? Plan{} : plan);
+      if (plan.multiProcess)
+        pool_.clear();
+      else
+        pool_.allowFor(plan);
     }
-    for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
-      const Measurement& m = plan.measurements[i];
-      auto afterSample = [&](unsigned sample) {
-        if (progress) {
-          ProgressEvent e;
-          e.measurement = i;
-          e.measurements = plan.measurements.size();
-          e.sample = sample;
-          e.samples = settings_.samples;
-          progress(e);
-        }
-        if (const int signal = stopSignal(plan.multiProcess)) throw Interrupted(signal);
-      };
-      MeasurementSamples samples = m.latency ? measureLatency(m, afterSample)
-                                             : measureCopies(m, plan.multiProcess, afterSample);
+    engine::GroupSteps steps;
+    steps.measure = [&](const std::vector<std::size_t>& group, const AfterSample& afterSample) {
+      return measureGroup(plan, group, afterSample);
+    };
+    steps.combine = [&](const Measurement& m, MeasurementSamples& samples) {
       coordinator(plan.multiProcess).combine(m, samples);
-      result.measurements.push_back(
-          recordMeasurement(m, samples, settings_.statistic, result.matrices));
-    }
+    };
+    steps.checkStop = [&] {
+      if (const int signal = stopSignal(plan.multiProcess)) throw Interrupted(signal);
+    };
+    return engine::runGroups(plan, steps, settings_.statistic, settings_.samples, progress,
+                             counts_);
   } catch (...) {
     // Buffers may be in a state we cannot trust (or their context is broken): start afresh.
     pool_.clear();
     throw;
   }
-  return result;
 }
 
-MeasurementBuffers GpuPlanExecutor::buffersFor(const Measurement& m, bool multiProcess) {
-  std::vector<BufferSpec> specs;
-  for (const CopySpec& c : m.copies) {
-    specs.push_back(c.src);
-    specs.push_back(c.dst);
+std::vector<MeasurementSamples> GpuPlanExecutor::measureGroup(const Plan& plan,
+                                                              const std::vector<std::size_t>& group,
+                                                              const AfterSample& afterSample) {
+  bool latency = false;
+  for (std::size_t i : group) latency = latency || plan.measurements.at(i).latency.has_value();
+  return latency ? measureLatency(plan, group, afterSample)
+                 : measureCopies(plan, group, afterSample);
+}
+
+std::vector<MeasurementSamples>
+GpuPlanExecutor::measureLatency(const Plan& plan, const std::vector<std::size_t>& group,
+                                const AfterSample& afterSample) {
+  PhaseTimer timer(times_.latency);
+  std::vector<LatencySpec> specs;
+  for (std::size_t i : group) {
+    const Measurement& m = plan.measurements.at(i);
+    if (!m.latency || !m.copies.empty())
+      throw std::logic_error("a round mixes pointer chases with copies");
+    specs.push_back(*m.latency);
   }
-  MeasurementBuffers buffers;
-  if (multiProcess)
+  std::vector<std::vector<double>> chased =
+      engine::measureLatency(gpu_, pool_, specs, settings_, counts_, afterSample);
+  std::vector<MeasurementSamples> samples(group.size());
+  for (std::size_t k = 0; k < group.size(); ++k) samples[k].copies.push_back(std::move(chased[k]));
+  return samples;
+}
+
+GroupBuffers GpuPlanExecutor::buffersFor(const std::vector<BufferSpec>& specs, bool multiProcess) {
+  GroupBuffers buffers;
+  if (multiProcess) {
     buffers.shared = hooks_.processes->acquire(specs);  // collective: every process, all specs
-  else
+    buffers.sharedContents.resize(specs.size());
+  } else {
     buffers.pooled.emplace(pool_.acquire(specs, settings_.sweepSizesMiB.empty()
                                                     ? BufferSizeOrigin::BufferSizeOption
                                                     : BufferSizeOrigin::Sweep));
+  }
   return buffers;
 }
 
@@ -172,37 +197,73 @@ std::vector<CopySpec> GpuPlanExecutor::localCopies(const Measurement& m, bool mu
   return copies;
 }
 
-MeasurementSamples GpuPlanExecutor::measureCopies(const Measurement& m, bool multiProcess,
-                                                  const AfterSample& afterSample) {
+bool readsTotal(const Measurement& m) {
+  return std::any_of(m.outputs.begin(), m.outputs.end(),
+                     [](const OutputTarget& t) { return t.source == ValueSource::Total; });
+}
+
+// Every measurement of the group gets its own streams, events and buffers; one sample protocol
+// runs them all, so that one latch releases every copy of the round.
+std::vector<MeasurementSamples>
+GpuPlanExecutor::measureCopies(const Plan& plan, const std::vector<std::size_t>& group,
+                               const AfterSample& afterSample) {
+  const bool multiProcess = plan.multiProcess;
   PhaseTimer allocationTimer(times_.allocation);
-  const MeasurementBuffers buffers = buffersFor(m, multiProcess);
-  std::vector<std::size_t> mine;
-  const std::vector<CopySpec> copies = localCopies(m, multiProcess, mine);
-  std::vector<CopyRun> runs(copies.size());
-  for (std::size_t k = 0; k < copies.size(); ++k) {
-    runs[k].spec = &copies[k];
-    runs[k].src = buffers.view(2 * mine[k]);
-    runs[k].dst = buffers.view(2 * mine[k] + 1);
-    engine::prepareCopy(gpu_, runs[k]);
+  std::vector<BufferSpec> specs;
+  std::vector<std::size_t> firstSpec;  // per measurement of the group, its first spec's index
+  for (std::size_t i : group) {
+    firstSpec.push_back(specs.size());
+    for (const CopySpec& c : plan.measurements.at(i).copies) {
+      specs.push_back(c.src);
+      specs.push_back(c.dst);
+    }
   }
+  GroupBuffers buffers = buffersFor(specs, multiProcess);
+  std::vector<std::vector<CopySpec>> copies(group.size());
+  std::vector<std::vector<std::size_t>> mine(group.size());
+  std::vector<engine::SampleProtocol::Group> ranges;
+  std::size_t runCount = 0;
+  for (std::size_t k = 0; k < group.size(); ++k) {
+    copies[k] = localCopies(plan.measurements[group[k]], multiProcess, mine[k]);
+    ranges.push_back(
+        {runCount, runCount + copies[k].size(), readsTotal(plan.measurements[group[k]])});
+    runCount += copies[k].size();
+  }
+  std::vector<CopyRun> runs(runCount);
+  for (std::size_t k = 0, r = 0; k < group.size(); ++k)
+    for (std::size_t j = 0; j < copies[k].size(); ++j, ++r) {
+      const std::size_t spec = firstSpec[k] + 2 * mine[k][j];
+      runs[r].spec = &copies[k][j];
+      runs[r].src = buffers.view(spec);
+      runs[r].dst = buffers.view(spec + 1);
+      runs[r].srcContent = buffers.content(spec);
+      runs[r].dstContent = buffers.content(spec + 1);
+      engine::prepareCopy(gpu_, runs[r]);
+    }
   allocationTimer.stop();
 
-  MeasurementSamples samples;
-  samples.copies.resize(m.copies.size());
-  const bool total = readsTotal(m);
-  engine::SampleProtocol protocol(
-      {gpu_, coordinator(multiProcess), *hooks_.faults, patterns_, verifier_, settings_, times_},
-      runs, total);
+  std::vector<MeasurementSamples> samples(group.size());
+  for (std::size_t k = 0; k < group.size(); ++k) {
+    samples[k].copies.resize(plan.measurements[group[k]].copies.size());
+  }
+  engine::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
+                                   verifier_, settings_, times_, counts_},
+                                  runs, ranges);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
-    const engine::SampleTimes t = protocol.run(sample);
-    double totalBytes = 0.0;
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-      samples.copies[mine[k]].push_back(copyBandwidth(runs[k], settings_.loopCount, t.copies[k]));
-      totalBytes += static_cast<double>(runs[k].bytes);
+    const std::vector<engine::SampleTimes> t = protocol.run(sample);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const engine::SampleProtocol::Group& g = ranges[k];
+      double totalBytes = 0.0;
+      for (std::size_t j = 0; j < copies[k].size(); ++j) {
+        const CopyRun& run = runs[g.begin + j];
+        samples[k].copies[mine[k][j]].push_back(
+            copyBandwidth(run, settings_.loopCount, t[k].copies[j]));
+        totalBytes += static_cast<double>(run.bytes);
+      }
+      if (g.total && g.begin < g.end)
+        samples[k].total.push_back(
+            bandwidthGBps(totalBytes, static_cast<double>(settings_.loopCount), t[k].total));
     }
-    if (total && !runs.empty())
-      samples.total.push_back(
-          bandwidthGBps(totalBytes, static_cast<double>(settings_.loopCount), t.total));
     afterSample(sample);
   }
   return samples;

@@ -21,9 +21,10 @@ class PlanExecutor {
   // Throws on CUDA errors, verification failures, spin timeouts and impossible timings, and
   // Interrupted when a stop was requested (after finishing the sample under way).
   virtual PlanResult run(const Plan& plan, const ProgressSink& progress) = 0;
-  // Where the time went so far, and what was allocated.
+  // Where the time went so far, what was allocated, and the work that took it.
   virtual PhaseTimes phaseTimes() const { return {}; }
   virtual MemoryStats memoryStats() const { return {}; }
+  virtual OperationCounts operationCounts() const { return {}; }
 };
 
 std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,

@@ -1,9 +1,12 @@
-// Pointer-chase latency of one (chasing GPU, target memory) pair (private to the executor).
+// Pointer-chase latency of (chasing GPU, target memory) pairs (private to the executor): one
+// pair, or a round of pairs on disjoint GPUs chased at once, each with its own stream, events and
+// chain, so that each chase is timed as it would be alone.
 #pragma once
 
 #include <functional>
 #include <vector>
 
+#include "core/phase_times.h"
 #include "engine/buffer_pool.h"
 #include "engine/exec_hooks.h"
 #include "engine/run_settings.h"
@@ -11,10 +14,12 @@
 
 namespace nvbw::engine {
 
-// Runs `samples` chases and returns each sample's nanoseconds per access. `afterSample` is called
-// after each sample (progress, stop requests).
-std::vector<double> measureLatency(const Gpu& gpu, BufferPool& pool, const LatencySpec& spec,
-                                   const RunSettings& settings,
-                                   const std::function<void(unsigned)>& afterSample);
+// Runs `samples` chases of each spec and returns, per spec, each sample's nanoseconds per
+// access. `afterSample` is called after each sample of all of them (progress, stop requests).
+std::vector<std::vector<double>> measureLatency(const Gpu& gpu, BufferPool& pool,
+                                                const std::vector<LatencySpec>& specs,
+                                                const RunSettings& settings,
+                                                OperationCounts& counts,
+                                                const std::function<void(unsigned)>& afterSample);
 
 }  // namespace nvbw::engine

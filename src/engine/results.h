@@ -69,6 +69,9 @@ struct TestcaseResult {
   std::optional<std::uint64_t> sweepSizeMiB = std::nullopt;
   // An error's detail: the failing call as the source writes it, and where (core/error.h).
   std::string detail = std::string();
+  // A pair testcase's schedule, and its rounds when it ran in rounds; nullopt for the others.
+  std::optional<PairSchedule> schedule = std::nullopt;
+  std::size_t rounds = 0;
 };
 
 const char* statusName(Status s);  // "Passed", "Waived", "ERROR"

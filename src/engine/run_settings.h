@@ -23,6 +23,7 @@ struct RunSettings {
   long long targetNumPairs = -1;  // -P
   std::vector<std::string> pair;  // --pair tokens as given; empty when not given
   std::vector<std::uint64_t> sweepSizesMiB;  // --sweep; empty when not given
+  std::string schedule;                      // --schedule as given; empty when not given
   unsigned spinTimeoutMs = 10000;            // how long the spin kernel holds a stream at most
 };
 

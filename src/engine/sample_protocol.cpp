@@ -1,12 +1,14 @@
 // The measurement method of upstream's doMemcpyCore (docs/compatibility.md#u3) for any list of
-// simultaneous copies. The latch makes all copies start together, after all the enqueueing work, so
-// that the measurement does not include host-side launch overhead.
+// simultaneous copies (and for several such lists at once, one per measurement of a round). The
+// latch makes all copies start together, after all the enqueueing work, so that the measurement
+// does not include host-side launch overhead.
 //
 // A sample is three local stages separated by the coordinator's steps; a stage that fails is
 // remembered, the step still happens (other processes may be waiting in it), then the failure is
 // rethrown.
 #include "engine/sample_protocol.h"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -40,12 +42,14 @@ CopiedBuffer copiedBuffer(const CopyRun& c) {
 
 }  // namespace
 
-SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool total)
-    : p_(parts), runs_(runs), total_(total) {
-  if (!runs_.empty()) totalEnd_.emplace(p_.gpu, runs_.front().spec->execDevice);
+SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vector<Group> groups)
+    : p_(parts), runs_(runs), groups_(std::move(groups)), totalEnd_(groups_.size()) {
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].begin < groups_[g].end)
+      totalEnd_[g].emplace(p_.gpu, runs_[groups_[g].begin].spec->execDevice);
 }
 
-SampleTimes SampleProtocol::run(unsigned sample) {
+std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
   SampleCoordinator& coordinator = p_.coordinator;
   std::exception_ptr failure = attempt([&] { fill(sample); });
   coordinator.beginSample(!failure);
@@ -56,7 +60,7 @@ SampleTimes SampleProtocol::run(unsigned sample) {
   coordinator.release(!failure);
   rethrowIf(failure);
 
-  SampleTimes times;
+  std::vector<SampleTimes> times;
   failure = attempt([&] {
     wait();
     if (coordinator.timedOut())
@@ -72,13 +76,17 @@ SampleTimes SampleProtocol::run(unsigned sample) {
   return times;
 }
 
-void SampleProtocol::fill(unsigned sample) {
+// What a buffer holds decides what each sample fills (buffer_content.h): a kept buffer that
+// already holds a variant is not filled again, and of a source and destination that hold the
+// same, the one nearer the issuing GPU gets another.
+void SampleProtocol::fill(unsigned) {
   PhaseTimer timer(p_.times.fill);
-  for (CopyRun& c : runs_) fillCopy(p_.gpu, p_.patterns, c, sample == 0);
+  for (CopyRun& c : runs_) planFills(c, p_.settings.verify, p_.counts);
+  for (CopyRun& c : runs_) fillCopy(p_.gpu, p_.patterns, c);
   for (CopyRun& c : runs_) c.stream->synchronize();
 }
 
-// Each stream: the spin kernel, then the warm-up copies; then the timed part.
+// Each stream: the spin kernel, then the warm-up copies; then the timed part of each group.
 void SampleProtocol::blockAndEnqueue() {
   PhaseTimer timer(p_.times.enqueue);
   for (CopyRun& c : runs_) {
@@ -90,27 +98,31 @@ void SampleProtocol::blockAndEnqueue() {
     kernels::spin(c.stream->get(), flags.latch, flags.timedOut, khz * p_.settings.spinTimeoutMs);
     enqueueCopy(p_.gpu, c, kWarmupCopies);
   }
-  if (!runs_.empty()) enqueueMeasured();
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].begin < groups_[g].end) enqueueMeasured(g);
 }
 
-// Every stream starts timing when stream 0 does (after its warm-up). For the aggregate, stream 0
-// also waits for every other copy's end before recording the total's end.
-void SampleProtocol::enqueueMeasured() {
+// Every stream of a group starts timing when the group's first does (after its warm-up). For
+// the aggregate, that stream also waits for every other copy's end before recording the
+// total's end.
+void SampleProtocol::enqueueMeasured(std::size_t group) {
   const DriverApi& api = p_.gpu.api();
-  CopyRun& first = runs_.front();
+  const Group& g = groups_[group];
+  CopyRun& first = runs_[g.begin];
   first.start->record(first.stream->get());
-  for (std::size_t i = 1; i < runs_.size(); ++i) {
+  for (std::size_t i = g.begin + 1; i < g.end; ++i) {
     NVBW_CU(api, cuStreamWaitEvent, runs_[i].stream->get(), first.start->get(), 0);
     runs_[i].start->record(runs_[i].stream->get());
   }
-  for (std::size_t i = 0; i < runs_.size(); ++i) {
+  for (std::size_t i = g.begin; i < g.end; ++i) {
     CopyRun& c = runs_[i];
     ContextScope scope(p_.gpu, c.spec->execDevice);
     enqueueCopy(p_.gpu, c, p_.settings.loopCount);
     c.end->record(c.stream->get());
-    if (total_ && i != 0) NVBW_CU(api, cuStreamWaitEvent, first.stream->get(), c.end->get(), 0);
+    if (g.total && i != g.begin)
+      NVBW_CU(api, cuStreamWaitEvent, first.stream->get(), c.end->get(), 0);
   }
-  totalEnd_->record(first.stream->get());
+  totalEnd_[group]->record(first.stream->get());
 }
 
 void SampleProtocol::wait() {
@@ -120,26 +132,45 @@ void SampleProtocol::wait() {
   p_.coordinator.waitFor(streams);
 }
 
+// The checks of every copy run together (host memory by the CPU, device memory by its GPU); the
+// first copy, in order, whose data is wrong is the one reported.
 void SampleProtocol::verify(unsigned sample) {
   std::vector<CopiedBuffer> copied;
   for (const CopyRun& c : runs_) copied.push_back(copiedBuffer(c));
   p_.faults.beforeVerification(copied);
-  if (!p_.settings.verify) return;
-  PhaseTimer timer(p_.times.verification);
-  const unsigned long long passes = kWarmupCopies + p_.settings.loopCount;
-  for (const CopyRun& c : runs_) verifyCopy(p_.gpu, p_.verifier, c, sample, passes);
+  if (p_.settings.verify) {
+    PhaseTimer timer(p_.times.verification);
+    const unsigned long long passes = kWarmupCopies + p_.settings.loopCount;
+    std::vector<Check> checks;
+    for (const CopyRun& c : runs_) addChecks(c, passes, checks);
+    p_.verifier.run(checks, sample);
+  }
+  for (CopyRun& c : runs_) recordCopied(c);
 }
 
-SampleTimes SampleProtocol::timings() const {
-  SampleTimes t;
-  for (const CopyRun& c : runs_) {
-    const double seconds = checkedSeconds(c.end->elapsedSince(*c.start), "a measured copy");
-    t.copies.push_back(seconds);
-    p_.times.timedCopies += seconds;
+std::vector<SampleTimes> SampleProtocol::timings() const {
+  std::vector<SampleTimes> all;
+  std::uint64_t longest = 0;
+  for (std::size_t group = 0; group < groups_.size(); ++group) {
+    const Group& g = groups_[group];
+    SampleTimes t;
+    for (std::size_t i = g.begin; i < g.end; ++i) {
+      const CopyRun& c = runs_[i];
+      const double seconds = checkedSeconds(c.end->elapsedSince(*c.start), "a measured copy");
+      t.copies.push_back(seconds);
+      p_.times.timedCopies += seconds;
+      ++p_.counts.copies;
+      p_.counts.copyBytes += c.bytes;
+      longest = std::max<std::uint64_t>(longest, c.bytes);
+    }
+    if (g.total && g.begin < g.end)
+      t.total =
+          checkedSeconds(totalEnd_[group]->elapsedSince(*runs_[g.begin].start), "the aggregate");
+    all.push_back(std::move(t));
   }
-  if (total_ && !runs_.empty())
-    t.total = checkedSeconds(totalEnd_->elapsedSince(*runs_.front().start), "the aggregate");
-  return t;
+  ++p_.counts.samples;
+  p_.counts.longestCopyBytes += longest;
+  return all;
 }
 
 }  // namespace nvbw::engine

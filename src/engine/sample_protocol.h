@@ -1,5 +1,7 @@
-// One sample of a measurement's copies, step by step: fill, latch, enqueue, release,
-// synchronise, verify, time. The steps that involve other processes go through the
+// One sample of the copies that run at once, step by step: fill, latch, enqueue, release,
+// synchronise, verify, time. The copies are those of one measurement, or of a round of them
+// (measurements on disjoint GPUs): each measurement's are timed from its own first stream, and
+// one latch releases them all. The steps that involve other processes go through the
 // SampleCoordinator; corruption for tests goes through the FaultInjector. In a multi-process
 // run a process may have no copy of its own in a measurement: it still takes every step.
 #pragma once
@@ -31,23 +33,32 @@ class SampleProtocol {
     Verifier& verifier;
     const RunSettings& settings;
     PhaseTimes& times;
+    OperationCounts& counts;
   };
-  SampleProtocol(Parts parts, std::vector<CopyRun>& runs, bool total);
+  // The runs [begin, end) of one measurement, and whether its aggregate is timed.
+  struct Group {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    bool total = false;
+  };
+  SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vector<Group> groups);
 
-  SampleTimes run(unsigned sample);
+  // Per group, in order: its copies' seconds and its aggregate's.
+  std::vector<SampleTimes> run(unsigned sample);
 
  private:
   void fill(unsigned sample);
   void blockAndEnqueue();
-  void enqueueMeasured();
+  void enqueueMeasured(std::size_t group);
   void wait();
   void verify(unsigned sample);
-  SampleTimes timings() const;
+  std::vector<SampleTimes> timings() const;
 
   Parts p_;
   std::vector<CopyRun>& runs_;
-  bool total_;
-  std::optional<Event> totalEnd_;  // on copy 0's stream, after every copy's end (Total only)
+  std::vector<Group> groups_;
+  // Per group with copies: on its first copy's stream, after every copy's end (Total only).
+  std::vector<std::optional<Event>> totalEnd_;
 };
 
 }  // namespace nvbw::engine

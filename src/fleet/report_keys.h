@@ -30,6 +30,8 @@ inline constexpr const char* kWarnings = "warnings";
 inline constexpr const char* kInterrupted = "interrupted";
 inline constexpr const char* kTiming = "timing";
 inline constexpr const char* kMemory = "memory";
+// What the executor did (counts of rounds, samples, copies, fills and checks).
+inline constexpr const char* kOperations = "operations";
 inline constexpr const char* kMpiVersion = "MPI version";
 inline constexpr const char* kProcesses = "processes";
 inline constexpr const char* kMemorySharing = "memory_sharing";
@@ -69,6 +71,10 @@ inline constexpr const char* kLinkPeaks = "link_peaks";
 inline constexpr const char* kOutliers = "outliers";
 inline constexpr const char* kAbovePeak = "above_peak";  // cells above 100% of their peak
 inline constexpr const char* kConfirmationRun = "confirmation_run";  // a confirmation entry's run
+// A pair testcase's schedule ("pair_by_pair" or "rounds"), and its rounds when in rounds; in
+// "settings", what --schedule asked for.
+inline constexpr const char* kSchedule = "schedule";
+inline constexpr const char* kRounds = "rounds";
 
 // The statuses of an entry.
 inline constexpr const char* kPassed = "Passed";
@@ -101,6 +107,8 @@ inline constexpr const char* kBandPercent = "band_percent";
 inline constexpr const char* kNoisy = "noisy";
 inline constexpr const char* kOnlyInBaseline = "only_in_baseline";
 inline constexpr const char* kOnlyInCurrent = "only_in_current";
+// Also, at a run report's root: lines for the person running it (text prints them on stderr),
+// such as why --schedule rounds measured pair by pair.
 inline constexpr const char* kNotes = "notes";
 inline constexpr const char* kTolerancePercent = "tolerance_percent";
 inline constexpr const char* kRunToRunFloorPercent = "run_to_run_floor_percent";  // before issue 19

@@ -1,7 +1,6 @@
 #include "plans/pattern.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace nvbw {
 
@@ -25,14 +24,6 @@ std::vector<std::uint64_t> pointerChain(std::uint64_t baseAddress, std::size_t b
     nodes[i] = baseAddress + sizeof(std::uint64_t) * ((i + strideNodes) % n);
   }
   return nodes;
-}
-
-std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes) {
-  const std::size_t n = bytes / sizeof(std::uint64_t);
-  if (n == 0) return 0;
-  // Starting at 0 the walk visits the multiples of gcd(n, stride) modulo n (a stride of 0, or of
-  // a multiple of n, stays on node 0: gcd = n, cycle 1).
-  return n / std::gcd(n, strideNodes % n);
 }
 
 std::string mismatchMessage(const std::string& what, unsigned sample, unsigned long long mismatches,

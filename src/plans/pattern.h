@@ -47,7 +47,5 @@ ChaseShape chaseShape(unsigned samples, int smCount);
 // Node i holds the address base + 8 * ((i + stride) mod n), n = bytes / 8.
 std::vector<std::uint64_t> pointerChain(std::uint64_t baseAddress, std::size_t bytes,
                                         std::size_t strideNodes = kLatencyStrideNodes);
-// Number of distinct nodes visited starting from node 0.
-std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes = kLatencyStrideNodes);
 
 }  // namespace nvbw

@@ -30,6 +30,13 @@ bool isReportedCopy(const Measurement& m, std::size_t i) {
   return false;
 }
 
+std::vector<std::vector<std::size_t>> measurementGroups(const Plan& plan) {
+  if (!plan.rounds.empty()) return plan.rounds;
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < plan.measurements.size(); ++i) groups.push_back({i});
+  return groups;
+}
+
 const char* unitSuffix(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
 
 }  // namespace nvbw

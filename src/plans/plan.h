@@ -128,13 +128,26 @@ struct MatrixSpec {
   std::vector<std::string> rowLabels;  // empty: rows are labelled by their index
 };
 
+// How a pair testcase measures its GPU pairs: one pair after another, or in rounds of disjoint
+// pairs that run at once (plans/schedule.h).
+enum class PairSchedule { PairByPair, Rounds };
+
 struct Plan {
   std::vector<MatrixSpec> matrices;
   std::vector<Measurement> measurements;
   // Every process of a multi-process run takes part (buffers of several ranks, cross-process
   // timing); otherwise one process measures and the others wait.
   bool multiProcess = false;
+  // Measurements that run at once, by index: each round a group of measurements of which no two
+  // use the same GPU, every measurement in exactly one round. Empty: each measurement on its own,
+  // in order. The executor runs a round as it runs one measurement, its copies released together.
+  std::vector<std::vector<std::size_t>> rounds;
+  // The schedule of a pair testcase (for the report); nullopt for the other testcases.
+  std::optional<PairSchedule> schedule;
 };
+
+// The measurements of `plan` as the executor runs them: its rounds, or each one alone.
+std::vector<std::vector<std::size_t>> measurementGroups(const Plan& plan);
 
 // True when any buffer of `plan` (copy or latency chain) is host memory.
 bool usesHostMemory(const Plan& plan);

@@ -75,6 +75,7 @@ Plan pairwise(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
   const auto peers = [&topo](int a, int b) { return arePeers(topo, a, b); };
   const PairSet chosen = choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(), peers);
   addPairMeasurements(plan, topo.deviceCount(), chosen, peers, perCell, measure);
+  applySchedule(plan, ctx.schedule.devices, topo.deviceCount());
   return plan;
 }
 

@@ -46,6 +46,7 @@ Plan pairs(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
     m.copies = copies(r, c);
     return m;
   });
+  applySchedule(plan, ctx.schedule.ranks, n);
   return plan;
 }
 

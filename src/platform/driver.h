@@ -27,6 +27,7 @@ namespace nvbw {
   X(cuDeviceGetName)                                                                               \
   X(cuDeviceGetAttribute)                                                                          \
   X(cuDeviceCanAccessPeer)                                                                         \
+  X(cuDeviceGetP2PAttribute)                                                                       \
   X(cuDevicePrimaryCtxRetain)                                                                      \
   X(cuDevicePrimaryCtxRelease)                                                                     \
   X(cuCtxSetCurrent)                                                                               \

@@ -28,6 +28,9 @@ class DriverTopology final : public Topology {
     return device < static_cast<int>(links_.size()) ? links_[device] : Topology::linkFacts(device);
   }
   void setLinkFacts(std::vector<GpuLinkFacts> links) { links_ = std::move(links); }
+  std::optional<bool> peerOverNvlink(int device, int peer) const override {
+    return gpu_.peerNativeAtomics(device, peer);
+  }
 
  private:
   const Gpu& gpu_;

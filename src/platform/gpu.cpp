@@ -61,6 +61,15 @@ bool Gpu::canAccessPeer(int index, int peer) const {
   return can != 0;
 }
 
+std::optional<bool> Gpu::peerNativeAtomics(int index, int peer) const {
+  int value = 0;
+  if (index == peer ||
+      api_.cuDeviceGetP2PAttribute(&value, CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+                                   device(index), device(peer)) != CUDA_SUCCESS)
+    return std::nullopt;
+  return value != 0;
+}
+
 void Gpu::makeCurrent(int index) const { NVBW_CU(api_, cuCtxSetCurrent, context(index)); }
 
 std::string peerAccessFailureMessage(int from, int to, CUresult code,

@@ -3,6 +3,7 @@
 
 #include <cuda.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ class Gpu {
     return attribute(index, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   }
   bool canAccessPeer(int index, int peer) const;
+  // CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED between the two; nullopt when the driver
+  // does not answer.
+  std::optional<bool> peerNativeAtomics(int index, int peer) const;
   // Makes `index`'s primary context current on this thread.
   void makeCurrent(int index) const;
   // Enables access both ways between a and b; already-enabled is not an error. Throws

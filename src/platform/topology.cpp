@@ -14,6 +14,8 @@ const GpuLinkFacts& Topology::linkFacts(int) const {
   return unknown;
 }
 
+std::optional<bool> Topology::peerOverNvlink(int, int) const { return std::nullopt; }
+
 std::vector<std::pair<int, int>> accessiblePairs(const Topology& topo) {
   std::vector<std::pair<int, int>> pairs;
   for (int r = 0; r < topo.deviceCount(); ++r)

@@ -38,6 +38,9 @@ class Topology {
   // What the machine says about the device's PCIe link, NVLinks and memory (link_facts.h);
   // by default nothing is known, and every peak is "unknown".
   virtual const GpuLinkFacts& linkFacts(int device) const;
+  // Whether the peer traffic between two GPUs goes over NVLink, as the driver's P2P attributes
+  // say (native atomics are supported over NVLink only); nullopt when not known.
+  virtual std::optional<bool> peerOverNvlink(int device, int peer) const;
 };
 
 // Pairs (r, c), r != c, for which r can access c.

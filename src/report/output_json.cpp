@@ -12,6 +12,7 @@
 #include "core/json_style.h"
 #include "core/version.h"
 #include "fleet/report_keys.h"
+#include "plans/schedule.h"
 #include "report/output.h"
 #include "report/peak_assessment.h"
 
@@ -154,6 +155,7 @@ json settingsObject(const RunSettings& s) {
                    {"targetNumPairs", s.targetNumPairs}};
   if (!s.pair.empty()) settings["pair"] = s.pair;
   if (!s.sweepSizesMiB.empty()) settings["sweep_MiB"] = s.sweepSizesMiB;
+  if (!s.schedule.empty()) settings[keys::kSchedule] = s.schedule;
   return settings;
 }
 
@@ -170,7 +172,25 @@ json memoryObject(const MemoryStats& m) {
   return {{"host_bytes_allocated", m.hostBytesAllocated},
           {"device_bytes_allocated", m.deviceBytesAllocated},
           {"peak_host_bytes", m.peakHostBytes},
-          {"peak_device_bytes", m.peakDeviceBytes}};
+          {"peak_device_bytes", m.peakDeviceBytes},
+          {"host_allocations", m.hostAllocations},
+          {"device_allocations", m.deviceAllocations}};
+}
+
+json passesObject(const BufferPasses& p) {
+  return {{"count", p.count}, {"host_bytes", p.hostBytes}, {"device_bytes", p.deviceBytes}};
+}
+
+json operationsObject(const OperationCounts& o) {
+  return {{"rounds", o.rounds},
+          {"measurements", o.measurements},
+          {"samples", o.samples},
+          {"copies", o.copies},
+          {"copy_bytes", o.copyBytes},
+          {"longest_copy_bytes", o.longestCopyBytes},
+          {"chases", o.chases},
+          {"fills", passesObject(o.fills)},
+          {"checks", passesObject(o.checks)}};
 }
 
 json pcieObject(const std::optional<PcieLinkState>& l) {
@@ -225,6 +245,7 @@ class JsonOutput : public Output {
     root_[keys::kRelease] = info.release;
     root_[keys::kSchemaVersion] = kJsonSchemaVersion;
     root_[keys::kSettings] = settingsObject(header.settings);
+    if (!header.notes.empty()) root_[keys::kNotes] = header.notes;
     addRunIdentity(header);
     if (!header.warnings.empty()) {
       root_[keys::kWarning] = header.warnings.back();  // upstream's key: each replaced the last
@@ -315,6 +336,7 @@ class JsonOutput : public Output {
     if (end.timing) {
       root_[keys::kTiming] = timingObject(*end.timing);
       root_[keys::kMemory] = memoryObject(end.timing->memory);
+      root_[keys::kOperations] = operationsObject(end.timing->operations);
     }
     out_ << styledJson(json{{keys::kRoot, root_}}) << "\n" << std::flush;
   }
@@ -369,6 +391,10 @@ class JsonOutput : public Output {
       // Entries of multi-matrix testcases are named like their SUM lines
       // (docs/compatibility.md#c9); this lets a script still find them by the key it passed to -t.
       if (m.spec.key != result.name) entry[keys::kTestcase] = result.name;
+      if (result.schedule) {
+        entry[keys::kSchedule] = scheduleName(*result.schedule);
+        if (*result.schedule == PairSchedule::Rounds) entry[keys::kRounds] = result.rounds;
+      }
       addEntry(std::move(entry));
       addWarnings(abovePeakWarnings(m));
     }

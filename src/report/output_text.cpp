@@ -127,6 +127,7 @@ class TextOutput : public Output {
     for (const auto& w : header.warnings) text += w + "\n";
     if (header.gpusOpened) text += systemBlock(header.system, settings_.compat);
     out_ << text << std::flush;
+    for (const std::string& note : header.notes) toPerson(note + "\n");
   }
 
   void testcaseStarted(const std::string& key) override {

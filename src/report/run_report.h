@@ -19,6 +19,9 @@ namespace nvbw {
 struct RunHeader {
   SystemFacts system;
   std::vector<std::string> warnings;
+  // Lines of ours for the person running it that a parser must not read: stderr in text (stdout
+  // keeps upstream's header), "notes" in JSON.
+  std::vector<std::string> notes;
   RunSettings settings;
   bool gpusOpened = true;
   // The machine at the start of the run; absent when the GPUs could not be opened.
@@ -38,6 +41,7 @@ struct RunEnd {
     double wallSeconds = 0.0;
     PhaseTimes phases;
     MemoryStats memory;
+    OperationCounts operations;
   };
   std::optional<Timing> timing;
   // The machine at the end of the run, and what changed since the start (throttling, a link

@@ -86,6 +86,9 @@ FakeBehaviour behaviourFrom(const Variables& v) {
   b.pinFails = intOf(v, "NVBW_FAKE_PIN_FAIL", 0) != 0;
   for (const auto& pair : pairsOf(textOf(v, "NVBW_FAKE_PEER_FAIL"), '-')) b.peerFails.insert(pair);
   b.launchFails = textOf(v, "NVBW_FAKE_LAUNCH_FAIL");
+  for (const auto& pair : pairsOf(textOf(v, "NVBW_FAKE_FAIL_COPY"), '-'))
+    b.failingCopies.insert(pair);
+  b.countsFile = textOf(v, "NVBW_FAKE_COUNTS");
   return b;
 }
 

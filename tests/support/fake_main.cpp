@@ -50,6 +50,11 @@
 //   NVBW_FAKE_PEER_FAIL=A-B,.. enabling peer access from GPU A to GPU B fails
 //   NVBW_FAKE_LAUNCH_FAIL=ERR  every SM copy kernel launch fails with the CUDA runtime error ERR
 //                              (cudaErrorNoKernelImageForDevice, cudaErrorLaunchOutOfResources)
+//   NVBW_FAKE_FAIL_COPY=A-B,.. copies from GPU A to GPU B fail verification (in whichever
+//                              measurement or round they run), as their destination's check would
+// What a run does (the cost model's input, tools/cost_model.py):
+//   NVBW_FAKE_COUNTS=FILE      every testcase run appends a line of JSON to FILE: its
+//                              measurements, rounds, samples, copies, fills, checks, allocations
 // The environment knobs (THROTTLE, PCIE, MIG, CLOCKS_SET) give the GPUs the healthy H200 snapshot
 // of NVBW_FAKE_LINKS first, with or without link facts.
 #include <csignal>

@@ -6,6 +6,8 @@
 //                        works, as on a server without IMEX) or none
 //   NVBW_FAKE_FAIL_RANK  the rank whose plans titled NVBW_FAKE_FAIL_TITLE fail verification
 //   NVBW_FAKE_SAMPLE_MS  how long each sample takes (default 0)
+//   NVBW_FAKE_LINKS      "nvswitch": every GPU's NVLinks go to switches (as fake_main.cpp's)
+//   NVBW_FAKE_COUNTS     rank 0 appends a line of what each plan run did to this file
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -50,11 +52,14 @@ class FakeMpiPlatform final : public Platform {
     probes.multicastDisabled = env("NVBANDWIDTH_DISABLE_MULTICAST", "") == "1";
     const StartupDecision world = decideStartup(comm, assignment.processes, probes);
     topology_.setProcessFacts(world.facts);
+    if (const std::string links = env("NVBW_FAKE_LINKS", ""); !links.empty())
+      topology_ = test::withH200Links(topology_, links);
     info_.processes = assignment.processes;
     info_.mpiVersion = multinode::MpiSession::libraryVersion();
     info_.memorySharing = sharingName(world.sharing);
     info_.memorySharingDescription = world.description;
     behaviour_.perSample = std::chrono::milliseconds(std::stoi(env("NVBW_FAKE_SAMPLE_MS", "0")));
+    if (comm.rank() == 0) behaviour_.countsFile = env("NVBW_FAKE_COUNTS", "");
     if (env("NVBW_FAKE_FAIL_RANK", "") == std::to_string(comm.rank()))
       behaviour_.failingTitles = {env("NVBW_FAKE_FAIL_TITLE", "")};
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <random>
@@ -13,9 +14,13 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 
+#include "engine/buffer_content.h"
 #include "engine/buffer_pool.h"
+#include "engine/copy_run.h"
 #include "engine/kernel_failure.h"
+#include "engine/plan_groups.h"
 #include "engine/sample_recording.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
@@ -111,6 +116,10 @@ const char* kernelOf(CopyMethod method) {
   return nullptr;
 }
 
+// Runs plans as the GPU executor does, group by group (engine/plan_groups.h), through the real
+// buffer pool and the real fill and check decisions (engine/buffer_content.h), so that what it
+// counts (memory, allocations, fills, checks, copies) is what a real run does; only the values
+// come from the formula above instead of a GPU.
 class FakeMeasuringExecutor final : public PlanExecutor {
  public:
   FakeMeasuringExecutor(RunSettings settings, ExecHooks hooks, FakeBehaviour behaviour)
@@ -125,47 +134,128 @@ class FakeMeasuringExecutor final : public PlanExecutor {
       throw;
     }
   }
+  MemoryStats memoryStats() const override { return pool_.stats(); }
+  OperationCounts operationCounts() const override { return counts_; }
 
  private:
   PlanResult measurePlan(const Plan& plan, const ProgressSink& progress) {
-    PlanResult result;
-    for (const MatrixSpec& spec : plan.matrices) result.matrices.emplace_back(spec);
     failIfAsked(plan);
     const std::string title = plan.matrices.empty() ? std::string() : plan.matrices.front().title;
     runScale_ = measuredPlans_.insert(title).second ? behaviour_.firstRunScale : 1.0;
-    if (!plan.multiProcess) pool_.limitTo(plan);
-    for (std::size_t i = 0; i < plan.measurements.size(); ++i) {
-      const Measurement& m = plan.measurements[i];
-      std::optional<BufferPool::Lease> buffers;
-      if (!plan.multiProcess) buffers.emplace(acquire(m));
-      prepare(m);
-      EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
-      for (const OutputTarget& t : m.outputs)
-        EXPECT_FALSE(result.matrices.at(t.matrix).at(t.row, t.col).has_value())
-            << "cell [" << t.row << "][" << t.col << "] of matrix " << t.matrix << " written twice";
-      MeasurementSamples samples = measure(m);
-      for (unsigned k = 0; k < settings_.samples; ++k) {
-        std::this_thread::sleep_for(behaviour_.perSample);
-        if (progress) progress({i, plan.measurements.size(), k, settings_.samples});
-        if (const int signal = hooks_.stopRequested ? hooks_.stopRequested() : 0)
-          throw Interrupted(signal);
-      }
-      result.measurements.push_back(
-          recordMeasurement(m, samples, settings_.statistic, result.matrices));
-    }
+    if (plan.multiProcess)
+      pool_.clear();
+    else
+      pool_.allowFor(plan);
+    written_.clear();
+    const OperationCounts before = counts_;
+    engine::GroupSteps steps;
+    steps.measure = [&](const std::vector<std::size_t>& group,
+                        const std::function<void(unsigned)>& afterSample) {
+      return measureGroup(plan, group, afterSample);
+    };
+    steps.checkStop = [this] {
+      if (const int signal = hooks_.stopRequested ? hooks_.stopRequested() : 0)
+        throw Interrupted(signal);
+    };
+    PlanResult result =
+        engine::runGroups(plan, steps, settings_.statistic, settings_.samples, progress, counts_);
+    logCounts(plan, before);
     return result;
   }
 
-  BufferPool::Lease acquire(const Measurement& m) {
-    allocator_.beginMeasurement();
-    if (m.latency) return pool_.acquire({m.latency->target}, BufferSizeOrigin::Fixed);
-    std::vector<BufferSpec> specs;
-    for (const CopySpec& c : m.copies) {
-      specs.push_back(c.src);
-      specs.push_back(c.dst);
+  // NVBW_FAKE_COUNTS=FILE: one line per plan run, what it did (the cost model's input).
+  void logCounts(const Plan& plan, const OperationCounts& before) const;
+
+  std::vector<MeasurementSamples> measureGroup(const Plan& plan,
+                                               const std::vector<std::size_t>& group,
+                                               const std::function<void(unsigned)>& afterSample) {
+    std::vector<const Measurement*> ms;
+    for (std::size_t i : group) ms.push_back(&plan.measurements.at(i));
+    std::optional<BufferPool::Lease> buffers;
+    std::vector<engine::BufferContent> own;
+    if (!plan.multiProcess) buffers.emplace(acquire(ms));
+    for (const Measurement* m : ms) {
+      checkCells(*m);
+      prepare(*m);
     }
-    return pool_.acquire(specs, settings_.sweepSizesMiB.empty() ? BufferSizeOrigin::BufferSizeOption
-                                                                : BufferSizeOrigin::Sweep);
+    std::vector<FakeCopy> copies = copiesOf(ms, buffers, own);
+    std::vector<MeasurementSamples> samples;
+    for (const Measurement* m : ms) samples.push_back(measure(*m));
+    for (unsigned k = 0; k < settings_.samples; ++k) {
+      sampleBuffers(copies, k);
+      for (const Measurement* m : ms) counts_.chases += m->latency ? 1 : 0;
+      std::this_thread::sleep_for(behaviour_.perSample);
+      afterSample(k);
+    }
+    return samples;
+  }
+
+  // A copy of the group and its buffers' records (the pool's, or the group's own).
+  struct FakeCopy {
+    const CopySpec* spec;
+    std::size_t checked;
+    engine::BufferContent* src;
+    engine::BufferContent* dst;
+    engine::SampleFills fills;
+  };
+
+  std::vector<FakeCopy> copiesOf(const std::vector<const Measurement*>& ms,
+                                 const std::optional<BufferPool::Lease>& buffers,
+                                 std::vector<engine::BufferContent>& own) {
+    std::size_t count = 0;
+    for (const Measurement* m : ms) count += m->copies.size() + (m->latency ? 1 : 0);
+    own.assign(2 * count, {});
+    std::vector<FakeCopy> copies;
+    std::size_t spec = 0;
+    for (const Measurement* m : ms) {
+      if (m->latency) {
+        if (buffers) (*buffers)[spec].content = {};  // a chain, no pattern
+        ++spec;
+        continue;
+      }
+      for (const CopySpec& c : m->copies) {
+        const int sms = smCount(c.execDevice);
+        auto content = [&](std::size_t i) { return buffers ? &(*buffers)[i].content : &own[i]; };
+        copies.push_back(
+            {&c, engine::copyShape(c, sms).bytes, content(spec), content(spec + 1), {}});
+        spec += 2;
+      }
+    }
+    return copies;
+  }
+
+  int smCount(int device) const {
+    const std::size_t d = static_cast<std::size_t>(device);
+    return d < behaviour_.smCounts.size() ? behaviour_.smCounts[d] : 132;
+  }
+
+  // One sample's fills, copies and checks as the sample protocol decides and counts them; a copy
+  // the behaviour says fails is reported as its check would report it.
+  void sampleBuffers(std::vector<FakeCopy>& copies, unsigned sample) {
+    if (copies.empty()) return;
+    std::uint64_t longest = 0;
+    for (FakeCopy& c : copies) {
+      const CopySpec& s = *c.spec;
+      c.fills = engine::planSample(s.method, engine::sourceReach(s), engine::destinationReach(s),
+                                   c.src->over(0, c.checked), c.dst->over(0, c.checked));
+      engine::countSample(s.method, s.src.kind == MemoryKind::Host, s.dst.kind == MemoryKind::Host,
+                          c.checked, c.fills, settings_.verify, counts_);
+      ++counts_.copies;
+      counts_.copyBytes += c.checked;
+      longest = std::max<std::uint64_t>(longest, c.checked);
+    }
+    ++counts_.samples;
+    counts_.longestCopyBytes += longest;
+    for (const FakeCopy& c : copies)
+      if (settings_.verify &&
+          behaviour_.failingCopies.count({endpoint(c.spec->src), endpoint(c.spec->dst)}))
+        throw VerificationError(mismatchMessage("the destination of " + copyLabel(*c.spec), sample,
+                                                7, c.checked / 4, 1024));
+    for (FakeCopy& c : copies) {
+      const engine::Holdings held = engine::afterCopy(c.spec->method, c.fills);
+      c.src->set(held.source, 0, c.checked);
+      c.dst->set(held.destination, 0, c.checked);
+    }
   }
 
   // Peer access and kernel launches, failing where the behaviour says.
@@ -212,6 +302,34 @@ class FakeMeasuringExecutor final : public PlanExecutor {
       if (plan.matrices.front().title.find(title) != std::string::npos)
         throw VerificationError(
             mismatchMessage("the destination of a faked copy", 0, 12, 1u << 20, 1024));
+  }
+
+  static int endpoint(const BufferSpec& b) { return b.kind == MemoryKind::Host ? -1 : b.device; }
+
+  void checkCells(const Measurement& m) {
+    EXPECT_FALSE(m.outputs.empty()) << "a measurement reports no cell";
+    for (const OutputTarget& t : m.outputs)
+      EXPECT_TRUE(written_.insert({t.matrix, t.row, t.col}).second)
+          << "cell [" << t.row << "][" << t.col << "] of matrix " << t.matrix << " written twice";
+  }
+
+  BufferPool::Lease acquire(const std::vector<const Measurement*>& ms) {
+    allocator_.beginMeasurement();
+    std::vector<BufferSpec> specs;
+    bool latency = false;
+    for (const Measurement* m : ms) {
+      if (m->latency) {
+        specs.push_back(m->latency->target);
+        latency = true;
+      }
+      for (const CopySpec& c : m->copies) {
+        specs.push_back(c.src);
+        specs.push_back(c.dst);
+      }
+    }
+    if (latency) return pool_.acquire(specs, BufferSizeOrigin::Fixed);
+    return pool_.acquire(specs, settings_.sweepSizesMiB.empty() ? BufferSizeOrigin::BufferSizeOption
+                                                                : BufferSizeOrigin::Sweep);
   }
 
   // The samples of one series: `value` shaped by the behaviour, then each sample's noise.
@@ -282,10 +400,47 @@ class FakeMeasuringExecutor final : public PlanExecutor {
   FakeBehaviour behaviour_;
   FakeDriverAllocator allocator_;
   BufferPool pool_;
+  OperationCounts counts_;
+  std::set<std::tuple<std::size_t, std::size_t, std::size_t>> written_;  // this plan's cells
   std::set<std::string> measuredPlans_;  // the titles of the plans measured so far
   double runScale_ = 1.0;                // firstRunScale for a plan's first measurement
   std::mt19937 noise_;                   // the samples' noise (FakeBehaviour::noiseCv)
 };
+
+// How many copies the first cell's value stands for: 1 where it is one copy's bandwidth, every
+// copy of its measurement where it is their sum or aggregate (a fan's).
+std::size_t cellCopies(const Plan& plan) {
+  if (plan.measurements.empty() || plan.measurements.front().outputs.empty()) return 1;
+  const Measurement& m = plan.measurements.front();
+  return m.outputs.front().source == ValueSource::Copy ? 1
+                                                       : std::max<std::size_t>(1, m.copies.size());
+}
+
+void FakeMeasuringExecutor::logCounts(const Plan& plan, const OperationCounts& before) const {
+  if (behaviour_.countsFile.empty()) return;
+  const OperationCounts& now = counts_;
+  std::ofstream out(behaviour_.countsFile, std::ios::app);
+  out << "{\"title\": \"" << (plan.matrices.empty() ? "" : plan.matrices.front().title)
+      << "\", \"measurements\": " << plan.measurements.size()
+      << ", \"cell_copies\": " << cellCopies(plan) << ", \"rounds\": " << now.rounds - before.rounds
+      << ", \"samples\": " << now.samples - before.samples
+      << ", \"copies\": " << now.copies - before.copies
+      << ", \"copy_bytes\": " << now.copyBytes - before.copyBytes
+      << ", \"longest_copy_bytes\": " << now.longestCopyBytes - before.longestCopyBytes
+      << ", \"chases\": " << now.chases - before.chases
+      << ", \"fills\": " << now.fills.count - before.fills.count
+      << ", \"fill_host_bytes\": " << now.fills.hostBytes - before.fills.hostBytes
+      << ", \"fill_device_bytes\": " << now.fills.deviceBytes - before.fills.deviceBytes
+      << ", \"checks\": " << now.checks.count - before.checks.count
+      << ", \"check_host_bytes\": " << now.checks.hostBytes - before.checks.hostBytes
+      << ", \"check_device_bytes\": " << now.checks.deviceBytes - before.checks.deviceBytes
+      << ", \"host_allocations\": " << pool_.stats().hostAllocations
+      << ", \"device_allocations\": " << pool_.stats().deviceAllocations
+      << ", \"host_bytes_allocated\": " << pool_.stats().hostBytesAllocated
+      << ", \"device_bytes_allocated\": " << pool_.stats().deviceBytesAllocated
+      << ", \"peak_host_bytes\": " << pool_.stats().peakHostBytes
+      << ", \"peak_device_bytes\": " << pool_.stats().peakDeviceBytes << "}\n";
+}
 
 }  // namespace
 
@@ -315,8 +470,11 @@ std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& 
   if (!behaviour_.executorFailure.empty()) throw std::runtime_error(behaviour_.executorFailure);
   FakeBehaviour behaviour = behaviour_;
   behaviour.computeCapabilities.clear();
-  for (int d = 0; d < topology_.deviceCount(); ++d)
+  behaviour.smCounts.clear();
+  for (int d = 0; d < topology_.deviceCount(); ++d) {
     behaviour.computeCapabilities.push_back(topology_.computeCapability(d));
+    behaviour.smCounts.push_back(topology_.smCount(d));
+  }
   return makeFakeExecutor(settings, std::move(hooks), std::move(behaviour));
 }
 

@@ -28,6 +28,11 @@ struct FakeBehaviour {
   std::chrono::milliseconds perSample{0};  // wall time one sample takes
   // Plans whose first matrix title contains one of these fail with a verification error.
   std::set<std::string> failingTitles;
+  // Copies from GPU .first to GPU .second (-1: host memory) fail their check, as a real check of
+  // their destination does, in whichever measurement or round they run.
+  std::set<std::pair<int, int>> failingCopies;
+  // Not empty: every plan run appends a line of what it did (counts, memory) to this file.
+  std::string countsFile;
   // Sample k of every copy is value * (1 + jitter * (k % 3 - 1)): a CV of about `jitter`.
   double jitter = 0.0;
   // Every value times this (a slower or faster machine for comparisons).
@@ -67,6 +72,7 @@ struct FakeBehaviour {
   std::set<std::pair<int, int>> peerFails;  // enabling peer access from .first to .second fails
   std::string launchFails;  // a CUDA runtime error name: every SM copy kernel launch fails so
   std::vector<int> computeCapabilities;  // per GPU, for the launch failures (set by FakePlatform)
+  std::vector<int> smCounts;             // per GPU, for the SM copies' sizes (set by FakePlatform)
 };
 
 // The host scale that keeps the fake's host copies (190 GB/s and up) at about 87% of a PCIe

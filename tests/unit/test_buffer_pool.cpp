@@ -1,6 +1,7 @@
 // The buffer pool without a GPU: a counting allocator stands in for the GPU allocations.
 // The bound: never more pinned host memory, or memory on any GPU, than one measurement of the
-// current testcase needs, checked over every testcase of the registry on 8 faked GPUs at -b 4096.
+// testcases run so far needs (the largest), checked over every testcase of the registry on 8
+// faked GPUs at -b 4096; buffers kept from one testcase to the next.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,9 +62,9 @@ TEST(BufferPool, ReusesBuffersAcrossMeasurementsAndTestcases) {
   const auto h = BufferSpec::host(0, 64 * kMiB);
   const auto d = BufferSpec::onDevice(0, 64 * kMiB);
   const Plan plan = onePlan({{h, d}, {h, d}});
-  pool.limitTo(plan);
+  pool.allowFor(plan);
   for (int i = 0; i < 2; ++i) pool.acquire({h, d});
-  pool.limitTo(onePlan({{d, h}}));
+  pool.allowFor(onePlan({{d, h}}));
   pool.acquire({d, h});
   EXPECT_EQ(alloc.allocations, 2);
   EXPECT_EQ(pool.heldHostBytes(), 64 * kMiB);
@@ -77,7 +78,7 @@ TEST(BufferPool, HostBuffersAreSharedBetweenGpusOfOnePlacementOnly) {
   const Plan plan = onePlan({{BufferSpec::host(0, kMiB), BufferSpec::onDevice(0, kMiB)},
                              {BufferSpec::host(1, kMiB), BufferSpec::onDevice(1, kMiB)},
                              {BufferSpec::host(2, kMiB), BufferSpec::onDevice(2, kMiB)}});
-  pool.limitTo(plan);
+  pool.allowFor(plan);
   for (const Measurement& m : plan.measurements) {
     const BufferPool::Lease lease = pool.acquire(specsOf(m));
     EXPECT_EQ(lease[0].spec, m.copies[0].src);  // the lease names the plan's buffer
@@ -88,15 +89,43 @@ TEST(BufferPool, HostBuffersAreSharedBetweenGpusOfOnePlacementOnly) {
   EXPECT_EQ(pool.heldHostBytes(), kMiB);
 }
 
-TEST(BufferPool, LimitToFreesWhatTheNextTestcaseCannotHold) {
+TEST(BufferPool, KeepsBuffersForLaterTestcasesAndFreesOnlyToMakeRoom) {
   CountingAllocator alloc;
   BufferPool pool(alloc);
   const auto big = BufferSpec::host(0, 1024 * kMiB);
-  pool.limitTo(onePlan({{big, BufferSpec::host(0, 2048 * kMiB)}}));
-  pool.acquire({big, BufferSpec::host(0, 2048 * kMiB)});
+  const auto bigger = BufferSpec::host(0, 2048 * kMiB);
+  pool.allowFor(onePlan({{big, bigger}}));
+  pool.acquire({big, bigger});
   EXPECT_EQ(pool.heldHostBytes(), 3072 * kMiB);
-  pool.limitTo(onePlan({{BufferSpec::host(0, kMiB), BufferSpec::onDevice(0, kMiB)}}));
+  // A testcase that needs less leaves them in place, for a later one that needs them again.
+  pool.allowFor(onePlan({{BufferSpec::host(0, kMiB), BufferSpec::onDevice(0, kMiB)}}));
+  EXPECT_EQ(pool.heldHostBytes(), 3072 * kMiB);
+  pool.acquire({big, BufferSpec::onDevice(0, kMiB)});
+  EXPECT_EQ(alloc.allocations, 3);
+  // One that needs a buffer of another size gets it within the bound: a kept one makes room.
+  pool.acquire({BufferSpec::host(0, 1536 * kMiB)});
+  EXPECT_LE(pool.heldHostBytes(), 3072 * kMiB);
+  EXPECT_EQ(pool.stats().peakHostBytes, 3072 * kMiB);
+  EXPECT_EQ(pool.stats().hostAllocations, 3u);
+  EXPECT_EQ(pool.stats().deviceAllocations, 1u);
+  // clear() lets go of everything and of the bound.
+  pool.clear();
   EXPECT_EQ(pool.heldHostBytes(), 0u);
+  EXPECT_EQ(pool.heldDeviceBytes(0), 0u);
+}
+
+TEST(BufferPool, KeptBuffersKeepWhatTheyHold) {
+  CountingAllocator alloc;
+  BufferPool pool(alloc);
+  const auto h = BufferSpec::host(0, 64 * kMiB);
+  pool.allowFor(onePlan({{h, BufferSpec::onDevice(0, 64 * kMiB)}}));
+  {
+    const BufferPool::Lease lease = pool.acquire({h});
+    lease[0].content.set(2, 0, 64 * kMiB);
+  }
+  const BufferPool::Lease again = pool.acquire({h});
+  EXPECT_EQ(again[0].content.over(0, 64 * kMiB), 2);
+  EXPECT_EQ(again[0].content.over(0, 65 * kMiB), engine::kUnknown);  // more than it holds
 }
 
 TEST(BufferPool, MemoryNeedOfAPlanIsItsLargestMeasurementPerResource) {
@@ -115,7 +144,7 @@ struct Peak {
 };
 
 // Runs every testcase of the registry through the pool the way the executor does, checking after
-// each acquisition that the pool holds no more than the testcase's need.
+// each acquisition that the pool holds no more than the largest need of the testcases so far.
 // --sweep runs each testcase at every size before the next testcase: `sizes` in that order.
 Peak runWholeRegistry(int gpus, std::size_t bufferBytes,
                       const std::vector<std::size_t>& sweepBytes = {}) {
@@ -123,14 +152,17 @@ Peak runWholeRegistry(int gpus, std::size_t bufferBytes,
   BufferPool pool(alloc);
   const FakeTopology topo(gpus);
   Peak peak;
+  MemoryNeed need;  // the largest of the testcases so far, per resource
   const std::vector<std::size_t> sizes =
       sweepBytes.empty() ? std::vector<std::size_t>{bufferBytes} : sweepBytes;
   for (const TestcaseDef& def : makeRegistry())
     for (std::size_t size : sizes) {
       if (waiveReasonFor(def, topo)) continue;
       const Plan plan = def.plan(PlanContext{topo, size});
-      const MemoryNeed need = memoryNeedOf(plan);
-      pool.limitTo(plan);
+      const MemoryNeed one = memoryNeedOf(plan);
+      need.host = std::max(need.host, one.host);
+      for (const auto& [d, bytes] : one.device) need.device[d] = std::max(need.device[d], bytes);
+      pool.allowFor(plan);
       for (const Measurement& m : plan.measurements) {
         const BufferPool::Lease lease = pool.acquire(specsOf(m));
         EXPECT_LE(pool.heldHostBytes(), need.host) << def.key;
@@ -166,8 +198,9 @@ TEST(BufferPool, PeakMemoryFollowsTheReadmeFormula) {
   }
 }
 
-// A sweep changes the size every run: the pool holds no more than the current size needs (checked
-// after every acquisition above), so the peak is the largest size's, whichever way sizes go.
+// A sweep changes the size every run: the pool holds no more than the largest size so far needs
+// (checked after every acquisition above), so the peak is the largest size's, whichever way
+// sizes go.
 TEST(BufferPool, SweepsPeakAtTheLargestSizesNeed) {
   const std::size_t s = 64 * kMiB;
   const Peak largest = runWholeRegistry(2, s);

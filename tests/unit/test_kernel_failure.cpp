@@ -63,7 +63,7 @@ TEST(KernelFailure, OtherErrorsKeepTheNameAndAddNoAdvice) {
 TEST(KernelFailure, EveryKernelOfTheBuildHasARole) {
   for (const char* kernel :
        {"simpleCopyKernel", "stridingCopyKernel", "splitWarpCopyKernel", "spinKernel",
-        "fillPatternKernel", "clearSplitWarpKernel", "checkPatternKernel", "pointerChaseKernel",
+        "fillPatternKernel", "fillSplitWarpKernel", "checkPatternKernel", "pointerChaseKernel",
         "tmaPointerChaseKernel", "readOnlyKernel", "writeOnlyKernel", "tmaCopyKernel",
         "multicastWriteKernel"})
     EXPECT_EQ(kernelRole(kernel).find(kernel), std::string::npos) << kernel;

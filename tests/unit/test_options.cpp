@@ -508,7 +508,11 @@ TEST(HelpText, ExactLayout) {
       "                                 (node_exporter's textfile collector)\n"
       "  --output arg                   Also write the report to FILE (.json: JSON, \n"
       "                                 .html: HTML, else as printed); %h host, %r \n"
-      "                                 rank, %j job id, %% a %\n";
+      "                                 rank, %j job id, %% a %\n"
+      "  --schedule arg                 Device-to-device GPU pairs: pairs (one pair at\n"
+      "                                 a time, the default), rounds (disjoint pairs \n"
+      "                                 at once where no two pairs share a link; \n"
+      "                                 elsewhere pairs) or force-rounds\n";
   EXPECT_EQ(helpText(), expected);
 }
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <numeric>
 #include <set>
 #include <vector>
 
@@ -103,6 +104,14 @@ std::size_t walkCycle(const std::vector<std::uint64_t>& chain, std::uint64_t bas
   while (seen.insert(node).second) node = chain[(node - base) / 8];
   EXPECT_EQ(node, base);  // the walk is a cycle back to the start, not a lasso
   return seen.size();
+}
+
+// The closed form of the walk: from node 0 it visits the multiples of gcd(n, stride) modulo n
+// (a stride of 0, or of a multiple of n, stays on node 0: gcd = n, cycle 1).
+std::size_t chainCycleLength(std::size_t bytes, std::size_t strideNodes = kLatencyStrideNodes) {
+  const std::size_t n = bytes / sizeof(std::uint64_t);
+  if (n == 0) return 0;
+  return n / std::gcd(n, strideNodes % n);
 }
 
 TEST(ChainCycleLength, DefaultChainVisits16384Nodes) {

@@ -61,10 +61,11 @@ void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeom
 // buf[i] = pattern[i mod kPatternWords] for i < bytes / 4. `pattern` is a 2 MiB device buffer.
 void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern);
 
-// Zeroes the 16-byte elements that a split-warp copy will overwrite: odd-warp elements of `dst`
-// and even-warp elements of `src`, so that a copy that did not happen is caught.
-void clearSplitWarpTargets(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
-                           const SmCopyGeometry& geometry);
+// Fills the 16-byte elements a split-warp copy reads (even-warp elements of `dst`, odd-warp ones
+// of `src`) from the 2 MiB pattern `sources` and, unless `targets` is 0, the elements it writes
+// from `targets`, each element from the pattern's element at its position.
+void fillSplitWarp(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
+                   const SmCopyGeometry& geometry, CUdeviceptr sources, CUdeviceptr targets);
 
 // Result of a pattern check, written to mapped host memory by checkPattern.
 struct CheckResult {

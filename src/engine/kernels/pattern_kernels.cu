@@ -1,5 +1,5 @@
-// Verification kernels: fill a buffer with the repeating xorshift pattern, zero the split-warp
-// targets, and count the words that differ from the pattern.
+// Verification kernels: fill a buffer with the repeating xorshift pattern, fill the split-warp
+// copy's read and written elements, and count the words that differ from the pattern.
 //
 // These run on every sample over the whole adjusted buffer (512 MiB to 1 GiB per buffer by
 // default), so they are written to run at memory bandwidth: 16-byte accesses when both pointers
@@ -152,14 +152,19 @@ __global__ void checkPatternKernel(const std::uint32_t* buf, std::size_t words,
   publishBlockResult(count, first, result);
 }
 
-// Zeroes element i of dst when i is in an odd warp, of src when in an even one: exactly the
-// elements the split-warp copy writes, so each must be rewritten by the copy for the check to pass.
-// Warp parity is that of the copy's launch (global thread index / 32), which depends only on i.
-__global__ void clearSplitWarpKernel(uint4* dst, uint4* src, std::size_t elements) {
+// The split-warp copy's elements as its launch sees them (warp parity: global thread index / 32,
+// which depends only on i): odd warps read src[i] and write dst[i], even warps the other way.
+// Writes `sources` into the elements that are read and, unless it is null, `targets` into those
+// that are written, so that an element the copy did not write still holds a word that differs.
+__global__ void fillSplitWarpKernel(uint4* dst, uint4* src, std::size_t elements,
+                                    const uint4* __restrict__ sources,
+                                    const uint4* __restrict__ targets) {
   const std::size_t stride = threadCount();
   for (std::size_t i = threadIndex(); i < elements; i += stride) {
-    uint4* target = ((i / 32) & 1) ? dst : src;
-    target[i] = make_uint4(0, 0, 0, 0);
+    const bool odd = (i / 32) & 1;
+    const std::size_t p = i & kPatternVectorMask;
+    (odd ? src : dst)[i] = sources[p];
+    if (targets) (odd ? dst : src)[i] = targets[p];
   }
 }
 
@@ -196,7 +201,7 @@ namespace detail {
 void preloadPatternKernels() {
   preloadFunction(reinterpret_cast<const void*>(fillPatternKernel), "fillPatternKernel");
   preloadFunction(reinterpret_cast<const void*>(checkPatternKernel), "checkPatternKernel");
-  preloadFunction(reinterpret_cast<const void*>(clearSplitWarpKernel), "clearSplitWarpKernel");
+  preloadFunction(reinterpret_cast<const void*>(fillSplitWarpKernel), "fillSplitWarpKernel");
 }
 }  // namespace detail
 
@@ -210,17 +215,18 @@ void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicept
   detail::throwIfLaunchFailed("fillPatternKernel");
 }
 
-void clearSplitWarpTargets(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
-                           const SmCopyGeometry& geometry) {
+void fillSplitWarp(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
+                   const SmCopyGeometry& geometry, CUdeviceptr sources, CUdeviceptr targets) {
   if (geometry.elements == 0) return;
-  if ((dst | src) % alignof(uint4) != 0) {
-    throw std::invalid_argument("clearSplitWarpKernel: buffers must be 16-byte aligned");
+  if ((dst | src | sources | targets) % alignof(uint4) != 0) {
+    throw std::invalid_argument("fillSplitWarpKernel: buffers must be 16-byte aligned");
   }
   const unsigned grid =
-      gridFor(reinterpret_cast<const void*>(clearSplitWarpKernel), geometry.elements);
-  clearSplitWarpKernel<<<grid, kThreads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), geometry.elements);
-  detail::throwIfLaunchFailed("clearSplitWarpKernel");
+      gridFor(reinterpret_cast<const void*>(fillSplitWarpKernel), geometry.elements);
+  fillSplitWarpKernel<<<grid, kThreads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
+      reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), geometry.elements,
+      reinterpret_cast<const uint4*>(sources), reinterpret_cast<const uint4*>(targets));
+  detail::throwIfLaunchFailed("fillSplitWarpKernel");
 }
 
 void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern,

@@ -1,4 +1,5 @@
-// The executor's view of a multi-process run (process_world.h) over MPI and shared GPU memory.
+// The executor's view of a multi-process run (engine/process_group.h) over MPI and shared GPU
+// memory.
 #pragma once
 
 #include <memory>

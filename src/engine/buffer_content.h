@@ -1,0 +1,78 @@
+// What the buffers of a copy hold between samples, and which fills a sample needs. Pure, so that
+// the executor and the fake platform decide alike and every rule is tested without a GPU.
+//
+// Verification needs, before each sample, a source that holds a known pattern and a destination
+// that differs from it in every word, so that any word the copy did not write is caught. The
+// patterns are variants of the source pattern (xorshiftPattern(kSourceSeed), each word XOR the
+// variant's mask): two variants differ in every word. A buffer keeps what it holds from one
+// sample to the next and, in the buffer pool, from one testcase to the next. After a verified
+// copy its destination holds the source's variant; the next sample then refills one of the two
+// with another variant, the one the executing GPU reaches fastest (its own memory before a
+// peer's, a peer's before host memory), instead of refilling the destination every time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/phase_times.h"
+#include "plans/plan.h"
+
+namespace nvbw::engine {
+
+constexpr int kUnknown = -1;
+// Variants 0 to 2 are what sources hold (0 is upstream's source pattern); kFillVariant is what a
+// destination is filled with when it must differ from every source.
+constexpr int kSourceVariants = 3;
+constexpr int kFillVariant = 3;
+constexpr int kVariants = 4;
+std::uint32_t variantMask(int variant);
+
+// What a buffer holds from the address a copy uses: one variant over [at, at + bytes), or
+// nothing known. The pattern repeats from `at`, so any shorter region from `at` holds it too.
+struct BufferContent {
+  int variant = kUnknown;
+  std::uint64_t at = 0;
+  std::size_t bytes = 0;
+  int over(std::uint64_t address, std::size_t length) const {
+    return variant != kUnknown && at == address && bytes >= length ? variant : kUnknown;
+  }
+  void set(int v, std::uint64_t address, std::size_t length) {
+    variant = v;
+    at = address;
+    bytes = length;
+  }
+};
+
+// How far a buffer is from the GPU that fills it: its own memory, another GPU's, host memory.
+enum class Reach { Local, Peer, Host };
+
+// What one copy's sample fills before it runs, and what its check expects afterwards. For a
+// split-warp copy `source` goes into the elements each direction reads (in both buffers) and
+// `destination` into those it writes; otherwise into the source and the destination buffer.
+struct SampleFills {
+  int source = kUnknown;       // kUnknown: no fill
+  int destination = kUnknown;  // kUnknown: no fill
+  int expected = kUnknown;     // the variant the checked buffers hold after a good copy
+  bool resetSum = false;       // a read-only pass: its sum is zeroed
+};
+
+// The fills of a sample of a copy by `method`, whose source and destination hold `sourceHolds`
+// and `destinationHolds` over the region it uses (kUnknown: not known).
+SampleFills planSample(CopyMethod method, Reach source, Reach destination, int sourceHolds,
+                       int destinationHolds);
+
+// What the two buffers hold after the sample's copy went as `fills` expected (verified, or with
+// verification off taken as done): the new variants, kUnknown where nothing is known.
+struct Holdings {
+  int source = kUnknown;
+  int destination = kUnknown;
+};
+Holdings afterCopy(CopyMethod method, const SampleFills& fills);
+
+// Adds the fills of one sample of a copy (`checkedBytes` in each buffer, which is host memory
+// where it says so) and, with `verify`, its checks to `counts`: one pass per kernel launch.
+void countSample(CopyMethod method, bool sourceOnHost, bool destinationOnHost,
+                 std::size_t checkedBytes, const SampleFills& fills, bool verify,
+                 OperationCounts& counts);
+
+}  // namespace nvbw::engine

@@ -1,0 +1,69 @@
+#include "engine/host_check.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace nvbw::engine {
+namespace {
+
+constexpr std::size_t kWordsPerThreadMin = (std::size_t{32} << 20) / 4;
+constexpr std::size_t kMaxThreads = 16;
+
+unsigned usableCpus() {
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
+  return 1;
+}
+
+// Words [from, to) of data against the pattern: memcmp one pattern period at a time (the fast
+// path), word by word only in a period that differs.
+PatternCheck checkRange(const std::uint32_t* data, std::size_t from, std::size_t to,
+                        const std::uint32_t* pattern, std::size_t period) {
+  PatternCheck result;
+  for (std::size_t w = from; w < to;) {
+    const std::size_t phase = w % period;
+    const std::size_t length = std::min(period - phase, to - w);
+    if (std::memcmp(data + w, pattern + phase, length * 4) != 0) {
+      for (std::size_t i = 0; i < length; ++i) {
+        if (data[w + i] == pattern[phase + i]) continue;
+        if (result.mismatches++ == 0) result.firstWord = w + i;
+      }
+    }
+    w += length;
+  }
+  return result;
+}
+
+}  // namespace
+
+PatternCheck checkHostPattern(const std::uint32_t* data, std::size_t words,
+                              const std::uint32_t* pattern, std::size_t patternWords) {
+  if (words == 0 || patternWords == 0) return {};
+  const std::size_t threads = std::max<std::size_t>(
+      1,
+      std::min({kMaxThreads, static_cast<std::size_t>(usableCpus()), words / kWordsPerThreadMin}));
+  // Each thread takes whole pattern periods, so its slices line up with the pattern's.
+  const std::size_t periods = (words + patternWords - 1) / patternWords;
+  const std::size_t chunk = (periods + threads - 1) / threads * patternWords;
+  std::vector<PatternCheck> parts(threads);
+  auto work = [&](std::size_t t) {
+    const std::size_t from = std::min(words, t * chunk);
+    parts[t] = checkRange(data, from, std::min(words, from + chunk), pattern, patternWords);
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work, t);
+  work(0);
+  for (std::thread& w : workers) w.join();
+  PatternCheck total;
+  for (const PatternCheck& p : parts) {
+    total.mismatches += p.mismatches;
+    total.firstWord = std::min(total.firstWord, p.firstWord);
+  }
+  return total;
+}
+
+}  // namespace nvbw::engine

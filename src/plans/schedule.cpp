@@ -1,0 +1,180 @@
+#include "plans/schedule.h"
+
+#include <algorithm>
+#include <map>
+
+namespace nvbw {
+
+const char* scheduleName(PairSchedule schedule) {
+  return schedule == PairSchedule::Rounds ? "rounds" : "pair_by_pair";
+}
+
+std::vector<std::vector<GpuPair>> roundRobinRounds(int n) {
+  if (n < 2) return {};
+  // An odd count gets a resting place (index n): whoever meets it rests that round.
+  const int players = n % 2 == 0 ? n : n + 1;
+  const int turning = players - 1;  // player `turning` stays put, the others turn around it
+  std::vector<std::vector<GpuPair>> forward;
+  for (int round = 0; round < turning; ++round) {
+    std::vector<GpuPair> pairs;
+    if (turning < n) pairs.push_back(unordered(turning, round));
+    for (int i = 1; i < players / 2; ++i)
+      pairs.push_back(unordered((round + i) % turning, (round - i + turning) % turning));
+    forward.push_back(std::move(pairs));
+  }
+  std::vector<std::vector<GpuPair>> rounds = forward;
+  for (const std::vector<GpuPair>& pairs : forward) {
+    std::vector<GpuPair> reversed;
+    for (const GpuPair& p : pairs) reversed.emplace_back(p.second, p.first);
+    rounds.push_back(std::move(reversed));
+  }
+  return rounds;
+}
+
+std::vector<int> resourcesOf(const Measurement& m) {
+  std::vector<int> used;
+  auto add = [&used](const BufferSpec& b) {
+    used.push_back(b.kind == MemoryKind::Host ? -1 : b.device);
+  };
+  for (const CopySpec& c : m.copies) {
+    add(c.src);
+    add(c.dst);
+    used.push_back(c.execDevice);
+  }
+  if (m.latency) {
+    add(m.latency->target);
+    used.push_back(m.latency->chaseDevice);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  return used;
+}
+
+namespace {
+
+// Each ordered pair's place in roundRobinRounds(n).
+std::map<GpuPair, std::size_t> canonicalOrder(int n) {
+  std::map<GpuPair, std::size_t> place;
+  for (const std::vector<GpuPair>& round : roundRobinRounds(n))
+    for (const GpuPair& p : round) place.emplace(p, place.size());
+  return place;
+}
+
+// The ordered pair a pair testcase's measurement stands for: the cell it writes.
+GpuPair cellOf(const Measurement& m) {
+  if (m.outputs.empty()) return {-1, -1};
+  return {static_cast<int>(m.outputs.front().row), static_cast<int>(m.outputs.front().col)};
+}
+
+struct Round {
+  std::vector<std::size_t> measurements;
+  std::vector<int> used;  // sorted
+  bool uses(const std::vector<int>& resources) const {
+    for (int r : resources)
+      if (std::binary_search(used.begin(), used.end(), r)) return true;
+    return false;
+  }
+  void add(std::size_t index, const std::vector<int>& resources) {
+    measurements.push_back(index);
+    used.insert(used.end(), resources.begin(), resources.end());
+    std::sort(used.begin(), used.end());
+  }
+};
+
+}  // namespace
+
+void scheduleInRounds(Plan& plan, int n) {
+  const std::map<GpuPair, std::size_t> place = canonicalOrder(n);
+  std::vector<std::size_t> order(plan.measurements.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // A measurement whose cell is not a pair of the n goes last, in the plan's order.
+  auto rank = [&](std::size_t i) {
+    const auto it = place.find(cellOf(plan.measurements[i]));
+    return it == place.end() ? place.size() : it->second;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+  std::vector<Round> rounds;
+  for (std::size_t i : order) {
+    const std::vector<int> resources = resourcesOf(plan.measurements[i]);
+    auto fits = std::find_if(rounds.begin(), rounds.end(),
+                             [&](const Round& r) { return !r.uses(resources); });
+    if (fits == rounds.end()) fits = rounds.insert(rounds.end(), Round{});
+    fits->add(i, resources);
+  }
+  plan.rounds.clear();
+  for (Round& r : rounds) {
+    std::sort(r.measurements.begin(), r.measurements.end());
+    plan.rounds.push_back(std::move(r.measurements));
+  }
+}
+
+void applySchedule(Plan& plan, PairSchedule schedule, int n) {
+  plan.schedule = schedule;
+  plan.rounds.clear();
+  if (schedule == PairSchedule::Rounds) scheduleInRounds(plan, n);
+}
+
+namespace {
+
+bool allToSwitches(const std::vector<NvlinkLink>& links) {
+  return !links.empty() && std::all_of(links.begin(), links.end(), [](const NvlinkLink& l) {
+    return l.remote == NvlinkLink::Remote::Switch;
+  });
+}
+
+bool linksTo(const std::vector<NvlinkLink>& links, const std::string& busId) {
+  return !busId.empty() && std::any_of(links.begin(), links.end(), [&](const NvlinkLink& l) {
+    return l.remote == NvlinkLink::Remote::Gpu && l.remoteBusId == busId;
+  });
+}
+
+std::string pairName(int a, int b) {
+  return "GPUs " + std::to_string(a) + " and " + std::to_string(b);
+}
+
+// Why GPUs a and b may share a link with another pair, or nullopt.
+std::optional<std::string> pairProblem(const Topology& topo, int a, int b) {
+  const GpuLinkFacts& fa = topo.linkFacts(a);
+  const GpuLinkFacts& fb = topo.linkFacts(b);
+  if (fa.nvlinks && fb.nvlinks) {
+    if (linksTo(*fa.nvlinks, fb.busId) && linksTo(*fb.nvlinks, fa.busId)) return std::nullopt;
+    if (allToSwitches(*fa.nvlinks) && allToSwitches(*fb.nvlinks)) return std::nullopt;
+    return pairName(a, b) +
+           " are connected neither through NVLink switches nor directly by NVLink (NVML)";
+  }
+  if (const std::optional<bool> nvlink = topo.peerOverNvlink(a, b)) {
+    if (*nvlink) return std::nullopt;
+    return pairName(a, b) + " reach each other over PCIe (the driver's P2P attributes)";
+  }
+  return "whether " + pairName(a, b) +
+         " share links is not known (NVML does not say, nor do the driver's P2P attributes)";
+}
+
+}  // namespace
+
+std::optional<std::string> sharedLinkProblem(const Topology& topo) {
+  const int n = topo.deviceCount();
+  bool anyPair = false;
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b) {
+      if (!topo.canAccessPeer(a, b) || !topo.canAccessPeer(b, a)) continue;
+      anyPair = true;
+      if (std::optional<std::string> problem = pairProblem(topo, a, b)) return problem;
+    }
+  if (anyPair) return std::nullopt;
+  if (n < 2) return "this run has " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
+  return std::string("no two GPUs have peer access both ways");
+}
+
+std::optional<std::string> fabricProblem(const Topology& topo) {
+  for (int d = 0; d < topo.deviceCount(); ++d) {
+    const GpuLinkFacts& f = topo.linkFacts(d);
+    if (!f.nvlinks) return "NVML does not say where GPU " + std::to_string(d) + "'s NVLinks go";
+    if (!allToSwitches(*f.nvlinks))
+      return "GPU " + std::to_string(d) + " is not connected through NVLink switches (NVML)";
+  }
+  return std::nullopt;
+}
+
+}  // namespace nvbw
