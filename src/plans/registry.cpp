@@ -399,6 +399,12 @@ std::vector<std::shared_ptr<const Testcase>> registeredTestcases() {
   return table;
 }
 
+std::shared_ptr<const Testcase> findTestcase(const std::string& key) {
+  for (std::shared_ptr<const Testcase>& testcase : registeredTestcases())
+    if (testcase->key() == key) return std::move(testcase);
+  return nullptr;
+}
+
 namespace {
 
 bool listedIn(const Testcase& testcase, RegistryScope scope) {

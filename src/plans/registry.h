@@ -22,6 +22,10 @@ namespace nvbw {
 // Every testcase of the multinode build, in the table's order.
 std::vector<std::shared_ptr<const Testcase>> registeredTestcases();
 
+// The registered testcase named `key` (the multi-process ones too), or nullptr: for a reader
+// that has a testcase's key and needs what it is (unit, axes, parts).
+std::shared_ptr<const Testcase> findTestcase(const std::string& key);
+
 // A registered testcase as one interface lists it. `key` and `description` are the testcase's
 // own (facts().listing), held here for the listing and the selection, which read nothing else.
 struct TestcaseDef {

@@ -101,6 +101,21 @@ TEST(Registry, TheTableGivesEachTestcaseItsOwnIndexInEachInterface) {
   EXPECT_EQ(makeRegistry(RegistryScope::WithMultinode).size(), table.size());
 }
 
+TEST(Registry, FindsEveryTestcaseByItsKeyAndNothingElse) {
+  for (const TestcaseDef& d : makeRegistry(RegistryScope::WithMultinode)) {
+    const auto found = findTestcase(d.key);
+    ASSERT_TRUE(found) << d.key;
+    EXPECT_EQ(found->key(), d.key);
+    EXPECT_EQ(found->facts().listing.description, d.description);
+  }
+  EXPECT_EQ(findTestcase("device_to_device_latency_tma")->facts().unit, Unit::Nanoseconds);
+  EXPECT_EQ(findTestcase("device_to_device_bidirectional_memcpy_write_sm")->facts().parts,
+            (std::vector<std::string>{"write1", "write2", "total"}));
+  for (const char* key :
+       {"", "host_to_device", "host_to_device_memcpy_ce_total", "HOST_TO_DEVICE_MEMCPY_CE"})
+    EXPECT_FALSE(findTestcase(key)) << key;
+}
+
 TEST(Registry, KeysAreUnique) {
   std::set<std::string> seen;
   for (const TestcaseDef& d : registry()) EXPECT_TRUE(seen.insert(d.key).second) << d.key;
