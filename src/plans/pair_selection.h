@@ -39,7 +39,6 @@ class PairSet {
   static PairSet all() { return PairSet(); }
   explicit PairSet(std::set<GpuPair> pairs) : pairs_(std::move(pairs)), everything_(false) {}
   bool allows(int a, int b) const;
-  bool allowsEverything() const { return everything_; }
   const std::set<GpuPair>& pairs() const { return pairs_; }
 
  private:

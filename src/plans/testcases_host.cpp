@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plans/plan_shapes.h"
+#include "plans/waivers.h"
 
 namespace nvbw::plans {
 namespace {
@@ -149,3 +150,14 @@ Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
 }
 
 }  // namespace nvbw::plans
+
+namespace nvbw {
+
+HostCopyTestcase::HostCopyTestcase(TestcaseListing listing, PlanBuilder build)
+    : Testcase({std::move(listing), Unit::GBps, Axis::Cpu, Axis::Gpu, {}, true, false}, build) {}
+
+std::optional<std::string> HostCopyTestcase::waiveReason(const Topology&) const {
+  return std::nullopt;
+}
+
+}  // namespace nvbw

@@ -1,9 +1,10 @@
-// Plan builders of the host <-> device testcases (registry.cpp gives their order and
-// descriptions). Each is pure: it reads the topology and buffer size and returns what to measure.
+// The host copy family: copies between pinned host memory and GPUs, and their plan builders.
+// Each builder is pure: it reads the topology and buffer size and returns what to measure.
 #pragma once
 
 #include "plans/plan.h"
 #include "plans/plan_context.h"
+#include "plans/testcase.h"
 
 namespace nvbw::plans {
 
@@ -21,3 +22,15 @@ Plan hostToAllBidirectionalCe(const PlanContext& ctx);
 Plan hostToAllBidirectionalSm(const PlanContext& ctx);
 
 }  // namespace nvbw::plans
+
+namespace nvbw {
+
+// One GPU or all at once, copying to, from or both ways with the host: GB/s, CPU rows and GPU
+// columns, one matrix (a bidirectional testcase reports one direction); never waived.
+class HostCopyTestcase final : public Testcase {
+ public:
+  HostCopyTestcase(TestcaseListing listing, PlanBuilder build);
+  std::optional<std::string> waiveReason(const Topology& topo) const override;
+};
+
+}  // namespace nvbw

@@ -1,4 +1,5 @@
-// Plan builders for the multi-process testcases (upstream indices 35-47), one process per GPU.
+// The multinode family and the plan builders of the multi-process testcases (upstream indices
+// 35-47), one process per GPU.
 //
 // The world's GPU r is rank r's GPU: buffers are named by their owning rank (BufferSpec::ofRank)
 // and matrices are indexed by rank. Unicast buffers are Exported (every rank maps them),
@@ -10,6 +11,7 @@
 
 #include "plans/plan.h"
 #include "plans/plan_context.h"
+#include "plans/testcase.h"
 
 namespace nvbw::plans {
 
@@ -32,3 +34,20 @@ Plan multinodeBisectWrite(const PlanContext& ctx);
 std::string bisectLabel(int from, int to, int processes);
 
 }  // namespace nvbw::plans
+
+namespace nvbw {
+
+// One process per GPU, listed only where the build runs several processes: GB/s, rows and
+// columns as upstream's titles name them. Waived without two processes that share memory, and,
+// broadcasting (`multicast`), without multicast objects.
+class MultinodeTestcase final : public Testcase {
+ public:
+  MultinodeTestcase(TestcaseListing listing, PlanBuilder build, Axis rows, Axis columns,
+                    std::vector<std::string> parts = {}, bool multicast = false);
+  std::optional<std::string> waiveReason(const Topology& topo) const override;
+
+ private:
+  bool multicast_;
+};
+
+}  // namespace nvbw

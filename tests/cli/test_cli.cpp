@@ -89,7 +89,8 @@ TEST(Cli, JsonListIsAJsonDocument) {
   ASSERT_TRUE(testcases.is_array()) << document.dump(1);
   std::vector<std::string> keys = kUpstreamKeys;
   keys.insert(keys.end(), nvbw::test::kV010Keys.begin(), nvbw::test::kV010Keys.end());
-  ASSERT_EQ(testcases.size(), keys.size());
+  // Upstream's first, in its order; testcases of this tool's own would follow.
+  ASSERT_GE(testcases.size(), keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::size_t index =
         i < kUpstreamKeys.size() ? i : nvbw::test::kFirstV010Index + i - kUpstreamKeys.size();

@@ -190,6 +190,13 @@ std::vector<std::pair<std::size_t, std::string>> listed(const std::string& text)
   return entries;
 }
 
+// The first `n` entries of a listing: upstream's come first, this tool's own after them.
+std::vector<std::pair<std::size_t, std::string>>
+firstEntries(std::vector<std::pair<std::size_t, std::string>> entries, std::size_t n) {
+  if (entries.size() > n) entries.resize(n);
+  return entries;
+}
+
 std::vector<std::pair<std::size_t, std::string>> v010Listing() {
   std::vector<std::pair<std::size_t, std::string>> expected;
   for (std::size_t i = 0; i < nvbw::test::kV010ListingKeys.size(); ++i)
@@ -205,13 +212,13 @@ TEST(CompatOption, V010ListsV010sTestcasesAtItsIndices) {
     const RunResult r = real(args, env);
     ASSERT_EQ(r.exitCode, 0) << describe(r);
     EXPECT_EQ(r.err, "");
-    EXPECT_EQ(listed(r.out), v010Listing()) << r.out;
+    EXPECT_EQ(firstEntries(listed(r.out), v010Listing().size()), v010Listing()) << r.out;
     EXPECT_NE(r.out.find("\n\n\n42, device_to_device_latency_tma:\n"), std::string::npos) << r.out;
     EXPECT_EQ(countOf(r.out, "\n\n\n"), 1) << r.out;
     const json doc = json::parse(real(with({"-j"}, args), env).out);
     const json& testcases = doc["nvbandwidth"]["testcases"];
-    ASSERT_EQ(testcases.size(), 44u);
-    for (std::size_t i = 0; i < 44; ++i) {
+    ASSERT_GE(testcases.size(), nvbw::test::kV010ListingKeys.size());
+    for (std::size_t i = 0; i < nvbw::test::kV010ListingKeys.size(); ++i) {
       EXPECT_EQ(testcases[i]["index"], i);
       EXPECT_EQ(testcases[i]["name"], nvbw::test::kV010ListingKeys[i]);
     }
@@ -232,7 +239,7 @@ TEST(CompatOption, V08ListingIsUnchanged) {
     expected.emplace_back(i, nvbw::test::kUpstreamKeys[i]);
   for (std::size_t i = 0; i < nvbw::test::kV010Keys.size(); ++i)
     expected.emplace_back(nvbw::test::kFirstV010Index + i, nvbw::test::kV010Keys[i]);
-  EXPECT_EQ(listed(plain.out), expected);
+  EXPECT_EQ(firstEntries(listed(plain.out), expected.size()), expected);
   EXPECT_EQ(countOf(plain.out, "\n\n\n"), 0);
 }
 

@@ -118,7 +118,7 @@ inline const TestcaseDef& def(const std::string& key) {
 
 inline Plan planFor(const std::string& key, const Topology& topo, std::size_t bytes = kBytes) {
   const TestcaseDef& d = def(key);
-  if (!d.plan) throw std::logic_error(key + " has no plan builder");
+  if (!d.testcase) throw std::logic_error(key + " has no testcase");
   return d.plan(PlanContext{topo, bytes});
 }
 

@@ -13,7 +13,9 @@
 #include "fake_platform.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
+#include "plans/registry.h"
 #include "platform/driver.h"
+#include "registry_counts.h"
 #include "report/output_json.h"
 #include "text_search.h"
 
@@ -32,8 +34,10 @@ TEST(Application, DefaultRunOnOneTwoAndEightGpus) {
     SCOPED_TRACE(std::to_string(gpus) + " GPUs");
     const AppRun run = runApp({}, fakePlatform(FakeTopology(gpus)));
     EXPECT_EQ(run.exitCode, 0) << run.err;
-    EXPECT_EQ(countOf(run.out, "Running "), gpus == 1 ? 22 : 44);
-    EXPECT_EQ(countOf(run.out, "Waived: \n"), gpus == 1 ? 22 : 0);
+    const test::RegistryCounts counts = test::countsOn(FakeTopology(gpus));
+    EXPECT_EQ(countOf(run.out, "Running "), counts.runs);
+    EXPECT_EQ(countOf(run.out, "Waived: \n"), counts.waived);
+    EXPECT_EQ(counts.waived == 0, gpus > 1);
     EXPECT_EQ(countOf(run.out, "ERROR"), 0);
     EXPECT_NE(run.out.find("NOTE: The reported results"), std::string::npos);
     // stderr: one line per waived testcase, and the fake's spread values' outlier NOTEs.
@@ -121,7 +125,7 @@ TEST(Application, HelpAndListingNeedNoPlatform) {
   EXPECT_EQ(list.exitCode, 0);
   EXPECT_NE(list.out.find("34, device_local_copy:\n"), std::string::npos);
   const AppRun jsonList = runApp({"-j", "-l"}, never);
-  EXPECT_EQ(json::parse(jsonList.out)["nvbandwidth"]["testcases"].size(), 44u);
+  EXPECT_EQ(json::parse(jsonList.out)["nvbandwidth"]["testcases"].size(), makeRegistry().size());
 }
 
 TEST(Application, VersionPrintsTheVersionBlockAndNeedsNoPlatform) {
@@ -199,8 +203,9 @@ TEST(Application, InterruptedTextRunSaysSoOnStderr) {
     EXPECT_EQ(countOf(run.out, "Running "), 0);
     EXPECT_EQ(run.out.find("Interrupted by "), std::string::npos) << run.out;
     EXPECT_EQ(run.out.find("NOTE: The reported results"), std::string::npos) << run.out;
-    EXPECT_EQ(run.err, "Interrupted by " + signalName(signal) +
-                           ": 0 of 44 selected testcases reported above; the rest did not run.\n");
+    EXPECT_EQ(run.err, "Interrupted by " + signalName(signal) + ": 0 of " +
+                           std::to_string(makeRegistry().size()) +
+                           " selected testcases reported above; the rest did not run.\n");
   }
 }
 

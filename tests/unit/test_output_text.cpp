@@ -15,6 +15,7 @@
 #include "report/output_text.h"
 #include "report/text_format.h"
 #include "text_search.h"
+#include "upstream_keys.h"
 
 namespace nvbw {
 namespace test_output_text {
@@ -562,7 +563,9 @@ TEST(Listing, V010ListingHasAnEmptyLineBeforeIndex42) {
   EXPECT_LT(text.find("41, device_local_write_sm:\n"), at);
   EXPECT_EQ(countOf(text, "\n\n\n"), 1);
   EXPECT_NE(text.find("\n43, device_local_copy_tma:\n"), std::string::npos);
-  EXPECT_EQ(text.find("\n44, "), std::string::npos);
+  // Nothing after the multi-process indices this build does not list, but this tool's own.
+  for (std::size_t i = 44; i < 44 + test::kUpstreamMultinodeKeys.size(); ++i)
+    EXPECT_EQ(text.find("\n" + std::to_string(i) + ", "), std::string::npos) << i;
   // v0.8's listing has no such line.
   EXPECT_EQ(countOf(listingText(makeRegistry()), "\n\n\n"), 0);
 }

@@ -136,7 +136,7 @@ class HostTestcase : public ::testing::TestWithParam<Case> {};
 
 TEST_P(HostTestcase, IsRegisteredWithPlanAndNeverWaived) {
   const TestcaseDef& d = def(GetParam().key);
-  EXPECT_TRUE(d.plan);
+  EXPECT_TRUE(d.testcase);
   for (int n : {0, 1, 2, 8}) {
     EXPECT_EQ(waiveReasonFor(d, FakeTopology(n)), std::nullopt) << n << " GPUs";
   }
@@ -290,7 +290,7 @@ TEST(HostPlans, DeviceLocalCopyIsTwoBuffersOnTheSameGpu) {
 
 TEST(HostDeviceLatency, IsRegisteredWithPlanAndNeverWaived) {
   const TestcaseDef& d = def("host_device_latency_sm");
-  EXPECT_TRUE(d.plan);
+  EXPECT_TRUE(d.testcase);
   for (int n : {0, 1, 2, 8}) {
     EXPECT_EQ(waiveReasonFor(d, FakeTopology(n)), std::nullopt) << n << " GPUs";
   }

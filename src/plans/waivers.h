@@ -1,0 +1,26 @@
+// The waive checks the testcase families share: each returns the reason a testcase cannot run on
+// a topology, or nullopt when it can.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "platform/topology.h"
+
+namespace nvbw {
+
+// Every device-to-device testcase needs a pair of GPUs that can access each other both ways.
+std::optional<std::string> needsPeerPairs(const Topology& topo);
+
+// The TMA testcases need compute capability 9.0 on every GPU.
+std::optional<std::string> needsTma(const Topology& topo);
+
+// Latency under confidential computing measures the encrypted bounce buffers, not memory.
+std::optional<std::string> notUnderConfidentialComputing(const Topology& topo);
+
+// The multi-process testcases need at least two processes that can share memory; the broadcast
+// testcases also need multicast.
+std::optional<std::string> needsSharedMemory(const Topology& topo);
+std::optional<std::string> needsMulticast(const Topology& topo);
+
+}  // namespace nvbw
