@@ -103,9 +103,10 @@ function(nvbw_layer_uses_cuda_headers layer)
   target_include_directories(nvbw_${layer} PUBLIC ${CUDAToolkit_INCLUDE_DIRS})
 endfunction()
 
-# <build>/layers/graph.json: every layer with its folders (under src/) and the layers it names as
-# dependencies, in the order they were declared:
-#   {"layers": [{"name": "core", "folders": ["core"], "depends": []}, ...]}
+# <build>/layers/graph.json: every layer with its folders (under src/), the layers it names as
+# dependencies, and what its library links as CMake holds it (LINK_LIBRARIES: the layers' libraries
+# and others, CUDA::cudart_static among them), in the order they were declared:
+#   {"layers": [{"name": "core", "folders": ["core"], "depends": [], "links": [...]}, ...]}
 function(nvbw_write_layer_graph)
   get_property(layers GLOBAL PROPERTY NVBW_LAYERS)
   set(items "")
@@ -118,8 +119,14 @@ function(nvbw_write_layer_graph)
     list(TRANSFORM depends PREPEND "\"")
     list(TRANSFORM depends APPEND "\"")
     list(JOIN depends ", " dependList)
-    list(APPEND items
-         "    {\"name\": \"${layer}\", \"folders\": [${folderList}], \"depends\": [${dependList}]}")
+    get_target_property(links nvbw_${layer} LINK_LIBRARIES)
+    if(NOT links)
+      set(links "")
+    endif()
+    list(TRANSFORM links PREPEND "\"")
+    list(TRANSFORM links APPEND "\"")
+    list(JOIN links ", " linkList)
+    list(APPEND items "    {\"name\": \"${layer}\", \"folders\": [${folderList}], \"depends\": [${dependList}], \"links\": [${linkList}]}")
   endforeach()
   list(JOIN items ",\n" body)
   file(WRITE "${NVBW_LAYER_GRAPH}" "{\"layers\": [\n${body}\n]}\n")
