@@ -390,14 +390,6 @@ Value JsonScanner::readNumber() {
   return scanNumber(true);
 }
 
-bool JsonScanner::readBoolean() {
-  if (peek() != Kind::Boolean) fail("expected true or false");
-  const bool value = *p_ == 't';
-  expectWord(value ? "true" : "false");
-  pending_ = false;
-  return value;
-}
-
 void JsonScanner::readNull() {
   if (peek() != Kind::Null) fail("expected null");
   expectWord("null");

@@ -52,7 +52,6 @@ class JsonScanner {
   // 64 bits, the others as doubles, as nlohmann reads them. Too large for a double: an error, as
   // for nlohmann; too small: 0.
   Value readNumber();
-  bool readBoolean();
   void readNull();
   // The next value, whole (iteratively, within the depth limit).
   Value readValue();

@@ -288,7 +288,9 @@ class DocumentReader {
       reject(at, "lists " + std::to_string(n) + " GPUs; at most " + std::to_string(kMaxReportGpus));
   }
 
-  // An entry as a value; for the summary without its cells' samples and statistics.
+  // An entry as a value; for the summary without what it does not show (each cell's samples and
+  // statistics, links, outliers, link peaks, cells above their peak), which is only checked to be
+  // JSON.
   Value entryValue() {
     if (options_.scope != ReadScope::Matrices || scan_.peek() != Kind::Object)
       return scan_.readValue();
@@ -296,12 +298,19 @@ class DocumentReader {
     scan_.enterObject();
     std::string key;
     while (scan_.nextKey(key)) {
-      if (key == keys::kCells)
+      if (summarySkips(key))
         scan_.skipValue();
       else
         entry.set(key, scan_.readValue());
     }
     return entry;
+  }
+
+  static bool summarySkips(const std::string& key) {
+    for (const char* k :
+         {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks, keys::kAbovePeak})
+      if (key == k) return true;
+    return false;
   }
 
   std::vector<ReportEntry> readEntries(const Path& where, std::size_t gpus) {

@@ -19,7 +19,7 @@ namespace {
 
 using metrics::GaugeFamily;
 using metrics::MetricLabels;
-using namespace metrics::metrics;
+using namespace metrics;
 
 // ---- The families, in the order the file lists them ----
 

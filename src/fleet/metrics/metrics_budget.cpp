@@ -8,7 +8,7 @@
 #include "fleet/metrics/metrics_reading.h"
 #include "model/report_keys.h"
 
-namespace nvbw::metrics::metrics {
+namespace nvbw::metrics {
 namespace {
 
 // The bytes of `labels` as the exposition writes them, their values unescaped (escaping only adds).
@@ -158,4 +158,4 @@ void refuseIfOver(const LeastSize& least, std::size_t maxBytes) {
                         ")");
 }
 
-}  // namespace nvbw::metrics::metrics
+}  // namespace nvbw::metrics

@@ -9,7 +9,7 @@
 #include "model/report_document.h"
 #include "model/report_keys.h"
 
-namespace nvbw::metrics::metrics {
+namespace nvbw::metrics {
 
 const json* member(const json& object, const char* key) {
   if (!object.is_object()) return nullptr;
@@ -416,4 +416,4 @@ Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, con
   return s;
 }
 
-}  // namespace nvbw::metrics::metrics
+}  // namespace nvbw::metrics

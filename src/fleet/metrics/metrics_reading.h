@@ -14,7 +14,7 @@
 
 #include "fleet/metrics/metrics_exposition.h"
 
-namespace nvbw::metrics::metrics {
+namespace nvbw::metrics {
 
 using nlohmann::json;
 
@@ -137,4 +137,4 @@ LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts);
 // Throws MetricsTooLarge when `least` is over `maxBytes`.
 void refuseIfOver(const LeastSize& least, std::size_t maxBytes);
 
-}  // namespace nvbw::metrics::metrics
+}  // namespace nvbw::metrics
