@@ -17,8 +17,8 @@ std::string wordBefore(const std::string& text, std::size_t marker) {
   return text.substr(start, marker - start);
 }
 
-// The title of one part of a stacked entry: upstream's entry carries the last part's ("... Total
-// bandwidth (GB/s)"); the parts are titled as this tool titles them ("... Read1 bandwidth ...").
+}  // namespace
+
 std::string partTitle(std::string title, const std::string& suffix) {
   if (suffix == "_total") return title;
   const std::size_t at = title.find(" Total ");
@@ -27,8 +27,6 @@ std::string partTitle(std::string title, const std::string& suffix) {
   word[0] = static_cast<char>(word[0] - 'a' + 'A');
   return title.replace(at + 1, 5, word);
 }
-
-}  // namespace
 
 ReportUnit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key) {
   if (unitText) return *unitText == "ns" ? ReportUnit::Ns : ReportUnit::GBps;

@@ -28,6 +28,10 @@ MatrixAxes axesOfTitle(const std::string* title, const std::string& key);
 // already one of the three.
 std::optional<std::vector<std::string>> stackedSuffixes(const std::string& key);
 
+// The title of one part of a stacked entry: upstream's entry carries the last part's ("... Total
+// bandwidth (GB/s)"); the parts are titled as this tool titles them ("... Read1 bandwidth ...").
+std::string partTitle(std::string title, const std::string& suffix);
+
 // The matrices of an entry (its unit, values and title set): none without a matrix; upstream's
 // stacked entry (strings only, 3N x N) in three, titled as this tool titles them ("... Read1
 // bandwidth ..." for upstream's "... Total bandwidth ..."); else the entry's own.

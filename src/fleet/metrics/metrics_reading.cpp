@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "model/matrix_parts.h"
 #include "model/report_document.h"
 #include "model/report_keys.h"
 
@@ -156,17 +157,6 @@ std::optional<std::array<const char*, 3>> stackedSuffixes(const std::string& key
   if (contains(key, "device_to_device_bidirectional_memcpy_write"))
     return std::array<const char*, 3>{"_write1", "_write2", "_total"};
   return std::nullopt;
-}
-
-// The title of one part of a stacked entry: upstream's entry carries the last part's ("... Total
-// bandwidth (GB/s)"); the parts are titled as this tool titles them ("... Read1 bandwidth ...").
-std::string partTitle(std::string title, const std::string& suffix) {
-  if (suffix == "_total") return title;
-  const std::size_t at = title.find(" Total ");
-  if (at == std::string::npos) return title;
-  std::string word = suffix.substr(1);
-  word[0] = static_cast<char>(word[0] - 'a' + 'A');
-  return title.replace(at + 1, 5, word);
 }
 
 std::optional<double> upstreamCell(const json& cell) {
