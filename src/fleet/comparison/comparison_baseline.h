@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stop_request.h"
 #include "fleet/comparison/comparison_report.h"
 
 namespace nvbw {
