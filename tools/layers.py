@@ -1,42 +1,57 @@
 #!/usr/bin/python3
 """The layers of src/ and the includes between them.
 
-Usage: tools/layers.py [--check] [--modules]
+Usage: tools/layers.py [--check] [--modules] [--graph BUILD/layers/graph.json]
 
-Every folder under src/ is a layer (src/multinode/mpi is one of its own); LAYERS lists them
-lowest first, and a file may include headers of its own layer and of the layers below, never of a
-layer above. Within and across layers, modules (a header and its source, named alike) must not
-include each other in a circle. The build enforces the first rule too (each layer's library sees
-only the headers of its own and lower layers, cmake/Layers.cmake); this script shows the graph
-and finds circles, which the build cannot.
+The layers are the libraries cmake/Layers.cmake declares, each with the folders under src/ it is
+built from and the layers it depends on; the build writes that graph to <build>/layers/graph.json
+(default: build/ of the repository), and this script reads it from there: the graph is declared
+once, in CMake. A file may include headers of its own layer and of the layers its layer depends
+on, directly or through others, never of any other. Within and across layers, modules (a header
+and its source, named alike) must not include each other in a circle. The build enforces the
+first rule too (each layer's library sees only the headers of the layers it reaches); this script
+shows the graph and finds circles, which the build cannot.
 
-Prints the layer graph (which layer includes which, with the count of includes); --modules adds
-the module graph. --check: exit 1 when an include points up or modules form a circle, printing
+Prints the layer graph (each layer, what it depends on, and which layers its files include, with
+the count of includes); --modules adds the module graph. --check: exit 1 when an include reaches
+a layer its layer does not depend on, a file is in no layer, or modules form a circle, printing
 each.
 """
 
 import collections
+import json
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
+DEFAULT_GRAPH = ROOT / "build" / "layers" / "graph.json"
 
-# Lowest first; docs/architecture.md says what each holds.
-LAYERS = ["core", "platform", "plans", "facts", "engine", "fleet", "report", "app", "multinode",
-          "multinode/mpi"]
+
+def load_graph(path: pathlib.Path):
+    """The layers in declared order: [(name, folders, depends)], and each one's reach (itself and
+    every layer it depends on, directly or through others)."""
+    layers = [(l["name"], l["folders"], l["depends"]) for l in json.loads(path.read_text())["layers"]]
+    direct = {name: depends for name, _, depends in layers}
+    reach = {}
+    for name, _, _ in layers:  # declared after their dependencies (the build checks it)
+        reach[name] = {name}.union(*(reach[d] for d in direct[name]))
+    return layers, reach
+
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SOURCES = (".h", ".cuh", ".cpp", ".cu")
 
 
-def layer_of(relative: str) -> str:
-    """The layer a path under src/ (or an include spelled from src/) belongs to."""
-    best = ""
-    for layer in LAYERS:
-        if (relative.startswith(layer + "/") or relative == layer) and len(layer) > len(best):
-            best = layer
+def layer_of(relative: str, layers) -> str:
+    """The layer a path under src/ (or an include spelled from src/) belongs to: the one of the
+    longest folder it is under."""
+    best, best_folder = "", ""
+    for name, folders, _ in layers:
+        for folder in folders:
+            if relative.startswith(folder + "/") and len(folder) > len(best_folder):
+                best, best_folder = name, folder
     return best
 
 
@@ -118,19 +133,25 @@ def cycles(adjacency):
 
 def main(argv):
     check = "--check" in argv
+    graph_path = pathlib.Path(argv[argv.index("--graph") + 1]) if "--graph" in argv else DEFAULT_GRAPH
+    if not graph_path.is_file():
+        print(f"{graph_path}: no layer graph (configure the build first: cmake -S . -B build)")
+        return 1
+    layers, reach = load_graph(graph_path)
+    order = [name for name, _, _ in layers]
     known, edges = graph()
     problems = []
-    unplaced = sorted(name for name in known if not layer_of(name))
-    for name in unplaced:
-        problems.append(f"{name}: in no layer (add its folder to LAYERS)")
+    for name in sorted(known):
+        if not layer_of(name, layers):
+            problems.append(f"{name}: in no layer (add its folder to a layer in CMakeLists.txt)")
 
     layer_edges = collections.Counter()
     for source, target in edges:
-        a, b = layer_of(source), layer_of(target)
+        a, b = layer_of(source, layers), layer_of(target, layers)
         if a and b and a != b:
             layer_edges[(a, b)] += 1
-            if LAYERS.index(b) > LAYERS.index(a):
-                problems.append(f"{source} includes {target}: {a} must not include {b} (a layer above)")
+            if b not in reach[a]:
+                problems.append(f"{source} includes {target}: {a} does not depend on {b}")
 
     modules = collections.defaultdict(set)
     for source, target in edges:
@@ -141,12 +162,14 @@ def main(argv):
     for component in cycles(modules):
         problems.append("modules include each other in a circle: " + " -> ".join(component))
 
-    print("Layers, lowest first, and what each includes (number of includes):")
-    for layer in LAYERS:
-        below = [f"{b} ({n})" for (a, b), n in sorted(layer_edges.items(), key=lambda e: LAYERS.index(e[0][1]))
-                 if a == layer]
-        count = sum(1 for name in known if layer_of(name) == layer)
-        print(f"  {layer:14} {count:3} files  -> {', '.join(below) if below else '(nothing)'}")
+    print(f"Layers as declared ({graph_path.name}), what each depends on, and what its files include")
+    print("(number of includes):")
+    for name, folders, depends in layers:
+        included = [f"{b} ({n})" for (a, b), n in sorted(layer_edges.items(), key=lambda e: order.index(e[0][1]))
+                    if a == name]
+        count = sum(1 for f in known if layer_of(f, layers) == name)
+        print(f"  {name:13} {count:3} files  depends on {', '.join(depends) if depends else '(nothing)'}")
+        print(f"  {'':13}            includes {', '.join(included) if included else '(nothing)'}")
     if "--modules" in argv:
         print("\nModules and the modules they include:")
         for module in sorted(modules):
@@ -157,7 +180,8 @@ def main(argv):
         for p in problems:
             print("  " + p)
     else:
-        print("\nNo include points up a layer; no modules include each other in a circle.")
+        print("\nEvery include stays within what its layer depends on; no modules include each other in")
+        print("a circle.")
     return 1 if (check and problems) else 0
 
 

@@ -17,14 +17,14 @@
 #include "app/summarize_command.h"
 #include "app/testcase_loop.h"
 #include "core/escape.h"
-#include "core/json_style.h"
 #include "core/utc_time.h"
 #include "core/version.h"
 #include "facts/driver_version.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
-#include "fleet/report_keys.h"
-#include "fleet/sweep.h"
+#include "model/json_style.h"
+#include "model/report_document.h"
+#include "model/report_keys.h"
 #include "plans/pair_selection.h"
 #include "plans/registry.h"
 #include "platform/huge_pages.h"
@@ -34,6 +34,7 @@
 #include "report/output_json.h"
 #include "report/output_text.h"
 #include "report/progress_display.h"
+#include "report/sweep.h"
 
 namespace nvbw {
 
@@ -63,6 +64,20 @@ SystemFacts buildSystemFacts() {
 }
 
 namespace {
+
+// The confirmation runs' entries as the report reader reads them: beside the run's GPUs, whose
+// count their matrices are checked against.
+std::vector<ReportEntry> confirmationEntries(const nlohmann::json& doc,
+                                             const nlohmann::json& entries) {
+  if (entries.empty()) return {};
+  nlohmann::json run = nlohmann::json::object();
+  const nlohmann::json& measured = doc[keys::kRoot];
+  for (const char* key : {keys::kGpuDeviceList, keys::kProcesses, keys::kSchemaVersion})
+    if (measured.contains(key)) run[key] = measured[key];
+  run[keys::kTestcases] = nlohmann::json::array();
+  run[keys::kConfirmations] = entries;
+  return reportOfDocument({{keys::kRoot, std::move(run)}}).confirmations.value();
+}
 
 // Forwards to the report and checks after each step that it could be written.
 class CheckedOutput final : public Output {
@@ -364,12 +379,12 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
 // printed and added to `doc`. A confirmation run that fails or is interrupted sets `status`.
 std::optional<Comparison> RunCommand::judgeAgainstBaseline(nlohmann::json& doc, int& status) {
   if (files_.baseline.reports() == 0) return std::nullopt;
-  Comparison compared =
-      compareWithBaseline(files_.baseline, doc, options_.tolerancePercent, ctx_.stopRequested);
+  Comparison compared = compareWithBaseline(files_.baseline, reportOfDocument(doc),
+                                            options_.tolerancePercent, ctx_.stopRequested);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
   printed_->comparison(compared);
   if (outputText_) outputText_->comparison(compared);
-  doc[keys::kRoot][keys::kComparison] = comparisonJson(compared);
+  doc[keys::kRoot][keys::kComparison] = comparisonSectionJson(comparisonSection(compared));
   return compared;
 }
 
@@ -396,7 +411,7 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
       suspects.empty() || !confirmationRunner_ ? ConfirmationRuns{} : confirmationRunner_(suspects);
   if (progress_) progress_->clear();
   runs.summary.runs = options_.confirmRuns;
-  applyConfirmations(compared, runs.entries, runs.summary);
+  applyConfirmations(compared, confirmationEntries(doc, runs.entries), runs.summary);
   if (!runs.entries.empty()) {
     printed_->confirmations(runs.entries);
     if (outputText_) outputText_->confirmations(runs.entries);

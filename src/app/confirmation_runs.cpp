@@ -3,7 +3,7 @@
 #include <chrono>
 #include <sstream>
 
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
 #include "report/output_json.h"
 
 namespace nvbw {

@@ -8,11 +8,12 @@
 #include <utility>
 
 #include "app/expectation_checks.h"
-#include "core/json_style.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "fleet/metrics/metrics.h"
-#include "fleet/report_keys.h"
+#include "model/json_style.h"
+#include "model/report_document.h"
+#include "model/report_keys.h"
 #include "report/listing.h"
 
 namespace nvbw {
@@ -38,14 +39,14 @@ int worse(int a, int b) { return a != kExitOk ? a : b; }
 void writeComparisonDocument(std::ostream& out, const Comparison& c,
                              const std::vector<ExpectationResult>& checks) {
   nlohmann::json run = versionObject();
-  run[keys::kComparison] = comparisonJson(c, false);
+  run[keys::kComparison] = comparisonSectionJson(comparisonSection(c, false));
   nlohmann::json doc = {{keys::kRoot, std::move(run)}};
   if (!checks.empty()) doc["nvbandwidth"][keys::kExpectations] = expectationsSection(checks);
   std::size_t next = 0;
   const StreamedArray cells{&doc["nvbandwidth"]["comparison"]["cells"],
                             [&c, &next](nlohmann::json& cell) {
                               if (next == c.cells.size()) return false;
-                              cell = comparisonCellJson(c.cells[next++]);
+                              cell = comparedCellJson(comparedCellRecord(c.cells[next++]));
                               return true;
                             }};
   writeStyledJson(out, doc, &cells);
@@ -156,15 +157,9 @@ void refuseSharedTargets(const CommandFiles& files) {
 // Reads one baseline report into the baseline, its document let go at once. The first is
 // "baseline" in the comparison's notes and errors, the others are named by their file.
 void addToBaseline(Baseline& baseline, const NamedFile& input, const StopRequest& stop) {
-  const nlohmann::json doc = readReport(input, ReportKind::Run, stop);
+  const Report report = readReport(input, ReadOptions{}, stop);
   const std::string label = baseline.reports() == 0 ? "baseline" : "baseline " + input.label();
-  try {
-    baseline.add(doc, label, stop);
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const std::runtime_error& e) {
-    throw ReportFileError(input.label() + ": " + e.what());
-  }
+  baseline.add(report, label, stop);
 }
 
 }  // namespace
@@ -237,11 +232,11 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   for (const NamedFile& input : inputs) {
     const bool current = input.option == "--compare" && ++compared == comparedInputs;
     if (current)
-      files.current = readReport(input, ReportKind::Run, stop);
+      files.current = readReportDocument(input, ReadOptions{}, stop);
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      files.from = readReport(input, fromKind(options), stop);
+      files.from = readReportDocument(input, ReadOptions{fromKind(options)}, stop).document;
     else if (input.option == "--expect")
       files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
   }
@@ -249,9 +244,10 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 }
 
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
-  nlohmann::json& current = files.current.value();
-  const Comparison c =
-      compareWithBaseline(files.baseline, current, options.tolerancePercent, ctx.stopRequested);
+  const Comparison c = compareWithBaseline(files.baseline, files.current->report,
+                                           options.tolerancePercent, ctx.stopRequested);
+  files.current->report = Report();
+  nlohmann::json& current = files.current->document;
   const std::vector<ExpectationResult> checks =
       judgeExpectations(options, files.expectations, current, ctx.stopRequested);
   // The documents are done with (the page needs the current one): their memory goes first.
@@ -266,7 +262,8 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     ctx.out << comparisonText(c) << expectationsText(checks);
   ctx.out.flush();
   checkWritable(ctx.out, "output");
-  if (pageNeeded) current["nvbandwidth"]["comparison"] = comparisonJson(c);
+  if (pageNeeded)
+    current["nvbandwidth"]["comparison"] = comparisonSectionJson(comparisonSection(c));
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, current);
   if (files.metrics)

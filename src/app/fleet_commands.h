@@ -11,8 +11,9 @@
 #include "app/output_path.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
-#include "fleet/report_files.h"
-#include "fleet/report_folders.h"
+#include "model/report_document.h"
+#include "model/report_files.h"
+#include "model/report_folders.h"
 
 namespace nvbw {
 
@@ -22,11 +23,11 @@ struct CommandFiles {
   // --baseline (on the printing rank only), or the baseline reports of --compare, each reduced
   // as it is read; no report: none given.
   Baseline baseline;
-  std::optional<nlohmann::json> current;  // --compare: the current report
-  std::optional<nlohmann::json> from;     // --from
-  std::optional<OutputFile> html;         // --html (in a run: on the printing rank only)
-  std::optional<OutputFile> metrics;      // --metrics (in a run: on the printing rank only)
-  std::optional<OutputFile> output;       // --output, %-substituted (likewise)
+  std::optional<ReadDocument> current;  // --compare: the current report
+  std::optional<nlohmann::json> from;   // --from
+  std::optional<OutputFile> html;       // --html (in a run: on the printing rank only)
+  std::optional<OutputFile> metrics;    // --metrics (in a run: on the printing rank only)
+  std::optional<OutputFile> output;     // --output, %-substituted (likewise)
   ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
   std::optional<FoundReports> summarized;    // --summarize: the report files its paths hold

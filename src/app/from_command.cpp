@@ -5,8 +5,8 @@
 
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
-#include "core/json_style.h"
-#include "fleet/report_keys.h"
+#include "model/json_style.h"
+#include "model/report_keys.h"
 #include "report/listing.h"
 
 namespace nvbw {

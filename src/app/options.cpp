@@ -11,7 +11,7 @@
 #include "app/output_path.h"
 #include "core/escape.h"
 #include "fleet/comparison/comparison.h"
-#include "fleet/sweep.h"
+#include "report/sweep.h"
 
 namespace po = boost::program_options;
 

@@ -4,9 +4,8 @@
 #include <sstream>
 #include <utility>
 
-#include "core/json_style.h"
-#include "fleet/report_keys.h"
 #include "fleet/summary/fleet_summary.h"
+#include "model/report_writer.h"
 #include "report/listing.h"
 
 namespace nvbw {
@@ -15,17 +14,7 @@ namespace {
 // {"nvbandwidth": {"version", "git_version", "release", "summary"}} (the schema's summaryDocument),
 // its nodes written one at a time: a fleet's rows never exist twice as JSON.
 void writeSummaryDocument(std::ostream& out, const FleetSummary& summary) {
-  nlohmann::json run = versionObject();
-  run[keys::kSummary] = fleetSummaryJson(summary, false);
-  const nlohmann::json doc = {{keys::kRoot, std::move(run)}};
-  std::size_t next = 0;
-  const StreamedArray nodes{&doc[keys::kRoot][keys::kSummary]["nodes"],
-                            [&summary, &next](nlohmann::json& node) {
-                              if (next == summary.nodes.size()) return false;
-                              node = fleetSummaryNodeJson(summary, next++);
-                              return true;
-                            }};
-  writeStyledJson(out, doc, &nodes);
+  writeSummaryJson(out, versionsReport(), summary);
   out << "\n";
 }
 

@@ -13,4 +13,10 @@ std::string fixed2(double value) {
   return s.str();
 }
 
+std::string rightAligned(const std::string& text, int width) {
+  std::ostringstream s;
+  s << std::setw(width) << text;
+  return s.str();
+}
+
 }  // namespace nvbw

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/json_style.h"
 #include "core/version.h"
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
+#include "model/report_writer.h"
 
 namespace nvbw {
 
@@ -37,17 +37,21 @@ std::string listingText(const std::vector<TestcaseDef>& registry) {
 
 std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,
                         const std::string& gitVersion, const std::string& release) {
-  nlohmann::json testcases = nlohmann::json::array();
-  for (std::size_t i = 0; i < registry.size(); ++i)
-    testcases.push_back({{"index", registry[i].index},
-                         {"name", registry[i].key},
-                         {"description", registry[i].description}});
-  const nlohmann::json doc = {{keys::kRoot,
-                               {{keys::kVersion, version},
-                                {keys::kGitVersion, gitVersion},
-                                {keys::kRelease, release},
-                                {keys::kTestcases, testcases}}}};
-  return styledJson(doc) + "\n";
+  Report versions;
+  versions.version = version;
+  versions.gitVersion = gitVersion;
+  versions.release = release;
+  std::vector<ListingRecord> testcases;
+  for (const TestcaseDef& t : registry) testcases.push_back({t.index, t.key, t.description});
+  return listingJson(versions, testcases) + "\n";
+}
+
+Report versionsReport() {
+  Report versions;
+  versions.version = kVersion;
+  versions.gitVersion = kGitVersion;
+  versions.release = kRelease;
+  return versions;
 }
 
 }  // namespace nvbw

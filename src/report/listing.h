@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/compat_mode.h"
+#include "model/report.h"
 #include "plans/registry.h"
 
 namespace nvbw {
@@ -19,6 +20,8 @@ std::string versionText(const std::string& version, const std::string& gitVersio
 // {"version", "git_version", "release"} of this build: the top of every document the tool writes
 // that is not a run's report (the listing, --compare, --from, --summarize).
 nlohmann::json versionObject();
+// The same facts as a Report, for the report writer.
+Report versionsReport();
 
 // -l in text: header line and every entry as upstream prints it (an empty line before the entries
 // that ask for one: v0.10's index 42).

@@ -10,8 +10,8 @@
 #include "engine/results.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
-#include "fleet/sweep.h"
 #include "report/run_report.h"
+#include "report/sweep.h"
 
 namespace nvbw {
 

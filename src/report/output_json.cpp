@@ -9,9 +9,10 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/json_style.h"
 #include "core/version.h"
-#include "fleet/report_keys.h"
+#include "model/json_style.h"
+#include "model/report_document.h"
+#include "model/report_keys.h"
 #include "plans/schedule.h"
 #include "report/output.h"
 #include "report/peak_assessment.h"
@@ -311,7 +312,7 @@ class JsonOutput : public Output {
   }
 
   void comparison(const Comparison& result) override {
-    root_[keys::kComparison] = comparisonJson(result);
+    root_[keys::kComparison] = comparisonSectionJson(comparisonSection(result));
   }
 
   void confirmations(const json& entries) override { root_[keys::kConfirmations] = entries; }

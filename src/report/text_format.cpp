@@ -6,17 +6,12 @@
 #include <sstream>
 #include <utility>
 
+#include "core/format.h"
 #include "report/peak_assessment.h"
 
 namespace nvbw {
 
 namespace {
-
-std::string rightAligned(const std::string& text, int width) {
-  std::ostringstream s;
-  s << std::setw(width) << text;
-  return s.str();
-}
 
 constexpr std::size_t kLabelWidth = 2;  // upstream: max(2, longest row label)
 constexpr int kCellWidth = 10;

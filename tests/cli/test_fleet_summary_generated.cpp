@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/json_style.h"
 #include "fleet/summary/fleet_summary.h"
+#include "model/report_writer.h"
 #include "run_binary.h"
 #include "temp_dir.h"
 #include "temp_file.h"
@@ -152,10 +152,11 @@ TEST_P(GeneratedFleet, TheJsonOfARealisticFleetMatchesTheSchema) {
   if (GetParam() != 1) GTEST_SKIP() << "one seed is enough for the schema";
   FleetDir dir("fleet_gen");
   const FleetSummary s = generate(dir, GetParam());
-  const json doc = {{"nvbandwidth",
-                     {{"version", "v0.8"}, {"git_version", ""}, {"summary", fleetSummaryJson(s)}}}};
+  Report versions;
+  versions.version = "v0.8";
+  versions.gitVersion = "";
   std::ostringstream styled;
-  writeStyledJson(styled, doc);
+  writeSummaryJson(styled, versions, s);
   const nvbw::test::TempFile file("fleet_summary_generated", styled.str());
   const nvbw::test::RunResult check = run(kPython, {kValidator, kSchema, file.path()});
   EXPECT_EQ(check.exitCode, 0) << check.out << check.err;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fleet/metrics/metrics.h"
-#include "fleet/report_files.h"
+#include "model/report_document.h"
 
 int main(int argc, char** argv) {
   if (argc < 3) {
@@ -23,7 +23,9 @@ int main(int argc, char** argv) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
     try {
       const nlohmann::json report =
-          nvbw::readReport(nvbw::NamedFile{"--from", path}, nvbw::ReportKind::RunOrComparison, {});
+          nvbw::readReportDocument(nvbw::NamedFile{"--from", path},
+                                   nvbw::ReadOptions{nvbw::ReportKind::RunOrComparison}, {})
+              .document;
       std::ofstream out(outDir + "/" + name + ".prom", std::ios::binary);
       out << nvbw::metricsText(report);
       if (!out.flush()) throw std::runtime_error("cannot write " + outDir + "/" + name + ".prom");

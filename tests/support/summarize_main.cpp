@@ -6,14 +6,13 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/json_style.h"
+#include "core/version.h"
 #include "fleet/summary/fleet_summary.h"
-#include "report/listing.h"
+#include "model/report_writer.h"
 
 int main(int argc, char** argv) {
   bool json = false;
@@ -39,17 +38,11 @@ int main(int argc, char** argv) {
   const nvbw::FleetSummary summary = nvbw::summarizeReports(paths, options, {});
   if (json) {
     // The nodes are written one at a time, as --compare -j streams its cells.
-    nlohmann::json run = nvbw::versionObject();
-    run["summary"] = nvbw::fleetSummaryJson(summary, false);
-    const nlohmann::json doc = {{"nvbandwidth", std::move(run)}};
-    std::size_t next = 0;
-    const nvbw::StreamedArray nodes{&doc["nvbandwidth"]["summary"]["nodes"],
-                                    [&](nlohmann::json& node) {
-                                      if (next == summary.nodes.size()) return false;
-                                      node = nvbw::fleetSummaryNodeJson(summary, next++);
-                                      return true;
-                                    }};
-    nvbw::writeStyledJson(std::cout, doc, &nodes);
+    nvbw::Report versions;
+    versions.version = nvbw::kVersion;
+    versions.gitVersion = nvbw::kGitVersion;
+    versions.release = nvbw::kRelease;
+    nvbw::writeSummaryJson(std::cout, versions, summary);
     std::cout << "\n";
   } else {
     std::cout << nvbw::fleetSummaryText(summary);

@@ -13,6 +13,7 @@
 #include "core/statistics.h"
 #include "fleet/comparison/comparison.h"
 #include "golden.h"
+#include "report_documents.h"
 
 namespace nvbw {
 namespace test_comparison_rules {
@@ -84,7 +85,7 @@ TEST(RunToRun, EveryUnchangedReportPassesAgainstTheOthers) {
     for (const std::string& current : names) {
       Baseline others;
       for (const std::string& name : names)
-        if (name != current) others.add(read(name), "baseline " + name);
+        if (name != current) addDocument(others, read(name), "baseline " + name);
       const Comparison c = compareWithBaseline(others, read(current));
       EXPECT_EQ(c.baselineReports, names.size() - 1);
       EXPECT_EQ(failingCells(c), 0u) << current << "\n" << comparisonText(c);
@@ -218,13 +219,14 @@ json cellOf(const std::vector<double>& samples) {
 
 json entry(const std::string& name, const std::vector<std::vector<double>>& cells,
            std::optional<std::uint64_t> size = std::nullopt) {
-  json values = json::array(), stats = json::array();
+  json values = json::array(), texts = json::array(), stats = json::array();
   for (const auto& samples : cells) {
     values.push_back(median(samples));
+    texts.push_back(std::to_string(median(samples)));
     stats.push_back(cellOf(samples));
   }
   json e = {{"name", name},       {"status", "Passed"}, {"bandwidth_description", name},
-            {"values", {values}}, {"cells", {stats}},   {"bandwidth_matrix", {values}},
+            {"values", {values}}, {"cells", {stats}},   {"bandwidth_matrix", {texts}},
             {"sum", 0.0},         {"unit", "GB/s"},     {"statistic", "median"}};
   if (size) e["bufferSize_MiB"] = *size;
   return e;
@@ -397,7 +399,7 @@ TEST(Confirmation, MalformedConfirmationEntriesAreRejected) {
   Comparison c = suspectComparison();
   EXPECT_THROW(applyConfirmations(c, json::object(), {}), std::runtime_error);
   EXPECT_THROW(applyConfirmations(c, {entry(kH2d, {kBase})}, {}),
-               std::runtime_error);  // no confirmation_run
+               std::runtime_error);  // no confirmation_run: the reader refuses it
 }
 
 }  // namespace test_comparison_rules

@@ -17,8 +17,8 @@
 
 #include "fake_topology.h"
 #include "fleet/expectations/expectations.h"
-#include "fleet/report_shape.h"
 #include "golden.h"
+#include "model/report_document.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
 #include "run_binary.h"

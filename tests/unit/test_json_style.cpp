@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/json_style.h"
 #include "golden.h"
+#include "model/json_style.h"
 
 namespace nvbw {
 namespace test_json_style {

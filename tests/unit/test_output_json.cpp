@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/json_style.h"
 #include "core/version.h"
 #include "dcgm_check.h"
 #include "golden.h"
+#include "model/json_style.h"
 #include "output_fixtures.h"
 #include "report/listing.h"
 #include "report/output.h"

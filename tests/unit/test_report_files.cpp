@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "fleet/report_files.h"
+#include "model/report_files.h"
 #include "temp_file.h"
 
 namespace nvbw {
@@ -25,7 +25,7 @@ const std::string kGolden = std::string(NVBW_GOLDEN_DIR) + "/fleet/fake_base.jso
 
 std::string refusal(const std::string& path, ReportKind kind = ReportKind::Run) {
   try {
-    readReport({"--baseline", path}, kind, {});
+    readReport({"--baseline", path}, ReadOptions{kind}, {});
   } catch (const ReportFileError& e) {
     return e.what();
   }
@@ -65,8 +65,9 @@ std::string contents(const std::string& path) {
 }
 
 TEST(ReadReport, AReportIsReadWhole) {
-  const nlohmann::json doc = readReport({"--from", kGolden}, ReportKind::Run, {});
-  EXPECT_TRUE(doc["nvbandwidth"]["testcases"].is_array());
+  const Report report = readReport({"--from", kGolden}, ReadOptions{ReportKind::Run}, {});
+  ASSERT_TRUE(report.testcases.has_value());
+  EXPECT_FALSE(report.testcases->empty());
 }
 
 TEST(ReadReport, EveryRefusalNamesTheOptionAndTheFile) {
@@ -104,8 +105,9 @@ TEST(ReadReport, DeepNestingIsRefused) {
 }
 
 TEST(ReadReport, AStopRequestEndsTheRead) {
-  EXPECT_THROW(readReport({"--from", kGolden}, ReportKind::Run, [] { return SIGTERM; }),
-               Interrupted);
+  EXPECT_THROW(
+      readReport({"--from", kGolden}, ReadOptions{ReportKind::Run}, [] { return SIGTERM; }),
+      Interrupted);
 }
 
 TEST(OutputFile, WritesTheWholeTextAndLeavesNoTemporaryFile) {

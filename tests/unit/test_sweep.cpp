@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fleet/sweep.h"
+#include "report/sweep.h"
 
 namespace nvbw {
 namespace test_sweep {

@@ -14,7 +14,6 @@
 
 namespace nvbw {
 
-using nlohmann::json;
 using namespace comparison;
 
 const char* verdictName(Verdict v) {
@@ -42,8 +41,8 @@ Baseline& Baseline::operator=(Baseline&&) noexcept = default;
 
 std::size_t Baseline::reports() const { return reports_->reports; }
 
-void Baseline::add(const json& document, const std::string& label, const StopRequest& stop) {
-  addBaselineReport(*reports_, document, label, stop);
+void Baseline::add(const Report& report, const std::string& label, const StopRequest& stop) {
+  addBaselineReport(*reports_, report, label, stop);
 }
 
 std::size_t Comparison::count(Verdict v) const {
@@ -125,7 +124,7 @@ void compareMatrices(const HealthyMatrix& b, const Matrix& c, Comparison& out,
 }
 
 // Pairs the matrices by key, a repeated key (`-t 0 0`) occurrence by occurrence.
-void compareAllMatrices(const BaselineReports& b, const Report& c, Comparison& out,
+void compareAllMatrices(const BaselineReports& b, const Side& c, Comparison& out,
                         const StopRequest& stop) {
   std::map<std::string, std::deque<std::size_t>> unmatched;
   for (std::size_t i = 0; i < c.matrices.size(); ++i) unmatched[c.matrices[i].name].push_back(i);
@@ -164,25 +163,25 @@ void listUnmatchedStatuses(const std::vector<StatusEntry>& side,
   }
 }
 
-void noteDocuments(const BaselineReports& b, const Report& c, std::vector<std::string>& notes) {
+void noteDocuments(const BaselineReports& b, const Side& c, std::vector<std::string>& notes) {
   notes.insert(notes.end(), b.notes.begin(), b.notes.end());
   if (c.upstream)
     notes.push_back("current: upstream nvbandwidth v0.8 report: no samples, never UNSTABLE");
   notes.insert(notes.end(), c.runNotes.begin(), c.runNotes.end());
   if (b.gpus && c.gpus && *b.gpus != *c.gpus)
     notes.push_back("GPUs: " + std::to_string(*b.gpus) + " vs " + std::to_string(*c.gpus));
-  if (!b.settings.is_null() && !c.settings.is_null())
-    noteSettings(b.settings, c.settings, "", notes);
+  if (b.settings && c.settings) noteSettings(*b.settings, *c.settings, "", notes);
 }
 
 }  // namespace
 
-Comparison compareWithBaseline(const Baseline& baseline, const json& current,
+Comparison compareWithBaseline(const Baseline& baseline, const Report& current,
                                double tolerancePercent, const StopRequest& stop) {
   if (!std::isfinite(tolerancePercent) || tolerancePercent < 0.0)
     throw std::invalid_argument("the tolerance must be a percentage of 0 or more");
   if (baseline.reports() == 0) throw std::logic_error("a comparison needs a baseline report");
-  const Report c = readReport(current, "current", stop);
+  throwIfStopped(stop);
+  const Side c = sideOf(current, "current");
   const BaselineReports& b = baseline.merged();
   Comparison out;
   out.tolerancePercent = tolerancePercent;
@@ -194,7 +193,7 @@ Comparison compareWithBaseline(const Baseline& baseline, const json& current,
   return out;
 }
 
-Comparison compareReports(const json& baseline, const json& current, double tolerancePercent,
+Comparison compareReports(const Report& baseline, const Report& current, double tolerancePercent,
                           const StopRequest& stop) {
   if (!std::isfinite(tolerancePercent) || tolerancePercent < 0.0)
     throw std::invalid_argument("the tolerance must be a percentage of 0 or more");

@@ -1,18 +1,13 @@
 // Comparing two reports cell by cell: a saved baseline and a current run (or a second saved
-// report). Pure: both sides are JSON documents as `nvbandwidth -j` prints them, of this tool
-// (layout 1.0: numeric `values`, per-cell `cells` with samples) or of upstream v0.8 (string
-// `bandwidth_matrix` only, bidirectional testcases' three matrices stacked in one entry).
+// report). Pure: both sides are Reports (model/report.h), of this tool's layout (samples per
+// cell) or upstream v0.8's (no samples).
 //
-// Matching. Matrices are matched by key (an entry's `name`; a repeated key, as `-t 0 0` or a
-// sweep's sizes make it, pairs its occurrences in order), cells by (row, col). Upstream stacks
-// the read1/write1, read2/write2 and total matrices of a bidirectional device-to-device testcase
-// (a key containing "device_to_device_bidirectional_memcpy_read" or "..._write", multinode ones
-// included) in one entry of 3N rows and N columns; such an entry is split into
-// <key>_read1/_read2/_total (or _write1/_write2/_total), the keys this tool reports, so either
-// side may be of either layout. Upstream's string cells are parsed ("N/A": no value); this
-// tool's numeric `values` are used where present. The unit is the entry's `unit`, else "ns" for
-// keys containing "latency" and "GB/s" for the rest. Entries without a matrix (Waived, ERROR,
-// Running, Passed without one) match an entry of the same key and status on the other side;
+// Matching. Matrices are matched by key (a matrix part's key: upstream's stacked bidirectional
+// entries are three, named as this tool names them, so either side may be of either layout; a
+// repeated key, as `-t 0 0` or a sweep's sizes make it, pairs its occurrences in order), cells by
+// (row, col). N/A cells have no value; each matrix has its entry's unit. Entries without a matrix
+// (Waived, ERROR, Running, Passed without one) match an entry of the same key and status on the
+// other side;
 // unmatched ones are listed ("key: Waived"). Nothing is dropped silently: a cell with a value on
 // one side only, or a matrix on one side only, is listed on that side; differing shapes compare
 // the overlap.
@@ -52,12 +47,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/stop_request.h"
+#include "model/report.h"
 
 namespace nvbw {
 
@@ -143,18 +138,16 @@ struct Comparison {
 };
 
 // The healthy side of a comparison: one or more reports, each reduced to its matrices as it is
-// added (the documents need not outlive it).
+// added (the Reports need not outlive it).
 class Baseline {
  public:
   Baseline();
   ~Baseline();
   Baseline(Baseline&&) noexcept;
   Baseline& operator=(Baseline&&) noexcept;
-  // Throws std::runtime_error ("<label>: not an nvbandwidth report: ...") when the document is
-  // not a report of either layout or has entries of the wrong types. `label` names the report in
-  // errors and notes: "baseline" for the first, "baseline 2 (b.json)" for instance.
-  // Throws Interrupted when `stop` reports a signal (asked every entry and row).
-  void add(const nlohmann::json& report, const std::string& label = "baseline",
+  // `label` names the report in notes: "baseline" for the first, "baseline 2 (b.json)" for
+  // instance. Throws Interrupted when `stop` reports a signal (asked every matrix).
+  void add(const Report& report, const std::string& label = "baseline",
            const StopRequest& stop = {});
   std::size_t reports() const;
   const comparison::BaselineReports& merged() const { return *reports_; }
@@ -163,17 +156,16 @@ class Baseline {
   std::unique_ptr<comparison::BaselineReports> reports_;
 };
 
-// The saved-report rule (above). Throws std::runtime_error ("current: not an nvbandwidth report:
-// ...") as Baseline::add does, std::invalid_argument when `tolerancePercent` is negative or not
-// finite, and std::logic_error for an empty baseline. Notes: settings that differ from the first
-// baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8
+// The saved-report rule (above). Throws std::invalid_argument when `tolerancePercent` is negative
+// or not finite, and std::logic_error for an empty baseline. Notes: settings that differ from the
+// first baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8
 // report, a side's run-level error or interruption, a matrix whose unit differs. Throws
 // Interrupted when `stop` reports a signal (asked every entry and row).
-Comparison compareWithBaseline(const Baseline& baseline, const nlohmann::json& current,
+Comparison compareWithBaseline(const Baseline& baseline, const Report& current,
                                double tolerancePercent = kDefaultTolerancePercent,
                                const StopRequest& stop = {});
 // The same with a baseline of one report.
-Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& current,
+Comparison compareReports(const Report& baseline, const Report& current,
                           double tolerancePercent = kDefaultTolerancePercent,
                           const StopRequest& stop = {});
 
@@ -181,11 +173,11 @@ Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& 
 std::vector<SuspectTestcase> suspectTestcases(const Comparison& c);
 
 // Re-judges the suspect cells with their testcases' confirmation runs: `entries` are report
-// entries as a run's `confirmations` array holds them (this tool's layout, each with its
-// `confirmation` number and, in a sweep, its `bufferSize_MiB`). A suspect cell with no
-// confirmation value keeps its saved-report verdict (counted in `unconfirmed`, and noted).
-// Throws std::runtime_error for entries of the wrong shape.
-void applyConfirmations(Comparison& c, const nlohmann::json& entries,
+// entries as a run's `confirmations` holds them (this tool's layout, each with its confirmation
+// run and, in a sweep, its buffer size). A suspect cell with no confirmation value keeps its
+// saved-report verdict (counted in `unconfirmed`, and noted). Throws std::invalid_argument for an
+// entry without its confirmation run.
+void applyConfirmations(Comparison& c, const std::vector<ReportEntry>& entries,
                         const ConfirmationSummary& summary);
 
 // The cells that are not SAME as a table (grouped under their matrix key, at most 80 columns;
@@ -197,10 +189,10 @@ void applyConfirmations(Comparison& c, const nlohmann::json& entries,
 // in a newline.
 std::string comparisonText(const Comparison& c);
 
-// The "comparison" section of a JSON report (every cell, verdicts, summary, one-sided lists).
-// Without `withCells` its "cells" is left empty, for a writer that streams them
-// (comparisonCellJson, one at a time).
-nlohmann::json comparisonJson(const Comparison& c, bool withCells = true);
-nlohmann::json comparisonCellJson(const CellComparison& cell);
+// The comparison as a report's section (every cell, verdicts, summary, one-sided lists). Without
+// `withCells` its cells are left out, for a writer that streams them (comparedCellRecord, one at
+// a time).
+ComparisonSection comparisonSection(const Comparison& c, bool withCells = true);
+ComparedCellRecord comparedCellRecord(const CellComparison& cell);
 
 }  // namespace nvbw

@@ -4,32 +4,31 @@
 #include <set>
 #include <utility>
 
-#include "fleet/report_keys.h"
+#include "model/report_writer.h"
 
 namespace nvbw {
 
-using nlohmann::json;
 using namespace comparison;
 
 namespace {
 
-std::string settingText(const json* value) {
+std::string settingText(const Value* value) {
   if (!value) return "absent";
-  return value->is_string() ? value->get<std::string>() : value->dump();
+  return value->isString() ? value->asString() : compactJson(*value);
 }
 
 }  // namespace
 
 namespace comparison {
 
-void noteSettings(const json& b, const json& c, const std::string& prefix,
+void noteSettings(const Members& b, const Members& c, const std::string& prefix,
                   std::vector<std::string>& notes) {
   std::set<std::string> keys;
-  for (const auto& item : b.items()) keys.insert(item.key());
-  for (const auto& item : c.items()) keys.insert(item.key());
+  for (const auto& item : b) keys.insert(item.first);
+  for (const auto& item : c) keys.insert(item.first);
   for (const std::string& key : keys) {
-    const json* vb = findMember(b, key.c_str());
-    const json* vc = findMember(c, key.c_str());
+    const Value* vb = findMember(b, key);
+    const Value* vc = findMember(c, key);
     if (!vb || !vc || *vb != *vc)
       notes.push_back(prefix + key + ": " + settingText(vb) + " vs " + settingText(vc));
   }
@@ -55,10 +54,11 @@ void mergeCells(const Matrix& m, HealthyMatrix& into) {
 
 // The later report's differences from the first that make its numbers another machine's or
 // another run's kind: its settings, its GPU count, its layout.
-void noteDifferences(BaselineReports& side, const Report& r, const std::string& label) {
+void noteDifferences(BaselineReports& side, const Side& r, const std::string& label) {
   std::vector<std::string>& notes = side.notes;
-  if (!side.settings.is_null() && !r.settings.is_null())
-    noteSettings(r.settings, side.settings, label + " against the first baseline report: ", notes);
+  if (side.settings && r.settings)
+    noteSettings(*r.settings, *side.settings,
+                 label + " against the first baseline report: ", notes);
   if (side.gpus && r.gpus && *side.gpus != *r.gpus)
     notes.push_back(label + ": " + std::to_string(*r.gpus) + " GPUs, the first baseline report " +
                     std::to_string(*side.gpus));
@@ -66,9 +66,10 @@ void noteDifferences(BaselineReports& side, const Report& r, const std::string& 
 
 }  // namespace
 
-void comparison::addBaselineReport(BaselineReports& side, const json& document,
+void comparison::addBaselineReport(BaselineReports& side, const Report& report,
                                    const std::string& label, const StopRequest& stop) {
-  const Report r = readReport(document, label, stop);
+  throwIfStopped(stop);
+  const Side r = sideOf(report, label);
   if (side.reports == 0) {
     side.statuses = r.statuses;
     side.settings = r.settings;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stop_request.h"
 #include "fleet/comparison/comparison_report.h"
 
 namespace nvbw {
@@ -30,9 +31,9 @@ struct HealthyMatrix {
   std::vector<std::vector<HealthyCell>> cells;
 };
 
-// One note per setting that differs between two reports' settings objects:
+// One note per setting that differs between two reports' settings:
 // "<prefix>bufferSize_MiB: 512 vs 16".
-void noteSettings(const nlohmann::json& b, const nlohmann::json& c, const std::string& prefix,
+void noteSettings(const Members& b, const Members& c, const std::string& prefix,
                   std::vector<std::string>& notes);
 
 // The baseline reports merged.
@@ -42,7 +43,7 @@ struct BaselineReports {
   // The first report's entries without a matrix, settings, GPU count and layout: the other side
   // is compared with these.
   std::vector<StatusEntry> statuses;
-  nlohmann::json settings;
+  std::optional<Members> settings;
   std::optional<std::size_t> gpus;
   bool upstream = false;
   // Every report's run-level notes, and how the later reports differ from the first.
@@ -50,8 +51,8 @@ struct BaselineReports {
 };
 
 // Reads one more report into `into` (comparison.h's Baseline::add).
-void addBaselineReport(BaselineReports& into, const nlohmann::json& document,
-                       const std::string& label, const StopRequest& stop = {});
+void addBaselineReport(BaselineReports& into, const Report& report, const std::string& label,
+                       const StopRequest& stop = {});
 
 }  // namespace comparison
 

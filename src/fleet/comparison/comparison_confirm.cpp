@@ -1,17 +1,16 @@
 // The confirmation of suspect cells with a run's confirmation runs (comparison.h).
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include "core/statistics.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/comparison/comparison_report.h"
 #include "fleet/comparison/comparison_rules.h"
-#include "fleet/report_keys.h"
 
 namespace nvbw {
 
-using nlohmann::json;
 using namespace comparison;
 
 namespace {
@@ -20,19 +19,12 @@ namespace {
 using ConfirmationMatrices =
     std::map<std::pair<std::string, std::optional<std::uint64_t>>, std::vector<Matrix>>;
 
-ConfirmationMatrices readConfirmations(const json& entries) {
-  const Where where{"confirmations", ""};
-  if (!entries.is_array()) where.reject("is not an array");
-  std::vector<std::pair<std::int64_t, Matrix>> numbered;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Where at{"confirmations", "[" + std::to_string(i) + "]"};
-    const json* run =
-        entries[i].is_object() ? findMember(entries[i], keys::kConfirmationRun) : nullptr;
-    if (!run || !run->is_number_integer() || run->get<std::int64_t>() < 1)
-      at.reject("has no confirmation number");
-    std::vector<Matrix> matrices;
-    readOurEntry(entries[i], at, matrices);
-    for (Matrix& m : matrices) numbered.emplace_back(run->get<std::int64_t>(), std::move(m));
+ConfirmationMatrices readConfirmations(const std::vector<ReportEntry>& entries) {
+  std::vector<std::pair<std::uint64_t, Matrix>> numbered;
+  for (const ReportEntry& entry : entries) {
+    if (!entry.confirmationRun || *entry.confirmationRun < 1)
+      throw std::invalid_argument("a confirmation entry without its run: " + entry.name);
+    for (Matrix& m : matricesOf(entry)) numbered.emplace_back(*entry.confirmationRun, std::move(m));
   }
   std::stable_sort(numbered.begin(), numbered.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -78,7 +70,8 @@ void confirmCell(CellComparison& cell) {
 
 }  // namespace
 
-void applyConfirmations(Comparison& c, const json& entries, const ConfirmationSummary& summary) {
+void applyConfirmations(Comparison& c, const std::vector<ReportEntry>& entries,
+                        const ConfirmationSummary& summary) {
   const ConfirmationMatrices byKey = readConfirmations(entries);
   ConfirmationSummary applied = summary;
   applied.unconfirmed = 0;

@@ -1,21 +1,17 @@
-// The two report layouts read into one shape for the comparison (comparison.cpp) and its views
-// (comparison_views.cpp): matrices with their values and per-cell noise, and the entries without
-// a matrix. Private to the comparison.
+// A report reduced to what the comparison compares (comparison.cpp) and confirms
+// (comparison_confirm.cpp): its matrices with their values and per-cell noise, and the entries
+// without a matrix. Private to the comparison.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/stop_request.h"
+#include "model/report.h"
 
 namespace nvbw::comparison {
-
-using nlohmann::json;
 
 using Grid = std::vector<std::vector<std::optional<double>>>;
 
@@ -44,30 +40,18 @@ struct StatusEntry {
   std::string status;
 };
 
-struct Report {
+// One side of a comparison.
+struct Side {
   std::vector<Matrix> matrices;
   std::vector<StatusEntry> statuses;
-  json settings;                    // this tool's reports only (null otherwise)
-  bool upstream = false;            // no schema_version: upstream v0.8, whose cells have no samples
+  std::optional<Members> settings;  // this tool's reports only
+  bool upstream = false;            // upstream's layout, whose cells have no samples
   std::optional<std::size_t> gpus;  // the length of "GPU Device list"
   std::vector<std::string> runNotes;
 };
 
-// Where a reader is in a document, so that bad input is rejected with the side and the place.
-struct Where {
-  std::string side;  // "baseline" or "current"
-  std::string path;  // e.g. `testcases[3] ("key")`; empty for the document itself
-  [[noreturn]] void reject(const std::string& why) const {
-    throw std::runtime_error(
-        side + ": not an nvbandwidth report: " + (path.empty() ? why : path + ": " + why));
-  }
-};
-
 // "[r][c]", as the one-sided lists name cells.
 std::string cellSuffix(std::size_t row, std::size_t col);
-
-// The member `key` of a JSON object, or nullptr.
-const json* findMember(const json& object, const char* key);
 
 // The cell of `grid`, nullopt outside it or where it is N/A.
 template <typename T>
@@ -77,11 +61,10 @@ std::optional<T> at(const std::vector<std::vector<std::optional<T>>>& grid, std:
   return grid[row][col];
 }
 
-// Reads one entry of this tool's layout (a run's testcase or confirmation entry) into its
-// matrices (none for an entry without values). `side` names the document in the errors.
-void readOurEntry(const json& entry, const Where& where, std::vector<Matrix>& out);
+// The matrices of an entry (a run's confirmation entry: this tool's layout); none without one.
+std::vector<Matrix> matricesOf(const ReportEntry& entry);
 
-// Reads a report of either layout; `side` ("baseline"/"current") names it in the errors.
-Report readReport(const json& document, const std::string& side, const StopRequest& stop = {});
+// A report as one side; `side` ("baseline"/"current") names it in the notes.
+Side sideOf(const Report& report, const std::string& side);
 
 }  // namespace nvbw::comparison

@@ -5,15 +5,13 @@
 
 #include "core/escape.h"
 #include "core/format.h"
+#include "core/text_view.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/comparison/comparison_report.h"
-#include "fleet/report_keys.h"
-#include "fleet/text_view.h"
 
 namespace nvbw {
 
 using comparison::cellSuffix;
-using nlohmann::json;
 using text_view::safe;
 using text_view::wrappedList;
 
@@ -143,55 +141,54 @@ std::string summaryLine(const Comparison& c) {
          std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
 }
 
-json finiteOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+OrNull finiteOrNull(double value) { return std::isfinite(value) ? OrNull(value) : OrNull(); }
 
-json confirmationJson(const ConfirmationSummary& s) {
-  json testcases = json::array();
+ConfirmationRecord confirmationRecord(const ConfirmationSummary& s) {
+  ConfirmationRecord r;
+  r.runs = s.runs;
+  r.testcases.emplace();
   for (const SuspectTestcase& t : s.testcases) {
-    json item = {{keys::kTestcase, t.testcase}};
-    if (t.bufferSizeMiB) item[keys::kBufferSizeMiB] = *t.bufferSizeMiB;
-    testcases.push_back(std::move(item));
+    SuspectRecord item;
+    item.testcase = t.testcase;
+    item.bufferSizeMiB = t.bufferSizeMiB;
+    r.testcases->push_back(std::move(item));
   }
-  return {{keys::kRuns, s.runs},
-          {keys::kTestcases, std::move(testcases)},
-          {keys::kSeconds, s.seconds},
-          {keys::kUnconfirmed, s.unconfirmed}};
+  r.seconds = s.seconds;
+  r.unconfirmed = s.unconfirmed;
+  return r;
 }
 
 }  // namespace
 
-json comparisonCellJson(const CellComparison& cell) {
-  json j = {{keys::kName, cell.name},
-            {keys::kTestcase, cell.testcase},
-            {keys::kRow, cell.row},
-            {keys::kCol, cell.col},
-            {keys::kUnit, cell.unit},
-            {keys::kBaseline, cell.baseline},
-            {keys::kCurrent, cell.current},
-            {keys::kChangePercent, finiteOrNull(cell.changePercent)},
-            {keys::kVerdict, verdictName(cell.verdict)},
-            {keys::kBasis, cell.basis},
-            {keys::kBandPercent, cell.bandPercent},
-            {keys::kBaselineReports, cell.baselineReports},
-            {keys::kRunToRunPercent, cell.runToRunPercent},
-            {keys::kHealthySpreadPercent, cell.healthySpreadPercent},
-            {keys::kUnstableLimitPercent, cell.unstableLimitPercent},
-            {keys::kUnstable, cell.unstable},
-            {keys::kSuspect, cell.suspect}};
-  if (cell.bufferSizeMiB) j[keys::kBufferSizeMiB] = *cell.bufferSizeMiB;
-  if (cell.spreadPercent) j[keys::kSpreadPercent] = *cell.spreadPercent;
+ComparedCellRecord comparedCellRecord(const CellComparison& cell) {
+  ComparedCellRecord r;
+  r.name = cell.name;
+  r.testcase = cell.testcase;
+  r.row = cell.row;
+  r.col = cell.col;
+  r.unitText = cell.unit;
+  r.baseline = cell.baseline;
+  r.current = cell.current;
+  r.changePercent = finiteOrNull(cell.changePercent);
+  r.verdict = verdictName(cell.verdict);
+  r.basis = cell.basis;
+  r.bandPercent = cell.bandPercent;
+  r.baselineReports = cell.baselineReports;
+  r.runToRunPercent = cell.runToRunPercent;
+  r.healthySpreadPercent = cell.healthySpreadPercent;
+  r.unstableLimitPercent = cell.unstableLimitPercent;
+  r.unstable = cell.unstable;
+  r.suspect = cell.suspect;
+  r.bufferSizeMiB = cell.bufferSizeMiB;
+  r.spreadPercent = cell.spreadPercent;
   if (!cell.confirmations.empty()) {
-    j[keys::kConfirmations] = cell.confirmations;
-    json spreads = json::array();
-    for (const std::optional<double>& s : cell.confirmationSpreads)
-      spreads.push_back(s ? json(*s) : json(nullptr));
-    j[keys::kConfirmationSpreads] = std::move(spreads);
-    j[keys::kConfirmedMedian] = cell.confirmedMedian.value_or(0.0);
-    j[keys::kConfirmedChangePercent] = finiteOrNull(cell.confirmedChangePercent.value_or(0.0));
-    if (cell.confirmedSpreadPercent)
-      j[keys::kConfirmedSpreadPercent] = *cell.confirmedSpreadPercent;
+    r.confirmations = cell.confirmations;
+    r.confirmationSpreads = cell.confirmationSpreads;
+    r.confirmedMedian = cell.confirmedMedian.value_or(0.0);
+    r.confirmedChangePercent = finiteOrNull(cell.confirmedChangePercent.value_or(0.0));
+    r.confirmedSpreadPercent = cell.confirmedSpreadPercent;
   }
-  return j;
+  return r;
 }
 
 std::string comparisonText(const Comparison& c) {
@@ -206,30 +203,30 @@ std::string comparisonText(const Comparison& c) {
   return text + summaryLine(c);
 }
 
-json comparisonJson(const Comparison& c, bool withCells) {
-  json cells = json::array();
+ComparisonSection comparisonSection(const Comparison& c, bool withCells) {
+  ComparisonSection s;
+  s.rule = c.confirmation ? "confirmed" : "saved reports";
+  s.band = "healthy side";
+  s.baselineReports = c.baselineReports;
+  s.tolerancePercent = c.tolerancePercent;
+  ComparisonCounts& counts = s.summary.emplace();
+  counts.cells = c.cells.size();
+  counts.same = c.count(Verdict::Same);
+  counts.slower = c.count(Verdict::Slower);
+  counts.faster = c.count(Verdict::Faster);
+  counts.noisy = c.count(Verdict::Noisy);
+  counts.unstable = c.count(Verdict::Unstable);
+  counts.suspect = c.suspects();
+  counts.onlyInBaseline = c.onlyInBaseline.size();
+  counts.onlyInCurrent = c.onlyInCurrent.size();
+  s.cells.emplace();
   if (withCells)
-    for (const CellComparison& cell : c.cells) cells.push_back(comparisonCellJson(cell));
-  json j = {{keys::kRule, c.confirmation ? "confirmed" : "saved reports"},
-            {keys::kBand, "healthy side"},
-            {keys::kBaselineReports, c.baselineReports},
-            {keys::kTolerancePercent, c.tolerancePercent},
-            {keys::kSummary,
-             {{keys::kCells, c.cells.size()},
-              {keys::kSame, c.count(Verdict::Same)},
-              {keys::kSlower, c.count(Verdict::Slower)},
-              {keys::kFaster, c.count(Verdict::Faster)},
-              {keys::kNoisy, c.count(Verdict::Noisy)},
-              {keys::kUnstable, c.count(Verdict::Unstable)},
-              {keys::kSuspect, c.suspects()},
-              {keys::kOnlyInBaseline, c.onlyInBaseline.size()},
-              {keys::kOnlyInCurrent, c.onlyInCurrent.size()}}},
-            {keys::kCells, std::move(cells)},
-            {keys::kOnlyInBaseline, c.onlyInBaseline},
-            {keys::kOnlyInCurrent, c.onlyInCurrent},
-            {keys::kNotes, c.notes}};
-  if (c.confirmation) j[keys::kConfirmation] = confirmationJson(*c.confirmation);
-  return j;
+    for (const CellComparison& cell : c.cells) s.cells->push_back(comparedCellRecord(cell));
+  s.onlyInBaseline = c.onlyInBaseline;
+  s.onlyInCurrent = c.onlyInCurrent;
+  s.notes = c.notes;
+  if (c.confirmation) s.confirmation = confirmationRecord(*c.confirmation);
+  return s;
 }
 
 }  // namespace nvbw

@@ -46,7 +46,7 @@
 
 #include "core/error.h"
 #include "core/stop_request.h"
-#include "fleet/report_files.h"
+#include "model/report_files.h"
 
 namespace nvbw {
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "fleet/expectations/expectations.h"
-#include "fleet/report_keys.h"
-#include "fleet/report_shape.h"
+#include "model/report_document.h"
+#include "model/report_keys.h"
 
 namespace nvbw {
 

@@ -10,7 +10,7 @@
 
 #include "core/escape.h"
 #include "fleet/expectations/expectations.h"
-#include "fleet/report_shape.h"
+#include "model/report_document.h"
 #include "plans/registry.h"
 
 namespace nvbw {

@@ -4,9 +4,9 @@
 
 #include "core/escape.h"
 #include "core/format.h"
+#include "core/text_view.h"
 #include "fleet/expectations/expectations.h"
-#include "fleet/report_keys.h"
-#include "fleet/text_view.h"
+#include "model/report_keys.h"
 
 namespace nvbw {
 

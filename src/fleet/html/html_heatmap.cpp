@@ -13,7 +13,7 @@
 #include <string>
 
 #include "fleet/html/html_markup.h"
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
 
 namespace nvbw::html {
 

@@ -5,7 +5,7 @@
 
 #include "fleet/html/html_heatmap.h"
 #include "fleet/html/html_markup.h"
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
 
 namespace nvbw::html {
 

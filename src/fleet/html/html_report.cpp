@@ -8,7 +8,7 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
 
 namespace nvbw {
 

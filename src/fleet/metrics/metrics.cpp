@@ -12,14 +12,14 @@
 
 #include "fleet/metrics/metrics_exposition.h"
 #include "fleet/metrics/metrics_reading.h"
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
 
 namespace nvbw {
 namespace {
 
 using metrics::GaugeFamily;
 using metrics::MetricLabels;
-using namespace metrics::metrics;
+using namespace metrics;
 
 // ---- The families, in the order the file lists them ----
 
@@ -147,7 +147,7 @@ double inBaseUnit(double value, bool latency) {
   return latency ? seconds(value) : bytesPerSecond(value);
 }
 
-void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& facts,
+void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts& facts,
                const StopRequest& stop) {
   const Subject whole = matrixSubject(m, facts);
   out[MatrixInfo].add(whole.labels({{"description", m.title}, {"unit", m.latency ? "ns" : "GB/s"}}),
@@ -191,8 +191,8 @@ void addMatrix(std::vector<GaugeFamily>& out, const MatrixView& m, const Facts& 
 
 void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const Entries& entries,
                    const Facts& facts, const StopRequest& stop) {
-  std::map<std::string, std::vector<const MatrixView*>> byKey;
-  for (const MatrixView& m : entries.matrices) byKey[m.key].push_back(&m);
+  std::map<std::string, std::vector<const MetricMatrix*>> byKey;
+  for (const MetricMatrix& m : entries.matrices) byKey[m.key].push_back(&m);
   std::map<std::string, double> counts;
   for (const char* v : kKnownVerdicts) counts[v] = 0;
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> seen;
@@ -331,7 +331,7 @@ std::vector<std::string> metrics::metricsPiecesWithin(const json& report, std::s
     about.repeat = repeatText(s.occurrence);
     out[TestcaseStatus].add(about.labels({{"status", s.status}}), 1);
   }
-  for (const MatrixView& m : entries.matrices) addMatrix(out, m, facts, stop);
+  for (const MetricMatrix& m : entries.matrices) addMatrix(out, m, facts, stop);
   if (const json* comparison = member(*run, keys::kComparison);
       comparison && comparison->is_object())
     addComparison(out, *comparison, entries, facts, stop);

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "fleet/metrics/metrics_reading.h"
-#include "fleet/report_keys.h"
+#include "model/report_keys.h"
 
-namespace nvbw::metrics::metrics {
+namespace nvbw::metrics {
 namespace {
 
 // The bytes of `labels` as the exposition writes them, their values unescaped (escaping only adds).
@@ -69,7 +69,7 @@ std::pair<std::size_t, std::size_t> shortestGpuFacts(std::size_t count, const Fa
 }
 
 // What every cell of `m` carries at the least, by its layout (metrics_reading.cpp's cellSubject).
-Subject leastCellSubject(const MatrixView& m, const Facts& facts) {
+Subject leastCellSubject(const MetricMatrix& m, const Facts& facts) {
   Subject s = matrixSubject(m, facts);
   const std::size_t rows = m.values.size();
   const std::size_t cols = rows ? m.values[0].size() : 0;
@@ -138,7 +138,7 @@ LeastSize leastMetricsBytes(const json& testcases, const Facts& facts) {
 
 LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts) {
   LeastSize least;
-  for (const MatrixView& m : entries.matrices) {
+  for (const MetricMatrix& m : entries.matrices) {
     std::size_t cells = 0;
     for (const auto& row : m.values)
       for (const auto& cell : row) cells += cell.has_value();
@@ -158,4 +158,4 @@ void refuseIfOver(const LeastSize& least, std::size_t maxBytes) {
                         ")");
 }
 
-}  // namespace nvbw::metrics::metrics
+}  // namespace nvbw::metrics

@@ -6,10 +6,11 @@
 #include <charconv>
 #include <cmath>
 
-#include "fleet/report_keys.h"
-#include "fleet/report_shape.h"
+#include "model/matrix_parts.h"
+#include "model/report_document.h"
+#include "model/report_keys.h"
 
-namespace nvbw::metrics::metrics {
+namespace nvbw::metrics {
 
 const json* member(const json& object, const char* key) {
   if (!object.is_object()) return nullptr;
@@ -158,17 +159,6 @@ std::optional<std::array<const char*, 3>> stackedSuffixes(const std::string& key
   return std::nullopt;
 }
 
-// The title of one part of a stacked entry: upstream's entry carries the last part's ("... Total
-// bandwidth (GB/s)"); the parts are titled as this tool titles them ("... Read1 bandwidth ...").
-std::string partTitle(std::string title, const std::string& suffix) {
-  if (suffix == "_total") return title;
-  const std::size_t at = title.find(" Total ");
-  if (at == std::string::npos) return title;
-  std::string word = suffix.substr(1);
-  word[0] = static_cast<char>(word[0] - 'a' + 'A');
-  return title.replace(at + 1, 5, word);
-}
-
 std::optional<double> upstreamCell(const json& cell) {
   if (cell.is_number()) return finite(&cell);
   if (!cell.is_string()) return std::nullopt;
@@ -186,8 +176,8 @@ std::optional<double> upstreamCell(const json& cell) {
   }
 }
 
-Grid readGrid(const json& rows, bool strings) {
-  Grid grid;
+ValueRows readGrid(const json& rows, bool strings) {
+  ValueRows grid;
   if (!rows.is_array()) return grid;
   for (const json& row : rows) {
     auto& out = grid.emplace_back();
@@ -197,7 +187,7 @@ Grid readGrid(const json& rows, bool strings) {
   return grid;
 }
 
-bool square(const Grid& g) {
+bool square(const ValueRows& g) {
   for (const auto& row : g)
     if (row.size() != g.size()) return false;
   return !g.empty();
@@ -240,8 +230,8 @@ std::vector<std::pair<std::string, std::string>> bisectRows(const json& entry, s
   return pairs;
 }
 
-void chooseLayout(MatrixView& m) {
-  const Grid& g = m.values;
+void chooseLayout(MetricMatrix& m) {
+  const ValueRows& g = m.values;
   const std::size_t rows = g.size();
   const std::size_t cols = rows ? g[0].size() : 0;
   bool rectangular = rows > 0 && cols > 0;
@@ -294,7 +284,7 @@ Entries readEntries(const json& testcases) {
       out.statuses.push_back({key, status->get<std::string>(), size, occurrence(key, size)});
       continue;
     }
-    MatrixView m;
+    MetricMatrix m;
     m.key = key;
     m.title = text(entry, keys::kBandwidthDescription);
     const std::string unit = text(entry, keys::kUnit);
@@ -306,10 +296,10 @@ Entries readEntries(const json& testcases) {
     const auto suffixes = values ? std::nullopt : stackedSuffixes(key);
     const std::size_t rows = m.values.size();
     const std::size_t cols = rows ? m.values[0].size() : 0;
-    std::vector<MatrixView> parts;
+    std::vector<MetricMatrix> parts;
     if (suffixes && rows > 0 && rows == 3 * cols) {
       for (std::size_t part = 0; part < 3; ++part) {
-        MatrixView p = m;
+        MetricMatrix p = m;
         p.key = key + (*suffixes)[part];
         p.title = partTitle(m.title, (*suffixes)[part]);
         p.values.assign(m.values.begin() + part * cols, m.values.begin() + (part + 1) * cols);
@@ -320,7 +310,7 @@ Entries readEntries(const json& testcases) {
     } else {
       parts.push_back(std::move(m));
     }
-    for (MatrixView& p : parts) {
+    for (MetricMatrix& p : parts) {
       p.occurrence = occurrence(p.key, size);
       chooseLayout(p);
       out.statuses.push_back({p.key, "Passed", size, p.occurrence});
@@ -344,7 +334,7 @@ std::string repeatText(std::size_t occurrence) {
   return occurrence > 1 ? std::to_string(occurrence) : "";
 }
 
-Subject matrixSubject(const MatrixView& m, const Facts& facts) {
+Subject matrixSubject(const MetricMatrix& m, const Facts& facts) {
   Subject s;
   s.host = facts.hostname;
   s.testcase = m.key;
@@ -378,7 +368,7 @@ void aboutRank(Subject& s, const std::string& rank, const Facts& facts) {
 
 }  // namespace
 
-Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const Facts& facts) {
+Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, const Facts& facts) {
   Subject s = matrixSubject(m, facts);
   if (const json* link = gridCell(*m.entry, keys::kLinks, m.rowOffset + row, col);
       link && link->is_string())
@@ -416,4 +406,4 @@ Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const
   return s;
 }
 
-}  // namespace nvbw::metrics::metrics
+}  // namespace nvbw::metrics

@@ -14,7 +14,7 @@
 
 #include "fleet/metrics/metrics_exposition.h"
 
-namespace nvbw::metrics::metrics {
+namespace nvbw::metrics {
 
 using nlohmann::json;
 
@@ -55,7 +55,7 @@ Facts readFacts(const json& run);
 
 // ---- Matrices and entries ----
 
-using Grid = std::vector<std::vector<std::optional<double>>>;
+using ValueRows = std::vector<std::vector<std::optional<double>>>;
 
 // How rows and columns become labels (metrics.h says which title gets which).
 enum class Layout {
@@ -69,13 +69,13 @@ enum class Layout {
   RowCol,          // row and col labels
 };
 
-struct MatrixView {
+struct MetricMatrix {
   std::string key;
   std::string title;
   bool latency = false;
   std::string bufferMiB;       // "" unless the entry has bufferSize_MiB
   std::size_t occurrence = 1;  // among the entries of this key and size
-  Grid values;
+  ValueRows values;
   const json* entry = nullptr;
   std::size_t rowOffset = 0;  // where this matrix starts in a stacked upstream entry's grids
   std::optional<double> sum;  // the entry's SUM; nullopt: add up the cells
@@ -91,8 +91,8 @@ struct StatusView {
 };
 
 struct Entries {
-  std::vector<MatrixView> matrices;  // upstream's stacked entries split in three
-  std::vector<StatusView> statuses;  // one per entry (per part of a stacked one)
+  std::vector<MetricMatrix> matrices;  // upstream's stacked entries split in three
+  std::vector<StatusView> statuses;    // one per entry (per part of a stacked one)
 };
 
 // `testcases`: the report's array; the views point into it.
@@ -110,9 +110,9 @@ struct Subject {
 // "" for the first occurrence, else its number.
 std::string repeatText(std::size_t occurrence);
 // The matrix as a whole: host, testcase, size, repeat.
-Subject matrixSubject(const MatrixView& m, const Facts& facts);
+Subject matrixSubject(const MetricMatrix& m, const Facts& facts);
 // One cell, by the matrix's layout.
-Subject cellSubject(const MatrixView& m, std::size_t row, std::size_t col, const Facts& facts);
+Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, const Facts& facts);
 
 // ---- The least room the metrics of a report take ----
 
@@ -137,4 +137,4 @@ LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts);
 // Throws MetricsTooLarge when `least` is over `maxBytes`.
 void refuseIfOver(const LeastSize& least, std::size_t maxBytes);
 
-}  // namespace nvbw::metrics::metrics
+}  // namespace nvbw::metrics

@@ -5,11 +5,10 @@
 #include <set>
 #include <utility>
 
-#include "core/bounded_json.h"
-#include "fleet/report_files.h"
-#include "fleet/report_folders.h"
-#include "fleet/report_shape.h"
 #include "fleet/summary/fleet_summary_internal.h"
+#include "model/report_files.h"
+#include "model/report_folders.h"
+#include "model/report_reader.h"
 
 namespace nvbw {
 

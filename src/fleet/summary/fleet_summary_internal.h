@@ -47,10 +47,6 @@ struct ReportDigest {
 // `stop` reports a signal (asked every entry and matrix row).
 ReportDigest digestReport(const std::string& text, const StopRequest& stop = {});
 
-// The suffixes of upstream's three stacked matrices for an entry named `key`, or nullptr when it
-// does not stack (as --compare splits them, comparison_report.cpp).
-const char* const* stackedSuffixes(const std::string& key);
-
 // ---- statistics ----
 
 double medianOf(std::vector<double> values);  // 0 for none
@@ -66,6 +62,8 @@ double deficitPercent(double value, double median, bool latency);
 // Fills the groups, the percents of median and the flags of `summary` (its nodes, columns and
 // cells are complete).
 void judgeFleet(FleetSummary& summary);
+// The flag rule's constants and its sentence, as the summary's JSON states them.
+SummaryRule fleetRule();
 
 // ---- shared by the views ----
 
@@ -78,10 +76,6 @@ std::string cellName(const std::string& description, std::size_t rows, std::size
 
 // The worse of the cell's two percents of median (bandwidth: the lower; latency: the higher).
 std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency);
-
-// The testcases of `node` with `status`, a testcase named once when all its columns share it.
-std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const FleetNode& node,
-                                             FleetStatus status);
 
 std::string numberText(double value, int decimals);  // fixed, classic locale
 

@@ -46,33 +46,6 @@ std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency) 
   return latency ? std::max(*a, *b) : std::min(*a, *b);
 }
 
-std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const FleetNode& node,
-                                             FleetStatus status) {
-  // Per testcase: how many of its columns there are, and how many have the status.
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<std::size_t, std::size_t>> counts;
-  for (std::size_t c = 0; c < summary.columns.size(); ++c) {
-    const std::string& testcase = summary.columns[c].testcase;
-    auto [it, added] = counts.try_emplace(testcase, 0, 0);
-    if (added) order.push_back(testcase);
-    ++it->second.first;
-    if (node.cells[c].status == status) ++it->second.second;
-  }
-  std::vector<std::string> out;
-  for (const std::string& testcase : order) {
-    const auto [columns, with] = counts[testcase];
-    if (with == 0) continue;
-    if (with == columns) {
-      out.push_back(testcase);
-      continue;
-    }
-    for (std::size_t c = 0; c < summary.columns.size(); ++c)
-      if (summary.columns[c].testcase == testcase && node.cells[c].status == status)
-        out.push_back(summary.columns[c].key);
-  }
-  return out;
-}
-
 std::string numberText(double value, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
@@ -124,7 +97,28 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
 
 }  // namespace
 
+SummaryRule fleetRule() {
+  SummaryRule rule;
+  rule.madFactor = kFleetMadFactor;
+  rule.madToSigma = kMadToSigma;
+  rule.floorPercent = kFleetFloorPercent;
+  rule.priorFactor = kBandFactor;
+  rule.minGroupNodes = kFleetMinGroupNodes;
+  rule.description =
+      "A node's SUM or worst cell (lowest bandwidth, highest latency) is flagged when it is "
+      "worse than its group's median by more than max(mad_factor x mad_to_sigma x MAD / "
+      "median, floor_percent / 100, prior_factor x the testcase's prior run-to-run spread "
+      "/ 100, as the comparison's healthy band has it); groups are the nodes of one GPU model "
+      "and count, and "
+      "groups of fewer than min_group_nodes passed nodes are not judged. A node is flagged "
+      "when a testcase of it is flagged or failed (ERROR or Running), or when its own report "
+      "failed its verdicts (SLOWER or UNSTABLE cells of its comparison, BELOW cells of its "
+      "expectations).";
+  return rule;
+}
+
 void judgeFleet(FleetSummary& summary) {
+  summary.rule = fleetRule();
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<std::size_t>> members;
   for (std::size_t n = 0; n < summary.nodes.size(); ++n) {
@@ -152,44 +146,5 @@ void judgeFleet(FleetSummary& summary) {
 }
 
 }  // namespace summary
-
-const char* fleetStatusName(FleetStatus s) {
-  switch (s) {
-  case FleetStatus::Passed:
-    return "Passed";
-  case FleetStatus::Failed:
-    return "failed";
-  case FleetStatus::Waived:
-    return "Waived";
-  case FleetStatus::Missing:
-    break;
-  }
-  return "missing";
-}
-
-bool FleetNode::failed() const {
-  return std::any_of(cells.begin(), cells.end(),
-                     [](const FleetCell& c) { return c.status == FleetStatus::Failed; });
-}
-
-bool FleetNode::failedItsVerdicts() const {
-  return std::any_of(cells.begin(), cells.end(),
-                     [](const FleetCell& c) { return c.verdicts.failed(); });
-}
-
-bool FleetNode::slow() const {
-  return std::any_of(cells.begin(), cells.end(), [](const FleetCell& c) { return c.flagged(); });
-}
-
-std::size_t FleetSummary::flaggedNodes() const {
-  return static_cast<std::size_t>(
-      std::count_if(nodes.begin(), nodes.end(), [](const FleetNode& n) { return n.flagged(); }));
-}
-
-bool anyNodeFlagged(const FleetSummary& summary) { return summary.flaggedNodes() > 0; }
-
-int fleetSummaryExitStatus(const FleetSummary& summary) {
-  return anyNodeFlagged(summary) || !summary.unreadable.empty() ? kExitSlower : kExitOk;
-}
 
 }  // namespace nvbw

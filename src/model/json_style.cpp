@@ -1,4 +1,4 @@
-#include "core/json_style.h"
+#include "model/json_style.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "fleet/report_folders.h"
+#include "model/report_folders.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

@@ -1,9 +1,10 @@
 // Report files named on the command line, treated as hostile input and never lost.
 //
 // Reading (--compare, --baseline, --from): a regular file, or standard input when the name is
-// "-"; at most kMaxReportBytes; JSON nested at most kMaxReportDepth levels; of the shape
-// report_shape.h checks. Every fault is a ReportFileError naming the option and the file (a usage
-// error: exit 2). A read blocked on standard input ends with Interrupted when a stop is requested.
+// "-"; at most kMaxReportBytes; read by the report reader (report_reader.h: JSON within its
+// limits, of a report's shape). Every fault is a ReportFileError naming the option and the file (a
+// usage error: exit 2). A read blocked on standard input ends with Interrupted when a stop is
+// requested.
 //
 // Writing (--html, --metrics, --output): OutputFile checks the target before anything runs (a
 // writable directory, not a non-regular file, none of the files the command reads, through
@@ -15,25 +16,16 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.h"
 #include "core/stop_request.h"
-#include "fleet/report_shape.h"
+#include "model/report.h"
+#include "model/report_reader.h"
 
 namespace nvbw {
-
-inline constexpr std::uint64_t kMaxReportBytes = 256ull * 1024 * 1024;
-inline constexpr std::size_t kMaxReportDepth = 64;
-// A report's document may take at most kReportMemoryFactor x its size + kReportMemoryBase of
-// memory. Reports as this tool and upstream write them take 2.5 to 6 times their size; only
-// values packed more densely than any report packs them (a long array of "0,") get near the limit.
-inline constexpr std::size_t kReportMemoryFactor = 8;
-inline constexpr std::size_t kReportMemoryBase = 16u << 20;
-std::size_t documentBudget(std::size_t textBytes);
 
 // A file an option names: {"--baseline", "base.json"}.
 struct NamedFile {
@@ -58,8 +50,12 @@ class FileWriteError : public Error {
 // The bytes of the file (or of standard input for "-"). Throws ReportFileError, or Interrupted.
 std::string readReportBytes(const NamedFile& file, const StopRequest& stop);
 
-// Reads, parses and checks a report. Throws ReportFileError, or Interrupted.
-nlohmann::json readReport(const NamedFile& file, ReportKind kind, const StopRequest& stop);
+// Reads a report. Throws ReportFileError ("<label>: not JSON at byte ...", "<label>: not a usable
+// report: ..."), or Interrupted.
+Report readReport(const NamedFile& file, const ReadOptions& options, const StopRequest& stop);
+// The same for the bytes of the file, already read.
+Report readReportFrom(const NamedFile& file, const std::string& text, const ReadOptions& options,
+                      const StopRequest& stop);
 
 // A file the command will write. The constructor checks the target and throws ReportFileError
 // when it cannot or must not be written (`inputs`: the files this command reads).

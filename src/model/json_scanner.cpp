@@ -1,9 +1,9 @@
-#include "fleet/summary/fleet_summary_scan.h"
+#include "model/json_scanner.h"
 
 #include <charconv>
 #include <limits>
 
-namespace nvbw::summary {
+namespace nvbw {
 
 namespace {
 
@@ -53,22 +53,45 @@ std::size_t utf8Length(const unsigned char* p, const unsigned char* end) {
   return length;
 }
 
+// What a value costs a generic document in memory (libstdc++ on 64 bits, with the allocator's
+// 16 bytes per block): a value is 16 bytes in its container, whose vector may hold half as much
+// again unused; an object member is a map node; a string value an object on the heap, and a long
+// string its characters' block too.
+constexpr std::size_t kValueBytes = 16;
+constexpr std::size_t kElementSlackBytes = 8;
+constexpr std::size_t kObjectBytes = 64;
+constexpr std::size_t kArrayBytes = 40;
+constexpr std::size_t kMemberBytes = 96;
+constexpr std::size_t kStringBytes = 48;
+
+std::size_t heapBytes(std::size_t length) { return length < 16 ? 0 : length + 1 + 16; }
+
 }  // namespace
 
-JsonScanner::JsonScanner(const std::string& text, std::size_t maxDepth)
-    : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), maxDepth_(maxDepth) {
+JsonScanner::JsonScanner(const std::string& text, std::size_t maxDepth, std::size_t maxBytes)
+    : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), maxDepth_(maxDepth),
+      maxBytes_(maxBytes) {
   // nlohmann's reader skips a byte order mark; so does this one, so both accept the same files.
   if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) p_ += 3;
 }
 
-JsonScanner::JsonScanner(const char* begin, const char* from, const char* to, std::size_t maxDepth)
-    : begin_(begin), p_(from), end_(to), maxDepth_(maxDepth) {}
-
 void JsonScanner::fail(const std::string& why) const {
-  throw JsonInputError("not JSON at byte " + std::to_string(offset()) + ": " + why);
+  throw JsonInputError("not JSON at byte " + std::to_string(p_ - begin_ + 1) + ": " + why);
 }
 
-const char* JsonScanner::kindName(Kind k) const {
+void JsonScanner::spend(std::size_t bytes) {
+  bytes_ += bytes;
+  if (bytes_ <= maxBytes_) return;
+  throw JsonInputError("would take more than " + std::to_string(maxBytes_ >> 20) +
+                       " MiB of memory to hold (values packed far more densely than in a report)");
+}
+
+void JsonScanner::spendValue(std::size_t bytes) {
+  const bool inArray = !open_.empty() && open_.back() == ']';
+  spend(bytes + kValueBytes + (inArray ? kElementSlackBytes : 0));
+}
+
+const char* JsonScanner::kindName(Kind k) {
   switch (k) {
   case Kind::Object:
     return "object";
@@ -112,8 +135,10 @@ JsonScanner::Kind JsonScanner::peek() {
 }
 
 void JsonScanner::open(char closer) {
+  spend(closer == '}' ? kObjectBytes : kArrayBytes);
   if (open_.size() >= maxDepth_)
     throw JsonInputError("nested more than " + std::to_string(maxDepth_) + " levels deep");
+  spend(kValueBytes);
   ++p_;
   open_.push_back(closer);
   started_.push_back(false);
@@ -151,14 +176,19 @@ bool JsonScanner::next(char closer) {
 bool JsonScanner::nextKey(std::string& key) {
   if (open_.empty() || open_.back() != '}') fail("not in an object");
   if (!next('}')) return false;
-  if (p_ == end_ || *p_ != '"') fail("expected a member name");
   key.clear();
-  scanString(&key);
+  scanKey(&key);
+  pending_ = true;
+  return true;
+}
+
+void JsonScanner::scanKey(std::string* out) {
+  if (p_ == end_ || *p_ != '"') fail("expected a member name");
+  scanString(out);
+  spend(kMemberBytes + heapBytes(decoded_));
   skipWhitespace();
   if (p_ == end_ || *p_ != ':') fail("expected ':'");
   ++p_;
-  pending_ = true;
-  return true;
 }
 
 bool JsonScanner::nextElement() {
@@ -188,15 +218,18 @@ unsigned JsonScanner::hex4() {
 void JsonScanner::scanString(std::string* out) {
   ++p_;  // the opening quote
   const char* run = p_;
+  decoded_ = 0;
   for (;;) {
     if (p_ == end_) fail("the text ends inside a string");
     const unsigned char c = static_cast<unsigned char>(*p_);
     if (c == '"') {
+      decoded_ += static_cast<std::size_t>(p_ - run);
       if (out) out->append(run, p_);
       ++p_;
       return;
     }
     if (c == '\\') {
+      decoded_ += static_cast<std::size_t>(p_ - run);
       if (out) out->append(run, p_);
       if (++p_ == end_) fail("the text ends inside a string");
       const char e = *p_++;
@@ -233,13 +266,17 @@ void JsonScanner::scanString(std::string* out) {
           if (low < 0xDC00 || low > 0xDFFF) fail("a high surrogate without a low one");
           cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
         }
+        decoded_ += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
         if (out) appendUtf8(*out, cp);
         break;
       }
       default:
         fail("an escape that JSON does not have");
       }
-      if (plain && out) *out += plain;
+      if (plain) {
+        ++decoded_;
+        if (out) *out += plain;
+      }
       run = p_;
       continue;
     }
@@ -255,7 +292,7 @@ void JsonScanner::scanString(std::string* out) {
   }
 }
 
-void JsonScanner::scanNumber(double* out) {
+Value JsonScanner::scanNumber(bool wanted) {
   const char* start = p_;
   if (*p_ == '-') ++p_;
   if (p_ == end_) fail("a number cut short");
@@ -279,25 +316,32 @@ void JsonScanner::scanNumber(double* out) {
     if (p_ == end_ || !isDigit(*p_)) fail("a number without digits in its exponent");
     while (p_ != end_ && isDigit(*p_)) ++p_;
   }
-  if (!out) {
-    // Only numbers that may lie beyond a double's range need reading to know whether they are
-    // numbers at all: 291 digits or more before the point, or an exponent of 2 digits or more.
-    if (p_ - exponent < 3 && fraction - start <= 290) return;
-    double ignored = 0.0;
-    out = &ignored;
-    readDigits(start, fraction, exponent, out);
-    return;
-  }
-  readDigits(start, fraction, exponent, out);
+  spendValue(0);
+  // Only numbers that may lie beyond a double's range need reading to know whether they are
+  // numbers at all: 291 digits or more before the point, or an exponent of 2 digits or more.
+  if (!wanted && p_ - exponent < 3 && fraction - start <= 290) return Value();
+  return numberValue(start, fraction, exponent);
 }
 
 // The value of the number text [start, p_), whose fraction starts at `fraction` and exponent at
-// `exponent`. Beyond the range of a double, nlohmann's reader (strtod, then a check) fails on
-// magnitudes too large ("number overflow") and reads magnitudes too small as 0; so does this.
-void JsonScanner::readDigits(const char* start, const char* fraction, const char* exponent,
-                             double* out) {
-  const auto result = std::from_chars(start, p_, *out);
-  if (result.ec == std::errc() && result.ptr == p_) return;
+// `exponent`. Whole numbers that fit 64 bits are integers. Beyond the range of a double,
+// nlohmann's reader (strtod, then a check) fails on magnitudes too large ("number overflow") and
+// reads magnitudes too small as 0; so does this.
+Value JsonScanner::numberValue(const char* start, const char* fraction, const char* exponent) {
+  if (fraction == p_) {
+    if (*start == '-') {
+      std::int64_t whole = 0;
+      const auto r = std::from_chars(start, p_, whole);
+      if (r.ec == std::errc() && r.ptr == p_) return Value(static_cast<long long>(whole));
+    } else {
+      std::uint64_t whole = 0;
+      const auto r = std::from_chars(start, p_, whole);
+      if (r.ec == std::errc() && r.ptr == p_) return Value(static_cast<unsigned long long>(whole));
+    }
+  }
+  double out = 0.0;
+  const auto result = std::from_chars(start, p_, out);
+  if (result.ec == std::errc() && result.ptr == p_) return Value(out);
   // The decimal magnitude: digits before the point (leading zeros aside), or minus the zeros
   // after it, plus the exponent (saturated).
   long long magnitude = 0;
@@ -314,52 +358,122 @@ void JsonScanner::readDigits(const char* start, const char* fraction, const char
     else
       --magnitude;
   }
-  if (!nonzero) {
-    *out = *start == '-' ? -0.0 : 0.0;
-    return;
+  if (nonzero) {
+    long long power = 0;
+    const char* e = exponent + 1;
+    const bool negative = e < p_ && *e == '-';
+    if (e < p_ && (*e == '+' || *e == '-')) ++e;
+    for (; e < p_; ++e) power = std::min<long long>(power * 10 + (*e - '0'), 1000000000LL);
+    magnitude += negative ? -power : power;
+    if (magnitude > 0) fail("number overflow: beyond the range of a double");
   }
-  long long power = 0;
-  const char* e = exponent + 1;
-  const bool negative = e < p_ && *e == '-';
-  if (e < p_ && (*e == '+' || *e == '-')) ++e;
-  for (; e < p_; ++e) power = std::min<long long>(power * 10 + (*e - '0'), 1000000000LL);
-  magnitude += negative ? -power : power;
-  if (magnitude > 0) fail("number overflow: beyond the range of a double");
-  *out = *start == '-' ? -0.0 : 0.0;
+  return Value(*start == '-' ? -0.0 : 0.0);
 }
 
 void JsonScanner::expectWord(const char* word) {
   for (const char* w = word; *w; ++w, ++p_)
     if (p_ == end_ || *p_ != *w) fail("not a value (a misspelt true, false or null?)");
+  spendValue(0);
 }
 
 void JsonScanner::readString(std::string& out) {
   if (peek() != Kind::String) fail("expected a string");
   out.clear();
   scanString(&out);
+  spendValue(kStringBytes + heapBytes(decoded_));
   pending_ = false;
 }
 
-double JsonScanner::readNumber() {
+Value JsonScanner::readNumber() {
   if (peek() != Kind::Number) fail("expected a number");
-  double value = 0.0;
-  scanNumber(&value);
   pending_ = false;
-  return value;
-}
-
-bool JsonScanner::readBoolean() {
-  if (peek() != Kind::Boolean) fail("expected true or false");
-  const bool value = *p_ == 't';
-  expectWord(value ? "true" : "false");
-  pending_ = false;
-  return value;
+  return scanNumber(true);
 }
 
 void JsonScanner::readNull() {
   if (peek() != Kind::Null) fail("expected null");
   expectWord("null");
   pending_ = false;
+}
+
+namespace {
+
+// Where readValue puts the next value: the array or the member of the object that is open.
+struct OpenValue {
+  Value value;
+  std::string key;  // objects: the member being read
+};
+
+}  // namespace
+
+Value JsonScanner::readValue() {
+  const std::size_t base = open_.size();
+  std::vector<OpenValue> stack;
+  std::string text;
+  pending_ = false;
+  for (;;) {
+    Value scalar;
+    bool container = false;
+    switch (peek()) {
+    case Kind::Object:
+      open('}');
+      stack.push_back({Value::object(), ""});
+      container = true;
+      break;
+    case Kind::Array:
+      open(']');
+      stack.push_back({Value::array(), ""});
+      container = true;
+      break;
+    case Kind::String:
+      text.clear();
+      scanString(&text);
+      spendValue(kStringBytes + heapBytes(decoded_));
+      scalar = Value(text);
+      break;
+    case Kind::Number:
+      scalar = scanNumber(true);
+      break;
+    case Kind::Boolean:
+      scalar = Value(*p_ == 't');
+      expectWord(*p_ == 't' ? "true" : "false");
+      break;
+    case Kind::Null:
+      expectWord("null");
+      break;
+    }
+    // Then to the next value inside what is open, closing what has ended and placing each
+    // finished value in its parent.
+    bool more = false;
+    bool placing = !container;
+    while (open_.size() > base) {
+      if (placing) {
+        OpenValue& parent = stack.back();
+        if (parent.value.isArray())
+          parent.value.push(std::move(scalar));
+        else
+          parent.value.set(parent.key, std::move(scalar));
+        placing = false;
+      }
+      OpenValue& top = stack.back();
+      if (open_.back() == '}') {
+        if (next('}')) {
+          top.key.clear();
+          scanKey(&top.key);
+          more = true;
+          break;
+        }
+      } else if (next(']')) {
+        more = true;
+        break;
+      }
+      scalar = std::move(top.value);
+      stack.pop_back();
+      if (stack.empty()) return scalar;
+      placing = true;
+    }
+    if (!more) return scalar;
+  }
 }
 
 void JsonScanner::skipValue() {
@@ -376,9 +490,10 @@ void JsonScanner::skipValue() {
       break;
     case Kind::String:
       scanString(nullptr);
+      spendValue(kStringBytes + heapBytes(decoded_));
       break;
     case Kind::Number:
-      scanNumber(nullptr);
+      scanNumber(false);
       break;
     case Kind::Boolean:
       expectWord(*p_ == 't' ? "true" : "false");
@@ -392,11 +507,7 @@ void JsonScanner::skipValue() {
     while (open_.size() > base) {
       if (open_.back() == '}') {
         if (!next('}')) continue;
-        if (p_ == end_ || *p_ != '"') fail("expected a member name");
-        scanString(nullptr);
-        skipWhitespace();
-        if (p_ == end_ || *p_ != ':') fail("expected ':'");
-        ++p_;
+        scanKey(nullptr);
       } else if (!next(']')) {
         continue;
       }
@@ -422,4 +533,4 @@ void JsonScanner::finish() {
   if (p_ != end_) fail("more text after the document");
 }
 
-}  // namespace nvbw::summary
+}  // namespace nvbw

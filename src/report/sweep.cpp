@@ -1,4 +1,4 @@
-#include "fleet/sweep.h"
+#include "report/sweep.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -28,12 +28,6 @@ std::vector<std::string> splitColons(const std::string& text) {
     parts.push_back(text.substr(from, colon - from));
   parts.push_back(text.substr(from));
   return parts;
-}
-
-std::string rightAligned(const std::string& text, int width) {
-  std::ostringstream s;
-  s << std::setw(width) << text;
-  return s.str();
 }
 
 std::string cellLabel(std::size_t row, std::size_t col) {

@@ -1,21 +1,18 @@
-// What a saved report must look like before any view (comparison, HTML) reads it: the keys the
-// views use, with their types, value ranges and matrix shapes, for this tool's layout and for
-// upstream v0.8's. Keys the views do not use are left alone (their depth is already bounded by
-// the reader). Pure.
+// What a report may hold and how it is read: the limits the report reader holds a document to,
+// the ranges of its numbers, and the fault it reports (report_reader.h reads; report_checks.h
+// checks).
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "core/error.h"
-#include "core/stop_request.h"
 
 namespace nvbw {
 
-// A document is not a usable report. The message says where ("nvbandwidth.testcases[3]
-// (\"key\").values[0][1]") and what is wrong.
+// A document is not a usable report. The message says where and what is wrong.
 class ReportShapeError : public Error {
  public:
   using Error::Error;
@@ -25,6 +22,21 @@ enum class ReportKind {
   Run,              // a run's report: needs "testcases" (--compare, --baseline)
   RunOrComparison,  // also the output of `--compare -j` (--from)
 };
+
+// What of a report is read into the Report. Matrices leaves out what the fleet summary has no
+// use for (each cell's samples and statistics, the environment snapshots, the settings, timing
+// and memory, the sweep and members the model does not know): those are only checked to be JSON.
+enum class ReadScope { Whole, Matrices };
+
+// The largest report read, its nesting, and the memory its document may take:
+// kReportMemoryFactor x its size + kReportMemoryBase. Reports as this tool and upstream write
+// them take 2.5 to 6 times their size as a generic document; only values packed more densely than
+// any report packs them (a long array of "0,") get near the limit.
+inline constexpr std::uint64_t kMaxReportBytes = 256ull * 1024 * 1024;
+inline constexpr std::size_t kMaxReportDepth = 64;
+inline constexpr std::size_t kReportMemoryFactor = 8;
+inline constexpr std::size_t kReportMemoryBase = 16u << 20;
+std::size_t documentBudget(std::size_t textBytes);
 
 // The largest values a report may hold: what no GPU measures (a bandwidth above 10^7 GB/s, a
 // latency above one second).
@@ -63,9 +75,10 @@ bool withinRange(double value, const ValueRange& range);
 inline constexpr std::size_t kMaxReportGpus = 4096;
 inline constexpr std::size_t kMaxSweepSizes = 64;
 
-// Throws ReportShapeError, or Interrupted when `stop` reports a signal (asked every matrix row).
-void checkReportShape(const nlohmann::json& document, ReportKind kind,
-                      const StopRequest& stop = {});
+struct ReadOptions {
+  ReportKind kind = ReportKind::Run;
+  ReadScope scope = ReadScope::Whole;
+};
 
 // A matrix cell as upstream writes it ("55.4859", "1.23457e+06", "N/A"): its value, nullopt for
 // N/A. Throws ReportShapeError for anything else (`where` names the cell).

@@ -1,4 +1,4 @@
-#include "fleet/text_view.h"
+#include "core/text_view.h"
 
 #include "core/escape.h"
 

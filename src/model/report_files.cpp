@@ -1,4 +1,4 @@
-#include "fleet/report_files.h"
+#include "model/report_files.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bounded_json.h"
 #include "core/escape.h"
 
 namespace nvbw {
@@ -188,10 +187,6 @@ mode_t newFileMode() {
 
 }  // namespace
 
-std::size_t documentBudget(std::size_t textBytes) {
-  return kReportMemoryFactor * textBytes + kReportMemoryBase;
-}
-
 std::string readReportBytes(const NamedFile& file, const StopRequest& stop) {
   if (file.path == "-") return readAll(file, STDIN_FILENO, 0, stop);
   std::uint64_t size = 0;
@@ -199,25 +194,21 @@ std::string readReportBytes(const NamedFile& file, const StopRequest& stop) {
   return readAll(file, fd.get(), size, stop);
 }
 
-nlohmann::json readReport(const NamedFile& file, ReportKind kind, const StopRequest& stop) {
-  nlohmann::json document;
-  {
-    const std::string text = readReportBytes(file, stop);
-    if (text.empty()) refuse(file, "is empty, not a report");
-    throwIfStopped(stop);
-    try {
-      document = parseBoundedJson(text, kMaxReportDepth, documentBudget(text.size()), stop);
-    } catch (const JsonInputError& e) {
-      refuse(file, e.what());
-    }
-  }  // the text goes before the document is checked: the reader's peak is text + document
+Report readReport(const NamedFile& file, const ReadOptions& options, const StopRequest& stop) {
+  return readReportFrom(file, readReportBytes(file, stop), options, stop);
+}
+
+Report readReportFrom(const NamedFile& file, const std::string& text, const ReadOptions& options,
+                      const StopRequest& stop) {
+  if (text.empty()) refuse(file, "is empty, not a report");
   throwIfStopped(stop);
   try {
-    checkReportShape(document, kind, stop);
+    return readReportText(text, options, stop);
+  } catch (const JsonInputError& e) {
+    refuse(file, e.what());
   } catch (const ReportShapeError& e) {
     refuse(file, std::string("not a usable report: ") + e.what());
   }
-  return document;
 }
 
 OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)

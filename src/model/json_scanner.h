@@ -1,0 +1,94 @@
+// The project's JSON reader: a strict scanner that walks a text once, front to back, while the
+// caller says what it expects next, reads the values it wants (as typed numbers and strings, or
+// as a Value) and skips the rest. Nothing recurses over the input.
+//
+// It accepts exactly RFC 8259 JSON as nlohmann::json::accept does (a leading UTF-8 byte order
+// mark skipped; strings must be UTF-8 without raw control characters or lone surrogates), nested
+// at most `maxDepth` levels (the document itself is level 1), and holding at most about
+// `maxBytes` as a document in memory (every value it passes, read or skipped, counted as a
+// generic JSON document holds it: the limit is on how densely a text packs its values, whatever
+// the reader keeps of them). Every fault throws JsonInputError: "not JSON at byte N: why" (N the
+// 1-based position of the byte at fault, one past the end where the text ends early), "nested
+// more than N levels deep", "would take more than N MiB of memory to hold (...)".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "model/value.h"
+
+namespace nvbw {
+
+// Why a text is not a usable JSON document: not JSON, nested too deeply, packed too densely.
+// One line that says where (byte offset) without quoting the input.
+class JsonInputError : public Error {
+ public:
+  using Error::Error;
+};
+
+class JsonScanner {
+ public:
+  enum class Kind { Object, Array, String, Number, Boolean, Null };
+
+  JsonScanner(const std::string& text, std::size_t maxDepth,
+              std::size_t maxBytes = static_cast<std::size_t>(-1));
+
+  // The kind of the value that comes next (in a container: after nextKey/nextElement).
+  Kind peek();
+  static const char* kindName(Kind k);  // as Value::typeName: "object", "number", ...
+
+  // Objects: enterObject(); while (nextKey(key)) { read or skip the member's value }.
+  void enterObject();
+  bool nextKey(std::string& key);  // false once the object is closed
+  // Arrays: enterArray(); while (nextElement()) { read or skip the element }.
+  void enterArray();
+  bool nextElement();  // false once the array is closed
+
+  void readString(std::string& out);
+  // A number as a Value: whole numbers as integers (unsigned when not negative) while they fit
+  // 64 bits, the others as doubles, as nlohmann reads them. Too large for a double: an error, as
+  // for nlohmann; too small: 0.
+  Value readNumber();
+  void readNull();
+  // The next value, whole (iteratively, within the depth limit).
+  Value readValue();
+  void skipValue();  // checks it as it goes
+  void finish();     // nothing but whitespace may follow the document
+  // Wherever the reading stopped (a value expected or not, containers open): checks the rest of
+  // the text, so that a caller who found a fault in what it read can still report the text's
+  // first syntax error instead, as a parser that reads everything first would.
+  void skipRest();
+
+  std::size_t depth() const { return open_.size(); }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const;
+  void spend(std::size_t bytes);
+  void spendValue(std::size_t bytes);  // a value placed in the container that is open
+  void skipWhitespace();
+  void open(char closer);
+  bool next(char closer);  // the comma or the closer after an element
+  void scanKey(std::string* out);
+  void scanString(std::string* out);
+  Value scanNumber(bool wanted);
+  Value numberValue(const char* start, const char* fraction, const char* exponent);
+  void expectWord(const char* word);
+  unsigned hex4();
+
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  std::size_t maxDepth_;
+  std::size_t maxBytes_;
+  std::size_t bytes_ = 0;
+  std::size_t decoded_ = 0;  // the length of the last string scanned, as decoded
+  // Per open container: its closer, and whether an element has been read yet.
+  std::vector<char> open_;
+  std::vector<bool> started_;
+  bool pending_ = true;  // a value is due (the document's, a member's, an element's)
+};
+
+}  // namespace nvbw

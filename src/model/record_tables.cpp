@@ -1,0 +1,483 @@
+// The tables of the model's small records (record_fields.h): each key once, with its field.
+#include "model/matrix_parts.h"
+#include "model/record_fields.h"
+#include "model/report_keys.h"
+
+namespace nvbw::model {
+
+// ---- Values as fields ----
+
+bool take(const Value& v, std::optional<std::string>& out) {
+  if (!v.isString()) return false;
+  out = v.asString();
+  return true;
+}
+
+bool take(const Value& v, std::optional<bool>& out) {
+  if (!v.isBoolean()) return false;
+  out = v.asBoolean();
+  return true;
+}
+
+bool take(const Value& v, std::optional<double>& out) {
+  if (!v.isNumber()) return false;
+  out = v.asDouble();
+  return true;
+}
+
+bool take(const Value& v, std::optional<std::uint64_t>& out) {
+  if (!v.isUnsigned()) return false;
+  out = v.asUnsigned();
+  return true;
+}
+
+bool take(const Value& v, std::optional<std::int64_t>& out) {
+  if (!v.isInteger() || (v.isUnsigned() && v.asUnsigned() > INT64_MAX)) return false;
+  out = v.asInteger();
+  return true;
+}
+
+bool take(const Value& v, std::optional<OrNull>& out) {
+  if (v.isNull()) {
+    out = OrNull();
+    return true;
+  }
+  if (!v.isNumber()) return false;
+  out = OrNull(v.asDouble());
+  return true;
+}
+
+bool take(const Value& v, std::optional<std::optional<std::string>>& out) {
+  if (v.isNull()) {
+    out = std::optional<std::string>();
+    return true;
+  }
+  if (!v.isString()) return false;
+  out = std::optional<std::string>(v.asString());
+  return true;
+}
+
+namespace {
+
+template <typename T> bool takeList(const Value& v, std::optional<std::vector<T>>& out) {
+  if (!v.isArray()) return false;
+  std::vector<T> list;
+  for (const Value& item : v.items()) {
+    std::optional<T> one;
+    if (!take(item, one)) return false;
+    list.push_back(std::move(*one));
+  }
+  out = std::move(list);
+  return true;
+}
+
+template <typename T> Value giveList(const std::vector<T>& list) {
+  Value out = Value::array();
+  for (const T& item : list) out.push(give(item));
+  return out;
+}
+
+}  // namespace
+
+bool take(const Value& v, std::optional<std::vector<std::string>>& out) { return takeList(v, out); }
+bool take(const Value& v, std::optional<std::vector<std::uint64_t>>& out) {
+  return takeList(v, out);
+}
+bool take(const Value& v, std::optional<std::vector<double>>& out) { return takeList(v, out); }
+bool take(const Value& v, std::optional<std::vector<OrNull>>& out) { return takeList(v, out); }
+
+Value give(const std::string& v) { return Value(v); }
+Value give(bool v) { return Value(v); }
+Value give(double v) { return Value(v); }
+Value give(std::uint64_t v) { return Value(static_cast<unsigned long long>(v)); }
+Value give(std::int64_t v) { return Value(static_cast<long long>(v)); }
+Value give(const OrNull& v) { return v ? Value(*v) : Value(); }
+Value give(const std::optional<std::string>& v) { return v ? Value(*v) : Value(); }
+Value give(const std::vector<std::string>& v) { return giveList(v); }
+Value give(const std::vector<std::uint64_t>& v) { return giveList(v); }
+Value give(const std::vector<double>& v) { return giveList(v); }
+Value give(const std::vector<OrNull>& v) { return giveList(v); }
+
+// ---- The run's records ----
+
+const std::vector<Field<SettingsRecord>>& settingsFields() {
+  using R = SettingsRecord;
+  static const std::vector<Field<R>> fields = {field(keys::kBufferSizeMiB, &R::bufferSizeMiB),
+                                               field(keys::kTestSamples, &R::testSamples),
+                                               field(keys::kLoopCount, &R::loopCount),
+                                               field(keys::kStatistic, &R::statistic),
+                                               field(keys::kVerify, &R::verify),
+                                               field(keys::kCpuAffinity, &R::cpuAffinity),
+                                               field(keys::kUseHugePages, &R::useHugePages),
+                                               field(keys::kTargetNumPairs, &R::targetNumPairs),
+                                               field(keys::kPair, &R::pair),
+                                               field(keys::kSweepMiB, &R::sweepMiB)};
+  return fields;
+}
+
+const std::vector<Field<TimingRecord>>& timingFields() {
+  using R = TimingRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kWallSeconds, &R::wallSeconds),
+      field(keys::kReleaseSeconds, &R::releaseSeconds),
+      field(keys::kAllocationSeconds, &R::allocationSeconds),
+      field(keys::kFillSeconds, &R::fillSeconds),
+      field(keys::kEnqueueSeconds, &R::enqueueSeconds),
+      field(keys::kWaitSeconds, &R::waitSeconds),
+      field(keys::kVerificationSeconds, &R::verificationSeconds),
+      field(keys::kLatencySeconds, &R::latencySeconds),
+      field(keys::kTimedCopiesSeconds, &R::timedCopiesSeconds)};
+  return fields;
+}
+
+const std::vector<Field<MemoryRecord>>& memoryFields() {
+  using R = MemoryRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kHostBytesAllocated, &R::hostBytesAllocated),
+      field(keys::kDeviceBytesAllocated, &R::deviceBytesAllocated),
+      field(keys::kPeakHostBytes, &R::peakHostBytes),
+      field(keys::kPeakDeviceBytes, &R::peakDeviceBytes)};
+  return fields;
+}
+
+const std::vector<Field<ProcessRecord>>& processFields() {
+  using R = ProcessRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kRank, &R::rank), field(keys::kHost, &R::host), field(keys::kDevice, &R::device),
+      field(keys::kName, &R::name), field(keys::kPci, &R::pci),   field(keys::kUuid, &R::uuid)};
+  return fields;
+}
+
+namespace {
+
+const std::vector<Field<PcieRecord>>& pcieFields() {
+  using R = PcieRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kCurrentGts, &R::currentGts), field(keys::kCurrentWidth, &R::currentWidth),
+      field(keys::kMaxGts, &R::maxGts),         field(keys::kMaxWidth, &R::maxWidth),
+      field(keys::kCurrent, &R::current),       field(keys::kMax, &R::max)};
+  return fields;
+}
+
+const std::vector<Field<GpuStateRecord>>& gpuStateFields() {
+  using R = GpuStateRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kDevice, &R::device),
+      nullable(keys::kSmClockMhz, &R::smClockMHz),
+      nullable(keys::kSmClockMaxMhz, &R::smClockMaxMHz),
+      nullable(keys::kMemoryClockMhz, &R::memoryClockMHz),
+      nullable(keys::kMemoryClockMaxMhz, &R::memoryClockMaxMHz),
+      nullable(keys::kClocksLocked, &R::clocksLocked),
+      nullable(keys::kPowerLimitW, &R::powerLimitW),
+      nullable(keys::kPowerDrawW, &R::powerDrawW),
+      nullable(keys::kTemperatureC, &R::temperatureC),
+      nullable(keys::kEccEnabled, &R::eccEnabled),
+      nullable(keys::kPersistenceMode, &R::persistenceMode),
+      nullable(keys::kMigEnabled, &R::migEnabled),
+      nullable(keys::kComputeMode, &R::computeMode),
+      nullable(keys::kThrottleSeconds, &R::throttleSeconds),
+      {keys::kPcie,
+       [](R& r, const Value& v) {
+         if (v.isNull()) return true;
+         r.pcie = recordOf(v, pcieFields());
+         return r.pcie.has_value();
+       },
+       [](const R& r) -> std::optional<Value> {
+         return r.pcie ? writeRecord(*r.pcie, pcieFields()) : Value();
+       }},
+      nullable(keys::kNumaNode, &R::numaNode),
+      nullable(keys::kHostBufferCpus, &R::hostBufferCpus)};
+  return fields;
+}
+
+}  // namespace
+
+const std::vector<Field<EnvironmentRecord>>& environmentFields() {
+  using R = EnvironmentRecord;
+  static const std::vector<Field<R>> fields = {
+      {keys::kHost,
+       [](R& r, const Value& v) {
+         if (!v.isObject()) return false;
+         for (const Value::Member& m : v.members()) {
+           if (m.first == keys::kCpuModel && (m.second.isNull() || take(m.second, r.cpuModel)))
+             continue;
+           if (m.first == keys::kNumaNodes && (m.second.isNull() || take(m.second, r.numaNodes)))
+             continue;
+           setMember(r.hostExtras, m.first, m.second);
+         }
+         return true;
+       },
+       [](const R& r) -> std::optional<Value> {
+         Value host = Value::object(r.hostExtras);
+         host.set(keys::kCpuModel, give(r.cpuModel));
+         host.set(keys::kNumaNodes, give(r.numaNodes));
+         return host;
+       }},
+      nullable(keys::kNvmlProblem, &R::nvmlProblem),
+      nested<R, std::vector<GpuStateRecord>>(
+          keys::kGpus, &R::gpus, [](const Value& v) { return recordsOf(v, gpuStateFields()); },
+          [](const std::vector<GpuStateRecord>& g) { return writeRecords(g, gpuStateFields()); })};
+  return fields;
+}
+
+// ---- Sections ----
+
+const std::vector<Field<SweepSeriesRecord>>& sweepSeriesFields() {
+  using R = SweepSeriesRecord;
+  static const std::vector<Field<R>> fields = {
+      always(keys::kName, &R::name), field(keys::kTestcase, &R::testcase),
+      field(keys::kUnit, &R::unitText), always(keys::kSums, &R::sums),
+      nullable(keys::kSizeReaching90, &R::sizeReaching90)};
+  return fields;
+}
+
+const std::vector<Field<SweepSection>>& sweepFields() {
+  using R = SweepSection;
+  static const std::vector<Field<R>> fields = {
+      always(keys::kSizesMiB, &R::sizesMiB),
+      nested<R, std::vector<SweepSeriesRecord>>(
+          keys::kSeries, &R::series,
+          [](const Value& v) -> std::optional<std::vector<SweepSeriesRecord>> {
+            auto series = recordsOf(v, sweepSeriesFields());
+            if (series)
+              for (SweepSeriesRecord& s : *series) s.unit = unitOfEntry(s.unitText, s.name);
+            return series;
+          },
+          [](const std::vector<SweepSeriesRecord>& s) {
+            return writeRecords(s, sweepSeriesFields());
+          })};
+  return fields;
+}
+
+const std::vector<Field<ComparedCellRecord>>& comparedCellFields() {
+  using R = ComparedCellRecord;
+  static const std::vector<Field<R>> fields = {
+      always(keys::kName, &R::name),
+      field(keys::kTestcase, &R::testcase),
+      field(keys::kUnit, &R::unitText),
+      field(keys::kVerdict, &R::verdict),
+      field(keys::kBasis, &R::basis),
+      field(keys::kRow, &R::row),
+      field(keys::kCol, &R::col),
+      field(keys::kBufferSizeMiB, &R::bufferSizeMiB),
+      field(keys::kBaselineReports, &R::baselineReports),
+      field(keys::kBaseline, &R::baseline),
+      field(keys::kCurrent, &R::current),
+      field(keys::kChangePercent, &R::changePercent),
+      field(keys::kBandPercent, &R::bandPercent),
+      field(keys::kRunToRunPercent, &R::runToRunPercent),
+      field(keys::kHealthySpreadPercent, &R::healthySpreadPercent),
+      field(keys::kUnstableLimitPercent, &R::unstableLimitPercent),
+      field(keys::kSpreadPercent, &R::spreadPercent),
+      field(keys::kSeparationPercent, &R::separationPercent),
+      field(keys::kUnstable, &R::unstable),
+      field(keys::kSuspect, &R::suspect),
+      field(keys::kNoisy, &R::noisy),
+      field(keys::kConfirmations, &R::confirmations),
+      field(keys::kConfirmationSpreads, &R::confirmationSpreads),
+      field(keys::kConfirmedMedian, &R::confirmedMedian),
+      field(keys::kConfirmedChangePercent, &R::confirmedChangePercent),
+      field(keys::kConfirmedSpreadPercent, &R::confirmedSpreadPercent)};
+  return fields;
+}
+
+namespace {
+
+const std::vector<Field<ComparisonCounts>>& comparisonCountFields() {
+  using R = ComparisonCounts;
+  static const std::vector<Field<R>> fields = {field(keys::kCells, &R::cells),
+                                               field(keys::kSame, &R::same),
+                                               field(keys::kSlower, &R::slower),
+                                               field(keys::kFaster, &R::faster),
+                                               field(keys::kNoisy, &R::noisy),
+                                               field(keys::kUnstable, &R::unstable),
+                                               field(keys::kSuspect, &R::suspect),
+                                               field(keys::kOnlyInBaseline, &R::onlyInBaseline),
+                                               field(keys::kOnlyInCurrent, &R::onlyInCurrent)};
+  return fields;
+}
+
+const std::vector<Field<SuspectRecord>>& suspectFields() {
+  using R = SuspectRecord;
+  static const std::vector<Field<R>> fields = {field(keys::kTestcase, &R::testcase),
+                                               field(keys::kBufferSizeMiB, &R::bufferSizeMiB)};
+  return fields;
+}
+
+const std::vector<Field<ConfirmationRecord>>& confirmationFields() {
+  using R = ConfirmationRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kRuns, &R::runs),
+      nested<R, std::vector<SuspectRecord>>(
+          keys::kTestcases, &R::testcases,
+          [](const Value& v) { return recordsOf(v, suspectFields()); },
+          [](const std::vector<SuspectRecord>& s) { return writeRecords(s, suspectFields()); }),
+      field(keys::kSeconds, &R::seconds), field(keys::kUnconfirmed, &R::unconfirmed)};
+  return fields;
+}
+
+}  // namespace
+
+const std::vector<Field<ComparisonSection>>& comparisonFields() {
+  using R = ComparisonSection;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kRule, &R::rule),
+      field(keys::kBand, &R::band),
+      field(keys::kBaselineReports, &R::baselineReports),
+      field(keys::kTolerancePercent, &R::tolerancePercent),
+      field(keys::kRunToRunFloorPercent, &R::runToRunFloorPercent),
+      nested<R, ComparisonCounts>(
+          keys::kSummary, &R::summary,
+          [](const Value& v) { return recordOf(v, comparisonCountFields()); },
+          [](const ComparisonCounts& c) { return writeRecord(c, comparisonCountFields()); }),
+      nested<R, std::vector<ComparedCellRecord>>(
+          keys::kCells, &R::cells,
+          [](const Value& v) { return recordsOf(v, comparedCellFields()); },
+          [](const std::vector<ComparedCellRecord>& c) {
+            return writeRecords(c, comparedCellFields());
+          }),
+      field(keys::kOnlyInBaseline, &R::onlyInBaseline),
+      field(keys::kOnlyInCurrent, &R::onlyInCurrent),
+      field(keys::kNotes, &R::notes),
+      nested<R, ConfirmationRecord>(
+          keys::kConfirmation, &R::confirmation,
+          [](const Value& v) { return recordOf(v, confirmationFields()); },
+          [](const ConfirmationRecord& c) { return writeRecord(c, confirmationFields()); })};
+  return fields;
+}
+
+namespace {
+
+const std::vector<Field<ExpectationCounts>>& expectationCountFields() {
+  using R = ExpectationCounts;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kCells, &R::cells), field(keys::kMet, &R::met),
+      field(keys::kBelow, &R::below), field(keys::kBelowNotListed, &R::belowNotListed),
+      field(keys::kUnmet, &R::unmet), field(keys::kNotJudged, &R::notJudged)};
+  return fields;
+}
+
+const std::vector<Field<JudgedMatrixRecord>>& judgedMatrixFields() {
+  using R = JudgedMatrixRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kName, &R::name),     field(keys::kTestcase, &R::testcase),
+      field(keys::kUnit, &R::unitText), field(keys::kBufferSizeMiB, &R::bufferSizeMiB),
+      field(keys::kCells, &R::cells),   field(keys::kMet, &R::met),
+      field(keys::kBelow, &R::below),   field(keys::kLines, &R::lines)};
+  return fields;
+}
+
+const std::vector<Field<BelowCellRecord>>& belowCellFields() {
+  using R = BelowCellRecord;
+  static const std::vector<Field<R>> fields = {field(keys::kName, &R::name),
+                                               field(keys::kTestcase, &R::testcase),
+                                               field(keys::kUnit, &R::unitText),
+                                               field(keys::kBound, &R::bound),
+                                               field(keys::kRow, &R::row),
+                                               field(keys::kCol, &R::col),
+                                               field(keys::kBufferSizeMiB, &R::bufferSizeMiB),
+                                               field(keys::kLine, &R::line),
+                                               field(keys::kValue, &R::value),
+                                               field(keys::kLimit, &R::limit),
+                                               field(keys::kPercentOfPeak, &R::percentOfPeak),
+                                               field(keys::kPeakGBps, &R::peakGBps),
+                                               field(keys::kLink, &R::link)};
+  return fields;
+}
+
+const std::vector<Field<UnmetRecord>>& unmetFields() {
+  using R = UnmetRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kLine, &R::line), field(keys::kExpectation, &R::expectation),
+      field(keys::kReason, &R::reason), field(keys::kDetail, &R::detail)};
+  return fields;
+}
+
+const std::vector<Field<NotJudgedRecord>>& notJudgedFields() {
+  using R = NotJudgedRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kName, &R::name), field(keys::kReason, &R::reason),
+      field(keys::kBufferSizeMiB, &R::bufferSizeMiB), field(keys::kCells, &R::cells)};
+  return fields;
+}
+
+const std::vector<Field<ExpectationLineRecord>>& expectationLineFields() {
+  using R = ExpectationLineRecord;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kLine, &R::line),         field(keys::kName, &R::name),
+      field(keys::kTestcase, &R::testcase), field(keys::kCells, &R::cells),
+      field(keys::kUnit, &R::unitText),     field(keys::kBound, &R::bound),
+      field(keys::kLimit, &R::limit)};
+  return fields;
+}
+
+template <typename R, typename T>
+Field<ExpectationSection> recordList(const char* key,
+                                     std::optional<std::vector<T>> ExpectationSection::*member,
+                                     const std::vector<Field<T>>& (*fields)()) {
+  return nested<ExpectationSection, std::vector<T>>(
+      key, member, [fields](const Value& v) { return recordsOf(v, fields()); },
+      [fields](const std::vector<T>& list) { return writeRecords(list, fields()); });
+}
+
+}  // namespace
+
+const std::vector<Field<ExpectationSection>>& expectationFields() {
+  using R = ExpectationSection;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kCheck, &R::check),
+      field(keys::kLabel, &R::label),
+      field(keys::kPassedCheck, &R::passed),
+      nested<R, ExpectationCounts>(
+          keys::kSummary, &R::summary,
+          [](const Value& v) { return recordOf(v, expectationCountFields()); },
+          [](const ExpectationCounts& c) { return writeRecord(c, expectationCountFields()); }),
+      recordList<R, JudgedMatrixRecord>(keys::kMatrices, &R::matrices, judgedMatrixFields),
+      recordList<R, BelowCellRecord>(keys::kBelow, &R::below, belowCellFields),
+      recordList<R, UnmetRecord>(keys::kUnmet, &R::unmet, unmetFields),
+      recordList<R, NotJudgedRecord>(keys::kNotJudged, &R::notJudged, notJudgedFields),
+      field(keys::kNotes, &R::notes),
+      field(keys::kFile, &R::file),
+      recordList<R, ExpectationLineRecord>(keys::kExpectations, &R::lines, expectationLineFields),
+      field(keys::kMinPercentOfPeak, &R::minPercentOfPeak)};
+  return fields;
+}
+
+const std::vector<Field<OutlierRecord>>& outlierFields() {
+  using R = OutlierRecord;
+  static const std::vector<Field<R>> fields = {
+      always(keys::kRow, &R::row),
+      always(keys::kCol, &R::col),
+      field(keys::kCell, &R::cell),
+      field(keys::kLink, &R::link),
+      field(keys::kBelowMedianPercent, &R::belowMedianPercent),
+      field(keys::kClassMedian, &R::classMedian)};
+  return fields;
+}
+
+const std::vector<Field<LinkPeakRecord>>& linkPeakFields() {
+  using R = LinkPeakRecord;
+  static const std::vector<Field<R>> fields = {field(keys::kLink, &R::link),
+                                               nullable(keys::kPeakGBps, &R::peakGBps),
+                                               field(keys::kConvention, &R::convention)};
+  return fields;
+}
+
+}  // namespace nvbw::model
+
+namespace nvbw {
+
+Members membersOf(const SettingsRecord& r) {
+  return model::writeRecord(r, model::settingsFields()).members();
+}
+Members membersOf(const TimingRecord& r) {
+  return model::writeRecord(r, model::timingFields()).members();
+}
+Members membersOf(const MemoryRecord& r) {
+  return model::writeRecord(r, model::memoryFields()).members();
+}
+Members membersOf(const ProcessRecord& r) {
+  return model::writeRecord(r, model::processFields()).members();
+}
+
+}  // namespace nvbw

@@ -1,0 +1,83 @@
+#include "model/report.h"
+
+#include <algorithm>
+
+namespace nvbw {
+
+const char* entryStatusName(EntryStatus s) {
+  switch (s) {
+  case EntryStatus::Waived:
+    return "Waived";
+  case EntryStatus::Error:
+    return "ERROR";
+  case EntryStatus::Running:
+    return "Running";
+  case EntryStatus::Passed:
+    break;
+  }
+  return "Passed";
+}
+
+std::optional<EntryStatus> entryStatusNamed(const std::string& name) {
+  for (EntryStatus s :
+       {EntryStatus::Passed, EntryStatus::Waived, EntryStatus::Error, EntryStatus::Running})
+    if (name == entryStatusName(s)) return s;
+  return std::nullopt;
+}
+
+const char* unitName(ReportUnit u) { return u == ReportUnit::Ns ? "ns" : "GB/s"; }
+
+namespace {
+
+template <typename T>
+const T* cellOf(const std::optional<Grid<T>>& grid, std::size_t row, std::size_t col) {
+  if (!grid || !grid->contains(row, col)) return nullptr;
+  return &grid->at(row, col);
+}
+
+}  // namespace
+
+OrNull MatrixView::value(std::size_t row, std::size_t col) const {
+  const NumberGrid* grid = entry_->matrix();
+  const std::size_t r = part_->firstRow + row;
+  if (!grid || !grid->contains(r, col)) return std::nullopt;
+  return grid->at(r, col);
+}
+
+const CellStatistics* MatrixView::statistics(std::size_t row, std::size_t col) const {
+  const auto* cell = cellOf(entry_->cells, part_->firstRow + row, col);
+  return cell && *cell ? &**cell : nullptr;
+}
+
+const std::string* MatrixView::link(std::size_t row, std::size_t col) const {
+  const auto* cell = cellOf(entry_->links, part_->firstRow + row, col);
+  return cell && *cell ? &**cell : nullptr;
+}
+
+OrNull MatrixView::peak(std::size_t row, std::size_t col) const {
+  const OrNull* cell = cellOf(entry_->peaks, part_->firstRow + row, col);
+  return cell ? *cell : std::nullopt;
+}
+
+OrNull MatrixView::percent(std::size_t row, std::size_t col) const {
+  const OrNull* cell = cellOf(entry_->percents, part_->firstRow + row, col);
+  return cell ? *cell : std::nullopt;
+}
+
+std::vector<MatrixView> matricesOf(const std::vector<ReportEntry>& entries) {
+  std::vector<MatrixView> views;
+  for (const ReportEntry& entry : entries)
+    if (entry.passedWithMatrix())
+      for (const MatrixPart& part : entry.parts) views.emplace_back(entry, part);
+  return views;
+}
+
+std::vector<MatrixView> Report::matrices() const {
+  return testcases ? matricesOf(*testcases) : std::vector<MatrixView>{};
+}
+
+std::size_t Report::gpuCount() const {
+  return std::max(gpuDeviceList ? gpuDeviceList->size() : 0, processes ? processes->size() : 0);
+}
+
+}  // namespace nvbw

@@ -1,0 +1,429 @@
+// The report model: everything a report of this tool says, typed. A run builds its Report from
+// its results (report/report_builder.h); a saved report (this tool's, of any layout written so
+// far, or upstream v0.8's and v0.10's) is read into one (report_reader.h); every view (text,
+// JSON, HTML, metrics, comparison, expectations, summary) takes one; report_writer.h writes one
+// as `-j` prints it.
+//
+// What the views would otherwise guess from names and titles is derived once, where the Report is
+// made: an entry's unit, the axes of its matrix (what its rows and columns are) and its parts
+// (upstream's bidirectional entries stack three matrices in one). A key the model does not know,
+// or one of an unexpected type where no check requires its type, is kept as it was read
+// (`extras`), so that a report written again loses nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/value.h"
+
+namespace nvbw {
+
+// A number a report may write as null (a change against a baseline of 0, a peak not known):
+// nullopt is null.
+using OrNull = std::optional<double>;
+
+enum class EntryStatus { Passed, Waived, Error, Running };
+const char* entryStatusName(EntryStatus s);  // "Passed", "Waived", "ERROR", "Running"
+std::optional<EntryStatus> entryStatusNamed(const std::string& name);
+
+enum class ReportUnit { GBps, Ns };  // ns: lower is better
+const char* unitName(ReportUnit u);  // "GB/s", "ns"
+
+// A matrix as a report holds one: rows x cols cells, row-major.
+template <typename T> struct Grid {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::vector<T> cells;
+  const T& at(std::size_t row, std::size_t col) const { return cells[row * cols + col]; }
+  T& at(std::size_t row, std::size_t col) { return cells[row * cols + col]; }
+  bool contains(std::size_t row, std::size_t col) const { return row < rows && col < cols; }
+};
+using NumberGrid = Grid<OrNull>;  // nullopt: N/A (null, or upstream's "N/A")
+
+// A cell's samples and what they give.
+struct CellStatistics {
+  std::vector<double> samples;
+  double min = 0.0;
+  double max = 0.0;
+  double mean = 0.0;
+  double median = 0.0;
+  double stddev = 0.0;
+  OrNull cv;  // stddev / mean as a fraction; null when the mean is 0
+};
+
+// A cell more than 10% below the median of the cells on the same kind of link.
+struct OutlierRecord {
+  std::size_t row = 0;
+  std::size_t col = 0;
+  std::optional<std::string> cell;  // "GPU 1 -> GPU 0"
+  std::optional<std::string> link;
+  std::optional<double> belowMedianPercent;
+  std::optional<double> classMedian;
+  Members extras;
+};
+
+// One link of a matrix's cells, its peak (null: unknown, or a latency matrix) and how a cell's
+// bytes count against it.
+struct LinkPeakRecord {
+  std::optional<std::string> link;
+  OrNull peakGBps;
+  std::optional<std::string> convention;
+  Members extras;
+};
+
+// What a matrix's title says its rows and columns are, read once: "memcpy CE CPU(row) ->
+// GPU(column) bandwidth (GB/s)" has rows of the word "CPU", columns "GPU", the arrow "->".
+struct MatrixAxes {
+  bool titled = false;     // the entry has a title at all (else only its shape tells)
+  bool rowsNamed = false;  // the title says what the rows are ("(row")
+  bool colsNamed = false;  // "(column)"
+  std::string rowWord;     // the word before "(row)": "CPU", "GPU"; "" when the title has none
+  std::string colWord;
+  // Between "(row)" and the column's word: "->", "<-", "<->"; "" when the title has no "(row)"
+  // before its "(column)".
+  std::string arrow;
+  // A multi-process testcase: rows and columns are ranks (each rank measures with its own GPU).
+  bool ranks = false;
+  bool rowsAreCpu() const { return rowWord == "CPU"; }
+  bool rowsAreGpus() const { return rowWord == "GPU"; }
+  bool colsAreGpus() const { return colWord == "GPU"; }
+};
+
+// One matrix of an entry: the entry's only one, or one of upstream's three stacked ones.
+struct MatrixPart {
+  std::string key;       // the matrix key: the entry's name, or name + "_read1" (upstream's)
+  std::string testcase;  // the testcase it is a matrix of: the entry's "testcase", else its name
+  std::string title;     // the part's own ("... Read1 bandwidth ..." for upstream's first)
+  std::size_t firstRow = 0;  // where it starts in the entry's grids
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  MatrixAxes axes;
+  bool wholeEntry = true;  // the entry holds this matrix alone (its SUM is this matrix's)
+};
+
+// One element of "testcases" (or of "confirmations"): a testcase, or one matrix of a testcase
+// with several, with its status and what it measured.
+struct ReportEntry {
+  std::string name;  // may be "" for an ERROR (an empty -t "")
+  EntryStatus status = EntryStatus::Passed;
+  std::optional<std::string> description;  // bandwidth_description: the matrix's title
+  std::optional<std::string> statistic;    // "median" or "mean"
+  std::optional<std::string> testcase;     // the testcase of one of its several matrices
+  std::optional<std::string> waiveReason;
+  std::optional<std::string> error;
+  std::optional<std::string> errorDetail;
+  std::optional<std::string> unitText;  // "unit" as written (upstream's entries have none)
+  std::optional<double> sum, min, max, average;
+  std::optional<std::uint64_t> bufferSizeMiB;    // --sweep: the size it was measured at
+  std::optional<std::uint64_t> confirmationRun;  // "confirmations": which run it was
+  std::optional<std::vector<std::string>> rowLabels;
+  // The grids as the entry holds them, each of one shape (upstream's stacked entries: 3N rows).
+  std::optional<NumberGrid> values;        // "values" (this tool's)
+  std::optional<Grid<std::string>> texts;  // "bandwidth_matrix" (upstream's strings)
+  std::optional<Grid<std::optional<CellStatistics>>> cells;
+  std::optional<Grid<std::optional<std::string>>> links;
+  std::optional<NumberGrid> peaks;     // peak_GBps
+  std::optional<NumberGrid> percents;  // percent_of_peak
+  std::optional<std::vector<OutlierRecord>> outliers;
+  std::optional<std::vector<LinkPeakRecord>> linkPeaks;
+  std::optional<Value> abovePeak;  // cells above 100% of their peak, as the run wrote them
+  Members extras;
+
+  // Derived where the entry was made:
+  ReportUnit unit = ReportUnit::GBps;  // "unit", else ns for keys naming a latency
+  // Upstream's strings as numbers, for an entry without "values".
+  std::optional<NumberGrid> textValues;
+  std::vector<MatrixPart> parts;  // none (no matrix), one, or upstream's three
+
+  // The cell values the views use: "values", else upstream's strings; nullptr without a matrix.
+  const NumberGrid* matrix() const {
+    return values ? &*values : textValues ? &*textValues : nullptr;
+  }
+  bool passedWithMatrix() const { return status == EntryStatus::Passed && matrix(); }
+};
+
+// A matrix of an entry with its cells, as the views walk them (cells of upstream's stacked
+// entries by their part's rows).
+class MatrixView {
+ public:
+  MatrixView(const ReportEntry& entry, const MatrixPart& part) : entry_(&entry), part_(&part) {}
+  const ReportEntry& entry() const { return *entry_; }
+  const MatrixPart& part() const { return *part_; }
+  const std::string& key() const { return part_->key; }
+  ReportUnit unit() const { return entry_->unit; }
+  bool latency() const { return entry_->unit == ReportUnit::Ns; }
+  std::size_t rows() const { return part_->rows; }
+  std::size_t cols() const { return part_->cols; }
+  OrNull value(std::size_t row, std::size_t col) const;
+  const CellStatistics* statistics(std::size_t row, std::size_t col) const;
+  const std::string* link(std::size_t row, std::size_t col) const;
+  OrNull peak(std::size_t row, std::size_t col) const;
+  OrNull percent(std::size_t row, std::size_t col) const;
+  // The entry's SUM where the part is the whole entry (upstream's is of its whole stack).
+  std::optional<double> sum() const { return part_->wholeEntry ? entry_->sum : std::nullopt; }
+
+ private:
+  const ReportEntry* entry_;
+  const MatrixPart* part_;
+};
+
+// Every matrix of the entries with one, in order (upstream's stacked entries in three).
+std::vector<MatrixView> matricesOf(const std::vector<ReportEntry>& entries);
+
+// ---- Sections of the run object ----
+
+// "settings": how the run measured (a flat object; keys of other layouts kept in extras).
+struct SettingsRecord {
+  std::optional<std::uint64_t> bufferSizeMiB;
+  std::optional<std::uint64_t> testSamples;
+  std::optional<std::uint64_t> loopCount;
+  std::optional<std::string> statistic;
+  std::optional<bool> verify;
+  std::optional<bool> cpuAffinity;
+  std::optional<bool> useHugePages;
+  std::optional<std::int64_t> targetNumPairs;
+  std::optional<std::vector<std::string>> pair;
+  std::optional<std::vector<std::uint64_t>> sweepMiB;
+  Members extras;
+};
+
+// "timing": where the run's time went, seconds.
+struct TimingRecord {
+  std::optional<double> wallSeconds, releaseSeconds, allocationSeconds, fillSeconds, enqueueSeconds,
+      waitSeconds, verificationSeconds, latencySeconds, timedCopiesSeconds;
+  Members extras;
+};
+
+// "memory": what the run allocated, bytes.
+struct MemoryRecord {
+  std::optional<std::uint64_t> hostBytesAllocated, deviceBytesAllocated, peakHostBytes,
+      peakDeviceBytes;
+  Members extras;
+};
+
+// One process of a multi-process run ("processes").
+struct ProcessRecord {
+  std::optional<std::uint64_t> rank;
+  std::optional<std::string> host;
+  std::optional<std::uint64_t> device;
+  std::optional<std::string> name;  // the GPU's
+  std::optional<std::string> pci;
+  std::optional<std::string> uuid;
+  Members extras;
+};
+
+// A PCIe link's state in an environment snapshot.
+struct PcieRecord {
+  std::optional<double> currentGts;
+  std::optional<std::uint64_t> currentWidth;
+  std::optional<double> maxGts;
+  std::optional<std::uint64_t> maxWidth;
+  std::optional<std::string> current;  // "PCIe Gen5 x16"
+  std::optional<std::string> max;
+  Members extras;
+};
+
+// One GPU in an environment snapshot; nullopt: unknown (null).
+struct GpuStateRecord {
+  std::optional<std::uint64_t> device;
+  std::optional<std::uint64_t> smClockMHz, smClockMaxMHz, memoryClockMHz, memoryClockMaxMHz;
+  std::optional<bool> clocksLocked;
+  std::optional<double> powerLimitW, powerDrawW;
+  std::optional<std::int64_t> temperatureC;
+  std::optional<bool> eccEnabled, persistenceMode, migEnabled;
+  std::optional<std::string> computeMode;
+  std::optional<double> throttleSeconds;
+  std::optional<PcieRecord> pcie;
+  std::optional<std::int64_t> numaNode;
+  std::optional<std::string> hostBufferCpus;
+  Members extras;  // "uuid" in some layouts
+};
+
+// "environment", "environment_at_end": the machine at a moment.
+struct EnvironmentRecord {
+  std::optional<std::string> cpuModel;   // host.cpu_model
+  std::optional<std::string> numaNodes;  // host.numa_nodes
+  Members hostExtras;
+  std::optional<std::string> nvmlProblem;  // why NVML did not answer; null when it did
+  std::optional<std::vector<GpuStateRecord>> gpus;
+  Members extras;
+};
+
+// "sweep": each testcase's SUMs over the buffer sizes.
+struct SweepSeriesRecord {
+  std::string name;
+  std::optional<std::string> testcase;
+  std::optional<std::string> unitText;
+  ReportUnit unit = ReportUnit::GBps;           // derived: "unit", else by the name
+  std::vector<OrNull> sums;                     // per size; null where that size did not pass
+  std::optional<std::uint64_t> sizeReaching90;  // null: latency, or no SUM at the largest size
+  Members extras;
+};
+
+struct SweepSection {
+  std::vector<std::uint64_t> sizesMiB;
+  std::optional<std::vector<SweepSeriesRecord>> series;
+  Members extras;
+};
+
+// One compared cell of "comparison" (fleet/comparison/comparison.h says what each means).
+struct ComparedCellRecord {
+  std::string name;
+  std::optional<std::string> testcase, unitText, verdict, basis;
+  std::optional<std::uint64_t> row, col, bufferSizeMiB, baselineReports;
+  std::optional<double> baseline, current;
+  std::optional<OrNull> changePercent;  // null: against a baseline of 0
+  std::optional<double> bandPercent, runToRunPercent, healthySpreadPercent, unstableLimitPercent,
+      spreadPercent, separationPercent;
+  std::optional<bool> unstable, suspect;
+  std::optional<bool> noisy;  // reports written before the healthy band
+  std::optional<std::vector<double>> confirmations;
+  std::optional<std::vector<OrNull>> confirmationSpreads;
+  std::optional<double> confirmedMedian;
+  std::optional<OrNull> confirmedChangePercent;
+  std::optional<double> confirmedSpreadPercent;
+  Members extras;
+};
+
+// "comparison.summary": how many cells got each verdict.
+struct ComparisonCounts {
+  std::optional<std::uint64_t> cells, same, slower, faster, noisy, unstable, suspect,
+      onlyInBaseline, onlyInCurrent;
+  Members extras;
+};
+
+struct SuspectRecord {
+  std::optional<std::string> testcase;
+  std::optional<std::uint64_t> bufferSizeMiB;
+  Members extras;
+};
+
+// "comparison.confirmation": what a run measured again before judging.
+struct ConfirmationRecord {
+  std::optional<std::uint64_t> runs;
+  std::optional<std::vector<SuspectRecord>> testcases;
+  std::optional<double> seconds;
+  std::optional<std::uint64_t> unconfirmed;
+  Members extras;
+};
+
+struct ComparisonSection {
+  std::optional<std::string> rule;  // "saved reports", "confirmed"; absent before the band rule
+  std::optional<std::string> band;  // "healthy side"
+  std::optional<std::uint64_t> baselineReports;
+  std::optional<double> tolerancePercent;
+  std::optional<double> runToRunFloorPercent;  // reports written before the healthy band
+  std::optional<ComparisonCounts> summary;
+  std::optional<std::vector<ComparedCellRecord>> cells;
+  std::optional<std::vector<std::string>> onlyInBaseline, onlyInCurrent, notes;
+  std::optional<ConfirmationRecord> confirmation;
+  Members extras;
+};
+
+// ---- "expectations": each check's result (fleet/expectations/expectations.h) ----
+
+struct ExpectationCounts {
+  std::optional<std::uint64_t> cells, met, below, belowNotListed, unmet, notJudged;
+  Members extras;
+};
+
+struct JudgedMatrixRecord {
+  std::optional<std::string> name, testcase, unitText;
+  std::optional<std::uint64_t> bufferSizeMiB, cells, met, below;
+  std::optional<std::vector<std::uint64_t>> lines;
+  Members extras;
+};
+
+struct BelowCellRecord {
+  std::optional<std::string> name, testcase, unitText, bound;
+  std::optional<std::uint64_t> row, col, bufferSizeMiB, line;
+  std::optional<double> value, limit;
+  std::optional<OrNull> percentOfPeak, peakGBps;
+  std::optional<std::optional<std::string>> link;  // null: no link known
+  Members extras;
+};
+
+struct UnmetRecord {
+  std::optional<std::uint64_t> line;
+  std::optional<std::string> expectation, reason, detail;
+  Members extras;
+};
+
+struct NotJudgedRecord {
+  std::optional<std::string> name, reason;
+  std::optional<std::uint64_t> bufferSizeMiB, cells;
+  Members extras;
+};
+
+struct ExpectationLineRecord {
+  std::optional<std::uint64_t> line;
+  std::optional<std::string> name, testcase, cells, unitText, bound;
+  std::optional<double> limit;
+  Members extras;
+};
+
+struct ExpectationSection {
+  std::optional<std::string> check;  // "file", "percent_of_peak"
+  std::optional<std::string> label;
+  std::optional<bool> passed;
+  std::optional<ExpectationCounts> summary;
+  std::optional<std::vector<JudgedMatrixRecord>> matrices;
+  std::optional<std::vector<BelowCellRecord>> below;
+  std::optional<std::vector<UnmetRecord>> unmet;
+  std::optional<std::vector<NotJudgedRecord>> notJudged;
+  std::optional<std::vector<std::string>> notes;
+  std::optional<std::string> file;
+  std::optional<std::vector<ExpectationLineRecord>> lines;  // "expectations": the file's lines
+  std::optional<double> minPercentOfPeak;
+  Members extras;
+};
+
+// A record's members as a document holds them (its extras among them), sorted by key: for the
+// views that show or compare every one.
+Members membersOf(const SettingsRecord& r);
+Members membersOf(const TimingRecord& r);
+Members membersOf(const MemoryRecord& r);
+Members membersOf(const ProcessRecord& r);
+
+// ---- The report ----
+
+// The "nvbandwidth" object: what the run was and what it found.
+struct Report {
+  // Run facts (upstream's keys first).
+  std::optional<std::string> version, gitVersion;
+  std::optional<std::uint64_t> cudaRuntimeVersion;
+  std::optional<std::string> driverVersion;
+  std::optional<std::vector<std::string>> gpuDeviceList;
+  std::optional<std::string> warning, error, errorDetail;
+  std::optional<std::uint64_t> cudaDriverVersion;
+  std::optional<std::string> schemaVersion;  // absent: upstream's layout
+  std::optional<std::string> release;
+  std::optional<std::string> hostname, startedAt;
+  std::optional<std::vector<std::string>> warnings;
+  std::optional<std::string> interrupted;  // the signal that stopped the run ("SIGINT")
+  std::optional<std::string> mpiVersion, memorySharing;
+  std::optional<std::vector<ProcessRecord>> processes;
+  std::optional<SettingsRecord> settings;
+  std::optional<TimingRecord> timing;
+  std::optional<MemoryRecord> memory;
+  std::optional<EnvironmentRecord> environment, environmentAtEnd;
+  // What it measured: absent in a comparison document (`--compare -j`).
+  std::optional<std::vector<ReportEntry>> testcases;
+  std::optional<SweepSection> sweep;
+  std::optional<ComparisonSection> comparison;
+  std::optional<std::vector<ReportEntry>> confirmations;
+  std::optional<std::vector<ExpectationSection>> expectations;
+  Members extras;
+
+  // Upstream's layout: no schema_version, strings only, no samples.
+  bool upstream() const { return !schemaVersion.has_value(); }
+  // The matrices of the testcases (none without testcases).
+  std::vector<MatrixView> matrices() const;
+  // How many GPUs the report is of: the longer of "GPU Device list" and "processes".
+  std::size_t gpuCount() const;
+};
+
+}  // namespace nvbw

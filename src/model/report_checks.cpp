@@ -1,0 +1,118 @@
+#include "model/report_checks.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <locale>
+#include <sstream>
+
+namespace nvbw::model {
+
+std::string Path::text() const {
+  std::string t = parent_ ? parent_->text() : root_;
+  if (key_) return t + "." + key_;
+  if (note_) return t + *note_;
+  if (parent_) return t + "[" + std::to_string(index_) + "]";
+  return t;
+}
+
+void reject(const Path& where, const std::string& why) {
+  throw ReportShapeError(where.text() + ": " + why);
+}
+
+void wrongType(const Value& value, const Path& where, const char* expected) {
+  reject(where, std::string("is ") + value.typeName() + ", not " + expected);
+}
+
+const ValueRange kNonNegative{0.0, 1e300, 0.0, "a number of 0 or more"};
+const ValueRange kAnyFinite{-1e300, 1e300, 0.0, "a finite number"};
+
+const ValueRange& spreadOf(const ValueRange& range) {
+  return &range == &kLatencyRange ? kSpreadOfLatency : kSpreadOfBandwidth;
+}
+
+std::string shortestNumber(double value) {
+  std::ostringstream s;
+  s.imbue(std::locale::classic());
+  s << value;
+  return s.str();
+}
+
+double number(const Value& value, const Path& where, const ValueRange& range) {
+  if (!value.isNumber()) wrongType(value, where, "a number");
+  const double v = value.asDouble();
+  if (!withinRange(v, range)) reject(where, shortestNumber(v) + " is not " + range.what);
+  return v;
+}
+
+void integer(const Value& value, const Path& where, long long minimum) {
+  if (!value.isInteger()) wrongType(value, where, "a whole number");
+  if (value.isUnsigned()) return;
+  if (value.asInteger() < minimum)
+    reject(where, std::to_string(value.asInteger()) + " is below " + std::to_string(minimum));
+}
+
+const std::string& string(const Value& value, const Path& where) {
+  if (!value.isString()) wrongType(value, where, "a string");
+  return value.asString();
+}
+
+const Value& object(const Value& value, const Path& where) {
+  if (!value.isObject()) wrongType(value, where, "an object");
+  return value;
+}
+
+void optionalString(const Value& parent, const char* key, const Path& where) {
+  optional(parent, key, where, [](const Value& v, const Path& at) { string(v, at); });
+}
+
+std::size_t stringArray(const Value& value, const Path& where) {
+  return eachElement(value, where, [](const Value& v, const Path& at) { string(v, at); });
+}
+
+const std::string& requiredString(const Value& parent, const char* key, const Path& where) {
+  const Value* value = parent.find(key);
+  if (!value) reject(where, std::string("has no \"") + key + "\"");
+  return string(*value, Path(where, key));
+}
+
+std::optional<std::optional<double>> cellTextValue(const std::string& text) {
+  if (text == "N/A") return std::optional<double>();
+  // The common spellings ("55.4859", "1.23457e+06") without a stream per cell; the rest (a
+  // leading "+", a value out of range) as the stream reads them.
+  double value = 0.0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(value))
+    return std::optional<double>(value);
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());  // a global locale must not change the decimal point
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || !(in >> value) ||
+      in.peek() != std::char_traits<char>::eof())
+    return std::nullopt;
+  return std::optional<double>(value);
+}
+
+std::string notACell(const std::string& text) {
+  return "\"" + text.substr(0, 32) + "\" is neither a number nor \"N/A\"";
+}
+
+}  // namespace nvbw::model
+
+namespace nvbw {
+
+bool withinRange(double value, const ValueRange& range) {
+  return std::isfinite(value) && value >= range.low && value <= range.high &&
+         (value <= 0.0 || value >= range.lowestPositive);
+}
+
+std::optional<double> parseCellText(const std::string& text, const std::string& where) {
+  const auto value = model::cellTextValue(text);
+  if (!value) throw ReportShapeError(where + ": " + model::notACell(text));
+  return *value;
+}
+
+std::size_t documentBudget(std::size_t textBytes) {
+  return kReportMemoryFactor * textBytes + kReportMemoryBase;
+}
+
+}  // namespace nvbw

@@ -1,0 +1,77 @@
+// The checks of the report reader on one piece of a document at a time (internal to the model):
+// types, ranges and where a value is, spelled out only when a check fails.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "model/report_limits.h"
+#include "model/value.h"
+
+namespace nvbw::model {
+
+// Where a value is in the document, spelled out only when it is reported: the checks visit every
+// cell and sample, and must not build a string for each.
+class Path {
+ public:
+  explicit Path(const char* root) : root_(root) {}
+  Path(const Path& parent, const char* key) : parent_(&parent), key_(key) {}
+  Path(const Path& parent, std::size_t index) : parent_(&parent), index_(index) {}
+  // The parent with `suffix` spelled after it: ` ("key")` after `testcases[3]`, `.name` for a
+  // key of the document's own.
+  Path(const Path& parent, std::string suffix) : parent_(&parent), note_(std::move(suffix)) {}
+  std::string text() const;
+
+ private:
+  const Path* parent_ = nullptr;
+  const char* root_ = nullptr;
+  const char* key_ = nullptr;
+  std::size_t index_ = 0;
+  std::optional<std::string> note_;
+};
+
+[[noreturn]] void reject(const Path& where, const std::string& why);
+// "is string, not a number".
+[[noreturn]] void wrongType(const Value& value, const Path& where, const char* expected);
+
+// Numbers that may be any size of 0 or more, and any finite number.
+extern const ValueRange kNonNegative;
+extern const ValueRange kAnyFinite;
+// The spread (standard deviation) of values of `range`.
+const ValueRange& spreadOf(const ValueRange& range);
+
+// The number, checked to be within `range`.
+double number(const Value& value, const Path& where, const ValueRange& range);
+// A whole number of at least `minimum`.
+void integer(const Value& value, const Path& where, long long minimum);
+const std::string& string(const Value& value, const Path& where);
+const Value& object(const Value& value, const Path& where);
+
+// `check(element, where[i])` for every element of an array; the array's size is returned.
+template <typename Check>
+std::size_t eachElement(const Value& value, const Path& where, Check check) {
+  if (!value.isArray()) wrongType(value, where, "an array");
+  const Value::Array& items = value.items();
+  for (std::size_t i = 0; i < items.size(); ++i) check(items[i], Path(where, i));
+  return items.size();
+}
+
+template <typename Check>
+void optional(const Value& parent, const char* key, const Path& where, Check check) {
+  if (const Value* value = parent.find(key)) check(*value, Path(where, key));
+}
+
+void optionalString(const Value& parent, const char* key, const Path& where);
+std::size_t stringArray(const Value& value, const Path& where);
+const std::string& requiredString(const Value& parent, const char* key, const Path& where);
+
+// The shortest text of a number, as messages show it ("1e+300").
+std::string shortestNumber(double value);
+
+// An upstream cell's value (the inner nullopt: "N/A"); the outer nullopt when the text is neither
+// a number nor "N/A".
+std::optional<std::optional<double>> cellTextValue(const std::string& text);
+std::string notACell(const std::string& text);
+
+}  // namespace nvbw::model
