@@ -7,7 +7,7 @@
 #
 # Test hooks (tests/tools/test_gpu_validation.py runs the scripts with the GPU-less fakes):
 #   NVBW_ACCEPTANCE_BINARY=PATH        our program instead of BUILD_DIR/nvbandwidth
-#   NVBW_VALIDATION_MPI_BINARY=PATH    the MPI program instead of BUILD_DIR/nvbandwidth_multinode
+#   NVBW_VALIDATION_MPI_BINARY=PATH    the MPI program instead of BUILD_DIR/multinode/nvbandwidth
 #   NVBW_VALIDATION_GPU_TESTS=PATH     the GPU tests instead of BUILD_DIR/tests/nvbw_gpu_tests
 #   NVBW_VALIDATION_MPI_ENV="V=X ..."  variables passed to every rank (mpirun -x)
 #   NVBW_VALIDATION_BUDGET_S=S         the device time the steps may take (default 540: 9 min)
@@ -35,7 +35,7 @@ validation_start() {
     exit 2
   fi
   mapfile -t UP_TESTCASES < <(testcases_of "$UPSTREAM")
-  MPI_BIN=${NVBW_VALIDATION_MPI_BINARY:-$BUILD_DIR/nvbandwidth_multinode}
+  MPI_BIN=${NVBW_VALIDATION_MPI_BINARY:-$BUILD_DIR/multinode/nvbandwidth}
   GPU_TESTS=${NVBW_VALIDATION_GPU_TESTS:-$BUILD_DIR/tests/nvbw_gpu_tests}
   BUDGET_S=${NVBW_VALIDATION_BUDGET_S:-540}
   : >"$OUT/commands.txt"
@@ -174,16 +174,20 @@ estimate_ours() {
 estimate_upstream() { echo $(($(estimate_ours "$@") * 3 / 2)); }
 
 # mpi ARGS...: mpirun ARGS under the budget's limit (mpirun passes the SIGTERM on to the ranks),
-# NVBANDWIDTH_DISABLE_MULTICAST=1 and MPI_EXTRA_ENV in every rank's environment.
+# NVBANDWIDTH_DISABLE_MULTICAST=1, NVBW_VALIDATION_MPI_ENV and MPI_EXTRA_ENV in every rank's
+# environment (exported in a subshell: the script's own runs do not get them).
 mpi() {
   local launcher=(timeout -s TERM -k 20 "$(limit)" mpirun --oversubscribe)
   [ "$(id -u)" = 0 ] && launcher+=(--allow-run-as-root)
-  local word names=()
-  for word in NVBANDWIDTH_DISABLE_MULTICAST=1 ${NVBW_VALIDATION_MPI_ENV:-} "${MPI_EXTRA_ENV[@]}"; do
-    export "${word?}"
-    names+=(-x "${word%%=*}")
-  done
-  guarded "${launcher[@]}" "${names[@]}" "$@"
+  local word words=(NVBANDWIDTH_DISABLE_MULTICAST=1) names=() extra=()
+  read -r -a extra <<<"${NVBW_VALIDATION_MPI_ENV:-}"
+  words+=("${extra[@]}" "${MPI_EXTRA_ENV[@]}")
+  for word in "${words[@]}"; do names+=(-x "${word%%=*}"); done
+  refuse_multicast "${launcher[@]}" "${names[@]}" "$@"
+  (
+    for word in "${words[@]}"; do export "${word?}"; done
+    exec "${launcher[@]}" "${names[@]}" "$@"
+  )
 }
 MPI_EXTRA_ENV=()
 
@@ -230,8 +234,8 @@ rank_pid() {
   done
 }
 
-# kill_step TESTCASE: mpirun -n 2 of a long run of TESTCASE, rank 1 killed with SIGKILL after a
-# few seconds: mpirun ends within the ranks' timeout (NVBW_MPI_TIMEOUT_S=30) plus a margin,
+# kill_step TESTCASE: mpirun -n 2 of a long run of TESTCASE (-i 3000), rank 1 killed with SIGKILL
+# 8 s after it started: mpirun ends within the ranks' timeout (NVBW_MPI_TIMEOUT_S=30) plus a margin,
 # exits non-zero, says why on stderr, and stdout holds one JSON document.
 kill_step() {
   mpi_ready "rank killed" || return
@@ -239,7 +243,7 @@ kill_step() {
   MPI_EXTRA_ENV=("NVBW_VALIDATION_TAG=$tag" "NVBW_MPI_TIMEOUT_S=$timeout_s")
   local t0
   t0=$(date +%s)
-  mpi -n 2 "$MPI_BIN" -j -t "$1" -i 1000 >"$OUT/mpi_killed.json" 2>"$OUT/mpi_killed.err" &
+  mpi -n 2 "$MPI_BIN" -j -t "$1" -i 3000 >"$OUT/mpi_killed.json" 2>"$OUT/mpi_killed.err" &
   local job=$! pid="" waited=0
   while [ -z "$pid" ] && [ "$waited" -lt 60 ]; do
     sleep 1
@@ -247,7 +251,7 @@ kill_step() {
     pid=$(rank_pid "$tag" 1)
   done
   MPI_EXTRA_ENV=()
-  sleep 3
+  sleep 8 # past the start-up (the memory-sharing probes) into the copies
   [ -n "$pid" ] && kill -KILL "$pid"
   local deadline=$(($(date +%s) + timeout_s + 30))
   while kill -0 "$job" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 1; done

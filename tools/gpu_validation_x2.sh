@@ -8,7 +8,7 @@
 #                      values, median and run-to-run noise beside upstream's; within noise
 #   2. TMA             device_to_device_latency_tma beside _sm, the TMA peer copies beside the CE
 #                      and SM ones (medians of ours' 3 runs): every one measured
-#   3. mpirun -n 2     every unicast multinode testcase of BUILD_DIR/nvbandwidth_multinode in one
+#   3. mpirun -n 2     every unicast multinode testcase of BUILD_DIR/multinode/nvbandwidth in one
 #                      -j run: one document, each Passed and within noise of its single-node
 #                      counterpart
 #   4. rank killed     mpirun -n 2 of a long multinode run, rank 1 killed with SIGKILL: the job
@@ -34,7 +34,7 @@ SIDE_S=$((3 * ($(estimate_ours "$GPUS") + $(estimate_upstream "$GPUS"))))
 plan "side by side" "$SIDE_S" "3 x (ours default text/-j, upstream default text/-j), interleaved"
 plan "TMA beside CE/SM" 0 "from the side-by-side runs"
 plan "mpirun -n 2" 40 "every unicast multinode testcase, -j"
-plan "rank killed" 45 "mpirun -n 2, rank 1 SIGKILLed after 3 s, NVBW_MPI_TIMEOUT_S=30"
+plan "rank killed" 50 "mpirun -n 2, rank 1 SIGKILLed 8 s in, NVBW_MPI_TIMEOUT_S=30"
 plan "GPU tests" 90 "$GPU_TESTS"
 print_plan
 
@@ -62,7 +62,7 @@ else
   OURS_RUNS=()
 fi
 if fits 40; then multinode_step 2; else skipped "mpirun -n 2"; fi
-if fits 45; then kill_step multinode_device_to_device_memcpy_read_ce; else skipped "rank killed"; fi
+if fits 50; then kill_step multinode_device_to_device_memcpy_read_ce; else skipped "rank killed"; fi
 if fits 90; then gpu_tests_step; else skipped "GPU tests"; fi
 
 write_summary "Validation on 2 GPUs" side_by_side.md tma.md mpirun_n2.md text_vs_json.md
