@@ -285,11 +285,12 @@ def cmd_walls(args):
         ratio = a / b if a is not None and b else None
         print("| %s | %s | %s | %s |" % (what, fmt(a), fmt(b), "-" if ratio is None else
                                          "%.3f" % ratio))
-        if ratio is None or a > b * 1.05 + (0.5 if i == 0 else 0):
+        if a is None or b is None or a > b * 1.05 + (0.5 if i == 0 else 0):
             bad.append(what)
-    print("RESULT %s ours %s s / %s MiB, upstream %s s / %s MiB%s" % (
-        "bad" if bad else "ok", fmt(medians[0][0]), fmt(medians[0][1]), fmt(medians[1][0]),
-        fmt(medians[1][1]), ("; ours more: " + ", ".join(bad)) if bad else ""))
+    print("RESULT %s %s %s s / %s MiB, %s %s s / %s MiB%s" % (
+        "bad" if bad else "ok", args[1], fmt(medians[0][0]), fmt(medians[0][1]), args[2],
+        fmt(medians[1][0]), fmt(medians[1][1]),
+        ("; %s more: %s" % (args[1], ", ".join(bad))) if bad else ""))
 
 
 def main(argv):
