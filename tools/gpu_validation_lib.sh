@@ -138,14 +138,18 @@ gpu_count() {
   echo "$GPUS"
 }
 
-# side_by_side ROUNDS ARGS...: ours (-t TESTCASES) and upstream's (-t UP_TESTCASES) runs with
-# ARGS, interleaved, ROUNDS each; odd rounds text (ours with --output .json too: the same run's
-# document), even rounds -j. Tables: every SUM side by side, and ours' text beside its document.
+# side_by_side ROUNDS ROUND_S RESERVE_S ARGS...: ours (-t TESTCASES) and upstream's
+# (-t UP_TESTCASES) runs with ARGS, interleaved, up to ROUNDS each; odd rounds text (ours with
+# --output .json too: the same run's document), even rounds -j. A round runs only while it still
+# fits with RESERVE_S left for the later steps (its time: ROUND_S, then the last round's), and a
+# row says how many ran. Tables: every SUM side by side, ours' text beside its document.
 side_by_side() {
-  local rounds=$1 r
-  shift
-  local ours=() ups=()
+  local rounds=$1 round_s=$2 reserve=$3 r t0
+  shift 3
+  local ours=() ups=() done=0
   for r in $(seq 1 "$rounds"); do
+    fits $((round_s + reserve)) || break
+    t0=$(date +%s)
     if [ $((r % 2)) = 1 ]; then
       timed "ours.$r.txt" "$BIN" -t "${TESTCASES[@]}" "$@" --output "$OUT/ours.$r.json"
       timed "upstream.$r.txt" "$UPSTREAM" -t "${UP_TESTCASES[@]}" "$@"
@@ -157,10 +161,18 @@ side_by_side() {
       ours+=("$OUT/ours.$r.json")
       ups+=("$OUT/upstream.$r.json")
     fi
+    round_s=$(($(date +%s) - t0 + 1))
+    done=$r
   done
+  if [ "$done" = "$rounds" ]; then
+    check "side-by-side rounds" "RESULT ok $done of $rounds, the last ${round_s} s"
+  else
+    check "side-by-side rounds" "RESULT bad $done of $rounds: the budget was spent"
+  fi
+  OURS_RUNS=("${ours[@]}")
+  [ "$done" -gt 0 ] || return
   table side_by_side sums "$FLOOR_PCT" "${ours[@]}" -- "${ups[@]}"
   table text_vs_json sums 0.1 "$OUT/ours.1.txt" -- "$OUT/ours.1.json"
-  OURS_RUNS=("${ours[@]}")
 }
 
 # The seconds of a default run of ours on N GPUs at B MiB buffers (default 512), for the plan:

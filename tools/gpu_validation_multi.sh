@@ -103,13 +103,9 @@ else
   note topology n/a "no nvidia-smi on this machine"
 fi
 
-if fits "$SIDE_S"; then
-  side_by_side 3 "${SIDE_ARGS[@]}"
-  table walls walls "$OUT/walls.txt" ours upstream
-else
-  skipped "side by side"
-  OURS_RUNS=()
-fi
+LATER_S=$((PAIRS_S * (ROUNDS_HELP > 0) + 15 + GPUS * 10 + 2))
+side_by_side 3 $((SIDE_S / 3)) "$LATER_S" "${SIDE_ARGS[@]}"
+[ ${#OURS_RUNS[@]} -gt 0 ] && table walls walls "$OUT/walls.txt" ours upstream
 
 # Pairs against rounds: alternating, -j, the cells and the wall times.
 if [ "$ROUNDS_HELP" = 0 ]; then

@@ -122,6 +122,7 @@ def main(source, mode, fake, mpi_fake, gpu_tests):
         check(done.returncode == status, "exit %d, not %d\n%s" % (
             done.returncode, status, done.stderr[-3000:]), failures)
         common = {"GPUs": "PASS", "side_by_side": "PASS", "text_vs_json": "PASS",
+                  "side-by-side rounds": "PASS",
                   "mpirun_n" + gpus: "PASS"}
         if mode == "x2":
             common.update({"tma": "PASS", "GPU tests": "FAIL"})
@@ -174,6 +175,17 @@ def main(source, mode, fake, mpi_fake, gpu_tests):
             check(done2.returncode == 0, "stand-ins: exit %d\n%s" % (done2.returncode,
                                                                    done2.stderr[-3000:]), failures)
         no_multicast(out2, failures)
+
+        # A budget too small for anything: every step is reported not run, and the script fails.
+        out3 = os.path.join(tmp, "no_budget")
+        done3 = run_script(source, script, out3, fake, fake, dict(env, NVBW_VALIDATION_BUDGET_S="1"))
+        summary3, table3 = verdicts(out3)
+        check(done3.returncode == 1, "no budget: exit %d" % done3.returncode, failures)
+        check(table3.get("side-by-side rounds") == "FAIL" and "0 of 3" in summary3,
+              "no budget: the rounds row\n" + summary3[:1500], failures)
+        later = "GPU tests" if mode == "x2" else "-P sampling"
+        check(table3.get(later) == "FAIL" and "the budget was spent" in summary3,
+              "no budget: %s %r" % (later, table3.get(later)), failures)
     for failure in failures:
         print("FAILED: " + failure)
     return 1 if failures else 0
