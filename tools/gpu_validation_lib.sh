@@ -202,6 +202,7 @@ mpi() {
   )
 }
 MPI_EXTRA_ENV=()
+COUNTERPARTS=()
 
 # mpi_ready NAME: whether mpirun and the MPI program are there; a FAIL row NAME if not.
 mpi_ready() {
@@ -212,7 +213,7 @@ mpi_ready() {
 
 # multinode_step RANKS [ARGS...]: every unicast multinode testcase under mpirun -n RANKS (with
 # ARGS: those of the side-by-side runs), one document, each beside its single-node counterpart
-# in OURS_RUNS.
+# in OURS_RUNS or COUNTERPARTS (more runs of ours with the same ARGS).
 multinode_step() {
   local ranks=$1
   shift
@@ -229,7 +230,8 @@ multinode_step() {
   mpi -n "$ranks" "$MPI_BIN" -j -t "${names[@]}" "$@" >"$OUT/mpi_n$ranks.json" 2>"$OUT/mpi_n$ranks.err"
   local status=$?
   echo "mpi_n$ranks.json $(($(date +%s) - t0)) $status -" >>"$OUT/walls.txt"
-  table "mpirun_n$ranks" mpi "$FLOOR_PCT" "$OUT/mpi_n$ranks.json" "${OURS_RUNS[@]}"
+  table "mpirun_n$ranks" mpi "$FLOOR_PCT" "$OUT/mpi_n$ranks.json" "${OURS_RUNS[@]}" \
+    "${COUNTERPARTS[@]}"
   [ "$status" = 0 ] || check "mpirun -n $ranks exit" "RESULT bad exit $status"
 }
 
@@ -309,6 +311,10 @@ gpu_tests_step() {
   skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\},.*/\1/p' "$OUT/gpu_tests.txt")
   failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\},.*/\1/p' "$OUT/gpu_tests.txt")
   local line="exit $status, ${ran:-0} ran, ${passed:-0} passed, ${skipped:-0} skipped, ${failed:-0} failed"
+  local names
+  names=$(sed -n 's/^\[  \(SKIPPED\|FAILED\) \] \([A-Za-z0-9_/.]*\)$/\2/p' "$OUT/gpu_tests.txt" |
+    sort -u | head -n 8 | tr '\n' ' ')
+  [ -n "$names" ] && line="$line: $names"
   if [ "$status" = 0 ] && [ "${ran:-0}" -gt 0 ] && [ "${skipped:-0}" = 0 ]; then
     check "GPU tests" "RESULT ok $line" gpu_tests.txt
   else

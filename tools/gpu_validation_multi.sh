@@ -69,14 +69,14 @@ if [ -z "$WORKLOAD" ]; then
 fi
 SIDE_ARGS=(-b "$size")
 # A pair testcase is about a 20th of a default run's pair time.
-PAIRS_S=$(((GPUS * (GPUS - 1) * 73 * ${#PAIR_TESTCASES[@]} / 20 * (15 * 512 + 85 * 32) / 512 /
+PAIRS_S=$(((GPUS * (GPUS - 1) * 73 * ${#PAIR_TESTCASES[@]} / 20 * (15 * 512 + 85 * size) / 512 /
   1000 + 1) * 5))
 ROUNDS_HELP=$("$BIN" --help 2>&1 | grep -A2 -- '--schedule' | grep -c rounds)
 
 plan topology 1 "nvidia-smi topo -m"
 plan "side by side" "$SIDE_S" "3 x (ours, upstream), $WORKLOAD"
 if [ "$ROUNDS_HELP" -gt 0 ]; then
-  plan "pairs/rounds" "$PAIRS_S" "3 x (--schedule pairs, --schedule rounds): ${PAIR_TESTCASES[*]}, -b 32"
+  plan "pairs/rounds" "$PAIRS_S" "3 x (--schedule pairs, --schedule rounds): ${PAIR_TESTCASES[*]}, ${SIDE_ARGS[*]}"
 else
   plan "pairs/rounds" 0 "not in this build (no --schedule in --help)"
 fi
@@ -113,13 +113,14 @@ if [ "$ROUNDS_HELP" = 0 ]; then
 elif fits "$PAIRS_S"; then
   a=() b=()
   for r in 1 2 3; do
-    timed "pairs.$r.json" "$BIN" -j --schedule pairs -t "${PAIR_TESTCASES[@]}" -b 32
-    timed "rounds.$r.json" "$BIN" -j --schedule rounds -t "${PAIR_TESTCASES[@]}" -b 32
+    timed "pairs.$r.json" "$BIN" -j --schedule pairs -t "${PAIR_TESTCASES[@]}" "${SIDE_ARGS[@]}"
+    timed "rounds.$r.json" "$BIN" -j --schedule rounds -t "${PAIR_TESTCASES[@]}" "${SIDE_ARGS[@]}"
     a+=("$OUT/pairs.$r.json")
     b+=("$OUT/rounds.$r.json")
   done
   table pairs_vs_rounds cells "$FLOOR_PCT" "${a[@]}" -- "${b[@]}"
-  table schedule_walls walls "$OUT/walls.txt" rounds pairs
+  COUNTERPARTS=("${a[@]}") # the multinode pair testcases' counterparts, at the same -b
+  table schedule_walls walls "$OUT/walls.txt" rounds pairs wall
 else
   skipped "pairs/rounds"
 fi

@@ -15,10 +15,12 @@ and, as its last line, `RESULT ok NOTE` or `RESULT bad NOTE` for the script's PA
   sampled FLOOR P_JSON FULL_JSON...   a -P run's cells: each testcase samples fewer cells than
                                       all, covers every GPU, each cell within noise of the full
                                       runs' (FULL_JSON) median
-  walls FILE OURS UPSTREAM            the `name wall exit peak` lines of FILE as a table, and the
+  walls FILE OURS UPSTREAM [wall]     the `name wall exit peak` lines of FILE as a table, and the
                                       medians of the runs named OURS.* beside UPSTREAM.*: ours may
                                       take neither more time nor more memory (5% allowed, and
-                                      0.5 s for the clock's and the start's jitter)
+                                      0.5 s for the clock's and the start's jitter); with `wall`
+                                      the time alone is held to that (rounds hold more buffers
+                                      at once than pairs, by design)
 
 Files are text outputs (SUM lines) or -j documents (ours: one entry per SUM key; upstream's: the
 bidirectional device-to-device testcases under the testcase's name, with the total's sum).
@@ -285,6 +287,8 @@ def cmd_walls(args):
         ratio = a / b if a is not None and b else None
         print("| %s | %s | %s | %s |" % (what, fmt(a), fmt(b), "-" if ratio is None else
                                          "%.3f" % ratio))
+        if i == 1 and args[3:4] == ["wall"]:
+            continue
         if a is None or b is None or a > b * 1.05 + (0.5 if i == 0 else 0):
             bad.append(what)
     print("RESULT %s %s %s s / %s MiB, %s %s s / %s MiB%s" % (
