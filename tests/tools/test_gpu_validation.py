@@ -27,7 +27,7 @@ MPI_STANDIN = """#!/bin/bash
 # one document. Anything else (-l, the multinode run) lists and prints nothing.
 case " $* " in *" -i "*) ;; *) exit 0 ;; esac
 if [ "${OMPI_COMM_WORLD_RANK:-0}" = 1 ]; then sleep 120; exit 0; fi
-trap 'echo "{\\"nvbandwidth\\": {\\"testcases\\": []}}"; echo "rank 1 stopped answering" >&2;
+trap 'echo "{\\"nvbandwidth\\": {\\"testcases\\": []}}"; echo "nvbandwidth: rank 0: rank 1 stopped answering" >&2;
   exit 1' TERM
 sleep 120 &
 wait
