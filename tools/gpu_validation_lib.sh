@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the multi-GPU validation scripts (tools/gpu_validation_x2.sh, gpu_validation_multi.sh)
 # share; sourced after tools/gpu_acceptance_lib.sh, never run. `validation_start BUILD_DIR
 # UPSTREAM OUT_DIR` checks the programs and sets, besides acceptance_start's BIN, OUT, START and

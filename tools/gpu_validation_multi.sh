@@ -69,7 +69,7 @@ if [ -z "$WORKLOAD" ]; then
 fi
 SIDE_ARGS=(-b "$size")
 # A pair testcase is about a 20th of a default run's pair time.
-PAIRS_S=$(((GPUS * (GPUS - 1) * 73 * ${#PAIR_TESTCASES[@]} / 20 * (15 * 512 + 85 * size) / 512 /
+PAIRS_S=$(((GPUS * (GPUS - 1) * 73 * ${#PAIR_TESTCASES[@]} * (15 * 512 + 85 * size) / 20 / 512 /
   1000 + 1) * 5))
 ROUNDS_HELP=$("$BIN" --help 2>&1 | grep -A2 -- '--schedule' | grep -c rounds)
 
