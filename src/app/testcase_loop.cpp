@@ -170,7 +170,8 @@ bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
   }
   output_.testcaseFinished(result);
   if (outcome.signal) summary.interruptedBy = outcome.signal;
-  return !outcome.signal && !processesLost();
+  const bool lost = processesLost();  // recorded whether or not a signal ended the testcase too
+  return !outcome.signal && !lost;
 }
 
 // The selection entry's testcase, or nullptr after reporting it unresolved.
