@@ -252,14 +252,16 @@ rank_pid() {
 # kill_step TESTCASE: mpirun -n 2 of a long run of TESTCASE (-i 3000), rank 1 killed with SIGKILL
 # 8 s after it started: mpirun ends within the ranks' timeout (NVBW_MPI_TIMEOUT_S=30) plus a
 # margin, exits non-zero, says why (a line of ours on stderr, or the document's "error": mpirun's
-# own lines do not count), and stdout holds one JSON document.
+# own lines do not count), and rank 0's --output file holds one JSON document (mpirun stops
+# passing on rank 0's stdout once it ends the job, so stdout may be cut short).
 kill_step() {
   mpi_ready "rank killed" || return
   local tag="kill-$$" timeout_s=30
   MPI_EXTRA_ENV=("NVBW_VALIDATION_TAG=$tag" "NVBW_MPI_TIMEOUT_S=$timeout_s")
   local t0
   t0=$(date +%s)
-  mpi -n 2 "$MPI_BIN" -j -t "$1" -i 3000 >"$OUT/mpi_killed.json" 2>"$OUT/mpi_killed.err" &
+  mpi -n 2 "$MPI_BIN" -t "$1" -i 3000 --output "$OUT/mpi_killed.json" >"$OUT/mpi_killed.txt" \
+    2>"$OUT/mpi_killed.err" &
   local job=$! pid="" waited=0
   while [ -z "$pid" ] && [ "$waited" -lt 60 ]; do
     sleep 1
