@@ -338,7 +338,9 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
   end.timing = RunEnd::Timing{
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
       executor.phaseTimes(), executor.memoryStats(), executor.operationCounts()};
-  int status = summary.errors > 0 ? kExitFailure : kExitOk;
+  if (summary.processesLost)
+    output_->globalError(summary.processesLost->message, summary.processesLost->detail);
+  int status = summary.errors > 0 || summary.processesLost ? kExitFailure : kExitOk;
   if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
   return finishViews(end, status);
 }

@@ -13,6 +13,7 @@
 int main(int argc, char** argv) {
   const std::unique_ptr<nvbw::World> world = nvbw::openWorld(argc, argv);
   nvbw::SignalStop signals;
+  world->watchStop([&signals] { return signals.pending(); });
   nvbw::AppContext context{world->platform(),
                            world->out(),
                            world->err(),
@@ -22,5 +23,6 @@ int main(int argc, char** argv) {
                            world->registryScope()};
   // Only the rank that prints shows progress, and only to a person at a terminal.
   context.errIsTerminal = world->comm().rank() == 0 && isatty(STDERR_FILENO) == 1;
-  return nvbw::runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
+  return world->close(
+      nvbw::runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context));
 }

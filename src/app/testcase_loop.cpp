@@ -100,11 +100,20 @@ class TestcaseLoop {
     total_ = request.selection.size() * sizes;
   }
 
-  // Every process stops before the same testcase.
+  // Every process stops before the same testcase; one that can no longer reach the others
+  // stops at once.
   bool stopRequested() {
     const int local = control_.stopRequested ? control_.stopRequested() : 0;
     if (const int signal = agreeOnMax(comm_, local)) summary.interruptedBy = signal;
-    return summary.interruptedBy.has_value();
+    return summary.interruptedBy.has_value() || processesLost();
+  }
+
+  bool processesLost() {
+    if (const CommunicatorLoss* loss = comm_.lost()) {
+      summary.processesLost = *loss;
+      if (loss->signal && !summary.interruptedBy) summary.interruptedBy = loss->signal;
+    }
+    return summary.processesLost.has_value();
   }
 
   // Waives, or runs `def` at `bytes`, and reports it; false when the run must stop after it.
@@ -163,7 +172,8 @@ bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
   }
   output_.testcaseFinished(result);
   if (outcome.signal) summary.interruptedBy = outcome.signal;
-  return !outcome.signal;
+  const bool lost = processesLost();  // recorded whether or not a signal ended the testcase too
+  return !outcome.signal && !lost;
 }
 
 // The selection entry's testcase, or nullptr after reporting it unresolved.

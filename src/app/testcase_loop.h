@@ -44,6 +44,8 @@ struct LoopSummary {
   int errors = 0;                    // failed testcases and unresolved selections
   std::size_t finished = 0;          // testcases reported
   std::optional<int> interruptedBy;  // the run stopped early on this signal
+  // The run stopped early because this process gave up waiting for the others.
+  std::optional<CommunicatorLoss> processesLost;
 };
 
 // The ERROR message of a testcase that failed with `why`: "Testcase <key> failed: <why>".

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/platform.h"
+#include "core/stop_request.h"
 #include "plans/registry.h"
 #include "platform/communicator.h"
 
@@ -21,6 +22,11 @@ class World {
   virtual std::ostream& err() = 0;
   virtual PlatformFactory platform() = 0;
   virtual RegistryScope registryScope() const = 0;
+  // The run's stop request, for the waits on the other processes (they give up on a signal).
+  virtual void watchStop(StopRequest) {}
+  // Called with the command's exit status once its report is printed; returns the process's.
+  // A world whose processes can no longer agree ends the job here (only after the report).
+  virtual int close(int status) { return status; }
 };
 
 // Defined once per build: the plain build's single process, or MPI's ranks.

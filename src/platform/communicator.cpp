@@ -1,25 +1,52 @@
 #include "platform/communicator.h"
 
 #include <algorithm>
+#include <exception>
 
 namespace nvbw {
+namespace {
+
+// Every rank's `mine`, or nothing when the processes can no longer agree (a wait for them was
+// given up, now or earlier): the caller then goes by this rank's own view.
+std::optional<std::vector<std::string>> gatherUnlessLost(Communicator& comm,
+                                                         const std::string& mine) {
+  if (comm.lost()) return std::nullopt;
+  try {
+    return comm.allGather(mine);
+  } catch (const std::exception&) {
+    if (comm.lost()) return std::nullopt;
+    throw;
+  }
+}
+
+}  // namespace
 
 bool agreeAll(Communicator& comm, bool mine) {
-  for (const std::string& vote : comm.allGather(mine ? "1" : "0"))
+  const auto votes = gatherUnlessLost(comm, mine ? "1" : "0");
+  if (!votes) return mine;
+  for (const std::string& vote : *votes)
     if (vote != "1") return false;
   return true;
 }
 
 int agreeOnMax(Communicator& comm, int mine) {
+  const auto values = gatherUnlessLost(comm, std::to_string(mine));
+  if (!values) return mine;
   int largest = mine;
-  for (const std::string& value : comm.allGather(std::to_string(mine)))
-    largest = std::max(largest, std::stoi(value));
+  for (const std::string& value : *values) largest = std::max(largest, std::stoi(value));
   return largest;
 }
 
 std::string fromRankZero(Communicator& comm, std::string mine) {
-  comm.broadcast(mine, 0);
-  return mine;
+  if (comm.lost()) return mine;
+  std::string agreed = mine;
+  try {
+    comm.broadcast(agreed, 0);
+  } catch (const std::exception&) {
+    if (comm.lost()) return mine;
+    throw;
+  }
+  return agreed;
 }
 
 Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
@@ -27,9 +54,11 @@ Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
   // rank's), - (none).
   const char kind = !mine.error ? '-' : mine.peerFailure ? 'P' : 'E';
   const std::string message = mine.error ? *mine.error : std::string();
-  const std::vector<std::string> all =
-      comm.allGather(std::to_string(mine.signal) + " " + kind + std::to_string(message.size()) +
-                     ":" + message + mine.detail);
+  const auto gathered =
+      gatherUnlessLost(comm, std::to_string(mine.signal) + " " + kind +
+                                 std::to_string(message.size()) + ":" + message + mine.detail);
+  if (!gathered) return mine;
+  const std::vector<std::string>& all = *gathered;
   Outcome agreed;
   for (const char wanted : {'E', 'P'}) {
     for (std::size_t rank = 0; rank < all.size() && !agreed.error; ++rank) {

@@ -8,9 +8,20 @@
 
 namespace nvbw {
 
+// Why the processes of a run can no longer agree: a rank stopped waiting for the others (a signal,
+// or no answer within the collective timeout), so a collective step was left unfinished.
+struct CommunicatorLoss {
+  std::string message;  // a full sentence for the report's error
+  std::string detail;   // what was waited for, and for how long
+  int signal = 0;       // the signal that ended the wait; 0: the timeout did
+};
+
 class Communicator {
  public:
   virtual ~Communicator() = default;
+  // Set once a wait was abandoned: every later collective step fails at once, and the agreements
+  // below return this rank's own view (no other rank can answer).
+  virtual const CommunicatorLoss* lost() const { return nullptr; }
   virtual int rank() const = 0;
   virtual int size() const = 0;
   virtual void barrier() = 0;

@@ -379,3 +379,131 @@ TEST(MpiFake, HtmlAndBaselineAreRankZerosAlone) {
 
 }  // namespace
 }  // namespace nvbw::test
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+namespace nvbw::test {
+namespace {
+
+// ---- a rank that dies or hangs mid-run ---------------------------------------------------------
+
+// The pid of the rank `rank` of the job whose processes carry NVBW_TEST_TAG=`tag`, or 0.
+pid_t rankPid(const std::string& tag, int rank) {
+  pid_t found = 0;
+  DIR* proc = opendir("/proc");
+  if (!proc) return 0;
+  while (dirent* entry = readdir(proc)) {
+    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+    if (pid <= 0) continue;
+    std::ifstream file(std::string("/proc/") + entry->d_name + "/environ");
+    std::string environ((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const auto has = [&environ](const std::string& word) {
+      return environ.find('\0' + word + '\0') != std::string::npos;
+    };
+    if (has("NVBW_TEST_TAG=" + tag) && has("OMPI_COMM_WORLD_RANK=" + std::to_string(rank))) {
+      found = pid;
+      break;
+    }
+  }
+  closedir(proc);
+  return found;
+}
+
+// Runs `run` under mpirun and sends rank 1 `signal` once it has run for `after` (counted from
+// when its process is seen, so that a slow start on a loaded machine does not move the signal
+// into the start-up). Sets `pid` to rank 1's pid (0: never seen) and kills it if still there.
+RunResult mpirunSignallingRankOne(MpiRun run, int signal, std::chrono::seconds after, pid_t& pid) {
+  const std::string tag = "rank-signal-" + std::to_string(::getpid());
+  run.env.emplace_back("NVBW_TEST_TAG", tag);
+  std::atomic<bool> finished{false};
+  std::atomic<pid_t> seen{0};
+  std::thread signaller([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!finished && !seen && std::chrono::steady_clock::now() < deadline) {
+      seen = rankPid(tag, 1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    const auto at = std::chrono::steady_clock::now() + after;
+    while (!finished && std::chrono::steady_clock::now() < at)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (seen && !finished) ::kill(seen, signal);
+  });
+  RunResult result = mpirun(run);
+  finished = true;
+  signaller.join();
+  pid = seen;
+  if (pid && rankPid(tag, 1) == pid) ::kill(pid, SIGKILL);  // a stopped rank left behind
+  return result;
+}
+
+// A rank SIGKILLed mid-run: mpirun sends the survivor SIGTERM (and SIGKILL after
+// odls_base_sigkill_timeout, raised here so that a loaded machine cannot turn the test into a
+// race), rank 0 gives up the wait for the dead rank, says why on stderr, and its --output file
+// holds one whole document: what finished, the interruption named in "error" and
+// "error_detail". (mpirun stops passing on rank 0's stdout once it ends the job, so the file is
+// where the document is whole.)
+TEST(MpiFake, AKilledRankLeavesTheSurvivorsReportWhole) {
+  const std::string file =
+      ::testing::TempDir() + "nvbw_mpi_killed_" + std::to_string(::getpid()) + ".json";
+  std::remove(file.c_str());
+  pid_t pid = 0;
+  const RunResult run = mpirunSignallingRankOne(fake(2, {"-p", "multinode", "--output", file},
+                                                     {{"NVBW_FAKE_SAMPLE_MS", "300"},
+                                                      {"NVBW_MPI_TIMEOUT_S", "30"},
+                                                      {"OMPI_MCA_odls_base_sigkill_timeout", "8"}}),
+                                                SIGKILL, std::chrono::seconds(4), pid);
+  ASSERT_NE(pid, 0) << describe(run);
+  EXPECT_NE(run.exitCode, 0) << describe(run);
+  EXPECT_FALSE(run.timedOut) << describe(run);
+  EXPECT_LT(run.seconds, 50.0) << describe(run);
+  EXPECT_EQ(countOf(run.err, "nvbandwidth: rank 0 "), 1) << describe(run);
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  json root;
+  ASSERT_NO_THROW(root = json::parse(text.str())) << describe(run) << text.str();
+  const json& doc = root["nvbandwidth"];
+  const std::string error = doc.value("error", "");
+  EXPECT_TRUE(error.find("interrupted by SIGTERM while waiting for the other processes") !=
+                  std::string::npos ||
+              error.find("no answer from the other processes") != std::string::npos)
+      << error;
+  EXPECT_NE(doc.value("error_detail", "").find("waited for: "), std::string::npos) << text.str();
+  EXPECT_FALSE(doc["testcases"].empty()) << text.str();
+  EXPECT_LT(doc["testcases"].size(), 13u) << "the run ended before the kill: " << text.str();
+  std::remove(file.c_str());
+}
+
+// A rank that hangs (SIGSTOPped: mpirun sees nothing wrong): rank 0 waits NVBW_MPI_TIMEOUT_S,
+// then prints one valid document naming the timeout, says why on stderr and ends the job with 1.
+TEST(MpiFake, AHungRankEndsTheRunAtTheTimeoutWithOneDocument) {
+  pid_t pid = 0;
+  const RunResult run =
+      mpirunSignallingRankOne(fake(2, {"-j", "-p", "multinode"},
+                                   {{"NVBW_FAKE_SAMPLE_MS", "300"}, {"NVBW_MPI_TIMEOUT_S", "5"}}),
+                              SIGSTOP, std::chrono::seconds(4), pid);
+  ASSERT_NE(pid, 0) << describe(run);
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_FALSE(run.timedOut) << describe(run);
+  EXPECT_LT(run.seconds, 50.0) << describe(run);
+  EXPECT_EQ(documentsIn(run.out), 1) << describe(run);
+  EXPECT_EQ(countOf(run.err, "nvbandwidth: rank 0: no answer from the other processes within 5 s"),
+            1)
+      << describe(run);
+  const std::size_t start = run.out.find("{\n");
+  ASSERT_NE(start, std::string::npos) << describe(run);
+  const json doc = json::parse(run.out.substr(start))["nvbandwidth"];
+  EXPECT_EQ(
+      doc.value("error", "").rfind("rank 0: no answer from the other processes within 5 s", 0), 0u)
+      << run.out;
+  EXPECT_NE(doc.value("error_detail", "").find("of 5 s (NVBW_MPI_TIMEOUT_S)"), std::string::npos);
+  EXPECT_FALSE(doc["testcases"].empty()) << run.out;
+  EXPECT_LT(doc["testcases"].size(), 13u) << run.out;
+}
+
+}  // namespace
+}  // namespace nvbw::test

@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
   multinode::MpiSession session(argc, argv);
   multinode::MpiCommunicator comm(multinode::collectiveTimeout());
   SignalStop signals;
+  comm.watchStop([&signals] { return signals.pending(); });
   const bool printer = comm.rank() == 0;
   std::ostringstream silent, silentErr;
   AppContext context{
@@ -93,5 +94,6 @@ int main(int argc, char** argv) {
       {},
       &comm,
       RegistryScope::WithMultinode};
-  return runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context);
+  return multinode::endJobIfLost(
+      comm, runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context));
 }

@@ -555,6 +555,62 @@ TEST(Runner, ASignalOnAnotherRankStopsTheRun) {
   EXPECT_EQ(h.output.finished.at(0).message, "rank 1: interrupted by SIGTERM");
 }
 
+// A world of two ranks whose other rank stops answering at the `answers`-th collective: that
+// wait is given up (as MpiCommunicator does), and every later collective fails at once.
+class LosingWorld final : public Communicator {
+ public:
+  LosingWorld(int answers, int signal) : answers_(answers), signal_(signal) {}
+  int rank() const override { return 0; }
+  int size() const override { return 2; }
+  const CommunicatorLoss* lost() const override { return loss_ ? &*loss_ : nullptr; }
+  void barrier() override { answer(); }
+  std::vector<std::string> allGather(const std::string& mine) override {
+    answer();
+    return {mine, mine};
+  }
+  void broadcast(std::string&, int) override { answer(); }
+
+ private:
+  void answer() {
+    if (!loss_ && answers_-- > 0) return;
+    if (!loss_)
+      loss_ = CommunicatorLoss{"rank 0: no answer from the other processes", "w", signal_};
+    throw Error(loss_->message);
+  }
+  int answers_;
+  int signal_;
+  std::optional<CommunicatorLoss> loss_;
+};
+
+// The other rank lost while the first testcase's outcome is agreed: rank 0 reports that testcase
+// by its own outcome, records the loss and starts nothing more.
+TEST(Runner, AnotherRankLostMidRunStopsTheRunAfterReportingWhatFinished) {
+  Harness h;
+  LosingWorld world(2, 0);  // the stop check and the waiver answer; the outcome's gather not
+  h.control.comm = &world;
+  h.registry = {runnable("a"), runnable("b")};
+  const LoopSummary s = h.run({at(0), at(1)});
+  ASSERT_TRUE(s.processesLost.has_value());
+  EXPECT_EQ(s.processesLost->message, "rank 0: no answer from the other processes");
+  EXPECT_FALSE(s.interruptedBy.has_value());
+  ASSERT_EQ(h.output.finished.size(), 1u);
+  EXPECT_EQ(h.output.finished.at(0).status, Status::Passed);
+  EXPECT_EQ(s.passed, 1);
+}
+
+// Lost by a signal (mpirun's SIGTERM after another rank died): the run counts as interrupted.
+TEST(Runner, AnotherRankLostToASignalCountsAsAnInterruption) {
+  Harness h;
+  LosingWorld world(0, 15);
+  EXPECT_THROW(world.barrier(), Error);  // lost before the run's first step
+  h.control.comm = &world;
+  h.registry = {runnable("a")};
+  const LoopSummary s = h.run({at(0)});
+  ASSERT_TRUE(s.processesLost.has_value());
+  EXPECT_EQ(s.interruptedBy, std::optional<int>(15));
+  EXPECT_TRUE(h.output.finished.empty());
+}
+
 }  // namespace test_testcase_loop
 }  // namespace nvbw
 

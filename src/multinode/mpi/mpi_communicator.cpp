@@ -4,6 +4,8 @@
 #include <iostream>
 #include <thread>
 
+#include "core/error.h"
+
 namespace nvbw::multinode {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
@@ -48,32 +50,77 @@ MpiCommunicator::~MpiCommunicator() {
   if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+namespace {
+
+// After a stop request, a collective the other ranks are about to finish (they received the
+// same signal) still completes, so that an ordinary interrupt keeps the ranks agreed. Kept well
+// under a second: when a rank dies, mpirun sends the survivors SIGTERM and SIGKILL one second
+// later (odls_base_sigkill_timeout), and rank 0 must print its report in between.
+constexpr auto kStopGrace = std::chrono::milliseconds(100);
+
+}  // namespace
+
 void MpiCommunicator::wait(MPI_Request& request, const char* what) {
   const auto start = std::chrono::steady_clock::now();
+  std::optional<std::chrono::steady_clock::time_point> stopSeen;
   auto pause = std::chrono::microseconds(1);
   for (;;) {
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return;
-    if (std::chrono::steady_clock::now() - start > timeout_) {
-      std::cerr << "nvbandwidth: rank " << rank_ << ": no answer from the other processes within "
-                << timeout_.count() << " s (" << what
-                << "); one of them has failed or hangs: ending the job" << std::endl;
-      MPI_Abort(MPI_COMM_WORLD, 1);
+    const auto now = std::chrono::steady_clock::now();
+    if (const int signal = stop_ ? stop_() : 0) {
+      if (!stopSeen) stopSeen = now;
+      if (now - *stopSeen >= kStopGrace) abandon(what, signal, now - start);
     }
+    if (now - start > timeout_) abandon(what, 0, now - start);
     // Quick answers stay quick; long waits (rank 0 measuring alone) do not burn a core.
     std::this_thread::sleep_for(pause);
     if (pause < std::chrono::milliseconds(1)) pause *= 2;
   }
 }
 
+void MpiCommunicator::abandon(const char* what, int signal,
+                              std::chrono::steady_clock::duration waited) {
+  // The request stays pending: MPI cannot cancel a collective, and the job ends after the report.
+  CommunicatorLoss loss;
+  loss.signal = signal;
+  const std::string who = "rank " + std::to_string(rank_);
+  if (signal)
+    loss.message = who + " was interrupted by " + signalName(signal) +
+                   " while waiting for the other processes (" + what +
+                   "); a launcher such as mpirun sends it when another process of the job failed";
+  else
+    loss.message = who + ": no answer from the other processes within " +
+                   std::to_string(timeout_.count()) + " s (" + what +
+                   "); one of them has failed or hangs";
+  const double seconds = std::chrono::duration<double>(waited).count();
+  loss.detail = std::string("waited for: ") + what + "; waited " +
+                std::to_string(static_cast<long>(seconds * 1000)) + " ms of " +
+                std::to_string(timeout_.count()) +
+                " s (NVBW_MPI_TIMEOUT_S); processes: " + std::to_string(size_);
+  // Said at once: when a rank died, mpirun may stop passing on rank 0's report.
+  std::cerr << "nvbandwidth: " << loss.message << ": ending the run" << std::endl;
+  loss_ = std::move(loss);
+  throwIfLost();
+  throw Error(loss_->message);  // not reached
+}
+
+void MpiCommunicator::throwIfLost() const {
+  if (!loss_) return;
+  if (loss_->signal) throw Interrupted(loss_->signal);
+  throw Error(loss_->message, loss_->detail);
+}
+
 void MpiCommunicator::barrier() {
+  throwIfLost();
   MPI_Request request;
   MPI_Ibarrier(comm_, &request);
   wait(request, "barrier");
 }
 
 std::vector<std::string> MpiCommunicator::allGather(const std::string& mine) {
+  throwIfLost();
   int length = static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_));
   MPI_Request request;
@@ -97,6 +144,7 @@ std::vector<std::string> MpiCommunicator::allGather(const std::string& mine) {
 }
 
 void MpiCommunicator::broadcast(std::string& data, int root) {
+  throwIfLost();
   int length = static_cast<int>(data.size());
   MPI_Request request;
   MPI_Ibcast(&length, 1, MPI_INT, root, comm_, &request);
@@ -104,6 +152,15 @@ void MpiCommunicator::broadcast(std::string& data, int root) {
   data.resize(static_cast<std::size_t>(length));
   MPI_Ibcast(data.data(), length, MPI_CHAR, root, comm_, &request);
   wait(request, "broadcasting data");
+}
+
+int endJobIfLost(MpiCommunicator& comm, int status) {
+  const CommunicatorLoss* loss = comm.lost();
+  if (!loss) return status;
+  std::cout.flush();
+  if (comm.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(10));
+  MPI_Abort(MPI_COMM_WORLD, status);
+  return status;
 }
 
 void MpiCommunicator::progress() {

@@ -28,6 +28,8 @@ class MpiWorld final : public World {
     return [this] { return multinode::openMpiPlatform(comm_); };
   }
   RegistryScope registryScope() const override { return RegistryScope::WithMultinode; }
+  void watchStop(StopRequest stop) override { comm_.watchStop(std::move(stop)); }
+  int close(int status) override { return multinode::endJobIfLost(comm_, status); }
 
  private:
   multinode::MpiSession session_;  // first in, last out
