@@ -80,7 +80,7 @@ SplitArguments splitArguments(const std::vector<std::string>& args) {
   return split;
 }
 
-// --confirm, --expect and --min-percent-of-peak (issue 19), after every older option in --help.
+// --confirm, --expect and --min-percent-of-peak, after every older option in --help.
 void describeVerdictOptions(po::options_description& desc) {
   // clang-format off
   desc.add_options()
@@ -95,7 +95,7 @@ void describeVerdictOptions(po::options_description& desc) {
   // clang-format on
 }
 
-// --summarize, --metrics and --output (issue 19), after every older option in --help.
+// --summarize, --metrics and --output, after every older option in --help.
 void describeFleetOutputOptions(po::options_description& desc) {
   // clang-format off
   desc.add_options()

@@ -43,14 +43,14 @@ struct Options {
   std::string html;               // --html FILE
   std::string from;               // --from REPORT.json (with --html): render, run nothing
   bool bufferSizeGiven = false;   // -b was on the command line (it conflicts with --sweep)
-  // Verdicts (issue 19).
+  // Verdicts.
   unsigned confirmRuns = 2;                // --confirm N: suspect testcases measured N more times
   bool confirmGiven = false;               // --confirm was on the command line
   std::string expect;                      // --expect FILE: floors and ceilings
   std::optional<double> minPercentOfPeak;  // --min-percent-of-peak P
   // --expect or --min-percent-of-peak: the report is judged against absolute expectations.
   bool judgesExpectations() const { return !expect.empty() || minPercentOfPeak.has_value(); }
-  // Many nodes (issue 19).
+  // Many nodes.
   std::vector<std::string> summarize;  // --summarize REPORT...: saved reports or directories
   std::string metrics;                 // --metrics FILE: the Prometheus text exposition
   std::string output;                  // --output FILE, before %h %r %j are substituted

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The client compatibility suite (issue 18): five programs that parse nvbandwidth's output, each
-re-implemented from shared/spec/clients.md, read our output and upstream's output of the same
+re-implemented from their rules (docs/compatibility.md#clients), read our output and upstream's output of the same
 figures; any difference (an extra value, a lost value, another name, a failed parse) fails.
 
     check_clients.py [--fake PATH] [--binary PATH] [SECTION ...]
@@ -88,7 +88,7 @@ def read_file(path):
 
 _NUMBER = re.compile(r'\d+\.\d\d')
 
-# upstream-v0.10.md's sample output, the one v0.10 text known line for line.
+# v0.10's sample output (docs/compatibility.md#v010), the one v0.10 text known line for line.
 V010_SAMPLE = """nvbandwidth Version: v0.10.0
 Built from Git version: v0.10.0
 
@@ -134,7 +134,7 @@ def check_renderer(results):
     sample.testcases.append(rm.Testcase('device_to_device_memcpy_read_ce', 'Passed', [rm.Matrix(
         'device_to_device_memcpy_read_ce', 'memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)',
         [[None, 395.08], [395.08, None]], 790.16, cv=0.001)]))
-    results.report('renderer: v0.10 text is upstream-v0.10.md\'s sample',
+    results.report('renderer: v0.10 text is v0.10\'s sample',
                    _line_diff(V010_SAMPLE + '\n', ur.render_text(sample, compat='v0.10')))
     listing = ur.render_listing_v010()
     entries = sb.read_listing(listing, '')

@@ -1,4 +1,4 @@
-"""Azure cluster-health-monitor's GPU bandwidth check (clients.md section 1).
+"""Azure cluster-health-monitor's GPU bandwidth check (docs/compatibility.md#k1).
 
 Text (built on upstream v0.10.0):
     nvbandwidth -t host_to_device_memcpy_ce device_to_host_memcpy_ce [device_to_device_memcpy_read_ce] -i 10

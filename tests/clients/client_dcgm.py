@@ -1,4 +1,4 @@
-"""DCGM diagnostic's nvbandwidth plugin (clients.md section 4).
+"""DCGM diagnostic's nvbandwidth plugin (docs/compatibility.md#k4).
 
     nvbandwidth -j -v -t <name> [-t <name> ...]      (CUDA_VISIBLE_DEVICES set to GPU UUIDs)
 

@@ -1,4 +1,4 @@
-"""Kubernetes DRA driver for GPUs, multi-node NVLink test (clients.md section 5).
+"""Kubernetes DRA driver for GPUs, multi-node NVLink test (docs/compatibility.md#k5).
 
     mpirun --bind-to core --map-by ppr:2:node -np 4 nvbandwidth -t multinode_device_to_device_memcpy_read_ce
 

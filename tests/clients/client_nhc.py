@@ -1,4 +1,4 @@
-"""Azure HPC node health checks, check_gpu_bw PCIE P2P (clients.md section 2).
+"""Azure HPC node health checks, check_gpu_bw PCIE P2P (docs/compatibility.md#k2).
 
     nvbandwidth -t host_to_device_memcpy_ce device_to_host_memcpy_ce [device_to_device_memcpy_read_ce]
 

@@ -1,4 +1,4 @@
-"""SuperBench's nvbandwidth micro-benchmark (clients.md section 3), both generations.
+"""SuperBench's nvbandwidth micro-benchmark (docs/compatibility.md#k3), both generations.
 
 Newer: `nvbandwidth --list` first (names by `(\\d+),\\s+([\\w_]+):`; the listing fails if anything
 was written to stderr), then
@@ -6,7 +6,7 @@ was written to stderr), then
 read() returns its metrics {name: value}, the testcases it marks unsupported and the ones it
 counts as waived. read_old() is the older generation: host CE matrices only, every cell float()ed.
 
-Where clients.md leaves a detail open, this module decides it one way, the same for every input:
+Where docs/compatibility.md#k3 leaves a detail open, this module decides it one way, the same for every input:
 - the row and column kinds are the 3 characters before `(row)` / `(column)`, lowercased, or ""
   when the title has no such marker (device_local_copy's title has no `(row)`);
 - a digit line is a header or a row only while a matrix is open (a title starting `memcpy` or

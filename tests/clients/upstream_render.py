@@ -1,7 +1,7 @@
 """Upstream nvbandwidth's output of given figures (report_model.Report): v0.8's text and JSON
-exactly as upstream-behavior.md describes them (sections 2, 8 and 9), and v0.10's text as
-upstream-v0.10.md shows it. Nothing of ours appears here, so that where a client reads our output
-differently from this, the difference comes from a line we add.
+exactly as docs/compatibility.md (U5, U6) describes them, and v0.10's text as
+docs/compatibility.md#v010 shows it. Nothing of ours appears here, so that where a client reads
+our output differently from this, the difference comes from a line we add.
 
 Where upstream stops (a failed testcase, a signal), the rendering goes on as if it had not, so
 that the figures after it compare: a failed testcase is its `Running` line alone in text and an
@@ -116,7 +116,7 @@ def render_text(report, compat='v0.8', perf=False):
     return text + TRAILER
 
 
-# ---- JSON (jsoncpp 1.9.5's styled writer, as upstream-behavior.md section 9.1 describes) -------
+# ---- JSON (jsoncpp 1.9.5's styled writer, as docs/compatibility.md#u6 describes) -------
 
 def _json_string(value):
     out = '"'
@@ -272,7 +272,7 @@ def render_json(report, verbose=False):
 
 # ---- listings -----------------------------------------------------------------------------------
 
-# v0.10's 44 single-node testcases at their indices (upstream-v0.10.md).
+# v0.10's 44 single-node testcases at their indices (docs/compatibility.md#v010).
 V010_TESTCASES = [
     'host_to_device_memcpy_ce', 'device_to_host_memcpy_ce',
     'host_to_device_bidirectional_memcpy_ce', 'device_to_host_bidirectional_memcpy_ce',

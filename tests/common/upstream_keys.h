@@ -78,7 +78,7 @@ inline const std::vector<std::string> kV010Keys = {
 inline constexpr std::size_t kFirstV010Index = 48;
 
 // The 44 single-node testcases of upstream v0.10's `-l`, at their indices (index = position;
-// shared/spec/upstream-v0.10.md); its listing prints an empty line before index 42. Written out
+// docs/compatibility.md#v010); its listing prints an empty line before index 42. Written out
 // here rather than derived from the lists above, so that the --compat v0.10 registry is checked
 // against the spec, not against itself.
 inline const std::vector<std::string> kV010ListingKeys = {

@@ -51,7 +51,8 @@ std::string healthyBandText(const json& comparison) {
 }
 
 std::string criteriaText(const json& comparison) {
-  // Reports written before issue 19 judged against a run-to-run floor and marked noisy cells.
+  // Reports written before the band came from the healthy side alone judged against a run-to-run
+  // floor and marked noisy cells.
   if (member(comparison, keys::kRule).is_null())
     return "A cell is SAME when its change is within the larger of its samples' noise and the "
            "run-to-run floor of " +

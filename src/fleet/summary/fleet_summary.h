@@ -34,7 +34,7 @@
 // healthy nodes with noisy host cells (2.5% per cell) k = 3 flagged one or two healthy nodes per
 // fleet, k = 5 none in ten seeds, while every doctored fault (a link at 60-75%, PCIe at 50%,
 // latency +40%, a node 15% slow) is still caught. The floor keeps a fleet whose nodes agree to 0.1%
-// from flagging a node 1% off (an unchanged machine moves 1-7% from run to run, issue 19). Both the
+// from flagging a node 1% off (an unchanged machine moves 1-7% from run to run). Both the
 // SUM and the worst cell are judged because they catch different faults: SUM a node that is slow
 // everywhere (clocks held down), the worst cell one bad link or GPU, which moves a 56-cell SUM by
 // less than the floor.
