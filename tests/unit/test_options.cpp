@@ -47,6 +47,17 @@ using Strings = std::vector<std::string>;
 
 // ---- defaults and every option by its long and short name ---------------------------------
 
+// --schedule takes one of its three words; anything else, or nothing, is a usage error.
+TEST(ParseOptions, ScheduleTakesItsThreeWordsAndNothingElse) {
+  EXPECT_EQ(parse({}).schedule, "");
+  for (const char* word : {"pairs", "rounds", "force-rounds"})
+    EXPECT_EQ(parse({"--schedule", word}).schedule, word);
+  EXPECT_EQ(usageError({"--schedule", "bogus"}),
+            "invalid value 'bogus' for --schedule: expected pairs, rounds or force-rounds");
+  EXPECT_TRUE(isOneLine(usageError({"--schedule", "Rounds"})));
+  EXPECT_TRUE(isOneLine(usageError({"--schedule"})));
+}
+
 TEST(ParseOptions, DefaultsMatchUpstream) {
   const Options options = parse({});
   EXPECT_FALSE(options.help);
