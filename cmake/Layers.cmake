@@ -1,19 +1,22 @@
 # The layers of src/ as libraries (docs/architecture.md), declared once: each nvbw_layer() names
 # the folders a library is built from and the libraries it depends on, and that is the graph.
-# Each layer is one static library, nvbw_<layer>, linked to the layers it depends on. Its include
-# path is a view of src/ holding only its own folders and those of the layers it depends on,
-# directly or through others (symbolic links made at configure time under <build>/layers/<layer>/),
-# so `#include "engine/results.h"` in a file of a layer that does not depend on the engine is not
-# found and the build fails: a wrong-way include cannot land. nvbw_write_layer_graph() writes the
+# Each layer is one static library, nvbw_<layer>, linked to the layers it depends on, built from
+# the sources of its folders under src/; its headers are in the same folders under
+# include/nvbandwidth/. Its include path is a view of include/nvbandwidth/ holding only its own
+# folders and those of the layers it depends on, directly or through others (symbolic links made
+# at configure time under <build>/layers/<layer>/), so `#include "engine/results.h"` in a file of
+# a layer that does not depend on the engine is not found and the build fails: a wrong-way include
+# cannot land. nvbw_write_layer_graph() writes the
 # graph to <build>/layers/graph.json, where tools/layers.py reads it (it also finds circles
 # between modules, which the build cannot).
 
+set(NVBW_HEADERS "${PROJECT_SOURCE_DIR}/include/nvbandwidth")
 set(NVBW_LAYER_VIEWS "${CMAKE_BINARY_DIR}/layers")
 set(NVBW_LAYER_GRAPH "${NVBW_LAYER_VIEWS}/graph.json")
 
 # nvbw_layer(<layer> SOURCES <files...> [DEPENDS <layers...>] [FOLDERS <folders...>])
-#   <layer>:   the library is nvbw_<layer>; FOLDERS (default: <layer>) are the folders under src/
-#              it owns. DEPENDS: the layers whose headers its files include (each declared
+#   <layer>:   the library is nvbw_<layer>; FOLDERS (default: <layer>) are the folders it owns
+#              (its sources under src/, its headers under include/nvbandwidth/). DEPENDS: the layers whose headers its files include (each declared
 #              before it); their own dependencies come with them.
 function(nvbw_layer layer)
   cmake_parse_arguments(ARG "" "" "SOURCES;FOLDERS;DEPENDS" ${ARGN})
@@ -64,7 +67,7 @@ function(nvbw_layer layer)
     endif()
     get_filename_component(parent "${view}/${folder}" DIRECTORY)
     file(MAKE_DIRECTORY "${parent}")
-    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/src/${folder}" "${view}/${folder}" SYMBOLIC)
+    file(CREATE_LINK "${NVBW_HEADERS}/${folder}" "${view}/${folder}" SYMBOLIC)
   endforeach()
 
   add_library(nvbw_${layer} STATIC ${ARG_SOURCES})
@@ -73,12 +76,13 @@ function(nvbw_layer layer)
   foreach(dependency IN LISTS ARG_DEPENDS)
     target_link_libraries(nvbw_${layer} PUBLIC nvbw_${dependency})
   endforeach()
-  # A header found through the view is named as the source it links to (src/<folder>/...).
+  # A header found through the view is named as the file it links to
+  # (include/nvbandwidth/<folder>/...).
   target_compile_options(nvbw_${layer} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${NVBW_WARNINGS}>
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
-    $<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${view}/=src/>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffile-prefix-map=${view}/=src/>)
+    $<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${view}/=include/nvbandwidth/>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffile-prefix-map=${view}/=include/nvbandwidth/>)
   set_target_properties(nvbw_${layer} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   # With NVBW_UNITY, the C++ files of each folder are compiled in one compiler run: most of a
   # file's compile time is the headers it shares with its neighbours (nlohmann/json in the report
@@ -89,7 +93,7 @@ function(nvbw_layer layer)
   if(NVBW_UNITY)
     foreach(source IN LISTS ARG_SOURCES)
       get_filename_component(dir "${source}" DIRECTORY)
-      file(RELATIVE_PATH group "${PROJECT_SOURCE_DIR}/src" "${dir}")
+      file(RELATIVE_PATH group "${PROJECT_SOURCE_DIR}" "${dir}")
       string(REPLACE "/" "_" group "${group}")
       set_source_files_properties("${source}" PROPERTIES UNITY_GROUP "${group}")
     endforeach()
@@ -103,7 +107,7 @@ function(nvbw_layer_uses_cuda_headers layer)
   target_include_directories(nvbw_${layer} PUBLIC ${CUDAToolkit_INCLUDE_DIRS})
 endfunction()
 
-# <build>/layers/graph.json: every layer with its folders (under src/), the layers it names as
+# <build>/layers/graph.json: every layer with its folders (under src/ and include/nvbandwidth/), the layers it names as
 # dependencies, and what its library links as CMake holds it (LINK_LIBRARIES: the layers' libraries
 # and others, CUDA::cudart_static among them), in the order they were declared:
 #   {"layers": [{"name": "core", "folders": ["core"], "depends": [], "links": [...]}, ...]}

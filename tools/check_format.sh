@@ -1,9 +1,10 @@
 #!/bin/sh
-# The format check: every C++ and CUDA source under src/ and tests/ must be as clang-format 14
-# (Debian's clang-format-14, pinned: other versions format some constructs differently) leaves
-# it under .clang-format. Prints the files that differ and exits 1; exits 77 (CTest: skipped)
+# The format check: every C++ and CUDA source under src/, include/, kernels/ and tests/ must be
+# as clang-format 14 (Debian's clang-format-14, pinned: other versions format some constructs
+# differently) leaves it under .clang-format. Prints the files that differ and exits 1; exits 77 (CTest: skipped)
 # when clang-format-14 is not installed. Fix with:
-#   git ls-files 'src/*.h' 'src/*.cpp' 'src/*.cu' 'src/*.cuh' 'tests/*.h' 'tests/*.cpp' |
+#   git ls-files 'src/*.cpp' 'include/*.h' 'kernels/*.cu' 'kernels/*.h' 'kernels/*.cuh' \
+#     'tests/*.h' 'tests/*.cpp' |
 #     xargs clang-format-14 -i
 set -eu
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ command -v clang-format-14 >/dev/null 2>&1 || {
   echo "SKIP: clang-format-14 is not installed (Debian/Ubuntu: apt-get install clang-format-14)"
   exit 77
 }
-files=$(find src tests -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
+files=$(find src include kernels tests -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
 # One clang-format for all files (one per file spent 20 s starting it 300 times); it names each
 # file that differs in a warning of its own, "FILE:LINE:COL: error: code should be
 # clang-formatted [-Wclang-format-violations]".

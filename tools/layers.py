@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""The layers of src/ and the includes between them.
+"""The layers of the sources and the includes between them.
 
-Usage: tools/layers.py [--check] [--modules] [--graph BUILD/layers/graph.json]
+Usage: tools/layers.py [--check] [--modules] [--doctored] [--graph BUILD/layers/graph.json]
 
-The layers are the libraries cmake/Layers.cmake declares, each with the folders under src/ it is
-built from and the layers it depends on; the build writes that graph to <build>/layers/graph.json
+The layers are the libraries cmake/Layers.cmake declares, each with its folders (its sources in
+src/<folder>, its headers in include/nvbandwidth/<folder>) and the layers it depends on; the build writes that graph to <build>/layers/graph.json
 (default: build/ of the repository), and this script reads it from there: the graph is declared
 once, in CMake. A file may include headers of its own layer and of the layers its layer depends
 on, directly or through others, never of any other. Within and across layers, modules (a header
@@ -15,7 +15,9 @@ shows the graph and finds circles, which the build cannot.
 Prints the layer graph (each layer, what it depends on, and which layers its files include, with
 the count of includes); --modules adds the module graph. --check: exit 1 when an include reaches
 a layer its layer does not depend on, a file is in no layer, or modules form a circle, printing
-each.
+each. --doctored adds one wrong-way include to what the files hold (the report model's
+model/report.cpp including the engine's engine/results.h) and exits 0 only when --check's rules
+name it: a ctest shows that the check can fail, and for the right reason.
 """
 
 import collections
@@ -25,7 +27,10 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SRC = ROOT / "src"
+# Where a file lives, and the path it has in the layers (an include spelled "engine/x.h" names
+# include/nvbandwidth/engine/x.h; the device code in kernels/ is the engine's, beside its host
+# interface engine/kernels/kernels.h).
+ROOTS = ((ROOT / "src", ""), (ROOT / "include" / "nvbandwidth", ""), (ROOT / "kernels", "engine/kernels/"))
 DEFAULT_GRAPH = ROOT / "build" / "layers" / "graph.json"
 
 
@@ -40,13 +45,16 @@ def load_graph(path: pathlib.Path):
     return layers, reach
 
 
+# The wrong-way include --doctored adds.
+DOCTORED = ("model/report.cpp", "engine/results.h")
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SOURCES = (".h", ".cuh", ".cpp", ".cu")
 
 
 def layer_of(relative: str, layers) -> str:
-    """The layer a path under src/ (or an include spelled from src/) belongs to: the one of the
-    longest folder it is under."""
+    """The layer a file's layer path (or an include as spelled) belongs to: the one of the longest
+    folder it is under."""
     best, best_folder = "", ""
     for name, folders, _ in layers:
         for folder in folders:
@@ -61,13 +69,14 @@ def module_of(relative: str) -> str:
 
 
 def files():
-    for path in sorted(SRC.rglob("*")):
-        if path.suffix in SOURCES and path.is_file():
-            yield path.relative_to(SRC).as_posix(), path.read_text(errors="replace")
+    for root, prefix in ROOTS:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in SOURCES and path.is_file():
+                yield prefix + path.relative_to(root).as_posix(), path.read_text(errors="replace")
 
 
 def resolve(includer: str, spelled: str, known: set) -> str:
-    """The src-relative path of an include, or "" when it is not one of ours (generated, system)."""
+    """The layer path of an include, or "" when it is not one of ours (generated, system)."""
     if spelled in known:
         return spelled
     sibling = (pathlib.PurePosixPath(includer).parent / spelled).as_posix()
@@ -140,6 +149,8 @@ def main(argv):
     layers, reach = load_graph(graph_path)
     order = [name for name, _, _ in layers]
     known, edges = graph()
+    if "--doctored" in argv:
+        edges.append(DOCTORED)
     problems = []
     for name in sorted(known):
         if not layer_of(name, layers):
@@ -182,6 +193,11 @@ def main(argv):
     else:
         print("\nEvery include stays within what its layer depends on; no modules include each other in")
         print("a circle.")
+    if "--doctored" in argv:
+        wanted = f"{DOCTORED[0]} includes {DOCTORED[1]}: model does not depend on engine"
+        found = wanted in problems
+        print(f"\nDoctored include {'refused' if found else 'NOT refused'}: {wanted}")
+        return 0 if found else 1
     return 1 if (check and problems) else 0
 
 

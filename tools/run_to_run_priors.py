@@ -13,7 +13,7 @@ script takes the largest
 
 rounded up to 0.01. A testcase no report measured takes the largest of its family's (the
 families: host, host bidirectional, host latency, device-to-device, device-to-device latency,
-device local; "other" the largest of all). The comparison (src/fleet/comparison/healthy_band.h)
+device local; "other" the largest of all). The comparison (include/nvbandwidth/fleet/comparison/healthy_band.h)
 uses these where the baseline is one report, which cannot say how far its cells move from run to
 run.
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "engine/kernels/kernels.h"
-#include "engine/kernels/launch_check.h"
+#include "launch_check.h"
 
 namespace nvbw {
 namespace kernels {

@@ -19,7 +19,7 @@
 #include <stdexcept>
 
 #include "engine/kernels/kernels.h"
-#include "engine/kernels/launch_check.h"
+#include "launch_check.h"
 #include "plans/sm_geometry.h"
 
 namespace nvbw {

@@ -37,7 +37,7 @@
 
 #include "engine/kernel_failure.h"
 #include "engine/kernels/kernels.h"
-#include "engine/kernels/launch_check.h"
+#include "launch_check.h"
 
 namespace nvbw {
 namespace kernels {

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "engine/kernels/kernels.h"
-#include "engine/kernels/launch_check.h"
+#include "launch_check.h"
 #include "plans/pattern.h"
 
 namespace nvbw {

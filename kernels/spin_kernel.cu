@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "engine/kernels/kernels.h"
-#include "engine/kernels/launch_check.h"
+#include "launch_check.h"
 
 namespace nvbw {
 namespace kernels {

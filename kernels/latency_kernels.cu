@@ -7,8 +7,8 @@
 #include <string>
 
 #include "engine/kernels/kernels.h"
-#include "engine/kernels/launch_check.h"
-#include "engine/kernels/tma_ptx.cuh"
+#include "launch_check.h"
+#include "tma_ptx.cuh"
 
 namespace nvbw {
 namespace kernels {

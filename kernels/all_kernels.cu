@@ -8,10 +8,10 @@
 // than an unnamed one: nvcc names an unnamed namespace after a hash of the source file's absolute
 // path, and the kernels' names are in the binary (their registration, the device code), so two
 // checkouts of one commit in different folders would build different programs.
-#include "engine/kernels/copy_kernels.cu"
-#include "engine/kernels/latency_kernels.cu"
-#include "engine/kernels/local_kernels.cu"
-#include "engine/kernels/multicast_kernel.cu"
-#include "engine/kernels/pattern_kernels.cu"
-#include "engine/kernels/spin_kernel.cu"
-#include "engine/kernels/tma_kernels.cu"
+#include "copy_kernels.cu"
+#include "latency_kernels.cu"
+#include "local_kernels.cu"
+#include "multicast_kernel.cu"
+#include "pattern_kernels.cu"
+#include "spin_kernel.cu"
+#include "tma_kernels.cu"
