@@ -10,7 +10,9 @@
 namespace nvbw::engine {
 namespace {
 
-constexpr std::size_t kWordsPerThreadMin = (std::size_t{32} << 20) / 4;
+// Enough to be worth a thread (its start costs some tens of microseconds) when the CPU checks only
+// its share of a buffer.
+constexpr std::size_t kWordsPerThreadMin = (std::size_t{8} << 20) / 4;
 constexpr std::size_t kMaxThreads = 16;
 // Neither side is left out for good: a check that was slow once may not be the next time.
 constexpr double kMinShare = 0.05;

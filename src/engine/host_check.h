@@ -14,7 +14,7 @@ struct PatternCheck {
 };
 
 // Compares data[0 .. words) with `pattern` repeated (`patternWords` long, at least one), on up
-// to 16 threads (at least 32 MiB each, no more than this process may run on).
+// to 16 threads (at least 8 MiB each, no more than this process may run on).
 PatternCheck checkHostPattern(const std::uint32_t* data, std::size_t words,
                               const std::uint32_t* pattern, std::size_t patternWords);
 

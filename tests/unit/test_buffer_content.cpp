@@ -149,7 +149,7 @@ TEST(HostCheck, AMatchingBufferHasNoMismatch) {
 }
 
 TEST(HostCheck, CountsMismatchesAndFindsTheFirstOnManyThreads) {
-  // 96 MiB of words: up to three threads of at least 32 MiB each.
+  // 96 MiB of words: up to twelve threads of at least 8 MiB each.
   const std::vector<std::uint32_t> pattern = {0xdeadbeef, 0x01234567, 0x89abcdef};
   std::vector<std::uint32_t> data = periodic(pattern, std::size_t{24} << 20);
   const std::size_t last = data.size() - 1;
