@@ -111,8 +111,8 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
   }
   std::vector<std::size_t> slot(checks.size(), kNoSlot);
   std::vector<int> used;
-  const std::vector<int> timed = launches ? launchGpuParts(checks, onGpu, slot, used)
-                                          : std::vector<int>{};
+  const std::vector<int> timed =
+      launches ? launchGpuParts(checks, onGpu, slot, used) : std::vector<int>{};
   // The CPU's parts while the GPUs work.
   std::vector<PatternCheck> onHost(checks.size());
   std::size_t cpuBytes = 0;
@@ -121,9 +121,9 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
     const Check& c = checks[i];
     if (!c.host || c.bytes == onGpu[i]) continue;
     const std::size_t skipped = onGpu[i] / 4;
-    onHost[i] = checkHostPattern(static_cast<const std::uint32_t*>(c.host) + skipped,
-                                 c.bytes / 4 - skipped, patterns_.words(c.pattern).data(),
-                                 kPatternWords);
+    onHost[i] =
+        checkHostPattern(static_cast<const std::uint32_t*>(c.host) + skipped, c.bytes / 4 - skipped,
+                         patterns_.words(c.pattern).data(), kPatternWords);
     if (onHost[i].mismatches != 0) onHost[i].firstWord += skipped;
     cpuBytes += c.bytes - onGpu[i];
   }
@@ -139,8 +139,8 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
   }
   share_.measured(cpuBytes, cpuSeconds, gpuHostBytes, gpuSeconds);
 
-  const auto* results = launches ? static_cast<const kernels::CheckResult*>(results_->data())
-                                 : nullptr;
+  const auto* results =
+      launches ? static_cast<const kernels::CheckResult*>(results_->data()) : nullptr;
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const Check& c = checks[i];
     if (c.sumExpected) {

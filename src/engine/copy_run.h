@@ -69,8 +69,8 @@ class Verifier {
   Stream& streamOf(int device);
   Timer& timerOf(int device);
   // Queues the GPUs' parts: host memory first, between each GPU's timer events, then device
-  // memory; `slot[i]` gets the result index of check i (or stays `kNoSlot`). Returns the devices
-  // whose GPUs check host memory.
+  // memory; `slot[i]` gets the result index of check i (or stays `kNoSlot`), `used` the devices
+  // that run a check. Returns the devices whose GPUs check host memory.
   std::vector<int> launchGpuParts(const std::vector<Check>& checks,
                                   const std::vector<std::size_t>& onGpu,
                                   std::vector<std::size_t>& slot, std::vector<int>& used);
