@@ -82,12 +82,16 @@ void BufferPool::clear() {
   limit_ = {};
 }
 
+bool BufferPool::fits(const BufferSpec& spec, std::size_t extra) {
+  return slotOf(held_, spec) + extra <= slotOf(limit_, spec);
+}
+
 void BufferPool::makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep) {
   auto sameResource = [&](const BufferSpec& other) {
     return other.kind == spec.kind &&
            (spec.kind == MemoryKind::Host || other.device == spec.device);
   };
-  auto fits = [&] { return slotOf(held_, spec) + extra <= slotOf(limit_, spec); };
+  auto fits = [&] { return this->fits(spec, extra); };
   for (int pass = 0; pass < 2 && !fits(); ++pass) {
     for (auto& [key, bucket] : free_) {
       const bool kept = std::find(keep.begin(), keep.end(), key) != keep.end();
@@ -109,6 +113,23 @@ std::unique_ptr<Allocation> BufferPool::takeCached(const BufferSpec& spec) {
   return a;
 }
 
+std::unique_ptr<Allocation> BufferPool::takeLarger(const BufferSpec& spec) {
+  const Key wanted = keyOf(spec);
+  std::vector<std::unique_ptr<Allocation>>* best = nullptr;
+  for (auto& [key, bucket] : free_) {  // in key order: the smallest size of a placement first
+    if (std::get<0>(key) == std::get<0>(wanted) && std::get<1>(key) == std::get<1>(wanted) &&
+        std::get<2>(key) > std::get<2>(wanted) && !bucket.empty()) {
+      best = &bucket;
+      break;
+    }
+  }
+  if (!best) return nullptr;
+  std::unique_ptr<Allocation> a = std::move(best->back());
+  best->pop_back();
+  a->spec.device = spec.device;  // the plan's affinity device; the size stays the allocation's
+  return a;
+}
+
 BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs,
                                       BufferSizeOrigin origin) {
   std::vector<std::unique_ptr<Allocation>> out(specs.size());
@@ -117,6 +138,11 @@ BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs,
   for (std::size_t i = 0; i < specs.size(); ++i) out[i] = takeCached(specs[i]);
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (out[i]) continue;
+    // Where a lone buffer would not fit beside the kept ones, a larger kept one serves instead
+    // of being freed to make room (a 2 MiB pointer chain in a 512 MiB copy buffer). Not among
+    // several: a borrowed buffer cannot be freed for the others, which could pass the bound.
+    if (specs.size() == 1 && !fits(specs[i], specs[i].bytes) && (out[i] = takeLarger(specs[i])))
+      continue;
     makeRoom(specs[i], specs[i].bytes, keys);
     try {
       out[i] = allocator_.allocate(specs[i]);

@@ -1,6 +1,7 @@
 #include "engine/copy_run.h"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "engine/host_check.h"
@@ -47,38 +48,99 @@ Stream& Verifier::streamOf(int device) {
   return it->second;
 }
 
+Verifier::Timer& Verifier::timerOf(int device) {
+  auto it = timers_.find(device);
+  if (it == timers_.end())
+    it = timers_.emplace(device, Timer{Event(gpu_, device), Event(gpu_, device)}).first;
+  return it->second;
+}
+
+namespace {
+
+constexpr std::size_t kNoSlot = ~std::size_t{0};
+
+}  // namespace
+
+std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
+                                          const std::vector<std::size_t>& onGpu,
+                                          std::vector<std::size_t>& slot, std::vector<int>& used) {
+  auto* results = static_cast<kernels::CheckResult*>(results_->data());
+  auto* resultsOnGpu = reinterpret_cast<kernels::CheckResult*>(results_->devicePtr());
+  std::vector<int> timed;
+  std::size_t next = 0;
+  for (const bool hostPass : {true, false}) {
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      const Check& c = checks[i];
+      if (onGpu[i] == 0 || (c.host != nullptr) != hostPass) continue;
+      ContextScope scope(gpu_, c.device);
+      const CUstream stream = streamOf(c.device).get();
+      if (hostPass && std::find(timed.begin(), timed.end(), c.device) == timed.end()) {
+        timerOf(c.device).start.record(stream);
+        timed.push_back(c.device);
+      }
+      slot[i] = next++;
+      results[slot[i]] = {0, ~0ull};
+      // The kernel writes the counters through the registered memory's device address.
+      kernels::checkPattern(stream, c.buffer, onGpu[i], patterns_.get(c.device, c.pattern),
+                            resultsOnGpu + slot[i]);
+      if (std::find(used.begin(), used.end(), c.device) == used.end()) used.push_back(c.device);
+    }
+    if (!hostPass) continue;
+    for (int device : timed) {
+      ContextScope scope(gpu_, device);
+      timerOf(device).end.record(streamOf(device).get());
+    }
+  }
+  return timed;
+}
+
 void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
-  std::size_t onGpus = 0;
-  for (const Check& c : checks) onGpus += !c.host && !c.sumExpected ? 1 : 0;
-  if (onGpus > capacity_) {
-    results_.emplace(gpu_, onGpus * sizeof(kernels::CheckResult));
-    capacity_ = onGpus;
-  }
-  auto* results = onGpus ? static_cast<kernels::CheckResult*>(results_->data()) : nullptr;
-  auto* resultsOnGpu =
-      onGpus ? reinterpret_cast<kernels::CheckResult*>(results_->devicePtr()) : nullptr;
-  // The GPUs' checks first (queued), then the CPU's while they run.
-  std::vector<std::size_t> slot(checks.size(), 0);
-  std::vector<int> used;
-  for (std::size_t i = 0, next = 0; i < checks.size(); ++i) {
+  // The bytes of each check its GPU compares: all of device memory, the leading part of host
+  // memory (the CPU compares the rest), none of a sum.
+  std::vector<std::size_t> onGpu(checks.size(), 0);
+  std::size_t launches = 0;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
     const Check& c = checks[i];
-    if (c.host || c.sumExpected) continue;
-    slot[i] = next++;
-    results[slot[i]] = {0, ~0ull};
-    ContextScope scope(gpu_, c.device);
-    const CUdeviceptr pattern = patterns_.get(c.device, c.pattern);
-    // The kernel writes the counters through the registered memory's device address.
-    kernels::checkPattern(streamOf(c.device).get(), c.buffer, c.bytes, pattern,
-                          resultsOnGpu + slot[i]);
-    used.push_back(c.device);
+    if (c.sumExpected) continue;
+    onGpu[i] = c.host ? share_.gpuBytes(c.bytes, kPatternBytes) : c.bytes;
+    launches += onGpu[i] != 0 ? 1 : 0;
   }
+  if (launches > capacity_) {
+    results_.emplace(gpu_, launches * sizeof(kernels::CheckResult));
+    capacity_ = launches;
+  }
+  std::vector<std::size_t> slot(checks.size(), kNoSlot);
+  std::vector<int> used;
+  const std::vector<int> timed =
+      launches ? launchGpuParts(checks, onGpu, slot, used) : std::vector<int>{};
+  // The CPU's parts while the GPUs work.
   std::vector<PatternCheck> onHost(checks.size());
-  for (std::size_t i = 0; i < checks.size(); ++i)
-    if (checks[i].host)
-      onHost[i] =
-          checkHostPattern(static_cast<const std::uint32_t*>(checks[i].host), checks[i].bytes / 4,
-                           patterns_.words(checks[i].pattern).data(), kPatternWords);
+  std::size_t cpuBytes = 0;
+  const auto cpuStart = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Check& c = checks[i];
+    if (!c.host || c.bytes == onGpu[i]) continue;
+    const std::size_t skipped = onGpu[i] / 4;
+    onHost[i] =
+        checkHostPattern(static_cast<const std::uint32_t*>(c.host) + skipped, c.bytes / 4 - skipped,
+                         patterns_.words(c.pattern).data(), kPatternWords);
+    if (onHost[i].mismatches != 0) onHost[i].firstWord += skipped;
+    cpuBytes += c.bytes - onGpu[i];
+  }
+  const double cpuSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - cpuStart).count();
   for (int device : used) streamOf(device).synchronize();
+  std::size_t gpuHostBytes = 0;
+  for (std::size_t i = 0; i < checks.size(); ++i) gpuHostBytes += checks[i].host ? onGpu[i] : 0;
+  double gpuSeconds = 0;
+  for (int device : timed) {
+    const Timer& t = timerOf(device);
+    gpuSeconds = std::max(gpuSeconds, t.end.elapsedSince(t.start) / 1e3);
+  }
+  share_.measured(cpuBytes, cpuSeconds, gpuHostBytes, gpuSeconds);
+
+  const auto* results =
+      launches ? static_cast<const kernels::CheckResult*>(results_->data()) : nullptr;
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const Check& c = checks[i];
     if (c.sumExpected) {
@@ -94,9 +156,11 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
                                 std::to_string(*c.sumExpected));
       continue;
     }
-    const PatternCheck found =
-        c.host ? onHost[i]
-               : PatternCheck{results[slot[i]].mismatches, results[slot[i]].firstOffset};
+    PatternCheck found = onHost[i];
+    if (slot[i] != kNoSlot) {
+      found.mismatches += results[slot[i]].mismatches;
+      found.firstWord = std::min<unsigned long long>(found.firstWord, results[slot[i]].firstOffset);
+    }
     if (found.mismatches != 0)
       throw VerificationError(
           mismatchMessage(c.what, sample, found.mismatches, c.bytes / 4, found.firstWord));

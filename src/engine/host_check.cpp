@@ -10,8 +10,13 @@
 namespace nvbw::engine {
 namespace {
 
-constexpr std::size_t kWordsPerThreadMin = (std::size_t{32} << 20) / 4;
+// Enough to be worth a thread (its start costs some tens of microseconds) when the CPU checks only
+// its share of a buffer.
+constexpr std::size_t kWordsPerThreadMin = (std::size_t{8} << 20) / 4;
 constexpr std::size_t kMaxThreads = 16;
+// Neither side is left out for good: a check that was slow once may not be the next time.
+constexpr double kMinShare = 0.05;
+constexpr double kMaxShare = 0.95;
 
 unsigned usableCpus() {
   cpu_set_t mask;
@@ -64,6 +69,21 @@ PatternCheck checkHostPattern(const std::uint32_t* data, std::size_t words,
     total.firstWord = std::min(total.firstWord, p.firstWord);
   }
   return total;
+}
+
+std::size_t HostCheckShare::gpuBytes(std::size_t bytes, std::size_t periodBytes) const {
+  if (periodBytes == 0) return 0;
+  const auto periods = static_cast<std::size_t>(share_ * static_cast<double>(bytes / periodBytes));
+  return periods * periodBytes;
+}
+
+void HostCheckShare::measured(std::size_t cpuBytes, double cpuSeconds, std::size_t gpuBytes,
+                              double gpuSeconds) {
+  // Only a check both sides took part in says how their speeds compare.
+  if (cpuBytes == 0 || gpuBytes == 0 || !(cpuSeconds > 0) || !(gpuSeconds > 0)) return;
+  const double cpuRate = static_cast<double>(cpuBytes) / cpuSeconds;
+  const double gpuRate = static_cast<double>(gpuBytes) / gpuSeconds;
+  share_ = std::clamp(gpuRate / (cpuRate + gpuRate), kMinShare, kMaxShare);
 }
 
 }  // namespace nvbw::engine

@@ -48,15 +48,27 @@ class RecordingOutput final : public Output {
   std::vector<std::string> errors;
 };
 
-// Overwrites 4 KiB in the middle of copy 0's destination after every sample, before
-// verification: verification must catch it.
+// Overwrites 4 KiB of copy 0's destination after every sample from the `from`-th one this
+// injector sees on, before verification, from `at` times the checked bytes (the middle by
+// default; clamped so the 4 KiB end where the region does): verification must catch it.
 class CorruptFirstCopy final : public FaultInjector {
  public:
+  explicit CorruptFirstCopy(double at = 0.5, unsigned from = 0) : at_(at), from_(from) {}
   void beforeVerification(const std::vector<CopiedBuffer>& copies) override;
+  // The byte the last corruption began at.
+  std::size_t lastOffset() const { return lastOffset_; }
+
+ private:
+  double at_;
+  unsigned from_;
+  unsigned seen_ = 0;
+  std::size_t lastOffset_ = 0;
 };
 
 // A GPU plan runner whose copies are corrupted by CorruptFirstCopy.
 std::unique_ptr<PlanExecutor> makeCorruptingExecutor(RunSettings settings = quickSettings());
+std::unique_ptr<PlanExecutor> makeCorruptingExecutor(std::shared_ptr<CorruptFirstCopy> faults,
+                                                     RunSettings settings = quickSettings());
 
 // Runs `cmd` and returns its stdout; *status gets the exit status.
 std::string runCommand(const std::string& cmd, int* status);

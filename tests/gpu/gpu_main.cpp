@@ -19,9 +19,12 @@ GpuEnvironment& GpuEnvironment::instance() {
 }
 
 void CorruptFirstCopy::beforeVerification(const std::vector<CopiedBuffer>& copies) {
+  if (seen_++ < from_) return;
   const CopiedBuffer& c = copies.at(0);
-  const std::size_t offset = c.checkedBytes / 2;
-  const std::size_t len = std::min<std::size_t>(4096, c.checkedBytes - offset);
+  const std::size_t len = std::min<std::size_t>(4096, c.checkedBytes);
+  const auto wanted = static_cast<std::size_t>(at_ * static_cast<double>(c.checkedBytes));
+  const std::size_t offset = std::min(wanted, c.checkedBytes - len) / 4 * 4;
+  lastOffset_ = offset;
   if (c.hostDestination) {
     std::memset(static_cast<char*>(c.hostDestination) + offset, 0x5a, len);
     return;
@@ -31,8 +34,13 @@ void CorruptFirstCopy::beforeVerification(const std::vector<CopiedBuffer>& copie
 }
 
 std::unique_ptr<PlanExecutor> makeCorruptingExecutor(RunSettings settings) {
+  return makeCorruptingExecutor(std::make_shared<CorruptFirstCopy>(), settings);
+}
+
+std::unique_ptr<PlanExecutor> makeCorruptingExecutor(std::shared_ptr<CorruptFirstCopy> faults,
+                                                     RunSettings settings) {
   ExecHooks hooks;
-  hooks.faults = std::make_shared<CorruptFirstCopy>();
+  hooks.faults = std::move(faults);
   return makeGpuPlanExecutor(gpu(), settings, hooks);
 }
 

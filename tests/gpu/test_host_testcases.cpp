@@ -60,6 +60,31 @@ TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
   EXPECT_EQ(out.results[1].status, Status::Passed) << out.results[1].message;
 }
 
+// A host destination is checked partly by its GPU (the leading part, across the link) and
+// partly by the CPU (the rest): a wrong word is caught, and placed, wherever it is, in the first
+// sample and in a later one (after the share moved to the speeds the first showed).
+TEST(HostTestcases, ACorruptedHostDestinationIsCaughtAnywhereInAnySample) {
+  for (const double at : {0.0, 0.3, 0.7, 1.0}) {
+    for (const unsigned sample : {0u, 2u}) {
+      SCOPED_TRACE(std::to_string(at) + " in sample " + std::to_string(sample));
+      auto faults = std::make_shared<CorruptFirstCopy>(at, sample);
+      RunSettings settings = quickSettings();
+      settings.samples = 3;
+      auto runner = makeCorruptingExecutor(faults, settings);
+      RecordingOutput out;
+      runKeys({"device_to_host_memcpy_ce"}, 64, *runner, out);
+      ASSERT_EQ(out.results.size(), 1u);
+      EXPECT_EQ(out.results[0].status, Status::Error);
+      const std::string& m = out.results[0].message;
+      EXPECT_NE(m.find("in sample " + std::to_string(sample) + ": 1024 of "), std::string::npos)
+          << m;
+      EXPECT_NE(m.find("the first at byte " + std::to_string(faults->lastOffset())),
+                std::string::npos)
+          << m;
+    }
+  }
+}
+
 TEST(HostTestcases, VerboseSamplesNameOnlyMeasuredCopies) {
   auto runner = makeGpuPlanExecutor(gpu(), quickSettings());
   RecordingOutput out;

@@ -107,6 +107,11 @@ class BufferPool {
   Key keyOf(const BufferSpec& s);
   void release(std::vector<std::unique_ptr<Allocation>> buffers);
   std::unique_ptr<Allocation> takeCached(const BufferSpec& spec);
+  // The smallest kept buffer of `spec`'s kind and placement that is larger than it asks for; its
+  // spec keeps the allocation's size, so that it goes back where it came from.
+  std::unique_ptr<Allocation> takeLarger(const BufferSpec& spec);
+  // Whether `extra` more bytes of `spec`'s resource stay within the limit.
+  bool fits(const BufferSpec& spec, std::size_t extra);
   // Frees cached buffers of `spec`'s resource (host, or its GPU) until `extra` more bytes fit
   // the limit; buffers whose key is in `keep` go last.
   void makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep);

@@ -11,6 +11,7 @@
 
 #include "engine/buffer_content.h"
 #include "engine/buffer_pool.h"
+#include "engine/host_check.h"
 #include "engine/kernels/kernels.h"
 #include "plans/pattern.h"
 #include "plans/plan.h"
@@ -49,21 +50,37 @@ struct Check {
   std::optional<unsigned long long> sumExpected;  // a read-only pass: `buffer` holds its sum
 };
 
-// Runs a sample's checks: the GPUs' and the CPU's at once.
+// Runs a sample's checks: the GPUs' and the CPU's at once. A host buffer is checked by both:
+// its GPU reads the leading part across its link while the CPU compares the rest where it is.
 class Verifier {
  public:
   Verifier(const Gpu& gpu, PatternCache& patterns) : gpu_(gpu), patterns_(patterns) {}
   // Throws VerificationError for the first of `checks`, in their order, that found a word that
   // differs (or a sum that is not the expected one).
   void run(const std::vector<Check>& checks, unsigned sample);
+  // The share of host checks the GPUs take now.
+  double hostShareOnGpus() const { return share_.gpuShare(); }
 
  private:
+  struct Timer {
+    Event start;
+    Event end;
+  };
   Stream& streamOf(int device);
+  Timer& timerOf(int device);
+  // Queues the GPUs' parts: host memory first, between each GPU's timer events, then device
+  // memory; `slot[i]` gets the result index of check i (or stays `kNoSlot`), `used` the devices
+  // that run a check. Returns the devices whose GPUs check host memory.
+  std::vector<int> launchGpuParts(const std::vector<Check>& checks,
+                                  const std::vector<std::size_t>& onGpu,
+                                  std::vector<std::size_t>& slot, std::vector<int>& used);
   const Gpu& gpu_;
   PatternCache& patterns_;
   std::optional<HostBuffer> results_;  // one kernels::CheckResult per GPU check
   std::size_t capacity_ = 0;
   std::map<int, Stream> streams_;  // one per device, made on first use
+  std::map<int, Timer> timers_;    // likewise: how long each GPU took for its host parts
+  HostCheckShare share_;
 };
 
 // The view of a pooled allocation.

@@ -1,6 +1,6 @@
-// Checking host memory where it is: a pinned host buffer's words compared with a pattern by the
-// CPU, on several threads, instead of read back over PCIe by a GPU kernel (the CPU reads its own
-// memory faster than the GPU reads it across the link, and checks on the GPUs run meanwhile).
+// Checking host memory: a pinned host buffer's words compared with a pattern by the CPU, on
+// several threads, where they are; and how a check is shared between the CPU and the GPU, which
+// reads the buffer's leading part across its link at the same time.
 #pragma once
 
 #include <cstddef>
@@ -14,8 +14,23 @@ struct PatternCheck {
 };
 
 // Compares data[0 .. words) with `pattern` repeated (`patternWords` long, at least one), on up
-// to 16 threads (at least 32 MiB each, no more than this process may run on).
+// to 16 threads (at least 8 MiB each, no more than this process may run on).
 PatternCheck checkHostPattern(const std::uint32_t* data, std::size_t words,
                               const std::uint32_t* pattern, std::size_t patternWords);
+
+// The share of a host buffer's check the GPU takes, in proportion to the speeds the CPU and the
+// GPU showed in the last check both took part in, so that both finish at about the same time.
+class HostCheckShare {
+ public:
+  // The leading bytes of a `bytes` check that the GPU takes: whole periods of `periodBytes` (so
+  // the CPU's part starts where the pattern does), none when not even one fits.
+  std::size_t gpuBytes(std::size_t bytes, std::size_t periodBytes) const;
+  // After a check: the bytes each side compared and the seconds it took.
+  void measured(std::size_t cpuBytes, double cpuSeconds, std::size_t gpuBytes, double gpuSeconds);
+  double gpuShare() const { return share_; }
+
+ private:
+  double share_ = 0.5;
+};
 
 }  // namespace nvbw::engine

@@ -149,7 +149,7 @@ TEST(HostCheck, AMatchingBufferHasNoMismatch) {
 }
 
 TEST(HostCheck, CountsMismatchesAndFindsTheFirstOnManyThreads) {
-  // 96 MiB of words: up to three threads of at least 32 MiB each.
+  // 96 MiB of words: up to twelve threads of at least 8 MiB each.
   const std::vector<std::uint32_t> pattern = {0xdeadbeef, 0x01234567, 0x89abcdef};
   std::vector<std::uint32_t> data = periodic(pattern, std::size_t{24} << 20);
   const std::size_t last = data.size() - 1;
@@ -157,6 +157,34 @@ TEST(HostCheck, CountsMismatchesAndFindsTheFirstOnManyThreads) {
   const PatternCheck r = checkHostPattern(data.data(), data.size(), pattern.data(), 3);
   EXPECT_EQ(r.mismatches, 3u);
   EXPECT_EQ(r.firstWord, std::size_t{9} << 20);
+}
+
+TEST(HostCheckShare, TheGpuTakesWholePeriodsOfHalfAtFirst) {
+  const HostCheckShare share;
+  EXPECT_EQ(share.gpuShare(), 0.5);
+  EXPECT_EQ(share.gpuBytes(512 << 20, 2 << 20), std::size_t{256} << 20);
+  EXPECT_EQ(share.gpuBytes(7 << 20, 2 << 20), std::size_t{2} << 20);  // 1 of 3 whole periods
+  EXPECT_EQ(share.gpuBytes(3 << 20, 2 << 20), 0u);  // less than two periods: all on the CPU
+  EXPECT_EQ(share.gpuBytes(1 << 20, 2 << 20), 0u);
+  EXPECT_EQ(share.gpuBytes(64, 0), 0u);
+}
+
+TEST(HostCheckShare, FollowsTheSpeedsOfTheLastCheckBothTookPartIn) {
+  HostCheckShare share;
+  // The CPU compared 300 MB in 3 ms (100 GB/s), the GPU 100 MB in 2 ms (50 GB/s): a third.
+  share.measured(300000000, 0.003, 100000000, 0.002);
+  EXPECT_NEAR(share.gpuShare(), 1.0 / 3, 1e-12);
+  EXPECT_EQ(share.gpuBytes(600 << 20, 2 << 20), std::size_t{200} << 20);
+  // A check one side took no part in says nothing: the share stays.
+  share.measured(0, 0.0, 100000000, 0.001);
+  share.measured(100000000, 0.001, 0, 0.0);
+  share.measured(100000000, 0.0, 100000000, 0.001);
+  EXPECT_NEAR(share.gpuShare(), 1.0 / 3, 1e-12);
+  // Neither side is ever left out: a very slow or very fast GPU still takes 5 to 95%.
+  share.measured(100000000, 0.001, 1, 1.0);
+  EXPECT_EQ(share.gpuShare(), 0.05);
+  share.measured(1, 1.0, 100000000, 0.001);
+  EXPECT_EQ(share.gpuShare(), 0.95);
 }
 
 TEST(HostCheck, EmptyInputsHaveNothingToCheck) {

@@ -102,8 +102,10 @@ TEST(BufferPool, KeepsBuffersForLaterTestcasesAndFreesOnlyToMakeRoom) {
   EXPECT_EQ(pool.heldHostBytes(), 3072 * kMiB);
   pool.acquire({big, BufferSpec::onDevice(0, kMiB)});
   EXPECT_EQ(alloc.allocations, 3);
-  // One that needs a buffer of another size gets it within the bound: a kept one makes room.
-  pool.acquire({BufferSpec::host(0, 1536 * kMiB)});
+  // One that needs a buffer of another size (among others: no borrowing, see below) gets it
+  // within the bound: a kept one makes room.
+  pool.acquire({BufferSpec::host(0, 1536 * kMiB), BufferSpec::onDevice(0, kMiB)});
+  EXPECT_EQ(alloc.allocations, 4);
   EXPECT_LE(pool.heldHostBytes(), 3072 * kMiB);
   EXPECT_EQ(pool.stats().peakHostBytes, 3072 * kMiB);
   EXPECT_EQ(pool.stats().hostAllocations, 3u);
@@ -112,6 +114,37 @@ TEST(BufferPool, KeepsBuffersForLaterTestcasesAndFreesOnlyToMakeRoom) {
   pool.clear();
   EXPECT_EQ(pool.heldHostBytes(), 0u);
   EXPECT_EQ(pool.heldDeviceBytes(0), 0u);
+}
+
+TEST(BufferPool, ASmallBufferWithoutRoomBorrowsTheSmallestLargerOne) {
+  CountingAllocator alloc;
+  BufferPool pool(alloc);
+  const auto a = BufferSpec::host(0, 512 * kMiB);
+  const auto b = BufferSpec::host(0, 256 * kMiB);
+  pool.allowFor(onePlan({{a, b}}));
+  pool.acquire({a, b});
+  EXPECT_EQ(alloc.allocations, 2);
+  {
+    // A pointer chain's 2 MiB: no room beside the kept 768 MiB, so the 256 MiB one serves.
+    const BufferPool::Lease chain = pool.acquire({BufferSpec::host(0, 2 * kMiB)});
+    EXPECT_EQ(chain[0].spec.bytes, 256 * kMiB);  // the allocation's size, not the request's
+    EXPECT_EQ(alloc.allocations, 2);
+    EXPECT_EQ(pool.heldHostBytes(), 768 * kMiB);
+    // A second one at once gets the next larger, the 512 MiB one.
+    const BufferPool::Lease other = pool.acquire({BufferSpec::host(0, 2 * kMiB)});
+    EXPECT_EQ(other[0].spec.bytes, 512 * kMiB);
+    EXPECT_EQ(alloc.allocations, 2);
+  }
+  // The borrowed buffers went back under their own sizes: the first measurement finds them.
+  pool.acquire({a, b});
+  EXPECT_EQ(alloc.allocations, 2);
+  // Where a new buffer fits, it is allocated: a larger kept one is not borrowed.
+  BufferPool roomy(alloc);
+  roomy.allowFor(onePlan({{a, a}}));
+  roomy.acquire({a});
+  const BufferPool::Lease small = roomy.acquire({BufferSpec::host(0, 2 * kMiB)});
+  EXPECT_EQ(small[0].spec.bytes, 2 * kMiB);
+  EXPECT_EQ(roomy.heldHostBytes(), 514 * kMiB);
 }
 
 TEST(BufferPool, KeptBuffersKeepWhatTheyHold) {
