@@ -66,7 +66,9 @@ class JsonScanner {
 
  private:
   [[noreturn]] void fail(const std::string& why) const;
+  [[noreturn]] void failAt(const char* at, const char* why);  // fail, at byte `at`
   void spend(std::size_t bytes);
+  [[noreturn]] void tooDense() const;  // the memory limit passed
   void spendValue(std::size_t bytes);  // a value placed in the container that is open
   void skipWhitespace();
   void open(char closer);
@@ -87,7 +89,7 @@ class JsonScanner {
   std::size_t decoded_ = 0;  // the length of the last string scanned, as decoded
   // Per open container: its closer, and whether an element has been read yet.
   std::vector<char> open_;
-  std::vector<bool> started_;
+  std::vector<unsigned char> started_;
   bool pending_ = true;  // a value is due (the document's, a member's, an element's)
 };
 
