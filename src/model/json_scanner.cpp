@@ -130,9 +130,9 @@ const char* JsonScanner::kindName(Kind k) {
 
 inline void JsonScanner::skipWhitespace() {
   // A local cursor: the member would be stored and reloaded for every byte (a char may alias it).
+  // The text's terminating '\0' (a std::string has one) ends the loop at the end of the text.
   const char* p = p_;
-  const char* const end = end_;
-  while (p != end && isWhitespace(*p)) ++p;
+  while (isWhitespace(*p)) ++p;
   p_ = p;
 }
 
@@ -244,8 +244,7 @@ void JsonScanner::scanString(std::string* out) {
   decoded_ = 0;
   for (;;) {
     const char* p = p_;
-    const char* const end = end_;
-    while (p != end && isPlainInString(*p)) ++p;
+    while (isPlainInString(*p)) ++p;  // stops at the text's '\0' (skipWhitespace)
     p_ = p;
     if (p_ == end_) fail("the text ends inside a string");
     const unsigned char c = static_cast<unsigned char>(*p_);
@@ -324,13 +323,13 @@ void JsonScanner::failAt(const char* at, const char* why) {
   fail(why);
 }
 
-Value JsonScanner::scanNumber(bool wanted) {
+inline JsonScanner::NumberText JsonScanner::scanNumberText() {
   // A local cursor, as in skipWhitespace; p_ is set where the number ends or where it is wrong.
   const char* const start = p_;
   const char* const end = end_;
   const char* p = p_;
-  const auto digits = [&p, end] {
-    while (p != end && isDigit(*p)) ++p;
+  const auto digits = [&p] {
+    while (isDigit(*p)) ++p;  // stops at the text's '\0' (skipWhitespace)
   };
   if (*p == '-') ++p;
   if (p == end) failAt(p, "a number cut short");
@@ -356,10 +355,20 @@ Value JsonScanner::scanNumber(bool wanted) {
   }
   p_ = p;
   spendValue(0);
+  return {start, fraction, exponent};
+}
+
+Value JsonScanner::scanNumber() {
+  const NumberText n = scanNumberText();
+  return numberValue(n.start, n.fraction, n.exponent);
+}
+
+void JsonScanner::skipNumber() {
+  const NumberText n = scanNumberText();
   // Only numbers that may lie beyond a double's range need reading to know whether they are
   // numbers at all: 291 digits or more before the point, or an exponent of 2 digits or more.
-  if (!wanted && p_ - exponent < 3 && fraction - start <= 290) return Value();
-  return numberValue(start, fraction, exponent);
+  if (p_ - n.exponent >= 3 || n.fraction - n.start > 290)
+    numberValue(n.start, n.fraction, n.exponent);
 }
 
 // The value of the number text [start, p_), whose fraction starts at `fraction` and exponent at
@@ -426,7 +435,7 @@ void JsonScanner::readString(std::string& out) {
 Value JsonScanner::readNumber() {
   if (peek() != Kind::Number) fail("expected a number");
   pending_ = false;
-  return scanNumber(true);
+  return scanNumber();
 }
 
 void JsonScanner::readNull() {
@@ -471,7 +480,7 @@ Value JsonScanner::readValue() {
       scalar = Value(text);
       break;
     case Kind::Number:
-      scalar = scanNumber(true);
+      scalar = scanNumber();
       break;
     case Kind::Boolean:
       scalar = Value(*p_ == 't');
@@ -532,7 +541,7 @@ void JsonScanner::skipValue() {
       spendValue(kStringBytes + heapBytes(decoded_));
       break;
     case Kind::Number:
-      scanNumber(false);
+      skipNumber();
       break;
     case Kind::Boolean:
       expectWord(*p_ == 't' ? "true" : "false");

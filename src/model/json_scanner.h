@@ -33,6 +33,7 @@ class JsonScanner {
  public:
   enum class Kind { Object, Array, String, Number, Boolean, Null };
 
+  // `text` must outlive the scanner (its terminating '\0' ends the scanner's inner loops).
   JsonScanner(const std::string& text, std::size_t maxDepth,
               std::size_t maxBytes = static_cast<std::size_t>(-1));
 
@@ -75,7 +76,16 @@ class JsonScanner {
   bool next(char closer);  // the comma or the closer after an element
   void scanKey(std::string* out);
   void scanString(std::string* out);
-  Value scanNumber(bool wanted);
+  // A number's text: where it starts, where its fraction and its exponent start (each where the
+  // next part starts when it has none).
+  struct NumberText {
+    const char* start;
+    const char* fraction;
+    const char* exponent;
+  };
+  NumberText scanNumberText();
+  Value scanNumber();
+  void skipNumber();  // checks what only its value can tell (beyond a double's range)
   Value numberValue(const char* start, const char* fraction, const char* exponent);
   void expectWord(const char* word);
   unsigned hex4();
