@@ -435,10 +435,10 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
 bool RunCommand::failsExpectations(nlohmann::json& doc) {
   if (!options_.judgesExpectations()) return false;
   const std::vector<ExpectationResult> results =
-      judgeExpectations(options_, files_.expectations, doc, ctx_.stopRequested);
+      judgeExpectations(options_, files_.expectations, reportOfDocument(doc), ctx_.stopRequested);
   printed_->expectations(results);
   if (outputText_) outputText_->expectations(results);
-  doc[keys::kRoot][keys::kExpectations] = expectationsSection(results);
+  doc[keys::kRoot][keys::kExpectations] = expectationSectionsJson(expectationsSection(results));
   return anyExpectationFailed(results);
 }
 
@@ -486,10 +486,11 @@ std::vector<std::string> summaryColumns(const Options& options,
                                         const std::vector<TestcaseDef>& registry) {
   std::vector<std::string> names;
   if (options.testcases.empty() && options.testcasePrefixes.empty()) return names;
+  const ExpectationKeys known = expectationKeys();
   for (const Selection& s : selection) {
     if (s.index)
       names.push_back(registry.at(*s.index).key);
-    else if (lookUpExpectationKey(s.token))
+    else if (known.lookUp(s.token))
       names.push_back(s.token);
     else
       throw UsageError("-t " + quotedArgument(s.token) + ": " + s.error +

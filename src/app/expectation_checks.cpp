@@ -2,16 +2,33 @@
 
 #include <algorithm>
 
+#include "plans/registry.h"
+
 namespace nvbw {
+
+std::vector<KnownTestcase> knownTestcases() {
+  std::vector<KnownTestcase> known;
+  for (const auto& testcase : registeredTestcases()) {
+    const TestcaseFacts& facts = testcase->facts();
+    KnownTestcase t{
+        facts.listing.key, facts.unit == Unit::Nanoseconds ? ReportUnit::Ns : ReportUnit::GBps, {}};
+    for (const std::string& part : facts.parts) t.matrixKeys.push_back(t.key + "_" + part);
+    known.push_back(std::move(t));
+  }
+  return known;
+}
+
+ExpectationKeys expectationKeys() { return ExpectationKeys(knownTestcases()); }
 
 std::vector<ExpectationResult> judgeExpectations(const Options& options,
                                                  const std::optional<Expectations>& file,
-                                                 const nlohmann::json& report,
-                                                 const StopRequest& stop) {
+                                                 const Report& report, const StopRequest& stop) {
+  if (!file && !options.minPercentOfPeak) return {};
+  const ExpectationKeys keys = expectationKeys();
   std::vector<ExpectationResult> results;
-  if (file) results.push_back(checkExpectations(*file, report, stop));
+  if (file) results.push_back(checkExpectations(*file, report, keys, stop));
   if (options.minPercentOfPeak)
-    results.push_back(checkPercentOfPeak(*options.minPercentOfPeak, report, stop));
+    results.push_back(checkPercentOfPeak(*options.minPercentOfPeak, report, keys, stop));
   return results;
 }
 

@@ -41,7 +41,8 @@ void writeComparisonDocument(std::ostream& out, const Comparison& c,
   nlohmann::json run = versionObject();
   run[keys::kComparison] = comparisonSectionJson(comparisonSection(c, false));
   nlohmann::json doc = {{keys::kRoot, std::move(run)}};
-  if (!checks.empty()) doc["nvbandwidth"][keys::kExpectations] = expectationsSection(checks);
+  if (!checks.empty())
+    doc["nvbandwidth"][keys::kExpectations] = expectationSectionsJson(expectationsSection(checks));
   std::size_t next = 0;
   const StreamedArray cells{&doc["nvbandwidth"]["comparison"]["cells"],
                             [&c, &next](nlohmann::json& cell) {
@@ -238,7 +239,8 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     else if (input.option == "--from")
       files.from = readReportDocument(input, ReadOptions{fromKind(options)}, stop).document;
     else if (input.option == "--expect")
-      files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
+      files.expectations =
+          readExpectations(input, expectationKeys(), stop);  // a bad file stops all
   }
   return files;
 }
@@ -246,10 +248,10 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   const Comparison c = compareWithBaseline(files.baseline, files.current->report,
                                            options.tolerancePercent, ctx.stopRequested);
+  const std::vector<ExpectationResult> checks =
+      judgeExpectations(options, files.expectations, files.current->report, ctx.stopRequested);
   files.current->report = Report();
   nlohmann::json& current = files.current->document;
-  const std::vector<ExpectationResult> checks =
-      judgeExpectations(options, files.expectations, current, ctx.stopRequested);
   // The documents are done with (the page needs the current one): their memory goes first.
   files.baseline = Baseline();
   const bool pageNeeded =

@@ -6,6 +6,7 @@
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
 #include "model/json_style.h"
+#include "model/report_document.h"
 #include "model/report_keys.h"
 #include "report/listing.h"
 
@@ -16,7 +17,7 @@ void printChecks(const Options& options, const std::vector<ExpectationResult>& r
                  AppContext& ctx) {
   if (options.json) {
     nlohmann::json run = versionObject();
-    run[keys::kExpectations] = expectationsSection(results);
+    run[keys::kExpectations] = expectationSectionsJson(expectationsSection(results));
     const nlohmann::json doc = {{keys::kRoot, std::move(run)}};
     ctx.out << styledJson(doc) << "\n";
   } else {
@@ -33,8 +34,8 @@ int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx)
   int status = files.html || files.metrics || files.output ? runRenderCommand(files, ctx) : kExitOk;
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
-  const std::vector<ExpectationResult> results =
-      judgeExpectations(options, files.expectations, *files.from, ctx.stopRequested);
+  const std::vector<ExpectationResult> results = judgeExpectations(
+      options, files.expectations, reportOfDocument(*files.from), ctx.stopRequested);
   printChecks(options, results, ctx);
   if (status == kExitOk && anyExpectationFailed(results)) return kExitSlower;
   return status;

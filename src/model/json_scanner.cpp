@@ -9,6 +9,22 @@ namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+// Byte classes, looked up once per byte on the paths every byte of a report takes: whitespace
+// between tokens, and the bytes a string holds as they are (printable ASCII but the quote and the
+// backslash), which need no further look.
+struct ByteClasses {
+  bool whitespace[256] = {};
+  bool plainInString[256] = {};
+  constexpr ByteClasses() {
+    for (const char c : {' ', '\n', '\t', '\r'}) whitespace[static_cast<unsigned char>(c)] = true;
+    for (unsigned c = 0x20; c < 0x80; ++c) plainInString[c] = c != '"' && c != '\\';
+  }
+};
+constexpr ByteClasses kBytes;
+
+bool isWhitespace(char c) { return kBytes.whitespace[static_cast<unsigned char>(c)]; }
+bool isPlainInString(char c) { return kBytes.plainInString[static_cast<unsigned char>(c)]; }
+
 void appendUtf8(std::string& out, unsigned cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
@@ -79,14 +95,17 @@ void JsonScanner::fail(const std::string& why) const {
   throw JsonInputError("not JSON at byte " + std::to_string(p_ - begin_ + 1) + ": " + why);
 }
 
-void JsonScanner::spend(std::size_t bytes) {
+inline void JsonScanner::spend(std::size_t bytes) {
   bytes_ += bytes;
-  if (bytes_ <= maxBytes_) return;
+  if (bytes_ > maxBytes_) tooDense();
+}
+
+void JsonScanner::tooDense() const {
   throw JsonInputError("would take more than " + std::to_string(maxBytes_ >> 20) +
                        " MiB of memory to hold (values packed far more densely than in a report)");
 }
 
-void JsonScanner::spendValue(std::size_t bytes) {
+inline void JsonScanner::spendValue(std::size_t bytes) {
   const bool inArray = !open_.empty() && open_.back() == ']';
   spend(bytes + kValueBytes + (inArray ? kElementSlackBytes : 0));
 }
@@ -109,8 +128,12 @@ const char* JsonScanner::kindName(Kind k) {
   return "null";
 }
 
-void JsonScanner::skipWhitespace() {
-  while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\t' || *p_ == '\r')) ++p_;
+inline void JsonScanner::skipWhitespace() {
+  // A local cursor: the member would be stored and reloaded for every byte (a char may alias it).
+  // The text's terminating '\0' (a std::string has one) ends the loop at the end of the text.
+  const char* p = p_;
+  while (isWhitespace(*p)) ++p;
+  p_ = p;
 }
 
 JsonScanner::Kind JsonScanner::peek() {
@@ -155,7 +178,7 @@ void JsonScanner::enterArray() {
   open(']');
 }
 
-bool JsonScanner::next(char closer) {
+inline bool JsonScanner::next(char closer) {
   skipWhitespace();
   if (p_ == end_) fail("the text ends inside an object or array");
   if (*p_ == closer) {
@@ -220,6 +243,9 @@ void JsonScanner::scanString(std::string* out) {
   const char* run = p_;
   decoded_ = 0;
   for (;;) {
+    const char* p = p_;
+    while (isPlainInString(*p)) ++p;  // stops at the text's '\0' (skipWhitespace)
+    p_ = p;
     if (p_ == end_) fail("the text ends inside a string");
     const unsigned char c = static_cast<unsigned char>(*p_);
     if (c == '"') {
@@ -292,35 +318,57 @@ void JsonScanner::scanString(std::string* out) {
   }
 }
 
-Value JsonScanner::scanNumber(bool wanted) {
-  const char* start = p_;
-  if (*p_ == '-') ++p_;
-  if (p_ == end_) fail("a number cut short");
-  if (*p_ == '0') {
-    ++p_;
-  } else if (isDigit(*p_)) {
-    while (p_ != end_ && isDigit(*p_)) ++p_;
+void JsonScanner::failAt(const char* at, const char* why) {
+  p_ = at;
+  fail(why);
+}
+
+inline JsonScanner::NumberText JsonScanner::scanNumberText() {
+  // A local cursor, as in skipWhitespace; p_ is set where the number ends or where it is wrong.
+  const char* const start = p_;
+  const char* const end = end_;
+  const char* p = p_;
+  const auto digits = [&p] {
+    while (isDigit(*p)) ++p;  // stops at the text's '\0' (skipWhitespace)
+  };
+  if (*p == '-') ++p;
+  if (p == end) failAt(p, "a number cut short");
+  if (*p == '0') {
+    ++p;
+  } else if (isDigit(*p)) {
+    digits();
   } else {
-    fail("a number without digits");
+    failAt(p, "a number without digits");
   }
-  const char* fraction = p_;
-  if (p_ != end_ && *p_ == '.') {
-    ++p_;
-    if (p_ == end_ || !isDigit(*p_)) fail("a number without digits after its point");
-    while (p_ != end_ && isDigit(*p_)) ++p_;
+  const char* const fraction = p;
+  if (p != end && *p == '.') {
+    ++p;
+    if (p == end || !isDigit(*p)) failAt(p, "a number without digits after its point");
+    digits();
   }
-  const char* exponent = p_;
-  if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
-    ++p_;
-    if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-    if (p_ == end_ || !isDigit(*p_)) fail("a number without digits in its exponent");
-    while (p_ != end_ && isDigit(*p_)) ++p_;
+  const char* const exponent = p;
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    if (p == end || !isDigit(*p)) failAt(p, "a number without digits in its exponent");
+    digits();
   }
+  p_ = p;
   spendValue(0);
+  return {start, fraction, exponent};
+}
+
+Value JsonScanner::scanNumber() {
+  const NumberText n = scanNumberText();
+  return numberValue(n.start, n.fraction, n.exponent);
+}
+
+void JsonScanner::skipNumber() {
+  const NumberText n = scanNumberText();
   // Only numbers that may lie beyond a double's range need reading to know whether they are
   // numbers at all: 291 digits or more before the point, or an exponent of 2 digits or more.
-  if (!wanted && p_ - exponent < 3 && fraction - start <= 290) return Value();
-  return numberValue(start, fraction, exponent);
+  if (p_ - n.exponent >= 3 || n.fraction - n.start > 290)
+    numberValue(n.start, n.fraction, n.exponent);
 }
 
 // The value of the number text [start, p_), whose fraction starts at `fraction` and exponent at
@@ -387,7 +435,7 @@ void JsonScanner::readString(std::string& out) {
 Value JsonScanner::readNumber() {
   if (peek() != Kind::Number) fail("expected a number");
   pending_ = false;
-  return scanNumber(true);
+  return scanNumber();
 }
 
 void JsonScanner::readNull() {
@@ -432,7 +480,7 @@ Value JsonScanner::readValue() {
       scalar = Value(text);
       break;
     case Kind::Number:
-      scalar = scanNumber(true);
+      scalar = scanNumber();
       break;
     case Kind::Boolean:
       scalar = Value(*p_ == 't');
@@ -493,7 +541,7 @@ void JsonScanner::skipValue() {
       spendValue(kStringBytes + heapBytes(decoded_));
       break;
     case Kind::Number:
-      scanNumber(false);
+      skipNumber();
       break;
     case Kind::Boolean:
       expectWord(*p_ == 't' ? "true" : "false");

@@ -317,6 +317,10 @@ nlohmann::json comparedCellJson(const ComparedCellRecord& cell) {
   return toJson(writeRecord(cell, comparedCellFields()));
 }
 
+nlohmann::json expectationSectionsJson(const std::vector<ExpectationSection>& sections) {
+  return toJson(writeRecords(sections, expectationFields()));
+}
+
 Report reportOfDocument(const nlohmann::json& document, const ReadOptions& options,
                         const StopRequest& stop) {
   return readReportText(document.dump(), options, stop);

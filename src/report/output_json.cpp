@@ -318,7 +318,7 @@ class JsonOutput : public Output {
   void confirmations(const json& entries) override { root_[keys::kConfirmations] = entries; }
 
   void expectations(const std::vector<ExpectationResult>& results) override {
-    root_[keys::kExpectations] = expectationsSection(results);
+    root_[keys::kExpectations] = expectationSectionsJson(expectationsSection(results));
   }
 
   void finish(const RunEnd& end) override {

@@ -33,6 +33,7 @@ class JsonScanner {
  public:
   enum class Kind { Object, Array, String, Number, Boolean, Null };
 
+  // `text` must outlive the scanner (its terminating '\0' ends the scanner's inner loops).
   JsonScanner(const std::string& text, std::size_t maxDepth,
               std::size_t maxBytes = static_cast<std::size_t>(-1));
 
@@ -66,14 +67,25 @@ class JsonScanner {
 
  private:
   [[noreturn]] void fail(const std::string& why) const;
+  [[noreturn]] void failAt(const char* at, const char* why);  // fail, at byte `at`
   void spend(std::size_t bytes);
+  [[noreturn]] void tooDense() const;  // the memory limit passed
   void spendValue(std::size_t bytes);  // a value placed in the container that is open
   void skipWhitespace();
   void open(char closer);
   bool next(char closer);  // the comma or the closer after an element
   void scanKey(std::string* out);
   void scanString(std::string* out);
-  Value scanNumber(bool wanted);
+  // A number's text: where it starts, where its fraction and its exponent start (each where the
+  // next part starts when it has none).
+  struct NumberText {
+    const char* start;
+    const char* fraction;
+    const char* exponent;
+  };
+  NumberText scanNumberText();
+  Value scanNumber();
+  void skipNumber();  // checks what only its value can tell (beyond a double's range)
   Value numberValue(const char* start, const char* fraction, const char* exponent);
   void expectWord(const char* word);
   unsigned hex4();
@@ -87,7 +99,7 @@ class JsonScanner {
   std::size_t decoded_ = 0;  // the length of the last string scanned, as decoded
   // Per open container: its closer, and whether an element has been read yet.
   std::vector<char> open_;
-  std::vector<bool> started_;
+  std::vector<unsigned char> started_;
   bool pending_ = true;  // a value is due (the document's, a member's, an element's)
 };
 

@@ -8,12 +8,8 @@
 #include <stdexcept>
 
 #include "fleet/expectations/expectations.h"
-#include "model/report_document.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
-
-using nlohmann::json;
 
 const char* unmetReasonName(UnmetExpectation::Reason r) {
   using R = UnmetExpectation::Reason;
@@ -56,23 +52,18 @@ std::size_t ExpectationResult::notJudgedCells() const {
 
 namespace {
 
-using Grid = std::vector<std::vector<std::optional<double>>>;
-
-// One matrix of a passed entry, as both layouts reduce to it.
+// One matrix of a passed entry (upstream's stacked entries split by the model), with what the
+// checks need of it.
 struct ReportMatrix {
-  std::string name;
-  std::string testcase;
-  std::string unit;
+  MatrixView view;
+  std::string name;      // the matrix key
+  std::string testcase;  // the testcase it is a matrix of
+  std::string unit;      // "GB/s" or "ns", as the model has the entry's
   std::optional<std::uint64_t> sizeMiB;
-  std::string description;   // the entry's bandwidth_description
   bool rowsAreGpus = false;  // for GPU<n>: whether row n, column n are GPU n's (gpuAxes)
   bool colsAreGpus = false;
-  Grid values;
-  Grid percent;  // empty where the report has no peaks
-  Grid peak;
-  std::vector<std::vector<std::string>> links;
-  std::size_t rows() const { return values.size(); }
-  std::size_t cols() const { return values.empty() ? 0 : values[0].size(); }
+  std::size_t rows() const { return view.rows(); }
+  std::size_t cols() const { return view.cols(); }
 };
 
 // An entry without a matrix: Waived, ERROR, Running, or Passed without one.
@@ -91,160 +82,58 @@ struct ReportContents {
   bool upstream = false;
 };
 
-[[noreturn]] void notAReport(const std::string& where, const std::string& why) {
-  throw ReportShapeError("nvbandwidth" + where + ": " + why + " (not checked as a report?)");
-}
-
-const json* memberOf(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-std::string stringMember(const json& object, const char* key) {
-  const json* value = memberOf(object, key);
-  return value && value->is_string() ? value->get<std::string>() : std::string();
-}
-
-std::optional<double> numberCell(const json& cell, const std::string& where) {
-  if (cell.is_null()) return std::nullopt;
-  if (cell.is_string()) return parseCellText(cell.get_ref<const std::string&>(), where);
-  if (!cell.is_number()) notAReport(where, "is neither a number nor null");
-  const double v = cell.get<double>();
-  if (!std::isfinite(v)) notAReport(where, "is not finite");
-  return v;
-}
-
-// A grid of numbers (null: none), or of upstream's cell strings.
-Grid numberGrid(const json& rows, const std::string& where) {
-  if (!rows.is_array()) notAReport(where, "is not an array of rows");
-  Grid grid;
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    if (!rows[r].is_array()) notAReport(where, "has a row that is not an array");
-    auto& row = grid.emplace_back();
-    for (std::size_t c = 0; c < rows[r].size(); ++c)
-      row.push_back(
-          numberCell(rows[r][c], where + "[" + std::to_string(r) + "][" + std::to_string(c) + "]"));
-  }
-  return grid;
-}
-
-std::vector<std::vector<std::string>> linkGrid(const json& rows) {
-  std::vector<std::vector<std::string>> grid;
-  if (!rows.is_array()) return grid;
-  for (const json& row : rows) {
-    auto& out = grid.emplace_back();
-    if (row.is_array())
-      for (const json& cell : row) out.push_back(cell.is_string() ? cell.get<std::string>() : "");
-  }
-  return grid;
-}
-
 // The testcase an entry belongs to: its "testcase", else what its key belongs to, else itself.
-std::string testcaseOf(const json& entry, const std::string& name) {
-  if (const std::string t = stringMember(entry, keys::kTestcase); !t.empty()) return t;
-  if (const auto known = lookUpExpectationKey(name)) return known->testcase;
-  return name;
+std::string testcaseOf(const ReportEntry& entry, const ExpectationKeys& keys) {
+  if (entry.testcase && !entry.testcase->empty()) return *entry.testcase;
+  if (const auto known = keys.lookUp(entry.name)) return known->testcase;
+  return entry.name;
 }
 
-// A one-row matrix's row is the host or all GPUs together, never one GPU; the description says
+// A one-row matrix's row is the host or all GPUs together, never one GPU; the title's axes say
 // whether the rows and columns are GPUs ("CPU(row) -> GPU(column)", "GPU(row) -> GPU(column)";
-// in multinode testcases the ranks' GPUs). Without one, the shape decides.
+// in multinode testcases the ranks' GPUs). Without a title, the shape decides.
 void gpuAxes(ReportMatrix& m) {
-  if (m.description.empty()) {
+  if (m.view.part().title.empty()) {
     m.rowsAreGpus = m.rows() > 1 && m.rows() == m.cols();
     m.colsAreGpus = true;
     return;
   }
-  m.rowsAreGpus = m.rows() > 1 && m.description.find("GPU(row)") != std::string::npos;
-  m.colsAreGpus = m.description.find("GPU(column)") != std::string::npos;
+  const MatrixAxes& axes = m.view.part().axes;
+  m.rowsAreGpus = m.rows() > 1 && axes.rowsAreGpus();
+  m.colsAreGpus = axes.colsAreGpus();
 }
 
-// Upstream appends the rows of a bidirectional testcase's three N x N matrices to one entry
-// (3N rows); this tool reports three entries, <key>_read1/_read2/_total (or _write...).
-void splitStacked(ReportMatrix stacked, std::vector<ReportMatrix>& out) {
-  std::vector<const char*> suffixes;
-  if (lookUpExpectationKey(stacked.name + "_read1")) suffixes = {"_read1", "_read2", "_total"};
-  if (lookUpExpectationKey(stacked.name + "_write1")) suffixes = {"_write1", "_write2", "_total"};
-  const std::size_t rows = stacked.rows(), cols = stacked.cols();
-  if (suffixes.empty() || rows == 0 || rows != 3 * cols) {
-    gpuAxes(stacked);
-    out.push_back(std::move(stacked));
-    return;
-  }
-  for (std::size_t part = 0; part < 3; ++part) {
-    ReportMatrix m = stacked;
-    m.name = stacked.name + suffixes[part];
-    m.values.assign(stacked.values.begin() + part * cols,
-                    stacked.values.begin() + (part + 1) * cols);
-    gpuAxes(m);
-    out.push_back(std::move(m));
-  }
-}
+std::string nonEmpty(const std::optional<std::string>& text) { return text.value_or(""); }
 
-void readMatrix(const json& entry, const std::string& name, const std::string& where,
-                ReportContents& report) {
-  ReportMatrix m;
-  m.name = name;
-  m.testcase = testcaseOf(entry, name);
-  m.unit = stringMember(entry, keys::kUnit);
-  if (m.unit.empty()) m.unit = name.find("latency") != std::string::npos ? "ns" : "GB/s";
-  if (const json* size = memberOf(entry, keys::kBufferSizeMiB); size && size->is_number_unsigned())
-    m.sizeMiB = size->get<std::uint64_t>();
-  const json* values = memberOf(entry, keys::kValues);
-  const bool ours = values != nullptr;
-  m.values =
-      ours ? numberGrid(*values, where + ".values")
-           : numberGrid(*memberOf(entry, keys::kBandwidthMatrix), where + ".bandwidth_matrix");
-  if (const json* p = memberOf(entry, keys::kPercentOfPeak)) m.percent = numberGrid(*p, where);
-  if (const json* p = memberOf(entry, keys::kPeakGBps)) m.peak = numberGrid(*p, where);
-  if (const json* l = memberOf(entry, keys::kLinks)) m.links = linkGrid(*l);
-  m.description = stringMember(entry, keys::kBandwidthDescription);
-  if (ours) {
-    gpuAxes(m);
-    report.matrices.push_back(std::move(m));
-  } else {
-    splitStacked(std::move(m), report.matrices);
+ReportContents readContents(const Report& report, const ExpectationKeys& keys,
+                            const StopRequest& stop) {
+  ReportContents contents;
+  contents.upstream = report.upstream();
+  if (const std::string error = nonEmpty(report.error); !error.empty())
+    contents.notes.push_back("the run reported an error: " + error);
+  if (const std::string signal = nonEmpty(report.interrupted); !signal.empty())
+    contents.notes.push_back("the run was interrupted by " + signal);
+  if (!report.testcases) {
+    contents.notes.push_back("the report has no testcases");
+    return contents;
   }
-}
-
-ReportContents readContents(const json& document, const StopRequest& stop) {
-  ReportContents report;
-  const json* run = memberOf(document, keys::kRoot);
-  if (!run || !run->is_object()) notAReport("", "is not an object");
-  report.upstream = memberOf(*run, keys::kSchemaVersion) == nullptr;
-  if (const std::string error = stringMember(*run, keys::kError); !error.empty())
-    report.notes.push_back("the run reported an error: " + error);
-  if (const std::string signal = stringMember(*run, keys::kInterrupted); !signal.empty())
-    report.notes.push_back("the run was interrupted by " + signal);
-  const json* testcases = memberOf(*run, keys::kTestcases);
-  if (!testcases) {
-    report.notes.push_back("the report has no testcases");
-    return report;
-  }
-  if (!testcases->is_array()) notAReport(".testcases", "is not an array");
-  for (std::size_t i = 0; i < testcases->size(); ++i) {
+  for (const ReportEntry& entry : *report.testcases) {
     throwIfStopped(stop);
-    const json& entry = (*testcases)[i];
-    const std::string where = ".testcases[" + std::to_string(i) + "]";
-    const json* name = memberOf(entry, keys::kName);
-    const json* status = memberOf(entry, keys::kStatus);
-    if (!name || !name->is_string() || !status || !status->is_string())
-      notAReport(where, "has no \"name\" and \"status\" strings");
-    const std::string key = name->get<std::string>();
-    if (*status == "Passed" &&
-        (memberOf(entry, keys::kValues) || memberOf(entry, keys::kBandwidthMatrix))) {
-      readMatrix(entry, key, where, report);
+    const std::string testcase = testcaseOf(entry, keys);
+    if (entry.passedWithMatrix()) {
+      for (const MatrixPart& part : entry.parts) {
+        ReportMatrix m{MatrixView(entry, part), part.key, testcase, unitName(entry.unit),
+                       entry.bufferSizeMiB};
+        gpuAxes(m);
+        contents.matrices.push_back(std::move(m));
+      }
       continue;
     }
-    ReportStatus s{key, testcaseOf(entry, key), status->get<std::string>(), "", std::nullopt};
-    s.detail = stringMember(entry, s.status == "Waived" ? "waive_reason" : "error");
-    if (const json* size = memberOf(entry, keys::kBufferSizeMiB);
-        size && size->is_number_unsigned())
-      s.sizeMiB = size->get<std::uint64_t>();
-    report.statuses.push_back(std::move(s));
+    ReportStatus s{entry.name, testcase, entryStatusName(entry.status), "", entry.bufferSizeMiB};
+    s.detail = nonEmpty(entry.status == EntryStatus::Waived ? entry.waiveReason : entry.error);
+    contents.statuses.push_back(std::move(s));
   }
-  return report;
+  return contents;
 }
 
 // ---- --expect ----
@@ -349,8 +238,9 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
   MatrixTally tally(m, result);
   for (std::size_t r = 0; r < m.rows(); ++r) {
     throwIfStopped(stop);
-    for (std::size_t c = 0; c < m.values[r].size(); ++c) {
-      if (!m.values[r][c]) continue;
+    for (std::size_t c = 0; c < m.cols(); ++c) {
+      const OrNull value = m.view.value(r, c);
+      if (!value) continue;
       const Expectation* best = nullptr;
       for (std::size_t i : candidates) {
         const Expectation& e = lines[i];
@@ -363,11 +253,11 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
       BelowCell cell;
       cell.row = r;
       cell.col = c;
-      cell.value = *m.values[r][c];
+      cell.value = *value;
       cell.bound = best->bound();
       cell.limit = best->limit;
       cell.line = best->line;
-      tally.judged(std::move(cell), fails(*best, *m.values[r][c]), best->line);
+      tally.judged(std::move(cell), fails(*best, *value), best->line);
     }
   }
 }
@@ -393,9 +283,9 @@ std::string noValueDetail(const Expectation& e) {
 
 }  // namespace
 
-ExpectationResult checkExpectations(const Expectations& expectations, const json& report,
-                                    const StopRequest& stop) {
-  const ReportContents contents = readContents(report, stop);
+ExpectationResult checkExpectations(const Expectations& expectations, const Report& report,
+                                    const ExpectationKeys& keys, const StopRequest& stop) {
+  const ReportContents contents = readContents(report, keys, stop);
   ExpectationResult result;
   result.check = ExpectationCheck::File;
   result.label = expectations.label;
@@ -444,18 +334,13 @@ std::string percentText(double percent) {
   return s.str();
 }
 
-std::optional<double> gridAt(const Grid& grid, std::size_t r, std::size_t c) {
-  if (r >= grid.size() || c >= grid[r].size()) return std::nullopt;
-  return grid[r][c];
-}
-
 }  // namespace
 
-ExpectationResult checkPercentOfPeak(double minPercent, const json& report,
-                                     const StopRequest& stop) {
+ExpectationResult checkPercentOfPeak(double minPercent, const Report& report,
+                                     const ExpectationKeys& keys, const StopRequest& stop) {
   if (!std::isfinite(minPercent) || minPercent <= 0.0 || minPercent > 100.0)
     throw std::invalid_argument("the minimum percent of peak must be above 0 and at most 100");
-  const ReportContents contents = readContents(report, stop);
+  const ReportContents contents = readContents(report, keys, stop);
   ExpectationResult result;
   result.check = ExpectationCheck::PercentOfPeak;
   result.label = "--min-percent-of-peak " + percentText(minPercent);
@@ -467,9 +352,10 @@ ExpectationResult checkPercentOfPeak(double minPercent, const json& report,
     MatrixTally tally(m, result);
     for (std::size_t r = 0; r < m.rows(); ++r) {
       throwIfStopped(stop);
-      for (std::size_t c = 0; c < m.values[r].size(); ++c) {
-        if (!m.values[r][c]) continue;
-        const auto percent = gridAt(m.percent, r, c);
+      for (std::size_t c = 0; c < m.cols(); ++c) {
+        const OrNull value = m.view.value(r, c);
+        if (!value) continue;
+        const OrNull percent = m.view.percent(r, c);
         if (m.unit == "ns" || !percent) {
           ++unknown;
           continue;
@@ -477,13 +363,13 @@ ExpectationResult checkPercentOfPeak(double minPercent, const json& report,
         BelowCell cell;
         cell.row = r;
         cell.col = c;
-        cell.value = *m.values[r][c];
+        cell.value = *value;
         cell.bound = Bound::Floor;
         cell.limit = minPercent;
         cell.percentOfPeak = percent;
-        cell.peakGBps = gridAt(m.peak, r, c);
+        cell.peakGBps = m.view.peak(r, c);
         const bool isBelow = *percent < minPercent;
-        if (isBelow && r < m.links.size() && c < m.links[r].size()) cell.link = m.links[r][c];
+        if (const std::string* link = m.view.link(r, c); isBelow && link) cell.link = *link;
         tally.judged(std::move(cell), isBelow, 0);
       }
     }

@@ -10,8 +10,6 @@
 
 #include "core/escape.h"
 #include "fleet/expectations/expectations.h"
-#include "model/report_document.h"
-#include "plans/registry.h"
 
 namespace nvbw {
 
@@ -40,43 +38,28 @@ std::vector<std::string> Expectations::testcases() const {
   return keys;
 }
 
+ExpectationKeys::ExpectationKeys(const std::vector<KnownTestcase>& testcases) {
+  for (const KnownTestcase& t : testcases) {
+    const ExpectationKey key{t.key, unitName(t.unit)};
+    keys_.emplace(t.key, key);
+    for (const std::string& matrix : t.matrixKeys) keys_.emplace(matrix, key);
+  }
+}
+
+std::optional<ExpectationKey> ExpectationKeys::lookUp(const std::string& key) const {
+  const auto it = keys_.find(key);
+  if (it == keys_.end()) return std::nullopt;
+  return it->second;
+}
+
 namespace {
-
-// ---- Keys ----
-
-// The matrices of a testcase with several are its key plus these suffixes, as the runner names
-// them and as comparison_report.cpp splits upstream's stacked entries: the bidirectional
-// device-to-device testcases (multinode ones included). A unit test checks this against the plans.
-std::vector<const char*> matrixSuffixes(const std::string& testcase) {
-  if (testcase.find("device_to_device_bidirectional_memcpy_read") != std::string::npos)
-    return {"_read1", "_read2", "_total"};
-  if (testcase.find("device_to_device_bidirectional_memcpy_write") != std::string::npos)
-    return {"_write1", "_write2", "_total"};
-  return {};
-}
-
-// Every key a line may name, with what it stands for. The multinode build's testcases are known in
-// every build: a file written for a fleet must not depend on which binary reads it.
-const std::map<std::string, ExpectationKey>& knownKeys() {
-  static const std::map<std::string, ExpectationKey> keys = [] {
-    std::map<std::string, ExpectationKey> all;
-    for (const TestcaseDef& def : makeRegistry(RegistryScope::WithMultinode)) {
-      // The pointer-chase testcases are the latency ones (ns); every other matrix is GB/s.
-      const std::string unit = def.key.find("latency") != std::string::npos ? "ns" : "GB/s";
-      all.emplace(def.key, ExpectationKey{def.key, unit});
-      for (const char* suffix : matrixSuffixes(def.key))
-        all.emplace(def.key + suffix, ExpectationKey{def.key, unit});
-    }
-    return all;
-  }();
-  return keys;
-}
 
 // ---- Lines ----
 
 class LineParser {
  public:
-  LineParser(const std::string& label, std::size_t number) : label_(label), number_(number) {}
+  LineParser(const std::string& label, std::size_t number, const ExpectationKeys& keys)
+      : label_(label), number_(number), keys_(keys) {}
 
   [[noreturn]] void fail(const std::string& why) const {
     throw ExpectationsError(label_ + " line " + std::to_string(number_) + ": " + why);
@@ -86,13 +69,13 @@ class LineParser {
     Expectation e;
     e.line = number_;
     e.key = tokens[0];
-    const auto known = knownKeys().find(e.key);
-    if (known == knownKeys().end())
+    const std::optional<ExpectationKey> known = keys_.lookUp(e.key);
+    if (!known)
       fail("unknown testcase " + quotedArgument(e.key) +
            " (nvbandwidth --list names them; one matrix of a bidirectional device-to-device "
            "testcase is <testcase>_read1, _read2, _write1, _write2 or _total)");
-    e.testcase = known->second.testcase;
-    e.unit = known->second.unit;
+    e.testcase = known->testcase;
+    e.unit = known->unit;
     std::size_t next = 1;
     if (next < tokens.size() && looksLikeCells(tokens[next])) e.cells = cells(tokens[next++]);
     if (next == tokens.size())
@@ -234,6 +217,7 @@ class LineParser {
 
   const std::string& label_;
   std::size_t number_;
+  const ExpectationKeys& keys_;
 };
 
 // The line without its comment, split at spaces and tabs; control characters refused anywhere
@@ -261,13 +245,8 @@ std::vector<std::string> tokensOf(const std::string& line, const LineParser& par
 
 }  // namespace
 
-std::optional<ExpectationKey> lookUpExpectationKey(const std::string& key) {
-  const auto it = knownKeys().find(key);
-  if (it == knownKeys().end()) return std::nullopt;
-  return it->second;
-}
-
-Expectations parseExpectations(const std::string& text, const std::string& fileLabel) {
+Expectations parseExpectations(const std::string& text, const std::string& fileLabel,
+                               const ExpectationKeys& keys) {
   if (text.size() > kMaxExpectationsBytes)
     throw ExpectationsError(fileLabel + ": is " + std::to_string(text.size()) +
                             " bytes; expectations files larger than " +
@@ -283,7 +262,7 @@ Expectations parseExpectations(const std::string& text, const std::string& fileL
     std::string line = text.substr(pos, end - pos);
     if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF line ends
     pos = end + 1;
-    const LineParser parser(fileLabel, number);
+    const LineParser parser(fileLabel, number, keys);
     const std::vector<std::string> tokens = tokensOf(line, parser);
     if (tokens.empty()) continue;
     Expectation e = parser.parse(tokens);
@@ -299,8 +278,9 @@ Expectations parseExpectations(const std::string& text, const std::string& fileL
   return result;
 }
 
-Expectations readExpectations(const NamedFile& file, const StopRequest& stop) {
-  Expectations result = parseExpectations(readReportBytes(file, stop), file.label());
+Expectations readExpectations(const NamedFile& file, const ExpectationKeys& keys,
+                              const StopRequest& stop) {
+  Expectations result = parseExpectations(readReportBytes(file, stop), file.label(), keys);
   result.path = file.path;
   return result;
 }

@@ -6,11 +6,9 @@
 #include "core/format.h"
 #include "core/text_view.h"
 #include "fleet/expectations/expectations.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 
-using nlohmann::json;
 using text_view::safe;
 using text_view::wrappedList;
 
@@ -69,45 +67,90 @@ std::string summaryLine(const ExpectationResult& r) {
   return line + ".\n";
 }
 
-json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-json matrixJson(const ExpectationResult& r, const JudgedMatrix& m) {
-  json j = {{keys::kName, m.name},   {keys::kTestcase, m.testcase}, {keys::kUnit, m.unit},
-            {keys::kCells, m.cells}, {"met", m.cells - m.below},    {"below", m.below}};
-  if (m.bufferSizeMiB) j[keys::kBufferSizeMiB] = *m.bufferSizeMiB;
-  if (r.check == ExpectationCheck::File) j["lines"] = m.lines;
+JudgedMatrixRecord matrixRecord(const ExpectationResult& r, const JudgedMatrix& m) {
+  JudgedMatrixRecord j;
+  j.name = m.name;
+  j.testcase = m.testcase;
+  j.unitText = m.unit;
+  j.cells = m.cells;
+  j.met = m.cells - m.below;
+  j.below = m.below;
+  j.bufferSizeMiB = m.bufferSizeMiB;
+  if (r.check == ExpectationCheck::File)
+    j.lines = std::vector<std::uint64_t>(m.lines.begin(), m.lines.end());
   return j;
 }
 
-json belowJson(const ExpectationResult& r, const BelowCell& cell) {
+BelowCellRecord belowRecord(const ExpectationResult& r, const BelowCell& cell) {
   const JudgedMatrix& m = r.matrices[cell.matrix];
-  json j = {{keys::kName, m.name},
-            {keys::kTestcase, m.testcase},
-            {keys::kRow, cell.row},
-            {keys::kCol, cell.col},
-            {keys::kUnit, m.unit},
-            {"value", cell.value},
-            {"bound", boundName(cell.bound)},
-            {"limit", cell.limit}};
-  if (m.bufferSizeMiB) j[keys::kBufferSizeMiB] = *m.bufferSizeMiB;
+  BelowCellRecord j;
+  j.name = m.name;
+  j.testcase = m.testcase;
+  j.row = cell.row;
+  j.col = cell.col;
+  j.unitText = m.unit;
+  j.value = cell.value;
+  j.bound = boundName(cell.bound);
+  j.limit = cell.limit;
+  j.bufferSizeMiB = m.bufferSizeMiB;
   if (r.check == ExpectationCheck::File) {
-    j["line"] = cell.line;
+    j.line = cell.line;
   } else {
-    j[keys::kPercentOfPeak] = optionalNumber(cell.percentOfPeak);
-    j[keys::kPeakGBps] = optionalNumber(cell.peakGBps);
-    j["link"] = cell.link.empty() ? json(nullptr) : json(cell.link);
+    j.percentOfPeak.emplace(cell.percentOfPeak);  // null where not known
+    j.peakGBps.emplace(cell.peakGBps);
+    j.link.emplace(cell.link.empty() ? std::nullopt : std::optional<std::string>(cell.link));
   }
   return j;
 }
 
-json lineJson(const Expectation& e) {
-  return {{"line", e.line},
-          {keys::kName, e.key},
-          {keys::kTestcase, e.testcase},
-          {keys::kCells, e.cells.text()},
-          {keys::kUnit, e.unit},
-          {"bound", boundName(e.bound())},
-          {"limit", e.limit}};
+UnmetRecord unmetRecord(const UnmetExpectation& u) {
+  UnmetRecord j;
+  j.line = u.line;
+  j.expectation = u.expectation;
+  j.reason = unmetReasonName(u.reason);
+  j.detail = u.detail;
+  return j;
+}
+
+NotJudgedRecord notJudgedRecord(const NotJudged& n) {
+  NotJudgedRecord j;
+  j.name = n.name;
+  j.cells = n.cells;
+  j.reason = n.reason;
+  j.bufferSizeMiB = n.bufferSizeMiB;
+  return j;
+}
+
+ExpectationLineRecord lineRecord(const Expectation& e) {
+  ExpectationLineRecord j;
+  j.line = e.line;
+  j.name = e.key;
+  j.testcase = e.testcase;
+  j.cells = e.cells.text();
+  j.unitText = e.unit;
+  j.bound = boundName(e.bound());
+  j.limit = e.limit;
+  return j;
+}
+
+ExpectationCounts countsOf(const ExpectationResult& r) {
+  ExpectationCounts c;
+  c.cells = r.judgedCells();
+  c.met = r.metCells();
+  c.below = r.belowCells();
+  c.belowNotListed = r.belowCells() - r.below.size();
+  c.unmet = r.unmet.size();
+  c.notJudged = r.notJudgedCells();
+  return c;
+}
+
+// Each element of `items` as a record.
+template <typename T, typename Make>
+auto recordsOf(const std::vector<T>& items, Make make) -> std::vector<decltype(make(items[0]))> {
+  std::vector<decltype(make(items[0]))> out;
+  out.reserve(items.size());
+  for (const T& item : items) out.push_back(make(item));
+  return out;
 }
 
 }  // namespace
@@ -126,51 +169,28 @@ std::string expectationText(const ExpectationResult& r) {
   return text + summaryLine(r);
 }
 
-json expectationJson(const ExpectationResult& r) {
-  json matrices = json::array(), below = json::array(), unmet = json::array(),
-       notJudged = json::array();
-  for (const JudgedMatrix& m : r.matrices) matrices.push_back(matrixJson(r, m));
-  for (const BelowCell& cell : r.below) below.push_back(belowJson(r, cell));
-  for (const UnmetExpectation& u : r.unmet)
-    unmet.push_back({{"line", u.line},
-                     {"expectation", u.expectation},
-                     {"reason", unmetReasonName(u.reason)},
-                     {"detail", u.detail}});
-  for (const NotJudged& n : r.notJudged) {
-    json item = {{keys::kName, n.name}, {keys::kCells, n.cells}, {"reason", n.reason}};
-    if (n.bufferSizeMiB) item[keys::kBufferSizeMiB] = *n.bufferSizeMiB;
-    notJudged.push_back(std::move(item));
-  }
-  json j = {{"check", r.check == ExpectationCheck::File ? "file" : "percent_of_peak"},
-            {"label", r.label},
-            {"passed", r.passed()},
-            {keys::kSummary,
-             {{keys::kCells, r.judgedCells()},
-              {"met", r.metCells()},
-              {"below", r.belowCells()},
-              {"below_not_listed", r.belowCells() - r.below.size()},
-              {"unmet", r.unmet.size()},
-              {"not_judged", r.notJudgedCells()}}},
-            {"matrices", std::move(matrices)},
-            {"below", std::move(below)},
-            {"unmet", std::move(unmet)},
-            {"not_judged", std::move(notJudged)},
-            {keys::kNotes, r.notes}};
+ExpectationSection expectationJson(const ExpectationResult& r) {
+  ExpectationSection j;
+  j.check = r.check == ExpectationCheck::File ? "file" : "percent_of_peak";
+  j.label = r.label;
+  j.passed = r.passed();
+  j.summary = countsOf(r);
+  j.matrices = recordsOf(r.matrices, [&r](const JudgedMatrix& m) { return matrixRecord(r, m); });
+  j.below = recordsOf(r.below, [&r](const BelowCell& cell) { return belowRecord(r, cell); });
+  j.unmet = recordsOf(r.unmet, unmetRecord);
+  j.notJudged = recordsOf(r.notJudged, notJudgedRecord);
+  j.notes = r.notes;
   if (r.check == ExpectationCheck::File) {
-    j["file"] = r.path;
-    json lines = json::array();
-    for (const Expectation& e : r.expectations) lines.push_back(lineJson(e));
-    j[keys::kExpectations] = std::move(lines);
+    j.file = r.path;
+    j.lines = recordsOf(r.expectations, lineRecord);
   } else {
-    j["min_percent_of_peak"] = r.minPercent;
+    j.minPercentOfPeak = r.minPercent;
   }
   return j;
 }
 
-json expectationsSection(const std::vector<ExpectationResult>& results) {
-  json section = json::array();
-  for (const ExpectationResult& r : results) section.push_back(expectationJson(r));
-  return section;
+std::vector<ExpectationSection> expectationsSection(const std::vector<ExpectationResult>& results) {
+  return recordsOf(results, expectationJson);
 }
 
 }  // namespace nvbw

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/expectation_checks.h"
 #include "core/error.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
@@ -64,6 +65,7 @@ TEST(StopChecks, EveryLoopOverAReportAsksAsItGoes) {
   const json doc = json::parse(text);
   const std::size_t rows = matrixRows(doc);
   const Report report = reportOfDocument(doc);
+  const ExpectationKeys keys = expectationKeys();
   ASSERT_GT(rows, 20u);
   expectAskedAndStopped(
       "the shape check",
@@ -73,12 +75,13 @@ TEST(StopChecks, EveryLoopOverAReportAsksAsItGoes) {
       rows);
   expectAskedAndStopped(
       "--min-percent-of-peak",
-      [&](const StopRequest& stop) { checkPercentOfPeak(50.0, doc, stop); }, rows);
+      [&](const StopRequest& stop) { checkPercentOfPeak(50.0, report, keys, stop); }, rows);
   const Expectations floors = parseExpectations("host_to_device_memcpy_ce 1\n"
                                                 "device_to_device_memcpy_read_ce 1\n",
-                                                "--expect 'f'");
+                                                "--expect 'f'", keys);
   expectAskedAndStopped(
-      "--expect", [&](const StopRequest& stop) { checkExpectations(floors, doc, stop); }, 2);
+      "--expect", [&](const StopRequest& stop) { checkExpectations(floors, report, keys, stop); },
+      2);
   expectAskedAndStopped(
       "the page", [&](const StopRequest& stop) { renderHtmlReport(doc, stop); }, rows);
   expectAskedAndStopped(

@@ -6,9 +6,10 @@
 //   --min-percent-of-peak P    every bandwidth cell whose theoretical peak the report knows must
 //                              reach P% of it.
 //
-// A cell that does not is BELOW. Pure apart from readExpectations: the checks read a report
-// document as `nvbandwidth -j` prints it (this tool's layout 1.0 or upstream v0.8's, already
-// checked by checkReportShape) and the views render what they found.
+// A cell that does not is BELOW. Pure apart from readExpectations: the checks read a Report (this
+// tool's layout or upstream v0.8's, as the model's reader checked it: its entries' units, axes and
+// parts), the testcases the tool knows come from the caller (ExpectationKeys), and the views render
+// what they found.
 //
 // File syntax, one expectation per line (`#` starts a comment, blank lines are skipped):
 //
@@ -39,13 +40,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/stop_request.h"
+#include "model/report.h"
 #include "model/report_files.h"
 
 namespace nvbw {
@@ -101,16 +103,37 @@ struct ExpectationKey {
   std::string testcase;
   std::string unit;  // "GB/s" or "ns"
 };
-// nullopt for a key no testcase of this tool (any build) reports.
-std::optional<ExpectationKey> lookUpExpectationKey(const std::string& key);
+
+// A testcase as the expectations need to know it: its key, its unit, and the keys of its matrices
+// where it reports several ("<key>_read1", "<key>_read2", "<key>_total"; empty: one matrix under
+// its key). The caller lists every testcase of this tool, in any build (the registry's facts), so
+// that a file written for a fleet does not depend on which binary reads it.
+struct KnownTestcase {
+  std::string key;
+  ReportUnit unit = ReportUnit::GBps;
+  std::vector<std::string> matrixKeys;
+};
+
+// Every key a line may name (a testcase's, or one of its matrices'), with what it stands for.
+class ExpectationKeys {
+ public:
+  explicit ExpectationKeys(const std::vector<KnownTestcase>& testcases);
+  // nullopt for a key no known testcase reports.
+  std::optional<ExpectationKey> lookUp(const std::string& key) const;
+
+ private:
+  std::map<std::string, ExpectationKey> keys_;
+};
 
 // Parses the text of an expectations file. Throws ExpectationsError ("<fileLabel> line N: ...",
 // or "<fileLabel>: ..." for the file as a whole: too large, no expectation in it).
-Expectations parseExpectations(const std::string& text, const std::string& fileLabel);
+Expectations parseExpectations(const std::string& text, const std::string& fileLabel,
+                               const ExpectationKeys& keys);
 
 // Reads (a regular file or "-", as report files are read: report_files.h) and parses. Throws
 // ReportFileError, ExpectationsError or Interrupted.
-Expectations readExpectations(const NamedFile& file, const StopRequest& stop);
+Expectations readExpectations(const NamedFile& file, const ExpectationKeys& keys,
+                              const StopRequest& stop);
 
 // ---- Results ----
 
@@ -189,17 +212,17 @@ struct ExpectationResult {
   bool passed() const { return belowCells() == 0 && unmet.empty(); }
 };
 
-// Judges `report` against the file's lines. Throws ReportShapeError where the document is not of
-// a report's shape (checkReportShape's precondition was not met), Interrupted when `stop` reports
-// a signal (asked every entry and matrix row; so for checkPercentOfPeak).
-ExpectationResult checkExpectations(const Expectations& expectations, const nlohmann::json& report,
-                                    const StopRequest& stop = {});
+// Judges `report` against the file's lines (`keys` name the testcase of an entry that does not
+// say it). Throws Interrupted when `stop` reports a signal (asked every entry and matrix row; so
+// for checkPercentOfPeak).
+ExpectationResult checkExpectations(const Expectations& expectations, const Report& report,
+                                    const ExpectationKeys& keys, const StopRequest& stop = {});
 
 // Judges every bandwidth cell with a known percent of peak against `minPercent` (0 < P <= 100;
 // std::invalid_argument otherwise). A report where no cell has a known peak fails: nothing could
 // be vouched for ("nothing_judged").
-ExpectationResult checkPercentOfPeak(double minPercent, const nlohmann::json& report,
-                                     const StopRequest& stop = {});
+ExpectationResult checkPercentOfPeak(double minPercent, const Report& report,
+                                     const ExpectationKeys& keys, const StopRequest& stop = {});
 
 // The BELOW cells and unmet expectations, one line each ("BELOW ...", "UNMET ..."), the cells not
 // judged, notes, and last one summary line:
@@ -207,9 +230,10 @@ ExpectationResult checkPercentOfPeak(double minPercent, const nlohmann::json& re
 // Every line ends in a newline; text from the report and the file is escaped.
 std::string expectationText(const ExpectationResult& result);
 
-// One element of the report's "expectations" array (docs/nvbandwidth.schema.json).
-nlohmann::json expectationJson(const ExpectationResult& result);
+// One element of the report's "expectations" array (docs/nvbandwidth.schema.json), as the model
+// writes it.
+ExpectationSection expectationJson(const ExpectationResult& result);
 // The "expectations" array of a run document: one element per check, in the order given.
-nlohmann::json expectationsSection(const std::vector<ExpectationResult>& results);
+std::vector<ExpectationSection> expectationsSection(const std::vector<ExpectationResult>& results);
 
 }  // namespace nvbw

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/expectation_checks.h"
 #include "fake_topology.h"
 #include "fleet/expectations/expectations.h"
 #include "golden.h"
@@ -34,6 +35,37 @@ using test::TempFile;
 
 const std::string kLabel = "--expect 'h100.txt'";
 const std::string kDocs = NVBW_DOCS_DIR;
+
+// The keys the program hands the expectations: every registered testcase's (app/).
+const ExpectationKeys& knownKeys() {
+  static const ExpectationKeys keys = expectationKeys();
+  return keys;
+}
+
+// The calls as the program makes them, on the registry's keys; a document is first read by the
+// model's reader, as every report reaching the checks is.
+Expectations parseExpectations(const std::string& text, const std::string& label) {
+  return nvbw::parseExpectations(text, label, knownKeys());
+}
+Expectations readExpectations(const NamedFile& file, const StopRequest& stop) {
+  return nvbw::readExpectations(file, knownKeys(), stop);
+}
+std::optional<ExpectationKey> lookUpExpectationKey(const std::string& key) {
+  return knownKeys().lookUp(key);
+}
+ExpectationResult checkExpectations(const Expectations& e, const json& document) {
+  return nvbw::checkExpectations(e, reportOfDocument(document), knownKeys());
+}
+ExpectationResult checkPercentOfPeak(double minPercent, const json& document) {
+  return nvbw::checkPercentOfPeak(minPercent, reportOfDocument(document), knownKeys());
+}
+// The section as the writer writes it.
+json sectionJson(const ExpectationResult& r) {
+  return expectationSectionsJson({expectationJson(r)}).at(0);
+}
+json sectionsJson(const std::vector<ExpectationResult>& results) {
+  return expectationSectionsJson(expectationsSection(results));
+}
 
 Expectations parse(const std::string& text) { return parseExpectations(text, kLabel); }
 
@@ -842,7 +874,7 @@ TEST(ExpectationsJson, HoldsTheBelowCellsTheMatricesTheLinesAndTheSummary) {
       check("host_to_device_memcpy_ce 500\ndevice_to_device_memcpy_read_ce GPU1 335\n"
             "all_to_host_memcpy_sm 1\n",
             golden("fleet/h200x2.json"));
-  const json j = expectationJson(r);
+  const json j = sectionJson(r);
   EXPECT_EQ(j["check"], "file");
   EXPECT_EQ(j["label"], kLabel);
   EXPECT_EQ(j["passed"], false);
@@ -879,7 +911,7 @@ TEST(ExpectationsJson, HoldsTheBelowCellsTheMatricesTheLinesAndTheSummary) {
                                         {"bound", "floor"},
                                         {"limit", 335.0}}));
   EXPECT_EQ(j["file"], "");
-  const json p = expectationJson(checkPercentOfPeak(85.0, golden("fleet/h200x2.json")));
+  const json p = sectionJson(checkPercentOfPeak(85.0, golden("fleet/h200x2.json")));
   EXPECT_EQ(p["check"], "percent_of_peak");
   EXPECT_EQ(p["min_percent_of_peak"], 85.0);
   EXPECT_EQ(p["below"][0]["link"], "PCIe Gen5 x16");
@@ -914,7 +946,7 @@ TEST(ExpectationsJson, BelowCellsBeyondTheListAreCounted) {
   EXPECT_NE(text.find("\nBELOW ... and 489 more cells, not listed\nExpectations --expect "
                       "'h100.txt': FAILED: 100489 cells: 0 met, 100489 BELOW; 0 unmet.\n"),
             std::string::npos);
-  EXPECT_EQ(expectationJson(r)["summary"]["below_not_listed"], 489);
+  EXPECT_EQ(sectionJson(r)["summary"]["below_not_listed"], 489);
 }
 
 // The run document with an "expectations" section, validated against the schema by the same
@@ -931,7 +963,7 @@ test::RunResult validate(const json& document) {
 
 json withExpectations(const std::string& report, const std::vector<ExpectationResult>& results) {
   json document = golden(report);
-  document["nvbandwidth"]["expectations"] = expectationsSection(results);
+  document["nvbandwidth"]["expectations"] = sectionsJson(results);
   return document;
 }
 
