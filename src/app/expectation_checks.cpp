@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/report_document.h"
+
 namespace nvbw {
 
 std::vector<ExpectationResult> judgeExpectations(const Options& options,
@@ -13,6 +15,12 @@ std::vector<ExpectationResult> judgeExpectations(const Options& options,
   if (options.minPercentOfPeak)
     results.push_back(checkPercentOfPeak(*options.minPercentOfPeak, report, stop));
   return results;
+}
+
+std::vector<ExpectationResult> judgeExpectations(const Options& options,
+                                                 const std::optional<Expectations>& file,
+                                                 const Report& report, const StopRequest& stop) {
+  return judgeExpectations(options, file, reportDocument(report), stop);
 }
 
 bool anyExpectationFailed(const std::vector<ExpectationResult>& results) {

@@ -9,6 +9,7 @@
 
 #include "app/options.h"
 #include "fleet/expectations/expectations.h"
+#include "model/report.h"
 
 namespace nvbw {
 
@@ -17,6 +18,11 @@ namespace nvbw {
 std::vector<ExpectationResult> judgeExpectations(const Options& options,
                                                  const std::optional<Expectations>& file,
                                                  const nlohmann::json& report,
+                                                 const StopRequest& stop = {});
+// The same checks of a Report (a run's own).
+std::vector<ExpectationResult> judgeExpectations(const Options& options,
+                                                 const std::optional<Expectations>& file,
+                                                 const Report& report,
                                                  const StopRequest& stop = {});
 
 // A check failed (a BELOW cell or an unmet expectation): exit status 3.

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/stop_request.h"
 #include "model/report.h"
@@ -19,6 +20,8 @@ nlohmann::json reportDocument(const Report& report);
 // A section of a run object as the writer writes it.
 nlohmann::json comparisonSectionJson(const ComparisonSection& section);
 nlohmann::json comparedCellJson(const ComparedCellRecord& cell);
+// The "expectations" section as the expectation checks make it (an array of checks), typed.
+std::vector<ExpectationSection> expectationSectionsOf(const nlohmann::json& section);
 
 // A document read by the report reader (its checks, its messages): throws ReportShapeError, or
 // Interrupted.

@@ -317,6 +317,12 @@ nlohmann::json comparedCellJson(const ComparedCellRecord& cell) {
   return toJson(writeRecord(cell, comparedCellFields()));
 }
 
+std::vector<ExpectationSection> expectationSectionsOf(const nlohmann::json& section) {
+  std::optional<std::vector<ExpectationSection>> read =
+      recordsOf(parseJson(section.dump()), expectationFields());
+  return read ? std::move(*read) : std::vector<ExpectationSection>{};
+}
+
 Report reportOfDocument(const nlohmann::json& document, const ReadOptions& options,
                         const StopRequest& stop) {
   return readReportText(document.dump(), options, stop);
