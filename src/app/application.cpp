@@ -22,9 +22,9 @@
 #include "facts/driver_version.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
-#include "model/json_style.h"
 #include "model/report_document.h"
 #include "model/report_keys.h"
+#include "model/report_writer.h"
 #include "plans/pair_selection.h"
 #include "plans/registry.h"
 #include "platform/huge_pages.h"
@@ -34,6 +34,7 @@
 #include "report/output_json.h"
 #include "report/output_text.h"
 #include "report/progress_display.h"
+#include "report/report_builder.h"
 #include "report/sweep.h"
 
 namespace nvbw {
@@ -64,20 +65,6 @@ SystemFacts buildSystemFacts() {
 }
 
 namespace {
-
-// The confirmation runs' entries as the report reader reads them: beside the run's GPUs, whose
-// count their matrices are checked against.
-std::vector<ReportEntry> confirmationEntries(const nlohmann::json& doc,
-                                             const nlohmann::json& entries) {
-  if (entries.empty()) return {};
-  nlohmann::json run = nlohmann::json::object();
-  const nlohmann::json& measured = doc[keys::kRoot];
-  for (const char* key : {keys::kGpuDeviceList, keys::kProcesses, keys::kSchemaVersion})
-    if (measured.contains(key)) run[key] = measured[key];
-  run[keys::kTestcases] = nlohmann::json::array();
-  run[keys::kConfirmations] = entries;
-  return reportOfDocument({{keys::kRoot, std::move(run)}}).confirmations.value();
-}
 
 // Forwards to the report and checks after each step that it could be written.
 class CheckedOutput final : public Output {
@@ -166,11 +153,11 @@ class RunCommand {
     printed_ = options.json ? makeJsonOutput(ctx.out, settings)
                             : makeTextOutput(ctx.out, ctx.err, settings);
     std::vector<Output*> views = {printed_.get()};
-    // --baseline and --html read the run as the JSON document, whatever is printed.
-    // Only the printing rank compares and writes the HTML (one file, not one per rank).
+    // --baseline, --expect, --html, --metrics and --output take the run's Report, whatever is
+    // printed. Only the printing rank compares and writes them (one file, not one per rank).
     if (files.baseline.reports() > 0 || files.html || files.metrics || files.output ||
         options.judgesExpectations()) {
-      capture_ = makeJsonOutput(captured_, settings);
+      capture_ = std::make_unique<ReportBuilder>(settings);
       views.push_back(capture_.get());
     }
     // --output as text: the report as printed, its end-of-run lines (stderr's) included.
@@ -202,10 +189,10 @@ class RunCommand {
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
-  std::optional<Comparison> judgeAgainstBaseline(nlohmann::json& doc, int& status);
-  void confirm(Comparison& compared, nlohmann::json& doc, int& status);
-  bool failsExpectations(nlohmann::json& doc);
-  int writeViewFiles(const nlohmann::json& doc, bool interrupted);
+  std::optional<Comparison> judgeAgainstBaseline(Report& report, int& status);
+  void confirm(Comparison& compared, Report& report, int& status);
+  bool failsExpectations(Report& report);
+  int writeViewFiles(const Report& report, bool interrupted);
   ProgressSink progressSink() {
     if (!progress_) return ctx_.progress;
     return [this](const ProgressEvent& e) {
@@ -218,8 +205,8 @@ class RunCommand {
   AppContext& ctx_;
   CommandFiles& files_;
   std::unique_ptr<Output> printed_;
-  std::ostringstream captured_;
-  std::unique_ptr<Output> capture_;
+  // The run's Report for the verdicts and the view files (absent when none is asked for).
+  std::unique_ptr<ReportBuilder> capture_;
   std::ostringstream outputCopy_;
   std::unique_ptr<Output> outputText_;
   std::unique_ptr<ProgressDisplay> progress_;
@@ -243,9 +230,7 @@ int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::stri
   output_->globalError(error, detail);
   output_->finish(RunEnd{});
   checkWritable(ctx_.out, "output");
-  nlohmann::json doc;
-  if (capture_) doc = nlohmann::json::parse(captured_.str());
-  writeViewFiles(doc, false);
+  if (capture_) writeViewFiles(capture_->report(), false);
   return kExitFailure;
 }
 
@@ -345,20 +330,18 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
   return finishViews(end, status);
 }
 
-// Compares with the baseline (from the captured document), prints the end of the report and
-// writes the HTML. Errors and interruption keep their status; otherwise SLOWER and UNSTABLE cells
+// Compares the run's Report with the baseline, prints the end of the report and writes the view
+// files. Errors and interruption keep their status; otherwise SLOWER and UNSTABLE cells
 // give 3.
 int RunCommand::finishViews(const RunEnd& end, int status) {
-  nlohmann::json doc;
-  if (capture_) {
-    capture_->finish(end);
-    doc = nlohmann::json::parse(captured_.str());
-  }
+  Report none;
+  if (capture_) capture_->finish(end);
+  Report& report = capture_ ? capture_->report() : none;
   std::optional<Comparison> compared;
   bool belowExpectations = false;
   try {
-    compared = judgeAgainstBaseline(doc, status);
-    belowExpectations = failsExpectations(doc);
+    compared = judgeAgainstBaseline(report, status);
+    belowExpectations = failsExpectations(report);
   } catch (const Interrupted& e) {
     // The report is printed all the same, without the verdicts that were not reached.
     if (progress_) progress_->clear();
@@ -370,7 +353,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   printed_->finish(end);
   checkWritable(ctx_.out, "output");
   if (outputText_) outputText_->finish(end);
-  if (writeViewFiles(doc, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
+  if (writeViewFiles(report, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
     status = kExitFailure;
   if (status == kExitOk && ((compared && compared->anyFailing()) || belowExpectations))
     return kExitSlower;
@@ -378,22 +361,22 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
 }
 
 // --baseline: the run compared with it, suspect cells confirmed (--confirm N), the comparison
-// printed and added to `doc`. A confirmation run that fails or is interrupted sets `status`.
-std::optional<Comparison> RunCommand::judgeAgainstBaseline(nlohmann::json& doc, int& status) {
+// printed and added to `report`. A confirmation run that fails or is interrupted sets `status`.
+std::optional<Comparison> RunCommand::judgeAgainstBaseline(Report& report, int& status) {
   if (files_.baseline.reports() == 0) return std::nullopt;
-  Comparison compared = compareWithBaseline(files_.baseline, reportOfDocument(doc),
-                                            options_.tolerancePercent, ctx_.stopRequested);
-  if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, doc, status);
+  Comparison compared =
+      compareWithBaseline(files_.baseline, report, options_.tolerancePercent, ctx_.stopRequested);
+  if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, report, status);
   printed_->comparison(compared);
   if (outputText_) outputText_->comparison(compared);
-  doc[keys::kRoot][keys::kComparison] = comparisonSectionJson(comparisonSection(compared));
+  report.comparison = comparisonSection(compared);
   return compared;
 }
 
 // Measures the testcases of the suspect cells again and re-judges those cells. Only a run of one
 // process confirms: the other ranks of a multi-process run hold no baseline and could not take
 // part in the measurements.
-void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status) {
+void RunCommand::confirm(Comparison& compared, Report& report, int& status) {
   const std::vector<SuspectTestcase> suspects = suspectTestcases(compared);
   if (ctx_.comm && ctx_.comm->size() > 1) {
     if (!suspects.empty())
@@ -413,11 +396,11 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
       suspects.empty() || !confirmationRunner_ ? ConfirmationRuns{} : confirmationRunner_(suspects);
   if (progress_) progress_->clear();
   runs.summary.runs = options_.confirmRuns;
-  applyConfirmations(compared, confirmationEntries(doc, runs.entries), runs.summary);
+  applyConfirmations(compared, runs.entries, runs.summary);
   if (!runs.entries.empty()) {
     printed_->confirmations(runs.entries);
     if (outputText_) outputText_->confirmations(runs.entries);
-    doc[keys::kRoot][keys::kConfirmations] = std::move(runs.entries);
+    report.confirmations = std::move(runs.entries);
   }
   if (runs.interruptedBy) {
     compared.notes.push_back("the confirmation runs were stopped by " +
@@ -430,36 +413,36 @@ void RunCommand::confirm(Comparison& compared, nlohmann::json& doc, int& status)
   }
 }
 
-// --expect, --min-percent-of-peak: the run judged, printed and added to `doc`; true when a check
-// failed.
-bool RunCommand::failsExpectations(nlohmann::json& doc) {
+// --expect, --min-percent-of-peak: the run judged, printed and added to `report`; true when a
+// check failed.
+bool RunCommand::failsExpectations(Report& report) {
   if (!options_.judgesExpectations()) return false;
   const std::vector<ExpectationResult> results =
-      judgeExpectations(options_, files_.expectations, reportOfDocument(doc), ctx_.stopRequested);
+      judgeExpectations(options_, files_.expectations, report, ctx_.stopRequested);
   printed_->expectations(results);
   if (outputText_) outputText_->expectations(results);
-  doc[keys::kRoot][keys::kExpectations] = expectationSectionsJson(expectationsSection(results));
+  report.expectations = expectationsSection(results);
   return anyExpectationFailed(results);
 }
 
 // --html, --metrics and --output; 1 when one of them cannot be written (each is still tried).
 // `interrupted`: the run was stopped by a signal, and its files say so: they are made whole (a
 // second signal ends the process), else a signal while they are made ends the command.
-int RunCommand::writeViewFiles(const nlohmann::json& doc, bool interrupted) {
+int RunCommand::writeViewFiles(const Report& report, bool interrupted) {
   const StopRequest stop = interrupted ? StopRequest() : ctx_.stopRequested;
   int status = kExitOk;
   auto note = [&status](int written) {
     if (written != kExitOk) status = written;
   };
-  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, doc, stop));
-  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc, stop));
+  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, report, stop));
+  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, report, stop));
   if (!files_.output) return status;
   if (files_.outputFormat == ReportFormat::Text)
     note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
   else if (files_.outputFormat == ReportFormat::Html)
-    note(writeHtmlFile(ctx_, *files_.output, doc, stop));
+    note(writeHtmlFile(ctx_, *files_.output, report, stop));
   else
-    note(writeViewFile(ctx_, *files_.output, styledJson(doc) + "\n"));
+    note(writeViewFile(ctx_, *files_.output, reportJson(report) + "\n"));
   return status;
 }
 

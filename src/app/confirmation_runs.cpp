@@ -1,10 +1,8 @@
 #include "app/confirmation_runs.h"
 
 #include <chrono>
-#include <sstream>
 
-#include "model/report_keys.h"
-#include "report/output_json.h"
+#include "report/report_builder.h"
 
 namespace nvbw {
 namespace {
@@ -16,11 +14,11 @@ std::optional<std::size_t> registryIndex(const std::vector<TestcaseDef>& registr
   return std::nullopt;
 }
 
-// One measurement of one testcase at one size, as JSON entries; the loop's summary tells how it
-// ended.
+// One measurement of one testcase at one size, as the report's entries (each with the size, in a
+// sweep); the loop's summary tells how it ended.
 LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::size_t index,
                         std::optional<std::uint64_t> sizeMiB, PlanExecutor& executor,
-                        const LoopControl& control, nlohmann::json& entries) {
+                        const LoopControl& control, std::vector<ReportEntry>& entries) {
   const std::vector<Selection> selection = {{index, run.registry[index].key, ""}};
   const LoopRequest one{run.registry,
                         selection,
@@ -29,15 +27,13 @@ LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::si
                         run.pairs,
                         run.hostMemoryProblem,
                         {}};
-  std::ostringstream captured;
-  const std::unique_ptr<Output> capture = makeJsonOutput(captured, OutputSettings{});
-  capture->header(header);
-  const LoopSummary summary = runTestcaseLoop(one, executor, *capture, control);
-  capture->finish(RunEnd{});
-  const nlohmann::json doc = nlohmann::json::parse(captured.str());
-  for (const nlohmann::json& entry : doc[keys::kRoot][keys::kTestcases]) {
-    entries.push_back(entry);
-    if (sizeMiB) entries.back()[keys::kBufferSizeMiB] = *sizeMiB;
+  ReportBuilder capture;
+  capture.header(header);
+  const LoopSummary summary = runTestcaseLoop(one, executor, capture, control);
+  capture.finish(RunEnd{});
+  for (ReportEntry& entry : *capture.report().testcases) {
+    if (sizeMiB) entry.bufferSizeMiB = *sizeMiB;
+    entries.push_back(std::move(entry));
   }
   return summary;
 }
@@ -55,11 +51,11 @@ ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& heade
     for (const SuspectTestcase& suspect : suspects) {
       const std::optional<std::size_t> index = registryIndex(run.registry, suspect.testcase);
       if (!index) continue;
-      nlohmann::json entries = nlohmann::json::array();
+      std::vector<ReportEntry> entries;
       const LoopSummary summary =
           measureOnce(run, header, *index, suspect.bufferSizeMiB, executor, control, entries);
-      for (nlohmann::json& entry : entries) {
-        entry[keys::kConfirmationRun] = round;
+      for (ReportEntry& entry : entries) {
+        entry.confirmationRun = round;
         out.entries.push_back(std::move(entry));
       }
       out.errors += summary.errors;

@@ -14,6 +14,7 @@
 #include "model/json_style.h"
 #include "model/report_document.h"
 #include "model/report_keys.h"
+#include "model/report_writer.h"
 #include "report/listing.h"
 
 namespace nvbw {
@@ -38,19 +39,16 @@ int worse(int a, int b) { return a != kExitOk ? a : b; }
 // time: a comparison of hundreds of thousands of cells never exists as one document.
 void writeComparisonDocument(std::ostream& out, const Comparison& c,
                              const std::vector<ExpectationResult>& checks) {
-  nlohmann::json run = versionObject();
-  run[keys::kComparison] = comparisonSectionJson(comparisonSection(c, false));
-  nlohmann::json doc = {{keys::kRoot, std::move(run)}};
-  if (!checks.empty())
-    doc["nvbandwidth"][keys::kExpectations] = expectationSectionsJson(expectationsSection(checks));
+  Report document = versionsReport();
+  document.comparison = comparisonSection(c, false);
+  if (!checks.empty()) document.expectations = expectationsSection(checks);
   std::size_t next = 0;
-  const StreamedArray cells{&doc["nvbandwidth"]["comparison"]["cells"],
-                            [&c, &next](nlohmann::json& cell) {
-                              if (next == c.cells.size()) return false;
-                              cell = comparedCellJson(comparedCellRecord(c.cells[next++]));
-                              return true;
-                            }};
-  writeStyledJson(out, doc, &cells);
+  const ComparedCells cells = [&c, &next](ComparedCellRecord& cell) {
+    if (next == c.cells.size()) return false;
+    cell = comparedCellRecord(c.cells[next++]);
+    return true;
+  };
+  writeReportJson(out, document, &cells);
   out << "\n";
 }
 
@@ -207,6 +205,16 @@ int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json&
   const std::string page = renderHtmlReport(doc, stop);
   throwIfStopped(stop);
   return writeText(ctx, file, page);
+}
+
+int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& report,
+                     const StopRequest& stop) {
+  return writeMetricsFile(ctx, file, reportDocument(report), stop);
+}
+
+int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
+                  const StopRequest& stop) {
+  return writeHtmlFile(ctx, file, reportDocument(report), stop);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,

@@ -5,9 +5,8 @@
 
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
-#include "model/json_style.h"
 #include "model/report_document.h"
-#include "model/report_keys.h"
+#include "model/report_writer.h"
 #include "report/listing.h"
 
 namespace nvbw {
@@ -16,10 +15,9 @@ namespace {
 void printChecks(const Options& options, const std::vector<ExpectationResult>& results,
                  AppContext& ctx) {
   if (options.json) {
-    nlohmann::json run = versionObject();
-    run[keys::kExpectations] = expectationSectionsJson(expectationsSection(results));
-    const nlohmann::json doc = {{keys::kRoot, std::move(run)}};
-    ctx.out << styledJson(doc) << "\n";
+    Report checks = versionsReport();
+    checks.expectations = expectationsSection(results);
+    ctx.out << reportJson(checks) << "\n";
   } else {
     for (std::size_t i = 0; i < results.size(); ++i)
       ctx.out << (i ? "\n" : "") << expectationText(results[i]);

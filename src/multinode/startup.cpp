@@ -1,10 +1,53 @@
 #include "multinode/startup.h"
 
-#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "core/error.h"
+#include "model/report_reader.h"
+#include "model/report_writer.h"
+#include "model/value.h"
 
 namespace nvbw {
+
+namespace {
+
+// A member of another rank's start-up message (each rank sends the same keys).
+const Value& member(const Value& message, const char* key) {
+  const Value* v = message.find(key);
+  if (!v) throw std::runtime_error(std::string("a rank's start-up message has no \"") + key + "\"");
+  return *v;
+}
+
+const std::string& text(const Value& message, const char* key) {
+  return member(message, key).asString();
+}
+
+unsigned number(const Value& message, const char* key) {
+  return static_cast<unsigned>(member(message, key).asUnsigned());
+}
+
+Value rankReport(const LocalGpus& mine) {
+  Value report = Value::object();
+  report.set("host", mine.host);
+  report.set("devices", mine.devices.size());
+  return report;
+}
+
+Value rankGpu(const LocalGpus& mine, const GpuAssignment& assignment) {
+  const auto device = static_cast<std::size_t>(assignment.device);
+  const DeviceInfo& gpu = mine.devices.at(device);
+  Value me = Value::object();
+  me.set("host", mine.host);
+  me.set("device", assignment.device);
+  me.set("name", gpu.name);
+  me.set("domain", gpu.pciDomain);
+  me.set("bus", gpu.pciBus);
+  me.set("slot", gpu.pciDevice);
+  me.set("uuid", mine.uuids.at(device));
+  return me;
+}
+
+}  // namespace
 
 void startupStep(Communicator& comm, const std::optional<std::string>& mine) {
   if (const auto agreed = agreeOnProblem(comm, mine)) throw StartupError(*agreed);
@@ -12,11 +55,9 @@ void startupStep(Communicator& comm, const std::optional<std::string>& mine) {
 
 GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
   std::vector<RankReport> reports;
-  const std::string report =
-      nlohmann::json{{"host", mine.host}, {"devices", mine.devices.size()}}.dump();
-  for (const std::string& text : comm.allGather(report)) {
-    const auto j = nlohmann::json::parse(text);
-    reports.push_back({j["host"], j["devices"]});
+  for (const std::string& message : comm.allGather(compactJson(rankReport(mine)))) {
+    const Value j = parseJson(message);
+    reports.push_back({text(j, "host"), static_cast<int>(number(j, "devices"))});
   }
   GpuAssignment assignment;
   assignment.device = chosenDevices(reports).at(static_cast<std::size_t>(comm.rank()));
@@ -24,22 +65,15 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
   if (mine.devices.empty()) problem = "no CUDA-capable GPU is visible to this process";
   startupStep(comm, problem);
 
-  const auto device = static_cast<std::size_t>(assignment.device);
-  const DeviceInfo& gpu = mine.devices.at(device);
-  const nlohmann::json me = {{"host", mine.host},
-                             {"device", assignment.device},
-                             {"name", gpu.name},
-                             {"domain", gpu.pciDomain},
-                             {"bus", gpu.pciBus},
-                             {"slot", gpu.pciDevice},
-                             {"uuid", mine.uuids.at(device)}};
   std::vector<RankGpu> gpus;
-  for (const std::string& text : comm.allGather(me.dump())) {
-    const auto j = nlohmann::json::parse(text);
-    gpus.push_back({j["host"], j["uuid"]});
+  for (const std::string& message : comm.allGather(compactJson(rankGpu(mine, assignment)))) {
+    const Value j = parseJson(message);
+    gpus.push_back({text(j, "host"), text(j, "uuid")});
     assignment.processes.push_back(
-        {j["host"], j["device"], DeviceInfo{j["name"], j["domain"], j["bus"], j["slot"], j["uuid"]},
-         j["uuid"]});
+        {text(j, "host"), static_cast<int>(number(j, "device")),
+         DeviceInfo{text(j, "name"), number(j, "domain"), number(j, "bus"), number(j, "slot"),
+                    text(j, "uuid")},
+         text(j, "uuid")});
   }
   if (const auto shared = sharedGpuProblem(gpus)) throw StartupError(*shared);
   return assignment;

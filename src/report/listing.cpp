@@ -1,10 +1,8 @@
 #include "report/listing.h"
 
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/version.h"
-#include "model/report_keys.h"
 #include "model/report_writer.h"
 
 namespace nvbw {
@@ -17,10 +15,6 @@ std::string versionText(const std::string& version, const std::string& gitVersio
                         const std::string& release, CompatMode interface) {
   return "nvbandwidth Version: " + version + "\nBuilt from Git version: " + gitVersion +
          "\nRelease: " + release + "\nInterface: " + compatModeName(interface) + "\n\n";
-}
-
-nlohmann::json versionObject() {
-  return {{keys::kVersion, kVersion}, {keys::kGitVersion, kGitVersion}, {keys::kRelease, kRelease}};
 }
 
 std::string listingText(const std::vector<TestcaseDef>& registry) {

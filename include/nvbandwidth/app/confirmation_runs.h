@@ -1,24 +1,24 @@
 // The confirmation runs of a run with --baseline and --confirm N: each testcase (at each sweep
 // size) with a suspect cell measured N more times, through the same testcase loop and executor
 // as the run, with the run's settings. Nothing of them is printed as a testcase: their entries
-// are collected as the JSON report writes entries, for the report's "confirmations" array and
+// are collected as the run's Report holds entries, for the report's "confirmations" array and
 // for applyConfirmations (fleet/comparison/comparison.h).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
 #include "app/testcase_loop.h"
 #include "fleet/comparison/comparison.h"
+#include "model/report.h"
 #include "report/run_report.h"
 
 namespace nvbw {
 
 struct ConfirmationRuns {
-  // Testcase entries (this tool's layout) in the order they ran, each with `confirmation_run`
-  // (1 to N) and, for a sweep size, `bufferSize_MiB`. Passed and ERROR entries alike.
-  nlohmann::json entries = nlohmann::json::array();
+  // Testcase entries in the order they ran, each with its confirmation run (1 to N) and, for a
+  // sweep size, its buffer size. Passed and ERROR entries alike.
+  std::vector<ReportEntry> entries;
   ConfirmationSummary summary;       // runs, the testcases measured again, wall seconds
   int errors = 0;                    // confirmation runs that failed
   std::optional<int> interruptedBy;  // stopped by this signal before the last one

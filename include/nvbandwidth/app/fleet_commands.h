@@ -60,6 +60,12 @@ int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann
 int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
                   const StopRequest& stop);
 
+// The same views of a Report (a run's own).
+int writeMetricsFile(AppContext& context, const OutputFile& file, const Report& report,
+                     const StopRequest& stop);
+int writeHtmlFile(AppContext& context, const OutputFile& file, const Report& report,
+                  const StopRequest& stop);
+
 // Compares saved reports (the baseline reports, then the current one): the table of the cells
 // that are not SAME and the summary (JSON with -j: {"nvbandwidth": {"version", "git_version",
 // "release", "comparison"}}); with --html also the current report with its verdicts as HTML; with

@@ -158,6 +158,20 @@ inline constexpr const char* kHostBytesAllocated = "host_bytes_allocated";
 inline constexpr const char* kDeviceBytesAllocated = "device_bytes_allocated";
 inline constexpr const char* kPeakHostBytes = "peak_host_bytes";
 inline constexpr const char* kPeakDeviceBytes = "peak_device_bytes";
+inline constexpr const char* kHostAllocations = "host_allocations";
+inline constexpr const char* kDeviceAllocations = "device_allocations";
+
+// "operations": what the run did to measure (kRounds, kSamples as above).
+inline constexpr const char* kMeasurements = "measurements";
+inline constexpr const char* kCopies = "copies";
+inline constexpr const char* kCopyBytes = "copy_bytes";
+inline constexpr const char* kLongestCopyBytes = "longest_copy_bytes";
+inline constexpr const char* kChases = "chases";
+inline constexpr const char* kFills = "fills";
+inline constexpr const char* kChecks = "checks";
+inline constexpr const char* kCount = "count";
+inline constexpr const char* kHostBytes = "host_bytes";
+inline constexpr const char* kDeviceBytes = "device_bytes";
 
 // A process of a multi-process run (kName as above: its GPU's).
 inline constexpr const char* kRank = "rank";

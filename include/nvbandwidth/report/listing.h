@@ -1,7 +1,6 @@
 // The -l listing and the version block (text and JSON); they need no GPU.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -17,10 +16,8 @@ std::string versionBlock(const std::string& version, const std::string& gitVersi
 // its empty line.
 std::string versionText(const std::string& version, const std::string& gitVersion,
                         const std::string& release, CompatMode interface);
-// {"version", "git_version", "release"} of this build: the top of every document the tool writes
-// that is not a run's report (the listing, --compare, --from, --summarize).
-nlohmann::json versionObject();
-// The same facts as a Report, for the report writer.
+// The "version", "git_version" and "release" of this build as a Report: the top of every document
+// the tool writes that is not a run's report (the listing, --compare, --from, --summarize).
 Report versionsReport();
 
 // -l in text: header line and every entry as upstream prints it (an empty line before the entries

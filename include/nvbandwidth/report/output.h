@@ -2,7 +2,6 @@
 // pure and tested against golden files.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "engine/results.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
+#include "model/report.h"
 #include "report/run_report.h"
 #include "report/sweep.h"
 
@@ -41,10 +41,10 @@ class Output {
   // --baseline: the run compared with the saved report, before finish. Text: the table of the
   // cells that are not SAME and the summary; JSON: the "comparison" section.
   virtual void comparison(const Comparison& result) { (void)result; }
-  // --baseline with --confirm: the confirmation runs' entries (this tool's layout, each with its
-  // `confirmation_run`), before the comparison. JSON: the "confirmations" array; text prints
-  // nothing of them (the comparison says what was measured again).
-  virtual void confirmations(const nlohmann::json& entries) { (void)entries; }
+  // --baseline with --confirm: the confirmation runs' entries (each with its `confirmation_run`),
+  // before the comparison. JSON: the "confirmations" array; text prints nothing of them (the
+  // comparison says what was measured again).
+  virtual void confirmations(const std::vector<ReportEntry>& entries) { (void)entries; }
   // --expect, --min-percent-of-peak: the report judged, before finish. Text: the BELOW and UNMET
   // lines and each check's summary; JSON: the "expectations" section.
   virtual void expectations(const std::vector<ExpectationResult>& results) { (void)results; }

@@ -32,7 +32,7 @@ class FanOutput final : public Output {
   void comparison(const Comparison& c) override {
     each([&](Output& o) { o.comparison(c); });
   }
-  void confirmations(const nlohmann::json& entries) override {
+  void confirmations(const std::vector<ReportEntry>& entries) override {
     each([&](Output& o) { o.confirmations(entries); });
   }
   void expectations(const std::vector<ExpectationResult>& results) override {

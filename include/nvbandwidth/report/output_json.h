@@ -5,12 +5,10 @@
 #include <memory>
 
 #include "report/output.h"
+#include "report/report_builder.h"  // kJsonSchemaVersion
 
 namespace nvbw {
 
 std::unique_ptr<Output> makeJsonOutput(std::ostream& out, OutputSettings settings);
-
-// The version of the JSON document's layout (top-level "schema_version"); docs/ holds the schema.
-inline constexpr const char* kJsonSchemaVersion = "1.0";
 
 }  // namespace nvbw

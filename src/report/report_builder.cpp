@@ -1,0 +1,279 @@
+// The run's Report from its steps (report_builder.h): each member as -j has always written it
+// (docs/compatibility.md#c1 for the CUDA Driver Version; the rest beside upstream's keys).
+#include "report/report_builder.h"
+
+#include "core/error.h"
+#include "core/version.h"
+#include "model/report_document.h"
+#include "model/report_keys.h"
+#include "report/peak_assessment.h"
+
+namespace nvbw {
+
+namespace {
+
+// A count the report holds as a whole number of 0 or more; one below 0 (no fact of the machine
+// is) is kept as it is, beside the record's fields.
+template <typename R>
+void putCount(R& record, std::optional<std::uint64_t> R::*field, const char* key, long long v) {
+  if (v >= 0)
+    record.*field = static_cast<std::uint64_t>(v);
+  else
+    setMember(record.extras, key, v);
+}
+
+template <typename T, typename U> std::optional<T> widened(const std::optional<U>& v) {
+  return v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt;
+}
+
+SettingsRecord settingsRecord(const RunSettings& s) {
+  SettingsRecord r;
+  r.bufferSizeMiB = s.bufferSizeMiB;
+  r.testSamples = s.samples;
+  r.loopCount = s.loopCount;
+  r.statistic = statisticName(s.statistic);
+  r.verify = s.verify;
+  r.cpuAffinity = s.cpuAffinity;
+  r.useHugePages = s.useHugePages;
+  r.targetNumPairs = s.targetNumPairs;
+  if (!s.pair.empty()) r.pair = s.pair;
+  if (!s.sweepSizesMiB.empty()) r.sweepMiB = s.sweepSizesMiB;
+  if (!s.schedule.empty()) setMember(r.extras, keys::kSchedule, s.schedule);
+  return r;
+}
+
+TimingRecord timingRecord(const RunEnd::Timing& t) {
+  const PhaseTimes& p = t.phases;
+  TimingRecord r;
+  r.wallSeconds = t.wallSeconds;
+  r.releaseSeconds = p.release;
+  r.allocationSeconds = p.allocation;
+  r.fillSeconds = p.fill;
+  r.enqueueSeconds = p.enqueue;
+  r.waitSeconds = p.wait;
+  r.verificationSeconds = p.verification;
+  r.latencySeconds = p.latency;
+  r.timedCopiesSeconds = p.timedCopies;
+  return r;
+}
+
+MemoryRecord memoryRecord(const MemoryStats& m) {
+  MemoryRecord r;
+  r.hostBytesAllocated = m.hostBytesAllocated;
+  r.deviceBytesAllocated = m.deviceBytesAllocated;
+  r.peakHostBytes = m.peakHostBytes;
+  r.peakDeviceBytes = m.peakDeviceBytes;
+  setMember(r.extras, keys::kHostAllocations, m.hostAllocations);
+  setMember(r.extras, keys::kDeviceAllocations, m.deviceAllocations);
+  return r;
+}
+
+Value passesValue(const BufferPasses& p) {
+  Value v = Value::object();
+  v.set(keys::kCount, p.count);
+  v.set(keys::kHostBytes, p.hostBytes);
+  v.set(keys::kDeviceBytes, p.deviceBytes);
+  return v;
+}
+
+Value operationsValue(const OperationCounts& o) {
+  Value v = Value::object();
+  v.set(keys::kRounds, o.rounds);
+  v.set(keys::kMeasurements, o.measurements);
+  v.set(keys::kSamples, o.samples);
+  v.set(keys::kCopies, o.copies);
+  v.set(keys::kCopyBytes, o.copyBytes);
+  v.set(keys::kLongestCopyBytes, o.longestCopyBytes);
+  v.set(keys::kChases, o.chases);
+  v.set(keys::kFills, passesValue(o.fills));
+  v.set(keys::kChecks, passesValue(o.checks));
+  return v;
+}
+
+PcieRecord pcieRecord(const PcieLinkState& l) {
+  PcieRecord r;
+  r.currentGts = l.currentGts;
+  putCount(r, &PcieRecord::currentWidth, keys::kCurrentWidth, l.currentWidth);
+  r.maxGts = l.maxGts;
+  putCount(r, &PcieRecord::maxWidth, keys::kMaxWidth, l.maxWidth);
+  r.current = pcieLinkName(l.currentGts, l.currentWidth);
+  r.max = pcieLinkName(l.maxGts, l.maxWidth);
+  return r;
+}
+
+GpuStateRecord gpuStateRecord(std::size_t device, const GpuEnvironment& g) {
+  GpuStateRecord r;
+  r.device = device;
+  r.smClockMHz = widened<std::uint64_t>(g.smClockMHz);
+  r.smClockMaxMHz = widened<std::uint64_t>(g.smClockMaxMHz);
+  r.memoryClockMHz = widened<std::uint64_t>(g.memoryClockMHz);
+  r.memoryClockMaxMHz = widened<std::uint64_t>(g.memoryClockMaxMHz);
+  r.clocksLocked = g.clocksLocked;
+  r.powerLimitW = g.powerLimitW;
+  r.powerDrawW = g.powerDrawW;
+  r.temperatureC = widened<std::int64_t>(g.temperatureC);
+  r.eccEnabled = g.eccEnabled;
+  r.persistenceMode = g.persistenceMode;
+  r.migEnabled = g.migEnabled;
+  r.computeMode = g.computeMode;
+  if (g.throttleNs) r.throttleSeconds = *g.throttleNs / 1e9;
+  if (g.pcie) r.pcie = pcieRecord(*g.pcie);
+  r.numaNode = widened<std::int64_t>(g.numaNode);
+  r.hostBufferCpus = g.hostBufferCpus;
+  return r;
+}
+
+EnvironmentRecord environmentRecord(const EnvironmentSnapshot& e) {
+  EnvironmentRecord r;
+  r.cpuModel = e.host.cpuModel;
+  r.numaNodes = e.host.numaNodes;
+  r.nvmlProblem = e.nvmlProblem;
+  r.gpus.emplace();
+  for (std::size_t d = 0; d < e.gpus.size(); ++d) r.gpus->push_back(gpuStateRecord(d, e.gpus[d]));
+  return r;
+}
+
+std::vector<std::string> deviceList(const SystemFacts& info) {
+  std::vector<std::string> devices;
+  for (std::size_t i = 0; i < info.devices.size(); ++i)
+    devices.push_back(std::to_string(i) + ": " + info.devices[i].name + " (" +
+                      formatBdf(info.devices[i]) + "): (" + info.hostname + ")");
+  return devices;
+}
+
+std::vector<ProcessRecord> processRecords(const SystemFacts& info) {
+  std::vector<ProcessRecord> processes;
+  for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
+    const ProcessInfo& p = info.processes[rank];
+    ProcessRecord r;
+    r.rank = rank;
+    r.host = p.host;
+    putCount(r, &ProcessRecord::device, keys::kDevice, p.device);
+    r.name = p.gpu.name;
+    r.pci = formatBdf(p.gpu);
+    r.uuid = p.uuid;
+    processes.push_back(std::move(r));
+  }
+  return processes;
+}
+
+SweepSeriesRecord sweepSeriesRecord(const SweepTable& table, const SweepSeries& s) {
+  SweepSeriesRecord r;
+  r.name = s.name;
+  r.testcase = table.testcase;
+  r.unit = s.unit == Unit::Nanoseconds ? ReportUnit::Ns : ReportUnit::GBps;
+  r.unitText = unitName(r.unit);
+  r.sums = s.sums;
+  r.sizeReaching90 = s.reachSizeMiB;
+  return r;
+}
+
+}  // namespace
+
+void ReportBuilder::header(const RunHeader& header) {
+  const SystemFacts& info = header.system;
+  statistic_ = header.settings.statistic;
+  report_.version = info.version;
+  report_.gitVersion = info.gitVersion;
+  report_.release = info.release;
+  report_.schemaVersion = kJsonSchemaVersion;
+  report_.settings = settingsRecord(header.settings);
+  if (!header.notes.empty()) {
+    Value notes = Value::array();
+    for (const std::string& note : header.notes) notes.push(note);
+    setMember(report_.extras, keys::kNotes, std::move(notes));
+  }
+  // Which host ran it (rank 0's in a multinode run: each rank's host is in "processes") and
+  // when: what --summarize names nodes by and --metrics timestamps a run with.
+  if (!info.hostname.empty()) report_.hostname = info.hostname;
+  report_.startedAt = header.startedAt;
+  for (const std::string& line : header.warnings) addWarning(line);
+  // Strict consumers (DCGM's plugin) need these three even when start-up failed.
+  putCount(report_, &Report::cudaRuntimeVersion, keys::kCudaRuntimeVersion,
+           info.cudaRuntimeVersion);
+  report_.driverVersion = info.driverVersion;
+  if (!header.gpusOpened) return;
+  putCount(report_, &Report::cudaDriverVersion, keys::kCudaDriverVersion, info.cudaDriverVersion);
+  report_.gpuDeviceList = deviceList(info);
+  if (header.environment) report_.environment = environmentRecord(*header.environment);
+  if (info.processes.empty()) return;
+  report_.processes = processRecords(info);
+  report_.mpiVersion = info.mpiVersion;
+  report_.memorySharing = info.memorySharing;
+}
+
+void ReportBuilder::testcaseFinished(const TestcaseResult& result) {
+  running_.clear();
+  for (ReportEntry& entry : entriesOf(result, settings_.verbose, statistic_))
+    addEntry(std::move(entry));
+  if (result.status != Status::Passed) return;
+  for (const MatrixResult& m : result.matrices) {
+    const std::string lines = abovePeakWarnings(m);
+    for (std::size_t start = 0, end; (end = lines.find('\n', start)) != std::string::npos;
+         start = end + 1)
+      addWarning(lines.substr(start, end - start));
+  }
+}
+
+void ReportBuilder::globalError(const std::string& message, const std::string& detail) {
+  report_.error = message;
+  if (!detail.empty()) report_.errorDetail = detail;
+}
+
+void ReportBuilder::sweepFinished(const SweepTable& table) {
+  if (!report_.sweep) report_.sweep.emplace();
+  SweepSection& sweep = *report_.sweep;
+  sweep.sizesMiB = table.sizesMiB;
+  if (!sweep.series) sweep.series.emplace();
+  for (const SweepSeries& s : sweepSeries(table))
+    sweep.series->push_back(sweepSeriesRecord(table, s));
+}
+
+void ReportBuilder::comparison(const Comparison& result) {
+  report_.comparison = comparisonSection(result);
+}
+
+void ReportBuilder::confirmations(const std::vector<ReportEntry>& entries) {
+  report_.confirmations = entries;
+}
+
+void ReportBuilder::expectations(const std::vector<ExpectationResult>& results) {
+  report_.expectations = expectationsSection(results);
+}
+
+void ReportBuilder::finish(const RunEnd& end) {
+  if (!report_.version) report_.version = kVersion;
+  if (!report_.gitVersion) report_.gitVersion = kGitVersion;
+  if (!report_.release) report_.release = kRelease;
+  // A testcase cut short by a run-level error stays "Running", as upstream left it.
+  if (!running_.empty()) {
+    ReportEntry entry;
+    entry.name = running_;
+    entry.status = EntryStatus::Running;
+    addEntry(std::move(entry));
+  }
+  if (!report_.testcases) report_.testcases.emplace();
+  if (end.interruptedBy) report_.interrupted = signalName(*end.interruptedBy);
+  if (end.environment) report_.environmentAtEnd = environmentRecord(*end.environment);
+  for (const std::string& line : end.warnings) addWarning(line);
+  if (end.timing) {
+    report_.timing = timingRecord(*end.timing);
+    report_.memory = memoryRecord(end.timing->memory);
+    setMember(report_.extras, keys::kOperations, operationsValue(end.timing->operations));
+  }
+  if (finished_) finished_(report_);
+}
+
+// A run warning: upstream's `warning` holds the last one (each replaced the one before).
+void ReportBuilder::addWarning(const std::string& line) {
+  report_.warning = line;
+  if (!report_.warnings) report_.warnings.emplace();
+  report_.warnings->push_back(line);
+}
+
+void ReportBuilder::addEntry(ReportEntry entry) {
+  if (!report_.testcases) report_.testcases.emplace();
+  report_.testcases->push_back(std::move(entry));
+}
+
+}  // namespace nvbw

@@ -1,0 +1,205 @@
+// The entries of a testcase's result (report_entries.h), each member as -j has always written it
+// (docs/compatibility.md#c3, #c4, #c9, #c16).
+#include "report/report_entries.h"
+
+#include <locale>
+#include <sstream>
+
+#include "model/matrix_parts.h"
+#include "model/report_keys.h"
+#include "plans/registry.h"
+#include "plans/schedule.h"
+#include "plans/testcase.h"
+#include "report/peak_assessment.h"
+
+namespace nvbw {
+
+namespace {
+
+// Cells are strings in iostream's default format (6 significant digits), as upstream wrote them.
+std::string defaultFormatted(double value) {
+  std::ostringstream s;
+  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
+  s << value;
+  return s.str();
+}
+
+ReportUnit reportUnit(Unit unit) {
+  return unit == Unit::Nanoseconds ? ReportUnit::Ns : ReportUnit::GBps;
+}
+
+// What the testcase declares its rows and columns are; the arrow between them is its title's.
+MatrixAxes declaredAxes(const TestcaseFacts& facts, const std::string& title) {
+  MatrixAxes axes = axesOfTitle(&title, facts.listing.key);
+  axes.rowsNamed = facts.rows != Axis::None;
+  axes.colsNamed = facts.columns != Axis::None;
+  axes.rowWord = axisName(facts.rows);
+  axes.colWord = axisName(facts.columns);
+  axes.ranks = facts.multiProcess;
+  return axes;
+}
+
+CellStatistics cellStatistics(const CellResult& cell) {
+  const SampleStatistics s = describeSamples(cell.samples());
+  return {cell.samples(), s.min, s.max, s.mean, s.median, s.stddev, s.cv};
+}
+
+// Upstream's string matrix, its numeric twin (null for N/A) and the per-cell statistics.
+void addMatrices(ReportEntry& e, const MatrixResult& m) {
+  const std::size_t rows = m.spec.rows, cols = m.spec.cols;
+  Grid<std::string> texts{rows, cols, {}};
+  NumberGrid values{rows, cols, {}};
+  Grid<std::optional<CellStatistics>> cells{rows, cols, {}};
+  texts.cells.reserve(rows * cols);
+  values.cells.reserve(rows * cols);
+  cells.cells.reserve(rows * cols);
+  for (std::size_t row = 0; row < rows; ++row)
+    for (std::size_t col = 0; col < cols; ++col) {
+      const auto& cell = m.at(row, col);
+      texts.cells.push_back(cell ? defaultFormatted(cell->value()) : "N/A");
+      values.cells.push_back(cell ? OrNull(cell->value()) : std::nullopt);
+      cells.cells.push_back(cell ? std::optional<CellStatistics>(cellStatistics(*cell))
+                                 : std::nullopt);
+    }
+  e.texts = std::move(texts);
+  e.values = std::move(values);
+  e.cells = std::move(cells);
+}
+
+// A link's peak as the report gives it: none for a latency matrix.
+OrNull peakOf(const MatrixResult& m, const CellLink& c) {
+  return m.spec.unit == Unit::GBps ? c.link.gbPerSecond : std::nullopt;
+}
+
+// The cells above 100% of their link's peak (physically impossible), where there are any.
+void addAbovePeak(ReportEntry& e, const MatrixResult& m) {
+  const std::vector<AbovePeak> found = abovePeak(m);
+  if (found.empty()) return;
+  Value cells = Value::array();
+  for (const AbovePeak& a : found) {
+    const CellLink& c = m.links[a.row * m.spec.cols + a.col];
+    Value cell = Value::object();
+    cell.set(keys::kRow, a.row);
+    cell.set(keys::kCol, a.col);
+    cell.set(keys::kCell, c.cell);
+    cell.set(keys::kLink, c.link.name);
+    cell.set(keys::kPeakGBps, c.link.gbPerSecond ? Value(*c.link.gbPerSecond) : Value());
+    cell.set(keys::kPercentOfPeak, a.percent);
+    cells.push(std::move(cell));
+  }
+  e.abovePeak = std::move(cells);
+}
+
+// Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),
+// and the outliers; absent when the run did not know the cells' links.
+void addPeaks(ReportEntry& e, const MatrixResult& m) {
+  if (m.links.size() != m.cells.size()) return;
+  const std::size_t rows = m.spec.rows, cols = m.spec.cols;
+  Grid<std::optional<std::string>> links{rows, cols, {}};
+  NumberGrid peaks{rows, cols, {}}, percents{rows, cols, {}};
+  for (std::size_t row = 0; row < rows; ++row)
+    for (std::size_t col = 0; col < cols; ++col) {
+      const CellLink& c = m.links[row * cols + col];
+      links.cells.push_back(c.link.name);
+      peaks.cells.push_back(peakOf(m, c));
+      percents.cells.push_back(percentOfPeak(m, row, col));
+    }
+  std::vector<OutlierRecord> flagged;
+  for (const Outlier& o : outliers(m)) {
+    const CellLink& c = m.links[o.row * cols + o.col];
+    OutlierRecord r;
+    r.row = o.row;
+    r.col = o.col;
+    r.cell = c.cell;
+    r.link = c.link.name;
+    r.belowMedianPercent = o.belowMedian * 100.0;
+    r.classMedian = o.classMedian;
+    flagged.push_back(std::move(r));
+  }
+  std::vector<LinkPeakRecord> distinct;
+  for (const CellLink& c : distinctLinks(m)) {
+    LinkPeakRecord r;
+    r.link = c.link.name;
+    r.peakGBps = peakOf(m, c);
+    r.convention = c.convention;
+    distinct.push_back(std::move(r));
+  }
+  e.linkPeaks = std::move(distinct);
+  e.links = std::move(links);
+  e.peaks = std::move(peaks);
+  e.percents = std::move(percents);
+  e.outliers = std::move(flagged);
+  addAbovePeak(e, m);
+}
+
+ReportEntry matrixEntry(const TestcaseResult& result, const MatrixResult& m, bool verbose,
+                        Statistic stat) {
+  ReportEntry e;
+  e.name = m.spec.key;
+  e.status = EntryStatus::Passed;
+  e.description = m.spec.title;
+  e.sum = m.sum();
+  e.unitText = unitName(reportUnit(m.spec.unit));
+  e.statistic = statisticName(stat);
+  addMatrices(e, m);
+  addPeaks(e, m);
+  if (!m.spec.rowLabels.empty()) e.rowLabels = m.spec.rowLabels;
+  if (verbose) {
+    // Over present cells only (docs/compatibility.md#c8); absent when there is none rather than a
+    // fake value.
+    e.min = m.min();
+    e.max = m.max();
+    e.average = m.average();
+  }
+  e.bufferSizeMiB = result.sweepSizeMiB;
+  // Entries of multi-matrix testcases are named like their SUM lines (docs/compatibility.md#c9);
+  // this lets a script still find them by the key it passed to -t.
+  if (m.spec.key != result.name) e.testcase = result.name;
+  if (result.schedule) {
+    setMember(e.extras, keys::kSchedule, scheduleName(*result.schedule));
+    if (*result.schedule == PairSchedule::Rounds) setMember(e.extras, keys::kRounds, result.rounds);
+  }
+  shapeEntry(e, result.name, m.spec.unit);
+  return e;
+}
+
+ReportEntry plainEntry(const TestcaseResult& result, EntryStatus status) {
+  ReportEntry e;
+  e.name = result.name;
+  e.status = status;
+  return e;
+}
+
+}  // namespace
+
+void shapeEntry(ReportEntry& entry, const std::string& testcase, Unit unit) {
+  const std::shared_ptr<const Testcase> known = findTestcase(testcase);
+  entry.unit = reportUnit(known ? known->facts().unit : unit);
+  entry.parts = partsOfEntry(entry);
+  if (known && !entry.parts.empty())
+    entry.parts.front().axes = declaredAxes(known->facts(), entry.parts.front().title);
+}
+
+std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose, Statistic stat) {
+  std::vector<ReportEntry> entries;
+  switch (result.status) {
+  case Status::Passed:
+    if (result.matrices.empty()) entries.push_back(plainEntry(result, EntryStatus::Passed));
+    for (const MatrixResult& m : result.matrices)
+      entries.push_back(matrixEntry(result, m, verbose, stat));
+    break;
+  case Status::Waived:
+    entries.push_back(plainEntry(result, EntryStatus::Waived));
+    entries.back().waiveReason = result.message;
+    break;
+  case Status::Error:
+    entries.push_back(plainEntry(result, EntryStatus::Error));
+    entries.back().error = result.message;
+    if (!result.detail.empty()) entries.back().errorDetail = result.detail;
+    entries.back().bufferSizeMiB = result.sweepSizeMiB;
+    break;
+  }
+  return entries;
+}
+
+}  // namespace nvbw
