@@ -452,7 +452,8 @@ int RunCommand::writeViewFiles(const nlohmann::json& doc, bool interrupted) {
     if (written != kExitOk) status = written;
   };
   if (files_.html) note(writeHtmlFile(ctx_, *files_.html, doc, stop));
-  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc, stop));
+  if (files_.metrics)
+    note(writeMetricsFile(ctx_, *files_.metrics, reportOfDocument(doc, {}, stop), stop));
   if (!files_.output) return status;
   if (files_.outputFormat == ReportFormat::Text)
     note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));

@@ -188,11 +188,11 @@ int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& te
   return writeText(ctx, file, text);
 }
 
-int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
+int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& report,
                      const StopRequest& stop) {
   std::vector<std::string> pieces;
   try {
-    pieces = metricsPieces(doc, stop);
+    pieces = metricsPieces(report, stop);
   } catch (const MetricsTooLarge& e) {
     ctx.err << "nvbandwidth: " << file.target().label() << ": " << e.what() << std::endl;
     return kExitFailure;
@@ -267,7 +267,9 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, current);
   if (files.metrics)
-    written = worse(written, writeMetricsFile(ctx, *files.metrics, current, ctx.stopRequested));
+    written = worse(written, writeMetricsFile(ctx, *files.metrics,
+                                              reportOfDocument(current, {}, ctx.stopRequested),
+                                              ctx.stopRequested));
   if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
@@ -278,7 +280,12 @@ int runRenderCommand(CommandFiles& files, AppContext& ctx) {
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, *files.from);
   if (files.metrics)
-    written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested));
+    written =
+        worse(written, writeMetricsFile(ctx, *files.metrics,
+                                        reportOfDocument(*files.from,
+                                                         ReadOptions{ReportKind::RunOrComparison},
+                                                         ctx.stopRequested),
+                                        ctx.stopRequested));
   if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written;
