@@ -182,6 +182,12 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
   }
 }
 
+// --from's report, for the views that take a Report and for those that still take its document.
+void readFrom(CommandFiles& files, ReadDocument read) {
+  files.fromReport = std::move(read.report);
+  files.from = std::move(read.document);
+}
+
 }  // namespace
 
 int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
@@ -236,7 +242,7 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      files.from = readReportDocument(input, ReadOptions{fromKind(options)}, stop).document;
+      readFrom(files, readReportDocument(input, ReadOptions{fromKind(options)}, stop));
     else if (input.option == "--expect")
       files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
   }
@@ -281,11 +287,7 @@ int runRenderCommand(CommandFiles& files, AppContext& ctx) {
   if (files.html) written = writeHtml(ctx, *files.html, *files.from);
   if (files.metrics)
     written =
-        worse(written, writeMetricsFile(ctx, *files.metrics,
-                                        reportOfDocument(*files.from,
-                                                         ReadOptions{ReportKind::RunOrComparison},
-                                                         ctx.stopRequested),
-                                        ctx.stopRequested));
+        worse(written, writeMetricsFile(ctx, *files.metrics, *files.fromReport, ctx.stopRequested));
   if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written;

@@ -25,6 +25,7 @@ struct CommandFiles {
   Baseline baseline;
   std::optional<ReadDocument> current;  // --compare: the current report
   std::optional<nlohmann::json> from;   // --from
+  std::optional<Report> fromReport;     // --from, for the views that take a Report
   std::optional<OutputFile> html;       // --html (in a run: on the printing rank only)
   std::optional<OutputFile> metrics;    // --metrics (in a run: on the printing rank only)
   std::optional<OutputFile> output;     // --output, %-substituted (likewise)
