@@ -252,7 +252,9 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   const Comparison c = compareWithBaseline(files.baseline, files.current->report,
                                            options.tolerancePercent, ctx.stopRequested);
-  files.current->report = Report();
+  // The metrics take the Report (with its comparison), the other views its document.
+  Report& report = files.current->report;
+  if (!files.metrics) report = Report();
   nlohmann::json& current = files.current->document;
   const std::vector<ExpectationResult> checks =
       judgeExpectations(options, files.expectations, current, ctx.stopRequested);
@@ -272,10 +274,10 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     current["nvbandwidth"]["comparison"] = comparisonSectionJson(comparisonSection(c));
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, current);
-  if (files.metrics)
-    written = worse(written, writeMetricsFile(ctx, *files.metrics,
-                                              reportOfDocument(current, {}, ctx.stopRequested),
-                                              ctx.stopRequested));
+  if (files.metrics) {
+    report.comparison = comparisonSection(c);
+    written = worse(written, writeMetricsFile(ctx, *files.metrics, report, ctx.stopRequested));
+  }
   if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
