@@ -182,10 +182,11 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
   }
 }
 
-// --from's report, for the views that take a Report and for those that still take its document.
-void readFrom(CommandFiles& files, ReadDocument read) {
+// --from's report, for the views that take a Report, and its document where a view or check
+// that still takes one needs it (--html, --output, --expect, --min-percent-of-peak).
+void readFrom(CommandFiles& files, ReadDocument read, bool documentNeeded) {
   files.fromReport = std::move(read.report);
-  files.from = std::move(read.document);
+  if (documentNeeded) files.from = std::move(read.document);
 }
 
 }  // namespace
@@ -242,7 +243,8 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      readFrom(files, readReportDocument(input, ReadOptions{fromKind(options)}, stop));
+      readFrom(files, readReportDocument(input, ReadOptions{fromKind(options)}, stop),
+               files.html || files.output || options.judgesExpectations());
     else if (input.option == "--expect")
       files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
   }
