@@ -181,17 +181,24 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
   }
 }
 
+// --from's report, for the views that take a Report, and its document where a view or check
+// that still takes one needs it (--html, --output, --expect, --min-percent-of-peak).
+void readFrom(CommandFiles& files, ReadDocument read, bool documentNeeded) {
+  files.fromReport = std::move(read.report);
+  if (documentNeeded) files.from = std::move(read.document);
+}
+
 }  // namespace
 
 int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
   return writeText(ctx, file, text);
 }
 
-int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
+int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& report,
                      const StopRequest& stop) {
   std::vector<std::string> pieces;
   try {
-    pieces = metricsPieces(doc, stop);
+    pieces = metricsPieces(report, stop);
   } catch (const MetricsTooLarge& e) {
     ctx.err << "nvbandwidth: " << file.target().label() << ": " << e.what() << std::endl;
     return kExitFailure;
@@ -205,11 +212,6 @@ int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json&
   const std::string page = renderHtmlReport(doc, stop);
   throwIfStopped(stop);
   return writeText(ctx, file, page);
-}
-
-int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& report,
-                     const StopRequest& stop) {
-  return writeMetricsFile(ctx, file, reportDocument(report), stop);
 }
 
 int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
@@ -245,7 +247,8 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      files.from = readReportDocument(input, ReadOptions{fromKind(options)}, stop).document;
+      readFrom(files, readReportDocument(input, ReadOptions{fromKind(options)}, stop),
+               files.html || files.output || options.judgesExpectations());
     else if (input.option == "--expect")
       files.expectations =
           readExpectations(input, expectationKeys(), stop);  // a bad file stops all
@@ -258,7 +261,9 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
                                            options.tolerancePercent, ctx.stopRequested);
   const std::vector<ExpectationResult> checks =
       judgeExpectations(options, files.expectations, files.current->report, ctx.stopRequested);
-  files.current->report = Report();
+  // The metrics take the Report (with its comparison), the other views its document.
+  Report& report = files.current->report;
+  if (!files.metrics) report = Report();
   nlohmann::json& current = files.current->document;
   // The documents are done with (the page needs the current one): their memory goes first.
   files.baseline = Baseline();
@@ -276,8 +281,10 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     current["nvbandwidth"]["comparison"] = comparisonSectionJson(comparisonSection(c));
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, current);
-  if (files.metrics)
-    written = worse(written, writeMetricsFile(ctx, *files.metrics, current, ctx.stopRequested));
+  if (files.metrics) {
+    report.comparison = comparisonSection(c);
+    written = worse(written, writeMetricsFile(ctx, *files.metrics, report, ctx.stopRequested));
+  }
   if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
@@ -288,7 +295,8 @@ int runRenderCommand(CommandFiles& files, AppContext& ctx) {
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, *files.from);
   if (files.metrics)
-    written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested));
+    written =
+        worse(written, writeMetricsFile(ctx, *files.metrics, *files.fromReport, ctx.stopRequested));
   if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written;

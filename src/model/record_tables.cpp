@@ -186,7 +186,8 @@ const std::vector<Field<GpuStateRecord>>& gpuStateFields() {
          return r.pcie ? writeRecord(*r.pcie, pcieFields()) : Value();
        }},
       nullable(keys::kNumaNode, &R::numaNode),
-      nullable(keys::kHostBufferCpus, &R::hostBufferCpus)};
+      nullable(keys::kHostBufferCpus, &R::hostBufferCpus),
+      field(keys::kUuid, &R::uuid)};
   return fields;
 }
 

@@ -1,14 +1,14 @@
 // Test-only: the metrics file of each report, as `--metrics` will write it from `--from`:
 //   render_metrics OUT_DIR REPORT...
-// reads each report as the tool reads saved reports (report_files.h: regular file, bounded, shape
-// checked) and writes OUT_DIR/<the report's path with every character but [A-Za-z0-9.-] as _>.prom.
-// Exits 1 naming the first report that cannot be read or written.
+// reads each report into a Report as the tool reads saved reports (report_files.h: regular file,
+// bounded, by the model's reader) and writes OUT_DIR/<the report's path with every character but
+// [A-Za-z0-9.-] as _>.prom. Exits 1 naming the first report that cannot be read or written.
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "fleet/metrics/metrics.h"
-#include "model/report_document.h"
+#include "model/report_files.h"
 
 int main(int argc, char** argv) {
   if (argc < 3) {
@@ -22,10 +22,9 @@ int main(int argc, char** argv) {
     for (char& c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
     try {
-      const nlohmann::json report =
-          nvbw::readReportDocument(nvbw::NamedFile{"--from", path},
-                                   nvbw::ReadOptions{nvbw::ReportKind::RunOrComparison}, {})
-              .document;
+      const nvbw::Report report =
+          nvbw::readReport(nvbw::NamedFile{"--from", path},
+                           nvbw::ReadOptions{nvbw::ReportKind::RunOrComparison}, {});
       std::ofstream out(outDir + "/" + name + ".prom", std::ios::binary);
       out << nvbw::metricsText(report);
       if (!out.flush()) throw std::runtime_error("cannot write " + outDir + "/" + name + ".prom");

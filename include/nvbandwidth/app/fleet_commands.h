@@ -25,6 +25,7 @@ struct CommandFiles {
   Baseline baseline;
   std::optional<ReadDocument> current;  // --compare: the current report
   std::optional<nlohmann::json> from;   // --from
+  std::optional<Report> fromReport;     // --from, for the views that take a Report
   std::optional<OutputFile> html;       // --html (in a run: on the printing rank only)
   std::optional<OutputFile> metrics;    // --metrics (in a run: on the printing rank only)
   std::optional<OutputFile> output;     // --output, %-substituted (likewise)
@@ -50,19 +51,17 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 // Writes one view's text to its file; on failure says why on stderr and gives 1, else 0.
 int writeViewFile(AppContext& context, const OutputFile& file, const std::string& text);
 
-// The Prometheus metrics of a report document (fleet/metrics/metrics.h) to `file`; 0, or 1 (the
-// reason on stderr) when it cannot be written or would be too large. Throws Interrupted when
-// `stop` reports a signal.
-int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
+// The Prometheus metrics of a report (fleet/metrics/metrics.h) to `file`; 0, or 1 (the reason on
+// stderr) when it cannot be written or would be too large. Throws Interrupted when `stop` reports
+// a signal.
+int writeMetricsFile(AppContext& context, const OutputFile& file, const Report& report,
                      const StopRequest& stop);
 
 // The HTML page of a report document to `file`, likewise.
 int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
                   const StopRequest& stop);
 
-// The same views of a Report (a run's own).
-int writeMetricsFile(AppContext& context, const OutputFile& file, const Report& report,
-                     const StopRequest& stop);
+// The same page of a Report (a run's own).
 int writeHtmlFile(AppContext& context, const OutputFile& file, const Report& report,
                   const StopRequest& stop);
 

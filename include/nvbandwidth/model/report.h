@@ -239,7 +239,8 @@ struct GpuStateRecord {
   std::optional<PcieRecord> pcie;
   std::optional<std::int64_t> numaNode;
   std::optional<std::string> hostBufferCpus;
-  Members extras;  // "uuid" in some layouts
+  std::optional<std::string> uuid;  // some layouts have it
+  Members extras;
 };
 
 // "environment", "environment_at_end": the machine at a moment.

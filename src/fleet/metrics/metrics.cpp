@@ -1,8 +1,9 @@
 // The metrics view (metrics.h): fills the gauge families, in the order the file lists them, from
-// what metrics_reading.cpp reads of the report.
+// the Report and what metrics_reading.cpp makes of it.
 #include "fleet/metrics/metrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -12,7 +13,6 @@
 
 #include "fleet/metrics/metrics_exposition.h"
 #include "fleet/metrics/metrics_reading.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 namespace {
@@ -149,69 +149,68 @@ double inBaseUnit(double value, bool latency) {
 
 void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts& facts,
                const StopRequest& stop) {
+  const MatrixView& view = m.view;
   const Subject whole = matrixSubject(m, facts);
-  out[MatrixInfo].add(whole.labels({{"description", m.title}, {"unit", m.latency ? "ns" : "GB/s"}}),
-                      1);
-  std::vector<std::pair<std::size_t, std::size_t>> outliers;
-  const json* listed = m.latency ? nullptr : member(*m.entry, keys::kOutliers);
-  if (listed && listed->is_array())
-    for (const json& o : *listed) {
-      const auto r = wholeNumber(member(o, keys::kRow));
-      const auto c = wholeNumber(member(o, keys::kCol));
-      if (r && c) outliers.emplace_back(static_cast<std::size_t>(*r), static_cast<std::size_t>(*c));
-    }
+  out[MatrixInfo].add(
+      whole.labels({{"description", view.part().title}, {"unit", unitName(view.unit())}}), 1);
+  // Outliers are flagged where the entry lists them (bandwidth only), by its grids' rows.
+  const std::vector<OutlierRecord>* listed =
+      m.latency() || !view.entry().outliers ? nullptr : &*view.entry().outliers;
+  const std::size_t firstRow = view.part().firstRow;
   double sum = 0.0;
-  for (std::size_t r = 0; r < m.values.size(); ++r) {
+  for (std::size_t r = 0; r < view.rows(); ++r) {
     throwIfStopped(stop);
-    for (std::size_t c = 0; c < m.values[r].size(); ++c) {
-      if (!m.values[r][c]) continue;
-      const double value = *m.values[r][c];
+    for (std::size_t c = 0; c < view.cols(); ++c) {
+      const OrNull cell = view.value(r, c);
+      if (!cell || !std::isfinite(*cell)) continue;  // N/A (a read report holds no other)
+      const double value = *cell;
       sum += value;
       const MetricLabels labels = cellSubject(m, r, c, facts).labels();
-      const std::size_t row = m.rowOffset + r;
-      out[m.latency ? Latency : Bandwidth].add(labels, inBaseUnit(value, m.latency));
-      if (!m.latency) {
-        if (const auto peak = finite(gridCell(*m.entry, keys::kPeakGBps, row, c)))
+      out[m.latency() ? Latency : Bandwidth].add(labels, inBaseUnit(value, m.latency()));
+      if (!m.latency()) {
+        if (const OrNull peak = view.peak(r, c))
           out[BandwidthPeak].add(labels, bytesPerSecond(*peak));
-        if (const auto percent = finite(gridCell(*m.entry, keys::kPercentOfPeak, row, c)))
+        if (const OrNull percent = view.percent(r, c))
           out[PercentOfPeak].add(labels, ratio(*percent));
       }
-      if (const json* cell = gridCell(*m.entry, keys::kCells, row, c))
-        if (const auto cv = finite(member(*cell, keys::kCv))) out[CellCv].add(labels, *cv);
-      if (listed && listed->is_array()) {
+      if (const CellStatistics* statistics = view.statistics(r, c); statistics && statistics->cv)
+        out[CellCv].add(labels, *statistics->cv);
+      if (listed) {
         bool flagged = false;
-        for (const auto& o : outliers) flagged = flagged || o == std::make_pair(row, c);
+        for (const OutlierRecord& o : *listed)
+          flagged = flagged || (o.row == firstRow + r && o.col == c);
         out[CellOutlier].add(labels, flagged ? 1 : 0);
       }
     }
   }
-  out[m.latency ? LatencySum : BandwidthSum].add(whole.labels(),
-                                                 inBaseUnit(m.sum ? *m.sum : sum, m.latency));
+  const std::optional<double> listedSum = view.sum();
+  out[m.latency() ? LatencySum : BandwidthSum].add(
+      whole.labels(),
+      inBaseUnit(listedSum && std::isfinite(*listedSum) ? *listedSum : sum, m.latency()));
 }
 
-void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const Entries& entries,
-                   const Facts& facts, const StopRequest& stop) {
+void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& comparison,
+                   const Entries& entries, const Facts& facts, const StopRequest& stop) {
   std::map<std::string, std::vector<const MetricMatrix*>> byKey;
-  for (const MetricMatrix& m : entries.matrices) byKey[m.key].push_back(&m);
+  for (const MetricMatrix& m : entries.matrices) byKey[m.key()].push_back(&m);
   std::map<std::string, double> counts;
   for (const char* v : kKnownVerdicts) counts[v] = 0;
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> seen;
-  static const json kNoCells = json::array();
-  const json* listed = member(comparison, keys::kCells);
+  static const std::vector<ComparedCellRecord> kNoCells;
   std::size_t visited = 0;
-  for (const json& cell : listed && listed->is_array() ? *listed : kNoCells) {
+  for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : kNoCells) {
     if (visited++ % 256 == 0) throwIfStopped(stop);
-    const std::string name = text(cell, keys::kName);
-    const auto row = wholeNumber(member(cell, keys::kRow));
-    const auto col = wholeNumber(member(cell, keys::kCol));
+    const std::string& name = cell.name;
+    const auto row = indexOf(cell.row);
+    const auto col = indexOf(cell.col);
     if (name.empty() || !row || !col) continue;
     const std::size_t n = ++seen[{name, *row, *col}];
     const auto r = static_cast<std::size_t>(*row);
     const auto c = static_cast<std::size_t>(*col);
     Subject s;
     const auto it = byKey.find(name);
-    if (it != byKey.end() && n <= it->second.size() && r < it->second[n - 1]->values.size() &&
-        c < it->second[n - 1]->values[r].size()) {
+    if (it != byKey.end() && n <= it->second.size() && r < it->second[n - 1]->view.rows() &&
+        c < it->second[n - 1]->view.cols()) {
       s = cellSubject(*it->second[n - 1], r, c, facts);
     } else {
       s.host = facts.hostname;
@@ -220,19 +219,20 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
       s.col = std::to_string(c);
       s.repeat = repeatText(n);
     }
-    const std::string verdict = text(cell, keys::kVerdict);
+    const std::string verdict = cell.verdict.value_or("");
     if (!verdict.empty()) {
       out[Verdict].add(s.labels({{"verdict", verdict}}), 1);
       counts[verdict] += 1;
     }
-    if (const auto change = finite(member(cell, keys::kChangePercent)))
-      out[ChangePercent].add(s.labels(), *change);
-    if (const auto band = finite(member(cell, keys::kBandPercent)))
-      out[BandPercent].add(s.labels(), *band);
-    for (const auto& [family, key] : {std::pair{HealthySpread, keys::kHealthySpreadPercent},
-                                      std::pair{SpreadPercent, keys::kSpreadPercent},
-                                      std::pair{UnstableLimit, keys::kUnstableLimitPercent}})
-      if (const auto value = finite(member(cell, key))) out[family].add(s.labels(), *value);
+    if (cell.changePercent && *cell.changePercent)
+      out[ChangePercent].add(s.labels(), **cell.changePercent);
+    using Percent = std::optional<double> ComparedCellRecord::*;
+    for (const auto& [family, member] :
+         {std::pair{BandPercent, Percent{&ComparedCellRecord::bandPercent}},
+          std::pair{HealthySpread, Percent{&ComparedCellRecord::healthySpreadPercent}},
+          std::pair{SpreadPercent, Percent{&ComparedCellRecord::spreadPercent}},
+          std::pair{UnstableLimit, Percent{&ComparedCellRecord::unstableLimitPercent}}})
+      if (const std::optional<double>& value = cell.*member) out[family].add(s.labels(), *value);
   }
   Subject run;
   run.host = facts.hostname;
@@ -242,43 +242,40 @@ void addComparison(std::vector<GaugeFamily>& out, const json& comparison, const 
     if (std::find(std::begin(kKnownVerdicts), std::end(kKnownVerdicts), verdict) ==
         std::end(kKnownVerdicts))
       out[VerdictCells].add(run.labels({{"verdict", verdict}}), count);
-  for (const auto& [key, side] :
-       {std::pair{"only_in_baseline", "baseline"}, std::pair{"only_in_current", "current"}})
-    if (const json* list = member(comparison, key); list && list->is_array())
-      out[Unmatched].add(run.labels({{"side", side}}), static_cast<double>(list->size()));
-  if (const auto tolerance = finite(member(comparison, keys::kTolerancePercent)))
-    out[Tolerance].add(run.labels(), *tolerance);
+  for (const auto& [list, side] : {std::pair{&comparison.onlyInBaseline, "baseline"},
+                                   std::pair{&comparison.onlyInCurrent, "current"}})
+    if (*list)
+      out[Unmatched].add(run.labels({{"side", side}}), static_cast<double>((*list)->size()));
+  if (comparison.tolerancePercent) out[Tolerance].add(run.labels(), *comparison.tolerancePercent);
 }
 
-void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, bool isRun) {
+void addRun(std::vector<GaugeFamily>& out, const Report& report, const Facts& facts, bool isRun) {
   Subject about;
   about.host = facts.hostname;
-  const json* settings = member(run, keys::kSettings);
+  const std::optional<SettingsRecord>& settings = report.settings;
+  const std::string version = report.version.value_or("");
+  const std::string gitVersion = report.gitVersion.value_or("");
   out[RunInfo].add(
-      about.labels({{"version", text(run, keys::kVersion)},
-                    {"git_version", text(run, keys::kGitVersion)},
-                    {"schema_version", text(run, keys::kSchemaVersion)},
-                    {"driver_version", text(run, keys::kDriverVersion)},
-                    {"cuda_runtime_version", wholeText(member(run, keys::kCudaRuntimeVersion))},
-                    {"cuda_driver_version", wholeText(member(run, keys::kCudaDriverVersion))},
-                    {"statistic", settings ? text(*settings, keys::kStatistic) : ""},
-                    {"buffer_size_mib",
-                     settings ? wholeText(member(*settings, keys::kBufferSizeMiB)) : ""}}),
+      about.labels({{"version", version},
+                    {"git_version", gitVersion},
+                    {"schema_version", report.schemaVersion.value_or("")},
+                    {"driver_version", report.driverVersion.value_or("")},
+                    {"cuda_runtime_version", wholeText(report.cudaRuntimeVersion)},
+                    {"cuda_driver_version", wholeText(report.cudaDriverVersion)},
+                    {"statistic", settings ? settings->statistic.value_or("") : ""},
+                    {"buffer_size_mib", settings ? wholeText(settings->bufferSizeMiB) : ""}}),
       1);
-  if (const std::string release = text(run, keys::kRelease); !release.empty())
-    out[BuildInfo].add(about.labels({{"release", release},
-                                     {"version", text(run, keys::kVersion)},
-                                     {"git_version", text(run, keys::kGitVersion)}}),
-                       1);
-  if (const auto started = metrics::parseUtcTimestamp(text(run, keys::kStartedAt)))
+  if (const std::string release = report.release.value_or(""); !release.empty())
+    out[BuildInfo].add(
+        about.labels({{"release", release}, {"version", version}, {"git_version", gitVersion}}), 1);
+  if (const auto started = metrics::parseUtcTimestamp(report.startedAt.value_or("")))
     out[RunStart].add(about.labels(), *started);
-  if (const json* timing = member(run, keys::kTiming))
-    if (const auto wall = finite(member(*timing, "wall_seconds")))
-      out[RunDuration].add(about.labels(), *wall);
+  if (report.timing && report.timing->wallSeconds)
+    out[RunDuration].add(about.labels(), *report.timing->wallSeconds);
   if (isRun) {
-    const std::string signal = text(run, keys::kInterrupted);
+    const std::string signal = report.interrupted.value_or("");
     out[RunInterrupted].add(about.labels({{"signal", signal}}), signal.empty() ? 0 : 1);
-    out[RunError].add(about.labels(), text(run, keys::kError).empty() ? 0 : 1);
+    out[RunError].add(about.labels(), report.error.value_or("").empty() ? 0 : 1);
   }
   for (const auto& [rank, p] : facts.ranks) {
     Subject s;
@@ -293,36 +290,33 @@ void addRun(std::vector<GaugeFamily>& out, const json& run, const Facts& facts, 
 
 }  // namespace
 
-std::vector<std::string> metricsPieces(const json& report, const StopRequest& stop) {
+std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop) {
   return metrics::metricsPiecesWithin(report, kMaxMetricsBytes, stop);
 }
 
-std::string metricsText(const json& report) {
+std::string metricsText(const Report& report) {
   return metrics::metricsTextWithin(report, kMaxMetricsBytes);
 }
 
-std::string metrics::metricsTextWithin(const json& report, std::size_t maxBytes) {
+std::string metrics::metricsTextWithin(const Report& report, std::size_t maxBytes) {
   std::string text;
   for (const std::string& piece : metricsPiecesWithin(report, maxBytes, {})) text += piece;
   return text;
 }
 
-std::vector<std::string> metrics::metricsPiecesWithin(const json& report, std::size_t maxBytes,
+std::vector<std::string> metrics::metricsPiecesWithin(const Report& report, std::size_t maxBytes,
                                                       const StopRequest& stop) {
   throwIfStopped(stop);
   std::size_t budget = maxBytes;
   std::vector<GaugeFamily> out = families(budget);
-  const json* run = member(report, keys::kRoot);
-  if (!run || !run->is_object()) return {};
-  const Facts facts = readFacts(*run);
-  const json* testcases = member(*run, keys::kTestcases);
-  const bool isRun = testcases && testcases->is_array();
-  // Refused as soon as the cells show it cannot fit: before their grids are read, then before
-  // any series is made.
-  if (isRun) refuseIfOver(leastMetricsBytes(*testcases, facts), maxBytes);
-  const Entries entries = isRun ? readEntries(*testcases) : Entries{};
+  const Facts facts = readFacts(report);
+  const bool isRun = report.testcases.has_value();
+  // Refused as soon as the cells show it cannot fit: from the entries alone, then with the
+  // matrices' layouts, before any series is made.
+  if (isRun) refuseIfOver(leastMetricsBytes(*report.testcases, facts), maxBytes);
+  const Entries entries = isRun ? readEntries(*report.testcases) : Entries{};
   refuseIfOver(leastMetricsBytes(entries, facts), maxBytes);
-  addRun(out, *run, facts, isRun);
+  addRun(out, report, facts, isRun);
   for (const StatusView& s : entries.statuses) {
     Subject about;
     about.host = facts.hostname;
@@ -332,9 +326,7 @@ std::vector<std::string> metrics::metricsPiecesWithin(const json& report, std::s
     out[TestcaseStatus].add(about.labels({{"status", s.status}}), 1);
   }
   for (const MetricMatrix& m : entries.matrices) addMatrix(out, m, facts, stop);
-  if (const json* comparison = member(*run, keys::kComparison);
-      comparison && comparison->is_object())
-    addComparison(out, *comparison, entries, facts, stop);
+  if (report.comparison) addComparison(out, *report.comparison, entries, facts, stop);
   std::vector<std::string> pieces;
   for (GaugeFamily& family : out) family.moveTo(pieces);
   return pieces;

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "fleet/metrics/metrics_reading.h"
-#include "model/report_keys.h"
 
 namespace nvbw::metrics {
 namespace {
@@ -40,18 +39,9 @@ std::size_t saturatingTimes(std::size_t count, std::size_t each) {
              : count * each;
 }
 
-bool presentCell(const json& cell, bool strings) {
-  if (strings)
-    return cell.is_number() || (cell.is_string() && cell.get_ref<const std::string&>() != "N/A");
-  return cell.is_number();
-}
-
-std::size_t presentCells(const json& rows, bool strings) {
+std::size_t presentCells(const NumberGrid& grid) {
   std::size_t n = 0;
-  if (!rows.is_array()) return 0;
-  for (const json& row : rows)
-    if (row.is_array())
-      for (const json& cell : row) n += presentCell(cell, strings);
+  for (const OrNull& cell : grid.cells) n += cell.has_value();
   return n;
 }
 
@@ -71,8 +61,8 @@ std::pair<std::size_t, std::size_t> shortestGpuFacts(std::size_t count, const Fa
 // What every cell of `m` carries at the least, by its layout (metrics_reading.cpp's cellSubject).
 Subject leastCellSubject(const MetricMatrix& m, const Facts& facts) {
   Subject s = matrixSubject(m, facts);
-  const std::size_t rows = m.values.size();
-  const std::size_t cols = rows ? m.values[0].size() : 0;
+  const std::size_t rows = m.view.rows();
+  const std::size_t cols = m.view.cols();
   auto gpuFacts = [&s, &facts](std::size_t count) {
     const auto [model, uuid] = shortestGpuFacts(count, facts);
     s.gpu = "0";
@@ -113,22 +103,17 @@ Subject leastCellSubject(const MetricMatrix& m, const Facts& facts) {
 
 }  // namespace
 
-LeastSize leastMetricsBytes(const json& testcases, const Facts& facts) {
+LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Facts& facts) {
   LeastSize least;
-  if (!testcases.is_array()) return least;
-  for (const json& entry : testcases) {
-    if (!entry.is_object() || text(entry, keys::kStatus) != "Passed") continue;
-    const json* values = member(entry, keys::kValues);
-    const json* strings = member(entry, keys::kBandwidthMatrix);
-    if (!values && !strings) continue;
-    const std::size_t cells = values ? presentCells(*values, false) : presentCells(*strings, true);
+  for (const ReportEntry& entry : testcases) {
+    if (!entry.passedWithMatrix()) continue;
+    const std::size_t cells = presentCells(*entry.matrix());
     Subject s;
-    s.testcase = text(entry, keys::kName);
-    if (s.testcase.compare(0, 9, "multinode") != 0) s.host = facts.hostname;
-    s.bufferMiB = wholeText(member(entry, keys::kBufferSizeMiB));
-    const std::string unit = text(entry, keys::kUnit);
-    const bool latency =
-        unit.empty() ? s.testcase.find("latency") != std::string::npos : unit == "ns";
+    s.testcase = entry.name;
+    // Cells of ranks carry their rank's host, which may be none.
+    if (entry.parts.empty() || !entry.parts.front().axes.ranks) s.host = facts.hostname;
+    s.bufferMiB = wholeText(entry.bufferSizeMiB);
+    const bool latency = entry.unit == ReportUnit::Ns;
     least.cells = saturatingAdd(least.cells, cells);
     least.bytes =
         saturatingAdd(least.bytes, saturatingTimes(cells, seriesBytes(latency, s.labels())));
@@ -140,9 +125,9 @@ LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts) {
   LeastSize least;
   for (const MetricMatrix& m : entries.matrices) {
     std::size_t cells = 0;
-    for (const auto& row : m.values)
-      for (const auto& cell : row) cells += cell.has_value();
-    const std::size_t each = seriesBytes(m.latency, leastCellSubject(m, facts).labels());
+    for (std::size_t r = 0; r < m.view.rows(); ++r)
+      for (std::size_t c = 0; c < m.view.cols(); ++c) cells += m.view.value(r, c).has_value();
+    const std::size_t each = seriesBytes(m.latency(), leastCellSubject(m, facts).labels());
     least.cells = saturatingAdd(least.cells, cells);
     least.bytes = saturatingAdd(least.bytes, saturatingTimes(cells, each));
   }

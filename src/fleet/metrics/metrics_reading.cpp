@@ -1,70 +1,25 @@
+// Reading a report for the metrics view (metrics_reading.h): the facts, the matrices with their
+// layouts (from the model's axes), the labels of a series.
 #include "fleet/metrics/metrics_reading.h"
 
-#include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
-#include <cmath>
-
-#include "model/matrix_parts.h"
-#include "model/report_document.h"
-#include "model/report_keys.h"
+#include <cstdint>
+#include <limits>
 
 namespace nvbw::metrics {
 
-const json* member(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
+std::string wholeText(const std::optional<std::uint64_t>& value) {
+  return value ? std::to_string(*value) : std::string();
 }
 
-std::string text(const json& object, const char* key) {
-  const json* value = member(object, key);
-  return value && value->is_string() ? value->get<std::string>() : std::string();
-}
-
-std::optional<double> finite(const json* value) {
-  if (!value || !value->is_number()) return std::nullopt;
-  const double number = value->get<double>();
-  return std::isfinite(number) ? std::optional<double>(number) : std::nullopt;
-}
-
-std::string wholeText(const json* value) {
-  if (!value) return "";
-  if (value->is_number_unsigned()) return std::to_string(value->get<std::uint64_t>());
-  if (value->is_number_integer() && value->get<std::int64_t>() >= 0)
-    return std::to_string(value->get<std::int64_t>());
-  return "";
-}
-
-std::optional<std::int64_t> wholeNumber(const json* value) {
-  const std::string digits = wholeText(value);
-  std::int64_t n = 0;
-  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size())
+std::optional<std::int64_t> indexOf(const std::optional<std::uint64_t>& value) {
+  if (!value || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     return std::nullopt;
-  return n;
-}
-
-const json* gridCell(const json& entry, const char* key, std::size_t row, std::size_t col) {
-  const json* grid = member(entry, key);
-  if (!grid || !grid->is_array() || row >= grid->size()) return nullptr;
-  const json& cells = (*grid)[row];
-  if (!cells.is_array() || col >= cells.size()) return nullptr;
-  return &cells[col];
+  return static_cast<std::int64_t>(*value);
 }
 
 namespace {
-
-bool startsWith(const std::string& s, const std::string& prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
-
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
 struct DeviceLine {
   std::int64_t index = 0;
@@ -102,33 +57,30 @@ std::optional<DeviceLine> parseDeviceLine(const std::string& line) {
 
 }  // namespace
 
-Facts readFacts(const json& run) {
+Facts readFacts(const Report& report) {
   Facts facts;
   std::string listedHost;
-  if (const json* list = member(run, keys::kGpuDeviceList); list && list->is_array())
-    for (const json& line : *list) {
-      if (!line.is_string()) continue;
-      const auto d = parseDeviceLine(line.get<std::string>());
+  if (report.gpuDeviceList)
+    for (const std::string& line : *report.gpuDeviceList) {
+      const auto d = parseDeviceLine(line);
       if (!d) continue;
       facts.gpus.emplace(d->index, GpuFacts{d->name, ""});  // the first line of an index counts
       if (listedHost.empty()) listedHost = d->host;
     }
-  if (const json* env = member(run, keys::kEnvironment))
-    if (const json* gpus = member(*env, "gpus"); gpus && gpus->is_array())
-      for (const json& gpu : *gpus) {
-        const auto device = wholeNumber(member(gpu, "device"));
-        const std::string uuid = text(gpu, "uuid");
-        if (device && !uuid.empty() && facts.gpus[*device].uuid.empty())
-          facts.gpus[*device].uuid = uuid;
-      }
-  if (const json* processes = member(run, keys::kProcesses); processes && processes->is_array())
-    for (std::size_t i = 0; i < processes->size(); ++i) {
-      const json& p = (*processes)[i];
-      if (!p.is_object()) continue;
-      const auto rank = wholeNumber(member(p, "rank"));
+  if (report.environment && report.environment->gpus)
+    for (const GpuStateRecord& gpu : *report.environment->gpus) {
+      const auto device = indexOf(gpu.device);
+      const std::string uuid = gpu.uuid.value_or("");
+      if (device && !uuid.empty() && facts.gpus[*device].uuid.empty())
+        facts.gpus[*device].uuid = uuid;
+    }
+  if (report.processes)
+    for (std::size_t i = 0; i < report.processes->size(); ++i) {
+      const ProcessRecord& p = (*report.processes)[i];
+      const auto rank = indexOf(p.rank);
       facts.ranks.emplace(rank ? *rank : static_cast<std::int64_t>(i),
-                          ProcessFacts{wholeText(member(p, "device")), text(p, "host"),
-                                       text(p, keys::kName), text(p, "uuid")});
+                          ProcessFacts{wholeText(p.device), p.host.value_or(""),
+                                       p.name.value_or(""), p.uuid.value_or("")});
     }
   // Rank 0 measures the single-process testcases with its own device numbering, in which its
   // GPU is `device`; the other ranks' indices may count other GPUs (CUDA_VISIBLE_DEVICES).
@@ -139,59 +91,13 @@ Facts readFacts(const json& run) {
         facts.gpus[device].uuid.empty())
       facts.gpus[device].uuid = rank0->second.uuid;
   }
-  facts.hostname = text(run, keys::kHostname);
+  facts.hostname = report.hostname.value_or("");
   if (facts.hostname.empty()) facts.hostname = listedHost;
   if (facts.hostname.empty() && facts.ranks.count(0)) facts.hostname = facts.ranks[0].host;
   return facts;
 }
 
 namespace {
-
-// The suffixes of the three matrices upstream stacks into one entry (comparison_report.cpp's
-// rule, which the comparison uses to match them).
-std::optional<std::array<const char*, 3>> stackedSuffixes(const std::string& key) {
-  for (const char* tail : {"_read1", "_read2", "_write1", "_write2", "_total"})
-    if (endsWith(key, tail)) return std::nullopt;
-  if (contains(key, "device_to_device_bidirectional_memcpy_read"))
-    return std::array<const char*, 3>{"_read1", "_read2", "_total"};
-  if (contains(key, "device_to_device_bidirectional_memcpy_write"))
-    return std::array<const char*, 3>{"_write1", "_write2", "_total"};
-  return std::nullopt;
-}
-
-std::optional<double> upstreamCell(const json& cell) {
-  if (cell.is_number()) return finite(&cell);
-  if (!cell.is_string()) return std::nullopt;
-  const std::string& text = cell.get_ref<const std::string&>();
-  // The common spellings ("55.4859", "1.23457e+06") without a stream per cell; anything else
-  // ("N/A", "+5") as the shape check reads it.
-  double value = 0.0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(value))
-    return value;
-  try {
-    return parseCellText(text, "bandwidth_matrix");
-  } catch (const ReportShapeError&) {
-    return std::nullopt;  // the shape check lets none through
-  }
-}
-
-ValueRows readGrid(const json& rows, bool strings) {
-  ValueRows grid;
-  if (!rows.is_array()) return grid;
-  for (const json& row : rows) {
-    auto& out = grid.emplace_back();
-    if (!row.is_array()) continue;
-    for (const json& cell : row) out.push_back(strings ? upstreamCell(cell) : finite(&cell));
-  }
-  return grid;
-}
-
-bool square(const ValueRows& g) {
-  for (const auto& row : g)
-    if (row.size() != g.size()) return false;
-  return !g.empty();
-}
 
 std::string trimmed(const std::string& s) {
   const std::size_t first = s.find_first_not_of(' ');
@@ -208,13 +114,11 @@ bool allDigits(const std::string& s) {
 
 // The bisect testcase's rows, "<from>-><to>" each (ranks, padded with spaces); empty unless every
 // row has one and no pair repeats.
-std::vector<std::pair<std::string, std::string>> bisectRows(const json& entry, std::size_t rows) {
+std::vector<std::pair<std::string, std::string>> bisectRows(const ReportEntry& entry,
+                                                            std::size_t rows) {
   std::vector<std::pair<std::string, std::string>> pairs;
-  const json* labels = member(entry, keys::kRowLabels);
-  if (!labels || !labels->is_array() || labels->size() != rows) return {};
-  for (const json& label : *labels) {
-    if (!label.is_string()) return {};
-    const std::string& s = label.get_ref<const std::string&>();
+  if (!entry.rowLabels || entry.rowLabels->size() != rows) return {};
+  for (const std::string& s : *entry.rowLabels) {
     const std::size_t arrow = s.find("->");
     if (arrow == std::string::npos) return {};
     std::pair<std::string, std::string> p{trimmed(s.substr(0, arrow)),
@@ -230,91 +134,58 @@ std::vector<std::pair<std::string, std::string>> bisectRows(const json& entry, s
   return pairs;
 }
 
+// The model's matrices are rectangular, of one row and one column at least.
 void chooseLayout(MetricMatrix& m) {
-  const ValueRows& g = m.values;
-  const std::size_t rows = g.size();
-  const std::size_t cols = rows ? g[0].size() : 0;
-  bool rectangular = rows > 0 && cols > 0;
-  for (const auto& row : g) rectangular = rectangular && row.size() == cols;
-  const std::string& t = m.title;
-  const bool rowNamed = contains(t, "(row");
-  const bool columnNamed = contains(t, "(column)");
+  const std::size_t rows = m.view.rows();
+  const std::size_t cols = m.view.cols();
+  const MatrixAxes& a = m.view.part().axes;
+  const bool square = rows == cols;
   m.layout = Layout::RowCol;
-  if (!rectangular) return;
-  if (startsWith(m.key, "multinode")) {
-    if (rowNamed && columnNamed && square(g) && rows > 1) {
+  if (rows == 0 || cols == 0) return;
+  if (a.ranks) {
+    if (a.rowsNamed && a.colsNamed && square && rows > 1) {
       m.layout = Layout::RankByPeerRank;
-    } else if (rows == 1 && columnNamed && !rowNamed) {
+    } else if (rows == 1 && a.colsNamed && !a.rowsNamed) {
       m.layout = Layout::RankColumns;
     } else if (cols == 1) {
-      m.bisect = bisectRows(*m.entry, rows);
+      m.bisect = bisectRows(m.view.entry(), rows);
       if (!m.bisect.empty()) m.layout = Layout::Bisect;
     }
-  } else if (contains(t, "CPU(row)") && columnNamed && rows == 1) {
+  } else if (a.rowsAreCpu() && a.colsNamed && rows == 1) {
     m.layout = Layout::HostByGpu;
-  } else if (contains(t, "GPU(row)") && contains(t, "GPU(column)") && rows == 1) {
+  } else if (a.rowsAreGpus() && a.colsAreGpus() && rows == 1) {
     m.layout = Layout::GpuColumns;
-  } else if (contains(t, "GPU(row)") && contains(t, "GPU(column)") && square(g)) {
+  } else if (a.rowsAreGpus() && a.colsAreGpus() && square) {
     m.layout = Layout::GpuByPeer;
-  } else if (contains(t, "GPU(column)") && !rowNamed && rows == 1) {
+  } else if (a.colsAreGpus() && !a.rowsNamed && rows == 1) {
     m.layout = Layout::GpuColumns;
   }
-  if (m.layout == Layout::RowCol && rows == 1 && cols == 1 && !rowNamed && !columnNamed)
+  if (m.layout == Layout::RowCol && rows == 1 && cols == 1 && !a.rowsNamed && !a.colsNamed)
     m.layout = Layout::Single;
 }
 
 }  // namespace
 
-Entries readEntries(const json& testcases) {
+Entries readEntries(const std::vector<ReportEntry>& testcases) {
   Entries out;
   std::map<std::pair<std::string, std::string>, std::size_t> seen;  // (key, size) -> entries
   auto occurrence = [&seen](const std::string& key, const std::string& size) {
     return ++seen[{key, size}];
   };
-  for (const json& entry : testcases) {
-    if (!entry.is_object()) continue;
-    const json* name = member(entry, keys::kName);
-    const json* status = member(entry, keys::kStatus);
-    if (!name || !name->is_string() || !status || !status->is_string()) continue;
-    const std::string key = name->get<std::string>();
-    const std::string size = wholeText(member(entry, keys::kBufferSizeMiB));
-    const json* values = member(entry, keys::kValues);
-    const json* strings = member(entry, keys::kBandwidthMatrix);
-    if (*status != "Passed" || (!values && !strings)) {
-      out.statuses.push_back({key, status->get<std::string>(), size, occurrence(key, size)});
+  for (const ReportEntry& entry : testcases) {
+    const std::string size = wholeText(entry.bufferSizeMiB);
+    if (!entry.passedWithMatrix()) {
+      out.statuses.push_back(
+          {entry.name, entryStatusName(entry.status), size, occurrence(entry.name, size)});
       continue;
     }
-    MetricMatrix m;
-    m.key = key;
-    m.title = text(entry, keys::kBandwidthDescription);
-    const std::string unit = text(entry, keys::kUnit);
-    m.latency = unit.empty() ? contains(key, "latency") : unit == "ns";
-    m.bufferMiB = size;
-    m.entry = &entry;
-    m.values = values ? readGrid(*values, false) : readGrid(*strings, true);
-    m.sum = finite(member(entry, keys::kSum));
-    const auto suffixes = values ? std::nullopt : stackedSuffixes(key);
-    const std::size_t rows = m.values.size();
-    const std::size_t cols = rows ? m.values[0].size() : 0;
-    std::vector<MetricMatrix> parts;
-    if (suffixes && rows > 0 && rows == 3 * cols) {
-      for (std::size_t part = 0; part < 3; ++part) {
-        MetricMatrix p = m;
-        p.key = key + (*suffixes)[part];
-        p.title = partTitle(m.title, (*suffixes)[part]);
-        p.values.assign(m.values.begin() + part * cols, m.values.begin() + (part + 1) * cols);
-        p.rowOffset = part * cols;
-        p.sum.reset();  // upstream's SUM is of the whole stack
-        parts.push_back(std::move(p));
-      }
-    } else {
-      parts.push_back(std::move(m));
-    }
-    for (MetricMatrix& p : parts) {
-      p.occurrence = occurrence(p.key, size);
-      chooseLayout(p);
-      out.statuses.push_back({p.key, "Passed", size, p.occurrence});
-      out.matrices.push_back(std::move(p));
+    for (const MatrixPart& part : entry.parts) {
+      MetricMatrix m{MatrixView(entry, part)};
+      m.bufferMiB = size;
+      m.occurrence = occurrence(part.key, size);
+      chooseLayout(m);
+      out.statuses.push_back({part.key, entryStatusName(EntryStatus::Passed), size, m.occurrence});
+      out.matrices.push_back(std::move(m));
     }
   }
   return out;
@@ -337,7 +208,7 @@ std::string repeatText(std::size_t occurrence) {
 Subject matrixSubject(const MetricMatrix& m, const Facts& facts) {
   Subject s;
   s.host = facts.hostname;
-  s.testcase = m.key;
+  s.testcase = m.key();
   s.bufferMiB = m.bufferMiB;
   s.repeat = repeatText(m.occurrence);
   return s;
@@ -370,9 +241,7 @@ void aboutRank(Subject& s, const std::string& rank, const Facts& facts) {
 
 Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, const Facts& facts) {
   Subject s = matrixSubject(m, facts);
-  if (const json* link = gridCell(*m.entry, keys::kLinks, m.rowOffset + row, col);
-      link && link->is_string())
-    s.link = link->get<std::string>();
+  if (const std::string* link = m.view.link(row, col)) s.link = *link;
   switch (m.layout) {
   case Layout::HostByGpu:
     aboutGpu(s, col, facts);

@@ -85,7 +85,7 @@ TEST(StopChecks, EveryLoopOverAReportAsksAsItGoes) {
   expectAskedAndStopped(
       "the page", [&](const StopRequest& stop) { renderHtmlReport(doc, stop); }, rows);
   expectAskedAndStopped(
-      "the metrics", [&](const StopRequest& stop) { metricsPieces(doc, stop); }, rows);
+      "the metrics", [&](const StopRequest& stop) { metricsPieces(report, stop); }, rows);
   expectAskedAndStopped(
       "the summary's reading", [&](const StopRequest& stop) { summary::digestReport(text, stop); },
       rows);

@@ -1,12 +1,13 @@
 // The metrics view of a report: the Prometheus text exposition format (version 0.0.4) for
-// node_exporter's textfile collector, rendered from the JSON document alone. Pure: no clock, no
-// host name, no locale; the same document always gives the same bytes.
+// node_exporter's textfile collector, rendered from the Report alone (model/report.h). Pure: no
+// clock, no host name, no locale; the same report always gives the same bytes.
 //
 // Families (all gauges, each with # HELP and # TYPE, samples of a family contiguous, a family
 // without samples left out; tests/metrics/README.md lists them with an example each):
-//   per cell    nvbandwidth_bandwidth_bytes_per_second, nvbandwidth_latency_seconds (the
-//               report's `values`, or upstream's string `bandwidth_matrix`; N/A cells have no
-//               sample), nvbandwidth_bandwidth_peak_bytes_per_second,
+//   per cell    nvbandwidth_bandwidth_bytes_per_second, nvbandwidth_latency_seconds (by
+//               the entry's unit; the report's `values`, or upstream's string
+//               `bandwidth_matrix`; N/A cells have no sample),
+//               nvbandwidth_bandwidth_peak_bytes_per_second,
 //               nvbandwidth_bandwidth_of_peak_ratio, nvbandwidth_cell_cv_ratio,
 //               nvbandwidth_cell_outlier (0/1, where the entry lists `outliers`)
 //   per matrix  nvbandwidth_bandwidth_sum_bytes_per_second,
@@ -51,24 +52,24 @@
 //              two series one label set (a compared cell that no matrix has, labelled like a
 //              matrix's cell), the later ones, so that the file stays valid and no value is lost
 //
-// What rows and columns mean, from the entry's title (`bandwidth_description`) and shape:
-//   "CPU(row) ... GPU(column)", 1 row              gpu = column, peer = "CPU"
-//   "GPU(row) ... GPU(column)", N x N              gpu = row, peer = column. In every such title
+// What rows and columns mean, from the matrix's axes (MatrixAxes: what the model read of the
+// entry's title, `bandwidth_description`) and its shape:
+//   rows "CPU", columns named, 1 row               gpu = column, peer = "CPU"
+//   rows "GPU", columns "GPU", N x N               gpu = row, peer = column. In every such title
 //        (read, write, bidirectional, latency) the row GPU is the one that issues the copy or
 //        the pointer chase, and the column GPU the one whose memory it reads or writes.
-//   "GPU(row) ... GPU(column)", 1 row              gpu = column, no peer (all-to-one and
+//   rows "GPU", columns "GPU", 1 row               gpu = column, no peer (all-to-one and
 //        one-to-all: the column is the one GPU, its partners are all the others)
-//   "GPU(column)" only, 1 row                       gpu = column, no peer (device-local copies)
-//   keys "multinode...": rows and columns are ranks, not devices:
-//        square, "(row)" and "(column)"            rank = row, peer_rank = column
-//        1 row, "(column)" only                    rank = column
+//   columns "GPU", rows not named, 1 row            gpu = column, no peer (device-local copies)
+//   axes of ranks (keys "multinode..."): rows and columns are ranks, not devices:
+//        square, rows and columns named            rank = row, peer_rank = column
+//        1 row, only the columns named             rank = column
 //        1 column with `row_labels` "<from>-><to>" rank = from (the writer), peer_rank = to
 //   a 1 x 1 matrix whose title names no row or column   no position label
 //   anything else (an unknown title, a shape the title does not fit)   row and col
 // Upstream stacks the three matrices of a bidirectional device-to-device testcase in one entry of
-// 3N rows (keys containing "device_to_device_bidirectional_memcpy_read" or "..._write"); they are
-// split into "_read1", "_read2", "_total" (or "_write1", "_write2", "_total"), the keys this tool
-// reports, as the comparison does (src/comparison_report.cpp).
+// 3N rows; the model splits it into its parts ("_read1", "_read2", "_total", or "_write1",
+// "_write2", "_total": the keys this tool reports), and each part is a matrix here.
 //
 // Comparison cells (`comparison.cells`, name/row/col) carry the labels of the cell they compare:
 // the n-th compared cell of (name, row, col) is a cell of the n-th matrix named `name` in this
@@ -82,36 +83,34 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/stop_request.h"
 #include "fleet/metrics/metrics_exposition.h"
+#include "model/report.h"
 
 namespace nvbw {
 
-// The metrics of a report document as `nvbandwidth -j` writes it ({"nvbandwidth": {...}}, of this
-// tool or of upstream v0.8, or the output of `--compare -j`), already checked by
-// readReport/checkReportShape. Keys of an unexpected type are left out, never an exception.
-// In pieces, in order (joined, they are the file): a large file is written piece by piece and
-// never held whole twice. Memory besides the document: the text (at most kMaxMetricsBytes) and
-// 16 bytes per matrix cell. A report whose cells alone, each with the labels all of its series
+// The metrics of a report (a run of this tool or of upstream v0.8, or the output of `--compare
+// -j`), as the model's reader or a run made it. In pieces, in order (joined, they are the file): a
+// large file is written piece by piece and never held whole twice. Memory besides the report: the
+// text (at most kMaxMetricsBytes) and a few hundred bytes per matrix (its cells are read where the
+// report holds them). A report whose cells alone, each with the labels all of its series
 // carry, would take more than kMaxMetricsBytes is refused before anything is made; one that gets
 // there on the way as soon as it does. `stop` is asked before each row of cells and every 256
 // compared cells. Throws MetricsTooLarge or Interrupted.
-std::vector<std::string> metricsPieces(const nlohmann::json& report, const StopRequest& stop);
+std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop);
 
 // The pieces joined (tests, tools).
-std::string metricsText(const nlohmann::json& report);
+std::string metricsText(const Report& report);
 
 namespace metrics {
 
 // With a budget other than kMaxMetricsBytes (tests).
-std::vector<std::string> metricsPiecesWithin(const nlohmann::json& report, std::size_t maxBytes,
+std::vector<std::string> metricsPiecesWithin(const Report& report, std::size_t maxBytes,
                                              const StopRequest& stop);
-std::string metricsTextWithin(const nlohmann::json& report, std::size_t maxBytes);
+std::string metricsTextWithin(const Report& report, std::size_t maxBytes);
 
 }  // namespace metrics
 

@@ -1,34 +1,20 @@
 // Reading a report for the metrics view (metrics.cpp): the facts about its GPUs and processes,
-// its matrices with what their rows and columns are, its entries, and the labels of a series.
-// Private to the metrics view. Defensive: a key of an unexpected type is absent.
+// its matrices with what their rows and columns are (the model's axes), its entries, and the
+// labels of a series. Private to the metrics view.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fleet/metrics/metrics_exposition.h"
+#include "model/report.h"
 
 namespace nvbw::metrics {
-
-using nlohmann::json;
-
-// The member `key` of an object, or nullptr (also when `object` is no object).
-const json* member(const json& object, const char* key);
-// The string member `key`, or "".
-std::string text(const json& object, const char* key);
-// A finite number, or nullopt.
-std::optional<double> finite(const json* value);
-// A whole number of 0 or more, as text ("" when absent).
-std::string wholeText(const json* value);
-std::optional<std::int64_t> wholeNumber(const json* value);
-// grid[row][col] of an entry's matrix key ("links", "percent_of_peak", ...), or nullptr.
-const json* gridCell(const json& entry, const char* key, std::size_t row, std::size_t col);
 
 // ---- What the report says about its GPUs and processes ----
 
@@ -50,14 +36,11 @@ struct Facts {
   std::map<std::int64_t, ProcessFacts> ranks;
 };
 
-// `run`: the document's "nvbandwidth" object.
-Facts readFacts(const json& run);
+Facts readFacts(const Report& report);
 
 // ---- Matrices and entries ----
 
-using ValueRows = std::vector<std::vector<std::optional<double>>>;
-
-// How rows and columns become labels (metrics.h says which title gets which).
+// How rows and columns become labels (metrics.h says which axes get which).
 enum class Layout {
   HostByGpu,       // 1 row, the CPU; columns: gpu
   GpuByPeer,       // rows: gpu (issuing), columns: peer (whose memory)
@@ -69,18 +52,17 @@ enum class Layout {
   RowCol,          // row and col labels
 };
 
+// One matrix of the report (a part of upstream's stacked entries among them), its cells read
+// through the model's view of it.
 struct MetricMatrix {
-  std::string key;
-  std::string title;
-  bool latency = false;
+  explicit MetricMatrix(const MatrixView& v) : view(v) {}
+  MatrixView view;
   std::string bufferMiB;       // "" unless the entry has bufferSize_MiB
   std::size_t occurrence = 1;  // among the entries of this key and size
-  ValueRows values;
-  const json* entry = nullptr;
-  std::size_t rowOffset = 0;  // where this matrix starts in a stacked upstream entry's grids
-  std::optional<double> sum;  // the entry's SUM; nullopt: add up the cells
   Layout layout = Layout::RowCol;
   std::vector<std::pair<std::string, std::string>> bisect;  // per row: from, to
+  const std::string& key() const { return view.key(); }
+  bool latency() const { return view.latency(); }
 };
 
 struct StatusView {
@@ -95,8 +77,14 @@ struct Entries {
   std::vector<StatusView> statuses;    // one per entry (per part of a stacked one)
 };
 
-// `testcases`: the report's array; the views point into it.
-Entries readEntries(const json& testcases);
+// `testcases`: the report's entries; the views point into them.
+Entries readEntries(const std::vector<ReportEntry>& testcases);
+
+// A whole number of 0 or more as text ("" when absent).
+std::string wholeText(const std::optional<std::uint64_t>& value);
+// A device index, rank or cell position as the labels' maps key them; nullopt when absent or
+// beyond their range.
+std::optional<std::int64_t> indexOf(const std::optional<std::uint64_t>& value);
 
 // ---- Labels ----
 
@@ -129,8 +117,8 @@ struct LeastSize {
 // Each cell with a value is one value series whose labels hold at least what every cell of its
 // matrix carries (host, testcase, size), and, by the matrix's layout, its positions (one digit at
 // least) and the shortest GPU model and UUID its GPUs can have; its value is one digit at least.
-// Of the report's entries as they are, before their grids are read:
-LeastSize leastMetricsBytes(const json& testcases, const Facts& facts);
+// Of the report's entries as they are, before their matrices are laid out:
+LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Facts& facts);
 // Of the matrices read, with their layouts:
 LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts);
 
