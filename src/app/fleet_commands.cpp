@@ -203,7 +203,12 @@ int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::js
 
 int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
                   const StopRequest& stop) {
-  const std::string page = renderHtmlReport(doc, stop);
+  // Through the document's text: a string the program put in (an --expect file's name) may hold
+  // bytes that are not UTF-8, which the page shows as U+FFFD.
+  const std::string page = renderHtmlReport(
+      readReportText(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                     ReadOptions{ReportKind::RunOrComparison}, stop),
+      stop);
   throwIfStopped(stop);
   return writeText(ctx, file, page);
 }

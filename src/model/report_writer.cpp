@@ -301,6 +301,8 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
 
 std::string compactJson(const Value& value) { return toJson(value).dump(); }
 
+std::string jsonNumberText(double value) { return json(value).dump(); }
+
 }  // namespace nvbw
 
 // ---- report_document.h ----

@@ -21,6 +21,7 @@
 
 #include "fleet/html/html_report.h"
 #include "golden.h"
+#include "model/report_document.h"
 #include "report/text_format.h"
 #include "run_binary.h"
 #include "temp_file.h"
@@ -28,7 +29,6 @@
 namespace test_html_report {
 
 using nlohmann::json;
-using nvbw::renderHtmlReport;
 using nvbw::test::readFile;
 
 const std::string kPython = "/usr/bin/python3";
@@ -95,6 +95,14 @@ json readPage(const std::string& html) {
 }
 
 json readJson(const std::string& path) { return json::parse(readFile(path)); }
+
+// The page of `document` as the program renders it: its text (bytes that are not UTF-8 as
+// U+FFFD) read into a Report as --from reads it.
+std::string renderHtmlReport(const json& document) {
+  return nvbw::renderHtmlReport(
+      nvbw::readReportText(document.dump(-1, ' ', false, json::error_handler_t::replace),
+                           nvbw::ReadOptions{nvbw::ReportKind::RunOrComparison}));
+}
 
 bool hasMatrix(const json& entry) {
   return entry.at("status") == "Passed" &&

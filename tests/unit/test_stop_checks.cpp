@@ -80,7 +80,7 @@ TEST(StopChecks, EveryLoopOverAReportAsksAsItGoes) {
   expectAskedAndStopped(
       "--expect", [&](const StopRequest& stop) { checkExpectations(floors, doc, stop); }, 2);
   expectAskedAndStopped(
-      "the page", [&](const StopRequest& stop) { renderHtmlReport(doc, stop); }, rows);
+      "the page", [&](const StopRequest& stop) { renderHtmlReport(report, stop); }, rows);
   expectAskedAndStopped(
       "the metrics", [&](const StopRequest& stop) { metricsPieces(doc, stop); }, rows);
   expectAskedAndStopped(
