@@ -451,13 +451,13 @@ int RunCommand::writeViewFiles(const nlohmann::json& doc, bool interrupted) {
   auto note = [&status](int written) {
     if (written != kExitOk) status = written;
   };
-  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, doc, stop));
+  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, pageReport(doc, stop), stop));
   if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, doc, stop));
   if (!files_.output) return status;
   if (files_.outputFormat == ReportFormat::Text)
     note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
   else if (files_.outputFormat == ReportFormat::Html)
-    note(writeHtmlFile(ctx_, *files_.output, doc, stop));
+    note(writeHtmlFile(ctx_, *files_.output, pageReport(doc, stop), stop));
   else
     note(writeViewFile(ctx_, *files_.output, styledJson(doc) + "\n"));
   return status;

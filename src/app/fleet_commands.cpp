@@ -19,14 +19,15 @@
 namespace nvbw {
 namespace {
 
-int writeHtml(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
-  return writeHtmlFile(ctx, file, doc, ctx.stopRequested);
+int writeHtml(AppContext& ctx, const OutputFile& file, const Report& report) {
+  return writeHtmlFile(ctx, file, report, ctx.stopRequested);
 }
 
 // --output of a saved report: its JSON as -j writes it, or its page.
-int writeSavedReport(AppContext& ctx, const CommandFiles& files, const nlohmann::json& doc) {
-  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, doc);
-  const std::string text = styledJson(doc) + "\n";
+int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
+  if (files.outputFormat == ReportFormat::Html)
+    return writeHtml(ctx, *files.output, *files.fromReport);
+  const std::string text = styledJson(*files.from) + "\n";
   throwIfStopped(ctx.stopRequested);
   return writeViewFile(ctx, *files.output, text);
 }
@@ -63,8 +64,7 @@ std::string expectationsText(const std::vector<ExpectationResult>& checks) {
 // --output of --compare: what it prints (the table, or the document with -j or a .json name),
 // or with a .html name the page --html writes.
 int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comparison& c,
-                          const std::vector<ExpectationResult>& checks,
-                          const nlohmann::json& current) {
+                          const std::vector<ExpectationResult>& checks, const Report& current) {
   if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, current);
   std::ostringstream text;
   if (files.outputFormat == ReportFormat::Json)
@@ -201,16 +201,34 @@ int writeMetricsFile(AppContext& ctx, const OutputFile& file, const nlohmann::js
   return writeText(ctx, file, pieces);
 }
 
-int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
+Report pageReport(const nlohmann::json& doc, const StopRequest& stop) {
+  return readReportText(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                        ReadOptions{ReportKind::RunOrComparison}, stop);
+}
+
+int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
                   const StopRequest& stop) {
-  // Through the document's text: a string the program put in (an --expect file's name) may hold
-  // bytes that are not UTF-8, which the page shows as U+FFFD.
-  const std::string page = renderHtmlReport(
-      readReportText(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                     ReadOptions{ReportKind::RunOrComparison}, stop),
-      stop);
+  const std::string page = renderHtmlReport(report, stop);
   throwIfStopped(stop);
   return writeText(ctx, file, page);
+}
+
+// --from: the Report where a page is written, the document where a view that walks one is asked
+// for (the metrics, the JSON --output, the expectations); neither is kept without its use.
+void readFrom(const Options& options, const NamedFile& input, const StopRequest& stop,
+              CommandFiles& files) {
+  const ReadOptions read{fromKind(options)};
+  const bool page = files.html || (files.output && files.outputFormat == ReportFormat::Html);
+  const bool document = files.metrics ||
+                        (files.output && files.outputFormat != ReportFormat::Html) ||
+                        options.judgesExpectations();
+  if (!document) {
+    files.fromReport = readReport(input, read, stop);
+    return;
+  }
+  ReadDocument both = readReportDocument(input, read, stop);
+  if (page) files.fromReport = std::move(both.report);
+  files.from = std::move(both.document);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
@@ -241,7 +259,7 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      files.from = readReportDocument(input, ReadOptions{fromKind(options)}, stop).document;
+      readFrom(options, input, stop, files);
     else if (input.option == "--expect")
       files.expectations = readExpectations(input, stop);  // every rank: a bad file stops all
   }
@@ -251,15 +269,16 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   const Comparison c = compareWithBaseline(files.baseline, files.current->report,
                                            options.tolerancePercent, ctx.stopRequested);
-  files.current->report = Report();
+  // The page is drawn from the current Report, the metrics from its document: what neither needs
+  // goes first, with the baseline.
+  const bool page = files.html || (files.output && files.outputFormat == ReportFormat::Html);
+  Report& currentReport = files.current->report;
+  if (!page) currentReport = Report();
   nlohmann::json& current = files.current->document;
   const std::vector<ExpectationResult> checks =
       judgeExpectations(options, files.expectations, current, ctx.stopRequested);
-  // The documents are done with (the page needs the current one): their memory goes first.
   files.baseline = Baseline();
-  const bool pageNeeded =
-      files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html);
-  if (!pageNeeded) current = nlohmann::json();
+  if (!files.metrics) current = nlohmann::json();
   throwIfStopped(ctx.stopRequested);
   if (options.json)
     writeComparisonDocument(ctx.out, c, checks);
@@ -267,13 +286,15 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     ctx.out << comparisonText(c) << expectationsText(checks);
   ctx.out.flush();
   checkWritable(ctx.out, "output");
-  if (pageNeeded)
+  if (page) currentReport.comparison = comparisonSection(c);
+  if (files.metrics)
     current["nvbandwidth"]["comparison"] = comparisonSectionJson(comparisonSection(c));
   int written = kExitOk;
-  if (files.html) written = writeHtml(ctx, *files.html, current);
+  if (files.html) written = writeHtml(ctx, *files.html, currentReport);
   if (files.metrics)
     written = worse(written, writeMetricsFile(ctx, *files.metrics, current, ctx.stopRequested));
-  if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
+  if (files.output)
+    written = worse(written, writeComparisonOutput(ctx, files, c, checks, currentReport));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
   return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
@@ -281,10 +302,10 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
 
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {
   int written = kExitOk;
-  if (files.html) written = writeHtml(ctx, *files.html, *files.from);
+  if (files.html) written = writeHtml(ctx, *files.html, *files.fromReport);
   if (files.metrics)
     written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested));
-  if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
+  if (files.output) written = worse(written, writeSavedReport(ctx, files));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written;
 }

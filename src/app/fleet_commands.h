@@ -24,7 +24,8 @@ struct CommandFiles {
   // as it is read; no report: none given.
   Baseline baseline;
   std::optional<ReadDocument> current;  // --compare: the current report
-  std::optional<nlohmann::json> from;   // --from
+  std::optional<nlohmann::json> from;   // --from, for the views that walk a document
+  std::optional<Report> fromReport;     // --from, for the page: read where one is written
   std::optional<OutputFile> html;       // --html (in a run: on the printing rank only)
   std::optional<OutputFile> metrics;    // --metrics (in a run: on the printing rank only)
   std::optional<OutputFile> output;     // --output, %-substituted (likewise)
@@ -56,9 +57,14 @@ int writeViewFile(AppContext& context, const OutputFile& file, const std::string
 int writeMetricsFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
                      const StopRequest& stop);
 
-// The HTML page of a report document to `file`, likewise.
-int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
+// The HTML page of a report to `file`, likewise.
+int writeHtmlFile(AppContext& context, const OutputFile& file, const Report& report,
                   const StopRequest& stop);
+
+// A report document as a Report for the page, read by the model's reader from the document's text
+// (bytes that are not UTF-8, as in an --expect file's name, as U+FFFD): the bridge for the callers
+// that still hold a document.
+Report pageReport(const nlohmann::json& doc, const StopRequest& stop);
 
 // Compares saved reports (the baseline reports, then the current one): the table of the cells
 // that are not SAME and the summary (JSON with -j: {"nvbandwidth": {"version", "git_version",
