@@ -492,6 +492,22 @@ TEST(HtmlReport, EscapesEveryStringFromTheDocument) {
   EXPECT_TRUE(contains(page, "bad bytes \xEF\xBF\xBD \xEF\xBF\xBD end"));
 }
 
+// A string the run puts into its report that is not UTF-8 (here the name of its --expect file)
+// does not cost it its page.
+TEST(HtmlReport, ARunWhoseExpectFileNameIsNotUtf8WritesItsPage) {
+  const nvbw::test::TempFile floors("floors_\xff", "host_to_device_memcpy_ce 1\n");
+  const nvbw::test::TempFile page("html_page");
+  nvbw::test::RunSpec spec(NVBW_FAKE_BINARY,
+                           {"-t", "0", "--expect", floors.path(), "--html", page.path()});
+  spec.env = {{"NVBW_FAKE_GPUS", "2"}};
+  spec.killAfter = std::chrono::seconds(60);
+  const nvbw::test::RunResult run = nvbw::test::runProgram(spec);
+  ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
+  const json read = readPage(page.read());
+  ASSERT_FALSE(read.is_null());
+  EXPECT_TRUE(contains(read, "PASSED: 2 cells: 2 met, 0 BELOW; 0 unmet."));
+}
+
 // The style sheet goes into <style> unescaped (HTML reads it as raw text): it must need none.
 TEST(HtmlReport, StyleSheetNeedsNoEscaping) {
   const std::string html =
