@@ -15,9 +15,11 @@ shows the graph and finds circles, which the build cannot.
 Prints the layer graph (each layer, what it depends on, and which layers its files include, with
 the count of includes); --modules adds the module graph. --check: exit 1 when an include reaches
 a layer its layer does not depend on, a file is in no layer, or modules form a circle, printing
-each. --doctored adds one wrong-way include to what the files hold (the report model's
-model/report.cpp including the engine's engine/results.h) and exits 0 only when --check's rules
-name it: a ctest shows that the check can fail, and for the right reason.
+each; and when a file outside the report model includes the JSON library or the model's own
+JSON headers (the model is the one reader and writer of JSON). --doctored adds one wrong-way
+include to what the files hold (the report model's model/report.cpp including the engine's
+engine/results.h) and exits 0 only when --check's rules name it: a ctest shows that the check
+can fail, and for the right reason.
 """
 
 import collections
@@ -47,6 +49,9 @@ def load_graph(path: pathlib.Path):
 
 # The wrong-way include --doctored adds.
 DOCTORED = ("model/report.cpp", "engine/results.h")
+
+JSON_LIBRARY = re.compile(r'^\s*#\s*include\s+<nlohmann/', re.MULTILINE)
+MODEL_JSON_HEADERS = {"model/json_scanner.h", "model/json_style.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SOURCES = (".h", ".cuh", ".cpp", ".cu")
@@ -155,6 +160,15 @@ def main(argv):
     for name in sorted(known):
         if not layer_of(name, layers):
             problems.append(f"{name}: in no layer (add its folder to a layer in CMakeLists.txt)")
+
+    # The report model is the only reader and writer of JSON: no other layer includes the JSON
+    # library (its headers, json_scanner.h and json_style.h, are the model's own).
+    for name, text in sorted(files()):
+        if layer_of(name, layers) != "model" and JSON_LIBRARY.search(text):
+            problems.append(f"{name} includes nlohmann/json: only the report model reads and writes JSON")
+        for spelled in INCLUDE.findall(text):
+            if spelled in MODEL_JSON_HEADERS and layer_of(name, layers) != "model":
+                problems.append(f"{name} includes {spelled}: a header of the model's own JSON code")
 
     layer_edges = collections.Counter()
     for source, target in edges:

@@ -22,7 +22,6 @@
 #include "facts/driver_version.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
-#include "model/report_document.h"
 #include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "plans/pair_selection.h"

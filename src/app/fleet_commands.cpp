@@ -11,8 +11,6 @@
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "fleet/metrics/metrics.h"
-#include "model/json_style.h"
-#include "model/report_document.h"
 #include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
@@ -20,14 +18,14 @@
 namespace nvbw {
 namespace {
 
-int writeHtml(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc) {
-  return writeHtmlFile(ctx, file, doc, ctx.stopRequested);
+int writeHtml(AppContext& ctx, const OutputFile& file, const Report& report) {
+  return writeHtmlFile(ctx, file, report, ctx.stopRequested);
 }
 
 // --output of a saved report: its JSON as -j writes it, or its page.
-int writeSavedReport(AppContext& ctx, const CommandFiles& files, const nlohmann::json& doc) {
-  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, doc);
-  const std::string text = styledJson(doc) + "\n";
+int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
+  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, *files.from);
+  const std::string text = reportJson(*files.from) + "\n";
   throwIfStopped(ctx.stopRequested);
   return writeViewFile(ctx, *files.output, text);
 }
@@ -62,8 +60,7 @@ std::string expectationsText(const std::vector<ExpectationResult>& checks) {
 // --output of --compare: what it prints (the table, or the document with -j or a .json name),
 // or with a .html name the page --html writes.
 int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comparison& c,
-                          const std::vector<ExpectationResult>& checks,
-                          const nlohmann::json& current) {
+                          const std::vector<ExpectationResult>& checks, const Report& current) {
   if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, current);
   std::ostringstream text;
   if (files.outputFormat == ReportFormat::Json)
@@ -181,13 +178,6 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
   }
 }
 
-// --from's report, for the views that take a Report, and its document where a view or check
-// that still takes one needs it (--html, --output, --expect, --min-percent-of-peak).
-void readFrom(CommandFiles& files, ReadDocument read, bool documentNeeded) {
-  files.fromReport = std::move(read.report);
-  if (documentNeeded) files.from = std::move(read.document);
-}
-
 }  // namespace
 
 int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
@@ -207,16 +197,17 @@ int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& repo
   return writeText(ctx, file, pieces);
 }
 
-int writeHtmlFile(AppContext& ctx, const OutputFile& file, const nlohmann::json& doc,
+int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
                   const StopRequest& stop) {
-  const std::string page = renderHtmlReport(doc, stop);
+  const std::string page = renderHtmlReport(report, stop);
   throwIfStopped(stop);
   return writeText(ctx, file, page);
 }
 
-int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
-                  const StopRequest& stop) {
-  return writeHtmlFile(ctx, file, reportDocument(report), stop);
+// --from: the saved report, read once; every view takes it.
+void readFrom(const Options& options, const NamedFile& input, const StopRequest& stop,
+              CommandFiles& files) {
+  files.from = readReport(input, ReadOptions{fromKind(options)}, stop);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
@@ -243,12 +234,11 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   for (const NamedFile& input : inputs) {
     const bool current = input.option == "--compare" && ++compared == comparedInputs;
     if (current)
-      files.current = readReportDocument(input, ReadOptions{}, stop);
+      files.current = readReport(input, ReadOptions{}, stop);
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      readFrom(files, readReportDocument(input, ReadOptions{fromKind(options)}, stop),
-               files.html || files.output || options.judgesExpectations());
+      readFrom(options, input, stop, files);
     else if (input.option == "--expect")
       files.expectations =
           readExpectations(input, expectationKeys(), stop);  // a bad file stops all
@@ -257,19 +247,12 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 }
 
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
-  const Comparison c = compareWithBaseline(files.baseline, files.current->report,
-                                           options.tolerancePercent, ctx.stopRequested);
+  const Comparison c = compareWithBaseline(files.baseline, *files.current, options.tolerancePercent,
+                                           ctx.stopRequested);
   const std::vector<ExpectationResult> checks =
-      judgeExpectations(options, files.expectations, files.current->report, ctx.stopRequested);
-  // The metrics take the Report (with its comparison), the other views its document.
-  Report& report = files.current->report;
-  if (!files.metrics) report = Report();
-  nlohmann::json& current = files.current->document;
-  // The documents are done with (the page needs the current one): their memory goes first.
+      judgeExpectations(options, files.expectations, *files.current, ctx.stopRequested);
+  // What the views need is the current Report: the baseline's memory goes first.
   files.baseline = Baseline();
-  const bool pageNeeded =
-      files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html);
-  if (!pageNeeded) current = nlohmann::json();
   throwIfStopped(ctx.stopRequested);
   if (options.json)
     writeComparisonDocument(ctx.out, c, checks);
@@ -277,15 +260,16 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     ctx.out << comparisonText(c) << expectationsText(checks);
   ctx.out.flush();
   checkWritable(ctx.out, "output");
-  if (pageNeeded)
-    current["nvbandwidth"]["comparison"] = comparisonSectionJson(comparisonSection(c));
+  // The page and the metrics show the current report with its verdicts.
+  if (files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html))
+    files.current->comparison = comparisonSection(c);
   int written = kExitOk;
-  if (files.html) written = writeHtml(ctx, *files.html, current);
-  if (files.metrics) {
-    report.comparison = comparisonSection(c);
-    written = worse(written, writeMetricsFile(ctx, *files.metrics, report, ctx.stopRequested));
-  }
-  if (files.output) written = worse(written, writeComparisonOutput(ctx, files, c, checks, current));
+  if (files.html) written = writeHtml(ctx, *files.html, *files.current);
+  if (files.metrics)
+    written =
+        worse(written, writeMetricsFile(ctx, *files.metrics, *files.current, ctx.stopRequested));
+  if (files.output)
+    written = worse(written, writeComparisonOutput(ctx, files, c, checks, *files.current));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   if (written != kExitOk) return written;
   return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
@@ -295,9 +279,8 @@ int runRenderCommand(CommandFiles& files, AppContext& ctx) {
   int written = kExitOk;
   if (files.html) written = writeHtml(ctx, *files.html, *files.from);
   if (files.metrics)
-    written =
-        worse(written, writeMetricsFile(ctx, *files.metrics, *files.fromReport, ctx.stopRequested));
-  if (files.output) written = worse(written, writeSavedReport(ctx, files, *files.from));
+    written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested));
+  if (files.output) written = worse(written, writeSavedReport(ctx, files));
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
   return written;
 }

@@ -5,7 +5,6 @@
 
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
-#include "model/report_document.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
 
@@ -32,8 +31,8 @@ int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx)
   int status = files.html || files.metrics || files.output ? runRenderCommand(files, ctx) : kExitOk;
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
-  const std::vector<ExpectationResult> results = judgeExpectations(
-      options, files.expectations, reportOfDocument(*files.from), ctx.stopRequested);
+  const std::vector<ExpectationResult> results =
+      judgeExpectations(options, files.expectations, *files.from, ctx.stopRequested);
   printChecks(options, results, ctx);
   if (status == kExitOk && anyExpectationFailed(results)) return kExitSlower;
   return status;

@@ -8,7 +8,6 @@
 
 #include "model/json_style.h"
 #include "model/record_fields.h"
-#include "model/report_document.h"
 #include "model/report_keys.h"
 
 namespace nvbw {
@@ -301,44 +300,6 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
 
 std::string compactJson(const Value& value) { return toJson(value).dump(); }
 
-}  // namespace nvbw
-
-// ---- report_document.h ----
-
-namespace nvbw {
-
-nlohmann::json reportDocument(const Report& report) { return document(runJson(report)); }
-
-nlohmann::json comparisonSectionJson(const ComparisonSection& section) {
-  return toJson(writeRecord(section, comparisonFields()));
-}
-
-nlohmann::json comparedCellJson(const ComparedCellRecord& cell) {
-  return toJson(writeRecord(cell, comparedCellFields()));
-}
-
-nlohmann::json expectationSectionsJson(const std::vector<ExpectationSection>& sections) {
-  return toJson(writeRecords(sections, expectationFields()));
-}
-
-Report reportOfDocument(const nlohmann::json& document, const ReadOptions& options,
-                        const StopRequest& stop) {
-  return readReportText(document.dump(), options, stop);
-}
-
-void checkReportShape(const nlohmann::json& document, ReportKind kind, const StopRequest& stop) {
-  ReadOptions options;
-  options.kind = kind;
-  reportOfDocument(document, options, stop);
-}
-
-ReadDocument readReportDocument(const NamedFile& file, const ReadOptions& options,
-                                const StopRequest& stop) {
-  const std::string text = readReportBytes(file, stop);
-  ReadDocument read;
-  read.report = readReportFrom(file, text, options, stop);
-  read.document = nlohmann::json::parse(text);
-  return read;
-}
+std::string jsonNumberText(double value) { return json(value).dump(); }
 
 }  // namespace nvbw

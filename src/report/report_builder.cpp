@@ -4,7 +4,6 @@
 
 #include "core/error.h"
 #include "core/version.h"
-#include "model/report_document.h"
 #include "model/report_keys.h"
 #include "report/peak_assessment.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fleet/comparison/comparison.h"
-#include "model/report_document.h"
+#include "json_documents.h"
 #include "model/report_writer.h"
 
 namespace nvbw {

@@ -2,7 +2,6 @@
 // CURRENT and --html FILE --from REPORT.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
@@ -11,7 +10,7 @@
 #include "app/output_path.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
-#include "model/report_document.h"
+#include "model/report.h"
 #include "model/report_files.h"
 #include "model/report_folders.h"
 
@@ -23,12 +22,11 @@ struct CommandFiles {
   // --baseline (on the printing rank only), or the baseline reports of --compare, each reduced
   // as it is read; no report: none given.
   Baseline baseline;
-  std::optional<ReadDocument> current;  // --compare: the current report
-  std::optional<nlohmann::json> from;   // --from
-  std::optional<Report> fromReport;     // --from, for the views that take a Report
-  std::optional<OutputFile> html;       // --html (in a run: on the printing rank only)
-  std::optional<OutputFile> metrics;    // --metrics (in a run: on the printing rank only)
-  std::optional<OutputFile> output;     // --output, %-substituted (likewise)
+  std::optional<Report> current;      // --compare: the current report
+  std::optional<Report> from;         // --from
+  std::optional<OutputFile> html;     // --html (in a run: on the printing rank only)
+  std::optional<OutputFile> metrics;  // --metrics (in a run: on the printing rank only)
+  std::optional<OutputFile> output;   // --output, %-substituted (likewise)
   ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
   std::optional<FoundReports> summarized;    // --summarize: the report files its paths hold
@@ -57,11 +55,7 @@ int writeViewFile(AppContext& context, const OutputFile& file, const std::string
 int writeMetricsFile(AppContext& context, const OutputFile& file, const Report& report,
                      const StopRequest& stop);
 
-// The HTML page of a report document to `file`, likewise.
-int writeHtmlFile(AppContext& context, const OutputFile& file, const nlohmann::json& doc,
-                  const StopRequest& stop);
-
-// The same page of a Report (a run's own).
+// The HTML page of a report to `file`, likewise.
 int writeHtmlFile(AppContext& context, const OutputFile& file, const Report& report,
                   const StopRequest& stop);
 

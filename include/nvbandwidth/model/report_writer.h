@@ -43,5 +43,8 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
 // A value as compact JSON ("[1,2]", "true", "55.39419706710477"): how a setting or an exact
 // number is shown in a sentence.
 std::string compactJson(const Value& value);
+// A number as compactJson spells it: the shortest text that reads back as the same double
+// ("55.4859", "48.0", "1e+300").
+std::string jsonNumberText(double value);
 
 }  // namespace nvbw

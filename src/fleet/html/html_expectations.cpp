@@ -1,6 +1,8 @@
 // The expectations (--expect, --min-percent-of-peak) on the page: per check whether it passed,
 // its counts, and its BELOW and unmet lines. The heatmaps underline the same BELOW cells
 // (cellMarks).
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "fleet/html/html_markup.h"
@@ -11,61 +13,62 @@ namespace nvbw::html {
 
 namespace {
 
-using nlohmann::json;
-
-std::string countText(const json& summary, const char* key) {
-  return scalarText(member(summary, key));
+std::string countText(const std::optional<ExpectationCounts>& summary,
+                      std::optional<std::uint64_t> ExpectationCounts::*field, const char* key) {
+  if (!summary) return "unknown";
+  return shown((*summary).*field, summary->extras, key);
 }
 
-std::string headline(const json& check) {
-  const json& s = member(check, keys::kSummary);
-  const bool passed = member(check, "passed") == true;
-  return scalarText(member(check, "label")) + ": " + (passed ? "PASSED" : "FAILED") + ": " +
-         countText(s, keys::kCells) + " cells: " + countText(s, "met") + " met, " +
-         countText(s, "below") + " BELOW; " + countText(s, "unmet") + " unmet.";
+std::string headline(const ExpectationSection& check) {
+  const std::optional<ExpectationCounts>& s = check.summary;
+  return shown(check.label, check.extras, keys::kLabel) + ": " +
+         (check.passed == true ? "PASSED" : "FAILED") + ": " +
+         countText(s, &ExpectationCounts::cells, keys::kCells) +
+         " cells: " + countText(s, &ExpectationCounts::met, keys::kMet) + " met, " +
+         countText(s, &ExpectationCounts::below, keys::kBelow) + " BELOW; " +
+         countText(s, &ExpectationCounts::unmet, keys::kUnmet) + " unmet.";
 }
 
-std::string belowItem(const json& b) {
-  std::string text = "BELOW " + scalarText(member(b, keys::kName)) + " [" +
-                     scalarText(member(b, keys::kRow)) + "][" + scalarText(member(b, keys::kCol)) +
-                     "]: " + fixedOrText(member(b, "value"), 2) + " " +
-                     scalarText(member(b, keys::kUnit));
-  if (member(b, "line").is_number())
-    return text + ", " + scalarText(member(b, "bound")) + " " + scalarText(member(b, "limit")) +
-           " (line " + scalarText(b.at("line")) + ")";
-  return text + ": " + fixedOrText(member(b, keys::kPercentOfPeak), 2) + "% of peak, below " +
-         scalarText(member(b, "limit")) + "%";
+std::string belowItem(const BelowCellRecord& b) {
+  const Members& x = b.extras;
+  std::string text = "BELOW " + shown(b.name, x, keys::kName) + " [" + shown(b.row, x, keys::kRow) +
+                     "][" + shown(b.col, x, keys::kCol) +
+                     "]: " + fixedOr(b.value, x, keys::kValue, 2) + " " +
+                     shown(b.unitText, x, keys::kUnit);
+  if (numberUnder(b.line.has_value(), x, keys::kLine))
+    return text + ", " + shown(b.bound, x, keys::kBound) + " " + shown(b.limit, x, keys::kLimit) +
+           " (line " + shown(b.line, x, keys::kLine) + ")";
+  return text + ": " + fixedOr(b.percentOfPeak, x, keys::kPercentOfPeak, 2) + "% of peak, below " +
+         shown(b.limit, x, keys::kLimit) + "%";
 }
 
-std::string unmetItem(const json& u) {
-  return "UNMET " + scalarText(member(u, "expectation")) + ": " + scalarText(member(u, "detail"));
+std::string unmetItem(const UnmetRecord& u) {
+  return "UNMET " + shown(u.expectation, u.extras, keys::kExpectation) + ": " +
+         shown(u.detail, u.extras, keys::kDetail);
 }
 
-std::string checkBlock(const json& check) {
-  const bool passed = member(check, "passed") == true;
+std::string checkBlock(const ExpectationSection& check) {
   std::string items;
-  for (const char* key : {"below", "unmet"}) {
-    const json& list = member(check, key);
-    if (!list.is_array()) continue;
-    for (const json& item : list)
-      items +=
-          textElement("li", "", std::string(key) == "below" ? belowItem(item) : unmetItem(item));
-  }
-  const json& notListed = member(member(check, keys::kSummary), "below_not_listed");
-  if (notListed.is_number() && notListed.get<double>() > 0)
-    items += textElement("li", "", "... and " + scalarText(notListed) + " more BELOW cells");
-  return element("div", attr("class", "expectation-check"),
-                 textElement("p", attr("class", passed ? "passed" : "failed"), headline(check)) +
-                     (items.empty() ? std::string() : element("ul", "", items)));
+  if (check.below)
+    for (const BelowCellRecord& b : *check.below) items += textElement("li", "", belowItem(b));
+  if (check.unmet)
+    for (const UnmetRecord& u : *check.unmet) items += textElement("li", "", unmetItem(u));
+  if (check.summary && check.summary->belowNotListed && *check.summary->belowNotListed > 0)
+    items += textElement("li", "",
+                         "... and " + std::to_string(*check.summary->belowNotListed) +
+                             " more BELOW cells");
+  return element(
+      "div", attr("class", "expectation-check"),
+      textElement("p", attr("class", check.passed == true ? "passed" : "failed"), headline(check)) +
+          (items.empty() ? std::string() : element("ul", "", items)));
 }
 
 }  // namespace
 
-std::string expectationsSection(const json& run) {
-  const json& checks = member(run, keys::kExpectations);
-  if (!checks.is_array() || checks.empty()) return "";
+std::string expectationsSection(const Report& report) {
+  if (!report.expectations || report.expectations->empty()) return "";
   std::string blocks;
-  for (const json& check : checks) blocks += checkBlock(check);
+  for (const ExpectationSection& check : *report.expectations) blocks += checkBlock(check);
   return element("section", attr("class", "expectations") + attr("id", "expectations"),
                  textElement("h2", "", "Expectations") +
                      textElement("p", "",

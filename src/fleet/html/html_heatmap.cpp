@@ -3,13 +3,10 @@
 // range (latency: lower is better); N/A hatched, outliers framed in red, comparison verdicts
 // marked in the corner (SLOWER, FASTER, UNSTABLE, NOISY), BELOW cells of the expectations
 // underlined, cells above their link's peak framed in dashes. The grid's data-* attributes repeat
-// the JSON so tests can check the picture against the document.
+// the report's values so tests can check the picture against the JSON.
 #include "fleet/html/html_heatmap.h"
 
 #include <algorithm>
-#include <locale>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 
 #include "fleet/html/html_markup.h"
@@ -18,8 +15,6 @@
 namespace nvbw::html {
 
 namespace {
-
-using nlohmann::json;
 
 constexpr double kCellWidth = 84;
 constexpr double kCellHeight = 44;
@@ -32,108 +27,67 @@ constexpr const char* kNoisyColour = "#8e8e93";
 constexpr const char* kBelowColour = "#b00020";
 constexpr const char* kAbovePeakColour = "#8e24aa";
 
-// "55.4859" or "1.23457e+06" in any global locale; nullopt for "N/A" and anything else.
-std::optional<double> parseNumber(const std::string& text) {
-  std::istringstream in(text);
-  in.imbue(std::locale::classic());
-  double v = 0;
-  in >> v;
-  if (!in || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
-  return v;
-}
-
-// "values" (this tool) or, in upstream v0.8 reports, the numbers of "bandwidth_matrix". Throws
-// where neither is a matrix (an array of rows), which no report has.
-json valueGrid(const json& entry) {
-  const bool ours = entry.contains(keys::kValues);
-  const json& grid = ours ? entry.at(keys::kValues) : entry.at(keys::kBandwidthMatrix);
-  const bool matrix = grid.is_array() && std::all_of(grid.begin(), grid.end(), [](const json& row) {
-                        return row.is_array();
-                      });
-  if (!matrix)
-    throw std::runtime_error("not an nvbandwidth report: the matrix of " +
-                             scalarText(member(entry, keys::kName)) + " is not an array of rows");
-  if (ours) return grid;
-  json values = json::array();
-  for (const json& row : grid) {
-    json numbers = json::array();
-    for (const json& text : row) {
-      const auto v = parseNumber(text.get<std::string>());
-      numbers.push_back(v ? json(*v) : json(nullptr));
-    }
-    values.push_back(std::move(numbers));
-  }
-  return values;
-}
-
-bool isCell(const json& o, std::size_t row, std::size_t col) {
-  const json& r = member(o, keys::kRow);
-  const json& c = member(o, keys::kCol);
-  return r.is_number_unsigned() && c.is_number_unsigned() && r.get<std::size_t>() == row &&
-         c.get<std::size_t>() == col;
-}
-
-const json* outlierAt(const json& entry, std::size_t row, std::size_t col) {
-  const json& outliers = member(entry, keys::kOutliers);
-  if (!outliers.is_array()) return nullptr;
-  for (const json& o : outliers)
-    if (isCell(o, row, col)) return &o;
+const OutlierRecord* outlierAt(const ReportEntry& entry, std::size_t row, std::size_t col) {
+  if (!entry.outliers) return nullptr;
+  for (const OutlierRecord& o : *entry.outliers)
+    if (o.row == row && o.col == col) return &o;
   return nullptr;
 }
 
-// Upstream v0.8 reports name no unit; their latency titles end in "(ns)".
-std::string unitOf(const json& entry) {
-  if (member(entry, keys::kUnit).is_string()) return entry.at(keys::kUnit).get<std::string>();
-  const json& title = member(entry, keys::kBandwidthDescription);
-  const bool ns = title.is_string() && title.get<std::string>().find("(ns)") != std::string::npos;
-  return ns ? "ns" : "GB/s";
+template <typename Record>
+const Record* markOf(const CellIndex<Record>& index, const std::string& name, std::size_t row,
+                     std::size_t col) {
+  const auto found = index.find(CellKey{name, row, col});
+  return found == index.end() ? nullptr : found->second;
 }
 
-HeatmapCell cellOf(const json& entry, const json& values, const CellMarks& marks,
+HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const CellMarks& marks,
                    const HeatmapGrid& g, std::size_t row, std::size_t col) {
   HeatmapCell cell;
   cell.row = row, cell.col = col;
-  cell.value = numberAt(values, row, col);
+  cell.value = values.at(row, col);
   if (cell.value) cell.exactValue = exactNumber(*cell.value);
-  if (cell.value && !g.latency)
-    cell.percent = numberAt(member(entry, keys::kPercentOfPeak), row, col);
+  if (cell.value && !g.latency && entry.percents) cell.percent = entry.percents->at(row, col);
   cell.outlier = outlierAt(entry, row, col);
   cell.abovePeak = cell.percent && *cell.percent > 100.0;
-  const auto verdict = marks.verdicts.find(CellKey{g.name, row, col});
-  if (verdict != marks.verdicts.end()) cell.comparison = verdict->second;
-  const auto below = marks.below.find(CellKey{g.name, row, col});
-  if (below != marks.below.end()) cell.below = below->second;
+  cell.comparison = markOf(marks.verdicts, g.name, row, col);
+  cell.below = markOf(marks.below, g.name, row, col);
   return cell;
 }
 
-void addRowLabels(HeatmapGrid& g, const json& entry) {
-  const json& labels = member(entry, keys::kRowLabels);
+void addRowLabels(HeatmapGrid& g, const ReportEntry& entry) {
+  static const std::vector<std::string> none;
+  const std::vector<std::string>& labels = entry.rowLabels ? *entry.rowLabels : none;
   std::size_t longest = 2;
   for (std::size_t row = 0; row < g.rows; ++row) {
-    const bool given = row < labels.size() && labels[row].is_string();
-    g.rowLabels.push_back(given ? labels[row].get<std::string>() : std::to_string(row));
+    g.rowLabels.push_back(row < labels.size() ? labels[row] : std::to_string(row));
     longest = std::max(longest, g.rowLabels.back().size());
   }
   g.labelWidth = 16 + 7.5 * static_cast<double>(longest);
 }
 
+std::string verdictOf(const ComparedCellRecord* c) {
+  return c ? shown(c->verdict, c->extras, keys::kVerdict) : "";
+}
+
 }  // namespace
 
 bool HeatmapCell::failing() const {
-  const std::string verdict = comparison ? scalarText(member(*comparison, keys::kVerdict)) : "";
+  const std::string verdict = verdictOf(comparison);
   return below || verdict == "SLOWER" || verdict == "UNSTABLE";
 }
 
-HeatmapGrid heatmapGrid(const json& entry, const CellMarks& marks, std::size_t index,
+HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                         const StopRequest& stop) {
   HeatmapGrid g;
-  g.name = entry.at(keys::kName).get<std::string>();
-  g.unit = unitOf(entry);
-  g.latency = g.unit == "ns";
+  g.name = entry.name;
+  g.unit = unitName(entry.unit);
+  g.latency = entry.unit == ReportUnit::Ns;
   g.index = index;
-  const json values = valueGrid(entry);
-  g.rows = values.size();
-  for (const json& row : values) g.cols = std::max(g.cols, row.size());
+  const NumberGrid& values = *entry.matrix();
+  g.rows = values.rows;
+  g.cols = values.cols;
+  g.cells.reserve(g.rows * g.cols);
   for (std::size_t row = 0; row < g.rows; ++row) {
     throwIfStopped(stop);
     for (std::size_t col = 0; col < g.cols; ++col) {
@@ -162,73 +116,70 @@ std::string cellName(const HeatmapCell& cell, const HeatmapGrid& g) {
          g.rowLabels[cell.row] + ", column " + std::to_string(cell.col);
 }
 
-std::string peakLine(const json& entry, const HeatmapCell& cell) {
+template <typename T>
+const T* gridCell(const std::optional<Grid<T>>& grid, std::size_t row, std::size_t col) {
+  return grid && grid->contains(row, col) ? &grid->at(row, col) : nullptr;
+}
+
+std::string peakLine(const ReportEntry& entry, const HeatmapCell& cell) {
   std::string line = fixed(*cell.percent, 1) + "% of the peak";
-  if (const auto peak = numberAt(member(entry, keys::kPeakGBps), cell.row, cell.col))
-    line += " (" + fixed(*peak, 2) + " GB/s)";
-  if (const json* link = cellAt(member(entry, keys::kLinks), cell.row, cell.col))
-    line += " of " + scalarText(*link);
+  if (const OrNull* peak = gridCell(entry.peaks, cell.row, cell.col); peak && *peak)
+    line += " (" + fixed(**peak, 2) + " GB/s)";
+  if (const auto* link = gridCell(entry.links, cell.row, cell.col)) line += " of " + textOf(*link);
   return line;
 }
 
-std::string samplesLine(const json& entry, const HeatmapCell& cell) {
-  const json* stats = cellAt(member(entry, keys::kCells), cell.row, cell.col);
-  if (!stats || !stats->is_object() || !member(*stats, keys::kSamples).is_array()) return "";
-  std::string line = std::to_string(stats->at("samples").size()) + " samples";
-  const json& lo = member(*stats, keys::kMin);
-  const json& hi = member(*stats, keys::kMax);
-  if (lo.is_number() && hi.is_number())
-    line += ", min " + fixed(lo.get<double>(), 2) + ", max " + fixed(hi.get<double>(), 2);
-  if (member(*stats, keys::kCv).is_number())
-    line += ", CV " + fixed(100.0 * stats->at("cv").get<double>(), 2) + "%";
+std::string samplesLine(const ReportEntry& entry, const HeatmapCell& cell) {
+  const auto* stats = gridCell(entry.cells, cell.row, cell.col);
+  if (!stats || !*stats) return "";
+  const CellStatistics& s = **stats;
+  std::string line = std::to_string(s.samples.size()) + " samples";
+  line += ", min " + fixed(s.min, 2) + ", max " + fixed(s.max, 2);
+  if (s.cv) line += ", CV " + fixed(100.0 * *s.cv, 2) + "%";
   return line;
 }
 
-std::string comparisonLine(const json& c) {
-  std::string line = scalarText(member(c, "verdict"));
-  if (member(c, "change_percent").is_number())
-    line += ": " + fixed(c.at("change_percent").get<double>(), 2) + "%";
-  if (member(c, "baseline").is_number())
-    line += " vs baseline " + fixed(c.at("baseline").get<double>(), 2);
-  if (member(c, "band_percent").is_number())
-    line += " (band " + fixed(c.at("band_percent").get<double>(), 2) + "%, " +
-            scalarText(member(c, "basis")) + ")";
-  if (member(c, keys::kSpreadPercent).is_number() &&
-      member(c, keys::kUnstableLimitPercent).is_number())
-    line += "\nspread " + fixed(c.at(keys::kSpreadPercent).get<double>(), 2) +
-            "% (unstable above " + fixed(c.at(keys::kUnstableLimitPercent).get<double>(), 2) + "%)";
-  const json& confirmations = member(c, "confirmations");
-  if (confirmations.is_array() && !confirmations.empty()) {
+std::string comparisonLine(const ComparedCellRecord& c) {
+  std::string line = shown(c.verdict, c.extras, keys::kVerdict);
+  if (c.changePercent && *c.changePercent) line += ": " + fixed(**c.changePercent, 2) + "%";
+  if (c.baseline) line += " vs baseline " + fixed(*c.baseline, 2);
+  if (c.bandPercent)
+    line +=
+        " (band " + fixed(*c.bandPercent, 2) + "%, " + shown(c.basis, c.extras, keys::kBasis) + ")";
+  if (c.spreadPercent && c.unstableLimitPercent)
+    line += "\nspread " + fixed(*c.spreadPercent, 2) + "% (unstable above " +
+            fixed(*c.unstableLimitPercent, 2) + "%)";
+  if (c.confirmations && !c.confirmations->empty()) {
     line += "\nconfirmations:";
-    for (const json& value : confirmations)
-      if (value.is_number()) line += " " + fixed(value.get<double>(), 2);
-    if (member(c, "confirmed_median").is_number())
-      line += "; median " + fixed(c.at("confirmed_median").get<double>(), 2);
+    for (double value : *c.confirmations) line += " " + fixed(value, 2);
+    if (c.confirmedMedian) line += "; median " + fixed(*c.confirmedMedian, 2);
   }
   return line;
 }
 
 // "BELOW: under its floor of 48.00 GB/s (h100.txt line 3)", "above its ceiling ...".
-std::string belowLine(const json& b, const std::string& unit) {
-  const bool ceiling = member(b, "bound") == "ceiling";
-  const bool fromFile = member(b, "line").is_number();  // else --min-percent-of-peak
+std::string belowLine(const BelowCellRecord& b, const std::string& unit) {
+  const bool ceiling = b.bound && *b.bound == "ceiling";
+  const bool fromFile =
+      numberUnder(b.line.has_value(), b.extras, keys::kLine);  // else --min-percent-of-peak
   std::string line =
       std::string("BELOW: ") + (ceiling ? "above its ceiling of " : "under its floor of ");
-  if (member(b, "limit").is_number()) line += fixed(b.at("limit").get<double>(), 2);
-  line += fromFile ? " " + unit + " (line " + scalarText(b.at("line")) + ")" : "% of peak";
+  if (b.limit) line += fixed(*b.limit, 2);
+  line +=
+      fromFile ? " " + unit + " (line " + shown(b.line, b.extras, keys::kLine) + ")" : "% of peak";
   return line;
 }
 
-// The tooltip: every fact the JSON has about the cell, one per line.
-std::string cellTitle(const json& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
+// The tooltip: every fact the report has about the cell, one per line.
+std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
   std::string title = cellName(cell, g) + ": ";
   if (!cell.value) return title + "N/A";
   title += fixed(*cell.value, 2) + " " + g.unit;
   if (cell.percent) title += "\n" + peakLine(entry, cell);
   if (const std::string samples = samplesLine(entry, cell); !samples.empty())
     title += "\n" + samples;
-  if (cell.outlier && member(*cell.outlier, "below_median_percent").is_number())
-    title += "\nOutlier: " + fixed(cell.outlier->at("below_median_percent").get<double>(), 1) +
+  if (cell.outlier && cell.outlier->belowMedianPercent)
+    title += "\nOutlier: " + fixed(*cell.outlier->belowMedianPercent, 1) +
              "% below the median of its link class";
   if (cell.comparison) title += "\n" + comparisonLine(*cell.comparison);
   if (cell.below) title += "\n" + belowLine(*cell.below, g.unit);
@@ -239,8 +190,7 @@ std::string cellTitle(const json& entry, const HeatmapCell& cell, const HeatmapG
 }
 
 std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
-  const std::string verdict =
-      cell.comparison ? scalarText(member(*cell.comparison, keys::kVerdict)) : "";
+  const std::string verdict = verdictOf(cell.comparison);
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
   const double top = y + 5, bottom = y + 15;
   auto at = [](double px, double py) { return number(px) + "," + number(py); };
@@ -291,8 +241,7 @@ std::string cellAttributes(const HeatmapCell& cell) {
                       attr("data-col", std::to_string(cell.col)) +
                       attr("data-value", cell.exactValue);
   if (cell.percent) attrs += attr("data-percent", exactNumber(*cell.percent));
-  if (cell.comparison)
-    attrs += attr("data-verdict", scalarText(member(*cell.comparison, keys::kVerdict)));
+  if (cell.comparison) attrs += attr("data-verdict", verdictOf(cell.comparison));
   if (cell.outlier) attrs += attr("data-outlier", "true");
   if (cell.below) attrs += attr("data-below", "true");
   if (cell.abovePeak) attrs += attr("data-above-peak", "true");
@@ -309,7 +258,7 @@ std::string cellText(const std::string& text, double x, double y, const std::str
                      text);
 }
 
-std::string cellMarkup(const json& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
+std::string cellMarkup(const ReportEntry& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
   const double x = g.labelWidth + kCellWidth * static_cast<double>(cell.col);
   const double y = kHeaderHeight + kCellHeight * static_cast<double>(cell.row);
   const double inset = cell.outlier ? 2.5 : 1.0;  // a thick frame must stay inside the cell
@@ -357,7 +306,7 @@ std::string axisLabels(const HeatmapGrid& g) {
 
 }  // namespace
 
-std::string heatmapSvg(const json& entry, const HeatmapGrid& g, const StopRequest& stop) {
+std::string heatmapSvg(const ReportEntry& entry, const HeatmapGrid& g, const StopRequest& stop) {
   const double width = g.labelWidth + kCellWidth * static_cast<double>(g.cols) + 2;
   const double height = kHeaderHeight + kCellHeight * static_cast<double>(g.rows) + 2;
   std::string inner = element("defs", "", hatchPattern("na-" + std::to_string(g.index)));

@@ -7,6 +7,8 @@
 #include <locale>
 #include <sstream>
 
+#include "model/report_writer.h"
+
 namespace nvbw::html {
 
 namespace {
@@ -113,45 +115,62 @@ std::string fixed(double value, int decimals) {
   return s.str();
 }
 
-std::string fixedOrText(const nlohmann::json& value, int decimals) {
-  return value.is_number() ? fixed(value.get<double>(), decimals) : scalarText(value);
-}
+std::string exactNumber(double value) { return jsonNumberText(value); }
 
-std::string exactNumber(double value) { return nlohmann::json(value).dump(); }
-
-std::string scalarText(const nlohmann::json& value) {
-  if (value.is_null()) return "unknown";
-  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_array()) {
+std::string scalarText(const Value& value) {
+  if (value.isNull()) return "unknown";
+  if (value.isBoolean()) return textOf(value.asBoolean());
+  if (value.isString()) return value.asString();
+  if (value.isArray()) {
     std::string joined;
-    for (const auto& item : value) joined += (joined.empty() ? "" : ", ") + scalarText(item);
+    for (const Value& item : value.items())
+      joined += (joined.empty() ? "" : ", ") + scalarText(item);
     return joined;
   }
-  return value.dump();
+  return compactJson(value);
+}
+
+std::string textOf(const std::string& value) { return value; }
+std::string textOf(bool value) { return value ? "yes" : "no"; }
+std::string textOf(double value) { return exactNumber(value); }
+std::string textOf(std::uint64_t value) { return std::to_string(value); }
+std::string textOf(std::int64_t value) { return std::to_string(value); }
+std::string textOf(const std::optional<double>& value) {
+  return value ? exactNumber(*value) : "unknown";
+}
+std::string textOf(const std::optional<std::string>& value) { return value.value_or("unknown"); }
+
+namespace {
+
+template <typename T> std::string joined(const std::vector<T>& values) {
+  std::string text;
+  for (const T& v : values) text += (text.empty() ? "" : ", ") + textOf(v);
+  return text;
+}
+
+}  // namespace
+
+std::string textOf(const std::vector<std::string>& values) { return joined(values); }
+std::string textOf(const std::vector<std::uint64_t>& values) { return joined(values); }
+
+std::string fixedOr(const std::optional<double>& field, const Members& extras, const char* key,
+                    int decimals) {
+  return field ? fixed(*field, decimals) : shown(field, extras, key);
+}
+
+std::string fixedOr(const std::optional<std::optional<double>>& field, const Members& extras,
+                    const char* key, int decimals) {
+  if (field && *field) return fixed(**field, decimals);
+  return shown(field, extras, key);
+}
+
+bool numberUnder(bool typedSet, const Members& extras, const char* key) {
+  if (typedSet) return true;
+  const Value* kept = findMember(extras, key);
+  return kept && kept->isNumber();
 }
 
 std::string number(double value) { return fixed(value, 1); }
-
-const nlohmann::json& member(const nlohmann::json& object, const char* key) {
-  static const nlohmann::json null;
-  if (!object.is_object()) return null;
-  const auto found = object.find(key);
-  return found == object.end() ? null : *found;
-}
-
-const nlohmann::json* cellAt(const nlohmann::json& grid, std::size_t row, std::size_t col) {
-  if (!grid.is_array() || row >= grid.size()) return nullptr;
-  const nlohmann::json& cells = grid[row];
-  if (!cells.is_array() || col >= cells.size()) return nullptr;
-  return &cells[col];
-}
-
-std::optional<double> numberAt(const nlohmann::json& grid, std::size_t row, std::size_t col) {
-  const nlohmann::json* cell = cellAt(grid, row, col);
-  if (!cell || !cell->is_number()) return std::nullopt;
-  return cell->get<double>();
-}
 
 std::string byteText(double bytes) {
   static const std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};

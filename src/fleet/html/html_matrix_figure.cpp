@@ -11,8 +11,6 @@ namespace nvbw::html {
 
 namespace {
 
-using nlohmann::json;
-
 std::size_t countCells(const HeatmapGrid& g, bool withPercent) {
   return static_cast<std::size_t>(
       std::count_if(g.cells.begin(), g.cells.end(), [&](const HeatmapCell& c) {
@@ -40,10 +38,8 @@ std::string colourText(const HeatmapGrid& g) {
          std::to_string(byValue) + " by " + rangeText(g) + ".";
 }
 
-std::string captionText(const json& entry, const HeatmapGrid& g) {
-  const json& statistic = member(entry, keys::kStatistic);
-  return "Colour: " + colourText(g) + " Cell value: the " +
-         (statistic.is_string() ? statistic.get<std::string>() : std::string("median")) +
+std::string captionText(const ReportEntry& entry, const HeatmapGrid& g) {
+  return "Colour: " + colourText(g) + " Cell value: the " + entry.statistic.value_or("median") +
          " of its samples, in " + g.unit + ", 2 decimals (full precision in the tooltip).";
 }
 
@@ -114,55 +110,50 @@ std::string markerLegend(const HeatmapGrid& g) {
   return items;
 }
 
-std::string summaryLines(const json& entry, const HeatmapGrid& g) {
+std::string summaryLines(const ReportEntry& entry, const HeatmapGrid& g) {
   const std::string unit = " " + g.unit;
-  std::string text = "SUM " + g.name + " " + fixedOrText(member(entry, keys::kSum), 2) + unit;
+  std::string text = "SUM " + g.name + " " + fixedOr(entry.sum, entry.extras, keys::kSum, 2) + unit;
   std::string lines = textElement("p", attr("class", "sum"), text);
-  if (entry.contains(keys::kMin) && entry.contains(keys::kMax) && entry.contains(keys::kAverage))
+  if (entry.min && entry.max && entry.average)
     lines += textElement("p", attr("class", "min-max"),
-                         "MIN " + fixed(entry.at(keys::kMin).get<double>(), 2) + unit + ", MAX " +
-                             fixed(entry.at(keys::kMax).get<double>(), 2) + unit + ", AVG " +
-                             fixed(entry.at(keys::kAverage).get<double>(), 2) + unit);
+                         "MIN " + fixed(*entry.min, 2) + unit + ", MAX " + fixed(*entry.max, 2) +
+                             unit + ", AVG " + fixed(*entry.average, 2) + unit);
   return lines;
 }
 
-std::string linkPeaksLine(const json& entry) {
-  if (!entry.contains(keys::kLinkPeaks) || entry.at(keys::kLinkPeaks).empty()) return "";
+std::string linkPeaksLine(const ReportEntry& entry) {
+  if (!entry.linkPeaks || entry.linkPeaks->empty()) return "";
   std::string text = "Links: ";
   bool first = true;
-  for (const json& link : entry.at(keys::kLinkPeaks)) {
-    text += (first ? "" : "; ") + scalarText(member(link, "link"));
+  for (const LinkPeakRecord& link : *entry.linkPeaks) {
+    text += (first ? "" : "; ") + shown(link.link, link.extras, keys::kLink);
     first = false;
-    const json& peak = member(link, keys::kPeakGBps);
-    if (peak.is_number())
-      text += ", peak " + fixed(peak.get<double>(), 2) + " GB/s " +
-              scalarText(member(link, "convention"));
+    if (link.peakGBps)
+      text += ", peak " + fixed(*link.peakGBps, 2) + " GB/s " +
+              shown(link.convention, link.extras, keys::kConvention);
   }
   return textElement("p", attr("class", "link-peaks"), text);
 }
 
-std::string outlierItem(const json& o, const HeatmapGrid& g) {
-  std::string text = "[" + scalarText(member(o, keys::kRow)) + "][" +
-                     scalarText(member(o, keys::kCol)) + "] " + scalarText(member(o, "cell")) +
-                     " over " + scalarText(member(o, "link"));
+std::string outlierItem(const OutlierRecord& o, const HeatmapGrid& g) {
+  std::string text = "[" + std::to_string(o.row) + "][" + std::to_string(o.col) + "] " +
+                     shown(o.cell, o.extras, keys::kCell) + " over " +
+                     shown(o.link, o.extras, keys::kLink);
   for (const HeatmapCell& cell : g.cells)
     if (cell.outlier == &o && cell.value) text += ": " + fixed(*cell.value, 2) + " " + g.unit;
-  const json& below = member(o, "below_median_percent");
-  const json& median = member(o, "class_median");
-  if (below.is_number() && median.is_number())
-    text += ", " + fixed(below.get<double>(), 1) + "% below the class median " +
-            fixed(median.get<double>(), 2) + " " + g.unit;
+  if (o.belowMedianPercent && o.classMedian)
+    text += ", " + fixed(*o.belowMedianPercent, 1) + "% below the class median " +
+            fixed(*o.classMedian, 2) + " " + g.unit;
   return textElement("li", "", text);
 }
 
-std::string outlierNote(const json& entry, const HeatmapGrid& g) {
-  const json& outliers = member(entry, keys::kOutliers);
-  if (!outliers.is_array() || outliers.empty()) return "";
+std::string outlierNote(const ReportEntry& entry, const HeatmapGrid& g) {
+  if (!entry.outliers || entry.outliers->empty()) return "";
   std::string items;
-  for (const json& o : outliers) items += outlierItem(o, g);
+  for (const OutlierRecord& o : *entry.outliers) items += outlierItem(o, g);
   return element("div", attr("class", "outliers"),
                  textElement("p", "",
-                             std::to_string(outliers.size()) +
+                             std::to_string(entry.outliers->size()) +
                                  " outlier(s), framed in red: more than 10% below the median of "
                                  "the cells on the same link") +
                      element("ul", "", items));
@@ -182,7 +173,7 @@ std::string abovePeakNote(const HeatmapGrid& g) {
           "hardware can do that, so the peak is wrong or the measurement is broken.");
 }
 
-std::string matrixFigure(const json& entry, const CellMarks& marks, std::size_t index,
+std::string matrixFigure(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                          const StopRequest& stop) {
   const HeatmapGrid g = heatmapGrid(entry, marks, index, stop);
   return element("figure", attr("class", "matrix"),

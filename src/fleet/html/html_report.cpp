@@ -1,10 +1,14 @@
 // The HTML report: one self-contained XHTML-style page (every element closed, attributes quoted,
 // so strict XML parsers read it) with the run's header, its environment, the comparison and sweep
-// when the document has them, and one article per testcase entry with its heatmap.
+// when the report has them, and one article per testcase entry with its heatmap.
 #include "fleet/html/html_report.h"
 
+#include <cstdint>
+#include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
@@ -14,30 +18,19 @@ namespace nvbw {
 
 namespace {
 
-using nlohmann::json;
 using namespace html;
 
-// The run object, once it is known to be a report (of a run, or of `--compare` alone) rather
-// than a listing or anything else.
-const json& runOf(const json& document) {
-  const json& run = member(document, keys::kRoot);
-  if (!run.is_object())
-    throw std::runtime_error("not an nvbandwidth report: no \"nvbandwidth\" object");
-  const json& testcases = member(run, keys::kTestcases);
-  if (!testcases.is_array() && !member(run, keys::kComparison).is_object())
+// A report of a run, or of `--compare` alone, rather than of nothing at all.
+void checkShown(const Report& report) {
+  if (!report.testcases && !report.comparison)
     throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
-  if (testcases.is_array())
-    for (const json& entry : testcases)
-      if (!member(entry, keys::kName).is_string() || !member(entry, keys::kStatus).is_string())
-        throw std::runtime_error(
-            "not an nvbandwidth report: a testcase entry without name and status (a listing?)");
-  return run;
 }
 
 // 13000 -> "13.0 (13000)": the integer is 1000 * major + 10 * minor.
-std::string cudaVersionText(const json& version) {
-  if (!version.is_number_integer() || version.get<long>() <= 0) return scalarText(version);
-  const long v = version.get<long>();
+std::string cudaVersionText(const std::optional<std::uint64_t>& version, const Members& extras,
+                            const char* key) {
+  if (!version || *version == 0) return shown(version, extras, key);
+  const std::uint64_t v = *version;
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) + " (" + std::to_string(v) +
          ")";
 }
@@ -47,158 +40,179 @@ std::string factRow(const std::string& name, const std::string& value) {
 }
 
 // The keys a report of `--compare` alone lacks are left out rather than shown as unknown.
-std::string versionTable(const json& run) {
-  std::string rows = factRow("Version", scalarText(member(run, keys::kVersion))) +
-                     factRow("Git version", scalarText(member(run, keys::kGitVersion)));
+std::string versionTable(const Report& r) {
+  const Members& x = r.extras;
+  std::string rows = factRow("Version", shown(r.version, x, keys::kVersion)) +
+                     factRow("Git version", shown(r.gitVersion, x, keys::kGitVersion));
   // The release of the build that wrote the report (none in upstream's or older builds').
-  if (run.contains(keys::kRelease)) rows += factRow("Release", scalarText(run.at(keys::kRelease)));
-  for (const char* key : {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
-                          keys::kDriverVersion, keys::kMpiVersion, keys::kMemorySharing}) {
-    if (!run.contains(key)) continue;
-    const bool cuda = std::string(key).rfind("CUDA", 0) == 0;
-    rows += factRow(key, cuda ? cudaVersionText(run.at(key)) : scalarText(run.at(key)));
-  }
+  if (const auto release = textIfAny(r.release, x, keys::kRelease))
+    rows += factRow("Release", *release);
+  const std::optional<std::string> facts[] = {
+      textIfAny(r.schemaVersion, x, keys::kSchemaVersion),
+      textIfAny(r.cudaRuntimeVersion, x, keys::kCudaRuntimeVersion)
+          ? cudaVersionText(r.cudaRuntimeVersion, x, keys::kCudaRuntimeVersion)
+          : std::optional<std::string>(),
+      textIfAny(r.cudaDriverVersion, x, keys::kCudaDriverVersion)
+          ? cudaVersionText(r.cudaDriverVersion, x, keys::kCudaDriverVersion)
+          : std::optional<std::string>(),
+      textIfAny(r.driverVersion, x, keys::kDriverVersion),
+      textIfAny(r.mpiVersion, x, keys::kMpiVersion),
+      textIfAny(r.memorySharing, x, keys::kMemorySharing)};
+  const char* names[] = {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
+                         keys::kDriverVersion, keys::kMpiVersion,         keys::kMemorySharing};
+  for (std::size_t i = 0; i < std::size(names); ++i)
+    if (facts[i]) rows += factRow(names[i], *facts[i]);
   return element("table", attr("class", "facts versions"), rows);
 }
 
-// Settings, timing and memory: flat objects of scalars shown key by key.
-std::string objectTable(const json& object, const std::string& cls, const std::string& unitHint) {
+// Settings, timing and memory: flat records of scalars shown key by key.
+std::string objectTable(const Members& members, const std::string& cls,
+                        const std::string& unitHint) {
   std::string rows;
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& [key, value] : members) {
     std::string text = scalarText(value);
-    if (unitHint == "seconds" && value.is_number()) text = fixed(value.get<double>(), 3) + " s";
-    if (unitHint == "bytes" && value.is_number())
-      text = byteText(value.get<double>()) + " (" + text + " bytes)";
+    if (unitHint == "seconds" && value.isNumber()) text = fixed(value.asDouble(), 3) + " s";
+    if (unitHint == "bytes" && value.isNumber())
+      text = byteText(value.asDouble()) + " (" + text + " bytes)";
     rows += factRow(key, text);
   }
   return element("table", attr("class", "facts " + cls), rows);
 }
 
-std::string stringList(const json& items, const std::string& cls) {
+// A list of strings, or the texts of a list of another kind kept in the extras.
+std::optional<std::vector<std::string>>
+listUnder(const std::optional<std::vector<std::string>>& field, const Members& extras,
+          const char* key) {
+  if (field) return field;
+  const Value* kept = findMember(extras, key);
+  if (!kept || !kept->isArray()) return std::nullopt;
+  std::vector<std::string> texts;
+  for (const Value& item : kept->items()) texts.push_back(scalarText(item));
+  return texts;
+}
+
+std::string stringList(const std::vector<std::string>& items, const std::string& cls) {
   std::string list;
-  for (const json& item : items) list += textElement("li", "", scalarText(item));
+  for (const std::string& item : items) list += textElement("li", "", item);
   return element("ul", attr("class", cls), list);
 }
 
-std::string processTable(const json& processes) {
+std::string processTable(const std::vector<ProcessRecord>& processes) {
   std::string rows = element("tr", "",
                              textElement("th", "", "rank") + textElement("th", "", "host") +
                                  textElement("th", "", "device") + textElement("th", "", "GPU") +
                                  textElement("th", "", "PCI") + textElement("th", "", "UUID"));
-  for (const json& p : processes) {
+  for (const ProcessRecord& p : processes) {
+    const Members members = membersOf(p);
     std::string cells;
-    for (const char* key : {"rank", "host", "device", "name", "pci", "uuid"})
-      cells += textElement("td", "", scalarText(member(p, key)));
+    for (const char* key :
+         {keys::kRank, keys::kHost, keys::kDevice, keys::kName, keys::kPci, keys::kUuid}) {
+      const Value* value = findMember(members, key);
+      cells += textElement("td", "", value ? scalarText(*value) : "unknown");
+    }
     rows += element("tr", "", cells);
   }
   return element("table", attr("class", "processes"), rows);
 }
 
-std::string problemLines(const json& run) {
+std::string problemLines(const Report& r) {
   std::string lines;
-  if (run.contains(keys::kError))
+  if (const auto error = textIfAny(r.error, r.extras, keys::kError))
+    lines += textElement("p", attr("class", "run-error"), "Run error: " + *error);
+  if (const auto signal = textIfAny(r.interrupted, r.extras, keys::kInterrupted))
     lines += textElement("p", attr("class", "run-error"),
-                         "Run error: " + scalarText(run.at(keys::kError)));
-  if (run.contains(keys::kInterrupted))
-    lines += textElement("p", attr("class", "run-error"),
-                         "Interrupted by " + scalarText(run.at(keys::kInterrupted)) +
+                         "Interrupted by " + *signal +
                              "; the testcases after the one it cut short did not run.");
   return lines;
 }
 
-std::string warningBlock(const json& run) {
-  json warnings = member(run, keys::kWarnings);
-  if (!warnings.is_array() && run.contains(keys::kWarning))
-    warnings = json::array({run.at(keys::kWarning)});
-  if (!warnings.is_array() || warnings.empty()) return "";
+std::string warningBlock(const Report& r) {
+  std::optional<std::vector<std::string>> warnings =
+      listUnder(r.warnings, r.extras, keys::kWarnings);
+  if (!warnings)
+    if (const auto warning = textIfAny(r.warning, r.extras, keys::kWarning))
+      warnings = std::vector<std::string>{*warning};
+  if (!warnings || warnings->empty()) return "";
   return element("div", attr("class", "warnings"),
-                 textElement("h3", "", "Warnings") + stringList(warnings, "warning-list"));
+                 textElement("h3", "", "Warnings") + stringList(*warnings, "warning-list"));
 }
 
-std::string headerSection(const json& run) {
-  std::string inner = textElement("h1", "", "nvbandwidth report") + problemLines(run);
-  std::string columns = element("div", "", textElement("h3", "", "Versions") + versionTable(run));
-  if (member(run, keys::kSettings).is_object())
+std::string headerSection(const Report& r) {
+  std::string inner = textElement("h1", "", "nvbandwidth report") + problemLines(r);
+  std::string columns = element("div", "", textElement("h3", "", "Versions") + versionTable(r));
+  if (r.settings)
     columns += element("div", "",
                        textElement("h3", "", "Settings") +
-                           objectTable(run.at(keys::kSettings), "settings", ""));
+                           objectTable(membersOf(*r.settings), "settings", ""));
   inner += element("div", attr("class", "columns"), columns);
-  const json& devices = member(run, keys::kGpuDeviceList);
-  if (devices.is_array())
-    inner += textElement("h3", "", "GPU Device list") + stringList(devices, "gpu-list");
-  if (member(run, keys::kProcesses).is_array())
-    inner += textElement("h3", "", "Processes") + processTable(run.at(keys::kProcesses));
-  return element("header", attr("class", "run"), inner + warningBlock(run));
+  if (const auto devices = listUnder(r.gpuDeviceList, r.extras, keys::kGpuDeviceList))
+    inner += textElement("h3", "", "GPU Device list") + stringList(*devices, "gpu-list");
+  if (r.processes) inner += textElement("h3", "", "Processes") + processTable(*r.processes);
+  return element("header", attr("class", "run"), inner + warningBlock(r));
 }
 
-std::string costSection(const json& run) {
-  const json& timing = member(run, keys::kTiming);
-  const json& memory = member(run, keys::kMemory);
-  if (!timing.is_object() && !memory.is_object()) return "";
+std::string costSection(const Report& r) {
+  if (!r.timing && !r.memory) return "";
   std::string inner = textElement("h2", "", "Where the time and memory went");
   std::string columns;
-  if (timing.is_object())
+  if (r.timing)
     columns += element("div", "",
-                       textElement("h3", "", "Time") + objectTable(timing, "timing", "seconds"));
-  if (memory.is_object())
+                       textElement("h3", "", "Time") +
+                           objectTable(membersOf(*r.timing), "timing", "seconds"));
+  if (r.memory)
     columns += element("div", "",
-                       textElement("h3", "", "Memory") + objectTable(memory, "memory", "bytes"));
+                       textElement("h3", "", "Memory") +
+                           objectTable(membersOf(*r.memory), "memory", "bytes"));
   return element("section", attr("class", "costs"),
                  inner + element("div", attr("class", "columns"), columns));
 }
 
-std::string entryHeading(const json& entry) {
-  const std::string status = scalarText(member(entry, keys::kStatus));
-  std::string inner =
-      textElement("span", attr("class", "entry-name"), scalarText(member(entry, keys::kName)));
-  if (member(entry, keys::kBufferSizeMiB).is_number())
+std::string entryHeading(const ReportEntry& entry) {
+  const std::string status = entryStatusName(entry.status);
+  std::string inner = textElement("span", attr("class", "entry-name"), entry.name);
+  if (entry.bufferSizeMiB)
     inner += textElement("span", attr("class", "buffer-size"),
-                         "buffer " + scalarText(entry.at(keys::kBufferSizeMiB)) + " MiB");
+                         "buffer " + std::to_string(*entry.bufferSizeMiB) + " MiB");
   inner += textElement("span", attr("class", "status status-" + status), status);
   return element("h3", "", inner);
 }
 
 // What the entry says besides its matrix: its title, its testcase, why it did not pass.
-std::string entryNotes(const json& entry) {
+std::string entryNotes(const ReportEntry& entry) {
   std::string notes;
-  if (entry.contains(keys::kBandwidthDescription))
-    notes += textElement("p", attr("class", "description"),
-                         scalarText(entry.at(keys::kBandwidthDescription)));
-  if (entry.contains(keys::kTestcase))
-    notes += textElement("p", attr("class", "part-of"),
-                         "A matrix of testcase " + scalarText(entry.at(keys::kTestcase)));
-  if (entry.contains(keys::kWaiveReason))
-    notes += textElement("p", attr("class", "waive-reason"),
-                         "Waived: " + scalarText(entry.at(keys::kWaiveReason)));
-  if (entry.contains(keys::kError))
-    notes += textElement("p", attr("class", "entry-error"),
-                         "ERROR: " + scalarText(entry.at(keys::kError)));
-  if (scalarText(member(entry, keys::kStatus)) == "Running")
+  if (entry.description)
+    notes += textElement("p", attr("class", "description"), *entry.description);
+  if (entry.testcase)
+    notes += textElement("p", attr("class", "part-of"), "A matrix of testcase " + *entry.testcase);
+  if (entry.waiveReason)
+    notes += textElement("p", attr("class", "waive-reason"), "Waived: " + *entry.waiveReason);
+  if (entry.error)
+    notes += textElement("p", attr("class", "entry-error"), "ERROR: " + *entry.error);
+  if (entry.status == EntryStatus::Running)
     notes += textElement("p", attr("class", "entry-error"),
                          "Still running when the run-level error stopped the run.");
   return notes;
 }
 
-std::string entryArticle(const json& entry, const CellMarks& marks, std::size_t index,
+std::string entryArticle(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                          const StopRequest& stop) {
   std::string inner = entryHeading(entry) + entryNotes(entry);
-  const bool hasMatrix = entry.contains(keys::kValues) || entry.contains(keys::kBandwidthMatrix);
-  if (entry.at(keys::kStatus) == "Passed" && hasMatrix)
+  if (entry.passedWithMatrix())
     inner += matrixFigure(entry, marks, index, stop);
-  else if (entry.at(keys::kStatus) == "Passed")
+  else if (entry.status == EntryStatus::Passed)
     inner += textElement("p", "", "Passed without a matrix.");
   return element("article",
                  attr("class", "entry") + attr("id", "entry-" + std::to_string(index)) +
-                     attr("data-name", scalarText(entry.at(keys::kName))) +
-                     attr("data-status", scalarText(entry.at(keys::kStatus))),
+                     attr("data-name", entry.name) +
+                     attr("data-status", entryStatusName(entry.status)),
                  inner);
 }
 
-std::string testcaseSection(const json& run, const StopRequest& stop) {
-  const CellMarks marks = cellMarks(run, stop);
+std::string testcaseSection(const Report& r, const StopRequest& stop) {
+  const CellMarks marks = cellMarks(r, stop);
   std::string articles;
   std::size_t index = 0;
-  for (const json& entry : run.at(keys::kTestcases)) {
+  for (const ReportEntry& entry : *r.testcases) {
     throwIfStopped(stop);
     articles += entryArticle(entry, marks, index++, stop);
   }
@@ -208,39 +222,33 @@ std::string testcaseSection(const json& run, const StopRequest& stop) {
                      element("div", attr("class", "entries"), articles));
 }
 
-std::string pageBody(const json& run, const StopRequest& stop) {
-  std::string body = headerSection(run) + environmentSection(run);
-  if (member(run, keys::kComparison).is_object())
-    body += comparisonSection(run.at(keys::kComparison), stop);
-  body += expectationsSection(run);
-  if (member(run, keys::kSweep).is_object()) body += sweepSection(run.at(keys::kSweep));
-  if (member(run, keys::kTestcases).is_array()) body += testcaseSection(run, stop);
-  return body + costSection(run);
+std::string pageBody(const Report& r, const StopRequest& stop) {
+  std::string body = headerSection(r) + environmentSection(r);
+  if (r.comparison) body += comparisonSection(*r.comparison, stop);
+  body += expectationsSection(r);
+  if (r.sweep) body += sweepSection(*r.sweep);
+  if (r.testcases) body += testcaseSection(r, stop);
+  return body + costSection(r);
 }
 
-std::string pageTitle(const json& run) {
-  return "nvbandwidth " + scalarText(member(run, keys::kVersion)) + " report (" +
-         scalarText(member(run, keys::kGitVersion)) + ")";
+std::string pageTitle(const Report& r) {
+  return "nvbandwidth " + shown(r.version, r.extras, keys::kVersion) + " report (" +
+         shown(r.gitVersion, r.extras, keys::kGitVersion) + ")";
 }
 
 }  // namespace
 
-std::string renderHtmlReport(const json& document, const StopRequest& stop) {
-  const json& run = runOf(document);
-  try {
-    // No xmlns: the page is parsed as HTML by browsers and must name nothing on the network.
-    return "<!DOCTYPE html>\n" +
-           element("html", attr("lang", "en"),
-                   element("head", "",
-                           emptyElement("meta", attr("charset", "utf-8")) +
-                               textElement("title", "", pageTitle(run)) +
-                               element("style", "", reportStyleSheet())) +
-                       element("body", "", pageBody(run, stop))) +
-           "\n";
-  } catch (const json::exception& e) {
-    // A key of the wrong type: the document is not a report this view understands.
-    throw std::runtime_error(std::string("not an nvbandwidth report: ") + e.what());
-  }
+std::string renderHtmlReport(const Report& report, const StopRequest& stop) {
+  checkShown(report);
+  // No xmlns: the page is parsed as HTML by browsers and must name nothing on the network.
+  return "<!DOCTYPE html>\n" +
+         element("html", attr("lang", "en"),
+                 element("head", "",
+                         emptyElement("meta", attr("charset", "utf-8")) +
+                             textElement("title", "", pageTitle(report)) +
+                             element("style", "", reportStyleSheet())) +
+                     element("body", "", pageBody(report, stop))) +
+         "\n";
 }
 
 }  // namespace nvbw

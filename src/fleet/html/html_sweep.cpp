@@ -3,6 +3,7 @@
 // named (the sweep computes that size; the chart only shows it).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,8 +15,6 @@
 namespace nvbw::html {
 
 namespace {
-
-using nlohmann::json;
 
 constexpr double kWidth = 560, kHeight = 300;
 constexpr double kLeft = 70, kRight = 20, kTop = 24, kBottom = 48;
@@ -40,17 +39,15 @@ struct Axes {
 };
 
 // Positive sizes only: a log axis has no place for the others.
-std::vector<Point> pointsOf(const json& sizes, const json& series) {
+std::vector<Point> pointsOf(const std::vector<std::uint64_t>& sizes,
+                            const SweepSeriesRecord& series) {
   std::vector<Point> points;
-  const json& sums = member(series, keys::kSums);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (!sizes[i].is_number() || !(sizes[i].get<double>() > 0) ||
-        !std::isfinite(sizes[i].get<double>()))
-      continue;
-    Point p{sizes[i].get<double>(), std::nullopt};
-    if (sums.is_array() && i < sums.size() && sums[i].is_number() &&
-        std::isfinite(sums[i].get<double>()) && sums[i].get<double>() >= 0)
-      p.sum = sums[i].get<double>();
+    if (sizes[i] == 0) continue;
+    Point p{static_cast<double>(sizes[i]), std::nullopt};
+    if (i < series.sums.size() && series.sums[i] && std::isfinite(*series.sums[i]) &&
+        *series.sums[i] >= 0)
+      p.sum = *series.sums[i];
     points.push_back(p);
   }
   return points;
@@ -177,59 +174,65 @@ std::optional<Point> largestSize(const std::vector<Point>& points) {
   return points.back();
 }
 
-std::string ninetyPercentMark(const Axes& a, const json& series, const std::vector<Point>& points) {
-  const json& size = member(series, keys::kSizeReaching90);
+std::string unitOf(const SweepSeriesRecord& series) {
+  return shown(series.unitText, series.extras, keys::kUnit);
+}
+
+std::string ninetyPercentMark(const Axes& a, const SweepSeriesRecord& series,
+                              const std::vector<Point>& points) {
+  const auto& size = series.sizeReaching90;
   const auto reference = largestSize(points);
-  if (!size.is_number() || size.get<double>() <= 0 || !reference) return "";
-  const double x = a.x(size.get<double>()), y = a.y(0.9 * *reference->sum);
+  if (!size || *size == 0 || !reference) return "";
+  const double mib = static_cast<double>(*size);
+  const double x = a.x(mib), y = a.y(0.9 * *reference->sum);
   const bool right = x > kWidth * 0.7;  // the label goes left of the line there, inside the plot
   const std::string dashed = attr("stroke", kMarkColour) + attr("stroke-dasharray", "5,4");
   return element("g", attr("class", "ninety-percent"),
                  line(kLeft, y, kWidth - kRight, y, dashed) +
                      line(x, kTop, x, kHeight - kBottom, dashed) +
-                     label("90% at " + sizeText(size.get<double>()) + " MiB", right ? x - 4 : x + 4,
-                           kTop + 12, right ? "end" : "start", attr("fill", kMarkColour)));
+                     label("90% at " + sizeText(mib) + " MiB", right ? x - 4 : x + 4, kTop + 12,
+                           right ? "end" : "start", attr("fill", kMarkColour)));
 }
 
-std::string sweepChart(const json& sizes, const json& series) {
+std::string sweepChart(const std::vector<std::uint64_t>& sizes, const SweepSeriesRecord& series) {
   const std::vector<Point> points = pointsOf(sizes, series);
   const Axes a = axesFor(points);
-  const std::string unit = scalarText(member(series, keys::kUnit));
+  const std::string unit = unitOf(series);
   std::string inner = emptyElement("rect", attr("x", number(kLeft)) + attr("y", number(kTop)) +
                                                attr("width", number(kWidth - kLeft - kRight)) +
                                                attr("height", number(kHeight - kTop - kBottom)) +
                                                attr("fill", "#fafafa") + attr("stroke", "#999999"));
   inner += yGrid(a) + xTicks(a, points) + axisTitles(unit) + dataLines(a, points, unit) +
            ninetyPercentMark(a, series, points);
-  const json& size90 = member(series, keys::kSizeReaching90);
-  return element(
-      "svg",
-      attr("class", "sweep") + attr("data-name", scalarText(member(series, keys::kName))) +
-          attr("data-testcase", scalarText(member(series, keys::kTestcase))) +
-          attr("data-size-90", size90.is_number() ? size90.dump() : "") +
-          attr("width", number(kWidth)) + attr("height", number(kHeight)) +
-          attr("viewBox", "0 0 " + number(kWidth) + " " + number(kHeight)) + attr("role", "img"),
-      inner);
+  const auto& size90 = series.sizeReaching90;
+  return element("svg",
+                 attr("class", "sweep") + attr("data-name", series.name) +
+                     attr("data-testcase", shown(series.testcase, series.extras, keys::kTestcase)) +
+                     attr("data-size-90", size90 ? std::to_string(*size90) : "") +
+                     attr("width", number(kWidth)) + attr("height", number(kHeight)) +
+                     attr("viewBox", "0 0 " + number(kWidth) + " " + number(kHeight)) +
+                     attr("role", "img"),
+                 inner);
 }
 
-std::string chartCaption(const json& series, const std::vector<Point>& points) {
-  const std::string name = scalarText(member(series, keys::kName));
-  const std::string testcase = scalarText(member(series, keys::kTestcase));
-  const std::string unit = scalarText(member(series, keys::kUnit));
+std::string chartCaption(const SweepSeriesRecord& series, const std::vector<Point>& points) {
+  const std::string& name = series.name;
+  const std::string testcase = shown(series.testcase, series.extras, keys::kTestcase);
+  const std::string unit = unitOf(series);
   std::string text = name + (testcase == name ? "" : " (testcase " + testcase + ")") + ": ";
   if (const auto reference = largestSize(points))
     text += "SUM " + fixed(*reference->sum, 2) + " " + unit + " at the largest size, " +
             sizeText(reference->size) + " MiB; ";
   else
     text += "no SUM at the largest size; ";
-  const json& size90 = member(series, keys::kSizeReaching90);
-  if (size90.is_number())
-    return text + "90% of it first reached at " + sizeText(size90.get<double>()) +
-           " MiB (dashed lines).";
-  return text + (unit == "ns" ? "latency has no 90% size." : "no size reaching 90% of it.");
+  if (series.sizeReaching90)
+    return text + "90% of it first reached at " +
+           sizeText(static_cast<double>(*series.sizeReaching90)) + " MiB (dashed lines).";
+  return text + (series.unit == ReportUnit::Ns ? "latency has no 90% size."
+                                               : "no size reaching 90% of it.");
 }
 
-std::string chartFigure(const json& sizes, const json& series) {
+std::string chartFigure(const std::vector<std::uint64_t>& sizes, const SweepSeriesRecord& series) {
   return element("figure", attr("class", "sweep-chart"),
                  sweepChart(sizes, series) +
                      textElement("figcaption", "", chartCaption(series, pointsOf(sizes, series))));
@@ -237,15 +240,13 @@ std::string chartFigure(const json& sizes, const json& series) {
 
 }  // namespace
 
-std::string sweepSection(const json& sweep) {
-  const json& sizes = member(sweep, keys::kSizesMiB);
-  const json& series = member(sweep, keys::kSeries);
+std::string sweepSection(const SweepSection& sweep) {
   std::string charts;
-  if (series.is_array())
-    for (const json& s : series) charts += chartFigure(sizes.is_array() ? sizes : json::array(), s);
+  if (sweep.series)
+    for (const SweepSeriesRecord& s : *sweep.series) charts += chartFigure(sweep.sizesMiB, s);
   return element("section", attr("class", "sweep-section") + attr("id", "sweep"),
                  textElement("h2", "", "Buffer-size sweep") +
-                     textElement("p", "", "Sizes (MiB): " + scalarText(sizes)) +
+                     textElement("p", "", "Sizes (MiB): " + textOf(sweep.sizesMiB)) +
                      element("div", attr("class", "charts"), charts));
 }
 

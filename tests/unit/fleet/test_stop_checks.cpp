@@ -18,7 +18,7 @@
 #include "fleet/metrics/metrics.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "golden.h"
-#include "model/report_document.h"
+#include "json_documents.h"
 
 namespace nvbw {
 namespace test_stop_checks {
@@ -83,7 +83,7 @@ TEST(StopChecks, EveryLoopOverAReportAsksAsItGoes) {
       "--expect", [&](const StopRequest& stop) { checkExpectations(floors, report, keys, stop); },
       2);
   expectAskedAndStopped(
-      "the page", [&](const StopRequest& stop) { renderHtmlReport(doc, stop); }, rows);
+      "the page", [&](const StopRequest& stop) { renderHtmlReport(report, stop); }, rows);
   expectAskedAndStopped(
       "the metrics", [&](const StopRequest& stop) { metricsPieces(report, stop); }, rows);
   expectAskedAndStopped(

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "model/report_document.h"
+#include "json_documents.h"
 
 namespace nvbw {
 namespace test_report_shape {

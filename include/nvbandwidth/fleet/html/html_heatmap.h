@@ -1,10 +1,9 @@
 // The heatmap of one matrix entry (internal to the HTML report): the cells gathered from the
-// entry's parallel grids, and the SVG drawn from them. html_matrix_figure.cpp puts the caption,
-// legend and notes around it.
+// entry's parallel grids (upstream's stacked entries drawn whole, as their document holds them),
+// and the SVG drawn from them. html_matrix_figure.cpp puts the caption, legend and notes around it.
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,29 +15,29 @@ namespace nvbw::html {
 // What one cell shows.
 struct HeatmapCell {
   std::size_t row = 0, col = 0;
-  std::optional<double> value;                 // nullopt: N/A
-  std::string exactValue;                      // data-value: full precision, "" for N/A
-  std::optional<double> percent;               // of the link's peak; never for latency
-  const nlohmann::json* outlier = nullptr;     // into the entry's "outliers"
-  const nlohmann::json* comparison = nullptr;  // into the comparison's "cells"
-  const nlohmann::json* below = nullptr;       // into an expectation check's "below"
-  bool abovePeak = false;                      // above 100% of its link's peak: impossible
-  bool failing() const;                        // SLOWER, UNSTABLE or BELOW
+  std::optional<double> value;                     // nullopt: N/A
+  std::string exactValue;                          // data-value: full precision, "" for N/A
+  std::optional<double> percent;                   // of the link's peak; never for latency
+  const OutlierRecord* outlier = nullptr;          // into the entry's "outliers"
+  const ComparedCellRecord* comparison = nullptr;  // into the comparison's "cells"
+  const BelowCellRecord* below = nullptr;          // into an expectation check's "below"
+  bool abovePeak = false;                          // above 100% of its link's peak: impossible
+  bool failing() const;                            // SLOWER, UNSTABLE or BELOW
 };
 
 struct HeatmapGrid {
   std::string name, unit;
-  std::size_t rows = 0, cols = 0;  // cols: the longest row; shorter rows end in N/A cells
+  std::size_t rows = 0, cols = 0;
   std::vector<HeatmapCell> cells;  // row-major, rows * cols of them
   std::vector<std::string> rowLabels;
-  bool latency = false;                   // unit "ns": lower is better
+  bool latency = false;                   // lower is better
   std::optional<double> lowest, highest;  // over present values
   double labelWidth = 40;                 // px, room for the longest row label
   std::size_t index = 0;                  // the figure's number in the page: unique SVG ids
 };
 
-// Throws nlohmann::json::exception where the entry's keys have the wrong types.
-HeatmapGrid heatmapGrid(const nlohmann::json& entry, const CellMarks& marks, std::size_t index,
+// `entry` has a matrix (ReportEntry::matrix()).
+HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                         const StopRequest& stop);
 
 // How far toward "best" a present cell lies (0..1): its percent of peak when known, otherwise
@@ -46,7 +45,7 @@ HeatmapGrid heatmapGrid(const nlohmann::json& entry, const CellMarks& marks, std
 double goodness(const HeatmapCell& cell, const HeatmapGrid& g);
 
 // <svg class="heatmap" data-name data-rows data-cols> with one <g class="cell"> per cell.
-std::string heatmapSvg(const nlohmann::json& entry, const HeatmapGrid& g, const StopRequest& stop);
+std::string heatmapSvg(const ReportEntry& entry, const HeatmapGrid& g, const StopRequest& stop);
 
 // A <pattern> of grey hatching with this id: how N/A cells are filled.
 std::string hatchPattern(const std::string& id);

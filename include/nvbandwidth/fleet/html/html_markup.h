@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "model/report.h"
 
 namespace nvbw::html {
 
@@ -33,25 +36,48 @@ std::string fixed(double value, int decimals);
 // A value as the page shows it in a cell or a sentence: one decimal.
 std::string number(double value);
 
-// A JSON number in fixed notation; anything else as scalarText says it ("unknown" for null).
-std::string fixedOrText(const nlohmann::json& value, int decimals);
-
 // The shortest text that reads back as the same double, as the JSON writer prints it.
 std::string exactNumber(double value);
 
-// A JSON scalar as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,
+// A value as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,
 // numbers as JSON writes them; arrays are joined with ", ".
-std::string scalarText(const nlohmann::json& value);
+std::string scalarText(const Value& value);
 
-// object[key], or null when `object` is not an object or has no such key: a reference into the
-// document (unlike json::value, which copies).
-const nlohmann::json& member(const nlohmann::json& object, const char* key);
+// A record's typed fields as scalarText says them.
+std::string textOf(const std::string& value);
+std::string textOf(bool value);
+std::string textOf(double value);
+std::string textOf(std::uint64_t value);
+std::string textOf(std::int64_t value);
+std::string textOf(const std::optional<double>& value);       // null: "unknown"
+std::string textOf(const std::optional<std::string>& value);  // null: "unknown"
+std::string textOf(const std::vector<std::string>& values);
+std::string textOf(const std::vector<std::uint64_t>& values);
 
-// &grid[row][col], or nullptr when the grid has no such cell.
-const nlohmann::json* cellAt(const nlohmann::json& grid, std::size_t row, std::size_t col);
+// What a record holds under `key`: its typed field when set, else the value its extras kept (a
+// member of another type than the model's); nullopt when it has neither.
+template <typename T>
+std::optional<std::string> textIfAny(const std::optional<T>& field, const Members& extras,
+                                     const char* key) {
+  if (field) return textOf(*field);
+  if (const Value* kept = findMember(extras, key)) return scalarText(*kept);
+  return std::nullopt;
+}
 
-// grid[row][col] when it is a number.
-std::optional<double> numberAt(const nlohmann::json& grid, std::size_t row, std::size_t col);
+// The same, "unknown" when the record has nothing under `key`.
+template <typename T>
+std::string shown(const std::optional<T>& field, const Members& extras, const char* key) {
+  return textIfAny(field, extras, key).value_or("unknown");
+}
+
+// A number in fixed notation, `decimals` digits; anything else as `shown` says it.
+std::string fixedOr(const std::optional<double>& field, const Members& extras, const char* key,
+                    int decimals);
+std::string fixedOr(const std::optional<std::optional<double>>& field, const Members& extras,
+                    const char* key, int decimals);
+
+// Whether the record holds a number under `key` (typed, or kept in its extras).
+bool numberUnder(bool typedSet, const Members& extras, const char* key);
 
 // A byte count as "2.00 GiB".
 std::string byteText(double bytes);

@@ -1,19 +1,19 @@
 // The HTML view of a report: one self-contained page (inline CSS and SVG; no script, no font or
-// anything else from the network) rendered from the JSON document alone, so that anything it
-// shows can be checked against the JSON.
+// anything else from the network) rendered from the Report alone, so that anything it shows can
+// be checked against the report's JSON.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/stop_request.h"
+#include "model/report.h"
 
 namespace nvbw {
 
-// `document` is what `nvbandwidth -j` prints ({"nvbandwidth": {...}}), possibly with the
-// optional "comparison" and "sweep" sections inside "nvbandwidth". Throws std::runtime_error when
-// it is not a report, Interrupted when `stop` reports a signal (asked every row of a heatmap and
-// every few thousand cells).
-std::string renderHtmlReport(const nlohmann::json& document, const StopRequest& stop = {});
+// `report` is a run's (its optional comparison and sweep sections among it), or a comparison's
+// alone (`--compare -j`). Throws std::runtime_error when it has neither testcases nor a
+// comparison, Interrupted when `stop` reports a signal (asked every row of a heatmap and every
+// few thousand cells).
+std::string renderHtmlReport(const Report& report, const StopRequest& stop = {});
 
 }  // namespace nvbw

@@ -19,7 +19,7 @@
 #include "fake_topology.h"
 #include "fleet/expectations/expectations.h"
 #include "golden.h"
-#include "model/report_document.h"
+#include "json_documents.h"
 #include "plans/registry.h"
 #include "platform/topology.h"
 #include "run_binary.h"

@@ -21,6 +21,7 @@
 
 #include "fleet/html/html_report.h"
 #include "golden.h"
+#include "json_documents.h"
 #include "report/text_format.h"
 #include "run_binary.h"
 #include "temp_file.h"
@@ -28,7 +29,6 @@
 namespace test_html_report {
 
 using nlohmann::json;
-using nvbw::renderHtmlReport;
 using nvbw::test::readFile;
 
 const std::string kPython = "/usr/bin/python3";
@@ -95,6 +95,14 @@ json readPage(const std::string& html) {
 }
 
 json readJson(const std::string& path) { return json::parse(readFile(path)); }
+
+// The page of `document` as the program renders it: its text (bytes that are not UTF-8 as
+// U+FFFD) read into a Report as --from reads it.
+std::string renderHtmlReport(const json& document) {
+  return nvbw::renderHtmlReport(
+      nvbw::readReportText(document.dump(-1, ' ', false, json::error_handler_t::replace),
+                           nvbw::ReadOptions{nvbw::ReportKind::RunOrComparison}));
+}
 
 bool hasMatrix(const json& entry) {
   return entry.at("status") == "Passed" &&
@@ -482,6 +490,22 @@ TEST(HtmlReport, EscapesEveryStringFromTheDocument) {
   EXPECT_TRUE(contains(page, "ERROR: Testcase <script>alert(1)</script> not found!"));
   // Bytes XML cannot carry become U+FFFD instead of breaking the page.
   EXPECT_TRUE(contains(page, "bad bytes \xEF\xBF\xBD \xEF\xBF\xBD end"));
+}
+
+// A string the run puts into its report that is not UTF-8 (here the name of its --expect file)
+// does not cost it its page.
+TEST(HtmlReport, ARunWhoseExpectFileNameIsNotUtf8WritesItsPage) {
+  const nvbw::test::TempFile floors("floors_\xff", "host_to_device_memcpy_ce 1\n");
+  const nvbw::test::TempFile page("html_page");
+  nvbw::test::RunSpec spec(NVBW_FAKE_BINARY,
+                           {"-t", "0", "--expect", floors.path(), "--html", page.path()});
+  spec.env = {{"NVBW_FAKE_GPUS", "2"}};
+  spec.killAfter = std::chrono::seconds(60);
+  const nvbw::test::RunResult run = nvbw::test::runProgram(spec);
+  ASSERT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
+  const json read = readPage(page.read());
+  ASSERT_FALSE(read.is_null());
+  EXPECT_TRUE(contains(read, "PASSED: 2 cells: 2 met, 0 BELOW; 0 unmet."));
 }
 
 // The style sheet goes into <style> unescaped (HTML reads it as raw text): it must need none.
