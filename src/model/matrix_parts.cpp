@@ -47,6 +47,7 @@ MatrixAxes axesOfTitle(const std::string* title, const std::string& key) {
   if (rowMark != std::string::npos && (colMark == std::string::npos || rowMark < colMark))
     axes.rowWord = wordBefore(t, rowMark);
   if (rowMark != std::string::npos && colMark != std::string::npos && rowMark < colMark) {
+    axes.rowBeforeColumn = true;
     // Between "(row)" and the column's word: the arrow.
     std::string arrow = t.substr(rowMark + 5, colMark - axes.colWord.size() - rowMark - 5);
     arrow.erase(0, arrow.find_first_not_of(' '));

@@ -85,6 +85,8 @@ struct MatrixAxes {
   // Between "(row)" and the column's word: "->", "<-", "<->"; "" when the title has no "(row)"
   // before its "(column)".
   std::string arrow;
+  // The title names its rows before its columns ("(row)" before "(column)").
+  bool rowBeforeColumn = false;
   // A multi-process testcase: rows and columns are ranks (each rank measures with its own GPU).
   bool ranks = false;
   bool rowsAreCpu() const { return rowWord == "CPU"; }

@@ -30,6 +30,7 @@ std::string stemOf(const std::string& file) {
 struct StatusEntry {
   std::string name;
   FleetCell cell;
+  bool latency = false;  // its unit is ns (the model's, from the report)
 };
 
 // Gathers the rows as the reports come, and the columns they name.
@@ -59,7 +60,7 @@ class Collector {
         if (!isSelected(e.name, testcase)) continue;
         passed.emplace_back(column(e, testcase), passedCell(e));
       } else {
-        statuses.push_back({e.name, statusCell(e)});
+        statuses.push_back({e.name, statusCell(e), e.latency});
       }
     }
     for (const auto& [name, count] : seen)
@@ -79,7 +80,7 @@ class Collector {
         if (isSelected(s.name, s.name) && !matchesColumn(s.name)) {
           EntryDigest e;
           e.name = s.name;
-          e.latency = s.name.find("latency") != std::string::npos;
+          e.latency = s.latency;
           column(e, s.name);
         }
     // Columns in the order their testcases first appeared.

@@ -65,7 +65,7 @@ EntryDigest matrixDigest(const MatrixView& m) {
   d.hasMatrix = any;
   d.sum = m.sum().value_or(sum);
   if (any) {
-    d.worstCell = cellName(d.description, m.rows(), d.worstRow, d.worstCol);
+    d.worstCell = cellName(m.part().axes, m.rows(), d.worstRow, d.worstCol);
     d.worstPercentOfPeak = m.percent(d.worstRow, d.worstCol);
     if (anyPeak && !d.latency) d.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
   }
@@ -168,36 +168,17 @@ ReportDigest digestOf(const Report& r) {
   return d;
 }
 
-// The word just before `marker` in `text` ("GPU" in "... GPU(row) ..."), or "".
-std::string wordBefore(const std::string& text, std::size_t marker) {
-  std::size_t start = marker;
-  while (start > 0 && text[start - 1] != ' ') --start;
-  return text.substr(start, marker - start);
-}
-
 }  // namespace
 
-std::string cellName(const std::string& description, std::size_t rows, std::size_t row,
-                     std::size_t col) {
-  const std::size_t rowMark = description.find("(row)");
-  const std::size_t colMark = description.find("(column)");
-  if (colMark == std::string::npos)
-    return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-  const std::string colWord = wordBefore(description, colMark);
-  const std::string column = (colWord.empty() ? "GPU" : colWord) + " " + std::to_string(col);
-  if (rowMark == std::string::npos || rowMark > colMark) return column;
-  const std::string rowWord = wordBefore(description, rowMark);
-  // Between "(row)" and the column's word: the arrow.
-  std::string arrow = description.substr(rowMark + 5, colMark - colWord.size() - rowMark - 5);
-  arrow.erase(0, arrow.find_first_not_of(' '));
-  arrow.erase(arrow.find_last_not_of(' ') + 1);
-  if (arrow.empty()) arrow = "->";
-  if (rows == 1) {
-    if (rowWord == "CPU") return "CPU " + arrow + " " + column;
-    return column;
-  }
-  return (rowWord.empty() ? "GPU" : rowWord) + " " + std::to_string(row) + " " + arrow + " " +
-         column;
+std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col) {
+  if (!axes.colsNamed) return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+  const std::string column =
+      (axes.colWord.empty() ? "GPU" : axes.colWord) + " " + std::to_string(col);
+  if (!axes.rowBeforeColumn) return column;
+  const std::string arrow = axes.arrow.empty() ? "->" : axes.arrow;
+  if (rows == 1) return axes.rowsAreCpu() ? "CPU " + arrow + " " + column : column;
+  return (axes.rowWord.empty() ? "GPU" : axes.rowWord) + " " + std::to_string(row) + " " + arrow +
+         " " + column;
 }
 
 ReportDigest digestReport(const std::string& text, const StopRequest& stop) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fleet/summary/fleet_summary.h"
+#include "model/report.h"
 
 namespace nvbw::summary {
 
@@ -67,12 +68,11 @@ SummaryRule fleetRule();
 
 // ---- shared by the views ----
 
-// "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5": a cell of a matrix of `rows` rows named the way
-// its entry's description reads ("memcpy CE GPU(row) -> GPU(column) ..."); a one-row matrix of
-// GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the description
-// does not say.
-std::string cellName(const std::string& description, std::size_t rows, std::size_t row,
-                     std::size_t col);
+// "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5": a cell of a matrix of `rows` rows named by its axes
+// (the model's reading of its title, "memcpy CE GPU(row) -> GPU(column) ..."); a one-row matrix
+// of GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the title does
+// not say.
+std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col);
 
 // The worse of the cell's two percents of median (bandwidth: the lower; latency: the higher).
 std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency);
