@@ -31,17 +31,39 @@ std::string colsLimit(std::size_t gpus) {
   return "a report of " + std::to_string(gpus) + " GPUs has 1 to " + std::to_string(gpus);
 }
 
-// Checks `value` as a grid and gives its cells, each made by `cell(value, where)`. Its size is
-// checked against the report's GPUs where they are known, else recorded for later.
+// A grid's size against the report's GPUs where they are known (0: not yet).
+void checkRows(std::size_t rows, const Path& where, std::size_t gpus) {
+  if (gpus > 0 && (rows == 0 || rows > 3 * gpus))
+    reject(where, "has " + std::to_string(rows) + " rows; " + rowsLimit(gpus));
+}
+
+void checkCols(std::size_t cols, const Path& rowWhere, std::size_t gpus) {
+  if (gpus > 0 && (cols == 0 || cols > gpus))
+    reject(rowWhere, "has " + std::to_string(cols) + " cells; " + colsLimit(gpus));
+}
+
+// Where the report's GPUs are not known yet, the size is recorded to be checked at the end.
+void recordSize(const Path& where, std::size_t rows, std::size_t cols,
+                const EntryReading& reading) {
+  if (reading.gpus == 0) reading.sizes->push_back({where.text(), rows, cols});
+}
+
+// Where the scanner reads the entry's matrix of numbers `key`, or nullptr.
+std::optional<JsonScanner::NumberRows>* numberRowsOf(ScannedEntry& entry, const std::string& key) {
+  if (key == keys::kValues) return &entry.values;
+  if (key == keys::kPercentOfPeak) return &entry.percents;
+  if (key == keys::kPeakGBps) return &entry.peaks;
+  return nullptr;
+}
+
+// Checks `value` as a grid and gives its cells, each made by `cell(value, where)`.
 template <typename T, typename Cell>
 Grid<T> readGrid(const Value& value, const Path& where, const EntryReading& reading, Cell cell) {
   if (!value.isArray()) wrongType(value, where, "an array of rows");
-  const std::size_t gpus = reading.gpus;
   Grid<T> grid;
   const Value::Array& rows = value.items();
   grid.rows = rows.size();
-  if (gpus > 0 && (grid.rows == 0 || grid.rows > 3 * gpus))
-    reject(where, "has " + std::to_string(grid.rows) + " rows; " + rowsLimit(gpus));
+  checkRows(grid.rows, where, reading.gpus);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     throwIfStopped(*reading.stop);
     const Path rowWhere(where, r);
@@ -49,13 +71,29 @@ Grid<T> readGrid(const Value& value, const Path& where, const EntryReading& read
     const Value::Array& cells = rows[r].items();
     if (r == 0) grid.cols = cells.size();
     if (cells.size() != grid.cols) reject(rowWhere, "the rows are of different lengths");
-    if (gpus > 0 && (grid.cols == 0 || grid.cols > gpus))
-      reject(rowWhere, "has " + std::to_string(grid.cols) + " cells; " + colsLimit(gpus));
+    checkCols(grid.cols, rowWhere, reading.gpus);
     for (std::size_t c = 0; c < cells.size(); ++c)
       grid.cells.push_back(cell(cells[c], Path(rowWhere, c)));
   }
-  if (gpus == 0) reading.sizes->push_back({where.text(), grid.rows, grid.cols});
+  recordSize(where, grid.rows, grid.cols, reading);
   return grid;
+}
+
+// The same checks, in the same order, on a grid the scanner read as Rows: `check(cell, where)`
+// for each cell.
+template <typename T, typename Check>
+Grid<T> scannedGrid(JsonScanner::Rows<T>&& scanned, const Path& where, const EntryReading& reading,
+                    Check check) {
+  checkRows(scanned.rows, where, reading.gpus);
+  for (std::size_t r = 0; r < scanned.rows; ++r) {
+    throwIfStopped(*reading.stop);
+    const Path rowWhere(where, r);
+    checkCols(scanned.cols, rowWhere, reading.gpus);
+    for (std::size_t c = 0; c < scanned.cols; ++c)
+      check(scanned.cells[r * scanned.cols + c], Path(rowWhere, c));
+  }
+  recordSize(where, scanned.rows, scanned.cols, reading);
+  return {scanned.rows, scanned.cols, std::move(scanned.cells)};
 }
 
 OrNull numberOrNull(const Value& v, const Path& at, const ValueRange& range) {
@@ -87,18 +125,23 @@ std::optional<CellStatistics> cellStatistics(const Value& cell, const Path& wher
   return s;
 }
 
-std::string cellText(const Value& cell, const Path& where, const ValueRange& range) {
-  const std::string& text = string(cell, where);
+void checkCellText(const std::string& text, const Path& where, const ValueRange& range) {
   const auto value = cellTextValue(text);
   if (!value) reject(where, notACell(text));
-  if (*value) number(Value(**value), where, range);
+  if (*value) number(**value, where, range);
+}
+
+std::string cellText(const Value& cell, const Path& where, const ValueRange& range) {
+  const std::string& text = string(cell, where);
+  checkCellText(text, where, range);
   return text;
 }
 
 // Every grid of an entry: the same shape, within the report's bounds (checked later). The
 // flagged cells must lie in the matrix the views draw them on.
-void readGrids(const Value& entry, const Path& where, const ValueRange& range,
+void readGrids(ScannedEntry& scanned, const Path& where, const ValueRange& range,
                const EntryReading& reading, ReportEntry& out) {
+  const Value& entry = scanned.members;
   std::optional<Shape> first;
   const char* firstKey = nullptr;
   auto same = [&](const char* key, std::size_t rows, std::size_t cols) {
@@ -112,15 +155,28 @@ void readGrids(const Value& entry, const Path& where, const ValueRange& range,
     }
   };
   auto numbers = [&](const char* key, const ValueRange& r, std::optional<NumberGrid>& into) {
-    if (const Value* v = entry.find(key)) {
+    std::optional<JsonScanner::NumberRows>& rows = *numberRowsOf(scanned, key);
+    if (rows) {
+      into = scannedGrid(std::move(*rows), Path(where, key), reading,
+                         [&r](const OrNull& c, const Path& at) {
+                           if (c) number(*c, at, r);
+                         });
+    } else if (const Value* v = entry.find(key)) {
       into = readGrid<OrNull>(*v, Path(where, key), reading, [&r](const Value& c, const Path& at) {
         return numberOrNull(c, at, r);
       });
-      same(key, into->rows, into->cols);
+    } else {
+      return;
     }
+    same(key, into->rows, into->cols);
   };
   numbers(keys::kValues, range, out.values);
-  if (const Value* v = entry.find(keys::kBandwidthMatrix)) {
+  if (scanned.texts) {
+    out.texts = scannedGrid(
+        std::move(*scanned.texts), Path(where, keys::kBandwidthMatrix), reading,
+        [&range](const std::string& c, const Path& at) { checkCellText(c, at, range); });
+    same(keys::kBandwidthMatrix, out.texts->rows, out.texts->cols);
+  } else if (const Value* v = entry.find(keys::kBandwidthMatrix)) {
     out.texts = readGrid<std::string>(
         *v, Path(where, keys::kBandwidthMatrix), reading,
         [&range](const Value& c, const Path& at) { return cellText(c, at, range); });
@@ -247,7 +303,19 @@ void derive(ReportEntry& e) {
 
 }  // namespace
 
-ReportEntry readEntry(const Value& entry, const Path& at, const EntryReading& reading) {
+bool scanMatrix(JsonScanner& scan, const std::string& key, ScannedEntry& entry) {
+  if (std::optional<JsonScanner::NumberRows>* rows = numberRowsOf(entry, key)) {
+    if (scan.readNumberRows(rows->emplace())) return true;
+    rows->reset();
+  } else if (key == keys::kBandwidthMatrix) {
+    if (scan.readStringRows(entry.texts.emplace())) return true;
+    entry.texts.reset();
+  }
+  return false;
+}
+
+ReportEntry readEntry(ScannedEntry&& scanned, const Path& at, const EntryReading& reading) {
+  const Value& entry = scanned.members;
   object(entry, at);
   ReportEntry out;
   out.name = requiredString(entry, keys::kName, at);
@@ -272,7 +340,7 @@ ReportEntry readEntry(const Value& entry, const Path& at, const EntryReading& re
            [](const Value& v, const Path& vat) { integer(v, vat, 1); });
   optional(entry, keys::kRowLabels, where,
            [](const Value& v, const Path& vat) { stringArray(v, vat); });
-  readGrids(entry, where, range, reading, out);
+  readGrids(scanned, where, range, reading, out);
   readScalars(entry, out);
   if (reading.scope == ReadScope::Matrices && out.values) out.texts.reset();
   derive(out);

@@ -566,6 +566,61 @@ void JsonScanner::skipValue() {
   }
 }
 
+template <typename T, typename Cell> bool JsonScanner::readRows(Rows<T>& out, Cell cell) {
+  const char* const start = p_;
+  const std::size_t bytes = bytes_;
+  const std::size_t depth = open_.size();
+  const bool pending = pending_;
+  const auto leave = [&] {
+    p_ = start;
+    bytes_ = bytes;
+    open_.resize(depth);
+    started_.resize(depth);
+    pending_ = pending;
+    return false;
+  };
+  out.rows = out.cols = 0;
+  out.cells.clear();
+  pending_ = false;
+  // The scanner's steps in readValue's order, so that a fault is met where readValue meets it.
+  if (peek() != Kind::Array) return leave();
+  open(']');
+  while (next(']')) {
+    if (peek() != Kind::Array) return leave();
+    open(']');
+    std::size_t cols = 0;
+    for (; next(']'); ++cols)
+      if (!cell(peek(), out.cells)) return leave();
+    if (out.rows == 0) out.cols = cols;
+    if (cols != out.cols) return leave();
+    ++out.rows;
+  }
+  return true;
+}
+
+bool JsonScanner::readNumberRows(NumberRows& out) {
+  return readRows(out, [this](Kind kind, std::vector<std::optional<double>>& cells) {
+    if (kind == Kind::Number) {
+      cells.emplace_back(scanNumber().asDouble());
+    } else if (kind == Kind::Null) {
+      expectWord("null");
+      cells.emplace_back();
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+bool JsonScanner::readStringRows(StringRows& out) {
+  return readRows(out, [this](Kind kind, std::vector<std::string>& cells) {
+    if (kind != Kind::String) return false;
+    scanString(&cells.emplace_back());
+    spendValue(kStringBytes + heapBytes(decoded_));
+    return true;
+  });
+}
+
 void JsonScanner::skipRest() {
   if (pending_) skipValue();
   std::string key;

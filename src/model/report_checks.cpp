@@ -40,9 +40,12 @@ std::string shortestNumber(double value) {
 
 double number(const Value& value, const Path& where, const ValueRange& range) {
   if (!value.isNumber()) wrongType(value, where, "a number");
-  const double v = value.asDouble();
-  if (!withinRange(v, range)) reject(where, shortestNumber(v) + " is not " + range.what);
-  return v;
+  return number(value.asDouble(), where, range);
+}
+
+double number(double value, const Path& where, const ValueRange& range) {
+  if (!withinRange(value, range)) reject(where, shortestNumber(value) + " is not " + range.what);
+  return value;
 }
 
 void integer(const Value& value, const Path& where, long long minimum) {

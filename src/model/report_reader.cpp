@@ -288,20 +288,26 @@ class DocumentReader {
       reject(at, "lists " + std::to_string(n) + " GPUs; at most " + std::to_string(kMaxReportGpus));
   }
 
-  // An entry as a value; for the summary without what it does not show (each cell's samples and
-  // statistics, links, outliers, link peaks, cells above their peak), which is only checked to be
-  // JSON.
-  Value entryValue() {
-    if (options_.scope != ReadScope::Matrices || scan_.peek() != Kind::Object)
-      return scan_.readValue();
-    Value entry = Value::object();
+  // An entry as scanned: its matrices of numbers straight into cells where they are plain ones;
+  // for the summary without what it does not show (each cell's samples and statistics, links,
+  // outliers, link peaks, cells above their peak), which is only checked to be JSON.
+  ScannedEntry scannedEntry() {
+    ScannedEntry entry;
+    if (scan_.peek() != Kind::Object) {
+      entry.members = scan_.readValue();
+      return entry;
+    }
+    entry.members = Value::object();
     scan_.enterObject();
     std::string key;
     while (scan_.nextKey(key)) {
-      if (summarySkips(key))
+      // A repeated key: the later value replaces the earlier, whichever way each was read.
+      if (options_.scope == ReadScope::Matrices && summarySkips(key))
         scan_.skipValue();
+      else if (scanMatrix(scan_, key, entry))
+        entry.members.erase(key);
       else
-        entry.set(key, scan_.readValue());
+        entry.members.set(key, scan_.readValue());
     }
     return entry;
   }
@@ -321,8 +327,7 @@ class DocumentReader {
     scan_.enterArray();
     for (std::size_t i = 0; scan_.nextElement(); ++i) {
       throwIfStopped(stop_);
-      const Value entry = entryValue();
-      entries.push_back(readEntry(entry, Path(where, i), reading));
+      entries.push_back(readEntry(scannedEntry(), Path(where, i), reading));
     }
     return entries;
   }

@@ -83,6 +83,13 @@ void Value::set(const std::string& key, Value value) {
   setMember(std::get<Object>(v_), key, std::move(value));
 }
 
+void Value::erase(const std::string& key) {
+  if (!isObject()) return;
+  Object& members = std::get<Object>(v_);
+  const auto at = lowerBound(members, key);
+  if (at != members.end() && at->first == key) members.erase(at);
+}
+
 void Value::push(Value value) {
   if (isNull()) v_ = Array();
   std::get<Array>(v_).push_back(std::move(value));

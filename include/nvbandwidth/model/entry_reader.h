@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/stop_request.h"
+#include "model/json_scanner.h"
 #include "model/report.h"
 #include "model/report_checks.h"
 
@@ -29,9 +31,22 @@ struct EntryReading {
   std::vector<GridSize>* sizes = nullptr;
 };
 
-// `entry` is one element of "testcases" (or "confirmations"), `at` where it is. Throws
-// ReportShapeError, or Interrupted.
-ReportEntry readEntry(const Value& entry, const Path& at, const EntryReading& reading);
+// One element of "testcases" (or "confirmations") as the scanner read it: its members as values,
+// but the matrices it could read straight into cells (values, percent_of_peak, peak_GBps,
+// bandwidth_matrix) as those, absent from `members`.
+struct ScannedEntry {
+  Value members;  // an object where the element is one
+  std::optional<JsonScanner::NumberRows> values, percents, peaks;
+  std::optional<JsonScanner::StringRows> texts;
+};
+
+// The value of the entry's member `key`, which the scanner is at: read into its matrix and true,
+// where it is one of those matrices and the scanner can read it so; else false, nothing read (and
+// a matrix of that key read before forgotten: a repeated key's later value counts).
+bool scanMatrix(JsonScanner& scan, const std::string& key, ScannedEntry& entry);
+
+// `entry` is at `at`. Throws ReportShapeError, or Interrupted.
+ReportEntry readEntry(ScannedEntry&& entry, const Path& at, const EntryReading& reading);
 
 // The report's GPUs against every matrix size: throws ReportShapeError for the first that does
 // not fit (a report without GPUs has none).

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,22 @@ class JsonScanner {
   // The next value, whole (iteratively, within the depth limit).
   Value readValue();
   void skipValue();  // checks it as it goes
-  void finish();     // nothing but whitespace may follow the document
+
+  // A matrix as readValue would read it (the same checks, faults and memory counted), straight
+  // into `out` without a Value per cell: an array of rows, each an array as long as the first, of
+  // numbers (as doubles) and nulls (nullopt), or of strings. Anything else there (another type,
+  // rows of different lengths) and nothing is read: false, the scanner where it was, for the
+  // caller to read the value as a Value.
+  template <typename T> struct Rows {
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+    std::vector<T> cells;  // row-major
+  };
+  using NumberRows = Rows<std::optional<double>>;
+  using StringRows = Rows<std::string>;
+  bool readNumberRows(NumberRows& out);
+  bool readStringRows(StringRows& out);
+  void finish();  // nothing but whitespace may follow the document
   // Wherever the reading stopped (a value expected or not, containers open): checks the rest of
   // the text, so that a caller who found a fault in what it read can still report the text's
   // first syntax error instead, as a parser that reads everything first would.
@@ -88,6 +104,9 @@ class JsonScanner {
   void skipNumber();  // checks what only its value can tell (beyond a double's range)
   Value numberValue(const char* start, const char* fraction, const char* exponent);
   void expectWord(const char* word);
+  // readNumberRows and readStringRows: `cell(kind, cells)` reads a cell of that kind into `cells`
+  // or says false.
+  template <typename T, typename Cell> bool readRows(Rows<T>& out, Cell cell);
   unsigned hex4();
 
   const char* begin_;

@@ -43,6 +43,7 @@ const ValueRange& spreadOf(const ValueRange& range);
 
 // The number, checked to be within `range`.
 double number(const Value& value, const Path& where, const ValueRange& range);
+double number(double value, const Path& where, const ValueRange& range);
 // A whole number of at least `minimum`.
 void integer(const Value& value, const Path& where, long long minimum);
 const std::string& string(const Value& value, const Path& where);

@@ -58,6 +58,8 @@ class Value {
   const Value* find(const std::string& key) const;
   // Sets the member `key` of an object (a null value becomes an object first).
   void set(const std::string& key, Value value);
+  // Removes the member `key` of an object, if it has one.
+  void erase(const std::string& key);
   // Appends to an array (a null value becomes an array first).
   void push(Value value);
 

@@ -2,9 +2,12 @@
 // never deeper than the limit and with one-line reasons that quote nothing of the input.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "model/json_scanner.h"
 #include "model/report_reader.h"
 #include "model/report_writer.h"
 
@@ -74,6 +77,135 @@ TEST(JsonScanner, NotJsonSaysWhereAndWhyWithoutQuotingTheInput) {
   EXPECT_FALSE(problemOf("").empty());
   EXPECT_FALSE(problemOf("NaN").empty());
   EXPECT_FALSE(problemOf("{} {}").empty());
+}
+
+// A matrix read straight into cells (readNumberRows, readStringRows), else as a Value: the
+// outcome, "" or the fault, for a memory budget of `budget`.
+template <typename Rows, typename Read>
+std::string matrixProblemOf(const std::string& text, std::size_t budget, Read read,
+                            Rows* rows = nullptr, Value* value = nullptr) {
+  try {
+    JsonScanner scan(text, 64, budget);
+    Rows scanned;
+    if (!read(scan, scanned)) {
+      const Value v = scan.readValue();
+      if (value) *value = v;
+    } else if (rows) {
+      *rows = scanned;
+    }
+    scan.finish();
+  } catch (const JsonInputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string numberMatrixProblemOf(const std::string& text, std::size_t budget,
+                                  JsonScanner::NumberRows* rows = nullptr, Value* value = nullptr) {
+  return matrixProblemOf(
+      text, budget,
+      [](JsonScanner& scan, JsonScanner::NumberRows& out) { return scan.readNumberRows(out); },
+      rows, value);
+}
+
+std::string stringMatrixProblemOf(const std::string& text, std::size_t budget) {
+  return matrixProblemOf<JsonScanner::StringRows>(
+      text, budget,
+      [](JsonScanner& scan, JsonScanner::StringRows& out) { return scan.readStringRows(out); });
+}
+
+std::string parseProblemOf(const std::string& text, std::size_t budget) {
+  try {
+    parseJson(text, 64, budget);
+  } catch (const JsonInputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The least memory budget that parseJson reads `text` within.
+std::size_t leastBudget(const std::string& text) {
+  std::size_t low = 0, high = 1 << 20;
+  while (low < high) {
+    const std::size_t mid = (low + high) / 2;
+    if (parseProblemOf(text, mid).empty())
+      high = mid;
+    else
+      low = mid + 1;
+  }
+  return low;
+}
+
+TEST(JsonScanner, AMatrixReadStraightIntoCellsHoldsWhatAValueWould) {
+  JsonScanner::NumberRows rows;
+  EXPECT_EQ(
+      numberMatrixProblemOf(" [ [1, -0, 2.5e1], [null, 18446744073709551615, -3] ] ", -1, &rows),
+      "");
+  EXPECT_EQ(rows.rows, 2u);
+  EXPECT_EQ(rows.cols, 3u);
+  ASSERT_EQ(rows.cells.size(), 6u);
+  const Value parsed = parseJson("[[1, -0, 2.5e1], [null, 18446744073709551615, -3]]");
+  for (std::size_t i = 0; i < 6; ++i) {
+    const Value& cell = parsed.items()[i / 3].items()[i % 3];
+    if (cell.isNull()) {
+      EXPECT_FALSE(rows.cells[i]) << i;
+    } else {
+      ASSERT_TRUE(rows.cells[i]) << i;
+      EXPECT_EQ(*rows.cells[i], cell.asDouble()) << i;
+      EXPECT_EQ(std::signbit(*rows.cells[i]), std::signbit(cell.asDouble())) << i;
+    }
+  }
+  EXPECT_EQ(numberMatrixProblemOf("[]", -1, &rows), "");
+  EXPECT_EQ(rows.rows, 0u);
+  EXPECT_EQ(rows.cols, 0u);
+}
+
+// Whatever is not a plain matrix is left to readValue, which reads it from where it starts.
+TEST(JsonScanner, WhatIsNoMatrixIsLeftWhereItWas) {
+  for (const std::string text :
+       {"[[1, 2], [3]]", "[[1], [2, 3]]", "[[1, \"x\"]]", "[[1], 2]", "[[[1]]]", "[[true]]",
+        "{\"a\": 1}", "\"x\"", "7", "[[1, {}]]", "[[\"1\"], [2]]"}) {
+    Value value;
+    EXPECT_EQ(numberMatrixProblemOf(text, -1, nullptr, &value), "") << text;
+    EXPECT_EQ(value, parseJson(text)) << text;
+  }
+  EXPECT_EQ(stringMatrixProblemOf("[[\"a\", \"\\u00e9\"], [\"b\", 5]]", -1), "");
+}
+
+// The same faults, where readValue meets them, and the same memory counted to the byte.
+TEST(JsonScanner, AMatrixReadStraightIntoCellsFailsAsAValueWould) {
+  for (const std::string text :
+       {"[[1, 2], [3, 4]]", "[[1, 2], [3, 4]", "[[1, 2], [3, 4]] x", "[[1, 2] [3, 4]]",
+        "[[1, 2], [3, 1e400]]", "[[1, 2], [3, nul]]", "[[1, 2], [3, -]]", "[[1, 2], [3, 4],",
+        "[[1, [2]], [3, 4]]", "[[null, 1e-400], [0.5, 01]]"}) {
+    EXPECT_EQ(numberMatrixProblemOf(text, -1), parseProblemOf(text, -1)) << text;
+    const std::size_t least = leastBudget(text);
+    for (std::size_t budget : {least - 1, least})
+      EXPECT_EQ(numberMatrixProblemOf(text, budget), parseProblemOf(text, budget))
+          << text << " within " << budget;
+  }
+  for (const std::string text : std::vector<std::string>{
+           "[[\"55.1\", \"N/A\"], [\"1\", \"2\"]]", "[[\"a\", \"b\"], [\"c\"]]",
+           "[[\"a\", \"\\x\"]]", "[[\"a\", \"b\"]", "[[\"" + std::string(40, 'y') + "\"]]"}) {
+    EXPECT_EQ(stringMatrixProblemOf(text, -1), parseProblemOf(text, -1)) << text;
+    const std::size_t least = leastBudget(text);
+    for (std::size_t budget : {least - 1, least})
+      EXPECT_EQ(stringMatrixProblemOf(text, budget), parseProblemOf(text, budget))
+          << text << " within " << budget;
+  }
+  // Nested as deeply as readValue allows, and no deeper.
+  const std::string deep = "[[1]]";
+  for (std::size_t depth : {1, 2}) {
+    std::string viaRows, viaValue;
+    try {
+      JsonScanner scan(deep, depth);
+      JsonScanner::NumberRows rows;
+      scan.readNumberRows(rows);
+    } catch (const JsonInputError& e) {
+      viaRows = e.what();
+    }
+    EXPECT_EQ(viaRows, problemOf(deep, depth)) << depth;
+  }
 }
 
 }  // namespace test_json_scanner

@@ -174,6 +174,74 @@ TEST(ReportShape, MatricesAreBoundedByTheReportsGpus) {
             std::string::npos);
 }
 
+// The first matrix entry's `key` given twice: `before` ahead of the report's own value, or
+// `after` behind it (a document nlohmann cannot hold: the key spelled twice in the text), read in
+// `scope`. The problem, or "" (the Report's matrix of that key in `cells`).
+std::string repeatedKeyProblem(const char* key, const json& before, const json& after,
+                               ReadScope scope, std::size_t* cells = nullptr) {
+  std::string earlier = key;
+  --earlier.back();
+  earlier += "~";
+  json doc = mutated([&](json& run) {
+    json& e = firstMatrixEntry(run);
+    // Keys that sort right before and after `key` ("valuer~", "values~"), renamed to it in the
+    // text.
+    if (!before.is_null()) e[earlier] = before;
+    if (!after.is_null()) e[std::string(key) + "~"] = after;
+  });
+  std::string text = doc.dump();
+  for (const std::string& spelledKey : {earlier, std::string(key) + "~"}) {
+    const std::string spelled = "\"" + spelledKey + "\"";
+    const std::size_t at = text.find(spelled);
+    if (at != std::string::npos) text.replace(at, spelled.size(), "\"" + std::string(key) + "\"");
+  }
+  ReadOptions options;
+  options.scope = scope;
+  try {
+    const Report report = readReportText(text, options);
+    if (cells) {
+      const ReportEntry& e = report.testcases->front();
+      *cells = std::string(key) == "values" ? e.values->cells.size() : e.texts->cells.size();
+    }
+  } catch (const ReportShapeError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A key given twice counts as its later value, whether the reader read the matrix straight into
+// cells or as a value.
+TEST(ReportShape, ARepeatedMatrixKeyCountsAsItsLaterValue) {
+  for (const ReadScope scope : {ReadScope::Whole, ReadScope::Matrices}) {
+    std::size_t cells = 0;
+    const std::string later =
+        repeatedKeyProblem("values", json(), json::array({json::array({1, "x"})}), scope);
+    EXPECT_NE(later.find(".values[0][1]: is string, not a number"), std::string::npos) << later;
+    EXPECT_EQ(
+        repeatedKeyProblem("values", json::array({json::array({1, "x"})}), json(), scope, &cells),
+        "");
+    EXPECT_EQ(cells, 2u);
+    EXPECT_EQ(
+        repeatedKeyProblem("values", json::array({json::array({1, 2, 3})}), json(), scope, &cells),
+        "");
+    EXPECT_EQ(cells, 2u);
+    const std::string small =
+        repeatedKeyProblem("values", json(), json::array({json::array({1})}), scope);
+    EXPECT_NE(small.find("but \"values\" is 1 x 1"), std::string::npos) << small;
+    const std::string text = repeatedKeyProblem("bandwidth_matrix", json(),
+                                                json::array({json::array({"1", "x"})}), scope);
+    EXPECT_NE(text.find(".bandwidth_matrix[0][1]: \"x\" is neither a number nor \"N/A\""),
+              std::string::npos)
+        << text;
+    // The summary keeps no texts where the entry has values.
+    cells = 0;
+    EXPECT_EQ(repeatedKeyProblem("bandwidth_matrix", json::array({json::array({5, "x"})}), json(),
+                                 scope, scope == ReadScope::Whole ? &cells : nullptr),
+              "");
+    if (scope == ReadScope::Whole) EXPECT_EQ(cells, 2u);
+  }
+}
+
 TEST(ReportShape, SweepsAndComparisonsHoldOnlyPossibleNumbers) {
   json features = golden("html/features.json");
   features["nvbandwidth"]["sweep"]["series"][0]["sums"][0] = 1e300;
