@@ -23,6 +23,9 @@ TABLES=$LIB_DIR/gpu_validation_tables.py
 # two, and never by less than this floor (percent): three runs of an unchanged H200 differ by up
 # to about 2% on the host copies (docs/verdicts.md).
 FLOOR_PCT=${NVBW_VALIDATION_FLOOR_PCT:-3}
+# The rank-killed step kills rank 1 this long after it started: past the start-up (the
+# memory-sharing probes), into the copies.
+KILL_AFTER_S=${NVBW_VALIDATION_KILL_AFTER_S:-8}
 
 validation_start() {
   if [ $# -ne 3 ]; then
@@ -252,11 +255,11 @@ rank_pid() {
 }
 
 # kill_step TESTCASE: mpirun -n 2 of a long run of TESTCASE (-i 3000), rank 1 killed with SIGKILL
-# 8 s after it started (NVBW_VALIDATION_KILL_AFTER_S): mpirun ends within the ranks' timeout
-# (NVBW_MPI_TIMEOUT_S=30) plus a margin, exits non-zero, says why (a line of ours on stderr, or
-# the document's "error": mpirun's own lines do not count), and rank 0's --output file holds one
-# JSON document (mpirun stops passing on rank 0's stdout once it ends the job, so stdout may be
-# cut short). Rank 1's start and the job's end are polled for every 0.1 s.
+# KILL_AFTER_S (8 s) after it started: mpirun ends within the ranks' timeout (NVBW_MPI_TIMEOUT_S
+# =30) plus a margin, exits non-zero, says why (a line of ours on stderr, or the document's
+# "error": mpirun's own lines do not count), and rank 0's --output file holds one JSON document
+# (mpirun stops passing on rank 0's stdout once it ends the job, so stdout may be cut short).
+# Rank 1's start and the job's end are polled for every 0.1 s.
 kill_step() {
   mpi_ready "rank killed" || return
   local tag="kill-$$" timeout_s=30 extra=()
@@ -273,8 +276,7 @@ kill_step() {
     pid=$(rank_pid "$tag" 1)
   done
   MPI_EXTRA_ENV=()
-  # Past the start-up (the memory-sharing probes) into the copies.
-  sleep "${NVBW_VALIDATION_KILL_AFTER_S:-8}"
+  sleep "$KILL_AFTER_S"
   [ -n "$pid" ] && kill -KILL "$pid"
   deadline=$(($(date +%s) + timeout_s + 30))
   while kill -0 "$job" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
