@@ -25,6 +25,7 @@
 #   NVBW_ACCEPTANCE_BINARY=PATH       the program to run instead of BUILD_DIR/nvbandwidth
 #   NVBW_ACCEPTANCE_CONTENTION_ENV=.. VAR=VALUE words added to the environment of step 3's run
 #                                     (the fake has no host link for a second process to load)
+#   NVBW_ACCEPTANCE_LOAD_LEAD_S=S     the loads' head start before step 3's run (default 5)
 set -u
 
 if [ $# -ne 2 ]; then
@@ -116,7 +117,7 @@ done
 # by their parent's id) ends the copy under way after its sample.
 load host_to_device_memcpy_ce 1000
 load device_to_host_memcpy_ce 1000
-sleep 5
+loads_lead
 read -r -a CONTENTION_ENV <<<"${NVBW_ACCEPTANCE_CONTENTION_ENV:-}"
 run contention.json "${CONTENTION_ENV[@]}" -- -j -t "${TESTCASES[@]}" --baseline "$BASE"
 stop_loads

@@ -25,6 +25,7 @@
 #   NVBW_ACCEPTANCE_LOCAL_ENV=...    VAR=VALUE words added to the environment of step 3's run
 #   NVBW_ACCEPTANCE_HOST_ENV=...     likewise for step 4 (the fake has no GPU for a second
 #                                    process to load)
+#   NVBW_ACCEPTANCE_LOAD_LEAD_S=S    the loads' head start before steps 3 and 4's runs (default 5)
 set -u
 
 if [ $# -ne 2 ]; then
@@ -120,7 +121,7 @@ contention() {
   shift 4
   local spec
   for spec in "$@"; do load "${spec%%:*}" "${spec##*:}"; done
-  sleep 5
+  loads_lead
   local extra=()
   read -r -a extra <<<"$hook"
   run "$file" "${extra[@]}" -- -j -t "${TESTCASES[@]}" --baseline "$BASE"

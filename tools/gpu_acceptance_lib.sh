@@ -37,18 +37,22 @@ run() {
     shift
   done
   shift
-  local t0
-  t0=$(date +%s.%N)
+  local t0 tenths
+  t0=$(date +%s%N)
   timeout -s INT -k 20 "${RUN_LIMIT_S:-300}" env "${env[@]}" "$BIN" "$@" >"$OUT/$name" \
     2>"$OUT/$name.err"
   STATUS=$?
-  WALL=$(/usr/bin/python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
+  tenths=$((($(date +%s%N) - t0 + 50000000) / 100000000))
+  WALL=$((tenths / 10)).$((tenths % 10))
 }
 
 # Loads on the same GPU: `load TESTCASE SAMPLES` runs `BIN -t TESTCASE -i SAMPLES` in a loop until
 # `stop_loads`, which ends each loop (a stop file) and the copy under way (SIGTERM to the loops'
-# children, found through /proc: no procps needed).
+# children, found through /proc: no procps needed). `loads_lead` waits for the loads to be past
+# their start-up and copying before the measured run: 5 s, or NVBW_ACCEPTANCE_LOAD_LEAD_S (the
+# scripts' tests, where the fake has no GPU to load and the loads only need to be running).
 LOADS=()
+loads_lead() { sleep "${NVBW_ACCEPTANCE_LOAD_LEAD_S:-5}"; }
 load() {
   bash -c 'while [ ! -e "$3" ]; do "$0" -t "$1" -i "$2" >/dev/null 2>&1; done' \
     "$BIN" "$1" "$2" "$OUT/.stop_load" &

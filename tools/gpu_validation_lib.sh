@@ -12,6 +12,8 @@
 #   NVBW_VALIDATION_GPU_TESTS=PATH     the GPU tests instead of BUILD_DIR/tests/nvbw_gpu_tests
 #   NVBW_VALIDATION_MPI_ENV="V=X ..."  variables passed to every rank (mpirun -x)
 #   NVBW_VALIDATION_BUDGET_S=S         the device time the steps may take (default 540: 9 min)
+#   NVBW_VALIDATION_KILL_ENV="V=X ..." variables passed to the ranks of the rank-killed run only
+#   NVBW_VALIDATION_KILL_AFTER_S=S     how long after rank 1 starts it is killed (default 8)
 
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tools/gpu_acceptance_lib.sh
@@ -21,6 +23,9 @@ TABLES=$LIB_DIR/gpu_validation_tables.py
 # two, and never by less than this floor (percent): three runs of an unchanged H200 differ by up
 # to about 2% on the host copies (docs/verdicts.md).
 FLOOR_PCT=${NVBW_VALIDATION_FLOOR_PCT:-3}
+# The rank-killed step kills rank 1 this long after it started: past the start-up (the
+# memory-sharing probes), into the copies.
+KILL_AFTER_S=${NVBW_VALIDATION_KILL_AFTER_S:-8}
 
 validation_start() {
   if [ $# -ne 3 ]; then
@@ -236,12 +241,12 @@ multinode_step() {
   [ "$status" = 0 ] || check "mpirun -n $ranks exit" "RESULT bad exit $status"
 }
 
-# rank_pid TAG RANK: the process of that rank among the ranks started with NVBW_VALIDATION_TAG.
+# rank_pid TAG RANK: the process of that rank among the ranks started with NVBW_VALIDATION_TAG
+# (one grep reads every process's environment, so that polling for it stays cheap).
 rank_pid() {
   local environ pid
-  for environ in /proc/[0-9]*/environ; do
-    if { tr '\0' '\n' <"$environ" | grep -qx "NVBW_VALIDATION_TAG=$1" &&
-      tr '\0' '\n' <"$environ" | grep -qE "^(OMPI_COMM_WORLD_RANK|PMIX_RANK)=$2\$"; } 2>/dev/null; then
+  for environ in $(grep -lzxF "NVBW_VALIDATION_TAG=$1" /proc/[0-9]*/environ 2>/dev/null); do
+    if grep -qzxE "(OMPI_COMM_WORLD_RANK|PMIX_RANK)=$2" "$environ" 2>/dev/null; then
       pid=${environ#/proc/}
       echo "${pid%/environ}"
       return
@@ -250,29 +255,31 @@ rank_pid() {
 }
 
 # kill_step TESTCASE: mpirun -n 2 of a long run of TESTCASE (-i 3000), rank 1 killed with SIGKILL
-# 8 s after it started: mpirun ends within the ranks' timeout (NVBW_MPI_TIMEOUT_S=30) plus a
-# margin, exits non-zero, says why (a line of ours on stderr, or the document's "error": mpirun's
-# own lines do not count), and rank 0's --output file holds one JSON document (mpirun stops
-# passing on rank 0's stdout once it ends the job, so stdout may be cut short).
+# KILL_AFTER_S (8 s) after it started: mpirun ends within the ranks' timeout (NVBW_MPI_TIMEOUT_S
+# =30) plus a margin, exits non-zero, says why (a line of ours on stderr, or the document's
+# "error": mpirun's own lines do not count), and rank 0's --output file holds one JSON document
+# (mpirun stops passing on rank 0's stdout once it ends the job, so stdout may be cut short).
+# Rank 1's start and the job's end are polled for every 0.1 s.
 kill_step() {
   mpi_ready "rank killed" || return
-  local tag="kill-$$" timeout_s=30
-  MPI_EXTRA_ENV=("NVBW_VALIDATION_TAG=$tag" "NVBW_MPI_TIMEOUT_S=$timeout_s")
+  local tag="kill-$$" timeout_s=30 extra=()
+  read -r -a extra <<<"${NVBW_VALIDATION_KILL_ENV:-}"
+  MPI_EXTRA_ENV=("NVBW_VALIDATION_TAG=$tag" "NVBW_MPI_TIMEOUT_S=$timeout_s" "${extra[@]}")
   local t0
   t0=$(date +%s)
   mpi -n 2 "$MPI_BIN" -t "$1" -i 3000 --output "$OUT/mpi_killed.json" >"$OUT/mpi_killed.txt" \
     2>"$OUT/mpi_killed.err" &
-  local job=$! pid="" waited=0
-  while [ -z "$pid" ] && [ "$waited" -lt 60 ]; do
-    sleep 1
-    waited=$((waited + 1))
+  local job=$! pid=""
+  local deadline=$(($(date +%s) + 60))
+  while [ -z "$pid" ] && [ "$(date +%s)" -lt "$deadline" ]; do
+    sleep 0.1
     pid=$(rank_pid "$tag" 1)
   done
   MPI_EXTRA_ENV=()
-  sleep 8 # past the start-up (the memory-sharing probes) into the copies
+  sleep "$KILL_AFTER_S"
   [ -n "$pid" ] && kill -KILL "$pid"
-  local deadline=$(($(date +%s) + timeout_s + 30))
-  while kill -0 "$job" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 1; done
+  deadline=$(($(date +%s) + timeout_s + 30))
+  while kill -0 "$job" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
   local hung=0
   if kill -0 "$job" 2>/dev/null; then
     hung=1

@@ -37,7 +37,7 @@ LATER_S=$((40 + 50 + 90))
 plan "side by side" "$SIDE_S" "3 x (ours default text/-j, upstream default text/-j), interleaved; a round only while $LATER_S s stay for the rest"
 plan "TMA beside CE/SM" 0 "from the side-by-side runs"
 plan "mpirun -n 2" 40 "every unicast multinode testcase, -j"
-plan "rank killed" 50 "mpirun -n 2, rank 1 SIGKILLed 8 s in, NVBW_MPI_TIMEOUT_S=30"
+plan "rank killed" 50 "mpirun -n 2, rank 1 SIGKILLed $KILL_AFTER_S s in, NVBW_MPI_TIMEOUT_S=30"
 plan "GPU tests" 90 "$GPU_TESTS"
 print_plan
 

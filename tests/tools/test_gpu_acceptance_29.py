@@ -12,18 +12,14 @@ import subprocess
 import sys
 import tempfile
 
+from acceptance_script import at_once, rows  # rows: the summary table by step
+
 
 def run_script(source, fake, out, machine):
     env = dict(os.environ, NVBW_ACCEPTANCE_BINARY=fake, CHECK_CLIENTS_REAL_ENV=machine)
     return subprocess.run(
         [os.path.join(source, "tools", "gpu_acceptance_29.sh"), "unused-build-dir", out],
         env=env, capture_output=True, text=True, timeout=300)
-
-
-def rows(summary):
-    table = [line for line in summary.splitlines() if line.startswith("| ") and "---" not in line]
-    return {cells[0]: cells for cells in
-            ([c.strip() for c in line.strip("|").split("|")] for line in table[1:])}
 
 
 def main(source, fake):
@@ -35,9 +31,12 @@ def main(source, fake):
         ("NVBW_FAKE_GPUS=2 NVBW_FAKE_GPU_MEMORY_MIB=143771", 1,
          {"-b 90000": "PASS", "waived in the middle": "FAIL"}),
     ]
-    for machine, status, expected in cases:
-        with tempfile.TemporaryDirectory() as out:
-            done = run_script(source, fake, out, machine)
+    with tempfile.TemporaryDirectory() as folder:
+        outs = [os.path.join(folder, str(i)) for i in range(len(cases))]
+        # The machines' runs are independent (folders of their own): at once.
+        runs = at_once(*[(lambda out=out, machine=case[0]: run_script(source, fake, out, machine))
+                         for out, case in zip(outs, cases)])
+        for out, done, (machine, status, expected) in zip(outs, runs, cases):
             with open(os.path.join(out, "summary.md")) as f:
                 summary = f.read()
             table = rows(summary)

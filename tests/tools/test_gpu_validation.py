@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from acceptance_script import check, rows  # noqa: E402
+from acceptance_script import at_once, check, rows  # noqa: E402
 
 MPI_STANDIN = """#!/bin/bash
 # The long run only (-i): rank 1 sleeps until it is killed; rank 0, stopped by mpirun, writes
@@ -113,14 +113,45 @@ def main(source, mode, fake, mpi_fake, gpu_tests):
     with tempfile.TemporaryDirectory() as tmp:
         gpus = "2" if mode == "x2" else "4"
         script = "gpu_validation_%s.sh" % mode
-        # mpirun's SIGKILL after its SIGTERM to the survivors comes 8 s later, not 1 s: on a
-        # loaded machine rank 0 might not be scheduled within a second to write its report.
+        # mpirun sends the survivors SIGTERM odls_base_sigkill_timeout after a rank dies and
+        # SIGKILL as long again later: 2 s, not the default 1 s, so that rank 0 has 2 s to
+        # write its report on a loaded machine (it needs about 0.15 s). Rank 1 is killed 1 s
+        # after it starts (the MPI fake is past its start-up in about 0.4 s), and only the
+        # killed run's samples take 50 ms (its -i 3000 outlasts the kill).
         env = {"NVBW_FAKE_GPUS": gpus, "NVBW_VALIDATION_MPI_BINARY": mpi_fake,
-               "OMPI_MCA_odls_base_sigkill_timeout": "8",
+               "OMPI_MCA_odls_base_sigkill_timeout": "2",
+               "NVBW_VALIDATION_KILL_AFTER_S": "1",
+               "NVBW_VALIDATION_KILL_ENV": "NVBW_FAKE_SAMPLE_MS=50",
                "NVBW_VALIDATION_GPU_TESTS": gpu_tests,
-               "NVBW_VALIDATION_MPI_ENV": "NVBW_FAKE_GPUS=%s NVBW_FAKE_SAMPLE_MS=50" % gpus}
+               "NVBW_VALIDATION_MPI_ENV": "NVBW_FAKE_GPUS=%s" % gpus}
         out = os.path.join(tmp, "fake")
-        done = run_script(source, script, out, fake, fake, env)
+
+        # The stand-ins: the passing side of what the fake cannot do.
+        env2 = dict(env, NVBW_VALIDATION_GPU_TESTS=write_script(
+            os.path.join(tmp, "gtest"), GTEST_STANDIN))
+        ours, upstream = fake, fake
+        if mode == "x2":
+            env2["NVBW_VALIDATION_MPI_BINARY"] = write_script(os.path.join(tmp, "mpi"),
+                                                              MPI_STANDIN)
+            # An upstream 10% slower than ours: the side by side must say so.
+            upstream = write_script(os.path.join(tmp, "slower"),
+                                    "#!/bin/sh\nNVBW_FAKE_SCALE=90 exec %s \"$@\"\n" % fake)
+        else:
+            env2["NVBW_FAKE_GPUS"] = "8"
+            env2["NVBW_VALIDATION_MPI_ENV"] = "NVBW_FAKE_GPUS=8"
+            ours = write_script(os.path.join(tmp, "schedule"), SCHEDULE_STANDIN % {"fake": fake})
+        out2 = os.path.join(tmp, "standins")
+        # A budget too small for anything: every step is reported not run, and the script fails.
+        out3 = os.path.join(tmp, "no_budget")
+
+        # The three runs are independent (their own folders, their own ranks' tags) and mostly
+        # wait (mpirun's start and its kill sequence).
+        done, done2, done3 = at_once(
+            lambda: run_script(source, script, out, fake, fake, env),
+            lambda: run_script(source, script, out2, ours, upstream, env2),
+            lambda: run_script(source, script, out3, fake, fake,
+                               dict(env, NVBW_VALIDATION_BUDGET_S="1")))
+
         summary, table = verdicts(out)
         check(done.stderr.startswith("Plan (%s GPUs" % gpus), "no plan first: " +
               done.stderr[:200], failures)
@@ -162,22 +193,6 @@ def main(source, mode, fake, mpi_fake, gpu_tests):
         no_multicast(out, failures)
         refusal(source, tmp, failures)
 
-        # The stand-ins: the passing side of what the fake cannot do.
-        env2 = dict(env, NVBW_VALIDATION_GPU_TESTS=write_script(
-            os.path.join(tmp, "gtest"), GTEST_STANDIN))
-        ours, upstream = fake, fake
-        if mode == "x2":
-            env2["NVBW_VALIDATION_MPI_BINARY"] = write_script(os.path.join(tmp, "mpi"),
-                                                              MPI_STANDIN)
-            # An upstream 10% slower than ours: the side by side must say so.
-            upstream = write_script(os.path.join(tmp, "slower"),
-                                    "#!/bin/sh\nNVBW_FAKE_SCALE=90 exec %s \"$@\"\n" % fake)
-        else:
-            env2["NVBW_FAKE_GPUS"] = "8"
-            env2["NVBW_VALIDATION_MPI_ENV"] = "NVBW_FAKE_GPUS=8"
-            ours = write_script(os.path.join(tmp, "schedule"), SCHEDULE_STANDIN % {"fake": fake})
-        out2 = os.path.join(tmp, "standins")
-        done2 = run_script(source, script, out2, ours, upstream, env2)
         summary2, table2 = verdicts(out2)
         if mode == "x2":
             expect(table2, {"rank killed": "PASS", "GPU tests": "PASS", "mpirun -n 2": "FAIL",
@@ -195,9 +210,6 @@ def main(source, mode, fake, mpi_fake, gpu_tests):
                                                                    done2.stderr[-3000:]), failures)
         no_multicast(out2, failures)
 
-        # A budget too small for anything: every step is reported not run, and the script fails.
-        out3 = os.path.join(tmp, "no_budget")
-        done3 = run_script(source, script, out3, fake, fake, dict(env, NVBW_VALIDATION_BUDGET_S="1"))
         summary3, table3 = verdicts(out3)
         check(done3.returncode == 1, "no budget: exit %d" % done3.returncode, failures)
         check(table3.get("side-by-side rounds") == "FAIL" and "0 of 3" in summary3,
