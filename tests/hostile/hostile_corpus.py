@@ -518,6 +518,18 @@ def streamed_writer(fd: int, chunks, result: Result) -> None:
         os.close(fd)
 
 
+def waits_for_input(pid: int) -> bool:
+    """Whether the process sleeps in the kernel waiting for a file to become readable (poll,
+    select, a pipe's read): for a case whose standard input nobody feeds, the moment to send its
+    signal. False where the kernel does not say (the fixed delay then applies)."""
+    try:
+        with open(f"/proc/{pid}/wchan") as f:
+            where = f.read()
+    except OSError:
+        return False
+    return any(word in where for word in ("poll", "select", "pipe_read", "pipe_wait"))
+
+
 def run_case(case: Case, ctx: Context) -> Result:
     try:
         return run_case_unguarded(case, ctx)
@@ -604,14 +616,16 @@ def run_case_unguarded(case: Case, ctx: Context) -> Result:
             os.close(stdin)
     if writer:
         writer.start()
-    # Long enough to be blocked in the read; a sanitized start-up takes a little longer.
+    # Long enough to be blocked in the read; a sanitized start-up takes a little longer. A case
+    # that reads a pipe nobody feeds gets its signal as soon as the program waits on it.
     signal_at = start + case.send[1] * (2 if ctx.sanitized else 1) if case.send else None
     while True:
         pid, wait_status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
         now = time.monotonic()
-        if signal_at is not None and now >= signal_at:
+        if signal_at is not None and (now >= signal_at or
+                                      (case.stdin == "hang" and waits_for_input(process.pid))):
             os.kill(process.pid, case.send[0])
             result.signalled_at = now - start
             signal_at = None
