@@ -119,7 +119,9 @@ class Runner:
     def write(self, doc):
         path = os.path.join(self.tmp.name, "r%d.json" % next(self.count))
         with open(path, "w") as f:
-            json.dump(doc, f)
+            # The same text as json.dump's, at C speed (json.dump encodes in Python: it was half
+            # of the time spent doctoring a report).
+            f.write(json.dumps(doc))
         return path
 
     def json_of(self, args, env=None):

@@ -445,17 +445,21 @@ RunResult mpirunSignallingRankOne(MpiRun run, int signal, std::chrono::seconds a
 // race), rank 0 gives up the wait for the dead rank, says why on stderr, and its --output file
 // holds one whole document: what finished, the interruption named in "error" and
 // "error_detail". (mpirun stops passing on rank 0's stdout once it ends the job, so the file is
-// where the document is whole.)
+// where the document is whole.) Open MPI waits that timeout twice: from the death to the
+// survivor's SIGTERM, and from there to its SIGKILL; 3 s leaves rank 0, which needs a tenth of a
+// second to write its report, thirty times that (the default is 1 s), at a third of the wait of 8.
+// Samples of 100 ms: the first testcase ends about a second into the run, the kill comes at 2 s
+// and the whole run would take 8 s.
 TEST(MpiFake, AKilledRankLeavesTheSurvivorsReportWhole) {
   const std::string file =
       ::testing::TempDir() + "nvbw_mpi_killed_" + std::to_string(::getpid()) + ".json";
   std::remove(file.c_str());
   pid_t pid = 0;
   const RunResult run = mpirunSignallingRankOne(fake(2, {"-p", "multinode", "--output", file},
-                                                     {{"NVBW_FAKE_SAMPLE_MS", "300"},
+                                                     {{"NVBW_FAKE_SAMPLE_MS", "100"},
                                                       {"NVBW_MPI_TIMEOUT_S", "30"},
-                                                      {"OMPI_MCA_odls_base_sigkill_timeout", "8"}}),
-                                                SIGKILL, std::chrono::seconds(4), pid);
+                                                      {"OMPI_MCA_odls_base_sigkill_timeout", "3"}}),
+                                                SIGKILL, std::chrono::seconds(2), pid);
   ASSERT_NE(pid, 0) << describe(run);
   EXPECT_NE(run.exitCode, 0) << describe(run);
   EXPECT_FALSE(run.timedOut) << describe(run);
@@ -480,27 +484,30 @@ TEST(MpiFake, AKilledRankLeavesTheSurvivorsReportWhole) {
 
 // A rank that hangs (SIGSTOPped: mpirun sees nothing wrong): rank 0 waits NVBW_MPI_TIMEOUT_S,
 // then prints one valid document naming the timeout, says why on stderr and ends the job with 1.
+// Samples of 100 ms: a healthy rank waits at most a testcase (6 samples, 0.6 s) for the other,
+// so a timeout of 3 s is five times the longest healthy wait; the stop comes at 2 s, after the
+// first testcase (about 1 s in) and long before the last (8 s).
 TEST(MpiFake, AHungRankEndsTheRunAtTheTimeoutWithOneDocument) {
   pid_t pid = 0;
   const RunResult run =
       mpirunSignallingRankOne(fake(2, {"-j", "-p", "multinode"},
-                                   {{"NVBW_FAKE_SAMPLE_MS", "300"}, {"NVBW_MPI_TIMEOUT_S", "5"}}),
-                              SIGSTOP, std::chrono::seconds(4), pid);
+                                   {{"NVBW_FAKE_SAMPLE_MS", "100"}, {"NVBW_MPI_TIMEOUT_S", "3"}}),
+                              SIGSTOP, std::chrono::seconds(2), pid);
   ASSERT_NE(pid, 0) << describe(run);
   EXPECT_EQ(run.exitCode, 1) << describe(run);
   EXPECT_FALSE(run.timedOut) << describe(run);
   EXPECT_LT(run.seconds, 50.0) << describe(run);
   EXPECT_EQ(documentsIn(run.out), 1) << describe(run);
-  EXPECT_EQ(countOf(run.err, "nvbandwidth: rank 0: no answer from the other processes within 5 s"),
+  EXPECT_EQ(countOf(run.err, "nvbandwidth: rank 0: no answer from the other processes within 3 s"),
             1)
       << describe(run);
   const std::size_t start = run.out.find("{\n");
   ASSERT_NE(start, std::string::npos) << describe(run);
   const json doc = json::parse(run.out.substr(start))["nvbandwidth"];
   EXPECT_EQ(
-      doc.value("error", "").rfind("rank 0: no answer from the other processes within 5 s", 0), 0u)
+      doc.value("error", "").rfind("rank 0: no answer from the other processes within 3 s", 0), 0u)
       << run.out;
-  EXPECT_NE(doc.value("error_detail", "").find("of 5 s (NVBW_MPI_TIMEOUT_S)"), std::string::npos);
+  EXPECT_NE(doc.value("error_detail", "").find("of 3 s (NVBW_MPI_TIMEOUT_S)"), std::string::npos);
   EXPECT_FALSE(doc["testcases"].empty()) << run.out;
   EXPECT_LT(doc["testcases"].size(), 13u) << run.out;
 }
