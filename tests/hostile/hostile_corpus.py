@@ -2106,13 +2106,18 @@ def remove_case_dirs(work: Path) -> None:
     readable first; the case's cleanup has restored what it knows of)."""
     capture = work.parent / work.name.replace("case", "capture", 1)
     for top in (work, capture):
-        for sub in top.rglob("*"):
-            if sub.is_dir() and not sub.is_symlink():
-                try:
-                    os.chmod(sub, 0o755)
-                except OSError:
-                    pass
+        make_dirs_readable(top)
         shutil.rmtree(top, ignore_errors=True)
+
+
+def make_dirs_readable(top: Path) -> None:
+    """Undoes what a case made unreadable under top, so that it can be removed."""
+    for sub in top.rglob("*"):
+        if sub.is_dir() and not sub.is_symlink():
+            try:
+                os.chmod(sub, 0o755)
+            except OSError:
+                pass
 
 
 def main(argv: List[str]) -> int:
@@ -2192,12 +2197,7 @@ def main(argv: List[str]) -> int:
             print(f"kept {root}")
         else:
             for work in root.glob("case*"):
-                for sub in work.rglob("*"):
-                    if sub.is_dir() and not sub.is_symlink():
-                        try:
-                            os.chmod(sub, 0o755)
-                        except OSError:
-                            pass
+                make_dirs_readable(work)
             shutil.rmtree(root, ignore_errors=True)
 
 
