@@ -34,6 +34,7 @@ skipped check would pass metrics no parser has read.
 """
 
 import argparse
+import concurrent.futures
 import glob
 import json
 import math
@@ -86,14 +87,14 @@ ACCEPTED_LINT = [
 DCGM_LABELS = {"modelName": "model_name", "UUID": "uuid", "Hostname": "hostname"}
 
 
+# Every control character but the line feed (C0 but \n, DEL, C1, U+2028, U+2029).
+CONTROL_CHARACTER = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def control_character(text):
     """A character the metrics write as \\xNN: every control character but the line feed, which
     the format escapes itself (\\n)."""
-    for ch in text.replace("\n", ""):
-        code = ord(ch)
-        if code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029):
-            return True
-    return False
+    return CONTROL_CHARACTER.search(text) is not None
 
 
 def check_layout(text, problems):
@@ -207,41 +208,66 @@ def promtool(data):
     return done.returncode, (done.stdout + done.stderr).decode("utf-8", "replace")
 
 
-def check_promtool(path, problems):
-    """promtool's output, line by line: only the accepted finding; and nothing at all once the
-    dcgm-exporter labels are renamed as promtool would have them."""
+def run_promtool(path):
+    """promtool on the file as it is and with the dcgm-exporter labels renamed as promtool would
+    have them: ((status, output), (status, output))."""
     with open(path, "rb") as stream:
         data = stream.read()
-    status, output = promtool(data)
+    renamed = data.decode("utf-8")
+    for ours, snake in DCGM_LABELS.items():
+        renamed = re.sub(r'([{,])%s="' % ours, r'\1%s="' % snake, renamed)
+    return promtool(data), promtool(renamed.encode("utf-8"))
+
+
+def judge_promtool(outputs, problems):
+    """promtool's output, line by line: only the accepted finding; and nothing at all once the
+    dcgm-exporter labels are renamed as promtool would have them."""
+    (status, output), (renamed_status, renamed_output) = outputs
     if status not in (0, 3):  # 3: lint findings only; anything else is an error
         problems.append("promtool check metrics: exit %d: %s" % (status, output.strip()))
         return
     for line in output.splitlines():
         if line.strip() and not any(rule.match(line.strip()) for rule in ACCEPTED_LINT):
             problems.append("promtool check metrics: %s" % line.strip())
-    renamed = data.decode("utf-8")
-    for ours, snake in DCGM_LABELS.items():
-        renamed = re.sub(r'([{,])%s="' % ours, r'\1%s="' % snake, renamed)
-    status, output = promtool(renamed.encode("utf-8"))
-    if status != 0 or output.strip():
+    if renamed_status != 0 or renamed_output.strip():
         problems.append("promtool check metrics, dcgm-exporter labels renamed: exit %d: %s"
-                        % (status, output.strip()[:300]))
+                        % (renamed_status, renamed_output.strip()[:300]))
 
 
-def check_file(path):
+def check_promtool(path, problems):
+    judge_promtool(run_promtool(path), problems)
+
+
+# promtool reads one file, from its standard input, per run: its runs wait in threads of their
+# own while this process checks the files itself (the prometheus_client parse), so that both
+# cores work.
+PROMTOOL_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1))
+
+
+def check_file(path, promtool_outputs=None):
+    """The file's problems; promtool_outputs, where given, is a future of run_promtool(path)."""
+    if promtool_outputs is None:
+        promtool_outputs = PROMTOOL_POOL.submit(run_promtool, path)
     with open(path, "rb") as stream:
         raw = stream.read()
     problems = []
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
+        promtool_outputs.cancel()
         return ["not UTF-8: %s" % error]
     check_layout(text, problems)
     series = check_families(text, problems)
-    check_promtool(path, problems)
+    judge_promtool(promtool_outputs.result(), problems)
     if not series:
         problems.append("no metric at all")
     return problems
+
+
+def check_files(paths):
+    """[check_file(path) for path in paths], promtool's runs of all of them started first."""
+    futures = [PROMTOOL_POOL.submit(run_promtool, path) for path in paths]
+    return [check_file(path, future) for path, future in zip(paths, futures)]
 
 
 def reports_in(source_dir):
@@ -361,11 +387,13 @@ BAD = {
 def self_test(folder):
     """The check rejects each BAD file and passes GOOD: it is not vacuous."""
     failures = []
-    for name, text in [("good", GOOD)] + sorted(BAD.items()):
-        path = os.path.join(folder, "self_test.prom")
-        with open(path, "w", encoding="utf-8", newline="") as stream:
+    cases = [("good", GOOD)] + sorted(BAD.items())
+    paths = []
+    for number, (name, text) in enumerate(cases):
+        paths.append(os.path.join(folder, "self_test_%d.prom" % number))
+        with open(paths[-1], "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
-        problems = check_file(path)
+    for (name, text), problems in zip(cases, check_files(paths)):
         if name == "good" and problems:
             failures.append("self-test: a good file fails: %s" % problems)
         elif name != "good" and not problems:
@@ -510,8 +538,7 @@ def main():
                 print(problem)
             failures += len(problems)
             files += written
-        for path in files:
-            problems = check_file(path)
+        for path, problems in zip(files, check_files(files)):
             for problem in problems[:20]:
                 print("%s: %s" % (path, problem))
             if len(problems) > 20:
