@@ -6,14 +6,16 @@
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
+#include "platform/host_page_reserve.h"
 
 namespace nvbw {
 namespace {
 
 class GpuPlatform final : public Platform {
  public:
-  GpuPlatform()
-      : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_), facts_(gpu_) {
+  explicit GpuPlatform(const PlatformStart& start)
+      : driver_(DriverLibrary::load()), reserve_(start.hostBuffers), gpu_(driver_.api()),
+        topology_(gpu_), facts_(gpu_) {
     topology_.setConfidentialComputing(facts_.confidentialComputing());
     topology_.setLinkFacts(facts_.linkFacts());
   }
@@ -31,11 +33,14 @@ class GpuPlatform final : public Platform {
 
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                                  ExecHooks hooks) override {
-    return makeGpuPlanExecutor(gpu_, settings, std::move(hooks));
+    return makeGpuPlanExecutor(gpu_, settings, std::move(hooks), &reserve_);
   }
 
  private:
   DriverLibrary driver_;
+  // Once the driver's library is loaded (without one nothing is touched): its pages are touched
+  // while the members after it start the driver and open the GPUs.
+  HostPageReserve reserve_;
   Gpu gpu_;
   DriverTopology topology_;
   MachineFacts facts_;
@@ -43,6 +48,8 @@ class GpuPlatform final : public Platform {
 
 }  // namespace
 
-std::unique_ptr<Platform> openGpuPlatform() { return std::make_unique<GpuPlatform>(); }
+std::unique_ptr<Platform> openGpuPlatform(const PlatformStart& start) {
+  return std::make_unique<GpuPlatform>(start);
+}
 
 }  // namespace nvbw
