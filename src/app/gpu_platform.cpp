@@ -1,8 +1,12 @@
 #include "app/gpu_platform.h"
 
+#include <future>
+#include <optional>
+
 #include "app/application.h"
 #include "facts/driver_version.h"
 #include "facts/machine_facts.h"
+#include "facts/nvml.h"
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
@@ -14,8 +18,9 @@ namespace {
 class GpuPlatform final : public Platform {
  public:
   explicit GpuPlatform(const PlatformStart& start)
-      : driver_(DriverLibrary::load()), reserve_(start.hostBuffers), gpu_(driver_.api()),
-        topology_(gpu_), facts_(gpu_) {
+      : driver_(DriverLibrary::load()), reserve_(start.hostBuffers),
+        nvml_(std::async(std::launch::async, [] { return Nvml::open(); })), gpu_(driver_.api()),
+        topology_(gpu_), facts_(gpu_, nvml_.get()) {
     topology_.setConfidentialComputing(facts_.confidentialComputing());
     topology_.setLinkFacts(facts_.linkFacts());
   }
@@ -41,6 +46,8 @@ class GpuPlatform final : public Platform {
   // Once the driver's library is loaded (without one nothing is touched): its pages are touched
   // while the members after it start the driver and open the GPUs.
   HostPageReserve reserve_;
+  // NVML opens on a thread of its own while the driver starts (it needs nothing of the driver).
+  std::future<std::optional<Nvml>> nvml_;
   Gpu gpu_;
   DriverTopology topology_;
   MachineFacts facts_;

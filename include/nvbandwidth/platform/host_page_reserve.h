@@ -15,10 +15,10 @@
 
 namespace nvbw {
 
-// Touches one byte of every 4 KiB page of [p, p + bytes) with up to 16 threads, which start
-// with the calling thread's affinity (so the pages are placed as a single toucher would place
-// them).
-void touchPages(char* p, std::size_t bytes);
+// Touches one byte of every 4 KiB page of [p, p + bytes) with up to `maxThreads` threads (and
+// never more than the CPUs this thread may run on), which start with the calling thread's
+// affinity (so the pages are placed as a single toucher would place them).
+void touchPages(char* p, std::size_t bytes, std::size_t maxThreads = 16);
 
 class HostPageReserve {
  public:
