@@ -12,6 +12,7 @@
 #include "app/expectation_checks.h"
 #include "app/fleet_commands.h"
 #include "app/from_command.h"
+#include "app/platform_start.h"
 #include "app/schedule_choice.h"
 #include "app/selection.h"
 #include "app/summarize_command.h"
@@ -20,6 +21,7 @@
 #include "core/utc_time.h"
 #include "core/version.h"
 #include "facts/driver_version.h"
+#include "facts/host_facts.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "model/report_keys.h"
@@ -251,7 +253,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   std::unique_ptr<Platform> platform;
   PairRule pairs;
   try {
-    platform = ctx_.platform();
+    platform = ctx_.platform(platformStart(options_, registry, selection, readOnlineNumaNodes()));
     addMachineFacts(h, *platform);
     // -d: host buffers are not bound to any GPU's CPUs, whatever sysfs says is local.
     if (options_.disableAffinity)

@@ -1,19 +1,26 @@
 #include "app/gpu_platform.h"
 
+#include <future>
+#include <optional>
+
 #include "app/application.h"
 #include "facts/driver_version.h"
 #include "facts/machine_facts.h"
+#include "facts/nvml.h"
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
+#include "platform/host_page_reserve.h"
 
 namespace nvbw {
 namespace {
 
 class GpuPlatform final : public Platform {
  public:
-  GpuPlatform()
-      : driver_(DriverLibrary::load()), gpu_(driver_.api()), topology_(gpu_), facts_(gpu_) {
+  explicit GpuPlatform(const PlatformStart& start)
+      : driver_(DriverLibrary::load()), reserve_(start.hostBuffers),
+        nvml_(std::async(std::launch::async, [] { return Nvml::open(); })), gpu_(driver_.api()),
+        topology_(gpu_), facts_(gpu_, nvml_.get()) {
     topology_.setConfidentialComputing(facts_.confidentialComputing());
     topology_.setLinkFacts(facts_.linkFacts());
   }
@@ -31,11 +38,16 @@ class GpuPlatform final : public Platform {
 
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                                  ExecHooks hooks) override {
-    return makeGpuPlanExecutor(gpu_, settings, std::move(hooks));
+    return makeGpuPlanExecutor(gpu_, settings, std::move(hooks), &reserve_);
   }
 
  private:
   DriverLibrary driver_;
+  // Once the driver's library is loaded (without one nothing is touched): its pages are touched
+  // while the members after it start the driver and open the GPUs.
+  HostPageReserve reserve_;
+  // NVML opens on a thread of its own while the driver starts (it needs nothing of the driver).
+  std::future<std::optional<Nvml>> nvml_;
   Gpu gpu_;
   DriverTopology topology_;
   MachineFacts facts_;
@@ -43,6 +55,8 @@ class GpuPlatform final : public Platform {
 
 }  // namespace
 
-std::unique_ptr<Platform> openGpuPlatform() { return std::make_unique<GpuPlatform>(); }
+std::unique_ptr<Platform> openGpuPlatform(const PlatformStart& start) {
+  return std::make_unique<GpuPlatform>(start);
+}
 
 }  // namespace nvbw

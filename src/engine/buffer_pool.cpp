@@ -7,6 +7,7 @@
 
 #include "facts/affinity.h"
 #include "facts/host_facts.h"
+#include "platform/host_page_reserve.h"
 
 namespace nvbw {
 
@@ -229,8 +230,9 @@ namespace {
 class GpuAllocator final : public Allocator {
  public:
   GpuAllocator(const Gpu& gpu, bool affinity, std::function<void(const std::string&)> note,
-               std::size_t hugePageBytes)
-      : gpu_(gpu), affinity_(affinity), note_(std::move(note)), hugePageBytes_(hugePageBytes) {}
+               std::size_t hugePageBytes, HostPageReserve* reserve)
+      : gpu_(gpu), affinity_(affinity), note_(std::move(note)), hugePageBytes_(hugePageBytes),
+        reserve_(reserve) {}
 
   std::unique_ptr<Allocation> allocate(const BufferSpec& spec) override {
     auto a = std::make_unique<Allocation>();
@@ -239,9 +241,16 @@ class GpuAllocator final : public Allocator {
       a->device = DeviceBuffer(gpu_, spec.device, spec.bytes);
       return a;
     }
+    const std::optional<std::vector<int>> cpus = localCpus(spec.device);
+    // Pages touched while the driver started, where the run reserved them (4 KiB pages, on a
+    // machine of one NUMA node, where their placement cannot differ).
+    if (reserve_ && hugePageBytes_ == 0)
+      if (void* touched = reserve_->take(spec.bytes)) {
+        a->host = HostBuffer(gpu_, touched, spec.bytes);
+        return a;
+      }
     // The guard binds this thread to the GPU's CPUs so the pinned pages are first touched (and
     // placed) on its NUMA node, then restores the previous mask.
-    const std::optional<std::vector<int>> cpus = localCpus(spec.device);
     AffinityGuard guard(cpus ? *cpus : std::vector<int>{});
     a->host = HostBuffer(gpu_, spec.bytes, hugePageBytes_);
     return a;
@@ -285,6 +294,7 @@ class GpuAllocator final : public Allocator {
   bool affinity_;
   std::function<void(const std::string&)> note_;
   std::size_t hugePageBytes_;
+  HostPageReserve* reserve_;
   std::map<int, std::optional<std::vector<int>>> cpus_;
 };
 
@@ -292,8 +302,8 @@ class GpuAllocator final : public Allocator {
 
 std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
                                             std::function<void(const std::string&)> note,
-                                            std::size_t hugePageBytes) {
-  return std::make_unique<GpuAllocator>(gpu, affinity, std::move(note), hugePageBytes);
+                                            std::size_t hugePageBytes, HostPageReserve* reserve) {
+  return std::make_unique<GpuAllocator>(gpu, affinity, std::move(note), hugePageBytes, reserve);
 }
 
 }  // namespace nvbw

@@ -45,10 +45,10 @@ struct GroupBuffers {
 
 class GpuPlanExecutor final : public PlanExecutor {
  public:
-  GpuPlanExecutor(const Gpu& gpu, RunSettings settings, ExecHooks hooks)
+  GpuPlanExecutor(const Gpu& gpu, RunSettings settings, ExecHooks hooks, HostPageReserve* reserve)
       : gpu_(gpu), settings_(settings), hooks_(std::move(hooks)),
-        allocator_(
-            makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note, settings.hugePageBytes)),
+        allocator_(makeGpuAllocator(gpu, settings.cpuAffinity, hooks_.note, settings.hugePageBytes,
+                                    reserve)),
         pool_(*allocator_), patterns_(gpu), verifier_(gpu, patterns_),
         localCoordinator_(makeLocalCoordinator(gpu)) {
     if (!hooks_.faults) hooks_.faults = std::make_shared<NoFaults>();
@@ -272,8 +272,8 @@ GpuPlanExecutor::measureCopies(const Plan& plan, const std::vector<std::size_t>&
 }  // namespace
 
 std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,
-                                                  ExecHooks hooks) {
-  return std::make_unique<GpuPlanExecutor>(gpu, settings, std::move(hooks));
+                                                  ExecHooks hooks, HostPageReserve* reserve) {
+  return std::make_unique<GpuPlanExecutor>(gpu, settings, std::move(hooks), reserve);
 }
 
 }  // namespace nvbw

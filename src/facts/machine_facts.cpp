@@ -1,10 +1,15 @@
 #include "facts/machine_facts.h"
 
+#include <utility>
+
 #include "facts/host_facts.h"
 
 namespace nvbw {
 
-MachineFacts::MachineFacts(const Gpu& gpu) : gpu_(gpu), nvml_(Nvml::open()) {}
+MachineFacts::MachineFacts(const Gpu& gpu) : MachineFacts(gpu, Nvml::open()) {}
+
+MachineFacts::MachineFacts(const Gpu& gpu, std::optional<Nvml> nvml)
+    : gpu_(gpu), nvml_(std::move(nvml)) {}
 
 bool MachineFacts::confidentialComputing() const {
   // Without NVML the mode is unknown; such systems are taken to be ordinary ones.

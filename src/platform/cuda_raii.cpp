@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "platform/host_page_reserve.h"
 #include "platform/huge_pages.h"
 
 namespace nvbw {
@@ -52,30 +53,7 @@ DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : byte
   memory_ = {ptr, {&gpu, device}};
 }
 
-namespace {
-
-// Touches one byte of every page of [p, p + bytes) with up to 16 threads. New threads start with
-// the creating thread's affinity, so the pages are placed as a single toucher would place them.
-void touchPages(char* p, std::size_t bytes) {
-  constexpr std::size_t kPage = 4096;
-  constexpr std::size_t kPerThreadMin = std::size_t{64} << 20;
-  cpu_set_t mask;
-  int cpus = 1;
-  if (sched_getaffinity(0, sizeof mask, &mask) == 0) cpus = CPU_COUNT(&mask);
-  const std::size_t threads = std::max<std::size_t>(
-      1, std::min<std::size_t>({16, static_cast<std::size_t>(cpus), bytes / kPerThreadMin}));
-  const std::size_t chunk = (bytes / threads + kPage - 1) / kPage * kPage;
-  auto touch = [p, bytes](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < std::min(to, bytes); i += kPage)
-      static_cast<volatile char*>(p)[i] = 0;
-  };
-  std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(touch, t * chunk, (t + 1) * chunk);
-  touch(0, chunk);
-  for (std::thread& w : workers) w.join();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes)
     : bytes_(bytes) {
@@ -102,6 +80,15 @@ HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBy
   // cost, and so the figures (huge pages are -H's).
   if (!huge) madvise(raw, mapped, MADV_NOHUGEPAGE);
   touchPages(static_cast<char*>(raw), mapped);
+  pin(gpu, raw, mapped);
+}
+
+HostBuffer::HostBuffer(const Gpu& gpu, void* touched, std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
+  pin(gpu, touched, bytes);
+}
+
+void HostBuffer::pin(const Gpu& gpu, void* raw, std::size_t mapped) {
   ContextScope scope(gpu, 0);  // registering needs a current context
   // PORTABLE: usable from every context, as upstream's allocation; DEVICEMAP: mapped for the GPUs.
   const CUresult rc = gpu.api().cuMemHostRegister(

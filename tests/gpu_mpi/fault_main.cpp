@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   const bool faulty = comm.rank() == (rank ? std::atoi(rank) : 1);
   SignalStop signals;
   std::ostringstream silent, silentErr;
-  AppContext context{[&]() -> std::unique_ptr<Platform> {
+  AppContext context{[&](const PlatformStart&) -> std::unique_ptr<Platform> {
                        return std::make_unique<FaultyPlatform>(multinode::openMpiPlatform(comm),
                                                                faulty);
                      },

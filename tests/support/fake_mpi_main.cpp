@@ -86,14 +86,15 @@ int main(int argc, char** argv) {
   comm.watchStop([&signals] { return signals.pending(); });
   const bool printer = comm.rank() == 0;
   std::ostringstream silent, silentErr;
-  AppContext context{
-      [&comm]() -> std::unique_ptr<Platform> { return std::make_unique<FakeMpiPlatform>(comm); },
-      printer ? std::cout : silent,
-      printer ? std::cerr : silentErr,
-      [&signals] { return signals.pending(); },
-      {},
-      &comm,
-      RegistryScope::WithMultinode};
+  AppContext context{[&comm](const PlatformStart&) -> std::unique_ptr<Platform> {
+                       return std::make_unique<FakeMpiPlatform>(comm);
+                     },
+                     printer ? std::cout : silent,
+                     printer ? std::cerr : silentErr,
+                     [&signals] { return signals.pending(); },
+                     {},
+                     &comm,
+                     RegistryScope::WithMultinode};
   return multinode::endJobIfLost(
       comm, runCommandLine(std::vector<std::string>(argv + 1, argv + argc), context));
 }

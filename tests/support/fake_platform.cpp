@@ -484,7 +484,7 @@ std::unique_ptr<PlanExecutor> makeFakeExecutor(const RunSettings& settings, Exec
 }
 
 PlatformFactory fakePlatform(FakeTopology topology, FakeBehaviour behaviour) {
-  return [topology, behaviour]() -> std::unique_ptr<Platform> {
+  return [topology, behaviour](const PlatformStart&) -> std::unique_ptr<Platform> {
     return std::make_unique<FakePlatform>(topology, behaviour);
   };
 }

@@ -7,7 +7,8 @@
 
 namespace nvbw {
 
-// Loads the driver and opens every GPU. Throws DriverUnavailable when that fails.
-std::unique_ptr<Platform> openGpuPlatform();
+// Loads the driver and opens every GPU, touching `start`'s host buffers meanwhile. Throws
+// DriverUnavailable when that fails.
+std::unique_ptr<Platform> openGpuPlatform(const PlatformStart& start);
 
 }  // namespace nvbw

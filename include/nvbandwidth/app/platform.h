@@ -3,8 +3,10 @@
 // stand.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "engine/executor.h"
 #include "facts/environment.h"
@@ -27,7 +29,14 @@ class Platform {
                                                          ExecHooks hooks) = 0;
 };
 
+// What the run will first ask of the machine, known before it is opened, so that the machine
+// can have it ready while its driver starts (platform_start.h decides it).
+struct PlatformStart {
+  // Sizes of host buffers whose 4 KiB pages may be touched ahead of need (HostPageReserve).
+  std::vector<std::size_t> hostBuffers;
+};
+
 // Opens the machine. Throws (StartupError, or any exception) when the run cannot start.
-using PlatformFactory = std::function<std::unique_ptr<Platform>()>;
+using PlatformFactory = std::function<std::unique_ptr<Platform>(const PlatformStart&)>;
 
 }  // namespace nvbw

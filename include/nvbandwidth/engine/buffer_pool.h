@@ -27,6 +27,8 @@
 
 namespace nvbw {
 
+class HostPageReserve;
+
 // One allocation, host or device, with the address the GPUs use.
 struct Allocation {
   BufferSpec spec;
@@ -130,8 +132,10 @@ class BufferPool {
 // The allocator of a real run: cuMemAlloc, and pinned host memory (HostBuffer) with the thread
 // bound to the GPU's local CPUs (`affinity`), with a note the first time a GPU's CPUs are
 // unknown. `hugePageBytes` non-zero: host buffers come from huge pages of that size (-H).
+// `reserve` (may be null): pages touched ahead of need, taken for host buffers of their size.
 std::unique_ptr<Allocator> makeGpuAllocator(const Gpu& gpu, bool affinity,
                                             std::function<void(const std::string&)> note,
-                                            std::size_t hugePageBytes = 0);
+                                            std::size_t hugePageBytes = 0,
+                                            HostPageReserve* reserve = nullptr);
 
 }  // namespace nvbw

@@ -13,6 +13,8 @@
 
 namespace nvbw {
 
+class HostPageReserve;
+
 // Something that can run a plan. The runner depends on this interface so its logic (waivers,
 // errors, ordering) is testable without a GPU.
 class PlanExecutor {
@@ -27,7 +29,9 @@ class PlanExecutor {
   virtual OperationCounts operationCounts() const { return {}; }
 };
 
+// `reserve` (may be null, else outliving the executor): host pages touched ahead of need.
 std::unique_ptr<PlanExecutor> makeGpuPlanExecutor(const Gpu& gpu, RunSettings settings,
-                                                  ExecHooks hooks = {});
+                                                  ExecHooks hooks = {},
+                                                  HostPageReserve* reserve = nullptr);
 
 }  // namespace nvbw

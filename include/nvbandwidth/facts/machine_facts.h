@@ -18,6 +18,8 @@ class MachineFacts {
  public:
   // Opens NVML once for the run; without it the NVML facts are unknown.
   explicit MachineFacts(const Gpu& gpu);
+  // With NVML opened already (nullopt: not available).
+  MachineFacts(const Gpu& gpu, std::optional<Nvml> nvml);
 
   bool confidentialComputing() const;
   // Per GPU of `gpu`, in device order.

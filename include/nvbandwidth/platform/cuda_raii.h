@@ -72,6 +72,9 @@ class HostBuffer {
   // `hugePageBytes` non-zero: the pages come from the hugetlb pool in pages of that size (-H),
   // the mapping rounded up to whole pages.
   HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes = 0);
+  // Takes `bytes` of 4 KiB pages mapped and touched already (HostPageReserve::take), and pins
+  // them: the buffer unmaps them when it goes, and on a failure here.
+  HostBuffer(const Gpu& gpu, void* touched, std::size_t bytes);
   void* data() const { return memory_.get(); }
   // The address the GPUs use (under unified addressing, the host address).
   CUdeviceptr devicePtr() const { return devicePtr_; }
@@ -81,6 +84,7 @@ class HostBuffer {
   UniqueHandle<void*, platform::FreeHostMemory> memory_;
   CUdeviceptr devicePtr_ = 0;
   std::size_t bytes_ = 0;
+  void pin(const Gpu& gpu, void* raw, std::size_t mapped);
 };
 
 // A non-blocking stream in a device's primary context.

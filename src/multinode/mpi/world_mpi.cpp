@@ -25,7 +25,7 @@ class MpiWorld final : public World {
   std::ostream& out() override { return comm_.rank() == 0 ? std::cout : discard_; }
   std::ostream& err() override { return comm_.rank() == 0 ? std::cerr : discard_; }
   PlatformFactory platform() override {
-    return [this] { return multinode::openMpiPlatform(comm_); };
+    return [this](const PlatformStart&) { return multinode::openMpiPlatform(comm_); };
   }
   RegistryScope registryScope() const override { return RegistryScope::WithMultinode; }
   void watchStop(StopRequest stop) override { comm_.watchStop(std::move(stop)); }

@@ -58,7 +58,7 @@ TEST(Application, JsonRunsAreDocumentsStrictConsumersAccept) {
 }
 
 TEST(Application, StartupFailureIsExitOneWithTheReason) {
-  const PlatformFactory broken = []() -> std::unique_ptr<Platform> {
+  const PlatformFactory broken = [](const PlatformStart&) -> std::unique_ptr<Platform> {
     throw DriverUnavailable(DriverUnavailable::Reason::NoDriver, "no driver here");
   };
   const AppRun text = runApp({}, broken);
@@ -117,7 +117,7 @@ TEST(Application, UsageErrorsAreOneLineAndExitTwo) {
 }
 
 TEST(Application, HelpAndListingNeedNoPlatform) {
-  const PlatformFactory never = []() -> std::unique_ptr<Platform> {
+  const PlatformFactory never = [](const PlatformStart&) -> std::unique_ptr<Platform> {
     throw std::logic_error("-h and -l must not open the platform");
   };
   EXPECT_EQ(runApp({"-h"}, never).exitCode, 0);
@@ -129,7 +129,7 @@ TEST(Application, HelpAndListingNeedNoPlatform) {
 }
 
 TEST(Application, VersionPrintsTheVersionBlockAndNeedsNoPlatform) {
-  const PlatformFactory never = []() -> std::unique_ptr<Platform> {
+  const PlatformFactory never = [](const PlatformStart&) -> std::unique_ptr<Platform> {
     throw std::logic_error("--version must not open the platform");
   };
   const AppRun run = runApp({"--version"}, never);
