@@ -29,11 +29,13 @@ def _only(line, brace):
 def extract_document(stdout):
     """From the first line that is only `{` to the last line that is only `}` (tabs allowed)."""
     lines = stdout.split('\n')
-    starts = [i for i, line in enumerate(lines) if _only(line, '{')]
-    ends = [i for i, line in enumerate(lines) if _only(line, '}')]
-    if not starts or not ends or ends[-1] < starts[0]:
+    # The first such line searched from the front, the last from the back: the same lines as
+    # listing all of them, without testing every line of a long document twice.
+    start = next((i for i, line in enumerate(lines) if _only(line, '{')), None)
+    end = next((i for i in range(len(lines) - 1, -1, -1) if _only(lines[i], '}')), None)
+    if start is None or end is None or end < start:
         raise ClientError('no document: no line holding only "{" followed by one holding only "}"')
-    return '\n'.join(lines[starts[0]:ends[-1] + 1])
+    return '\n'.join(lines[start:end + 1])
 
 
 def _number(value):
