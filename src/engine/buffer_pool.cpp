@@ -244,11 +244,15 @@ class GpuAllocator final : public Allocator {
     const std::optional<std::vector<int>> cpus = localCpus(spec.device);
     // Pages touched while the driver started, where the run reserved them (4 KiB pages, on a
     // machine of one NUMA node, where their placement cannot differ).
-    if (reserve_ && hugePageBytes_ == 0)
+    if (reserve_ && hugePageBytes_ == 0) {
       if (void* touched = reserve_->take(spec.bytes)) {
         a->host = HostBuffer(gpu_, touched, spec.bytes);
         return a;
       }
+      // A size the forecast did not name: the run holds other buffers than forecast, so what is
+      // left of the reserve goes rather than stay beside them.
+      reserve_->releaseRest();
+    }
     // The guard binds this thread to the GPU's CPUs so the pinned pages are first touched (and
     // placed) on its NUMA node, then restores the previous mask.
     AffinityGuard guard(cpus ? *cpus : std::vector<int>{});
