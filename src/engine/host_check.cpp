@@ -1,11 +1,11 @@
 #include "engine/host_check.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cstring>
 #include <thread>
 #include <vector>
+
+#include "platform/usable_cpus.h"
 
 namespace nvbw::engine {
 namespace {
@@ -17,12 +17,6 @@ constexpr std::size_t kMaxThreads = 16;
 // Neither side is left out for good: a check that was slow once may not be the next time.
 constexpr double kMinShare = 0.05;
 constexpr double kMaxShare = 0.95;
-
-unsigned usableCpus() {
-  cpu_set_t mask;
-  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
-  return 1;
-}
 
 // Words [from, to) of data against the pattern: memcmp one pattern period at a time (the fast
 // path), word by word only in a period that differs.

@@ -1,14 +1,10 @@
 #include "platform/cuda_raii.h"
 
-#include <sched.h>
 #include <sys/mman.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "platform/host_page_reserve.h"
 #include "platform/huge_pages.h"
@@ -52,8 +48,6 @@ DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : byte
   NVBW_CU(gpu.api(), cuMemAlloc, &ptr, bytes);
   memory_ = {ptr, {&gpu, device}};
 }
-
-namespace {}  // namespace
 
 HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes)
     : bytes_(bytes) {

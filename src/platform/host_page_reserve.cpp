@@ -1,21 +1,12 @@
 #include "platform/host_page_reserve.h"
 
-#include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 
+#include "platform/usable_cpus.h"
+
 namespace nvbw {
-
-namespace {
-
-int usableCpus() {
-  cpu_set_t mask;
-  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
-  return 1;
-}
-
-}  // namespace
 
 void touchPages(char* p, std::size_t bytes, std::size_t maxThreads) {
   constexpr std::size_t kPage = 4096;
@@ -92,14 +83,6 @@ void HostPageReserve::releaseRest() {
   for (Region& r : regions_)
     if (!r.taken && r.pages) munmap(r.pages, r.bytes);
   regions_.clear();
-}
-
-std::size_t HostPageReserve::heldBytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::size_t held = 0;
-  for (const Region& r : regions_)
-    if (!r.taken) held += r.bytes;
-  return held;
 }
 
 }  // namespace nvbw

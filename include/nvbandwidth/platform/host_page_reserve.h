@@ -35,8 +35,6 @@ class HostPageReserve {
   void* take(std::size_t bytes);
   // Unmaps every region not taken (after waiting for the thread).
   void releaseRest();
-  // Bytes of the regions still held, mapped or to be mapped.
-  std::size_t heldBytes() const;
 
  private:
   struct Region {
@@ -47,7 +45,7 @@ class HostPageReserve {
   };
   void fault();
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Region> regions_;
   bool stop_ = false;
