@@ -152,22 +152,6 @@ __global__ void checkPatternKernel(const std::uint32_t* buf, std::size_t words,
   publishBlockResult(count, first, result);
 }
 
-// The split-warp copy's elements as its launch sees them (warp parity: global thread index / 32,
-// which depends only on i): odd warps read src[i] and write dst[i], even warps the other way.
-// Writes `sources` into the elements that are read and, unless it is null, `targets` into those
-// that are written, so that an element the copy did not write still holds a word that differs.
-__global__ void fillSplitWarpKernel(uint4* dst, uint4* src, std::size_t elements,
-                                    const uint4* __restrict__ sources,
-                                    const uint4* __restrict__ targets) {
-  const std::size_t stride = threadCount();
-  for (std::size_t i = threadIndex(); i < elements; i += stride) {
-    const bool odd = (i / 32) & 1;
-    const std::size_t p = i & kPatternVectorMask;
-    (odd ? src : dst)[i] = sources[p];
-    if (targets) (odd ? dst : src)[i] = targets[p];
-  }
-}
-
 void throwIfFailed(cudaError_t status, const char* what) {
   if (status != cudaSuccess) {
     throw KernelError(std::string(what) + " failed: " + cudaGetErrorName(status) + ": " +
@@ -201,7 +185,6 @@ namespace detail {
 void preloadPatternKernels() {
   preloadFunction(reinterpret_cast<const void*>(fillPatternKernel), "fillPatternKernel");
   preloadFunction(reinterpret_cast<const void*>(checkPatternKernel), "checkPatternKernel");
-  preloadFunction(reinterpret_cast<const void*>(fillSplitWarpKernel), "fillSplitWarpKernel");
 }
 }  // namespace detail
 
@@ -213,20 +196,6 @@ void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicept
       reinterpret_cast<std::uint32_t*>(buf), words,
       reinterpret_cast<const std::uint32_t*>(pattern));
   detail::throwIfLaunchFailed("fillPatternKernel");
-}
-
-void fillSplitWarp(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
-                   const SmCopyGeometry& geometry, CUdeviceptr sources, CUdeviceptr targets) {
-  if (geometry.elements == 0) return;
-  if ((dst | src | sources | targets) % alignof(uint4) != 0) {
-    throw std::invalid_argument("fillSplitWarpKernel: buffers must be 16-byte aligned");
-  }
-  const unsigned grid =
-      gridFor(reinterpret_cast<const void*>(fillSplitWarpKernel), geometry.elements);
-  fillSplitWarpKernel<<<grid, kThreads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), geometry.elements,
-      reinterpret_cast<const uint4*>(sources), reinterpret_cast<const uint4*>(targets));
-  detail::throwIfLaunchFailed("fillSplitWarpKernel");
 }
 
 void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern,

@@ -3,12 +3,19 @@
 namespace nvbw::engine {
 namespace {
 
-bool isSource(int variant) { return variant >= 0 && variant < kSourceVariants; }
+bool isVariant(int v) { return v >= 0 && v < kVariants; }
 
-// The first source variant that is not `avoid`.
-int otherThan(int avoid) {
+// A pattern of source variants only (what a copy may start from).
+bool isSource(int pattern) {
+  return pattern != kUnknown && variantOf(pattern, false) < kSourceVariants &&
+         variantOf(pattern, true) < kSourceVariants;
+}
+
+// The first source variant that differs in every word from `held` (any when nothing is known).
+// A pattern holds at most two variants, so one of the three is always left.
+int sourceVariantOtherThan(int held) {
   for (int v = 0; v < kSourceVariants; ++v)
-    if (v != avoid) return v;
+    if (held == kUnknown || differEverywhere(v, held)) return v;
   return 0;
 }
 
@@ -16,39 +23,71 @@ int otherThan(int avoid) {
 SampleFills plainCopy(Reach source, Reach destination, int sourceHolds, int destinationHolds) {
   SampleFills f;
   int expected = isSource(sourceHolds) ? sourceHolds : kUnknown;
-  if (expected == kUnknown) {
-    expected = otherThan(destinationHolds);
-    f.source = expected;
-  } else if (destinationHolds == expected) {
-    // The destination already holds what the copy would write (the last sample's copy).
-    if (source <= destination) {
-      expected = otherThan(destinationHolds);
-      f.source = expected;
-    } else {
+  if (destinationHolds == kUnknown) {
+    f.destination = kFillVariant;  // differs from every source pattern
+    if (expected == kUnknown) f.source = expected = 0;
+  } else if (expected == kUnknown) {
+    f.source = expected = sourceVariantOtherThan(destinationHolds);
+  } else if (!differEverywhere(expected, destinationHolds)) {
+    // The destination holds some of what the copy would write (the last sample's copy).
+    if (source <= destination)
+      f.source = expected = sourceVariantOtherThan(destinationHolds);
+    else
       f.destination = kFillVariant;
-    }
   }
-  if (destinationHolds == kUnknown) f.destination = kFillVariant;
   f.expected = expected;
   return f;
 }
 
-// Split warp: each buffer is source and destination, element by element. After a good sample
-// both hold one variant everywhere: the next writes another into the elements that are read and
-// leaves the ones that are written holding the old one, which differs from it in every word.
-SampleFills splitWarp(int sourceHolds, int destinationHolds) {
+// Split warp: each buffer is source and destination, by warp parity (odd warps read the source
+// and write the destination, even warps the other way), so the two must differ in every word.
+// After a good sample both hold the same: the source's odd-warp variant and the destination's
+// even-warp one. The far buffer is filled only when nothing is known of it; the near one gets
+// a variant that differs from it wherever it does not already.
+SampleFills splitWarp(Reach source, Reach destination, int sourceHolds, int destinationHolds) {
   SampleFills f;
-  if (isSource(sourceHolds) && sourceHolds == destinationHolds) {
-    f.source = (sourceHolds + 1) % kSourceVariants;
-  } else {
-    f.source = 0;
-    f.destination = kFillVariant;
+  const bool nearIsSource = source <= destination;
+  int far = nearIsSource ? destinationHolds : sourceHolds;
+  int near = nearIsSource ? sourceHolds : destinationHolds;
+  if (far == kUnknown) {
+    far = 0;
+    (nearIsSource ? f.destination : f.source) = far;
   }
-  f.expected = f.source;
+  if (near == kUnknown || !differEverywhere(near, far)) {
+    near = sourceVariantOtherThan(far);
+    (nearIsSource ? f.source : f.destination) = near;
+  }
+  const int src = nearIsSource ? near : far;
+  const int dst = nearIsSource ? far : near;
+  f.expected = twoVariants(variantOf(dst, false), variantOf(src, true));
   return f;
 }
 
 }  // namespace
+
+int twoVariants(int evenWarps, int oddWarps) {
+  if (!isVariant(evenWarps) || !isVariant(oddWarps)) return kUnknown;
+  return evenWarps == oddWarps ? evenWarps : kVariants * (1 + evenWarps) + oddWarps;
+}
+
+int variantOf(int pattern, bool oddWarp) {
+  if (pattern < 0 || pattern >= kPatterns) return kUnknown;
+  if (pattern < kVariants) return pattern;
+  return oddWarp ? pattern % kVariants : pattern / kVariants - 1;
+}
+
+std::uint32_t patternMask(int pattern, std::size_t word) {
+  return variantMask(variantOf(pattern, (word / kWarpParityWords) % 2 == 1));
+}
+
+bool differEverywhere(int a, int b) {
+  for (const bool odd : {false, true}) {
+    const int va = variantOf(a, odd);
+    const int vb = variantOf(b, odd);
+    if (va == kUnknown || vb == kUnknown || va == vb) return false;
+  }
+  return true;
+}
 
 std::uint32_t variantMask(int variant) {
   static constexpr std::uint32_t kMasks[kVariants] = {0u, 0x55555555u, 0xAAAAAAAAu, 0xFFFFFFFFu};
@@ -59,7 +98,7 @@ SampleFills planSample(CopyMethod method, Reach source, Reach destination, int s
                        int destinationHolds) {
   switch (method) {
   case CopyMethod::SmSplitWarp:
-    return splitWarp(sourceHolds, destinationHolds);
+    return splitWarp(source, destination, sourceHolds, destinationHolds);
   case CopyMethod::SmReadOnly: {
     // The sum checked is that of variant 0; the destination is not used.
     SampleFills f;
@@ -107,21 +146,13 @@ void countSample(CopyMethod method, bool sourceOnHost, bool destinationOnHost,
                  std::size_t checkedBytes, const SampleFills& fills, bool verify,
                  OperationCounts& counts) {
   const std::uint64_t bytes = checkedBytes;
-  if (method == CopyMethod::SmSplitWarp) {
-    // One launch writes the read elements (half of each buffer) and, when asked, the others.
-    const std::uint64_t part = fills.destination == kUnknown ? bytes / 2 : bytes;
+  if (fills.source != kUnknown) {
     ++counts.fills.count;
-    addPass(counts.fills, sourceOnHost, part);
-    addPass(counts.fills, destinationOnHost, part);
-  } else {
-    if (fills.source != kUnknown) {
-      ++counts.fills.count;
-      addPass(counts.fills, sourceOnHost, bytes);
-    }
-    if (fills.destination != kUnknown) {
-      ++counts.fills.count;
-      addPass(counts.fills, destinationOnHost, bytes);
-    }
+    addPass(counts.fills, sourceOnHost, bytes);
+  }
+  if (fills.destination != kUnknown) {
+    ++counts.fills.count;
+    addPass(counts.fills, destinationOnHost, bytes);
   }
   if (!verify) return;
   switch (method) {

@@ -18,7 +18,7 @@ const std::vector<std::uint32_t>& PatternCache::words(int pattern) {
     words.assign(kPatternWords, kWriteOnlyValue);
   } else {
     words = xorshiftPattern(kSourceSeed);
-    for (std::uint32_t& w : words) w ^= variantMask(pattern);
+    for (std::size_t w = 0; w < words.size(); ++w) words[w] ^= patternMask(pattern, w);
   }
   return words_.emplace(pattern, std::move(words)).first->second;
 }
@@ -248,11 +248,6 @@ void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
   ContextScope scope(gpu, s.execDevice);
   const CUstream st = c.stream->get();
   auto pattern = [&](int variant) { return patterns.get(s.execDevice, variant); };
-  if (s.method == CopyMethod::SmSplitWarp) {
-    kernels::fillSplitWarp(st, c.dst.ptr, c.src.ptr, c.geometry, pattern(f.source),
-                           f.destination == kUnknown ? 0 : pattern(f.destination));
-    return;
-  }
   if (f.source != kUnknown) kernels::fillPattern(st, c.src.ptr, c.checked, pattern(f.source));
   if (f.destination != kUnknown)
     kernels::fillPattern(st, c.dst.checked(), c.checked, pattern(f.destination));

@@ -57,8 +57,6 @@ std::string kernelRole(const std::string& kernel) {
       {"splitWarpCopyKernel", "the SM bidirectional copy kernel"},
       {"spinKernel", "the kernel that holds the streams until every copy is queued"},
       {"fillPatternKernel", "the kernel that fills the buffers with the verification pattern"},
-      {"fillSplitWarpKernel",
-       "the kernel that fills the bidirectional copy's buffers before verification"},
       {"checkPatternKernel", "the data verification kernel"},
       {"pointerChaseKernel", "the latency (pointer chase) kernel"},
       {"tmaPointerChaseKernel", "the TMA latency (pointer chase) kernel"},

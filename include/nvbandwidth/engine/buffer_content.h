@@ -6,9 +6,15 @@
 // patterns are variants of the source pattern (xorshiftPattern(kSourceSeed), each word XOR the
 // variant's mask): two variants differ in every word. A buffer keeps what it holds from one
 // sample to the next and, in the buffer pool, from one testcase to the next. After a verified
-// copy its destination holds the source's variant; the next sample then refills one of the two
+// copy its destination holds the source's pattern; the next sample then refills one of the two
 // with another variant, the one the executing GPU reaches fastest (its own memory before a
 // peer's, a peer's before host memory), instead of refilling the destination every time.
+//
+// A split-warp copy moves the elements of odd warps one way and those of even warps the other,
+// so after it both buffers hold the far buffer's variant in one half of the elements and the near
+// buffer's in the other: a pattern of two variants, by warp parity. Refilling the near buffer
+// alone with a third variant is then enough for the next sample, so its far (host) buffer is
+// written once, not before every sample.
 #pragma once
 
 #include <cstddef>
@@ -27,17 +33,30 @@ constexpr int kFillVariant = 3;
 constexpr int kVariants = 4;
 std::uint32_t variantMask(int variant);
 
-// What a buffer holds from the address a copy uses: one variant over [at, at + bytes), or
+// A pattern: one variant in the 16-byte elements of even warps (32 elements to a warp, counted
+// from the address the copy uses, as the split-warp kernel counts them) and one in those of odd
+// warps. Patterns 0 to 3 are the uniform ones (the variant of that number everywhere); the
+// others, up to kPatterns, hold two different variants.
+constexpr int kPatterns = kVariants * (kVariants + 1);
+constexpr std::size_t kWarpParityWords = 32 * 4;  // the parity changes every 128 words
+int twoVariants(int evenWarps, int oddWarps);     // uniform where the two are the same
+int variantOf(int pattern, bool oddWarp);
+// The mask of word `word` (from the copy's address) of `pattern`: its variant's mask.
+std::uint32_t patternMask(int pattern, std::size_t word);
+// Whether two known patterns differ in every word.
+bool differEverywhere(int a, int b);
+
+// What a buffer holds from the address a copy uses: one pattern over [at, at + bytes), or
 // nothing known. The pattern repeats from `at`, so any shorter region from `at` holds it too.
 struct BufferContent {
-  int variant = kUnknown;
+  int pattern = kUnknown;
   std::uint64_t at = 0;
   std::size_t bytes = 0;
   int over(std::uint64_t address, std::size_t length) const {
-    return variant != kUnknown && at == address && bytes >= length ? variant : kUnknown;
+    return pattern != kUnknown && at == address && bytes >= length ? pattern : kUnknown;
   }
-  void set(int v, std::uint64_t address, std::size_t length) {
-    variant = v;
+  void set(int p, std::uint64_t address, std::size_t length) {
+    pattern = p;
     at = address;
     bytes = length;
   }
@@ -46,13 +65,12 @@ struct BufferContent {
 // How far a buffer is from the GPU that fills it: its own memory, another GPU's, host memory.
 enum class Reach { Local, Peer, Host };
 
-// What one copy's sample fills before it runs, and what its check expects afterwards. For a
-// split-warp copy `source` goes into the elements each direction reads (in both buffers) and
-// `destination` into those it writes; otherwise into the source and the destination buffer.
+// What one copy's sample fills before it runs (a variant into the whole of its source or
+// destination buffer), and what its check expects afterwards.
 struct SampleFills {
   int source = kUnknown;       // kUnknown: no fill
   int destination = kUnknown;  // kUnknown: no fill
-  int expected = kUnknown;     // the variant the checked buffers hold after a good copy
+  int expected = kUnknown;     // the pattern the checked buffers hold after a good copy
   bool resetSum = false;       // a read-only pass: its sum is zeroed
 };
 
@@ -62,7 +80,7 @@ SampleFills planSample(CopyMethod method, Reach source, Reach destination, int s
                        int destinationHolds);
 
 // What the two buffers hold after the sample's copy went as `fills` expected (verified, or with
-// verification off taken as done): the new variants, kUnknown where nothing is known.
+// verification off taken as done): the new patterns, kUnknown where nothing is known.
 struct Holdings {
   int source = kUnknown;
   int destination = kUnknown;

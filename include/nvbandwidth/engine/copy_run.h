@@ -21,9 +21,9 @@
 
 namespace nvbw::engine {
 
-// The pattern a check compares with: a variant (buffer_content.h), or the write-only pass's
-// value in every word.
-constexpr int kWriteOnlyPattern = kVariants;
+// The pattern a check compares with: one of buffer_content.h's, or the write-only pass's value
+// in every word.
+constexpr int kWriteOnlyPattern = kPatterns;
 
 // The 2 MiB patterns, per device on first use, and their words on the host (for host checks).
 class PatternCache {

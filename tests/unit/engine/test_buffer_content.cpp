@@ -1,7 +1,8 @@
 // What a sample fills (engine/buffer_content.h) and how host memory is checked
-// (engine/host_check.h): whatever the buffers held, after a sample's fills the source holds the
-// variant its check expects and the destination a different one (so every word the copy fails to
-// write is caught), and a kept buffer is not filled again where it already holds what is needed.
+// (engine/host_check.h): whatever the buffers held, after a sample's fills every word a copy
+// writes differs from what the copy will write there (so every word the copy fails to write is
+// caught), the check's pattern is what a good copy leaves, and a kept buffer is not filled again
+// where it already holds what is needed. The copies are simulated word by word on patterns' masks.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -12,12 +13,43 @@
 namespace nvbw::engine {
 namespace test_buffer_content {
 
-const int kHoldings[] = {kUnknown, 0, 1, 2, kFillVariant};
 const Reach kReaches[] = {Reach::Local, Reach::Peer, Reach::Host};
 const CopyMethod kPlainMethods[] = {CopyMethod::CopyEngine, CopyMethod::SmCopy, CopyMethod::Tma,
                                     CopyMethod::SmMulticast};
 
-int after(int fill, int held) { return fill != kUnknown ? fill : held; }
+// Every holding a buffer can be recorded with: nothing known, and every pattern.
+std::vector<int> allHoldings() {
+  std::vector<int> h = {kUnknown};
+  for (int p = 0; p < kPatterns; ++p)
+    if (p < kVariants || variantOf(p, false) != variantOf(p, true)) h.push_back(p);
+  return h;
+}
+
+// A buffer of four warp-parity periods, as the masks of the pattern it holds (kUnknown: a word
+// that matches no variant, which no fill rule may rely on).
+constexpr std::size_t kWords = 4 * 2 * kWarpParityWords;
+using Words = std::vector<long long>;
+
+Words holding(int pattern) {
+  Words w(kWords, -1);
+  if (pattern != kUnknown)
+    for (std::size_t i = 0; i < kWords; ++i) w[i] = patternMask(pattern, i);
+  return w;
+}
+
+Words filled(int fill, int held) { return holding(fill != kUnknown ? fill : held); }
+
+// A split-warp pass as the kernel makes it: odd warps copy source to destination, even warps the
+// other way (16-byte elements, 32 to a warp). `skip`: a word it fails to write.
+void splitWarpCopy(Words& src, Words& dst, std::size_t skip) {
+  for (std::size_t i = 0; i < kWords; ++i) {
+    if (i == skip) continue;
+    const bool odd = (i / kWarpParityWords) % 2 == 1;
+    (odd ? dst : src)[i] = (odd ? src : dst)[i];
+  }
+}
+
+bool holds(const Words& w, int pattern) { return w == holding(pattern); }
 
 TEST(BufferContent, VariantsDifferInEveryWord) {
   for (int a = 0; a < kVariants; ++a)
@@ -29,21 +61,48 @@ TEST(BufferContent, VariantsDifferInEveryWord) {
       }
 }
 
+TEST(BufferContent, PatternsOfTwoVariantsFollowTheWarpParity) {
+  EXPECT_EQ(twoVariants(2, 2), 2);
+  EXPECT_EQ(twoVariants(kUnknown, 1), kUnknown);
+  for (int even = 0; even < kVariants; ++even)
+    for (int odd = 0; odd < kVariants; ++odd) {
+      const int p = twoVariants(even, odd);
+      ASSERT_GE(p, 0);
+      ASSERT_LT(p, kPatterns);
+      EXPECT_EQ(variantOf(p, false), even);
+      EXPECT_EQ(variantOf(p, true), odd);
+      EXPECT_EQ(patternMask(p, 0), variantMask(even));
+      EXPECT_EQ(patternMask(p, kWarpParityWords - 1), variantMask(even));
+      EXPECT_EQ(patternMask(p, kWarpParityWords), variantMask(odd));
+      EXPECT_EQ(patternMask(p, 3 * kWarpParityWords + 5), variantMask(odd));
+    }
+  for (int a : allHoldings())
+    for (int b : allHoldings()) {
+      bool everywhere = a != kUnknown && b != kUnknown;
+      for (std::size_t w = 0; everywhere && w < 2 * kWarpParityWords; ++w)
+        everywhere = patternMask(a, w) != patternMask(b, w);
+      EXPECT_EQ(differEverywhere(a, b), everywhere) << a << " " << b;
+    }
+  // The 2 MiB pattern holds whole parity periods, so it can carry any of them.
+  EXPECT_EQ((std::size_t{2} << 20) / 4 % (2 * kWarpParityWords), 0u);
+}
+
 TEST(BufferContent, PlainCopiesStartFromASourceAndADifferentDestination) {
   for (CopyMethod method : kPlainMethods)
     for (Reach rs : kReaches)
       for (Reach rd : kReaches)
-        for (int s : kHoldings)
-          for (int d : kHoldings) {
+        for (int s : allHoldings())
+          for (int d : allHoldings()) {
             const SampleFills f = planSample(method, rs, rd, s, d);
-            const int source = after(f.source, s);
-            const int destination = after(f.destination, d);
             SCOPED_TRACE(std::to_string(s) + " " + std::to_string(d));
-            EXPECT_GE(source, 0);
-            EXPECT_LT(source, kSourceVariants);
+            const int source = f.source != kUnknown ? f.source : s;
+            const int destination = f.destination != kUnknown ? f.destination : d;
+            ASSERT_NE(source, kUnknown);
+            EXPECT_LT(variantOf(source, false), kSourceVariants);
+            EXPECT_LT(variantOf(source, true), kSourceVariants);
             EXPECT_EQ(f.expected, source);
-            EXPECT_NE(destination, kUnknown);
-            EXPECT_NE(destination, source);
+            EXPECT_TRUE(differEverywhere(source, destination));
+            EXPECT_EQ(afterCopy(method, f).destination, source);
           }
 }
 
@@ -55,13 +114,22 @@ TEST(BufferContent, AfterAGoodCopyOneBufferIsRefilledTheNearerOne) {
   f = planSample(CopyMethod::CopyEngine, Reach::Host, Reach::Local, 1, 1);
   EXPECT_EQ(f.source, kUnknown);
   EXPECT_EQ(f.destination, kFillVariant);
+  // A destination that holds the source's variant in half its words is not good enough either.
+  f = planSample(CopyMethod::CopyEngine, Reach::Local, Reach::Host, 1, twoVariants(0, 1));
+  EXPECT_EQ(f.source, 2);
+  EXPECT_EQ(f.destination, kUnknown);
 }
 
 TEST(BufferContent, KeptBuffersThatAlreadyDifferAreNotFilled) {
-  const SampleFills f = planSample(CopyMethod::SmCopy, Reach::Local, Reach::Peer, 2, kFillVariant);
+  SampleFills f = planSample(CopyMethod::SmCopy, Reach::Local, Reach::Peer, 2, kFillVariant);
   EXPECT_EQ(f.source, kUnknown);
   EXPECT_EQ(f.destination, kUnknown);
   EXPECT_EQ(f.expected, 2);
+  // What a split-warp copy left in a host buffer is a source for the next testcase's copy.
+  f = planSample(CopyMethod::CopyEngine, Reach::Host, Reach::Local, twoVariants(0, 2), 1);
+  EXPECT_EQ(f.source, kUnknown);
+  EXPECT_EQ(f.destination, kUnknown);
+  EXPECT_EQ(f.expected, twoVariants(0, 2));
 }
 
 TEST(BufferContent, SamplesInARowFillOneBufferEachAfterTheFirst) {
@@ -79,21 +147,56 @@ TEST(BufferContent, SamplesInARowFillOneBufferEachAfterTheFirst) {
   }
 }
 
-TEST(BufferContent, SplitWarpReadsOneVariantAndOverwritesAnother) {
-  for (int s : kHoldings)
-    for (int d : kHoldings) {
-      const SampleFills f = planSample(CopyMethod::SmSplitWarp, Reach::Local, Reach::Peer, s, d);
-      EXPECT_EQ(f.expected, f.source);
-      ASSERT_NE(f.source, kUnknown);
-      if (f.destination == kUnknown) {
-        // The written elements keep what both held, which is not what is read now.
-        EXPECT_EQ(s, d);
-        EXPECT_NE(s, f.source);
-        EXPECT_GE(s, 0);
-      }
+TEST(BufferContent, SplitWarpChecksCatchEveryWordNotWritten) {
+  for (Reach rs : kReaches)
+    for (Reach rd : kReaches)
+      for (int s : allHoldings())
+        for (int d : allHoldings()) {
+          SCOPED_TRACE(std::to_string(s) + " " + std::to_string(d));
+          const SampleFills f = planSample(CopyMethod::SmSplitWarp, rs, rd, s, d);
+          ASSERT_NE(f.expected, kUnknown);
+          const Words src = filled(f.source, s);
+          const Words dst = filled(f.destination, d);
+          Words a = src, b = dst;
+          splitWarpCopy(a, b, kWords);  // a good pass: both hold what the checks expect
+          EXPECT_TRUE(holds(a, f.expected));
+          EXPECT_TRUE(holds(b, f.expected));
+          const Holdings h = afterCopy(CopyMethod::SmSplitWarp, f);
+          EXPECT_EQ(h.source, f.expected);
+          EXPECT_EQ(h.destination, f.expected);
+          // A word left unwritten, in either direction, is found by one of the two checks.
+          for (std::size_t skip : {std::size_t{0}, kWarpParityWords + 3, kWords - 1}) {
+            Words x = src, y = dst;
+            splitWarpCopy(x, y, skip);
+            EXPECT_FALSE(holds(x, f.expected) && holds(y, f.expected)) << skip;
+          }
+        }
+}
+
+TEST(BufferContent, SplitWarpFillsTheFarBufferOnlyWhenNothingIsKnownOfIt) {
+  // Host to device (the far buffer is the source) and device to host (the destination).
+  for (const bool farIsSource : {true, false}) {
+    const Reach rs = farIsSource ? Reach::Host : Reach::Local;
+    const Reach rd = farIsSource ? Reach::Local : Reach::Host;
+    int s = kUnknown, d = kUnknown;
+    for (int sample = 0; sample < 5; ++sample) {
+      const SampleFills f = planSample(CopyMethod::SmSplitWarp, rs, rd, s, d);
+      const int farFill = farIsSource ? f.source : f.destination;
+      const int nearFill = farIsSource ? f.destination : f.source;
+      EXPECT_EQ(farFill != kUnknown, sample == 0) << sample;
+      EXPECT_NE(nearFill, kUnknown) << sample;
+      s = d = f.expected;
     }
-  EXPECT_EQ(planSample(CopyMethod::SmSplitWarp, Reach::Local, Reach::Peer, 1, 1).destination,
-            kUnknown);
+  }
+  // A far buffer kept from an earlier testcase is not filled; a near one that already differs
+  // from it in every word neither.
+  const int kept = twoVariants(0, 2);
+  SampleFills f = planSample(CopyMethod::SmSplitWarp, Reach::Host, Reach::Local, kept, kUnknown);
+  EXPECT_EQ(f.source, kUnknown);
+  EXPECT_EQ(f.destination, 1);
+  f = planSample(CopyMethod::SmSplitWarp, Reach::Host, Reach::Local, kept, 1);
+  EXPECT_EQ(f.source, kUnknown);
+  EXPECT_EQ(f.destination, kUnknown);
 }
 
 TEST(BufferContent, ReadOnlyFillsOnceWriteOnlyEverySample) {
@@ -103,7 +206,10 @@ TEST(BufferContent, ReadOnlyFillsOnceWriteOnlyEverySample) {
   const Holdings h = afterCopy(CopyMethod::SmReadOnly, f);
   f = planSample(CopyMethod::SmReadOnly, Reach::Local, Reach::Local, h.source, h.destination);
   EXPECT_EQ(f.source, kUnknown);
-  for (int d : kHoldings)
+  EXPECT_EQ(
+      planSample(CopyMethod::SmReadOnly, Reach::Local, Reach::Local, twoVariants(0, 1), 0).source,
+      0);
+  for (int d : allHoldings())
     EXPECT_EQ(planSample(CopyMethod::SmWriteOnly, Reach::Local, Reach::Local, 0, d).destination,
               kFillVariant);
 }
@@ -122,13 +228,17 @@ TEST(BufferContent, CountsOnePassPerFillAndCheck) {
   OperationCounts unverified;
   countSample(CopyMethod::CopyEngine, true, false, 1024, both, false, unverified);
   EXPECT_EQ(unverified.checks.count, 0u);
+  // A split-warp sample after the first: the near (device) buffer is filled, both are checked.
   OperationCounts split;
-  SampleFills reads;
-  reads.source = 1;
-  countSample(CopyMethod::SmSplitWarp, false, false, 1024, reads, true, split);
+  SampleFills nearOnly;
+  nearOnly.destination = 1;
+  countSample(CopyMethod::SmSplitWarp, true, false, 1024, nearOnly, true, split);
   EXPECT_EQ(split.fills.count, 1u);
-  EXPECT_EQ(split.fills.deviceBytes, 1024u);  // half of each buffer
+  EXPECT_EQ(split.fills.deviceBytes, 1024u);
+  EXPECT_EQ(split.fills.hostBytes, 0u);
   EXPECT_EQ(split.checks.count, 2u);
+  EXPECT_EQ(split.checks.hostBytes, 1024u);
+  EXPECT_EQ(split.checks.deviceBytes, 1024u);
 }
 
 // ---- Host checks

@@ -61,12 +61,6 @@ void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeom
 // buf[i] = pattern[i mod kPatternWords] for i < bytes / 4. `pattern` is a 2 MiB device buffer.
 void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern);
 
-// Fills the 16-byte elements a split-warp copy reads (even-warp elements of `dst`, odd-warp ones
-// of `src`) from the 2 MiB pattern `sources` and, unless `targets` is 0, the elements it writes
-// from `targets`, each element from the pattern's element at its position.
-void fillSplitWarp(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
-                   const SmCopyGeometry& geometry, CUdeviceptr sources, CUdeviceptr targets);
-
 // Result of a pattern check, written to mapped host memory by checkPattern.
 struct CheckResult {
   unsigned long long mismatches;   // number of 32-bit words that differ
