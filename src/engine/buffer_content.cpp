@@ -1,5 +1,7 @@
 #include "engine/buffer_content.h"
 
+#include "plans/pattern.h"
+
 namespace nvbw::engine {
 namespace {
 
@@ -123,6 +125,30 @@ SampleFills planSample(CopyMethod method, Reach source, Reach destination, int s
   return plainCopy(source, destination, sourceHolds, destinationHolds);
 }
 
+TailFill completingFill(const BufferContent& held, std::uint64_t address, std::size_t length) {
+  if (held.pattern == kUnknown || held.at != address || held.bytes >= length) return {};
+  const std::size_t from = held.bytes / kPatternBytes * kPatternBytes;
+  if (from == 0) return {};  // not even one whole period known: a full fill is as cheap
+  return {held.pattern, from};
+}
+
+SampleFills planFromRecords(CopyMethod method, Reach source, Reach destination, RecordedBuffer src,
+                            RecordedBuffer dst, std::size_t length) {
+  auto tail = [&](RecordedBuffer b) {
+    return b.held ? completingFill(*b.held, b.address, length) : TailFill{};
+  };
+  auto holds = [&](RecordedBuffer b, const TailFill& t) {
+    if (t.pattern != kUnknown) return t.pattern;
+    return b.held ? b.held->over(b.address, length) : kUnknown;
+  };
+  const TailFill srcTail = tail(src);
+  const TailFill dstTail = tail(dst);
+  SampleFills f = planSample(method, source, destination, holds(src, srcTail), holds(dst, dstTail));
+  if (f.source == kUnknown) f.sourceTail = srcTail;
+  if (f.destination == kUnknown) f.destinationTail = dstTail;
+  return f;
+}
+
 Holdings afterCopy(CopyMethod method, const SampleFills& fills) {
   switch (method) {
   case CopyMethod::SmReadOnly:
@@ -146,14 +172,13 @@ void countSample(CopyMethod method, bool sourceOnHost, bool destinationOnHost,
                  std::size_t checkedBytes, const SampleFills& fills, bool verify,
                  OperationCounts& counts) {
   const std::uint64_t bytes = checkedBytes;
-  if (fills.source != kUnknown) {
+  auto fill = [&](int full, const TailFill& tail, bool host) {
+    if (full == kUnknown && tail.pattern == kUnknown) return;
     ++counts.fills.count;
-    addPass(counts.fills, sourceOnHost, bytes);
-  }
-  if (fills.destination != kUnknown) {
-    ++counts.fills.count;
-    addPass(counts.fills, destinationOnHost, bytes);
-  }
+    addPass(counts.fills, host, full != kUnknown ? bytes : bytes - tail.from);
+  };
+  fill(fills.source, fills.sourceTail, sourceOnHost);
+  fill(fills.destination, fills.destinationTail, destinationOnHost);
   if (!verify) return;
   switch (method) {
   case CopyMethod::SmReadOnly:

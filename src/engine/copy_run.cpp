@@ -231,9 +231,8 @@ Reach destinationReach(const CopySpec& c) { return reachOf(c.dst, c); }
 
 void planFills(CopyRun& c, bool verify, OperationCounts& counts) {
   const CopySpec& s = *c.spec;
-  const int srcHolds = c.srcContent ? c.srcContent->over(c.src.ptr, c.checked) : kUnknown;
-  const int dstHolds = c.dstContent ? c.dstContent->over(c.dst.checked(), c.checked) : kUnknown;
-  c.fills = planSample(s.method, sourceReach(s), destinationReach(s), srcHolds, dstHolds);
+  c.fills = planFromRecords(s.method, sourceReach(s), destinationReach(s),
+                            {c.srcContent, c.src.ptr}, {c.dstContent, c.dst.checked()}, c.checked);
   countSample(s.method, s.src.kind == MemoryKind::Host, s.dst.kind == MemoryKind::Host, c.checked,
               c.fills, verify, counts);
   // Until the sample has gone well nothing is known of what they hold.
@@ -248,9 +247,13 @@ void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
   ContextScope scope(gpu, s.execDevice);
   const CUstream st = c.stream->get();
   auto pattern = [&](int variant) { return patterns.get(s.execDevice, variant); };
-  if (f.source != kUnknown) kernels::fillPattern(st, c.src.ptr, c.checked, pattern(f.source));
-  if (f.destination != kUnknown)
-    kernels::fillPattern(st, c.dst.checked(), c.checked, pattern(f.destination));
+  auto fill = [&](CUdeviceptr at, int full, const TailFill& tail) {
+    if (full != kUnknown) kernels::fillPattern(st, at, c.checked, pattern(full));
+    if (tail.pattern != kUnknown)
+      kernels::fillPattern(st, at + tail.from, c.checked - tail.from, pattern(tail.pattern));
+  };
+  fill(c.src.ptr, f.source, f.sourceTail);
+  fill(c.dst.checked(), f.destination, f.destinationTail);
   if (f.resetSum) NVBW_CU(gpu.api(), cuMemsetD32Async, c.readSum->ptr(), 0, 2, st);  // 8 bytes
 }
 

@@ -236,8 +236,9 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     std::uint64_t longest = 0;
     for (FakeCopy& c : copies) {
       const CopySpec& s = *c.spec;
-      c.fills = engine::planSample(s.method, engine::sourceReach(s), engine::destinationReach(s),
-                                   c.src->over(0, c.checked), c.dst->over(0, c.checked));
+      c.fills =
+          engine::planFromRecords(s.method, engine::sourceReach(s), engine::destinationReach(s),
+                                  {c.src, 0}, {c.dst, 0}, c.checked);
       engine::countSample(s.method, s.src.kind == MemoryKind::Host, s.dst.kind == MemoryKind::Host,
                           c.checked, c.fills, settings_.verify, counts_);
       ++counts_.copies;

@@ -65,11 +65,24 @@ struct BufferContent {
 // How far a buffer is from the GPU that fills it: its own memory, another GPU's, host memory.
 enum class Reach { Local, Peer, Host };
 
+// A fill that completes a buffer known over less than a copy uses (a plain SM copy, which moves
+// a truncated size, left what it wrote over that size only): the pattern it holds, written from
+// the start of the 2 MiB pattern period in which its record ends to the end of the region. The
+// head of that period is rewritten with what it already holds, so the fill needs no offset into
+// the pattern.
+struct TailFill {
+  int pattern = kUnknown;  // kUnknown: none
+  std::size_t from = 0;    // bytes from the copy's address; a multiple of the pattern period
+};
+TailFill completingFill(const BufferContent& held, std::uint64_t address, std::size_t length);
+
 // What one copy's sample fills before it runs (a variant into the whole of its source or
-// destination buffer), and what its check expects afterwards.
+// destination buffer, or a tail that completes what it holds), and what its check expects.
 struct SampleFills {
   int source = kUnknown;       // kUnknown: no fill
   int destination = kUnknown;  // kUnknown: no fill
+  TailFill sourceTail;         // only where the source is not filled in full
+  TailFill destinationTail;    // likewise
   int expected = kUnknown;     // the pattern the checked buffers hold after a good copy
   bool resetSum = false;       // a read-only pass: its sum is zeroed
 };
@@ -78,6 +91,16 @@ struct SampleFills {
 // and `destinationHolds` over the region it uses (kUnknown: not known).
 SampleFills planSample(CopyMethod method, Reach source, Reach destination, int sourceHolds,
                        int destinationHolds);
+
+// The same from the buffers' records (null: nothing known) of the `length` bytes a copy uses from
+// each address: a record that reaches less far is completed by a tail fill first, unless the
+// sample fills that buffer in full anyway.
+struct RecordedBuffer {
+  const BufferContent* held = nullptr;
+  std::uint64_t address = 0;
+};
+SampleFills planFromRecords(CopyMethod method, Reach source, Reach destination, RecordedBuffer src,
+                            RecordedBuffer dst, std::size_t length);
 
 // What the two buffers hold after the sample's copy went as `fills` expected (verified, or with
 // verification off taken as done): the new patterns, kUnknown where nothing is known.
@@ -88,7 +111,8 @@ struct Holdings {
 Holdings afterCopy(CopyMethod method, const SampleFills& fills);
 
 // Adds the fills of one sample of a copy (`checkedBytes` in each buffer, which is host memory
-// where it says so) and, with `verify`, its checks to `counts`: one pass per kernel launch.
+// where it says so; a tail fill its own bytes) and, with `verify`, its checks to `counts`: one
+// pass per kernel launch.
 void countSample(CopyMethod method, bool sourceOnHost, bool destinationOnHost,
                  std::size_t checkedBytes, const SampleFills& fills, bool verify,
                  OperationCounts& counts);

@@ -9,6 +9,7 @@
 
 #include "engine/buffer_content.h"
 #include "engine/host_check.h"
+#include "plans/pattern.h"
 
 namespace nvbw::engine {
 namespace test_buffer_content {
@@ -197,6 +198,110 @@ TEST(BufferContent, SplitWarpFillsTheFarBufferOnlyWhenNothingIsKnownOfIt) {
   f = planSample(CopyMethod::SmSplitWarp, Reach::Host, Reach::Local, kept, 1);
   EXPECT_EQ(f.source, kUnknown);
   EXPECT_EQ(f.destination, kUnknown);
+}
+
+// ---- Records that reach less far than the copy (a truncated SM copy wrote the buffer before)
+
+TEST(BufferContent, AShortRecordIsCompletedFromThePeriodWhereItEnds) {
+  const std::size_t length = std::size_t{512} << 20;
+  const std::size_t truncated = length - (std::size_t{2} << 19) - 4096;  // ends mid-period
+  BufferContent held;
+  held.set(2, 4096, truncated);
+  const TailFill t = completingFill(held, 4096, length);
+  EXPECT_EQ(t.pattern, 2);
+  EXPECT_EQ(t.from, truncated / kPatternBytes * kPatternBytes);
+  EXPECT_EQ(t.from % kPatternBytes, 0u);
+  EXPECT_LE(t.from, truncated);
+  EXPECT_GT(t.from + kPatternBytes, truncated);
+  // Nothing to complete: a record that reaches far enough, another address, nothing known, or
+  // less than one whole period known (a full fill costs the same).
+  EXPECT_EQ(completingFill(held, 4096, truncated).pattern, kUnknown);
+  EXPECT_EQ(completingFill(held, 0, length).pattern, kUnknown);
+  EXPECT_EQ(completingFill(BufferContent{}, 4096, length).pattern, kUnknown);
+  BufferContent small;
+  small.set(1, 0, kPatternBytes - 4);
+  EXPECT_EQ(completingFill(small, 0, length).pattern, kUnknown);
+}
+
+// A word of the 2 MiB pattern buffer of `pattern` as the fill kernel reads it: which word of the
+// xorshift sequence it is and the mask of its variant.
+long long patternWord(int pattern, std::size_t k) {
+  return static_cast<long long>(k % kPatternWords) << 32 | patternMask(pattern, k);
+}
+
+// A buffer `periods` pattern periods long holding `pattern` over its first `knownWords` (the rest
+// matches nothing).
+Words shortRecord(int pattern, std::size_t periods, std::size_t knownWords) {
+  Words w(periods * kPatternWords, -1);
+  for (std::size_t i = 0; i < knownWords; ++i) w[i] = patternWord(pattern, i);
+  return w;
+}
+
+// As the fill kernel writes from `at + from`: word w of that range gets the pattern's word w.
+void fillFrom(Words& w, int pattern, std::size_t fromWord) {
+  for (std::size_t i = fromWord; i < w.size(); ++i) w[i] = patternWord(pattern, i - fromWord);
+}
+
+TEST(BufferContent, ATailFillLeavesTheWholeRegionHoldingThePattern) {
+  const std::size_t periods = 3;
+  const std::size_t length = periods * kPatternBytes;
+  for (int pattern : {1, twoVariants(0, 2)}) {
+    const std::size_t knownWords = 2 * kPatternWords + 5000;
+    BufferContent held;
+    held.set(pattern, 0, knownWords * 4);
+    const TailFill t = completingFill(held, 0, length);
+    ASSERT_EQ(t.pattern, pattern);
+    Words w = shortRecord(pattern, periods, knownWords);
+    fillFrom(w, t.pattern, t.from / 4);
+    for (std::size_t i = 0; i < w.size(); ++i) ASSERT_EQ(w[i], patternWord(pattern, i)) << i;
+  }
+}
+
+TEST(BufferContent, ASplitWarpFarBufferRecordedShortGetsOnlyItsTail) {
+  // Host to device: the host source was last written by a truncated SM copy.
+  const std::size_t length = std::size_t{512} << 20;
+  BufferContent host, device;
+  host.set(1, 0, length - 700 * 1024);
+  const SampleFills f = planFromRecords(CopyMethod::SmSplitWarp, Reach::Host, Reach::Local,
+                                        {&host, 0}, {&device, 64}, length);
+  EXPECT_EQ(f.source, kUnknown);  // not filled in full
+  EXPECT_EQ(f.sourceTail.pattern, 1);
+  EXPECT_EQ(f.sourceTail.from, length - kPatternBytes);
+  EXPECT_NE(f.destination, kUnknown);
+  EXPECT_EQ(f.destinationTail.pattern, kUnknown);
+  EXPECT_EQ(f.expected, twoVariants(variantOf(f.destination, false), 1));
+  OperationCounts c;
+  countSample(CopyMethod::SmSplitWarp, true, false, length, f, false, c);
+  EXPECT_EQ(c.fills.count, 2u);
+  EXPECT_EQ(c.fills.hostBytes, kPatternBytes);
+  EXPECT_EQ(c.fills.deviceBytes, length);
+  // Without a record the far buffer is filled in full, as before.
+  const SampleFills none = planFromRecords(CopyMethod::SmSplitWarp, Reach::Host, Reach::Local,
+                                           {nullptr, 0}, {&device, 64}, length);
+  EXPECT_NE(none.source, kUnknown);
+  EXPECT_EQ(none.sourceTail.pattern, kUnknown);
+}
+
+TEST(BufferContent, ABufferFilledInFullGetsNoTailFill) {
+  // A short record of the fill variant in a source: not a source pattern, so it is refilled.
+  const std::size_t length = 4 * kPatternBytes;
+  BufferContent src;
+  src.set(kFillVariant, 0, 3 * kPatternBytes + 8);
+  const SampleFills f = planFromRecords(CopyMethod::SmCopy, Reach::Local, Reach::Host, {&src, 0},
+                                        {nullptr, 0}, length);
+  EXPECT_NE(f.source, kUnknown);
+  EXPECT_EQ(f.sourceTail.pattern, kUnknown);
+  // The same record in a destination only needs its tail: it differs from every source.
+  BufferContent dst = src;
+  BufferContent source;
+  source.set(0, 0, length);
+  const SampleFills g = planFromRecords(CopyMethod::CopyEngine, Reach::Host, Reach::Local,
+                                        {&source, 0}, {&dst, 0}, length);
+  EXPECT_EQ(g.source, kUnknown);
+  EXPECT_EQ(g.destination, kUnknown);
+  EXPECT_EQ(g.destinationTail.pattern, kFillVariant);
+  EXPECT_EQ(g.destinationTail.from, 3 * kPatternBytes);
+  EXPECT_EQ(g.expected, 0);
 }
 
 TEST(BufferContent, ReadOnlyFillsOnceWriteOnlyEverySample) {
