@@ -213,6 +213,7 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
   c.stream.emplace(gpu, s.execDevice);
   c.start.emplace(gpu, s.execDevice);
   c.end.emplace(gpu, s.execDevice);
+  c.filled.emplace(gpu, s.execDevice);
 }
 
 namespace {

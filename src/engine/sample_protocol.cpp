@@ -55,7 +55,10 @@ std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
   coordinator.beginSample(!failure);
   rethrowIf(failure);
 
-  failure = attempt([&] { blockAndEnqueue(); });
+  failure = attempt([&] {
+    blockAndEnqueue();
+    awaitFills();
+  });
   if (failure) coordinator.abandon();  // no stream of ours may stay blocked
   coordinator.release(!failure);
   rethrowIf(failure);
@@ -78,12 +81,23 @@ std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
 
 // What a buffer holds decides what each sample fills (buffer_content.h): a kept buffer that
 // already holds a variant is not filled again, and of a source and destination that hold the
-// same, the one nearer the issuing GPU gets another.
+// same, the one nearer the issuing GPU gets another. The fills run while the copies are queued
+// behind them (stream order); awaitFills waits for them before the latch opens.
 void SampleProtocol::fill(unsigned) {
   PhaseTimer timer(p_.times.fill);
   for (CopyRun& c : runs_) planFills(c, p_.settings.verify, p_.counts);
-  for (CopyRun& c : runs_) fillCopy(p_.gpu, p_.patterns, c);
-  for (CopyRun& c : runs_) c.stream->synchronize();
+  for (CopyRun& c : runs_) {
+    fillCopy(p_.gpu, p_.patterns, c);
+    c.filled->record(c.stream->get());
+  }
+}
+
+// Every fill has finished before any copy may start: a stream whose fill ran late would start
+// its copies after the others', and another process's copies use these buffers once the latch
+// opens.
+void SampleProtocol::awaitFills() {
+  PhaseTimer timer(p_.times.fill);
+  for (const CopyRun& c : runs_) c.filled->synchronize();
 }
 
 // Each stream: the spin kernel, then the warm-up copies; then the timed part of each group.

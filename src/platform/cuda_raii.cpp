@@ -118,6 +118,10 @@ void Event::record(CUstream stream) const {
   NVBW_CU(event_.releaser().gpu->api(), cuEventRecord, event_.get(), stream);
 }
 
+void Event::synchronize() const {
+  NVBW_CU(event_.releaser().gpu->api(), cuEventSynchronize, event_.get());
+}
+
 float Event::elapsedSince(const Event& start) const {
   float ms = 0.0f;
   NVBW_CU(event_.releaser().gpu->api(), cuEventElapsedTime, &ms, start.event_.get(), event_.get());

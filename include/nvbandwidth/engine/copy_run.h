@@ -98,6 +98,7 @@ struct CopyRun {
   std::optional<Stream> stream;
   std::optional<Event> start;
   std::optional<Event> end;
+  std::optional<Event> filled;          // recorded after the sample's fills, before its spin kernel
   std::optional<DeviceBuffer> readSum;  // SmReadOnly: the sum of the words read (on its GPU)
   // What the two buffers hold (the pool's record of a kept buffer, or the measurement's own) and
   // this sample's fills.

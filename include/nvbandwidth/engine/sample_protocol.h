@@ -1,7 +1,7 @@
-// One sample of the copies that run at once, step by step: fill, latch, enqueue, release,
-// synchronise, verify, time. The copies are those of one measurement, or of a round of them
-// (measurements on disjoint GPUs): each measurement's are timed from its own first stream, and
-// one latch releases them all. The steps that involve other processes go through the
+// One sample of the copies that run at once, step by step: fill, latch, enqueue (while the fills
+// run), release, synchronise, verify, time. The copies are those of one measurement, or of a round
+// of them (measurements on disjoint GPUs): each measurement's are timed from its own first stream,
+// and one latch releases them all. The steps that involve other processes go through the
 // SampleCoordinator; corruption for tests goes through the FaultInjector. In a multi-process
 // run a process may have no copy of its own in a measurement: it still takes every step.
 #pragma once
@@ -49,6 +49,7 @@ class SampleProtocol {
  private:
   void fill(unsigned sample);
   void blockAndEnqueue();
+  void awaitFills();
   void enqueueMeasured(std::size_t group);
   void wait();
   void verify(unsigned sample);

@@ -106,6 +106,8 @@ class Event {
   Event(const Gpu& gpu, int device);
   CUevent get() const { return event_.get(); }
   void record(CUstream stream) const;
+  // Returns once the work before its last record has finished.
+  void synchronize() const;
   // Milliseconds from `start` to this event (both completed), as the driver reports them.
   float elapsedSince(const Event& start) const;
 
