@@ -134,18 +134,23 @@ TailFill completingFill(const BufferContent& held, std::uint64_t address, std::s
 
 SampleFills planFromRecords(CopyMethod method, Reach source, Reach destination, RecordedBuffer src,
                             RecordedBuffer dst, std::size_t length) {
-  auto tail = [&](RecordedBuffer b) {
-    return b.held ? completingFill(*b.held, b.address, length) : TailFill{};
+  // What a buffer holds over the whole region once its tail fill (if any) is done.
+  struct Completed {
+    int holds = kUnknown;
+    TailFill tail;
   };
-  auto holds = [&](RecordedBuffer b, const TailFill& t) {
-    if (t.pattern != kUnknown) return t.pattern;
-    return b.held ? b.held->over(b.address, length) : kUnknown;
+  auto complete = [&](RecordedBuffer b) {
+    Completed c;
+    if (!b.held) return c;
+    c.tail = completingFill(*b.held, b.address, length);
+    c.holds = c.tail.pattern != kUnknown ? c.tail.pattern : b.held->over(b.address, length);
+    return c;
   };
-  const TailFill srcTail = tail(src);
-  const TailFill dstTail = tail(dst);
-  SampleFills f = planSample(method, source, destination, holds(src, srcTail), holds(dst, dstTail));
-  if (f.source == kUnknown) f.sourceTail = srcTail;
-  if (f.destination == kUnknown) f.destinationTail = dstTail;
+  const Completed s = complete(src);
+  const Completed d = complete(dst);
+  SampleFills f = planSample(method, source, destination, s.holds, d.holds);
+  if (f.source == kUnknown) f.sourceTail = s.tail;
+  if (f.destination == kUnknown) f.destinationTail = d.tail;
   return f;
 }
 
