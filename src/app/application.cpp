@@ -18,6 +18,7 @@
 #include "app/summarize_command.h"
 #include "app/testcase_loop.h"
 #include "core/escape.h"
+#include "core/say_line.h"
 #include "core/utc_time.h"
 #include "core/version.h"
 #include "facts/driver_version.h"
@@ -286,7 +287,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
 
   ExecHooks hooks;
   hooks.stopRequested = ctx_.stopRequested;
-  hooks.note = [this](const std::string& line) { ctx_.err << line << '\n'; };
+  hooks.note = [this](const std::string& line) { sayLine(ctx_.err, line); };
   std::unique_ptr<PlanExecutor> executor;
   h.settings.hugePageBytes = host.hugePageBytes;
   try {
@@ -346,8 +347,8 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   } catch (const Interrupted& e) {
     // The report is printed all the same, without the verdicts that were not reached.
     if (progress_) progress_->clear();
-    ctx_.err << "NOTE: stopped by " << signalName(e.signal())
-             << " while the run was judged: what was not judged is not in the report." << std::endl;
+    sayLine(ctx_.err, std::string("NOTE: stopped by ") + signalName(e.signal()) +
+                          " while the run was judged: what was not judged is not in the report.");
     status = kExitInterruptedBase + e.signal();
   }
   if (progress_) progress_->clear();
@@ -387,11 +388,13 @@ void RunCommand::confirm(Comparison& compared, Report& report, int& status) {
   }
   if (!suspects.empty()) {
     if (progress_) progress_->clear();
-    ctx_.err << "NOTE: " << compared.suspects()
-             << " cells slower than the baseline or unstable: measuring " << suspects.size()
-             << " testcase" << (suspects.size() == 1 ? "" : "s") << " " << options_.confirmRuns
-             << " more time" << (options_.confirmRuns == 1 ? "" : "s")
-             << " before judging them (--confirm)." << std::endl;
+    std::ostringstream note;
+    note << "NOTE: " << compared.suspects()
+         << " cells slower than the baseline or unstable: measuring " << suspects.size()
+         << " testcase" << (suspects.size() == 1 ? "" : "s") << " " << options_.confirmRuns
+         << " more time" << (options_.confirmRuns == 1 ? "" : "s")
+         << " before judging them (--confirm).";
+    sayLine(ctx_.err, note.str());
   }
   ConfirmationRuns runs =
       suspects.empty() || !confirmationRunner_ ? ConfirmationRuns{} : confirmationRunner_(suspects);
@@ -556,14 +559,14 @@ int runApplication(const Options& options, AppContext& ctx) {
     checkWritable(ctx.err, "error");
     return status;
   } catch (const WriteFailed& e) {
-    ctx.err << "nvbandwidth: " << e.what() << std::endl;
+    sayLine(ctx.err, std::string("nvbandwidth: ") + e.what());
     return kExitFailure;
   } catch (const Interrupted& e) {
     // Before anything was printed (a report file was being read) or instead of printing it.
     return kExitInterruptedBase + e.signal();
   } catch (const std::exception& e) {
     // Last resort: never let an exception terminate the process.
-    ctx.err << "ERROR: " << e.what() << std::endl;
+    sayLine(ctx.err, std::string("ERROR: ") + e.what());
     return kExitFailure;
   }
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/expectation_checks.h"
+#include "core/say_line.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "fleet/metrics/metrics.h"
@@ -173,7 +174,7 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
     file.write(text);
     return kExitOk;
   } catch (const FileWriteError& e) {
-    ctx.err << "nvbandwidth: " << e.what() << std::endl;
+    sayLine(ctx.err, std::string("nvbandwidth: ") + e.what());
     return kExitFailure;
   }
 }
@@ -190,7 +191,7 @@ int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& repo
   try {
     pieces = metricsPieces(report, stop);
   } catch (const MetricsTooLarge& e) {
-    ctx.err << "nvbandwidth: " << file.target().label() << ": " << e.what() << std::endl;
+    sayLine(ctx.err, "nvbandwidth: " + file.target().label() + ": " + e.what());
     return kExitFailure;
   }
   throwIfStopped(stop);

@@ -18,6 +18,7 @@
 #include <ostream>
 
 #include "core/error.h"
+#include "core/say_line.h"
 #include "report/listing.h"
 #include "report/output.h"
 #include "report/peak_assessment.h"
@@ -195,11 +196,11 @@ class TextOutput : public Output {
   // The run warnings and the interruption line go to stderr (see the top of this file).
   void finish(const RunEnd& end) override {
     out_ << std::flush;
-    for (const std::string& line : end.warnings) err_ << line << "\n";
+    for (const std::string& line : end.warnings) sayLine(err_, line);
     if (end.interruptedBy) {
-      err_ << "Interrupted by " << signalName(*end.interruptedBy) << ": " << end.finished << " of "
-           << end.selected << " selected testcases reported above; the rest did not run.\n"
-           << std::flush;
+      sayLine(err_, "Interrupted by " + std::string(signalName(*end.interruptedBy)) + ": " +
+                        std::to_string(end.finished) + " of " + std::to_string(end.selected) +
+                        " selected testcases reported above; the rest did not run.");
       return;
     }
     err_ << std::flush;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/say_line.h"
 
 namespace nvbw::multinode {
 
@@ -100,7 +101,7 @@ void MpiCommunicator::abandon(const char* what, int signal,
                 std::to_string(timeout_.count()) +
                 " s (NVBW_MPI_TIMEOUT_S); processes: " + std::to_string(size_);
   // Said at once: when a rank died, mpirun may stop passing on rank 0's report.
-  std::cerr << "nvbandwidth: " << loss.message << ": ending the run" << std::endl;
+  sayLine(std::cerr, "nvbandwidth: " + loss.message + ": ending the run");
   loss_ = std::move(loss);
   throwIfLost();
   throw Error(loss_->message);  // not reached
