@@ -86,7 +86,9 @@ void expectSummaryRefuses(const std::vector<std::string>& extra) {
   EXPECT_EQ(run.exitCode, 2) << extra[0] << " " << extra[1] << nvbw::test::describe(run);
   EXPECT_EQ(run.out, "");
   // The one line names the option (but -p's, which keeps upstream's words).
-  if (extra[0] != "-p") EXPECT_NE(run.err.find(extra[0]), std::string::npos) << run.err;
+  if (extra[0] != "-p") {
+    EXPECT_NE(run.err.find(extra[0]), std::string::npos) << run.err;
+  }
 }
 
 // ---- 1. A command never writes over a report it reads, those found in folders included ----

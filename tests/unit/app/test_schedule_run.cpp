@@ -88,7 +88,9 @@ TEST(ScheduleRun, UnknownLinksFallBackWithANote) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].get<std::string>().find("measure pair by pair"), std::string::npos) << notes;
   for (const json& e : entries(r))
-    if (e.contains("schedule")) EXPECT_EQ(e["schedule"], "pair_by_pair") << e["name"];
+    if (e.contains("schedule")) {
+      EXPECT_EQ(e["schedule"], "pair_by_pair") << e["name"];
+    }
 }
 
 TEST(ScheduleRun, ForcedRoundsRunWithAWarning) {
@@ -98,7 +100,9 @@ TEST(ScheduleRun, ForcedRoundsRunWithAWarning) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].get<std::string>().rfind("WARNING: --schedule force-rounds", 0), 0u) << notes;
   for (const json& e : entries(r))
-    if (e.contains("schedule")) EXPECT_EQ(e["schedule"], "rounds") << e["name"];
+    if (e.contains("schedule")) {
+      EXPECT_EQ(e["schedule"], "rounds") << e["name"];
+    }
 }
 
 TEST(ScheduleRun, PairsIsTheDefaultAndSaysNothing) {
@@ -130,7 +134,9 @@ TEST(ScheduleRun, WithPairAndTargetNumPairs) {
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i]["values"], b[i]["values"]);
     EXPECT_EQ(b[0]["schedule"], "rounds");
-    if (selection[0] == "--pair") EXPECT_EQ(b[0]["rounds"], 2);  // 2 -> 5, then 5 -> 2
+    if (selection[0] == "--pair") {  // 2 -> 5, then 5 -> 2
+      EXPECT_EQ(b[0]["rounds"], 2);
+    }
   }
 }
 

@@ -184,7 +184,7 @@ TEST(JsonScanner, AMatrixReadStraightIntoCellsFailsAsAValueWould) {
       EXPECT_EQ(numberMatrixProblemOf(text, budget), parseProblemOf(text, budget))
           << text << " within " << budget;
   }
-  for (const std::string text : std::vector<std::string>{
+  for (const std::string& text : std::vector<std::string>{
            "[[\"55.1\", \"N/A\"], [\"1\", \"2\"]]", "[[\"a\", \"b\"], [\"c\"]]",
            "[[\"a\", \"\\x\"]]", "[[\"a\", \"b\"]", "[[\"" + std::string(40, 'y') + "\"]]"}) {
     EXPECT_EQ(stringMatrixProblemOf(text, -1), parseProblemOf(text, -1)) << text;

@@ -238,7 +238,9 @@ TEST(ReportShape, ARepeatedMatrixKeyCountsAsItsLaterValue) {
     EXPECT_EQ(repeatedKeyProblem("bandwidth_matrix", json::array({json::array({5, "x"})}), json(),
                                  scope, scope == ReadScope::Whole ? &cells : nullptr),
               "");
-    if (scope == ReadScope::Whole) EXPECT_EQ(cells, 2u);
+    if (scope == ReadScope::Whole) {
+      EXPECT_EQ(cells, 2u);
+    }
   }
 }
 

@@ -137,7 +137,9 @@ TEST_P(PairPlans, SampledPairsPackIntoDisjointRounds) {
     }
     EXPECT_LE(plan.rounds.size(), plan.measurements.size());
     // Below four GPUs n pairs are all of them.
-    if (n >= 4) EXPECT_LT(plan.measurements.size(), pairByPair.measurements.size());
+    if (n >= 4) {
+      EXPECT_LT(plan.measurements.size(), pairByPair.measurements.size());
+    }
   }
 }
 
