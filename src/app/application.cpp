@@ -30,6 +30,7 @@
 #include "plans/pair_selection.h"
 #include "plans/registry.h"
 #include "platform/huge_pages.h"
+#include "platform/logical_gpus.h"
 #include "report/listing.h"
 #include "report/output.h"
 #include "report/output_fanout.h"
@@ -236,6 +237,11 @@ int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::stri
   return kExitFailure;
 }
 
+std::optional<std::uint64_t> logicalGpusOf(const SystemFacts& system) {
+  if (system.logicalGpus == 0) return std::nullopt;
+  return static_cast<std::uint64_t>(system.logicalGpus);
+}
+
 // The header's facts about the opened machine: system, environment and the notes they call for.
 void addMachineFacts(RunHeader& h, const Platform& platform) {
   h.system = platform.systemFacts();
@@ -269,6 +275,9 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   } catch (const UsageError& e) {
     pairProblem = e.what();
   }
+  // --baseline: a run of logical GPUs is never judged against real ones, nor the other way round.
+  if (!pairProblem)
+    pairProblem = files_.baseline.logicalGpusProblem("this run", logicalGpusOf(h.system));
   if ((pairProblem = agreedUsageProblem(ctx_, pairProblem))) {
     ctx_.err << usageErrorLine(*pairProblem) << std::flush;
     return kExitUsage;
@@ -279,6 +288,8 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   const ScheduleChoice schedule =
       chooseSchedule(options_.schedule, platform->topology(), ctx_.comm ? *ctx_.comm : alone);
   h.notes = schedule.notes;
+  if (h.system.logicalGpus > 0)
+    h.notes.insert(h.notes.begin(), logicalGpusNote(h.system.logicalGpus, h.system.devices.at(0)));
   const HostMemoryChoice host = hostMemoryChoice(options_);
   if (host.note) h.warnings.push_back(*host.note);
   if (host.problem) h.warnings.push_back(hostTestcasesWaivedNote(*host.problem));

@@ -248,6 +248,11 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 }
 
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
+  if (const auto problem =
+          files.baseline.logicalGpusProblem("the current report", files.current->logicalGpus)) {
+    ctx.err << usageErrorLine(*problem) << std::flush;
+    return kExitUsage;
+  }
   const Comparison c = compareWithBaseline(files.baseline, *files.current, options.tolerancePercent,
                                            ctx.stopRequested);
   const std::vector<ExpectationResult> checks =

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "app/application.h"
+#include "app/test_switches.h"
 #include "facts/driver_version.h"
 #include "facts/machine_facts.h"
 #include "facts/nvml.h"
@@ -11,6 +12,7 @@
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
 #include "platform/host_page_reserve.h"
+#include "platform/logical_gpus.h"
 
 namespace nvbw {
 namespace {
@@ -19,8 +21,9 @@ class GpuPlatform final : public Platform {
  public:
   explicit GpuPlatform(const PlatformStart& start)
       : driver_(DriverLibrary::load()), reserve_(start.hostBuffers),
-        nvml_(std::async(std::launch::async, [] { return Nvml::open(); })), gpu_(driver_.api()),
-        topology_(gpu_), facts_(gpu_, nvml_.get()) {
+        nvml_(std::async(std::launch::async, [] { return Nvml::open(); })),
+        gpu_(driver_.api(), logicalGpusFromEnvironment()), topology_(gpu_),
+        facts_(gpu_, nvml_.get()) {
     topology_.setConfidentialComputing(facts_.confidentialComputing());
     topology_.setLinkFacts(facts_.linkFacts());
   }
@@ -30,6 +33,7 @@ class GpuPlatform final : public Platform {
     info.cudaDriverVersion = gpu_.driverCudaVersion();
     info.driverVersion = readDriverVersion();
     for (int d = 0; d < gpu_.deviceCount(); ++d) info.devices.push_back(gpu_.info(d));
+    info.logicalGpus = gpu_.logicalGpus();
     return info;
   }
 
@@ -38,7 +42,7 @@ class GpuPlatform final : public Platform {
 
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                                  ExecHooks hooks) override {
-    return makeGpuPlanExecutor(gpu_, settings, std::move(hooks), &reserve_);
+    return makeGpuPlanExecutor(gpu_, settings, withTestSwitches(std::move(hooks), gpu_), &reserve_);
   }
 
  private:

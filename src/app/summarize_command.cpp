@@ -32,9 +32,14 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
                         const CommandFiles& files, AppContext& ctx) {
   SummaryOptions selection;
   selection.testcases = testcases;
-  const FleetSummary summary =
-      files.summarized ? summarizeReports(*files.summarized, selection, ctx.stopRequested)
-                       : summarizeReports(options.summarize, selection, ctx.stopRequested);
+  FleetSummary summary;
+  try {
+    summary = files.summarized ? summarizeReports(*files.summarized, selection, ctx.stopRequested)
+                               : summarizeReports(options.summarize, selection, ctx.stopRequested);
+  } catch (const UsageError& e) {  // reports of logical GPUs beside real ones
+    ctx.err << usageErrorLine(e.what()) << std::flush;
+    return kExitUsage;
+  }
   throwIfStopped(ctx.stopRequested);
   if (options.json)
     writeSummaryDocument(ctx.out, summary);

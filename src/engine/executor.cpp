@@ -162,6 +162,7 @@ GpuPlanExecutor::measureLatency(const Plan& plan, const std::vector<std::size_t>
       throw std::logic_error("a round mixes pointer chases with copies");
     specs.push_back(*m.latency);
   }
+  if (hooks_.freshBuffers) pool_.clear();
   std::vector<std::vector<double>> chased =
       engine::measureLatency(gpu_, pool_, specs, settings_, counts_, afterSample);
   std::vector<MeasurementSamples> samples(group.size());
@@ -171,6 +172,7 @@ GpuPlanExecutor::measureLatency(const Plan& plan, const std::vector<std::size_t>
 
 GroupBuffers GpuPlanExecutor::buffersFor(const std::vector<BufferSpec>& specs, bool multiProcess) {
   GroupBuffers buffers;
+  if (hooks_.freshBuffers) pool_.clear();
   if (multiProcess) {
     buffers.shared = hooks_.processes->acquire(specs);  // collective: every process, all specs
     buffers.sharedContents.resize(specs.size());

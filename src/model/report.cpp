@@ -80,4 +80,23 @@ std::size_t Report::gpuCount() const {
   return std::max(gpuDeviceList ? gpuDeviceList->size() : 0, processes ? processes->size() : 0);
 }
 
+namespace {
+
+std::string gpusOf(const std::string& side, std::optional<std::uint64_t> logical) {
+  return logical ? side + " is of " + std::to_string(*logical) +
+                       " logical GPUs (NVBW_LOGICAL_GPUS: one GPU presented as several, a testing "
+                       "aid)"
+                 : side + " is of real GPUs";
+}
+
+}  // namespace
+
+std::optional<std::string> logicalGpusMismatch(const std::string& aName,
+                                               std::optional<std::uint64_t> a,
+                                               const std::string& bName,
+                                               std::optional<std::uint64_t> b) {
+  if (a == b) return std::nullopt;
+  return gpusOf(aName, a) + " and " + gpusOf(bName, b) + ": no verdict between them means anything";
+}
+
 }  // namespace nvbw

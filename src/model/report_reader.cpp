@@ -156,9 +156,9 @@ const std::vector<StringFact>& stringFacts() {
 
 // What the summary reads of a run object; the rest of it only needs to be JSON there.
 bool summaryReads(const std::string& key) {
-  for (const char* k :
-       {keys::kHostname, keys::kGpuDeviceList, keys::kProcesses, keys::kSchemaVersion, keys::kError,
-        keys::kInterrupted, keys::kTestcases, keys::kComparison, keys::kExpectations})
+  for (const char* k : {keys::kHostname, keys::kGpuDeviceList, keys::kProcesses,
+                        keys::kSchemaVersion, keys::kError, keys::kLogicalGpus, keys::kInterrupted,
+                        keys::kTestcases, keys::kComparison, keys::kExpectations})
     if (key == k) return true;
   return false;
 }
@@ -240,6 +240,9 @@ class DocumentReader {
       integer(v, at, 0);
       (key == keys::kCudaRuntimeVersion ? report_.cudaRuntimeVersion : report_.cudaDriverVersion) =
           v.asUnsigned();
+    } else if (key == keys::kLogicalGpus) {
+      integer(v, at, 0);
+      report_.logicalGpus = v.asUnsigned();
     } else if (key == keys::kWarnings) {
       stringArray(v, at);
       take(v, report_.warnings);

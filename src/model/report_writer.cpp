@@ -117,6 +117,7 @@ void putFacts(json& j, const Report& r) {
   put(j, keys::kError, r.error);
   put(j, keys::kErrorDetail, r.errorDetail);
   put(j, keys::kCudaDriverVersion, r.cudaDriverVersion);
+  put(j, keys::kLogicalGpus, r.logicalGpus);
   put(j, keys::kSchemaVersion, r.schemaVersion);
   put(j, keys::kRelease, r.release);
   put(j, keys::kHostname, r.hostname);

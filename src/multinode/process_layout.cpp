@@ -22,7 +22,8 @@ std::vector<int> chosenDevices(const std::vector<RankReport>& reports) {
 std::optional<std::string> sharedGpuProblem(const std::vector<RankGpu>& gpus) {
   for (std::size_t a = 0; a < gpus.size(); ++a)
     for (std::size_t b = a + 1; b < gpus.size(); ++b)
-      if (gpus[a].host == gpus[b].host && gpus[a].uuid == gpus[b].uuid)
+      if (gpus[a].host == gpus[b].host && gpus[a].uuid == gpus[b].uuid &&
+          (gpus[a].logicalDevice < 0 || gpus[a].logicalDevice == gpus[b].logicalDevice))
         return "ranks " + std::to_string(a) + " and " + std::to_string(b) + " would both use GPU " +
                gpus[a].uuid + " on " + gpus[a].host +
                ": run one process per GPU (at most as many processes per host as it has GPUs), "

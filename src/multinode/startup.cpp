@@ -44,6 +44,7 @@ Value rankGpu(const LocalGpus& mine, const GpuAssignment& assignment) {
   me.set("bus", gpu.pciBus);
   me.set("slot", gpu.pciDevice);
   me.set("uuid", mine.uuids.at(device));
+  me.set("logical", mine.logicalGpus > 0 ? assignment.device : -1);
   return me;
 }
 
@@ -68,7 +69,8 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
   std::vector<RankGpu> gpus;
   for (const std::string& message : comm.allGather(compactJson(rankGpu(mine, assignment)))) {
     const Value j = parseJson(message);
-    gpus.push_back({text(j, "host"), text(j, "uuid")});
+    gpus.push_back(
+        {text(j, "host"), text(j, "uuid"), static_cast<int>(member(j, "logical").asInteger())});
     assignment.processes.push_back(
         {text(j, "host"), static_cast<int>(number(j, "device")),
          DeviceInfo{text(j, "name"), number(j, "domain"), number(j, "bus"), number(j, "slot"),
@@ -94,11 +96,15 @@ StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>
 
   // Any rank that disables multicast disables it for all: every rank takes the same path.
   const bool disabled = !agreeAll(comm, !probes.multicastDisabled);
-  const bool supported = !disabled && agreeAll(comm, probes.multicastSupported());
+  const bool logical = !agreeAll(comm, !probes.logicalGpus);
+  const bool supported = !disabled && !logical && agreeAll(comm, probes.multicastSupported());
 
   StartupDecision decision;
   decision.sharing = sharing.sharing;
   decision.facts = {size, sharing.problem, multicastProblem(disabled, supported, sharing.sharing)};
+  if (logical && !disabled)
+    decision.facts.multicastProblem =
+        std::string("the GPUs are logical (NVBW_LOGICAL_GPUS): multicast is never tried on them");
   if (size < 2) decision.facts.multicastProblem = std::string("this run has one process");
   decision.description = sharing.sharing == MemorySharing::None
                              ? "none: " + sharing.problem.value_or("")

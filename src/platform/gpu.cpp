@@ -3,9 +3,11 @@
 #include <array>
 #include <string>
 
+#include "platform/logical_gpus.h"
+
 namespace nvbw {
 
-Gpu::Gpu(const DriverApi& api) : api_(api) {
+Gpu::Gpu(const DriverApi& api, int logicalGpus) : api_(api), logicalGpus_(logicalGpus) {
   using Reason = DriverUnavailable::Reason;
   CUresult rc = api_.cuInit(0);
   if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
@@ -26,26 +28,32 @@ Gpu::Gpu(const DriverApi& api) : api_(api) {
     throw DriverUnavailable(Reason::Unusable, "the driver reported " + std::to_string(count) +
                                                   " GPUs (cuDeviceGetCount); expected 1 to " +
                                                   std::to_string(kMaxDevices));
+  checkOnePhysicalGpu(logicalGpus_, count);
   for (int i = 0; i < count; ++i) {
     CUdevice dev{};
     NVBW_CU(api_, cuDeviceGet, &dev, i);
-    devices_.push_back(dev);
+    physical_.push_back(dev);
   }
   try {
-    for (CUdevice dev : devices_) {
+    for (CUdevice dev : physical_) {
       CUcontext ctx = nullptr;
       NVBW_CU(api_, cuDevicePrimaryCtxRetain, &ctx, dev);
       contexts_.push_back(ctx);
     }
   } catch (...) {
-    for (std::size_t i = 0; i < contexts_.size(); ++i) api_.cuDevicePrimaryCtxRelease(devices_[i]);
+    for (std::size_t i = 0; i < contexts_.size(); ++i) api_.cuDevicePrimaryCtxRelease(physical_[i]);
     throw;
+  }
+  devices_ = physical_;
+  if (logicalGpus_ > 0) {
+    devices_.assign(static_cast<std::size_t>(logicalGpus_), physical_.front());
+    contexts_.assign(static_cast<std::size_t>(logicalGpus_), contexts_.front());
   }
 }
 
 Gpu::~Gpu() {
   api_.cuCtxSetCurrent(nullptr);
-  for (std::size_t i = 0; i < contexts_.size(); ++i) api_.cuDevicePrimaryCtxRelease(devices_[i]);
+  for (CUdevice dev : physical_) api_.cuDevicePrimaryCtxRelease(dev);
 }
 
 int Gpu::attribute(int index, CUdevice_attribute attr) const {
@@ -56,12 +64,14 @@ int Gpu::attribute(int index, CUdevice_attribute attr) const {
 
 bool Gpu::canAccessPeer(int index, int peer) const {
   if (index == peer) return false;
+  if (device(index) == device(peer)) return true;  // logical GPUs: the peer is its own memory
   int can = 0;
   NVBW_CU(api_, cuDeviceCanAccessPeer, &can, device(index), device(peer));
   return can != 0;
 }
 
 std::optional<bool> Gpu::peerNativeAtomics(int index, int peer) const {
+  if (index != peer && device(index) == device(peer)) return true;  // logical GPUs: one GPU
   int value = 0;
   if (index == peer ||
       api_.cuDeviceGetP2PAttribute(&value, CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
@@ -97,6 +107,7 @@ void Gpu::enablePeerAccess(int a, int b) const {
                           "cuCtxEnablePeerAccess(context(" + std::to_string(to) + "), 0) at " +
                               __FILE__ + ":" + std::to_string(__LINE__));
   };
+  if (device(a) == device(b)) return;  // logical GPUs: the same context reaches it already
   enable(a, b);
   enable(b, a);
 }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -124,6 +125,67 @@ TEST(MpiFake, TwoRanksOnOneGpuIsAStartupErrorOnEveryRank) {
   const RunResult run = mpirun(fake(2, {"-t", "35"}, {{"NVBW_FAKE_GPUS", "1"}}));
   EXPECT_EQ(run.exitCode, 1) << describe(run);
   EXPECT_EQ(countOf(run.err, "ranks 0 and 1 would both use GPU"), 1) << describe(run);
+}
+
+// NVBW_LOGICAL_GPUS (a testing aid): the one GPU as several logical GPUs, ranks on different
+// ones of it share it, memory is shared through POSIX file descriptors, and multicast is never
+// tried; every multinode testcase that needs no multicast is measured.
+TEST(MpiFake, RanksOnLogicalGpusOfOneGpuShareIt) {
+  for (const int ranks : {2, 4}) {
+    const RunResult run =
+        mpirun(fake(ranks, {"-j", "-p", "multinode"},
+                    {{"NVBW_FAKE_GPUS", "1"}, {"NVBW_LOGICAL_GPUS", std::to_string(ranks)}}));
+    SCOPED_TRACE(ranks);
+    EXPECT_EQ(run.exitCode, 0) << describe(run);
+    const json root = json::parse(run.out)["nvbandwidth"];
+    EXPECT_EQ(root["logical_gpus"], ranks);
+    EXPECT_EQ(root["memory_sharing"], "posix_fd");
+    ASSERT_EQ(root["processes"].size(), static_cast<std::size_t>(ranks));
+    EXPECT_EQ(root["processes"][0]["uuid"], root["processes"][ranks - 1]["uuid"]);
+    EXPECT_EQ(root["processes"][ranks - 1]["device"], ranks - 1);
+    std::set<std::string> passed;
+    int multicast = 0;
+    for (const json& entry : root["testcases"]) {
+      if (entry["status"] == "Passed") {
+        passed.insert(entry.value("testcase", entry["name"].get<std::string>()));
+        continue;
+      }
+      EXPECT_EQ(entry["status"], "Waived") << entry.dump();
+      if (entry.value("waive_reason", "")
+              .find("needs multicast objects: disabled by "
+                    "NVBANDWIDTH_DISABLE_MULTICAST=1") == 0)
+        ++multicast;
+    }
+    EXPECT_EQ(passed.size(), 11u);  // the 13 multinode testcases but the 2 multicast ones
+    EXPECT_EQ(multicast, 2);
+  }
+}
+
+TEST(MpiFake, LogicalGpusNeverTryMulticast) {
+  const MpiRun unset{
+      2, NVBW_MPI_FAKE_BINARY, {"-t", "45"}, {{"NVBW_FAKE_GPUS", "1"}, {"NVBW_LOGICAL_GPUS", "2"}}};
+  const RunResult run = mpirun(unset);
+  EXPECT_EQ(run.exitCode, 0) << describe(run);
+  EXPECT_EQ(countOf(run.err, "needs multicast objects: the GPUs are logical (NVBW_LOGICAL_GPUS): "
+                             "multicast is never tried on them"),
+            1)
+      << run.err;
+}
+
+TEST(MpiFake, WithoutTheVariableTwoRanksStillMayNotShareAGpu) {
+  const RunResult run =
+      mpirun(fake(2, {"-t", "35"}, {{"NVBW_FAKE_GPUS", "1"}, {"NVBW_LOGICAL_GPUS", ""}}));
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(countOf(run.err, "ranks 0 and 1 would both use GPU"), 1) << describe(run);
+}
+
+TEST(MpiFake, LogicalGpusOfSeveralGpusStopEveryRank) {
+  const RunResult run = mpirun(fake(2, {"-t", "35"}, {{"NVBW_LOGICAL_GPUS", "2"}}));
+  EXPECT_EQ(run.exitCode, 1) << describe(run);
+  EXPECT_EQ(countOf(run.err, "NVBW_LOGICAL_GPUS=2 presents one GPU as several, and this process "
+                             "sees 2 GPUs"),
+            1)
+      << describe(run);
 }
 
 TEST(MpiFake, AnErrorOnRankOneFailsThatTestcaseAndTheNextRuns) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "multinode/process_layout.h"
+#include "platform/logical_gpus.h"
 
 namespace nvbw::test {
 namespace {
@@ -121,6 +122,7 @@ FakeMachine fakeMachineFrom(const Variables& v) {
     machine.scope = RegistryScope::WithMultinode;
   }
   machine.behaviour = behaviourFrom(v);
+  machine.behaviour.logicalGpus = v(kLogicalGpusVariable);
   // With link facts the figures stay below the links' peaks, as hardware's do.
   if (!links.empty()) {
     machine.behaviour.hostScale = kFakeH200HostScale;

@@ -41,6 +41,8 @@
 //                              the faked GPUs do not support them)
 //   NVBW_FAKE_CC=D:CC,...      GPU D's compute capability as 10 * major + minor (default 90)
 //   NVBW_FAKE_CONFIDENTIAL=1   confidential computing on
+//   NVBW_LOGICAL_GPUS=N        as on the real platform (platform/logical_gpus.h): with
+//                              NVBW_FAKE_GPUS=1, that GPU presented as N logical GPUs
 // Driver failures, each reported through the code a real run reports it with:
 //   NVBW_FAKE_GPU_MEMORY_MIB=M every GPU has M MiB: a measurement whose buffers on one GPU need
 //                              more fails as cuMemAlloc does (the buffers come from the real

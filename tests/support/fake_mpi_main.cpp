@@ -8,6 +8,8 @@
 //   NVBW_FAKE_SAMPLE_MS  how long each sample takes (default 0)
 //   NVBW_FAKE_LINKS      "nvswitch": every GPU's NVLinks go to switches (as fake_main.cpp's)
 //   NVBW_FAKE_COUNTS     rank 0 appends a line of what each plan run did to this file
+//   NVBW_LOGICAL_GPUS    as on the real platform: with NVBW_FAKE_GPUS=1, each rank sees that GPU
+//                        as N logical GPUs, and ranks on different ones of it may share it
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -18,9 +20,11 @@
 #include "app/application.h"
 #include "fake_platform.h"
 #include "fake_topology.h"
+#include "multinode/attempt.h"
 #include "multinode/mpi/mpi_communicator.h"
 #include "multinode/startup.h"
 #include "output_fixtures.h"
+#include "platform/logical_gpus.h"
 #include "platform/signals.h"
 
 namespace {
@@ -32,14 +36,27 @@ std::string env(const char* name, const std::string& fallback) {
   return value ? value : fallback;
 }
 
+std::optional<std::string> optionalEnv(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::optional<std::string>(value) : std::nullopt;
+}
+
 class FakeMpiPlatform final : public Platform {
  public:
   explicit FakeMpiPlatform(Communicator& comm) : topology_(std::stoi(env("NVBW_FAKE_GPUS", "2"))) {
+    LocalGpus local{hostName(), {}, {}};
+    startupStep(comm, multinode::attempt([&] {
+                  local.logicalGpus = logicalGpusRequested(optionalEnv(kLogicalGpusVariable));
+                  checkOnePhysicalGpu(local.logicalGpus, topology_.deviceCount());
+                }));
+    if (local.logicalGpus > 0) topology_ = FakeTopology(local.logicalGpus);
     const int gpus = topology_.deviceCount();
     info_ = test::systemWith(gpus);
-    LocalGpus local{hostName(), info_.devices, {}};
+    info_.logicalGpus = local.logicalGpus;
+    local.devices = info_.devices;
     for (int d = 0; d < gpus; ++d)
-      local.uuids.push_back("GPU-fake-" + local.host + "-" + std::to_string(d));
+      local.uuids.push_back("GPU-fake-" + local.host + "-" +
+                            std::to_string(local.logicalGpus > 0 ? 0 : d));
     const GpuAssignment assignment = assignGpus(comm, local);
     SharingProbes probes;
     const std::string sharing = env("NVBW_FAKE_SHARING", "posix");
@@ -50,6 +67,7 @@ class FakeMpiPlatform final : public Platform {
     };
     probes.multicastSupported = [] { return false; };
     probes.multicastDisabled = env("NVBANDWIDTH_DISABLE_MULTICAST", "") == "1";
+    probes.logicalGpus = local.logicalGpus > 0;
     const StartupDecision world = decideStartup(comm, assignment.processes, probes);
     topology_.setProcessFacts(world.facts);
     if (const std::string links = env("NVBW_FAKE_LINKS", ""); !links.empty())

@@ -25,6 +25,7 @@
 #include "fake_topology.h"
 #include "output_fixtures.h"
 #include "platform/gpu.h"
+#include "platform/logical_gpus.h"
 
 namespace nvbw::test {
 namespace {
@@ -450,8 +451,29 @@ double fakeCopyValue(const BufferSpec& src, const BufferSpec& dst, std::size_t c
          0.25 * static_cast<double>(copyIndex);
 }
 
+namespace {
+
+// The one GPU of `physical` as `count` logical GPUs: its facts on every one, the links between
+// them those logicalLinkFacts gives.
+FakeTopology logicalTopology(const FakeTopology& physical, int count) {
+  FakeTopology logical(count, physical.smCount(0));
+  logical.setConfidentialComputing(physical.confidentialComputing());
+  logical.setProcessFacts(physical.processFacts());
+  for (int d = 0; d < count; ++d) {
+    logical.setComputeCapability(d, physical.computeCapability(0));
+    logical.setLinkFacts(d, logicalLinkFacts(physical.linkFacts(0)));
+  }
+  return logical;
+}
+
+}  // namespace
+
 FakePlatform::FakePlatform(FakeTopology topology, FakeBehaviour behaviour)
-    : topology_(std::move(topology)), behaviour_(std::move(behaviour)) {}
+    : topology_(std::move(topology)), behaviour_(std::move(behaviour)) {
+  logicalGpus_ = logicalGpusRequested(behaviour_.logicalGpus);
+  checkOnePhysicalGpu(logicalGpus_, topology_.deviceCount());
+  if (logicalGpus_ > 0) topology_ = logicalTopology(topology_, logicalGpus_);
+}
 
 EnvironmentSnapshot FakePlatform::environment() const {
   const std::vector<EnvironmentSnapshot>& e = behaviour_.environments;
@@ -463,6 +485,10 @@ EnvironmentSnapshot FakePlatform::environment() const {
 SystemFacts FakePlatform::systemFacts() const {
   SystemFacts info = systemWith(topology_.deviceCount());
   if (!behaviour_.release.empty()) info.release = behaviour_.release;
+  if (logicalGpus_ > 0) {
+    info.devices.assign(static_cast<std::size_t>(logicalGpus_), systemWith(1).devices.front());
+    info.logicalGpus = logicalGpus_;
+  }
   return info;
 }
 

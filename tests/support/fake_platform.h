@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -71,6 +72,10 @@ struct FakeBehaviour {
   bool pinFails = false;
   std::set<std::pair<int, int>> peerFails;  // enabling peer access from .first to .second fails
   std::string launchFails;  // a CUDA runtime error name: every SM copy kernel launch fails so
+  // NVBW_LOGICAL_GPUS as the environment gives it (nullopt: unset): the platform presents its one
+  // GPU as that many logical GPUs, as the real one does (platform/logical_gpus.h), or refuses to
+  // start for a value the real one refuses.
+  std::optional<std::string> logicalGpus;
   std::vector<int> computeCapabilities;  // per GPU, for the launch failures (set by FakePlatform)
   std::vector<int> smCounts;             // per GPU, for the SM copies' sizes (set by FakePlatform)
 };
@@ -94,6 +99,7 @@ class FakePlatform final : public Platform {
 
  private:
   mutable std::size_t environmentCalls_ = 0;
+  int logicalGpus_ = 0;
   FakeTopology topology_;
   FakeBehaviour behaviour_;
 };

@@ -20,6 +20,10 @@ struct ExecHooks {
   StopRequest stopRequested;
   std::function<void(const std::string&)> note;
   std::shared_ptr<ProcessGroup> processes;
+  // A test switch (NVBW_TEST_FRESH_BUFFERS=1): every measurement allocates its buffers afresh, as
+  // upstream does, instead of taking those the pool kept, to show that reuse changes nothing
+  // that is measured.
+  bool freshBuffers = false;
 };
 
 }  // namespace nvbw

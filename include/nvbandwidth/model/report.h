@@ -402,6 +402,8 @@ struct Report {
   std::optional<std::vector<std::string>> gpuDeviceList;
   std::optional<std::string> warning, error, errorDetail;
   std::optional<std::uint64_t> cudaDriverVersion;
+  // The run's GPUs were this many logical GPUs of one physical GPU (a testing aid); absent: real.
+  std::optional<std::uint64_t> logicalGpus;
   std::optional<std::string> schemaVersion;  // absent: upstream's layout
   std::optional<std::string> release;
   std::optional<std::string> hostname, startedAt;
@@ -428,5 +430,14 @@ struct Report {
   // How many GPUs the report is of: the longer of "GPU Device list" and "processes".
   std::size_t gpuCount() const;
 };
+
+// Why reports of the two sides cannot be judged against each other because their GPUs are of
+// different kinds: logical GPUs (a testing aid, Report::logicalGpus) on one side and real ones on
+// the other, or another count of logical GPUs; nullopt when they can. `aName` and `bName` name
+// the sides ("the baseline", "this run").
+std::optional<std::string> logicalGpusMismatch(const std::string& aName,
+                                               std::optional<std::uint64_t> a,
+                                               const std::string& bName,
+                                               std::optional<std::uint64_t> b);
 
 }  // namespace nvbw

@@ -38,6 +38,7 @@ inline constexpr const char* kEnvironmentAtEnd = "environment_at_end";
 inline constexpr const char* kSweep = "sweep";
 inline constexpr const char* kComparison = "comparison";
 inline constexpr const char* kHostname = "hostname";
+inline constexpr const char* kLogicalGpus = "logical_gpus";
 inline constexpr const char* kStartedAt = "started_at";
 inline constexpr const char* kExpectations = "expectations";
 inline constexpr const char* kSummary = "summary";

@@ -62,10 +62,11 @@ struct FleetNode {
   std::string file;
   std::string gpuModel;  // "NVIDIA H200"; "unknown" without a device list
   std::size_t gpuCount = 0;
-  std::size_t group = 0;           // index into FleetSummary::groups
-  bool upstream = false;           // no schema_version: upstream v0.8's layout
-  std::vector<std::string> notes;  // the run's error, its interruption
-  std::vector<FleetCell> cells;    // one per column
+  std::optional<std::uint64_t> logicalGpus;  // the report's GPUs are logical (a testing aid)
+  std::size_t group = 0;                     // index into FleetSummary::groups
+  bool upstream = false;                     // no schema_version: upstream v0.8's layout
+  std::vector<std::string> notes;            // the run's error, its interruption
+  std::vector<FleetCell> cells;              // one per column
   bool failed() const;
   bool slow() const;
   bool failedItsVerdicts() const;  // its own report has SLOWER, UNSTABLE or BELOW cells

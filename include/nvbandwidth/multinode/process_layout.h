@@ -21,14 +21,16 @@ struct RankReport {
 std::vector<int> localRanks(const std::vector<RankReport>& reports);
 std::vector<int> chosenDevices(const std::vector<RankReport>& reports);
 
-// The physical GPU a rank ended up with.
+// The physical GPU a rank ended up with, and which logical GPU of it (-1: a real GPU).
 struct RankGpu {
   std::string host;
   std::string uuid;
+  int logicalDevice = -1;
 };
 
 // "ranks 0 and 2 would both use GPU <uuid> on <host>: ..." for the first pair that would share a
-// GPU; nullopt when every rank has its own.
+// GPU; nullopt when every rank has its own. Two ranks on different logical GPUs of one physical
+// GPU (a testing aid) do not share one.
 std::optional<std::string> sharedGpuProblem(const std::vector<RankGpu>& gpus);
 
 // How GPU memory is shared between the processes.

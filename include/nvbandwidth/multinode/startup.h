@@ -23,6 +23,7 @@ struct LocalGpus {
   std::string host;
   std::vector<DeviceInfo> devices;
   std::vector<std::string> uuids;
+  int logicalGpus = 0;  // the devices are this many logical GPUs of one (platform/logical_gpus.h)
 };
 
 struct GpuAssignment {
@@ -31,7 +32,8 @@ struct GpuAssignment {
 };
 
 // Node-local rank modulo the visible GPUs; throws StartupError on every rank when two ranks
-// would use one physical GPU.
+// would use one physical GPU, unless both use logical GPUs and not the same one (a testing aid:
+// two ranks on the one GPU of a test machine).
 GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine);
 
 // How this rank tries each way of sharing memory (a small real allocation and export), and what
@@ -40,6 +42,7 @@ struct SharingProbes {
   std::function<std::optional<std::string>(MemorySharing)> tryExport;  // the error, if any
   std::function<bool()> multicastSupported;                            // the device attribute
   bool multicastDisabled = false;  // NVBANDWIDTH_DISABLE_MULTICAST=1 on this rank
+  bool logicalGpus = false;        // this rank's GPUs are logical: multicast is never tried
 };
 
 struct StartupDecision {

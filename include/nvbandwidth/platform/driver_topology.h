@@ -5,6 +5,7 @@
 
 #include "platform/gpu.h"
 #include "platform/link_facts.h"
+#include "platform/logical_gpus.h"
 #include "platform/topology.h"
 
 namespace nvbw {
@@ -27,7 +28,12 @@ class DriverTopology final : public Topology {
   const GpuLinkFacts& linkFacts(int device) const override {
     return device < static_cast<int>(links_.size()) ? links_[device] : Topology::linkFacts(device);
   }
-  void setLinkFacts(std::vector<GpuLinkFacts> links) { links_ = std::move(links); }
+  // Logical GPUs present logicalLinkFacts: a switched fabric between them.
+  void setLinkFacts(std::vector<GpuLinkFacts> links) {
+    links_ = std::move(links);
+    if (gpu_.logicalGpus() > 0)
+      for (GpuLinkFacts& facts : links_) facts = logicalLinkFacts(std::move(facts));
+  }
   std::optional<bool> peerOverNvlink(int device, int peer) const override {
     return gpu_.peerNativeAtomics(device, peer);
   }

@@ -26,11 +26,14 @@ std::string peerAccessFailureMessage(int from, int to, CUresult code,
 // More GPUs than any system holds: a driver that reports more is not answering sensibly.
 inline constexpr int kMaxDevices = 1024;
 
-// Owns one retained primary context per device (released in the destructor).
+// Owns one retained primary context per physical device (released in the destructor). With
+// `logicalGpus` N (logical_gpus.h: a testing aid), the one physical GPU is presented as devices
+// 0 to N-1, all of them its device and its primary context.
 class Gpu {
  public:
-  // cuInit and device enumeration. Throws DriverUnavailable when cuInit fails or there is no GPU.
-  explicit Gpu(const DriverApi& api);
+  // cuInit and device enumeration. Throws DriverUnavailable when cuInit fails or there is no GPU,
+  // StartupError when `logicalGpus` is asked of more than one physical GPU.
+  explicit Gpu(const DriverApi& api, int logicalGpus = 0);
   ~Gpu();
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;
@@ -55,10 +58,14 @@ class Gpu {
   DeviceInfo info(int index) const;
   std::string uuid(int index) const;  // "GPU-..." (formatUuid)
   int driverCudaVersion() const;
+  // N when the devices are N logical GPUs of one physical GPU; 0 when they are real.
+  int logicalGpus() const { return logicalGpus_; }
 
  private:
   const DriverApi& api_;
-  std::vector<CUdevice> devices_;
+  int logicalGpus_ = 0;
+  std::vector<CUdevice> physical_;  // one retained primary context each
+  std::vector<CUdevice> devices_;   // by device index: physical_, or physical_[0] N times
   std::vector<CUcontext> contexts_;
 };
 

@@ -32,6 +32,9 @@ struct SystemFacts {
   std::string driverVersion;   // kernel driver, e.g. "580.159.04"
   std::string hostname;
   std::vector<DeviceInfo> devices;
+  // N when `devices` are N logical GPUs of one physical GPU (platform/logical_gpus.h); 0 when
+  // they are real.
+  int logicalGpus = 0;
   // Multi-process runs only (empty otherwise): every rank, in rank order, the MPI library and
   // how the ranks share GPU memory.
   std::vector<ProcessInfo> processes;

@@ -41,6 +41,13 @@ Baseline& Baseline::operator=(Baseline&&) noexcept = default;
 
 std::size_t Baseline::reports() const { return reports_->reports; }
 
+std::optional<std::string>
+Baseline::logicalGpusProblem(const std::string& current,
+                             std::optional<std::uint64_t> logicalGpus) const {
+  if (reports_->reports == 0) return std::nullopt;
+  return logicalGpusMismatch("the baseline", reports_->logicalGpus, current, logicalGpus);
+}
+
 void Baseline::add(const Report& report, const std::string& label, const StopRequest& stop) {
   addBaselineReport(*reports_, report, label, stop);
 }

@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "core/error.h"
 #include "model/report_writer.h"
 
 namespace nvbw {
@@ -70,7 +71,12 @@ void comparison::addBaselineReport(BaselineReports& side, const Report& report,
                                    const std::string& label, const StopRequest& stop) {
   throwIfStopped(stop);
   const Side r = sideOf(report, label);
+  if (side.reports > 0)
+    if (auto mismatch = logicalGpusMismatch("the first baseline report", side.logicalGpus, label,
+                                            report.logicalGpus))
+      throw UsageError(*mismatch);
   if (side.reports == 0) {
+    side.logicalGpus = report.logicalGpus;
     side.statuses = r.statuses;
     side.settings = r.settings;
     side.gpus = r.gpus;

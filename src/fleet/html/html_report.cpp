@@ -117,6 +117,12 @@ std::string processTable(const std::vector<ProcessRecord>& processes) {
 
 std::string problemLines(const Report& r) {
   std::string lines;
+  if (r.logicalGpus)
+    lines += textElement("p", attr("class", "run-error"),
+                         "Logical GPUs: the " + std::to_string(*r.logicalGpus) +
+                             " GPUs of this report are one physical GPU presented as several "
+                             "(NVBW_LOGICAL_GPUS, a testing aid); its device-to-device figures "
+                             "are copies within that GPU, not a multi-GPU machine's.");
   if (const auto error = textIfAny(r.error, r.extras, keys::kError))
     lines += textElement("p", attr("class", "run-error"), "Run error: " + *error);
   if (const auto signal = textIfAny(r.interrupted, r.extras, keys::kInterrupted))

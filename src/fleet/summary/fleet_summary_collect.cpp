@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "core/error.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "model/report_files.h"
 #include "model/report_folders.h"
@@ -47,6 +48,7 @@ class Collector {
     node.name = uniqueName(node.host);
     node.gpuModel = digest.gpuModel;
     node.gpuCount = digest.gpuCount;
+    node.logicalGpus = digest.logicalGpus;
     node.upstream = digest.upstream;
     node.notes = std::move(digest.notes);
     std::vector<std::pair<std::size_t, FleetCell>> passed;
@@ -221,6 +223,12 @@ FleetSummary summarizeReports(const FoundReports& found, const SummaryOptions& o
     readOne(file, collector, summary, stop);
   }
   summary.reports = found.files.size();
+  // Reports of logical GPUs (a testing aid) are never set beside real ones.
+  for (const FleetNode& node : summary.nodes)
+    if (auto mismatch =
+            logicalGpusMismatch(summary.nodes.front().file, summary.nodes.front().logicalGpus,
+                                node.file, node.logicalGpus))
+      throw UsageError("--summarize: " + *mismatch);
   collector.finish();
   judgeFleet(summary);
   return summary;

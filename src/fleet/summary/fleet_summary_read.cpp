@@ -149,6 +149,7 @@ void nameHost(const Report& r, const std::string& deviceHost, ReportDigest& d) {
 ReportDigest digestOf(const Report& r) {
   ReportDigest d;
   d.upstream = r.upstream();
+  d.logicalGpus = r.logicalGpus;
   std::string deviceHost;
   describeGpus(r, d, deviceHost);
   nameHost(r, deviceHost, d);

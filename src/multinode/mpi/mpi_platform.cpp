@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/application.h"
+#include "app/test_switches.h"
 #include "facts/driver_version.h"
 #include "facts/machine_facts.h"
 #include "multinode/attempt.h"
@@ -13,6 +14,7 @@
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
 #include "platform/gpu.h"
+#include "platform/logical_gpus.h"
 
 namespace nvbw::multinode {
 namespace {
@@ -51,7 +53,7 @@ class MpiPlatform final : public Platform {
     LocalGpus local;
     startupStep(comm_, attempt([&] {
                   driver_.emplace(DriverLibrary::load());
-                  gpu_ = std::make_unique<Gpu>(driver_->api());
+                  gpu_ = std::make_unique<Gpu>(driver_->api(), logicalGpusFromEnvironment());
                   local = localGpus();
                 }));
     const GpuAssignment assignment = assignGpus(comm_, local);
@@ -75,7 +77,7 @@ class MpiPlatform final : public Platform {
   std::unique_ptr<PlanExecutor> makePlanExecutor(const RunSettings& settings,
                                                  ExecHooks hooks) override {
     hooks.processes = processes_;
-    return makeGpuPlanExecutor(*gpu_, settings, std::move(hooks));
+    return makeGpuPlanExecutor(*gpu_, settings, withTestSwitches(std::move(hooks), *gpu_));
   }
 
  private:
@@ -91,6 +93,8 @@ class MpiPlatform final : public Platform {
       local.uuids.push_back(gpu_->uuid(d));
     }
     info_.devices = local.devices;
+    info_.logicalGpus = gpu_->logicalGpus();
+    local.logicalGpus = gpu_->logicalGpus();
     return local;
   }
 
@@ -106,6 +110,7 @@ class MpiPlatform final : public Platform {
       return !problem && supported != 0;
     };
     p.multicastDisabled = multicastDisabledHere();
+    p.logicalGpus = gpu_->logicalGpus() > 0;
     return p;
   }
 

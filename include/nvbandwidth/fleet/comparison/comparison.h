@@ -146,11 +146,16 @@ class Baseline {
   Baseline(Baseline&&) noexcept;
   Baseline& operator=(Baseline&&) noexcept;
   // `label` names the report in notes: "baseline" for the first, "baseline 2 (b.json)" for
-  // instance. Throws Interrupted when `stop` reports a signal (asked every matrix).
+  // instance. Throws Interrupted when `stop` reports a signal (asked every matrix), UsageError
+  // when its GPUs are logical and the first report's are not, or the other way round.
   void add(const Report& report, const std::string& label = "baseline",
            const StopRequest& stop = {});
   std::size_t reports() const;
   const comparison::BaselineReports& merged() const { return *reports_; }
+  // Why the current side, of `logicalGpus` (nullopt: real GPUs), cannot be judged against these
+  // reports (logicalGpusMismatch); nullopt when it can. `current` names it ("this run").
+  std::optional<std::string> logicalGpusProblem(const std::string& current,
+                                                std::optional<std::uint64_t> logicalGpus) const;
 
  private:
   std::unique_ptr<comparison::BaselineReports> reports_;

@@ -38,6 +38,7 @@ struct ReportDigest {
   std::string hostSource;  // "hostname", "GPU Device list", "processes"; empty: none recorded
   std::string gpuModel;
   std::size_t gpuCount = 0;
+  std::optional<std::uint64_t> logicalGpus;
   bool upstream = false;
   std::vector<std::string> notes;
   std::vector<EntryDigest> entries;

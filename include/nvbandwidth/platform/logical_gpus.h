@@ -1,0 +1,42 @@
+// One GPU presented as several: a testing aid (docs/building-and-testing.md, "Logical GPUs"),
+// never a user option. With NVBW_LOGICAL_GPUS=N and one GPU visible, the run sees N GPUs that
+// are all that one: each logical GPU gets its own streams, events and buffers in the physical
+// GPU's primary context, a "peer" buffer is that GPU's own memory, and peer access needs no
+// enabling. So every multi-GPU path (peer copies by every method, fills, the latch over many
+// streams, verification, pairs in rounds, two processes sharing memory) runs on real kernels on
+// a one-GPU machine; only the figures mean nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "platform/link_facts.h"
+#include "platform/system_facts.h"
+
+namespace nvbw {
+
+inline constexpr const char* kLogicalGpusVariable = "NVBW_LOGICAL_GPUS";
+inline constexpr int kMinLogicalGpus = 2;
+inline constexpr int kMaxLogicalGpus = 16;
+
+// The count NVBW_LOGICAL_GPUS asks for: 0 when it is not set or empty. Throws StartupError for
+// any other value than a whole number from kMinLogicalGpus to kMaxLogicalGpus.
+int logicalGpusRequested(const std::optional<std::string>& value);
+
+// The same, read from this process's environment.
+int logicalGpusFromEnvironment();
+
+// Throws StartupError unless `physical` (the GPUs the driver sees) is exactly one: N logical
+// GPUs stand for one physical GPU only.
+void checkOnePhysicalGpu(int logical, int physical);
+
+// What a logical GPU says of its links: the physical GPU's PCIe link and memory, and NVLinks to
+// a switch of unknown speed in place of its own, so that every pair of logical GPUs counts as
+// connected through switches (pairs may run in rounds) and no NVLink peak is claimed.
+GpuLinkFacts logicalLinkFacts(GpuLinkFacts physical);
+
+// The note of every run on logical GPUs: which physical GPU they are, and that their figures
+// are not a multi-GPU machine's.
+std::string logicalGpusNote(int count, const DeviceInfo& physical);
+
+}  // namespace nvbw
