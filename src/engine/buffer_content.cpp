@@ -180,6 +180,7 @@ void countSample(CopyMethod method, bool sourceOnHost, bool destinationOnHost,
   auto fill = [&](int full, const TailFill& tail, bool host) {
     if (full == kUnknown && tail.pattern == kUnknown) return;
     ++counts.fills.count;
+    if (full == kUnknown) ++counts.tailFills;
     addPass(counts.fills, host, full != kUnknown ? bytes : bytes - tail.from);
   };
   fill(fills.source, fills.sourceTail, sourceOnHost);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 #include "core/error.h"
 #include "platform/cuda_raii.h"
@@ -29,15 +28,16 @@ int endOf(const BufferSpec& b) { return b.kind == MemoryKind::Host ? kHostEnd : 
 
 std::set<std::pair<int, int>> corruptedCopiesFrom(const std::string& list) {
   std::set<std::pair<int, int>> pairs;
-  std::istringstream items(list);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = std::min(list.find(',', from), list.size());
+    const std::string item = list.substr(from, comma - from);
     const std::size_t dash = item.find('-');
     if (dash == std::string::npos) endOf("", list);  // throws
     pairs.emplace(endOf(item.substr(0, dash), list), endOf(item.substr(dash + 1), list));
+    if (comma == list.size()) return pairs;
+    from = comma + 1;
   }
-  if (pairs.empty()) endOf("", list);
-  return pairs;
 }
 
 void CopyCorruption::beforeVerification(const std::vector<CopiedBuffer>& copies) {

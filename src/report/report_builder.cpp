@@ -85,6 +85,7 @@ Value operationsValue(const OperationCounts& o) {
   v.set(keys::kLongestCopyBytes, o.longestCopyBytes);
   v.set(keys::kChases, o.chases);
   v.set(keys::kFills, passesValue(o.fills));
+  v.set(keys::kTailFills, o.tailFills);
   v.set(keys::kChecks, passesValue(o.checks));
   return v;
 }

@@ -61,6 +61,7 @@ struct OperationCounts {
   std::uint64_t longestCopyBytes = 0;  // per sample of a group, its largest copy's pass, summed
   std::uint64_t chases = 0;            // pointer-chase samples
   BufferPasses fills;
+  std::uint64_t tailFills = 0;  // of those fills, the ones that completed a kept buffer's record
   BufferPasses checks;
 };
 

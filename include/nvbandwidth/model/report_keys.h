@@ -169,6 +169,7 @@ inline constexpr const char* kCopyBytes = "copy_bytes";
 inline constexpr const char* kLongestCopyBytes = "longest_copy_bytes";
 inline constexpr const char* kChases = "chases";
 inline constexpr const char* kFills = "fills";
+inline constexpr const char* kTailFills = "tail_fills";
 inline constexpr const char* kChecks = "checks";
 inline constexpr const char* kCount = "count";
 inline constexpr const char* kHostBytes = "host_bytes";

@@ -100,5 +100,28 @@ TEST(HostBufferForecast, EveryForecastBufferIsHeldOnMachinesOfOneToEightGpus) {
   }
 }
 
+// The forecast assumes no GPU model: for every testcase, what one GPU of any compute capability
+// and SM count holds in host memory is what the forecast names (nothing where the testcase is
+// waived on that GPU).
+TEST(HostBufferForecast, TheSameOnEveryGpuModel) {
+  const auto registry = makeRegistry();
+  for (const TestcaseDef& def : registry) {
+    std::map<std::size_t, std::size_t> forecast;
+    for (std::size_t bytes : oneGpuHostBuffers({&def}, kBuffer)) ++forecast[bytes];
+    for (const int capability : {60, 70, 75, 80, 86, 89, 90, 100, 103, 120})
+      for (const int sms : {1, 16, 46, 78, 108, 114, 132, 148, 170}) {
+        SCOPED_TRACE(def.key + " on compute capability " + std::to_string(capability) + ", " +
+                     std::to_string(sms) + " SMs");
+        FakeTopology gpu(1, sms);
+        gpu.setComputeCapability(0, capability);
+        if (waiveReasonFor(def, gpu)) {
+          EXPECT_TRUE(forecast.empty());
+          continue;
+        }
+        EXPECT_EQ(mostHeldAtOnce(def.plan({gpu, kBuffer})), forecast);
+      }
+  }
+}
+
 }  // namespace test_host_buffer_forecast
 }  // namespace nvbw
