@@ -19,7 +19,7 @@ set(NVBW_LAYER_GRAPH "${NVBW_LAYER_VIEWS}/graph.json")
 #              (its sources under src/, its headers under include/nvbandwidth/). DEPENDS: the layers whose headers its files include (each declared
 #              before it); their own dependencies come with them.
 function(nvbw_layer layer)
-  cmake_parse_arguments(ARG "" "" "SOURCES;FOLDERS;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "UNBUILT" "" "SOURCES;FOLDERS;DEPENDS" ${ARGN})
   if(NOT ARG_FOLDERS)
     set(ARG_FOLDERS ${layer})
   endif()
@@ -42,6 +42,11 @@ function(nvbw_layer layer)
   set_property(GLOBAL PROPERTY NVBW_LAYER_BELOW_${layer} ${below})
   set_property(GLOBAL PROPERTY NVBW_LAYER_DEPENDS_${layer} ${ARG_DEPENDS})
   set_property(GLOBAL APPEND PROPERTY NVBW_LAYERS ${layer})
+  # UNBUILT: a layer this configuration does not build (the MPI layer without NVBW_MULTINODE) is
+  # still in the graph, so that the layer check knows whose its files are.
+  if(ARG_UNBUILT)
+    return()
+  endif()
 
   set(view "${NVBW_LAYER_VIEWS}/${layer}")
   # A view made by an earlier configure may hold folders this one does not: its links go first
@@ -123,7 +128,10 @@ function(nvbw_write_layer_graph)
     list(TRANSFORM depends PREPEND "\"")
     list(TRANSFORM depends APPEND "\"")
     list(JOIN depends ", " dependList)
-    get_target_property(links nvbw_${layer} LINK_LIBRARIES)
+    set(links "")
+    if(TARGET nvbw_${layer})
+      get_target_property(links nvbw_${layer} LINK_LIBRARIES)
+    endif()
     if(NOT links)
       set(links "")
     endif()
