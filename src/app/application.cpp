@@ -445,20 +445,25 @@ bool RunCommand::failsExpectations(Report& report) {
 // second signal ends the process), else a signal while they are made ends the command.
 int RunCommand::writeViewFiles(const Report& report, bool interrupted) {
   const StopRequest stop = interrupted ? StopRequest() : ctx_.stopRequested;
-  int status = kExitOk;
-  auto note = [&status](int written) {
-    if (written != kExitOk) status = written;
-  };
-  if (files_.html) note(writeHtmlFile(ctx_, *files_.html, report, stop));
-  if (files_.metrics) note(writeMetricsFile(ctx_, *files_.metrics, report, stop));
-  if (!files_.output) return status;
-  if (files_.outputFormat == ReportFormat::Text)
-    note(writeViewFile(ctx_, *files_.output, outputCopy_.str()));
-  else if (files_.outputFormat == ReportFormat::Html)
-    note(writeHtmlFile(ctx_, *files_.output, report, stop));
-  else
-    note(writeViewFile(ctx_, *files_.output, reportJson(report) + "\n"));
-  return status;
+  std::vector<FileWrite> writes;
+  if (files_.html)
+    writes.push_back(
+        {&*files_.html, [&] { return writeHtmlFile(ctx_, *files_.html, report, stop); }});
+  if (files_.metrics)
+    writes.push_back(
+        {&*files_.metrics, [&] { return writeMetricsFile(ctx_, *files_.metrics, report, stop); }});
+  if (files_.output)
+    writes.push_back({&*files_.output, [&] {
+                        int status = kExitOk;
+                        if (files_.outputFormat == ReportFormat::Text)
+                          status = writeViewFile(ctx_, *files_.output, outputCopy_.str());
+                        else if (files_.outputFormat == ReportFormat::Html)
+                          status = writeHtmlFile(ctx_, *files_.output, report, stop);
+                        else
+                          status = writeViewFile(ctx_, *files_.output, reportJson(report) + "\n");
+                        return status;
+                      }});
+  return writeFiles(ctx_, writes, stop);
 }
 
 int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
@@ -524,6 +529,30 @@ std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   return std::nullopt;
 }
 
+// A signal while the files the command reads were read: nothing ran. With -j the printing rank
+// still prints one document, which says so; in text a line on stderr does.
+int stoppedBeforeTheRun(const Options& options, AppContext& ctx, int signal) {
+  const bool prints = !ctx.comm || ctx.comm->rank() == 0;
+  const std::string what = "stopped by " + signalName(signal) +
+                           " while the files the command reads were read: nothing was measured";
+  if (prints && options.json) {
+    Report document = versionsReport();
+    document.error = what;
+    document.interrupted = signalName(signal);
+    // A run's document keeps the keys strict readers (DCGM's) require of one.
+    if (options.summarize.empty() && options.compare.empty()) {
+      document.cudaRuntimeVersion = static_cast<std::uint64_t>(kBuildCudaVersion);
+      document.driverVersion = readDriverVersion();
+      document.schemaVersion = kJsonSchemaVersion;
+      document.testcases.emplace();
+    }
+    ctx.out << reportJson(document) << "\n" << std::flush;
+  } else if (prints) {
+    sayLine(ctx.err, "NOTE: " + what + ".");
+  }
+  return kExitInterruptedBase + signal;
+}
+
 }  // namespace
 
 EnvironmentSnapshot Platform::environment() const {
@@ -535,7 +564,20 @@ EnvironmentSnapshot Platform::environment() const {
 int runApplication(const Options& options, AppContext& ctx) {
   try {
     const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope, options.compat);
-    // -h and -l need neither a GPU nor a driver, and work in JSON mode too.
+    // -h and -l need neither a GPU nor a driver, and work in JSON mode too; -l and --version
+    // refuse what they cannot honour, as every other mode does.
+    if (!options.help && (options.version || options.list)) {
+      std::optional<std::string> problem;
+      try {
+        validateInformationOptions(options);
+      } catch (const UsageError& e) {
+        problem = e.what();
+      }
+      if ((problem = agreedUsageProblem(ctx, problem))) {
+        ctx.err << usageErrorLine(*problem) << std::flush;
+        return kExitUsage;
+      }
+    }
     if (options.help || options.version || options.list)
       return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
@@ -548,12 +590,17 @@ int runApplication(const Options& options, AppContext& ctx) {
     } catch (const UsageError& e) {
       problem = e.what();
     }
+    // A usage error is exit 2 whatever becomes of its line (stderr may not be writable).
     if ((problem = agreedUsageProblem(ctx, problem))) {
       ctx.err << usageErrorLine(*problem) << std::flush;
-      checkWritable(ctx.err, "error");
       return kExitUsage;
     }
-    std::optional<CommandFiles> files = openFiles(options, ctx);
+    std::optional<CommandFiles> files;
+    try {
+      files = openFiles(options, ctx);
+    } catch (const Interrupted& e) {
+      return stoppedBeforeTheRun(options, ctx, e.signal());
+    }
     if (!files) return kExitUsage;
     int status = kExitOk;
     if (!options.summarize.empty()) {

@@ -247,6 +247,37 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   return files;
 }
 
+int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopRequest& stop) {
+  int status = kExitOk;
+  std::vector<std::string> written, notWritten;
+  std::optional<Interrupted> stopped;
+  for (const FileWrite& f : files) {
+    const std::string name = f.file->target().label();
+    if (stopped) {
+      notWritten.push_back(name);
+      continue;
+    }
+    try {
+      status = worse(status, f.write());
+      written.push_back(name);
+      throwIfStopped(stop);  // a signal while it was written: the next ones are not
+    } catch (const Interrupted& e) {
+      stopped.emplace(e);
+      if (written.empty() || written.back() != name) notWritten.push_back(name);
+    }
+  }
+  if (!stopped) return status;
+  auto list = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? std::string("none") : text;
+  };
+  sayLine(ctx.err, "NOTE: stopped by " + signalName(stopped->signal()) +
+                       " while the files were written: written: " + list(written) +
+                       "; not written (they keep what they held): " + list(notWritten) + ".");
+  throw *stopped;
+}
+
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   if (const auto problem =
           files.baseline.logicalGpusProblem("the current report", files.current->logicalGpus)) {
@@ -269,26 +300,33 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   // The page and the metrics show the current report with its verdicts.
   if (files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html))
     files.current->comparison = comparisonSection(c);
-  int written = kExitOk;
-  if (files.html) written = writeHtml(ctx, *files.html, *files.current);
+  std::vector<FileWrite> writes;
+  if (files.html)
+    writes.push_back({&*files.html, [&] { return writeHtml(ctx, *files.html, *files.current); }});
   if (files.metrics)
-    written =
-        worse(written, writeMetricsFile(ctx, *files.metrics, *files.current, ctx.stopRequested));
+    writes.push_back(
+        {&*files.metrics,
+         [&] { return writeMetricsFile(ctx, *files.metrics, *files.current, ctx.stopRequested); }});
   if (files.output)
-    written = worse(written, writeComparisonOutput(ctx, files, c, checks, *files.current));
-  throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
+    writes.push_back({&*files.output, [&] {
+                        return writeComparisonOutput(ctx, files, c, checks, *files.current);
+                      }});
+  const int written = writeFiles(ctx, writes, ctx.stopRequested);
   if (written != kExitOk) return written;
   return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
 
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {
-  int written = kExitOk;
-  if (files.html) written = writeHtml(ctx, *files.html, *files.from);
+  std::vector<FileWrite> writes;
+  if (files.html)
+    writes.push_back({&*files.html, [&] { return writeHtml(ctx, *files.html, *files.from); }});
   if (files.metrics)
-    written = worse(written, writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested));
-  if (files.output) written = worse(written, writeSavedReport(ctx, files));
-  throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N
-  return written;
+    writes.push_back(
+        {&*files.metrics,
+         [&] { return writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested); }});
+  if (files.output)
+    writes.push_back({&*files.output, [&] { return writeSavedReport(ctx, files); }});
+  return writeFiles(ctx, writes, ctx.stopRequested);
 }
 
 }  // namespace nvbw

@@ -3,6 +3,7 @@
 // parsed here rather than by lexical_cast, which would silently wrap `-b -1` to 2^64-1.
 #include "app/options.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <limits>
 #include <sstream>
@@ -508,6 +509,30 @@ Options parseOptions(const std::vector<std::string>& args,
     throw UsageError("invalid value " + quotedArgument(options.schedule) +
                      " for --schedule: expected pairs, rounds or force-rounds");
   return options;
+}
+
+// "-b/--bufferSize", "--html": an option as -h shows it, by its long name.
+std::string optionSpelling(const std::string& name) {
+  const po::options_description desc = describeOptions();
+  const po::option_description* option = desc.find_nothrow(name, false);
+  if (name.empty() || !option) return "the argument " + quotedArgument(name);
+  const std::string shortest =
+      option->canonical_display_name(po::command_line_style::allow_dash_for_short);
+  if (shortest.size() == 2 && shortest[0] == '-') return shortest + "/--" + name;
+  return "--" + name;
+}
+
+void validateInformationOptions(const Options& o) {
+  const char* mode = o.list ? "-l/--list prints the testcases" : "--version prints the versions";
+  // What they honour: the format of what they print (-j, --format) and the interface (--compat).
+  static const char* const kHonoured[] = {"list",   "version", "json",
+                                          "format", "compat",  "no-progress"};
+  for (const std::string& name : o.given) {
+    if (std::find(std::begin(kHonoured), std::end(kHonoured), name) != std::end(kHonoured))
+      continue;
+    throw UsageError(optionSpelling(name) + " has nothing to do where " + mode +
+                     ", so it cannot be used with it");
+  }
 }
 
 void validateOptions(const Options& options) {

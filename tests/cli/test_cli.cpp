@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -74,6 +75,30 @@ TEST(Cli, ListsEveryTestcaseInOrder) {
   // The multinode indices belong to the multinode build.
   EXPECT_FALSE(contains(run.out, "\n35, ")) << describe(run);
   EXPECT_FALSE(contains(run.out, "\n47, ")) << describe(run);
+}
+
+// -l and --version print what they print, in the format and interface asked for; any other
+// option is one they cannot honour, a usage error as in every other mode (no file is written).
+TEST(Cli, ListingAndVersionRefuseWhatTheyCannotHonour) {
+  for (const std::vector<std::string>& ok :
+       std::vector<std::vector<std::string>>{{"-l", "-j"},
+                                             {"-l", "--compat", "v0.10"},
+                                             {"--version", "--format", "json"},
+                                             {"-l", "-h"}})
+    EXPECT_EQ(runBinary(ok).exitCode, 0) << ok[1];
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"-l", "--output", "l.json"}, "--output has nothing to do where -l/--list prints"},
+      {{"-l", "--html", "l.html"}, "--html has nothing to do where -l/--list prints"},
+      {{"--version", "--metrics", "m.prom"}, "--metrics has nothing to do where --version prints"},
+      {{"-l", "-b", "0"}, "-b/--bufferSize has nothing to do where -l/--list prints"},
+      {{"--version", "-t", "0"}, "-t/--testcase has nothing to do where --version prints"}};
+  for (const auto& [args, message] : refused) {
+    const RunResult run = runBinary(args);
+    EXPECT_EQ(run.exitCode, 2) << describe(run);
+    EXPECT_EQ(run.out, "");
+    EXPECT_NE(run.err.find("nvbandwidth: " + message), std::string::npos) << run.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists("l.json"));
 }
 
 TEST(Cli, JsonListIsAJsonDocument) {

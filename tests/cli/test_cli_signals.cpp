@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "dcgm_check.h"
 #include "run_binary.h"
+#include "temp_dir.h"
 
 namespace nvbw::test {
 namespace test_cli_signals {
@@ -110,6 +113,65 @@ TEST(WriteErrors, AClosedStdoutDuringAJsonRunIsReported) {
   const RunResult run = runProgram(spec);
   EXPECT_EQ(run.exitCode, 1) << describe(run);
   EXPECT_EQ(run.err, "nvbandwidth: cannot write to standard output: Bad file descriptor\n");
+}
+
+// A signal once the report is printed, while its files are written (NVBW_FAKE_SIGINT_AFTER stops
+// the fake at the same point every time: here while the page is made): a stderr line names the
+// files written and those that were not, which keep what they held.
+TEST(Interrupt, WhileTheFilesAreWrittenSaysWhichWere) {
+  const TempDir dir("files_signal");
+  const std::string output = dir.write("o.json", "old\n");
+  const std::string metrics = dir.write("m.prom", "old\n");
+  const std::string page = dir / "p.html";
+  RunSpec spec(NVBW_FAKE_BINARY, {"--output", output, "--metrics", metrics, "--html", page});
+  spec.env = {{"NVBW_FAKE_GPUS", "1"}, {"NVBW_FAKE_SIGINT_AFTER", "200"}};
+  const RunResult run = runProgram(spec);
+  EXPECT_EQ(run.exitCode, 130) << describe(run);
+  EXPECT_NE(run.err.find("NOTE: stopped by SIGINT while the files were written: written: --html '" +
+                         page + "'; not written (they keep what they held): --metrics '" + metrics +
+                         "', --output '" + output + "'."),
+            std::string::npos)
+      << run.err;
+  EXPECT_TRUE(std::filesystem::exists(page));
+  std::ifstream in(output);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "old\n");
+}
+
+// A signal while the saved reports are read, before anything runs: with -j one valid document
+// that says so; in text a line on stderr.
+TEST(Interrupt, WhileSavedReportsAreReadJsonStillPrintsOneDocument) {
+  const TempDir dir("read_signal");
+  RunSpec save(NVBW_FAKE_BINARY, {"-j", "-t", "0"});
+  save.env = {{"NVBW_FAKE_GPUS", "1"}};
+  const std::string baseline = dir.write("base.json", runProgram(save).out);
+  for (const bool jsonMode : {true, false}) {
+    std::vector<std::string> args = {"-t", "0", "--baseline", baseline};
+    if (jsonMode) args.insert(args.begin(), "-j");
+    RunSpec spec(NVBW_FAKE_BINARY, args);
+    spec.env = {{"NVBW_FAKE_GPUS", "1"}, {"NVBW_FAKE_SIGINT_AFTER", "1"}};
+    const RunResult run = runProgram(spec);
+    EXPECT_EQ(run.exitCode, 130) << describe(run);
+    const std::string what =
+        "stopped by SIGINT while the files the command reads were read: nothing was measured";
+    if (!jsonMode) {
+      EXPECT_EQ(run.out, "");
+      EXPECT_EQ(run.err, "NOTE: " + what + ".\n");
+      continue;
+    }
+    expectDcgmAccepts(run.out);
+    const json root = json::parse(run.out)["nvbandwidth"];
+    EXPECT_EQ(root["error"], what);
+    EXPECT_EQ(root["interrupted"], "SIGINT");
+    EXPECT_EQ(root["testcases"], json::array());
+  }
+}
+
+// A usage error is exit 2 even where its line cannot be written.
+TEST(WriteErrors, AUsageErrorExitsTwoWhateverBecomesOfStderr) {
+  for (const char* args : {"-b 0", "--bogus", "-l --output x.json"}) {
+    RunSpec spec("/bin/sh", {"-c", std::string(NVBW_FAKE_BINARY) + " " + args + " 2>/dev/full"});
+    EXPECT_EQ(runProgram(spec).exitCode, 2) << args;
+  }
 }
 
 }  // namespace test_cli_signals

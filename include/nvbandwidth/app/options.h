@@ -81,6 +81,9 @@ constexpr const char* kCompatVariable = "NVBANDWIDTH_COMPAT";
 // --pair with other than two GPUs or the same token twice), and for every option the command
 // cannot honour: a run's options with the commands that read saved reports (--compare, --from,
 // --summarize), --tolerance without a comparison, expectations with --summarize.
+// -l and --version: throws UsageError for any option they cannot honour (all but -j/--format and
+// --compat).
+void validateInformationOptions(const Options& options);
 void validateOptions(const Options& options);
 
 // The --help text (without the version block), ending with a newline.
