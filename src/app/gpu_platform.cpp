@@ -34,6 +34,7 @@ class GpuPlatform final : public Platform {
     info.driverVersion = readDriverVersion();
     for (int d = 0; d < gpu_.deviceCount(); ++d) info.devices.push_back(gpu_.info(d));
     info.logicalGpus = gpu_.logicalGpus();
+    info.confidentialComputing = facts_.confidentialComputing();
     return info;
   }
 

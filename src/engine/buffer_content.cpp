@@ -139,15 +139,19 @@ SampleFills planFromRecords(CopyMethod method, Reach source, Reach destination, 
     int holds = kUnknown;
     TailFill tail;
   };
-  auto complete = [&](RecordedBuffer b) {
+  auto complete = [&](RecordedBuffer b, bool read) {
     Completed c;
-    if (!b.held) return c;
+    if (!b.held || (read && b.held->readByCpu)) return c;
     c.tail = completingFill(*b.held, b.address, length);
     c.holds = c.tail.pattern != kUnknown ? c.tail.pattern : b.held->over(b.address, length);
     return c;
   };
-  const Completed s = complete(src);
-  const Completed d = complete(dst);
+  // A split-warp copy reads both its buffers, but keeps its far buffer from one sample to the next
+  // (buffer_content.h): its own checks leave it as the last sample's copy did, and the figures
+  // of these copies match upstream's, which fills both before every sample.
+  const bool plain = method != CopyMethod::SmWriteOnly && method != CopyMethod::SmSplitWarp;
+  const Completed s = complete(src, plain);
+  const Completed d = complete(dst, false);
   SampleFills f = planSample(method, source, destination, s.holds, d.holds);
   if (f.source == kUnknown) f.sourceTail = s.tail;
   if (f.destination == kUnknown) f.destinationTail = d.tail;
@@ -162,6 +166,20 @@ Holdings afterCopy(CopyMethod method, const SampleFills& fills) {
     return {kUnknown, kUnknown};
   default:
     return {fills.expected, fills.expected};
+  }
+}
+
+void recordSample(CopyMethod method, const SampleFills& fills, const SampleBuffers& b,
+                  std::size_t length, bool verified) {
+  const Holdings held = afterCopy(method, fills);
+  const bool readsSum = method == CopyMethod::SmReadOnly;
+  if (b.source) {
+    b.source->set(held.source, b.sourceAt, length);
+    b.source->readByCpu = verified && b.sourceOnHost && method == CopyMethod::SmSplitWarp;
+  }
+  if (b.destination) {
+    b.destination->set(held.destination, b.destinationAt, length);
+    b.destination->readByCpu = verified && b.destinationOnHost && !readsSum;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <vector>
 
 #include "engine/host_check.h"
@@ -94,7 +95,7 @@ std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
   return timed;
 }
 
-void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
+void Verifier::run(const std::vector<Check>& checks, unsigned sample, bool hostOnGpu) {
   // The bytes of each check its GPU compares: all of device memory, the leading part of host
   // memory (the CPU compares the rest), none of a sum.
   std::vector<std::size_t> onGpu(checks.size(), 0);
@@ -102,7 +103,7 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample) {
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const Check& c = checks[i];
     if (c.sumExpected) continue;
-    onGpu[i] = c.host ? share_.gpuBytes(c.bytes, kPatternBytes) : c.bytes;
+    onGpu[i] = c.host ? (hostOnGpu ? share_.gpuBytes(c.bytes, kPatternBytes) : 0) : c.bytes;
     launches += onGpu[i] != 0 ? 1 : 0;
   }
   if (launches > capacity_) {
@@ -241,20 +242,40 @@ void planFills(CopyRun& c, bool verify, OperationCounts& counts) {
   if (c.dstContent) *c.dstContent = {};
 }
 
-// Fills run on the executing GPU's stream; stream order puts them before the latch.
-void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c) {
+namespace {
+
+// Host memory [from, bytes) of a buffer written with `words` repeated from the buffer's start
+// (`from` a multiple of the pattern's period), by the CPU.
+void fillOnHost(void* host, std::size_t from, std::size_t bytes,
+                const std::vector<std::uint32_t>& words) {
+  auto* out = static_cast<std::uint32_t*>(host);
+  for (std::size_t w = from / 4; w < bytes / 4; w += words.size())
+    std::memcpy(out + w, words.data(), std::min(words.size(), bytes / 4 - w) * 4);
+}
+
+}  // namespace
+
+// Fills run on the executing GPU's stream; stream order puts them before the latch. With
+// `hostByCpu`, host memory is written by the CPU instead (where a kernel cannot reach it).
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool hostByCpu) {
   const CopySpec& s = *c.spec;
   const SampleFills& f = c.fills;
   ContextScope scope(gpu, s.execDevice);
   const CUstream st = c.stream->get();
   auto pattern = [&](int variant) { return patterns.get(s.execDevice, variant); };
-  auto fill = [&](CUdeviceptr at, int full, const TailFill& tail) {
+  auto fill = [&](CUdeviceptr at, void* host, int full, const TailFill& tail) {
+    if (hostByCpu && host) {
+      if (full != kUnknown) fillOnHost(host, 0, c.checked, patterns.words(full));
+      if (tail.pattern != kUnknown)
+        fillOnHost(host, tail.from, c.checked, patterns.words(tail.pattern));
+      return;
+    }
     if (full != kUnknown) kernels::fillPattern(st, at, c.checked, pattern(full));
     if (tail.pattern != kUnknown)
       kernels::fillPattern(st, at + tail.from, c.checked - tail.from, pattern(tail.pattern));
   };
-  fill(c.src.ptr, f.source, f.sourceTail);
-  fill(c.dst.checked(), f.destination, f.destinationTail);
+  fill(c.src.ptr, c.src.host, f.source, f.sourceTail);
+  fill(c.dst.checked(), c.dst.checkPtr ? nullptr : c.dst.host, f.destination, f.destinationTail);
   if (f.resetSum) NVBW_CU(gpu.api(), cuMemsetD32Async, c.readSum->ptr(), 0, 2, st);  // 8 bytes
 }
 
@@ -331,10 +352,12 @@ void addChecks(const CopyRun& c, unsigned long long passes, std::vector<Check>& 
   }
 }
 
-void recordCopied(CopyRun& c) {
-  const Holdings held = afterCopy(c.spec->method, c.fills);
-  if (c.srcContent) c.srcContent->set(held.source, c.src.ptr, c.checked);
-  if (c.dstContent) c.dstContent->set(held.destination, c.dst.checked(), c.checked);
+void recordCopied(CopyRun& c, bool verified) {
+  const CopySpec& s = *c.spec;
+  recordSample(s.method, c.fills,
+               {c.srcContent, c.src.ptr, s.src.kind == MemoryKind::Host, c.dstContent,
+                c.dst.checked(), s.dst.kind == MemoryKind::Host},
+               c.checked, verified);
 }
 
 }  // namespace nvbw::engine

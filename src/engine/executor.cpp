@@ -250,7 +250,7 @@ GpuPlanExecutor::measureCopies(const Plan& plan, const std::vector<std::size_t>&
   }
   engine::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
                                    verifier_, settings_, times_, counts_},
-                                  runs, ranges);
+                                  runs, ranges, plan.timing);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
     const std::vector<engine::SampleTimes> t = protocol.run(sample);
     for (std::size_t k = 0; k < group.size(); ++k) {

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "core/statistics.h"
 #include "engine/phase_timer.h"
@@ -42,14 +44,20 @@ CopiedBuffer copiedBuffer(const CopyRun& c) {
 
 }  // namespace
 
-SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vector<Group> groups)
-    : p_(parts), runs_(runs), groups_(std::move(groups)), totalEnd_(groups_.size()) {
+SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vector<Group> groups,
+                               SampleTiming timing)
+    : p_(parts), runs_(runs), groups_(std::move(groups)), timing_(timing),
+      totalEnd_(groups_.size()) {
+  if (timing_ == SampleTiming::InOrder)
+    for (const Group& g : groups_)
+      if (g.total) throw std::logic_error("a sample timed in order has no aggregate");
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (groups_[g].begin < groups_[g].end)
       totalEnd_[g].emplace(p_.gpu, runs_[groups_[g].begin].spec->execDevice);
 }
 
 std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
+  if (timing_ == SampleTiming::InOrder) return runInOrder(sample);
   SampleCoordinator& coordinator = p_.coordinator;
   std::exception_ptr failure = attempt([&] { fill(sample); });
   coordinator.beginSample(!failure);
@@ -71,12 +79,56 @@ std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
                              std::to_string(p_.settings.spinTimeoutMs) +
                              " ms spin timeout while copies were being queued; the timing would "
                              "include queueing time, so the measurement was discarded");
-    verify(sample);
+    verify(sample, true);
     times = timings();
   });
   coordinator.checkpoint(!failure);
   rethrowIf(failure);
   return times;
+}
+
+std::vector<SampleTimes> SampleProtocol::runInOrder(unsigned sample) {
+  {
+    PhaseTimer timer(p_.times.fill);
+    for (CopyRun& c : runs_) planFills(c, p_.settings.verify, p_.counts);
+    for (CopyRun& c : runs_) {
+      fillCopy(p_.gpu, p_.patterns, c, true);
+      c.filled->record(c.stream->get());
+    }
+    for (const CopyRun& c : runs_) c.filled->synchronize();
+  }
+  {
+    // The host is held by each copy it issues until the copy is done: most of this is waiting.
+    PhaseTimer timer(p_.times.wait);
+    for (const Group& g : groups_) {
+      if (g.end - g.begin == 1) {
+        issueInOrder(runs_[g.begin]);
+        continue;
+      }
+      std::vector<std::exception_ptr> failures(g.end - g.begin);
+      std::vector<std::thread> threads;
+      for (std::size_t i = g.begin; i < g.end; ++i)
+        threads.emplace_back([this, i, &g, &failures] {
+          failures[i - g.begin] = attempt([&] { issueInOrder(runs_[i]); });
+        });
+      for (std::thread& t : threads) t.join();
+      for (const std::exception_ptr& f : failures) rethrowIf(f);
+    }
+  }
+  wait();
+  verify(sample, false);
+  return timings();
+}
+
+// One stream's copies, each issued once the host has the last back: its warm-up, then the
+// measured ones between its events.
+void SampleProtocol::issueInOrder(CopyRun& c) {
+  ContextScope scope(p_.gpu, c.spec->execDevice);
+  const CUstream stream = c.stream->get();
+  enqueueCopy(p_.gpu, c, kWarmupCopies);
+  c.start->record(stream);
+  enqueueCopy(p_.gpu, c, p_.settings.loopCount);
+  c.end->record(stream);
 }
 
 // What a buffer holds decides what each sample fills (buffer_content.h): a kept buffer that
@@ -148,7 +200,7 @@ void SampleProtocol::wait() {
 
 // The checks of every copy run together (host memory by the CPU, device memory by its GPU); the
 // first copy, in order, whose data is wrong is the one reported.
-void SampleProtocol::verify(unsigned sample) {
+void SampleProtocol::verify(unsigned sample, bool hostOnGpu) {
   std::vector<CopiedBuffer> copied;
   for (const CopyRun& c : runs_) copied.push_back(copiedBuffer(c));
   p_.faults.beforeVerification(copied);
@@ -157,9 +209,9 @@ void SampleProtocol::verify(unsigned sample) {
     const unsigned long long passes = kWarmupCopies + p_.settings.loopCount;
     std::vector<Check> checks;
     for (const CopyRun& c : runs_) addChecks(c, passes, checks);
-    p_.verifier.run(checks, sample);
+    p_.verifier.run(checks, sample, hostOnGpu);
   }
-  for (CopyRun& c : runs_) recordCopied(c);
+  for (CopyRun& c : runs_) recordCopied(c, p_.settings.verify);
 }
 
 std::vector<SampleTimes> SampleProtocol::timings() const {

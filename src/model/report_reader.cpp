@@ -240,6 +240,9 @@ class DocumentReader {
       integer(v, at, 0);
       (key == keys::kCudaRuntimeVersion ? report_.cudaRuntimeVersion : report_.cudaDriverVersion) =
           v.asUnsigned();
+    } else if (key == keys::kConfidentialComputing) {
+      if (!v.isBoolean()) wrongType(v, at, "true or false");
+      report_.confidentialComputing = v.asBoolean();
     } else if (key == keys::kLogicalGpus) {
       integer(v, at, 0);
       report_.logicalGpus = v.asUnsigned();

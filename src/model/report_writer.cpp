@@ -118,6 +118,7 @@ void putFacts(json& j, const Report& r) {
   put(j, keys::kErrorDetail, r.errorDetail);
   put(j, keys::kCudaDriverVersion, r.cudaDriverVersion);
   put(j, keys::kLogicalGpus, r.logicalGpus);
+  put(j, keys::kConfidentialComputing, r.confidentialComputing);
   put(j, keys::kSchemaVersion, r.schemaVersion);
   put(j, keys::kRelease, r.release);
   put(j, keys::kHostname, r.hostname);

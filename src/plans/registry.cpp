@@ -44,91 +44,91 @@ void hostCopies(Table& table) {
       table,
       {"host_to_device_memcpy_ce", 0, 0,
        R"(Copy engine (cuMemcpyAsync) bandwidth from pinned host memory to each GPU.)"},
-      {plans::hostToDevice, kCe});
+      {plans::hostToDevice, kCe}, HostTraffic::OneWayCe);
   add<HostCopyTestcase>(
       table,
       {"device_to_host_memcpy_ce", 1, 1,
        R"(Copy engine (cuMemcpyAsync) bandwidth from each GPU to pinned host memory.)"},
-      {plans::deviceToHost, kCe});
+      {plans::deviceToHost, kCe}, HostTraffic::OneWayCe);
   add<HostCopyTestcase>(
       table,
       {"host_to_device_bidirectional_memcpy_ce", 2, 2,
        R"(Host-to-GPU copy engine bandwidth, measured while a GPU-to-host copy runs at the same time.
 Only the host-to-GPU direction is reported.)"},
-      plans::hostToDeviceBidirectionalCe);
+      plans::hostToDeviceBidirectionalCe, HostTraffic::BothWaysCe);
   add<HostCopyTestcase>(
       table,
       {"device_to_host_bidirectional_memcpy_ce", 3, 3,
        R"(GPU-to-host copy engine bandwidth, measured while a host-to-GPU copy runs at the same time.
 Only the GPU-to-host direction is reported.)"},
-      plans::deviceToHostBidirectionalCe);
+      plans::deviceToHostBidirectionalCe, HostTraffic::BothWaysCe);
   add<HostCopyTestcase>(
       table,
       {"all_to_host_memcpy_ce", 8, 8,
        R"(GPU-to-host copy engine bandwidth of one GPU while every other GPU also copies to the host.)"},
-      {plans::allToHost, kCe});
+      {plans::allToHost, kCe}, HostTraffic::OneWayCe);
   add<HostCopyTestcase>(
       table,
       {"all_to_host_bidirectional_memcpy_ce", 9, 9,
        R"(GPU-to-host copy engine bandwidth of one GPU while it also receives from the host, and every
 other GPU copies to and from the host at the same time. Only the measured GPU-to-host copy
 is reported.)"},
-      plans::allToHostBidirectionalCe);
+      plans::allToHostBidirectionalCe, HostTraffic::BothWaysCe);
   add<HostCopyTestcase>(
       table,
       {"host_to_all_memcpy_ce", 10, 10,
        R"(Host-to-GPU copy engine bandwidth of one GPU while the host also copies to every other GPU.)"},
-      {plans::hostToAll, kCe});
+      {plans::hostToAll, kCe}, HostTraffic::OneWayCe);
   add<HostCopyTestcase>(
       table,
       {"host_to_all_bidirectional_memcpy_ce", 11, 11,
        R"(Host-to-GPU copy engine bandwidth of one GPU while it also sends to the host, and every
 other GPU copies to and from the host at the same time. Only the measured host-to-GPU copy
 is reported.)"},
-      plans::hostToAllBidirectionalCe);
+      plans::hostToAllBidirectionalCe, HostTraffic::BothWaysCe);
   add<HostCopyTestcase>(table,
                         {"host_to_device_memcpy_sm", 16, 16,
                          R"(Copy kernel (SM) bandwidth from pinned host memory to each GPU.)"},
-                        {plans::hostToDevice, kSm});
+                        {plans::hostToDevice, kSm}, HostTraffic::Kernel);
   add<HostCopyTestcase>(table,
                         {"device_to_host_memcpy_sm", 17, 17,
                          R"(Copy kernel (SM) bandwidth from each GPU to pinned host memory.)"},
-                        {plans::deviceToHost, kSm});
+                        {plans::deviceToHost, kSm}, HostTraffic::Kernel);
   add<HostCopyTestcase>(
       table,
       {"host_to_device_bidirectional_memcpy_sm", 18, 18,
        R"(Copy kernel bandwidth between host and GPU in both directions at once (alternate warps
 copy opposite ways); half of the bytes moved per second is reported.)"},
-      plans::hostDeviceBidirectionalSm);
+      plans::hostDeviceBidirectionalSm, HostTraffic::Kernel);
   add<HostCopyTestcase>(
       table,
       {"device_to_host_bidirectional_memcpy_sm", 19, 19,
        R"(Copy kernel bandwidth between host and GPU in both directions at once (alternate warps
 copy opposite ways); half of the bytes moved per second is reported. Upstream measures
 exactly the same as host_to_device_bidirectional_memcpy_sm here.)"},
-      plans::hostDeviceBidirectionalSm);
+      plans::hostDeviceBidirectionalSm, HostTraffic::Kernel);
   add<HostCopyTestcase>(
       table,
       {"all_to_host_memcpy_sm", 24, 24,
        R"(GPU-to-host copy kernel bandwidth of one GPU while every other GPU also copies to the host.)"},
-      {plans::allToHost, kSm});
+      {plans::allToHost, kSm}, HostTraffic::Kernel);
   add<HostCopyTestcase>(
       table,
       {"all_to_host_bidirectional_memcpy_sm", 25, 25,
        R"(Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs
 the same bidirectional traffic with the host. Only the measured GPU is reported.)"},
-      plans::allToHostBidirectionalSm);
+      plans::allToHostBidirectionalSm, HostTraffic::Kernel);
   add<HostCopyTestcase>(
       table,
       {"host_to_all_memcpy_sm", 26, 26,
        R"(Host-to-GPU copy kernel bandwidth of one GPU while the host also copies to every other GPU.)"},
-      {plans::hostToAll, kSm});
+      {plans::hostToAll, kSm}, HostTraffic::Kernel);
   add<HostCopyTestcase>(
       table,
       {"host_to_all_bidirectional_memcpy_sm", 27, 27,
        R"(Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs
 the same bidirectional traffic with the host. Only the measured GPU is reported.)"},
-      plans::hostToAllBidirectionalSm);
+      plans::hostToAllBidirectionalSm, HostTraffic::Kernel);
 }
 
 // Copies between pairs of GPUs with peer access.

@@ -18,6 +18,7 @@
 #include <ostream>
 
 #include "core/error.h"
+#include "core/format.h"
 #include "core/say_line.h"
 #include "report/listing.h"
 #include "report/output.h"
@@ -122,7 +123,12 @@ class TextOutput : public Output {
   void header(const RunHeader& header) override {
     statistic_ = header.settings.statistic;
     sweep_ = !header.settings.sweepSizesMiB.empty();
-    std::string text = versionBlock(header.system.version, header.system.gitVersion);
+    // Upstream v0.10's notice, verbatim, before anything else (no known client reads stdout
+    // before the first Running line; Google's CI for a confidential VM asserts it).
+    std::string text = header.system.confidentialComputing
+                           ? std::string(kConfidentialComputingNotice) + "\n\n"
+                           : std::string();
+    text += versionBlock(header.system.version, header.system.gitVersion);
     if (!header.system.mpiVersion.empty())
       text += "MPI version: " + header.system.mpiVersion + "\n";
     for (const auto& w : header.warnings) text += w + "\n";
@@ -159,7 +165,12 @@ class TextOutput : public Output {
       }
       break;
     case Status::Waived:
-      out_ << "Waived: \n";  // upstream's line: no name, no reason
+      if (settings_.compat == CompatMode::V0_10) {
+        // v0.10's line, with its reason; no token of it reads as a number (core/format.h).
+        out_ << "Waived " << result.name << ": " << withoutNumberTokens(result.message) << "\n";
+        break;
+      }
+      out_ << "Waived: \n";  // upstream v0.8's line: no name, no reason
       toPerson("NOTE: " + result.name + " waived: " + result.message + "\n");
       break;
     case Status::Error:

@@ -196,6 +196,7 @@ void ReportBuilder::header(const RunHeader& header) {
   putCount(report_, &Report::cudaDriverVersion, keys::kCudaDriverVersion, info.cudaDriverVersion);
   report_.gpuDeviceList = deviceList(info);
   if (info.logicalGpus > 0) report_.logicalGpus = static_cast<std::uint64_t>(info.logicalGpus);
+  if (info.confidentialComputing) report_.confidentialComputing = true;
   if (header.environment) report_.environment = environmentRecord(*header.environment);
   if (info.processes.empty()) return;
   report_.processes = processRecords(info);

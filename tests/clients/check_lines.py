@@ -37,7 +37,7 @@ _COLUMNS = re.compile(r'^ +\d+( +\d+)*$')
 _ROW = re.compile(r'^ *\S+( +(-?\d+\.\d\d|N/A))+$')
 _FORMS = [re.compile(p) for p in (
     r'^$', r'^Running \S+\.$', r'^SUM \S+ -?\d+\.\d\d$', r'^&&&& PERF \S+ -?\d+\.\d\d [+-](GB/s|ns)$',
-    r'^COEFFICIENT_OF_VARIATION \S+ -?\d+\.\d\d$', r'^Waived: $',
+    r'^COEFFICIENT_OF_VARIATION \S+ -?\d+\.\d\d$', r'^Waived: $', r'^Waived \S+: \S.*$',
     r'^ERROR: Testcase \S* not found!$', r'^ERROR: Testcase index \S+ out of bound!$')]
 _TRAILER = ur.TRAILER.strip('\n').split('\n')
 
@@ -112,7 +112,27 @@ def client_problems(text, doc, compat, requested, json_clients=True):
 
 
 def _waived_lines(stdout):
-    return sum(1 for line in stdout.split('\n') if line == 'Waived: ')
+    """The waiver lines: v0.8's bare `Waived: `, v0.10's `Waived <key>: <reason>`."""
+    return sum(1 for line in stdout.split('\n')
+               if line == 'Waived: ' or re.match(r'^Waived \S+: ', line))
+
+
+def _waiver_problems(stdout, stderr, waived, compat):
+    """v0.8: each reason on stderr. v0.10: each on stdout in v0.10's line, no word of it a number
+    (the cluster-health-monitor would read it as the previous testcase's value)."""
+    problems = []
+    for key, reason in waived:
+        if compat == 'v0.8':
+            line = 'NOTE: %s waived: %s' % (key, reason)
+            if line not in stderr:
+                problems.append('not on stderr: %r' % line)
+            continue
+        line = 'Waived %s: %s' % (key, ur.without_number_tokens(reason))
+        if line not in stdout.split('\n'):
+            problems.append('not on stdout: %r' % line)
+        if any(ur.reads_as_number(t) for t in line.split()):
+            problems.append('a number on a waiver line: %r' % line)
+    return problems
 
 
 def _listed(run_binary, binary, margs, env):
@@ -198,9 +218,8 @@ def check_waivers(results, catalogue, fake, run_binary):
             text = run_binary(fake, margs + ['-i', '1'], env)
             doc = run_binary(fake, margs + ['-i', '1', '-j'], env)
             problems = stdout_problems(text.stdout)
-            for w in waived:
-                if w['stderr'] not in text.stderr:
-                    problems.append('not on stderr: %r' % w['stderr'])
+            problems += _waiver_problems(text.stdout, text.stderr,
+                                         [(w['key'], w['reason']) for w in waived], compat)
             if _waived_lines(text.stdout) != len(waived):
                 problems.append('%d "Waived: " lines on stdout for %d waived testcases'
                                 % (_waived_lines(text.stdout), len(waived)))
@@ -372,10 +391,9 @@ def check_real_waivers(results, binary, save, run_binary):
         if _waived_lines(text.stdout) != len(waived):
             problems.append('%d "Waived: " lines on stdout for %d waived testcases'
                             % (_waived_lines(text.stdout), len(waived)))
-        for e in waived:
-            line = 'NOTE: %s waived: %s' % (e['name'], e.get('waive_reason', ''))
-            if line not in text.stderr:
-                problems.append('not on stderr: %r' % line)
+        problems += _waiver_problems(text.stdout, text.stderr,
+                                     [(e['name'], e.get('waive_reason', '')) for e in waived],
+                                     compat)
         listed = _listed(run_binary, binary, margs, env)
         problems += client_problems(text, doc, compat, listed)
         results.report('real-lines | %s: %d waived between %d measured entries; stdout upstream\'s, '

@@ -214,7 +214,7 @@ def from_our_text(text):
             report.driver_version = line[len('Driver Version: '):]
         elif line.startswith('NOTE: You have chosen a buffer size that is smaller'):
             report.buffer_size_mib = 64
-        elif line.startswith('Running ') or line.startswith('Waived:') or line.startswith(
+        elif line.startswith('Running ') or line.startswith('Waived') or line.startswith(
                 'ERROR: '):
             body_start = i
             break
@@ -244,6 +244,10 @@ def from_our_text(text):
         elif line.startswith('Waived:'):
             name = line[len('Waived: '):].split(':', 1)[0]
             report.testcases.append(Testcase(name, 'Waived'))
+            current = None
+        elif line.startswith('Waived '):  # v0.10: "Waived <key>: <reason>"
+            name, _, reason = line[len('Waived '):].partition(': ')
+            report.testcases.append(Testcase(name, 'Waived', message=reason))
             current = None
         elif line.startswith('ERROR: '):
             message = line[len('ERROR: '):]

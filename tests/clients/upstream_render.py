@@ -84,6 +84,22 @@ def reference_status(report):
     return 0
 
 
+def reads_as_number(token):
+    """Whether a whitespace-separated token reads as a number to the text clients (Python's
+    float(), which the cluster-health-monitor uses)."""
+    try:
+        float(token)
+        return True
+    except ValueError:
+        return False
+
+
+def without_number_tokens(text):
+    """`text` with every token that reads as a number quoted, as a v0.10 waiver reason is printed:
+    no client may take a word of the reason for a value."""
+    return ' '.join("'%s'" % t if reads_as_number(t) else t for t in text.split(' '))
+
+
 def render_text(report, compat='v0.8', perf=False):
     """Upstream's console output of `report` (compat 'v0.8' or 'v0.10')."""
     text = ''
@@ -99,7 +115,9 @@ def render_text(report, compat='v0.8', perf=False):
         text += _system_block_v010(report) if compat == 'v0.10' else _system_block_v08(report)
     for testcase in report.testcases:
         if testcase.status == 'Waived':
-            text += 'Waived: \n'
+            # v0.10 names the testcase and gives its reason (docs/compatibility.md#v010).
+            text += ('Waived %s: %s\n' % (testcase.name, without_number_tokens(testcase.message))
+                     if compat == 'v0.10' else 'Waived: \n')
         elif testcase.status == 'NotFound':
             text += 'ERROR: %s\n' % testcase.message
         else:

@@ -414,6 +414,19 @@ class SchemaService:
 SCHEMA_SERVICE = SchemaService()
 
 
+def check_stdout_interrupted(result: Result) -> List[str]:
+    """One JSON document that says the run was stopped before it measured anything."""
+    document, problems = strict_json(result.stdout, "stdout")
+    if problems:
+        return problems
+    run = document.get("nvbandwidth", {}) if isinstance(document, dict) else {}
+    if not str(run.get("interrupted", "")).startswith("SIG") or "stopped by" not in str(
+            run.get("error", "")):
+        return ["stdout: no \"interrupted\" and \"error\" saying the run was stopped: %r"
+                % result.stdout[:200]]
+    return []
+
+
 def check_stdout_schema(result: Result) -> List[str]:
     """Valid against docs/nvbandwidth.schema.json, by tests/schema/validate.py."""
     problems = strict_json(result.stdout, "stdout")[1]
@@ -1404,10 +1417,13 @@ def signal_cases() -> List[Case]:
                 ("compare-current", ["--compare", "good.json", "-"], "real"),
                 ("from", ["--html", "out.html", "--from", "-"], "real"),
                 ("baseline", ["--baseline", "-", "-t", "0"], "fake")):
+            # With -j a signal before the run still prints one document, which says so.
+            json_mode = "-j" in argv
             cases.append(Case(name=f"signals/{signum.name}/{key}", category="signals",
                               argv=argv, prog=prog, files={"good.json": GOOD}, stdin="hang",
                               send=(signum, SIGNAL_DELAY_S), env={"NVBW_FAKE_GPUS": "2"},
-                              status={128 + signum}, dies_by={signum}, stdout_empty=True,
+                              status={128 + signum}, dies_by={signum}, stdout_empty=not json_mode,
+                              checks=[check_stdout_interrupted] if json_mode else [],
                               timeout=FAST_TIMEOUT_S + SIGNAL_DELAY_S))
     return cases
 
@@ -1997,10 +2013,12 @@ def loop_signal_cases() -> List[Case]:
                           status={128 + signum}, dies_by={signum}, stdout_empty=True))
     for key, argv in (("html-of-big-report", ["--html", "out.html", "--from", "indented"]),
                       ("compare-big-reports", ["--compare", "indented", "indented", "-j"])):
+        json_mode = "-j" in argv
         cases.append(Case(name=f"signals/SIGINT/{key}", category="signals", argv=argv,
                           send=(signal.SIGINT, SIGNAL_DELAY_S), reaction=REACTION_S,
-                          status={130}, dies_by={signal.SIGINT}, stdout_empty=True, needs="big",
-                          rss_from="indented"))
+                          status={130}, dies_by={signal.SIGINT}, stdout_empty=not json_mode,
+                          checks=[check_stdout_interrupted] if json_mode else [],
+                          needs="big", rss_from="indented"))
     return cases
 
 

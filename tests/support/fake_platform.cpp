@@ -21,6 +21,7 @@
 #include "engine/copy_run.h"
 #include "engine/kernel_failure.h"
 #include "engine/plan_groups.h"
+#include "engine/sample_issues.h"
 #include "engine/sample_recording.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
@@ -180,6 +181,7 @@ class FakeMeasuringExecutor final : public PlanExecutor {
       prepare(*m);
     }
     std::vector<FakeCopy> copies = copiesOf(ms, buffers, own);
+    if (behaviour_.confidential) confidentialDevice(plan.timing, ms);
     std::vector<MeasurementSamples> samples;
     for (const Measurement* m : ms) samples.push_back(measure(*m));
     for (unsigned k = 0; k < settings_.samples; ++k) {
@@ -189,6 +191,31 @@ class FakeMeasuringExecutor final : public PlanExecutor {
       afterSample(k);
     }
     return samples;
+  }
+
+  // A confidential-computing device (NVBW_FAKE_CONFIDENTIAL=1): a copy between host and device
+  // memory blocks the thread that issues it until its stream is idle, so a sample issued in an
+  // order that waits for itself never ends (engine/sample_issues.h: the order the sample
+  // protocol issues, replayed here); and a copy kernel that touches host memory reads and writes
+  // it through encrypted bounce buffers, so what it wrote is wrong.
+  void confidentialDevice(SampleTiming timing, const std::vector<const Measurement*>& ms) const {
+    std::vector<std::size_t> sizes;
+    std::vector<bool> hostCopy;
+    for (const Measurement* m : ms) {
+      sizes.push_back(m->copies.size());
+      for (const CopySpec& c : m->copies) {
+        const bool host = c.src.kind == MemoryKind::Host || c.dst.kind == MemoryKind::Host;
+        hostCopy.push_back(host && c.method == CopyMethod::CopyEngine);
+        if (host && c.method != CopyMethod::CopyEngine)
+          throw VerificationError("data verification failed for the destination of " +
+                                  copyLabel(c) +
+                                  ": a copy kernel read host memory through the confidential "
+                                  "computing bounce buffers");
+      }
+    }
+    if (const auto hang = engine::confidentialHang(engine::sampleIssues(timing, sizes), hostCopy))
+      throw Error("the sample never ends on this confidential-computing host: " + *hang +
+                  " (the fake stops it instead of hanging)");
   }
 
   // A copy of the group and its buffers' records (the pool's, or the group's own).
@@ -254,9 +281,11 @@ class FakeMeasuringExecutor final : public PlanExecutor {
         throw VerificationError(mismatchMessage("the destination of " + copyLabel(*c.spec), sample,
                                                 7, c.checked / 4, 1024));
     for (FakeCopy& c : copies) {
-      const engine::Holdings held = engine::afterCopy(c.spec->method, c.fills);
-      c.src->set(held.source, 0, c.checked);
-      c.dst->set(held.destination, 0, c.checked);
+      const CopySpec& s = *c.spec;
+      engine::recordSample(
+          s.method, c.fills,
+          {c.src, 0, s.src.kind == MemoryKind::Host, c.dst, 0, s.dst.kind == MemoryKind::Host},
+          c.checked, settings_.verify);
     }
   }
 
@@ -485,6 +514,7 @@ EnvironmentSnapshot FakePlatform::environment() const {
 SystemFacts FakePlatform::systemFacts() const {
   SystemFacts info = systemWith(topology_.deviceCount());
   if (!behaviour_.release.empty()) info.release = behaviour_.release;
+  info.confidentialComputing = topology_.confidentialComputing();
   if (logicalGpus_ > 0) {
     info.devices.assign(static_cast<std::size_t>(logicalGpus_), systemWith(1).devices.front());
     info.logicalGpus = logicalGpus_;
@@ -496,6 +526,7 @@ std::unique_ptr<PlanExecutor> FakePlatform::makePlanExecutor(const RunSettings& 
                                                              ExecHooks hooks) {
   if (!behaviour_.executorFailure.empty()) throw std::runtime_error(behaviour_.executorFailure);
   FakeBehaviour behaviour = behaviour_;
+  behaviour.confidential = topology_.confidentialComputing();
   behaviour.computeCapabilities.clear();
   behaviour.smCounts.clear();
   for (int d = 0; d < topology_.deviceCount(); ++d) {

@@ -76,6 +76,9 @@ struct FakeBehaviour {
   // GPU as that many logical GPUs, as the real one does (platform/logical_gpus.h), or refuses to
   // start for a value the real one refuses.
   std::optional<std::string> logicalGpus;
+  // Confidential computing (set by FakePlatform from its topology): host copies block their
+  // thread until their stream is idle, copy kernels read host memory wrong.
+  bool confidential = false;
   std::vector<int> computeCapabilities;  // per GPU, for the launch failures (set by FakePlatform)
   std::vector<int> smCounts;             // per GPU, for the SM copies' sizes (set by FakePlatform)
 };

@@ -11,4 +11,14 @@ std::string fixed2(double value);
 // `text` padded on the left with spaces to `width` characters (longer text as it is).
 std::string rightAligned(const std::string& text, int width);
 
+// Whether `token` reads as a number to the programs that scrape nvbandwidth's text (Python's
+// float(): an optional sign, then digits with single underscores between them, a fraction, an
+// exponent, or inf, infinity, nan in any case).
+bool readsAsNumber(const std::string& token);
+
+// `text` with every whitespace-separated token that reads as a number quoted ('1'): a line of
+// ours on stdout after a testcase's banner must hold no such token, or a client that reads every
+// number there as a cell value (docs/compatibility.md) would take it for one.
+std::string withoutNumberTokens(const std::string& text);
+
 }  // namespace nvbw

@@ -48,10 +48,18 @@ bool differEverywhere(int a, int b);
 
 // What a buffer holds from the address a copy uses: one pattern over [at, at + bytes), or
 // nothing known. The pattern repeats from `at`, so any shorter region from `at` holds it too.
+//
+// `readByCpu`: the CPU compared (part of) this host buffer since a GPU last wrote it. A GPU that
+// then reads it across the bus reads slower on some hosts, by 3-6% for the copy engine, which a
+// buffer the CPU never read (a fresh one, as upstream allocates) does not show; a GPU's write
+// restores that. So a copy that reads such a buffer first has it written again in full, as a
+// fresh buffer is, and reuse changes nothing measured (the logical-GPU and host tests on the GPU
+// machine measure it: docs/memory-and-time.md).
 struct BufferContent {
   int pattern = kUnknown;
   std::uint64_t at = 0;
   std::size_t bytes = 0;
+  bool readByCpu = false;
   int over(std::uint64_t address, std::size_t length) const {
     return pattern != kUnknown && at == address && bytes >= length ? pattern : kUnknown;
   }
@@ -59,6 +67,7 @@ struct BufferContent {
     pattern = p;
     at = address;
     bytes = length;
+    readByCpu = false;
   }
 };
 
@@ -94,7 +103,8 @@ SampleFills planSample(CopyMethod method, Reach source, Reach destination, int s
 
 // The same from the buffers' records (null: nothing known) of the `length` bytes a copy uses from
 // each address: a record that reaches less far is completed by a tail fill first, unless the
-// sample fills that buffer in full anyway.
+// sample fills that buffer in full anyway; the source of a plain copy that the CPU read last
+// (BufferContent::readByCpu) counts as holding nothing, so it is filled in full.
 struct RecordedBuffer {
   const BufferContent* held = nullptr;
   std::uint64_t address = 0;
@@ -109,6 +119,20 @@ struct Holdings {
   int destination = kUnknown;
 };
 Holdings afterCopy(CopyMethod method, const SampleFills& fills);
+
+// Records what the buffers of a copy hold after a good sample (afterCopy, from each buffer's
+// address over `length` bytes) and, with `verified`, which host buffers the CPU read to check
+// them (the destination, and the source of a split-warp copy).
+struct SampleBuffers {
+  BufferContent* source = nullptr;  // null: not recorded
+  std::uint64_t sourceAt = 0;
+  bool sourceOnHost = false;
+  BufferContent* destination = nullptr;
+  std::uint64_t destinationAt = 0;
+  bool destinationOnHost = false;
+};
+void recordSample(CopyMethod method, const SampleFills& fills, const SampleBuffers& buffers,
+                  std::size_t length, bool verified);
 
 // Adds the fills of one sample of a copy (`checkedBytes` in each buffer, which is host memory
 // where it says so; a tail fill its own bytes) and, with `verify`, its checks to `counts`: one

@@ -56,8 +56,9 @@ class Verifier {
  public:
   Verifier(const Gpu& gpu, PatternCache& patterns) : gpu_(gpu), patterns_(patterns) {}
   // Throws VerificationError for the first of `checks`, in their order, that found a word that
-  // differs (or a sum that is not the expected one).
-  void run(const std::vector<Check>& checks, unsigned sample);
+  // differs (or a sum that is not the expected one). Without `hostOnGpu` the CPU compares all of
+  // host memory (a GPU cannot read it correctly on a confidential-computing host).
+  void run(const std::vector<Check>& checks, unsigned sample, bool hostOnGpu = true);
   // The share of host checks the GPUs take now.
   double hostShareOnGpus() const { return share_.gpuShare(); }
 
@@ -122,15 +123,17 @@ Reach sourceReach(const CopySpec& c);
 Reach destinationReach(const CopySpec& c);
 // Decides and counts this sample's fills from what the buffers hold (c.fills).
 void planFills(CopyRun& c, bool verify, OperationCounts& counts);
-// Queues this sample's fills on the copy's stream.
-void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c);
+// Queues this sample's fills on the copy's stream; with `hostByCpu` the CPU writes those of host
+// memory at once instead.
+void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool hostByCpu = false);
 // Queues `loops` iterations of the copy on its stream (the current context is the issuer's).
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
 // The checks of what the copy wrote: the destination (and, for split-warp copies, the source)
 // against this sample's variant; a write-only pass's destination against its value; a read-only
 // pass's sum against `passes` times variant 0's.
 void addChecks(const CopyRun& c, unsigned long long passes, std::vector<Check>& checks);
-// After a good sample: the buffers hold what the copy wrote.
-void recordCopied(CopyRun& c);
+// After a good sample: the buffers hold what the copy wrote (and, `verified`, the host buffers
+// the CPU read to check them are marked so: BufferContent::readByCpu).
+void recordCopied(CopyRun& c, bool verified);
 
 }  // namespace nvbw::engine

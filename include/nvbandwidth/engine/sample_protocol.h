@@ -41,23 +41,29 @@ class SampleProtocol {
     std::size_t end = 0;
     bool total = false;
   };
-  SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vector<Group> groups);
+  SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vector<Group> groups,
+                 SampleTiming timing = SampleTiming::Latched);
 
   // Per group, in order: its copies' seconds and its aggregate's.
   std::vector<SampleTimes> run(unsigned sample);
 
  private:
+  // SampleTiming::InOrder (engine/sample_issues.h): no latch; host memory filled and checked by
+  // the CPU; each stream's copies issued in order, a group's streams by threads started together.
+  std::vector<SampleTimes> runInOrder(unsigned sample);
+  void issueInOrder(CopyRun& c);
   void fill(unsigned sample);
   void blockAndEnqueue();
   void awaitFills();
   void enqueueMeasured(std::size_t group);
   void wait();
-  void verify(unsigned sample);
+  void verify(unsigned sample, bool hostOnGpu);
   std::vector<SampleTimes> timings() const;
 
   Parts p_;
   std::vector<CopyRun>& runs_;
   std::vector<Group> groups_;
+  SampleTiming timing_;
   // Per group with copies: on its first copy's stream, after every copy's end (Total only).
   std::vector<std::optional<Event>> totalEnd_;
 };

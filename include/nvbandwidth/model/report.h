@@ -404,6 +404,9 @@ struct Report {
   std::optional<std::uint64_t> cudaDriverVersion;
   // The run's GPUs were this many logical GPUs of one physical GPU (a testing aid); absent: real.
   std::optional<std::uint64_t> logicalGpus;
+  // The host ran in confidential-computing mode (host traffic through encrypted bounce buffers);
+  // absent: it did not, or the report does not say.
+  std::optional<bool> confidentialComputing;
   std::optional<std::string> schemaVersion;  // absent: upstream's layout
   std::optional<std::string> release;
   std::optional<std::string> hostname, startedAt;

@@ -132,6 +132,13 @@ struct MatrixSpec {
 // pairs that run at once (plans/schedule.h).
 enum class PairSchedule { PairByPair, Rounds };
 
+// How a sample times its copies. Latched (upstream's method): every stream is held by a spin
+// kernel until all the copies are queued, then released together, each timed by its events.
+// InOrder: no latch; each stream's copies are issued by the host one after another between its
+// events, as a confidential-computing host needs (there a host copy blocks the issuing thread
+// until everything before it on its stream has finished, so a latch would never open).
+enum class SampleTiming { Latched, InOrder };
+
 struct Plan {
   std::vector<MatrixSpec> matrices;
   std::vector<Measurement> measurements;
@@ -144,6 +151,7 @@ struct Plan {
   std::vector<std::vector<std::size_t>> rounds;
   // The schedule of a pair testcase (for the report); nullopt for the other testcases.
   std::optional<PairSchedule> schedule;
+  SampleTiming timing = SampleTiming::Latched;
 };
 
 // The measurements of `plan` as the executor runs them: its rounds, or each one alone.

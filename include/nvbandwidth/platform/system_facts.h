@@ -35,6 +35,8 @@ struct SystemFacts {
   // N when `devices` are N logical GPUs of one physical GPU (platform/logical_gpus.h); 0 when
   // they are real.
   int logicalGpus = 0;
+  // Host traffic goes through encrypted bounce buffers (NVML's confidential-computing state).
+  bool confidentialComputing = false;
   // Multi-process runs only (empty otherwise): every rank, in rank order, the MPI library and
   // how the ranks share GPU memory.
   std::vector<ProcessInfo> processes;

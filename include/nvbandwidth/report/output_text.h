@@ -9,6 +9,10 @@
 
 namespace nvbw {
 
+// The first line of a run's text on a confidential-computing host, as upstream v0.10 prints it.
+inline constexpr const char* kConfidentialComputingNotice =
+    "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
+
 // Text: results to `out`, run-level errors to `err`.
 std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
                                        OutputSettings settings);

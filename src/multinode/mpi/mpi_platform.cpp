@@ -63,6 +63,7 @@ class MpiPlatform final : public Platform {
     info_.memorySharing = sharingName(world.sharing);
     info_.memorySharingDescription = world.description;
     machine_ = std::make_unique<MachineFacts>(*gpu_);
+    info_.confidentialComputing = machine_->confidentialComputing();
     topology_ = std::make_unique<WorldTopology>(*gpu_, *machine_, world.facts);
     if (world.sharing != MemorySharing::None)
       startupStep(comm_, attempt([&] {

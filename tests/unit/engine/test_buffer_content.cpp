@@ -282,6 +282,72 @@ TEST(BufferContent, ASplitWarpFarBufferRecordedShortGetsOnlyItsTail) {
   EXPECT_EQ(none.sourceTail.pattern, kUnknown);
 }
 
+// A host buffer the CPU read to check it is written again in full before a GPU reads it: a
+// device-to-host copy's verified destination, read next as a host-to-device source.
+TEST(BufferContent, AHostBufferTheCpuCheckedIsRefilledBeforeAGpuReadsIt) {
+  const std::size_t length = 4 * kPatternBytes;
+  BufferContent host, device;
+  device.set(0, 0, length);
+  SampleFills d2h = planFromRecords(CopyMethod::CopyEngine, Reach::Local, Reach::Host, {&device, 0},
+                                    {&host, 0}, length);
+  recordSample(CopyMethod::CopyEngine, d2h, {&device, 0, false, &host, 0, true}, length, true);
+  EXPECT_TRUE(host.readByCpu);
+  EXPECT_FALSE(device.readByCpu);
+  EXPECT_EQ(host.pattern, d2h.expected);
+  // The next sample of the same copy writes the destination: nothing more to fill.
+  d2h = planFromRecords(CopyMethod::CopyEngine, Reach::Local, Reach::Host, {&device, 0}, {&host, 0},
+                        length);
+  EXPECT_EQ(d2h.destination, kUnknown);
+  // A copy that reads it fills it in full, though it holds a source pattern already.
+  BufferContent target;
+  const SampleFills h2d = planFromRecords(CopyMethod::CopyEngine, Reach::Host, Reach::Local,
+                                          {&host, 0}, {&target, 0}, length);
+  EXPECT_NE(h2d.source, kUnknown);
+  EXPECT_EQ(h2d.sourceTail.pattern, kUnknown);
+  recordSample(CopyMethod::CopyEngine, h2d, {&host, 0, true, &target, 0, false}, length, true);
+  EXPECT_FALSE(host.readByCpu);  // the GPU wrote it; its source is not checked
+  EXPECT_EQ(planFromRecords(CopyMethod::CopyEngine, Reach::Host, Reach::Local, {&host, 0},
+                            {&target, 0}, length)
+                .source,
+            kUnknown);
+}
+
+TEST(BufferContent, WithoutVerificationTheCpuReadsNothing) {
+  const std::size_t length = 4 * kPatternBytes;
+  BufferContent host, device;
+  device.set(0, 0, length);
+  const SampleFills d2h = planFromRecords(CopyMethod::CopyEngine, Reach::Local, Reach::Host,
+                                          {&device, 0}, {&host, 0}, length);
+  recordSample(CopyMethod::CopyEngine, d2h, {&device, 0, false, &host, 0, true}, length, false);
+  EXPECT_FALSE(host.readByCpu);
+  BufferContent target;
+  EXPECT_EQ(planFromRecords(CopyMethod::CopyEngine, Reach::Host, Reach::Local, {&host, 0},
+                            {&target, 0}, length)
+                .source,
+            kUnknown);
+}
+
+// A split-warp copy's host buffer, checked by the CPU after every sample, keeps what it holds
+// from one sample to the next (its far buffer is written once); but a plain copy that reads it
+// later has it written again first.
+TEST(BufferContent, ASplitWarpHostBufferIsRefilledOnlyForAPlainCopy) {
+  const std::size_t length = 4 * kPatternBytes;
+  BufferContent host, device;
+  for (int sample = 0; sample < 3; ++sample) {
+    const SampleFills f = planFromRecords(CopyMethod::SmSplitWarp, Reach::Host, Reach::Local,
+                                          {&host, 0}, {&device, 0}, length);
+    EXPECT_EQ(f.source != kUnknown, sample == 0) << sample;
+    recordSample(CopyMethod::SmSplitWarp, f, {&host, 0, true, &device, 0, false}, length, true);
+    EXPECT_TRUE(host.readByCpu);
+    EXPECT_FALSE(device.readByCpu);
+  }
+  BufferContent target;
+  EXPECT_NE(planFromRecords(CopyMethod::CopyEngine, Reach::Host, Reach::Local, {&host, 0},
+                            {&target, 0}, length)
+                .source,
+            kUnknown);
+}
+
 TEST(BufferContent, ABufferFilledInFullGetsNoTailFill) {
   // A short record of the fill variant in a source: not a source pattern, so it is refilled.
   const std::size_t length = 4 * kPatternBytes;
