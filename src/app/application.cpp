@@ -368,6 +368,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   if (outputText_) outputText_->finish(end);
   if (writeViewFiles(report, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
     status = kExitFailure;
+  if (status == kExitOk && compared && compared->differentMachines) return kExitUsage;
   if (status == kExitOk && ((compared && compared->anyFailing()) || belowExpectations))
     return kExitSlower;
   return status;

@@ -313,6 +313,7 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
                       }});
   const int written = writeFiles(ctx, writes, ctx.stopRequested);
   if (written != kExitOk) return written;
+  if (c.differentMachines) return kExitUsage;  // shown side by side, never judged
   return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
 

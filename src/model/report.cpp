@@ -99,4 +99,46 @@ std::optional<std::string> logicalGpusMismatch(const std::string& aName,
   return gpusOf(aName, a) + " and " + gpusOf(bName, b) + ": no verdict between them means anything";
 }
 
+DeviceListEntry readDeviceListEntry(const std::string& entry) {
+  std::string rest = entry;
+  const std::size_t colon = rest.find(": ");
+  if (colon != std::string::npos && colon > 0 && rest.find_first_not_of("0123456789") == colon)
+    rest.erase(0, colon + 2);
+  DeviceListEntry out;
+  const std::size_t hostStart = rest.rfind("): (");
+  if (hostStart != std::string::npos && !rest.empty() && rest.back() == ')') {
+    out.host = rest.substr(hostStart + 4, rest.size() - hostStart - 5);
+    rest.erase(hostStart + 1);
+  }
+  const std::size_t bdf = rest.rfind(" (");
+  if (bdf != std::string::npos && !rest.empty() && rest.back() == ')') rest.erase(bdf);
+  out.model = rest;
+  return out;
+}
+
+std::string MachineShape::text() const {
+  if (models.empty()) return "unknown GPUs";
+  std::string joined;
+  for (const std::string& m : models) joined += (joined.empty() ? "" : " + ") + m;
+  return std::to_string(gpus) + " x " + joined;
+}
+
+MachineShape machineShapeOf(const Report& r) {
+  MachineShape shape;
+  std::vector<std::string> names;
+  if (r.gpuDeviceList && !r.gpuDeviceList->empty()) {
+    for (const std::string& entry : *r.gpuDeviceList)
+      names.push_back(readDeviceListEntry(entry).model);
+  } else if (r.processes) {
+    for (const ProcessRecord& p : *r.processes) names.push_back(p.name.value_or(""));
+  }
+  shape.gpus = names.size();
+  for (std::string& name : names) {
+    if (name.empty()) name = "unknown";
+    if (std::find(shape.models.begin(), shape.models.end(), name) == shape.models.end())
+      shape.models.push_back(name);
+  }
+  return shape;
+}
+
 }  // namespace nvbw

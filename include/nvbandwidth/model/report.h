@@ -434,6 +434,27 @@ struct Report {
   std::size_t gpuCount() const;
 };
 
+// A "GPU Device list" entry, "0: NVIDIA H200 (00000000:19:00): (gpu-node-01)": the GPU's model
+// ("NVIDIA H200") and the host ("gpu-node-01", "" when the entry names none).
+struct DeviceListEntry {
+  std::string model;
+  std::string host;
+};
+DeviceListEntry readDeviceListEntry(const std::string& entry);
+
+// What machine a report is of: its GPUs' models, in order of first appearance ("NVIDIA H200", "A
+// + B" for a mix; from "GPU Device list", else the processes), and how many; no models where
+// the report names none (upstream's single-node reports).
+struct MachineShape {
+  std::vector<std::string> models;
+  std::size_t gpus = 0;
+  bool known() const { return !models.empty(); }
+  // "2 x NVIDIA H200"; "unknown GPUs" when no model is named.
+  std::string text() const;
+  bool operator==(const MachineShape& o) const { return models == o.models && gpus == o.gpus; }
+};
+MachineShape machineShapeOf(const Report& report);
+
 // Why reports of the two sides cannot be judged against each other because their GPUs are of
 // different kinds: logical GPUs (a testing aid, Report::logicalGpus) on one side and real ones on
 // the other, or another count of logical GPUs; nullopt when they can. `aName` and `bName` name

@@ -40,6 +40,7 @@ inline constexpr const char* kComparison = "comparison";
 inline constexpr const char* kHostname = "hostname";
 inline constexpr const char* kLogicalGpus = "logical_gpus";
 inline constexpr const char* kConfidentialComputing = "confidential_computing";
+inline constexpr const char* kDifferentMachines = "different_machines";
 inline constexpr const char* kStartedAt = "started_at";
 inline constexpr const char* kExpectations = "expectations";
 inline constexpr const char* kSummary = "summary";

@@ -26,6 +26,8 @@ const char* verdictName(Verdict v) {
     return "UNSTABLE";
   case Verdict::Noisy:
     return "NOISY";
+  case Verdict::NotJudged:
+    return "NOT JUDGED";
   case Verdict::Same:
     break;
   }
@@ -195,6 +197,15 @@ Comparison compareWithBaseline(const Baseline& baseline, const Report& current,
   out.baselineReports = baseline.reports();
   noteDocuments(b, c, out.notes);
   compareAllMatrices(b, c, out, stop);
+  if (b.machine.known() && c.machine.known() && !(b.machine == c.machine)) {
+    out.differentMachines =
+        "the baseline is of " + b.machine.text() + " and the current report of " + c.machine.text();
+    for (CellComparison& cell : out.cells) {
+      cell.verdict = Verdict::NotJudged;
+      cell.suspect = false;
+      cell.unstable = false;
+    }
+  }
   listUnmatchedStatuses(b.statuses, c.statuses, out.onlyInBaseline);
   listUnmatchedStatuses(c.statuses, b.statuses, out.onlyInCurrent);
   return out;

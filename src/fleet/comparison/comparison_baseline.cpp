@@ -77,6 +77,7 @@ void comparison::addBaselineReport(BaselineReports& side, const Report& report,
       throw UsageError(*mismatch);
   if (side.reports == 0) {
     side.logicalGpus = report.logicalGpus;
+    side.machine = r.machine;
     side.statuses = r.statuses;
     side.settings = r.settings;
     side.gpus = r.gpus;

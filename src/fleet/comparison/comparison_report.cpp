@@ -46,6 +46,7 @@ Side sideOf(const Report& report, const std::string& side) {
   out.upstream = report.upstream();
   if (report.settings) out.settings = membersOf(*report.settings);
   if (report.gpuDeviceList) out.gpus = report.gpuDeviceList->size();
+  out.machine = machineShapeOf(report);
   if (report.error) out.runNotes.push_back(side + ": the run reported an error: " + *report.error);
   if (report.interrupted)
     out.runNotes.push_back(side + ": the run was interrupted by " + *report.interrupted);

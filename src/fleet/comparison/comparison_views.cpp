@@ -8,6 +8,7 @@
 #include "core/text_view.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/comparison/comparison_report.h"
+#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -78,9 +79,28 @@ std::string footnotes(bool unstable, bool noisy) {
   return text;
 }
 
+// Every cell with its change and no verdict, for reports of different machines.
+std::string sideBySideTable(const Comparison& c) {
+  std::string text = "No verdict: " + safe(*c.differentMachines) +
+                     "; a change between different machines says nothing of either.\n" +
+                     tableRow({"cell", "baseline", "current", "change", "unit"});
+  const CellComparison* group = nullptr;
+  for (const CellComparison& cell : c.cells) {
+    if (!group || group->name != cell.name || group->bufferSizeMiB != cell.bufferSizeMiB)
+      text += safe(cell.name) +
+              (cell.bufferSizeMiB ? " at " + std::to_string(*cell.bufferSizeMiB) + " MiB" : "") +
+              "\n";
+    group = &cell;
+    text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
+                      changeText(cell.changePercent), cell.unit});
+  }
+  return text;
+}
+
 // The cells that are not SAME, grouped under their matrix key (a key can be 60 characters long,
 // too long for a column of an 80-column table).
 std::string changedCellsTable(const Comparison& c) {
+  if (c.differentMachines) return sideBySideTable(c);
   std::string text;
   bool noisy = false, unstable = false;
   const CellComparison* group = nullptr;
@@ -131,6 +151,11 @@ std::string confirmationLine(const Comparison& c) {
 }
 
 std::string summaryLine(const Comparison& c) {
+  if (c.differentMachines)
+    return "Comparison: " + std::to_string(c.cells.size()) +
+           " cells, not judged: the reports come from different machines; " +
+           std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
+           std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
   return "Comparison: " + std::to_string(c.cells.size()) +
          " cells: " + std::to_string(c.count(Verdict::Same)) + " SAME, " +
          std::to_string(c.count(Verdict::Slower)) + " SLOWER, " +
@@ -219,6 +244,7 @@ ComparisonSection comparisonSection(const Comparison& c, bool withCells) {
   counts.suspect = c.suspects();
   counts.onlyInBaseline = c.onlyInBaseline.size();
   counts.onlyInCurrent = c.onlyInCurrent.size();
+  if (c.differentMachines) setMember(s.extras, keys::kDifferentMachines, *c.differentMachines);
   s.cells.emplace();
   if (withCells)
     for (const CellComparison& cell : c.cells) s.cells->push_back(comparedCellRecord(cell));

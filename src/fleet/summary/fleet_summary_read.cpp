@@ -87,48 +87,18 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
   return verdicts;
 }
 
-// "0: NVIDIA H200 (00000000:19:00): (gpu-node-01)" -> model "NVIDIA H200", host "gpu-node-01".
-void splitDevice(const std::string& entry, std::string& model, std::string& host) {
-  std::string rest = entry;
-  const std::size_t colon = rest.find(": ");
-  if (colon != std::string::npos && colon > 0 && rest.find_first_not_of("0123456789") == colon)
-    rest.erase(0, colon + 2);
-  host.clear();
-  const std::size_t hostStart = rest.rfind("): (");
-  if (hostStart != std::string::npos && !rest.empty() && rest.back() == ')') {
-    host = rest.substr(hostStart + 4, rest.size() - hostStart - 5);
-    rest.erase(hostStart + 1);
-  }
-  const std::size_t bdf = rest.rfind(" (");
-  if (bdf != std::string::npos && !rest.empty() && rest.back() == ')') rest.erase(bdf);
-  model = rest;
-}
-
 // The GPUs' models ("NVIDIA H200", "A + B" for a mix, "unknown") and count, and the host the
 // device list names.
 void describeGpus(const Report& r, ReportDigest& d, std::string& deviceHost) {
-  std::vector<std::string> list;
-  const bool fromDevices = r.gpuDeviceList && !r.gpuDeviceList->empty();
-  if (fromDevices) {
-    list = *r.gpuDeviceList;
-  } else if (r.processes) {
-    for (const ProcessRecord& p : *r.processes)
-      if (p.name) list.push_back(*p.name);
-  }
-  std::vector<std::string> models;
-  for (const std::string& entry : list) {
-    std::string model, host;
-    if (fromDevices)
-      splitDevice(entry, model, host);
-    else
-      model = entry;
-    if (fromDevices && deviceHost.empty() && !host.empty()) deviceHost = host;
-    if (model.empty()) model = "unknown";
-    if (std::find(models.begin(), models.end(), model) == models.end()) models.push_back(model);
-  }
-  d.gpuCount = fromDevices ? list.size() : (r.processes ? r.processes->size() : 0);
+  if (r.gpuDeviceList)
+    for (const std::string& entry : *r.gpuDeviceList) {
+      deviceHost = readDeviceListEntry(entry).host;
+      if (!deviceHost.empty()) break;
+    }
+  const MachineShape shape = machineShapeOf(r);
+  d.gpuCount = shape.gpus;
   std::string joined;
-  for (const std::string& m : models) joined += (joined.empty() ? "" : " + ") + m;
+  for (const std::string& m : shape.models) joined += (joined.empty() ? "" : " + ") + m;
   d.gpuModel = joined.empty() ? "unknown" : joined;
 }
 

@@ -60,9 +60,12 @@ namespace comparison {
 struct BaselineReports;  // comparison_baseline.h
 }
 
-enum class Verdict { Same, Slower, Faster, Unstable, Noisy };
-const char* verdictName(Verdict v);  // "SAME", "SLOWER", "FASTER", "UNSTABLE", "NOISY"
-bool failing(Verdict v);             // SLOWER or UNSTABLE
+// NotJudged: the two sides are reports of different machines (GPU models or counts): every cell
+// is shown with its change, and none is judged.
+enum class Verdict { Same, Slower, Faster, Unstable, Noisy, NotJudged };
+// "SAME", "SLOWER", "FASTER", "UNSTABLE", "NOISY", "NOT JUDGED"
+const char* verdictName(Verdict v);
+bool failing(Verdict v);  // SLOWER or UNSTABLE
 
 inline constexpr double kDefaultTolerancePercent = 5.0;
 inline constexpr unsigned kDefaultConfirmRuns = 2;
@@ -132,6 +135,10 @@ struct Comparison {
   std::vector<std::string> notes;  // e.g. settings that differ ("bufferSize_MiB: 512 vs 16")
   // Set once a run's confirmation runs have been applied (absent: the saved-report rule).
   std::optional<ConfirmationSummary> confirmation;
+  // The sides are reports of different machines ("the baseline is of 2 x NVIDIA H200 and the
+  // current report of 1 x NVIDIA H100 80GB HBM3"): no cell is judged (Verdict::NotJudged); the
+  // command then exits 2. nullopt when they are alike, or a side does not name its GPUs.
+  std::optional<std::string> differentMachines;
   std::size_t count(Verdict v) const;
   std::size_t suspects() const;
   bool anyFailing() const { return count(Verdict::Slower) + count(Verdict::Unstable) > 0; }
@@ -161,7 +168,8 @@ class Baseline {
   std::unique_ptr<comparison::BaselineReports> reports_;
 };
 
-// The saved-report rule (above). Throws std::invalid_argument when `tolerancePercent` is negative
+// The saved-report rule (above); no verdict at all between different machines
+// (Comparison::differentMachines). Throws std::invalid_argument when `tolerancePercent` is negative
 // or not finite, and std::logic_error for an empty baseline. Notes: settings that differ from the
 // first baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8
 // report, a side's run-level error or interruption, a matrix whose unit differs. Throws

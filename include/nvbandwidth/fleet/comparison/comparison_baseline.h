@@ -46,6 +46,7 @@ struct BaselineReports {
   std::optional<Members> settings;
   std::optional<std::size_t> gpus;
   std::optional<std::uint64_t> logicalGpus;  // every report's (they must agree)
+  MachineShape machine;                      // the first report's
   bool upstream = false;
   // Every report's run-level notes, and how the later reports differ from the first.
   std::vector<std::string> notes;

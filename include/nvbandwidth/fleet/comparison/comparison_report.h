@@ -47,6 +47,7 @@ struct Side {
   std::optional<Members> settings;  // this tool's reports only
   bool upstream = false;            // upstream's layout, whose cells have no samples
   std::optional<std::size_t> gpus;  // the length of "GPU Device list"
+  MachineShape machine;             // its GPUs' models and count
   std::vector<std::string> runNotes;
 };
 
