@@ -5,8 +5,10 @@
 
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
+#include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
+#include "report/report_text.h"
 
 namespace nvbw {
 namespace {
@@ -27,7 +29,26 @@ void printChecks(const Options& options, const std::vector<ExpectationResult>& r
 
 }  // namespace
 
+// --from alone: the saved run printed again, its text from the first `Running` line in the
+// interface it was printed in (--compat v0.10 asks for v0.10's), or with -j its document.
+void printSavedRun(const Options& options, const Report& report, AppContext& ctx) {
+  if (options.json) {
+    ctx.out << reportJson(report) << "\n";
+  } else {
+    const Value* interface =
+        report.settings ? findMember(report.settings->extras, keys::kInterface) : nullptr;
+    const bool v010 = interface && interface->isString() && interface->asString() == "v0.10";
+    ctx.out << savedRunText(report, {v010 ? CompatMode::V0_10 : options.compat, false});
+  }
+  ctx.out.flush();
+  checkWritable(ctx.out, "output");
+}
+
 int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
+  if (!files.html && !files.metrics && !files.output && !options.judgesExpectations()) {
+    printSavedRun(options, *files.from, ctx);
+    return kExitOk;
+  }
   int status = files.html || files.metrics || files.output ? runRenderCommand(files, ctx) : kExitOk;
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);

@@ -395,10 +395,6 @@ void validateFleetOptions(const Options& o) {
   if (!o.compare.empty() && (!o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
     throw UsageError("--compare compares saved reports: it cannot be used with --baseline, "
                      "--sweep or --from");
-  if (!o.from.empty() && o.html.empty() && o.metrics.empty() && o.output.empty() &&
-      !o.judgesExpectations())
-    throw UsageError("--from needs --html, --metrics, --output FILE, --expect FILE or "
-                     "--min-percent-of-peak P (it renders or checks a saved report)");
   if (!o.from.empty() && (!o.baseline.empty() || !o.sweep.empty()))
     throw UsageError("--from renders a saved report: it cannot be used with --baseline or --sweep");
   if (!o.sweep.empty() && o.bufferSizeGiven)

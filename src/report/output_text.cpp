@@ -23,29 +23,12 @@
 #include "report/listing.h"
 #include "report/output.h"
 #include "report/peak_assessment.h"
+#include "report/report_entries.h"
+#include "report/report_text.h"
 #include "report/text_format.h"
 
 namespace nvbw {
 namespace {
-
-// Upstream's two lines for a -t token that names no testcase (SuperBench reads the first); our
-// other selection errors go where our lines go.
-bool isUpstreamSelectionError(const std::string& message) {
-  auto startsEnds = [&message](const std::string& start, const std::string& end) {
-    return message.size() > start.size() + end.size() && message.rfind(start, 0) == 0 &&
-           message.compare(message.size() - end.size(), end.size(), end) == 0;
-  };
-  return startsEnds("Testcase index ", " out of bound!") ||
-         (startsEnds("Testcase ", " not found!") && message.find(" failed: ") == std::string::npos);
-}
-
-std::string sumLine(const MatrixResult& m, bool perfFormatter) {
-  const std::string sum = fixed2(m.sum());
-  if (!perfFormatter) return "SUM " + m.spec.key + " " + sum + "\n";
-  // Perf dashboards read the sign as "higher is better" (+) or "lower is better" (-).
-  const char* sign = m.spec.unit == Unit::Nanoseconds ? "-" : "+";
-  return "&&&& PERF " + m.spec.key + " " + sum + " " + sign + unitSuffix(m.spec.unit) + "\n";
-}
 
 std::string verboseSummary(const MatrixResult& m) {
   const auto lo = m.min();
@@ -154,24 +137,24 @@ class TextOutput : public Output {
       return;
     }
     switch (result.status) {
-    case Status::Passed:
+    case Status::Passed: {
       if (settings_.verbose) out_ << sampleLines(result.measurements);
+      // Each matrix printed from its entry of the Report, as --from prints a saved one.
+      const std::vector<ReportEntry> entries = entriesOf(result, false, statistic_);
       for (std::size_t i = 0; i < result.matrices.size(); ++i) {
-        const MatrixResult& m = result.matrices[i];
-        out_ << formatResult(m, i + 1 == result.matrices.size()
-                                    ? std::optional<std::string>(result.name)
-                                    : std::nullopt);
-        toPerson(noisyCellsNote(m) + outlierNotes(m));
+        const bool last = i + 1 == result.matrices.size();
+        out_ << matrixText(MatrixView(entries.at(i), entries.at(i).parts.at(0)), form(),
+                           last ? &result.name : nullptr)
+             << verboseBlocks(result.matrices[i]) << "\n";
+        toPerson(noisyCellsNote(result.matrices[i]) + outlierNotes(result.matrices[i]));
       }
       break;
+    }
     case Status::Waived:
-      if (settings_.compat == CompatMode::V0_10) {
-        // v0.10's line, with its reason; no token of it reads as a number (core/format.h).
-        out_ << "Waived " << result.name << ": " << withoutNumberTokens(result.message) << "\n";
-        break;
-      }
-      out_ << "Waived: \n";  // upstream v0.8's line: no name, no reason
-      toPerson("NOTE: " + result.name + " waived: " + result.message + "\n");
+      out_ << waivedLine(result.name, result.message, settings_.compat);
+      // v0.10's line has the reason; v0.8's, upstream's, has none: it goes to stderr.
+      if (settings_.compat != CompatMode::V0_10)
+        toPerson("NOTE: " + result.name + " waived: " + result.message + "\n");
       break;
     case Status::Error:
       if (isUpstreamSelectionError(result.message))
@@ -216,22 +199,16 @@ class TextOutput : public Output {
     }
     err_ << std::flush;
     if (failed_) return;
-    out_ << "NOTE: The reported results may not reflect the full capabilities of the platform.\n"
-            "Performance can vary with software drivers, hardware clocks, and system topology.\n\n"
-         << std::flush;
+    out_ << kTrailer << std::flush;
   }
 
  private:
-  // `lastOf`: the testcase's key when `m` is its last matrix (v0.10 prints the coefficient of
-  // variation once per testcase, after its last SUM line: the `_total` of bidirectional ones).
-  std::string formatResult(const MatrixResult& m, const std::optional<std::string>& lastOf) const {
-    std::string text =
-        m.spec.title + "\n" + formatMatrix(m) + "\n" + sumLine(m, settings_.perfFormatter);
-    if (settings_.compat == CompatMode::V0_10 && lastOf && m.spec.unit == Unit::GBps)
-      text += coefficientOfVariationLine(*lastOf, m);
-    if (settings_.verbose)
-      text += verboseSummary(m) + percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
-    return text + "\n";
+  TextForm form() const { return {settings_.compat, settings_.perfFormatter}; }
+
+  // -v: after a matrix's SUM line, MIN/MAX/AVG, the percents of peak and each cell's statistics.
+  std::string verboseBlocks(const MatrixResult& m) const {
+    if (!settings_.verbose) return "";
+    return verboseSummary(m) + percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
   }
 
   // Cells above their link's peak, in words of ours (see the top of this file).

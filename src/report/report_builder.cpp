@@ -178,6 +178,9 @@ void ReportBuilder::header(const RunHeader& header) {
   report_.release = info.release;
   report_.schemaVersion = kJsonSchemaVersion;
   report_.settings = settingsRecord(header.settings);
+  // The interface the text was printed in, where it is not v0.8's (--from prints it again).
+  if (settings_.compat == CompatMode::V0_10)
+    setMember(report_.settings->extras, keys::kInterface, std::string("v0.10"));
   if (!header.notes.empty()) {
     Value notes = Value::array();
     for (const std::string& note : header.notes) notes.push(note);

@@ -26,36 +26,35 @@ std::string cellName(std::size_t row, std::size_t col) {
 // has two decimals. We format into local strings instead so no caller's stream state changes.
 namespace {
 
-// The matrix layout of upstream with the text of each cell given by `cellText`.
+// The matrix layout of upstream for a plan's matrix.
 template <typename CellText> std::string formatGrid(const MatrixSpec& spec, CellText cellText) {
-  // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
-  auto rowLabel = [&spec](std::size_t row) {
-    return row < spec.rowLabels.size() ? spec.rowLabels[row] : std::to_string(row);
-  };
-  std::size_t labelWidth = kLabelWidth;
-  for (std::size_t row = 0; row < spec.rows; ++row)
-    labelWidth = std::max(labelWidth, rowLabel(row).size());
-  const int width = static_cast<int>(labelWidth);
-  std::string text(labelWidth, ' ');
-  for (std::size_t col = 0; col < spec.cols; ++col)
-    text += rightAligned(std::to_string(col), kCellWidth);
-  text += '\n';
-  for (std::size_t row = 0; row < spec.rows; ++row) {
-    text += rightAligned(rowLabel(row), width);
-    for (std::size_t col = 0; col < spec.cols; ++col)
-      text += rightAligned(cellText(row, col), kCellWidth);
-    text += '\n';
-  }
-  return text;
+  return formatGrid(spec.rows, spec.cols, spec.rowLabels, cellText);
 }
 
 }  // namespace
 
-std::string formatMatrix(const MatrixResult& m) {
-  return formatGrid(m.spec, [&m](std::size_t row, std::size_t col) {
-    const auto& cell = m.at(row, col);
-    return cell ? fixed2(cell->value()) : std::string("N/A");
-  });
+std::string formatGrid(std::size_t rows, std::size_t cols,
+                       const std::vector<std::string>& rowLabels,
+                       const std::function<std::string(std::size_t, std::size_t)>& cellText) {
+  // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
+  auto rowLabel = [&rowLabels](std::size_t row) {
+    return row < rowLabels.size() ? rowLabels[row] : std::to_string(row);
+  };
+  std::size_t labelWidth = kLabelWidth;
+  for (std::size_t row = 0; row < rows; ++row)
+    labelWidth = std::max(labelWidth, rowLabel(row).size());
+  const int width = static_cast<int>(labelWidth);
+  std::string text(labelWidth, ' ');
+  for (std::size_t col = 0; col < cols; ++col)
+    text += rightAligned(std::to_string(col), kCellWidth);
+  text += '\n';
+  for (std::size_t row = 0; row < rows; ++row) {
+    text += rightAligned(rowLabel(row), width);
+    for (std::size_t col = 0; col < cols; ++col)
+      text += rightAligned(cellText(row, col), kCellWidth);
+    text += '\n';
+  }
+  return text;
 }
 
 std::string percentOfPeakBlock(const MatrixResult& m) {
@@ -86,26 +85,6 @@ std::string noisyCellsNote(const MatrixResult& m) {
     text += (i ? ", " : "") + cellName(noisy[i].row, noisy[i].col) + " " +
             fixed2(noisy[i].cv * 100) + "%";
   return text + "\n";
-}
-
-double sumCoefficientOfVariation(const MatrixResult& m) {
-  std::size_t samples = 0;
-  bool anyCell = false;
-  for (const auto& cell : m.cells) {
-    if (!cell) continue;
-    samples = anyCell ? std::min(samples, cell->samples().size()) : cell->samples().size();
-    anyCell = true;
-  }
-  std::vector<double> sums(samples, 0.0);
-  for (const auto& cell : m.cells)
-    if (cell)
-      for (std::size_t k = 0; k < samples; ++k) sums[k] += cell->samples()[k];
-  if (sums.size() < 2) return 0.0;
-  return describeSamples(sums).cv.value_or(0.0);
-}
-
-std::string coefficientOfVariationLine(const std::string& key, const MatrixResult& m) {
-  return "COEFFICIENT_OF_VARIATION " + key + " " + fixed2(sumCoefficientOfVariation(m)) + "\n";
 }
 
 std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat) {

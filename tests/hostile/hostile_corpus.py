@@ -1455,7 +1455,6 @@ def option_cases() -> List[Case]:
         ("sweep-factor-one", ["--sweep", "1:4:1"]),
         ("sweep-factor-zero", ["--sweep", "1:4:0"]),
         ("html-without-file", ["--html"]),
-        ("from-without-html", ["--from", "good.json"]),
     ]
     for key, argv in refused:
         cases.append(Case(name=f"options/{key}", category="options", argv=argv, files=files,

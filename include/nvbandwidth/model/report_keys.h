@@ -75,6 +75,7 @@ inline constexpr const char* kConfirmationRun = "confirmation_run";  // a confir
 // A pair testcase's schedule ("pair_by_pair" or "rounds"), and its rounds when in rounds; in
 // "settings", what --schedule asked for.
 inline constexpr const char* kSchedule = "schedule";
+inline constexpr const char* kInterface = "interface";
 inline constexpr const char* kRounds = "rounds";
 
 // The statuses of an entry.

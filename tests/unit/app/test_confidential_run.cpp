@@ -20,8 +20,8 @@ using test::AppRun;
 using test::fakePlatform;
 using test::runApp;
 
-const std::vector<std::string> kHostTestcases = {"-t", "0", "1", "2", "3", "8", "10",
-                                                 "16", "18", "32", "34"};
+const std::vector<std::string> kHostTestcases = {"-t", "0",  "1",  "2",  "3", "8",
+                                                 "10", "16", "18", "32", "34"};
 
 AppRun runOn(bool confidential, std::vector<std::string> args) {
   FakeTopology gpu(1);
@@ -30,7 +30,8 @@ AppRun runOn(bool confidential, std::vector<std::string> args) {
   return runApp(args, fakePlatform(gpu));
 }
 
-const char* const kNotice = "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
+const char* const kNotice =
+    "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
 
 TEST(ConfidentialRun, OneWayCopiesAreMeasuredInOrderAndTheRestWaived) {
   const AppRun r = runOn(true, {"-j"});
@@ -45,9 +46,9 @@ TEST(ConfidentialRun, OneWayCopiesAreMeasuredInOrderAndTheRestWaived) {
       EXPECT_EQ(e["waive_reason"], "bounce-buffer confidential computing enabled");
     }
   }
-  EXPECT_EQ(passed, (std::vector<std::string>{"host_to_device_memcpy_ce", "device_to_host_memcpy_ce",
-                                              "all_to_host_memcpy_ce", "host_to_all_memcpy_ce",
-                                              "device_local_copy"}));
+  EXPECT_EQ(passed, (std::vector<std::string>{"host_to_device_memcpy_ce",
+                                              "device_to_host_memcpy_ce", "all_to_host_memcpy_ce",
+                                              "host_to_all_memcpy_ce", "device_local_copy"}));
   EXPECT_EQ(waived.size(), 5u);
 }
 
@@ -66,8 +67,8 @@ TEST(ConfidentialRun, TheNoticeIsTheFirstLineInBothInterfaces) {
 // v0.10's own lines for the testcases it waives; v0.8 keeps its bare line, the reason on stderr.
 TEST(ConfidentialRun, WaiverLinesAreEachInterfacesOwn) {
   const AppRun v010 = runOn(true, {"--compat", "v0.10"});
-  for (const char* key : {"host_to_device_bidirectional_memcpy_ce",
-                          "device_to_host_bidirectional_memcpy_ce"})
+  for (const char* key :
+       {"host_to_device_bidirectional_memcpy_ce", "device_to_host_bidirectional_memcpy_ce"})
     EXPECT_NE(v010.out.find(std::string("\nWaived ") + key +
                             ": bounce-buffer confidential computing enabled\n"),
               std::string::npos)

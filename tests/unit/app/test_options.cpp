@@ -650,7 +650,6 @@ TEST(FleetOptions, ConflictsAreUsageErrors) {
       {"--compare", "a.json"},
       {"--compare", "a", "b", "--baseline", "c"},
       {"--compare", "a", "b", "--sweep", "1:4"},
-      {"--from", "r.json"},
       {"--html", "x", "--from", "r", "--sweep", "1:4"},
       {"--sweep", "1:4", "-b", "64"},
       {"--sweep", "4:1"},
@@ -769,13 +768,14 @@ TEST(VerdictOptions, BadValuesAreUsageErrors) {
   }
 }
 
-// --from checks a saved report with the expectations alone; it still needs something to do.
+// --from checks a saved report with the expectations alone.
 TEST(VerdictOptions, FromTakesExpectationsInsteadOfHtml) {
   EXPECT_NO_THROW(validateOptions(parseOptions({"--from", "r.json", "--expect", "h.txt"})));
   EXPECT_NO_THROW(
       validateOptions(parseOptions({"--from", "r.json", "--min-percent-of-peak", "80"})));
   EXPECT_NO_THROW(validateOptions(parseOptions({"--compare", "a", "b", "--expect", "h.txt"})));
-  EXPECT_THROW(validateOptions(parseOptions({"--from", "r.json"})), UsageError);
+  // --from alone prints the saved run's text again.
+  EXPECT_NO_THROW(validateOptions(parseOptions({"--from", "r.json"})));
 }
 
 // ---- --format and --compat (issue 18) -------------------------------------------------------

@@ -10,8 +10,8 @@ namespace nvbw {
 namespace test_format {
 
 TEST(Format, TokensThatReadAsNumbersAsPythonsFloatReadsThem) {
-  for (const char* number : {"1", "0", "-2", "+3", "9.0", ".5", "5.", "1e5", "1E-3", "1_000",
-                             "inf", "-Infinity", "NaN", "007"})
+  for (const char* number : {"1", "0", "-2", "+3", "9.0", ".5", "5.", "1e5", "1E-3", "1_000", "inf",
+                             "-Infinity", "NaN", "007"})
     EXPECT_TRUE(readsAsNumber(number)) << number;
   for (const char* word : {"", ".", "-", "e5", "1e", "1_", "_1", "1__0", "9.0;", "(9.0)", "GPU",
                            "x1", "'1'", "0x10", "1.2.3", "infinite", "N/A", "v0.10"})

@@ -15,20 +15,20 @@ using K = IssueKind;
 TEST(SampleIssues, LatchedQueuesEveryCopyBehindItsSpinBeforeTheRelease) {
   const std::vector<Issue> issues = sampleIssues(SampleTiming::Latched, {2, 1});
   const std::vector<Issue> expected = {
-      {K::Fill, 0},     {K::Fill, 1},  {K::Fill, 2},     {K::Spin, 0},       {K::Warmup, 0},
-      {K::Spin, 1},     {K::Warmup, 1}, {K::Spin, 2},    {K::Warmup, 2},     {K::Start, 0},
-      {K::Start, 1},    {K::Measured, 0}, {K::End, 0},   {K::Measured, 1},   {K::End, 1},
-      {K::Start, 2},    {K::Measured, 2}, {K::End, 2},   {K::AwaitFills, 0}, {K::Release, 0},
+      {K::Fill, 0},  {K::Fill, 1},     {K::Fill, 2}, {K::Spin, 0},       {K::Warmup, 0},
+      {K::Spin, 1},  {K::Warmup, 1},   {K::Spin, 2}, {K::Warmup, 2},     {K::Start, 0},
+      {K::Start, 1}, {K::Measured, 0}, {K::End, 0},  {K::Measured, 1},   {K::End, 1},
+      {K::Start, 2}, {K::Measured, 2}, {K::End, 2},  {K::AwaitFills, 0}, {K::Release, 0},
       {K::Wait, 0}};
   EXPECT_EQ(issues, expected);
 }
 
 TEST(SampleIssues, InOrderHasNoLatch) {
   const std::vector<Issue> issues = sampleIssues(SampleTiming::InOrder, {1, 1});
-  const std::vector<Issue> expected = {
-      {K::Fill, 0},  {K::Fill, 1},     {K::AwaitFills, 0}, {K::Warmup, 0}, {K::Start, 0},
-      {K::Measured, 0}, {K::End, 0},   {K::Warmup, 1},     {K::Start, 1},  {K::Measured, 1},
-      {K::End, 1},   {K::Wait, 0}};
+  const std::vector<Issue> expected = {{K::Fill, 0},     {K::Fill, 1},   {K::AwaitFills, 0},
+                                       {K::Warmup, 0},   {K::Start, 0},  {K::Measured, 0},
+                                       {K::End, 0},      {K::Warmup, 1}, {K::Start, 1},
+                                       {K::Measured, 1}, {K::End, 1},    {K::Wait, 0}};
   EXPECT_EQ(issues, expected);
 }
 
@@ -46,9 +46,9 @@ TEST(SampleIssues, ALatchedHostCopyNeverEndsOnAConfidentialHost) {
 TEST(SampleIssues, InOrderAndDeviceCopiesEnd) {
   for (const std::vector<std::size_t>& groups :
        std::vector<std::vector<std::size_t>>{{1}, {2}, {1, 3}})
-    EXPECT_EQ(confidentialHang(sampleIssues(SampleTiming::InOrder, groups),
-                               std::vector<bool>(4, true)),
-              std::nullopt);
+    EXPECT_EQ(
+        confidentialHang(sampleIssues(SampleTiming::InOrder, groups), std::vector<bool>(4, true)),
+        std::nullopt);
   // Copies between device buffers do not block their thread: the latch works there.
   EXPECT_EQ(confidentialHang(sampleIssues(SampleTiming::Latched, {2}), {false, false}),
             std::nullopt);

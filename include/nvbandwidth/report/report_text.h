@@ -1,0 +1,47 @@
+// The text report from the Report (model/report.h): the matrices as upstream prints them, and
+// everything a run printed on stdout from its first `Running` line, from its saved report
+// (`nvbandwidth --from REPORT`). The run's text output prints each matrix through matrixText,
+// so the two are one rendering.
+#pragma once
+
+#include <string>
+
+#include "core/compat_mode.h"
+#include "model/report.h"
+
+namespace nvbw {
+
+struct TextForm {
+  CompatMode compat = CompatMode::V0_8;
+  bool perfFormatter = false;  // the SUM line as "&&&& PERF <key> <sum> +GB/s" (-ns)
+};
+
+// A matrix as the text prints it: its title, the grid (N/A where a cell has no value), a blank
+// line, its SUM line; under v0.10, after the last matrix of a testcase (`lastOf`: the testcase's
+// key) of GB/s, COEFFICIENT_OF_VARIATION of its SUM over the samples.
+std::string matrixText(const MatrixView& m, const TextForm& form,
+                       const std::string* lastOf = nullptr);
+
+// The coefficient of variation of the matrix's SUM over the samples: sample k's SUM adds sample
+// k of every present cell (up to the fewest samples a cell has), stddev / mean of those sums, as
+// a fraction; 0 without samples (upstream's reports), with fewer than two sums or a mean of 0.
+double sumCoefficientOfVariation(const MatrixView& m);
+
+// Upstream's two lines for a -t token that names no testcase (`ERROR: Testcase X not found!`,
+// `... index N out of bound!`: SuperBench reads the first); our other errors go to stderr.
+bool isUpstreamSelectionError(const std::string& message);
+
+// The stdout line of a waived testcase: v0.8's bare `Waived: `, or v0.10's `Waived <key>:
+// <reason>` with every word of the reason that reads as a number quoted.
+std::string waivedLine(const std::string& key, const std::string& reason, CompatMode compat);
+
+// The trailer of a run that measured: upstream's NOTE and a blank line.
+extern const char* const kTrailer;
+
+// What a run printed on stdout from its first `Running` line, from its report: each testcase's
+// `Running` line and matrices, upstream's `Waived: ` (v0.10: `Waived <key>: <reason>`) and its
+// two selection ERROR lines, and the trailer unless the run failed or was interrupted. Not
+// reprinted: -v's lines and --sweep's table (their entries print as a plain run's would).
+std::string savedRunText(const Report& report, const TextForm& form);
+
+}  // namespace nvbw

@@ -1,0 +1,135 @@
+#include "report/report_text.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/format.h"
+#include "core/statistics.h"
+#include "report/text_format.h"
+
+namespace nvbw {
+
+const char* const kTrailer =
+    "NOTE: The reported results may not reflect the full capabilities of the platform.\n"
+    "Performance can vary with software drivers, hardware clocks, and system topology.\n\n";
+
+namespace {
+
+// The SUM of a matrix: the entry's, else (a part of upstream's stacked entries) its present cells'.
+double sumOf(const MatrixView& m) {
+  if (const std::optional<double> sum = m.sum()) return *sum;
+  double total = 0.0;
+  for (std::size_t r = 0; r < m.rows(); ++r)
+    for (std::size_t c = 0; c < m.cols(); ++c) total += m.value(r, c).value_or(0.0);
+  return total;
+}
+
+std::string sumLine(const MatrixView& m, bool perfFormatter) {
+  const std::string sum = fixed2(sumOf(m));
+  if (!perfFormatter) return "SUM " + m.key() + " " + sum + "\n";
+  // Perf dashboards read the sign as "higher is better" (+) or "lower is better" (-).
+  return "&&&& PERF " + m.key() + " " + sum + (m.latency() ? " -ns\n" : " +GB/s\n");
+}
+
+// The row labels of the matrix: the entry's (bisect pairs), where the part is the whole entry.
+const std::vector<std::string>& rowLabelsOf(const MatrixView& m) {
+  static const std::vector<std::string> none;
+  const ReportEntry& e = m.entry();
+  return e.rowLabels && m.part().wholeEntry ? *e.rowLabels : none;
+}
+
+// The testcase an entry is (one matrix) of.
+std::string testcaseOf(const ReportEntry& e) { return e.testcase.value_or(e.name); }
+
+// One testcase's stdout lines: consecutive entries of the same testcase.
+std::string testcaseText(const std::vector<const ReportEntry*>& entries, const TextForm& form) {
+  const ReportEntry& first = *entries.front();
+  switch (first.status) {
+  case EntryStatus::Waived:
+    return waivedLine(first.name, first.waiveReason.value_or(""), form.compat);
+  case EntryStatus::Error:
+    if (first.error && isUpstreamSelectionError(*first.error))
+      return "ERROR: " + *first.error + "\n";
+    break;
+  case EntryStatus::Passed:
+  case EntryStatus::Running:
+    break;
+  }
+  const std::string key = testcaseOf(first);
+  std::string text = "Running " + key + ".\n";
+  std::vector<MatrixView> views;
+  for (const ReportEntry* e : entries)
+    if (e->passedWithMatrix())
+      for (const MatrixPart& part : e->parts) views.emplace_back(*e, part);
+  for (std::size_t i = 0; i < views.size(); ++i)
+    text += matrixText(views[i], form, i + 1 == views.size() ? &key : nullptr) + "\n";
+  return text;
+}
+
+}  // namespace
+
+bool isUpstreamSelectionError(const std::string& message) {
+  auto startsEnds = [&message](const std::string& start, const std::string& end) {
+    return message.size() > start.size() + end.size() && message.rfind(start, 0) == 0 &&
+           message.compare(message.size() - end.size(), end.size(), end) == 0;
+  };
+  return startsEnds("Testcase index ", " out of bound!") ||
+         (startsEnds("Testcase ", " not found!") && message.find(" failed: ") == std::string::npos);
+}
+
+std::string waivedLine(const std::string& key, const std::string& reason, CompatMode compat) {
+  if (compat == CompatMode::V0_10)
+    return "Waived " + key + ": " + withoutNumberTokens(reason) + "\n";
+  return "Waived: \n";  // upstream v0.8's line: no name, no reason
+}
+
+double sumCoefficientOfVariation(const MatrixView& m) {
+  std::vector<const std::vector<double>*> present;
+  for (std::size_t r = 0; r < m.rows(); ++r)
+    for (std::size_t c = 0; c < m.cols(); ++c)
+      if (m.value(r, c))
+        if (const CellStatistics* s = m.statistics(r, c)) present.push_back(&s->samples);
+  if (present.empty()) return 0.0;
+  std::size_t samples = present.front()->size();
+  for (const auto* cell : present) samples = std::min(samples, cell->size());
+  std::vector<double> sums(samples, 0.0);
+  for (const auto* cell : present)
+    for (std::size_t k = 0; k < samples; ++k) sums[k] += (*cell)[k];
+  if (sums.size() < 2) return 0.0;
+  return describeSamples(sums).cv.value_or(0.0);
+}
+
+std::string matrixText(const MatrixView& m, const TextForm& form, const std::string* lastOf) {
+  std::string text = m.part().title + "\n" +
+                     formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
+                                [&m](std::size_t r, std::size_t c) {
+                                  const OrNull v = m.value(r, c);
+                                  return v ? fixed2(*v) : std::string("N/A");
+                                }) +
+                     "\n" + sumLine(m, form.perfFormatter);
+  if (form.compat == CompatMode::V0_10 && lastOf && !m.latency())
+    text +=
+        "COEFFICIENT_OF_VARIATION " + *lastOf + " " + fixed2(sumCoefficientOfVariation(m)) + "\n";
+  return text;
+}
+
+std::string savedRunText(const Report& report, const TextForm& form) {
+  std::string text;
+  if (report.testcases) {
+    const std::vector<ReportEntry>& entries = *report.testcases;
+    for (std::size_t i = 0; i < entries.size();) {
+      std::vector<const ReportEntry*> group = {&entries[i]};
+      const bool matrices = entries[i].status == EntryStatus::Passed && entries[i].testcase;
+      while (matrices && i + group.size() < entries.size() &&
+             entries[i + group.size()].testcase == entries[i].testcase &&
+             entries[i + group.size()].status == EntryStatus::Passed)
+        group.push_back(&entries[i + group.size()]);
+      text += testcaseText(group, form);
+      i += group.size();
+    }
+  }
+  if (!report.interrupted && !report.error) text += kTrailer;
+  return text;
+}
+
+}  // namespace nvbw
