@@ -35,20 +35,39 @@ PlanContext planContext(const LoopRequest& request) {
   return PlanContext{request.topology, request.bufferBytes, request.pairs, request.schedule};
 }
 
-// The reason `def` cannot run here, if any: its own waiver, else host memory it would need but
-// cannot have.
-std::optional<std::string> localWaiver(const TestcaseDef& def, const LoopRequest& request) {
+// A testcase's plan for this run, built once: its waiver check and its measurement take it. An
+// error while it is built is the testcase's (measure reports it).
+struct BuiltPlan {
+  std::optional<Plan> plan;
+  std::exception_ptr error;
+};
+
+BuiltPlan buildPlan(const TestcaseDef& def, const LoopRequest& request) {
+  BuiltPlan built;
+  try {
+    built.plan = def.plan(planContext(request));
+  } catch (...) {
+    built.error = std::current_exception();
+  }
+  return built;
+}
+
+// The reason `def` cannot run here, if any: its own waiver, else host memory its plan needs but
+// the run cannot have.
+std::optional<std::string> localWaiver(const TestcaseDef& def, const LoopRequest& request,
+                                       const BuiltPlan& built) {
   if (std::optional<std::string> reason = waiveReasonFor(def, request.topology)) return reason;
-  if (request.hostMemoryProblem && usesHostMemory(def.plan(planContext(request))))
+  if (request.hostMemoryProblem && built.plan && usesHostMemory(*built.plan))
     return request.hostMemoryProblem;
   return std::nullopt;
 }
 
 // Runs one testcase's plan and says how it ended here.
-Outcome measure(const TestcaseDef& def, const LoopRequest& request, PlanExecutor& planRunner,
-                const LoopControl& control, TestcaseResult& result) {
+Outcome measure(const TestcaseDef& def, const BuiltPlan& built, const LoopRequest& request,
+                PlanExecutor& planRunner, const LoopControl& control, TestcaseResult& result) {
   try {
-    const Plan plan = def.plan(planContext(request));
+    if (built.error) std::rethrow_exception(built.error);
+    const Plan& plan = *built.plan;
     PlanResult measured = planRunner.run(plan, control.progress);
     result.matrices = std::move(measured.matrices);
     result.measurements = std::move(measured.measurements);
@@ -73,8 +92,8 @@ Outcome measure(const TestcaseDef& def, const LoopRequest& request, PlanExecutor
 // Whether `def` is waived: rank 0 decides (its GPUs measure the single-process testcases; the
 // multi-process facts are the same on every rank), so that every rank takes the same path.
 std::optional<std::string> waiver(const TestcaseDef& def, const LoopRequest& request,
-                                  Communicator& comm) {
-  const std::optional<std::string> mine = localWaiver(def, request);
+                                  const BuiltPlan& built, Communicator& comm) {
+  const std::optional<std::string> mine = localWaiver(def, request, built);
   std::string decision = mine ? "W" + *mine : "-";
   decision = fromRankZero(comm, decision);
   if (decision == "-") return std::nullopt;
@@ -116,9 +135,10 @@ class TestcaseLoop {
     return summary.processesLost.has_value();
   }
 
-  // Waives, or runs `def` at `bytes`, and reports it; false when the run must stop after it.
-  bool runOne(const TestcaseDef& def, std::size_t bytes, std::optional<std::uint64_t> sweepMiB,
-              TestcaseResult& result);
+  // Runs `def` at `bytes` (its plan `built` for that size) and reports it; false when the run
+  // must stop after it.
+  bool runOne(const TestcaseDef& def, const BuiltPlan& built, std::size_t bytes,
+              std::optional<std::uint64_t> sweepMiB, TestcaseResult& result);
 
   void skip(std::size_t runs) { started_ += runs; }
   LoopSummary summary;
@@ -145,7 +165,7 @@ class TestcaseLoop {
   std::size_t started_ = 0;
 };
 
-bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
+bool TestcaseLoop::runOne(const TestcaseDef& def, const BuiltPlan& built, std::size_t bytes,
                           std::optional<std::uint64_t> sweepMiB, TestcaseResult& result) {
   const std::string label =
       def.key + (sweepMiB ? " at " + std::to_string(*sweepMiB) + " MiB" : std::string());
@@ -159,7 +179,8 @@ bool TestcaseLoop::runOne(const TestcaseDef& def, std::size_t bytes,
   output_.testcaseStarted(def.key);
   const LoopControl control{control_.comm, control_.stopRequested, progress};
   // Every process reports the same outcome: one place where a multi-process run agrees.
-  const Outcome outcome = agreeOnOutcome(comm_, measure(def, sized, planRunner_, control, result));
+  const Outcome outcome =
+      agreeOnOutcome(comm_, measure(def, built, sized, planRunner_, control, result));
   if (outcome.error) {
     result.status = Status::Error;
     result.message = *outcome.error;
@@ -185,9 +206,9 @@ const TestcaseDef* resolved(const Selection& sel, const LoopRequest& request, Te
   return nullptr;
 }
 
-bool waived(const TestcaseDef& def, const LoopRequest& request, Communicator& comm,
-            TestcaseLoop& loop, Output& output) {
-  const std::optional<std::string> reason = waiver(def, request, comm);
+bool waived(const TestcaseDef& def, const BuiltPlan& built, const LoopRequest& request,
+            Communicator& comm, TestcaseLoop& loop, Output& output) {
+  const std::optional<std::string> reason = waiver(def, request, built, comm);
   if (!reason) return false;
   TestcaseResult result;
   result.name = def.key;
@@ -209,7 +230,9 @@ bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& 
       break;
     }
     TestcaseResult result;
-    goOn = loop.runOne(def, static_cast<std::size_t>(size) * 1048576u, size, result);
+    LoopRequest sized = request;
+    sized.bufferBytes = static_cast<std::size_t>(size) * 1048576u;
+    goOn = loop.runOne(def, buildPlan(def, sized), sized.bufferBytes, size, result);
     table.results.push_back(std::move(result));
     if (!goOn) break;
   }
@@ -229,13 +252,17 @@ LoopSummary runTestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner
     if (loop.stopRequested()) break;
     ++loop.summary.finished;
     const TestcaseDef* def = resolved(sel, request, loop, output);
-    if (!def || waived(*def, request, comm, loop, output)) {
+    // Built where the testcase is not waived on the topology alone (a plan of a testcase that
+    // cannot run here need not be buildable).
+    const BuiltPlan built =
+        def && !waiveReasonFor(*def, request.topology) ? buildPlan(*def, request) : BuiltPlan{};
+    if (!def || waived(*def, built, request, comm, loop, output)) {
       loop.skip(runsPerTestcase);
       continue;
     }
     TestcaseResult result;
     const bool goOn = request.sweepSizesMiB.empty()
-                          ? loop.runOne(*def, request.bufferBytes, std::nullopt, result)
+                          ? loop.runOne(*def, built, request.bufferBytes, std::nullopt, result)
                           : sweepOne(*def, request, loop, output);
     if (!goOn) break;
   }
