@@ -92,7 +92,6 @@ class CheckedOutput final : public Output {
     inner_.sweepFinished(table);
     checkWritable(out_, "output");
   }
-  void comparison(const Comparison& result) override { inner_.comparison(result); }
   void finish(const RunEnd& end) override { inner_.finish(end); }
 
  private:
@@ -153,15 +152,13 @@ class RunCommand {
   RunCommand(const Options& options, AppContext& ctx, CommandFiles& files)
       : options_(options), ctx_(ctx), files_(files) {
     const OutputSettings settings{options.verbose, options.perfFormatter, options.compat};
-    printed_ = options.json ? makeJsonOutput(ctx.out, settings)
-                            : makeTextOutput(ctx.out, ctx.err, settings);
-    std::vector<Output*> views = {printed_.get()};
-    // --baseline, --expect, --html, --metrics and --output take the run's Report, whatever is
-    // printed. Only the printing rank compares and writes them (one file, not one per rank).
-    if (files.baseline.reports() > 0 || files.html || files.metrics || files.output ||
-        options.judgesExpectations()) {
-      capture_ = std::make_unique<ReportBuilder>(settings);
-      views.push_back(capture_.get());
+    // The run's Report: what -j prints at the end, what --baseline and --expect judge once the
+    // run has finished, and what --html, --metrics and --output write. Text streams as it goes.
+    report_ = std::make_unique<ReportBuilder>(settings);
+    std::vector<Output*> views = {report_.get()};
+    if (!options.json) {
+      printed_ = makeTextOutput(ctx.out, ctx.err, settings);
+      views.push_back(printed_.get());
     }
     // --output as text: the report as printed, its end-of-run lines (stderr's) included.
     if (files.output && files.outputFormat == ReportFormat::Text) {
@@ -204,12 +201,30 @@ class RunCommand {
     };
   }
 
+  // Text of ours that a judgment of the finished run adds (its comparison, its checks): stderr,
+  // after stdout so far, and the --output text copy.
+  void tellPerson(const std::string& text) {
+    if (text.empty()) return;
+    if (progress_) progress_->clear();
+    ctx_.out << std::flush;
+    if (!options_.json) ctx_.err << text << std::flush;
+    if (outputText_) outputCopy_ << text;
+  }
+  // Ends what is printed: the text's trailer, or -j's whole document.
+  void printEnd(const RunEnd& end) {
+    if (printed_) printed_->finish(end);
+    if (options_.json) {
+      writeReportJson(ctx_.out, report_->report());
+      ctx_.out << "\n" << std::flush;
+    }
+    checkWritable(ctx_.out, "output");
+  }
+
   const Options& options_;
   AppContext& ctx_;
   CommandFiles& files_;
-  std::unique_ptr<Output> printed_;
-  // The run's Report for the verdicts and the view files (absent when none is asked for).
-  std::unique_ptr<ReportBuilder> capture_;
+  std::unique_ptr<Output> printed_;  // the text, streamed (none with -j)
+  std::unique_ptr<ReportBuilder> report_;
   std::ostringstream outputCopy_;
   std::unique_ptr<Output> outputText_;
   std::unique_ptr<ProgressDisplay> progress_;
@@ -231,9 +246,10 @@ int RunCommand::startupFailed(RunHeader h, const std::string& why, const std::st
 // a nightly job's files must say that the run failed, not keep the last healthy ones in place.
 int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::string& detail) {
   output_->globalError(error, detail);
-  output_->finish(RunEnd{});
-  checkWritable(ctx_.out, "output");
-  if (capture_) writeViewFiles(capture_->report(), false);
+  report_->finish(RunEnd{});
+  if (outputText_) outputText_->finish(RunEnd{});
+  printEnd(RunEnd{});
+  writeViewFiles(report_->report(), false);
   return kExitFailure;
 }
 
@@ -347,9 +363,8 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
 // files. Errors and interruption keep their status; otherwise SLOWER and UNSTABLE cells
 // give 3.
 int RunCommand::finishViews(const RunEnd& end, int status) {
-  Report none;
-  if (capture_) capture_->finish(end);
-  Report& report = capture_ ? capture_->report() : none;
+  report_->finish(end);
+  Report& report = report_->report();
   std::optional<Comparison> compared;
   bool belowExpectations = false;
   try {
@@ -363,8 +378,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
     status = kExitInterruptedBase + e.signal();
   }
   if (progress_) progress_->clear();
-  printed_->finish(end);
-  checkWritable(ctx_.out, "output");
+  printEnd(end);
   if (outputText_) outputText_->finish(end);
   if (writeViewFiles(report, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
     status = kExitFailure;
@@ -381,8 +395,7 @@ std::optional<Comparison> RunCommand::judgeAgainstBaseline(Report& report, int& 
   Comparison compared =
       compareWithBaseline(files_.baseline, report, options_.tolerancePercent, ctx_.stopRequested);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, report, status);
-  printed_->comparison(compared);
-  if (outputText_) outputText_->comparison(compared);
+  tellPerson(comparisonText(compared) + "\n");
   report.comparison = comparisonSection(compared);
   return compared;
 }
@@ -413,11 +426,7 @@ void RunCommand::confirm(Comparison& compared, Report& report, int& status) {
   if (progress_) progress_->clear();
   runs.summary.runs = options_.confirmRuns;
   applyConfirmations(compared, runs.entries, runs.summary);
-  if (!runs.entries.empty()) {
-    printed_->confirmations(runs.entries);
-    if (outputText_) outputText_->confirmations(runs.entries);
-    report.confirmations = std::move(runs.entries);
-  }
+  if (!runs.entries.empty()) report.confirmations = std::move(runs.entries);
   if (runs.interruptedBy) {
     compared.notes.push_back("the confirmation runs were stopped by " +
                              signalName(*runs.interruptedBy));
@@ -435,8 +444,9 @@ bool RunCommand::failsExpectations(Report& report) {
   if (!options_.judgesExpectations()) return false;
   const std::vector<ExpectationResult> results =
       judgeExpectations(options_, files_.expectations, report, ctx_.stopRequested);
-  printed_->expectations(results);
-  if (outputText_) outputText_->expectations(results);
+  std::string text;
+  for (const ExpectationResult& result : results) text += expectationText(result) + "\n";
+  tellPerson(text);
   report.expectations = expectationsSection(results);
   return anyExpectationFailed(results);
 }

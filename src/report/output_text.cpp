@@ -172,14 +172,6 @@ class TextOutput : public Output {
     out_ << std::flush;
   }
 
-  void comparison(const Comparison& result) override { toPerson(comparisonText(result) + "\n"); }
-
-  void expectations(const std::vector<ExpectationResult>& results) override {
-    std::string text;
-    for (const ExpectationResult& result : results) text += expectationText(result) + "\n";
-    toPerson(text);
-  }
-
   void globalError(const std::string& message, const std::string& detail) override {
     toPerson("ERROR: " + message + "\n" + detailLine(detail));
     failed_ = true;

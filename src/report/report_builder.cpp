@@ -234,18 +234,6 @@ void ReportBuilder::sweepFinished(const SweepTable& table) {
     sweep.series->push_back(sweepSeriesRecord(table, s));
 }
 
-void ReportBuilder::comparison(const Comparison& result) {
-  report_.comparison = comparisonSection(result);
-}
-
-void ReportBuilder::confirmations(const std::vector<ReportEntry>& entries) {
-  report_.confirmations = entries;
-}
-
-void ReportBuilder::expectations(const std::vector<ExpectationResult>& results) {
-  report_.expectations = expectationsSection(results);
-}
-
 void ReportBuilder::finish(const RunEnd& end) {
   if (!report_.version) report_.version = kVersion;
   if (!report_.gitVersion) report_.gitVersion = kGitVersion;

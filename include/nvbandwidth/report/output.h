@@ -7,9 +7,6 @@
 
 #include "core/compat_mode.h"
 #include "engine/results.h"
-#include "fleet/comparison/comparison.h"
-#include "fleet/expectations/expectations.h"
-#include "model/report.h"
 #include "report/run_report.h"
 #include "report/sweep.h"
 
@@ -38,17 +35,8 @@ class Output {
   // --sweep: one testcase has run at every size (its per-size results came through
   // testcaseFinished, each with sweepSizeMiB set). Text: the size table; JSON: the "sweep" data.
   virtual void sweepFinished(const SweepTable& table) { (void)table; }
-  // --baseline: the run compared with the saved report, before finish. Text: the table of the
-  // cells that are not SAME and the summary; JSON: the "comparison" section.
-  virtual void comparison(const Comparison& result) { (void)result; }
-  // --baseline with --confirm: the confirmation runs' entries (each with its `confirmation_run`),
-  // before the comparison. JSON: the "confirmations" array; text prints nothing of them (the
-  // comparison says what was measured again).
-  virtual void confirmations(const std::vector<ReportEntry>& entries) { (void)entries; }
-  // --expect, --min-percent-of-peak: the report judged, before finish. Text: the BELOW and UNMET
-  // lines and each check's summary; JSON: the "expectations" section.
-  virtual void expectations(const std::vector<ExpectationResult>& results) { (void)results; }
-  // Trailer (text) or the whole document (JSON).
+  // Trailer (text) or the whole document (JSON). The verdicts of a run (--baseline, --expect)
+  // are not the outputs' business: they are made on the finished Report (app/application.cpp).
   virtual void finish(const RunEnd& end) = 0;
 };
 

@@ -29,15 +29,6 @@ class FanOutput final : public Output {
   void sweepFinished(const SweepTable& t) override {
     each([&](Output& o) { o.sweepFinished(t); });
   }
-  void comparison(const Comparison& c) override {
-    each([&](Output& o) { o.comparison(c); });
-  }
-  void confirmations(const std::vector<ReportEntry>& entries) override {
-    each([&](Output& o) { o.confirmations(entries); });
-  }
-  void expectations(const std::vector<ExpectationResult>& results) override {
-    each([&](Output& o) { o.expectations(results); });
-  }
   void finish(const RunEnd& end) override {
     each([&](Output& o) { o.finish(end); });
   }

@@ -30,9 +30,6 @@ class ReportBuilder final : public Output {
   void testcaseFinished(const TestcaseResult& result) override;
   void globalError(const std::string& message, const std::string& detail) override;
   void sweepFinished(const SweepTable& table) override;
-  void comparison(const Comparison& result) override;
-  void confirmations(const std::vector<ReportEntry>& entries) override;
-  void expectations(const std::vector<ExpectationResult>& results) override;
   void finish(const RunEnd& end) override;
 
   const Report& report() const { return report_; }
