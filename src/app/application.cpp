@@ -184,6 +184,7 @@ class RunCommand {
     return h;
   }
   int startupFailed(RunHeader h, const std::string& why, const std::string& detail);
+  std::optional<std::string> machineUsageProblem(const SystemFacts& system, PairRule& pairs) const;
   int stoppedBeforeTestcases(const std::string& error, const std::string& detail);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
@@ -258,6 +259,28 @@ std::optional<std::uint64_t> logicalGpusOf(const SystemFacts& system) {
   return static_cast<std::uint64_t>(system.logicalGpus);
 }
 
+// What the options ask of the opened machine that it cannot give: a --pair GPU it does not have
+// (`pairs` gets the rule otherwise), a --baseline of logical GPUs against real ones or the other
+// way round.
+std::optional<std::string> RunCommand::machineUsageProblem(const SystemFacts& system,
+                                                           PairRule& pairs) const {
+  try {
+    pairs = resolvePairRule(options_.pair, options_.targetNumPairs, system);
+  } catch (const UsageError& e) {
+    return std::string(e.what());
+  }
+  return files_.baseline.logicalGpusProblem("this run", logicalGpusOf(system));
+}
+
+// The header's notes of how the run will go: the schedule's, that the GPUs are logical, -H's.
+void addRunNotes(RunHeader& h, const ScheduleChoice& schedule, const HostMemoryChoice& host) {
+  h.notes = schedule.notes;
+  if (h.system.logicalGpus > 0)
+    h.notes.insert(h.notes.begin(), logicalGpusNote(h.system.logicalGpus, h.system.devices.at(0)));
+  if (host.note) h.warnings.push_back(*host.note);
+  if (host.problem) h.warnings.push_back(hostTestcasesWaivedNote(*host.problem));
+}
+
 // The header's facts about the opened machine: system, environment and the notes they call for.
 void addMachineFacts(RunHeader& h, const Platform& platform) {
   h.system = platform.systemFacts();
@@ -284,18 +307,8 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   } catch (const std::exception& e) {
     return startupFailed(h, e.what(), errorDetail(e));
   }
-  std::optional<std::string> pairProblem;
-  try {
-    // --pair names GPUs of this run: only now can it be checked.
-    pairs = resolvePairRule(options_.pair, options_.targetNumPairs, h.system);
-  } catch (const UsageError& e) {
-    pairProblem = e.what();
-  }
-  // --baseline: a run of logical GPUs is never judged against real ones, nor the other way round.
-  if (!pairProblem)
-    pairProblem = files_.baseline.logicalGpusProblem("this run", logicalGpusOf(h.system));
-  if ((pairProblem = agreedUsageProblem(ctx_, pairProblem))) {
-    ctx_.err << usageErrorLine(*pairProblem) << std::flush;
+  if (const auto problem = agreedUsageProblem(ctx_, machineUsageProblem(h.system, pairs))) {
+    ctx_.err << usageErrorLine(*problem) << std::flush;
     return kExitUsage;
   }
   for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
@@ -303,12 +316,8 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   SingleProcess alone;
   const ScheduleChoice schedule =
       chooseSchedule(options_.schedule, platform->topology(), ctx_.comm ? *ctx_.comm : alone);
-  h.notes = schedule.notes;
-  if (h.system.logicalGpus > 0)
-    h.notes.insert(h.notes.begin(), logicalGpusNote(h.system.logicalGpus, h.system.devices.at(0)));
   const HostMemoryChoice host = hostMemoryChoice(options_);
-  if (host.note) h.warnings.push_back(*host.note);
-  if (host.problem) h.warnings.push_back(hostTestcasesWaivedNote(*host.problem));
+  addRunNotes(h, schedule, host);
   output_->header(h);
   checkWritable(ctx_.out, "output");
 
@@ -572,58 +581,60 @@ EnvironmentSnapshot Platform::environment() const {
   return unknown;
 }
 
+namespace {
+
+// The usage problem `check` finds (a UsageError), agreed by every process; its one line is
+// printed. A usage error is exit 2 whatever becomes of that line (stderr may not be writable).
+template <typename Check> bool refusedUsage(AppContext& ctx, Check check) {
+  std::optional<std::string> problem;
+  try {
+    check();
+  } catch (const UsageError& e) {
+    problem = e.what();
+  }
+  if (!(problem = agreedUsageProblem(ctx, problem))) return false;
+  ctx.err << usageErrorLine(*problem) << std::flush;
+  return true;
+}
+
+// The command a valid command line asks for, with its files open.
+int runCommand(const Options& options, AppContext& ctx, const std::vector<TestcaseDef>& registry,
+               const std::vector<Selection>& selection, const std::vector<std::string>& columns) {
+  std::optional<CommandFiles> files;
+  try {
+    files = openFiles(options, ctx);
+  } catch (const Interrupted& e) {
+    return stoppedBeforeTheRun(options, ctx, e.signal());
+  }
+  if (!files) return kExitUsage;
+  if (!options.summarize.empty()) return runSummarizeCommand(options, columns, *files, ctx);
+  if (!options.compare.empty()) return runCompareCommand(options, *files, ctx);
+  if (!options.from.empty()) return runFromCommand(options, *files, ctx);
+  RunCommand run(options, ctx, *files);
+  return run.execute(registry, selection);
+}
+
+}  // namespace
+
 int runApplication(const Options& options, AppContext& ctx) {
   try {
     const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope, options.compat);
     // -h and -l need neither a GPU nor a driver, and work in JSON mode too; -l and --version
     // refuse what they cannot honour, as every other mode does.
-    if (!options.help && (options.version || options.list)) {
-      std::optional<std::string> problem;
-      try {
-        validateInformationOptions(options);
-      } catch (const UsageError& e) {
-        problem = e.what();
-      }
-      if ((problem = agreedUsageProblem(ctx, problem))) {
-        ctx.err << usageErrorLine(*problem) << std::flush;
-        return kExitUsage;
-      }
-    }
+    if (!options.help && (options.version || options.list) &&
+        refusedUsage(ctx, [&] { validateInformationOptions(options); }))
+      return kExitUsage;
     if (options.help || options.version || options.list)
       return helpOrListing(options, registry, ctx.out);
     std::vector<Selection> selection;
     std::vector<std::string> columns;
-    std::optional<std::string> problem;
-    try {
-      validateOptions(options);
-      selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
-      if (!options.summarize.empty()) columns = summaryColumns(options, selection, registry);
-    } catch (const UsageError& e) {
-      problem = e.what();
-    }
-    // A usage error is exit 2 whatever becomes of its line (stderr may not be writable).
-    if ((problem = agreedUsageProblem(ctx, problem))) {
-      ctx.err << usageErrorLine(*problem) << std::flush;
+    if (refusedUsage(ctx, [&] {
+          validateOptions(options);
+          selection = selectTestcases(options, keysOf(registry), indicesOf(registry));
+          if (!options.summarize.empty()) columns = summaryColumns(options, selection, registry);
+        }))
       return kExitUsage;
-    }
-    std::optional<CommandFiles> files;
-    try {
-      files = openFiles(options, ctx);
-    } catch (const Interrupted& e) {
-      return stoppedBeforeTheRun(options, ctx, e.signal());
-    }
-    if (!files) return kExitUsage;
-    int status = kExitOk;
-    if (!options.summarize.empty()) {
-      status = runSummarizeCommand(options, columns, *files, ctx);
-    } else if (!options.compare.empty()) {
-      status = runCompareCommand(options, *files, ctx);
-    } else if (!options.from.empty()) {
-      status = runFromCommand(options, *files, ctx);
-    } else {
-      RunCommand run(options, ctx, *files);
-      status = run.execute(registry, selection);
-    }
+    const int status = runCommand(options, ctx, registry, selection, columns);
     ctx.err.flush();
     checkWritable(ctx.err, "error");
     return status;

@@ -114,7 +114,32 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample, bool hostO
   std::vector<int> used;
   const std::vector<int> timed =
       launches ? launchGpuParts(checks, onGpu, slot, used) : std::vector<int>{};
-  // The CPU's parts while the GPUs work.
+  const std::vector<PatternCheck> onHost = checkOnHost(checks, onGpu, timed, used);
+  const auto* results =
+      launches ? static_cast<const kernels::CheckResult*>(results_->data()) : nullptr;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Check& c = checks[i];
+    if (c.sumExpected) {
+      checkSum(c, sample);
+      continue;
+    }
+    PatternCheck found = onHost[i];
+    if (slot[i] != kNoSlot) {
+      found.mismatches += results[slot[i]].mismatches;
+      found.firstWord = std::min<unsigned long long>(found.firstWord, results[slot[i]].firstOffset);
+    }
+    if (found.mismatches != 0)
+      throw VerificationError(
+          mismatchMessage(c.what, sample, found.mismatches, c.bytes / 4, found.firstWord));
+  }
+}
+
+// The CPU's parts of the host checks while the GPUs do theirs; then, once the GPUs are done,
+// the share of host checks the GPUs take next time, from how fast each side was.
+std::vector<PatternCheck> Verifier::checkOnHost(const std::vector<Check>& checks,
+                                                const std::vector<std::size_t>& onGpu,
+                                                const std::vector<int>& timed,
+                                                const std::vector<int>& used) {
   std::vector<PatternCheck> onHost(checks.size());
   std::size_t cpuBytes = 0;
   const auto cpuStart = std::chrono::steady_clock::now();
@@ -139,33 +164,20 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample, bool hostO
     gpuSeconds = std::max(gpuSeconds, t.end.elapsedSince(t.start) / 1e3);
   }
   share_.measured(cpuBytes, cpuSeconds, gpuHostBytes, gpuSeconds);
+  return onHost;
+}
 
-  const auto* results =
-      launches ? static_cast<const kernels::CheckResult*>(results_->data()) : nullptr;
-  for (std::size_t i = 0; i < checks.size(); ++i) {
-    const Check& c = checks[i];
-    if (c.sumExpected) {
-      unsigned long long read = 0;
-      {
-        ContextScope scope(gpu_, c.device);
-        NVBW_CU(gpu_.api(), cuMemcpyDtoH, &read, c.buffer, sizeof(read));
-      }
-      if (read != *c.sumExpected)
-        throw VerificationError("data verification failed for " + c.what + " in sample " +
-                                std::to_string(sample) + ": the words read add up to " +
-                                std::to_string(read) + " instead of " +
-                                std::to_string(*c.sumExpected));
-      continue;
-    }
-    PatternCheck found = onHost[i];
-    if (slot[i] != kNoSlot) {
-      found.mismatches += results[slot[i]].mismatches;
-      found.firstWord = std::min<unsigned long long>(found.firstWord, results[slot[i]].firstOffset);
-    }
-    if (found.mismatches != 0)
-      throw VerificationError(
-          mismatchMessage(c.what, sample, found.mismatches, c.bytes / 4, found.firstWord));
+// A read-only pass's check: the sum of the words it read, on its GPU.
+void Verifier::checkSum(const Check& c, unsigned sample) {
+  unsigned long long read = 0;
+  {
+    ContextScope scope(gpu_, c.device);
+    NVBW_CU(gpu_.api(), cuMemcpyDtoH, &read, c.buffer, sizeof(read));
   }
+  if (read != *c.sumExpected)
+    throw VerificationError("data verification failed for " + c.what + " in sample " +
+                            std::to_string(sample) + ": the words read add up to " +
+                            std::to_string(read) + " instead of " + std::to_string(*c.sumExpected));
 }
 
 CopyShape copyShape(const CopySpec& s, int sms) {

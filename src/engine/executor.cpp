@@ -71,6 +71,9 @@ class GpuPlanExecutor final : public PlanExecutor {
   std::vector<MeasurementSamples> measureCopies(const Plan& plan,
                                                 const std::vector<std::size_t>& group,
                                                 const AfterSample& afterSample);
+  void recordSample(const std::vector<CopyRun>& runs, const engine::SampleProtocol::Group& g,
+                    const std::vector<std::size_t>& mine, const engine::SampleTimes& t,
+                    MeasurementSamples& into) const;
   std::vector<MeasurementSamples> measureLatency(const Plan& plan,
                                                  const std::vector<std::size_t>& group,
                                                  const AfterSample& afterSample);
@@ -253,22 +256,28 @@ GpuPlanExecutor::measureCopies(const Plan& plan, const std::vector<std::size_t>&
                                   runs, ranges, plan.timing);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
     const std::vector<engine::SampleTimes> t = protocol.run(sample);
-    for (std::size_t k = 0; k < group.size(); ++k) {
-      const engine::SampleProtocol::Group& g = ranges[k];
-      double totalBytes = 0.0;
-      for (std::size_t j = 0; j < copies[k].size(); ++j) {
-        const CopyRun& run = runs[g.begin + j];
-        samples[k].copies[mine[k][j]].push_back(
-            copyBandwidth(run, settings_.loopCount, t[k].copies[j]));
-        totalBytes += static_cast<double>(run.bytes);
-      }
-      if (g.total && g.begin < g.end)
-        samples[k].total.push_back(
-            bandwidthGBps(totalBytes, static_cast<double>(settings_.loopCount), t[k].total));
-    }
+    for (std::size_t k = 0; k < group.size(); ++k)
+      recordSample(runs, ranges[k], mine[k], t[k], samples[k]);
     afterSample(sample);
   }
   return samples;
+}
+
+// One sample's bandwidths of a measurement's copies (`mine`: their indices in the measurement)
+// and of its aggregate.
+void GpuPlanExecutor::recordSample(const std::vector<CopyRun>& runs,
+                                   const engine::SampleProtocol::Group& g,
+                                   const std::vector<std::size_t>& mine,
+                                   const engine::SampleTimes& t, MeasurementSamples& into) const {
+  double totalBytes = 0.0;
+  for (std::size_t j = 0; j + g.begin < g.end; ++j) {
+    const CopyRun& run = runs[g.begin + j];
+    into.copies[mine[j]].push_back(copyBandwidth(run, settings_.loopCount, t.copies[j]));
+    totalBytes += static_cast<double>(run.bytes);
+  }
+  if (g.total && g.begin < g.end)
+    into.total.push_back(
+        bandwidthGBps(totalBytes, static_cast<double>(settings_.loopCount), t.total));
 }
 
 }  // namespace

@@ -75,6 +75,11 @@ class Verifier {
   std::vector<int> launchGpuParts(const std::vector<Check>& checks,
                                   const std::vector<std::size_t>& onGpu,
                                   std::vector<std::size_t>& slot, std::vector<int>& used);
+  std::vector<PatternCheck> checkOnHost(const std::vector<Check>& checks,
+                                        const std::vector<std::size_t>& onGpu,
+                                        const std::vector<int>& timed,
+                                        const std::vector<int>& used);
+  void checkSum(const Check& c, unsigned sample);
   const Gpu& gpu_;
   PatternCache& patterns_;
   std::optional<HostBuffer> results_;  // one kernels::CheckResult per GPU check

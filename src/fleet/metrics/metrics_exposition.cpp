@@ -147,9 +147,14 @@ std::string metricsNumber(double value) {
   return std::string(buf.data(), result.ptr);
 }
 
-std::optional<double> parseUtcTimestamp(const std::string& text) {
+namespace {
+
+// Reads an ISO 8601 text from the front: fixed-width digits, one of a set of characters.
+struct TimestampCursor {
+  const std::string& text;
   std::size_t at = 0;
-  auto digits = [&](std::size_t count) -> std::optional<unsigned> {
+
+  std::optional<unsigned> digits(std::size_t count) {
     if (at + count > text.size()) return std::nullopt;
     unsigned value = 0;
     for (std::size_t k = 0; k < count; ++k) {
@@ -159,8 +164,8 @@ std::optional<double> parseUtcTimestamp(const std::string& text) {
     }
     at += count;
     return value;
-  };
-  auto literal = [&](const char* options) {
+  }
+  bool literal(const char* options) {
     if (at < text.size())
       for (const char* o = options; *o; ++o)
         if (text[at] == *o) {
@@ -168,53 +173,58 @@ std::optional<double> parseUtcTimestamp(const std::string& text) {
           return true;
         }
     return false;
-  };
-  const auto year = digits(4);
-  if (!year || !literal("-")) return std::nullopt;
-  const auto month = digits(2);
-  if (!month || !literal("-")) return std::nullopt;
-  const auto day = digits(2);
-  if (!day || !literal("Tt ")) return std::nullopt;
-  const auto hour = digits(2);
-  if (!hour || !literal(":")) return std::nullopt;
-  const auto minute = digits(2);
-  if (!minute || !literal(":")) return std::nullopt;
-  const auto second = digits(2);
+  }
+  // ".123" or ",123": the fraction of a second; 0 without one, nullopt for a point without digits.
+  std::optional<double> fraction() {
+    double value = 0.0;
+    if (!literal(".,")) return value;
+    double scale = 0.1;
+    const std::size_t first = at;
+    for (; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, scale /= 10)
+      value += scale * (text[at] - '0');
+    if (at == first) return std::nullopt;
+    return value;
+  }
+  // "Z", or "+hh:mm" / "-hhmm": seconds east of UTC; nullopt for none (a local time of an unknown
+  // zone) or a wrong one.
+  std::optional<std::int64_t> offsetSeconds() {
+    if (literal("Zz")) return 0;
+    if (at >= text.size() || (text[at] != '+' && text[at] != '-')) return std::nullopt;
+    const bool east = text[at++] == '+';
+    const auto hours = digits(2);
+    if (!hours) return std::nullopt;
+    literal(":");
+    const auto minutes = digits(2);
+    if (!minutes || *hours > 23 || *minutes > 59) return std::nullopt;
+    return (east ? 1 : -1) * static_cast<std::int64_t>(*hours * 3600 + *minutes * 60);
+  }
+};
+
+}  // namespace
+
+std::optional<double> parseUtcTimestamp(const std::string& text) {
+  TimestampCursor c{text};
+  const auto year = c.digits(4);
+  if (!year || !c.literal("-")) return std::nullopt;
+  const auto month = c.digits(2);
+  if (!month || !c.literal("-")) return std::nullopt;
+  const auto day = c.digits(2);
+  if (!day || !c.literal("Tt ")) return std::nullopt;
+  const auto hour = c.digits(2);
+  if (!hour || !c.literal(":")) return std::nullopt;
+  const auto minute = c.digits(2);
+  if (!minute || !c.literal(":")) return std::nullopt;
+  const auto second = c.digits(2);
   if (!second) return std::nullopt;
   if (*month < 1 || *month > 12 || *day < 1 || *day > daysInMonth(*year, *month) || *hour > 23 ||
       *minute > 59 || *second > 60)  // 60: a leap second
     return std::nullopt;
-  double fraction = 0.0;
-  if (literal(".,")) {
-    double scale = 0.1;
-    const std::size_t first = at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
-      fraction += scale * (text[at] - '0');
-      scale /= 10;
-      ++at;
-    }
-    if (at == first) return std::nullopt;
-  }
-  std::int64_t offsetSeconds = 0;
-  if (literal("Zz")) {
-    // UTC
-  } else if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
-    const bool east = text[at] == '+';
-    ++at;
-    const auto offsetHours = digits(2);
-    if (!offsetHours) return std::nullopt;
-    literal(":");
-    const auto offsetMinutes = digits(2);
-    if (!offsetMinutes || *offsetHours > 23 || *offsetMinutes > 59) return std::nullopt;
-    offsetSeconds =
-        (east ? 1 : -1) * static_cast<std::int64_t>(*offsetHours * 3600 + *offsetMinutes * 60);
-  } else {
-    return std::nullopt;  // local time of an unknown zone
-  }
-  if (at != text.size()) return std::nullopt;
-  const std::int64_t whole = daysFromCivil(*year, *month, *day) * 86400 + *hour * 3600 +
-                             *minute * 60 + *second - offsetSeconds;
-  return static_cast<double>(whole) + fraction;
+  const std::optional<double> fraction = c.fraction();
+  const std::optional<std::int64_t> offset = fraction ? c.offsetSeconds() : std::nullopt;
+  if (!offset || c.at != text.size()) return std::nullopt;
+  const std::int64_t whole =
+      daysFromCivil(*year, *month, *day) * 86400 + *hour * 3600 + *minute * 60 + *second - *offset;
+  return static_cast<double>(whole) + *fraction;
 }
 
 GaugeFamily::GaugeFamily(std::string name, std::string help, std::size_t& budget, bool mayRepeat)
