@@ -413,6 +413,7 @@ def self_test(folder):
 def command_files(binary, fake, source_dir, folder):
     """Metrics files written by `--metrics` itself: (problems, files)."""
     fleet = os.path.join(source_dir, "tests", "golden", "fleet")
+    h200x2 = os.path.join(source_dir, "tests", "golden", "run_to_run_x2", "issue11_full.json")
     out = lambda name: os.path.join(folder, "cmd-" + name)
     runs = [
         ("fake-2.prom", [fake, "-t", "0", "1", "--output", out("fake-2.json")], {"NVBW_FAKE_GPUS": "2"}, 0),
@@ -420,7 +421,7 @@ def command_files(binary, fake, source_dir, folder):
          {"NVBW_FAKE_GPUS": "8", "NVBW_FAKE_LINKS": "nvswitch"}, 0),
         ("baseline.prom", [fake, "--baseline", out("fake-8.json")],
          {"NVBW_FAKE_GPUS": "8", "NVBW_FAKE_LINKS": "nvswitch"}, (0, 3)),
-        ("from.prom", [binary, "--from", os.path.join(fleet, "h200x2.json")], {}, 0),
+        ("from.prom", [binary, "--from", h200x2], {}, 0),
         ("compare.prom", [binary, "--compare", os.path.join(fleet, "fake_base.json"),
                           os.path.join(fleet, "fake_slower.json")], {}, 3),
     ]

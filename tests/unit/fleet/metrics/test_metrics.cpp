@@ -803,7 +803,7 @@ TEST(Metrics, StartTimesAreIso8601WithAZone) {
 
 TEST(Metrics, GoldenOfARealTwoGpuRun) {
   test::expectGolden("metrics/h200x2.prom",
-                     metricsText(reportFile(kGolden + "/fleet/h200x2.json")));
+                     metricsText(reportFile(kGolden + "/run_to_run_x2/issue11_full.json")));
 }
 
 TEST(Metrics, GoldenOfUpstreamsTwoGpuRun) {
@@ -814,7 +814,7 @@ TEST(Metrics, GoldenOfUpstreamsTwoGpuRun) {
 
 // The text is bounded (kMaxMetricsBytes): every byte counts, the bound itself is allowed.
 TEST(Metrics, TheTextStaysWithinItsBudget) {
-  const Report doc = reportFile(kGolden + "/fleet/h200x2.json");
+  const Report doc = reportFile(kGolden + "/run_to_run_x2/issue11_full.json");
   const std::string text = metricsText(doc);
   EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text);
   try {
@@ -861,8 +861,9 @@ TEST(Metrics, AReportFarOverTheBudgetIsRefusedBeforeItsMetricsAreMade) {
 }
 
 TEST(Metrics, NoReportOfTheTreeIsRefusedByTheEarlyBound) {
-  for (const char* name : {"fleet/h200x2.json", "fleet/fake_base.json", "html/features.json",
-                           "upstream/default.json", "d2d/json_four_gpu.json"}) {
+  for (const char* name :
+       {"run_to_run_x2/issue11_full.json", "fleet/fake_base.json", "html/features.json",
+        "upstream/default.json", "d2d/json_four_gpu.json"}) {
     const Report doc = reportFile(kGolden + "/" + name);
     const std::string text = metricsText(doc);
     EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text) << name;
@@ -876,7 +877,7 @@ TEST(Metrics, NoReportOfTheTreeIsRefusedByTheEarlyBound) {
 
 // A signal is acted on within a row of cells, not at the end of the file.
 TEST(Metrics, AStopRequestEndsTheMetricsWithinARow) {
-  const Report doc = reportFile(kGolden + "/fleet/h200x2.json");
+  const Report doc = reportFile(kGolden + "/run_to_run_x2/issue11_full.json");
   int asked = 0;
   int afterStop = 0;
   const StopRequest stop = [&asked, &afterStop] {
@@ -893,7 +894,7 @@ TEST(Metrics, AStopRequestEndsTheMetricsWithinARow) {
 
 // Every cell with a value has exactly one value series, in a real run of this tool.
 TEST(Metrics, EveryValueOfARealRunIsASeries) {
-  const json doc = json::parse(readFile(kGolden + "/fleet/h200x2.json"));
+  const json doc = json::parse(readFile(kGolden + "/run_to_run_x2/issue11_full.json"));
   std::size_t cells = 0;
   for (const json& entry : doc["nvbandwidth"]["testcases"])
     if (entry.contains("values"))
