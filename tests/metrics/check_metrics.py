@@ -18,7 +18,7 @@ label-name finding, and only it, is accepted, and each file must lint clean once
 labels are renamed to snake_case (so no other finding hides behind the accepted one).
 
 With --render, the check first shows that it rejects broken files (one per rule) and passes a
-good one; then the metrics files of every report in the tree (tests/golden, docs/measurements,
+good one; then the metrics files of every report in the tree (tests/golden, tests/data,
 tests/metrics/reports; the -j -l listing is not a report) are written by RENDER_METRICS into a
 temporary folder and checked, with the committed goldens tests/golden/metrics/*.prom, and the
 values of each report of this tool's layout are compared with its JSON `values`, exactly (GB/s x
@@ -271,7 +271,7 @@ def check_files(paths):
 
 
 def reports_in(source_dir):
-    patterns = ["tests/golden/**/*.json", "docs/measurements/**/*.json", "tests/metrics/reports/*.json"]
+    patterns = ["tests/golden/**/*.json", "tests/data/*.json", "tests/metrics/reports/*.json"]
     found = []
     for pattern in patterns:
         found += sorted(glob.glob(os.path.join(source_dir, pattern), recursive=True))

@@ -34,7 +34,7 @@ using test::kGolden;
 using test::readFile;
 
 const std::string kReports = kGolden + "/../metrics/reports";
-const std::string kDocs = NVBW_DOCS_DIR;
+const std::string kData = kGolden + "/../data";
 
 // A document made by hand or read from a file, read into a Report as `--from` reads a saved
 // report (the model's reader and its checks).
@@ -807,9 +807,8 @@ TEST(Metrics, GoldenOfARealTwoGpuRun) {
 }
 
 TEST(Metrics, GoldenOfUpstreamsTwoGpuRun) {
-  test::expectGolden(
-      "metrics/upstream_h200x2.prom",
-      metricsText(reportFile(kDocs + "/measurements/h200-x2-issue8/upstream.2.json")));
+  test::expectGolden("metrics/upstream_h200x2.prom",
+                     metricsText(reportFile(kData + "/upstream_h200x2.json")));
 }
 
 // The text is bounded (kMaxMetricsBytes): every byte counts, the bound itself is allowed.
