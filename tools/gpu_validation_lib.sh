@@ -209,8 +209,8 @@ side_by_side() {
 }
 
 # The seconds of a default run of ours on N GPUs at B MiB buffers (default 512), for the plan:
-# 14.5 s on one H200 and 43.5 s on two (docs/measurements), so 14.5 s a GPU and 7.3 s an ordered
-# pair, the copies (85% of it) in proportion to the buffer size. Upstream's: 1.5 times as long
+# 14.5 s on one H200 and 43.5 s on two (default runs), so 14.5 s a GPU and 7.3 s an ordered pair,
+# the copies (85% of it) in proportion to the buffer size. Upstream's: 1.5 times as long
 # (22.1 s on one H200).
 estimate_ours() {
   local n=$1 b=${2:-512}
