@@ -88,9 +88,9 @@ install(DIRECTORY docs/expectations/ DESTINATION "${NVBW_DATA_DIR}/expectations"
         FILES_MATCHING PATTERN "*.txt" PATTERN "README.md")
 install(FILES README.md CHANGELOG.md packaging/debian/copyright DESTINATION "${NVBW_DOC_DIR}"
         COMPONENT main)
-# The README is short; the reference is in the pages of docs/ (not the measurement records).
+# The README is short; the reference is in the pages of docs/.
 install(DIRECTORY docs/ DESTINATION "${NVBW_DOC_DIR}/docs" COMPONENT main
-        FILES_MATCHING PATTERN "*.md" PATTERN "measurements" EXCLUDE PATTERN "expectations" EXCLUDE)
+        FILES_MATCHING PATTERN "*.md" PATTERN "expectations" EXCLUDE)
 install(FILES packaging/bash-completion/nvbandwidth DESTINATION "${NVBW_COMPLETION_DIR}"
         COMPONENT main)
 

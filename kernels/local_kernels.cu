@@ -1,18 +1,19 @@
 // Read-only and write-only passes over a GPU's own memory (device_local_read_sm and
 // device_local_write_sm): the memory system's one-way bandwidth, which a copy (a read and a write
-// per byte) cannot show. Tuned on an H200 (HBM3e, 4.8 TB/s), where these shapes measured best of
-// some 40 variants (docs/measurements/h200-x2-issue10):
+// per byte) cannot show. Tuned on an H200 (HBM3e), where these shapes measured best of the
+// variants tried:
 //
 // - Read: 4 resident blocks of 512 threads per SM take tiles of 2 x 512 16-byte elements in turn
 //   (block b takes tiles b, b + grid, ...), so the resident blocks read one window that sweeps the
-//   buffer in order; two independent loads per thread are in flight. 4.68 TB/s, against 4.61 for
-//   a grid-stride loop with four loads 4 x grid apart. What is read is folded into a 64-bit sum
-//   (so the loads cannot be dropped and the host can check every byte was read) in the GPU's own
-//   memory: one atomic per warp at the end.
+//   buffer in order; two independent loads per thread are in flight. This beats a grid-stride
+//   loop with four loads 4 x grid apart, and contiguous slices per block. A grid larger than the
+//   resident blocks is not used: its blocks reread their own windows from L2, which overstates
+//   the memory's bandwidth. What is read is folded into a 64-bit sum (so the loads cannot be
+//   dropped and the host can check every byte was read) in the GPU's own memory: one atomic per
+//   warp at the end (a sum in host-mapped memory sent every block's atomics over PCIe).
 // - Write: one launch per pass, one block per tile of 4 x 512 elements, streaming stores of a
 //   constant from registers (no read traffic mixes in). Blocks are scheduled in order, so the
-//   stores sweep memory sequentially: 4.60 TB/s, against 4.40 for any persistent grid we tried
-//   and 4.52 for cuMemsetD32.
+//   stores sweep memory sequentially, which beats every persistent grid tried and cuMemsetD32.
 #include <cuda_runtime.h>
 
 #include <cstdint>

@@ -1,13 +1,13 @@
 # shellcheck shell=bash
 # What the multi-GPU validation scripts (tools/gpu_validation_x2.sh, gpu_validation_multi.sh)
-# share; sourced after tools/gpu_acceptance_lib.sh, never run. `validation_start BUILD_DIR
-# UPSTREAM OUT_DIR` checks the programs and sets, besides acceptance_start's BIN, OUT, START and
-# TESTCASES (ours, multicast ones left out): UPSTREAM and UP_TESTCASES (its own list, likewise),
-# MPI_BIN, GPU_TESTS, BUDGET_S and TABLES. Every run goes through `guarded`, which refuses a
+# share; sourced, never run. `validation_start BUILD_DIR UPSTREAM OUT_DIR` checks the programs,
+# makes OUT, exports NVBANDWIDTH_DISABLE_MULTICAST=1 and sets BIN, START and TESTCASES (ours,
+# multicast ones left out), UPSTREAM and UP_TESTCASES (its own list, likewise), MPI_BIN,
+# GPU_TESTS, BUDGET_S and TABLES. Every run goes through `guarded`, which refuses a
 # command line naming a multicast testcase, and is logged in OUT/commands.txt.
 #
 # Test hooks (tests/tools/test_gpu_validation.py runs the scripts with the GPU-less fakes):
-#   NVBW_ACCEPTANCE_BINARY=PATH        our program instead of BUILD_DIR/nvbandwidth
+#   NVBW_VALIDATION_BINARY=PATH       our program instead of BUILD_DIR/nvbandwidth
 #   NVBW_VALIDATION_MPI_BINARY=PATH    the MPI program instead of BUILD_DIR/multinode/nvbandwidth
 #   NVBW_VALIDATION_GPU_TESTS=PATH     the GPU tests instead of BUILD_DIR/tests/nvbw_gpu_tests
 #   NVBW_VALIDATION_MPI_ENV="V=X ..."  variables passed to every rank (mpirun -x)
@@ -16,8 +16,6 @@
 #   NVBW_VALIDATION_KILL_AFTER_S=S     how long after rank 1 starts it is killed (default 8)
 
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=tools/gpu_acceptance_lib.sh
-. "$LIB_DIR/gpu_acceptance_lib.sh"
 TABLES=$LIB_DIR/gpu_validation_tables.py
 # Two medians are the same figure when they differ by at most the larger run-to-run noise of the
 # two, and never by less than this floor (percent): three runs of an unchanged H200 differ by up
@@ -35,7 +33,23 @@ validation_start() {
   BUILD_DIR=$1
   UPSTREAM=$2
   OUT=$3
-  acceptance_start
+  BIN=${NVBW_VALIDATION_BINARY:-$BUILD_DIR/nvbandwidth}
+  if [ ! -x "$BIN" ]; then
+    echo "$0: no program at $BIN" >&2
+    exit 2
+  fi
+  if [ ! -x /usr/bin/python3 ]; then
+    echo "$0: /usr/bin/python3 is needed to read the reports" >&2
+    exit 2
+  fi
+  mkdir -p "$OUT" || exit 2
+  export NVBANDWIDTH_DISABLE_MULTICAST=1
+  START=$(date +%s)
+  mapfile -t TESTCASES < <(testcases_of "$BIN")
+  if [ ${#TESTCASES[@]} -eq 0 ]; then
+    echo "$0: $BIN -l listed no testcases" >&2
+    exit 1
+  fi
   if [ ! -x "$UPSTREAM" ]; then
     echo "$0: no upstream program at $UPSTREAM" >&2
     exit 2
@@ -121,6 +135,19 @@ table() {
   check "$name" "$(tail -n 1 "$OUT/$name.md")" "$name.md"
 }
 
+# run FILE -- ARGS...: BIN with ARGS, stdout to OUT/FILE, stderr to OUT/FILE.err, under a limit
+# of RUN_LIMIT_S seconds (default 300); sets STATUS and WALL (seconds, one decimal).
+run() {
+  local name=$1
+  shift 2
+  local t0 tenths
+  t0=$(date +%s%N)
+  timeout -s INT -k 20 "${RUN_LIMIT_S:-300}" "$BIN" "$@" >"$OUT/$name" 2>"$OUT/$name.err"
+  STATUS=$?
+  tenths=$((($(date +%s%N) - t0 + 50000000) / 100000000))
+  WALL=$((tenths / 10)).$((tenths % 10))
+}
+
 # timed NAME PROGRAM ARGS...: one run of PROGRAM (stdout OUT/NAME, stderr OUT/NAME.err) under
 # the budget's limit, its wall time, exit status and peak memory (getrusage of the child,
 # through tools/peak_memory.py) appended to OUT/walls.txt.
@@ -182,8 +209,8 @@ side_by_side() {
 }
 
 # The seconds of a default run of ours on N GPUs at B MiB buffers (default 512), for the plan:
-# 14.5 s on one H200 and 43.5 s on two (docs/measurements), so 14.5 s a GPU and 7.3 s an ordered
-# pair, the copies (85% of it) in proportion to the buffer size. Upstream's: 1.5 times as long
+# 14.5 s on one H200 and 43.5 s on two (default runs), so 14.5 s a GPU and 7.3 s an ordered pair,
+# the copies (85% of it) in proportion to the buffer size. Upstream's: 1.5 times as long
 # (22.1 s on one H200).
 estimate_ours() {
   local n=$1 b=${2:-512}

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Usage: tools/json_shape_diff.py DIR: the -j documents release_{1,2,3}.json and new_{1,2,3}.json of
-DIR (tools/gpu_acceptance_26.sh writes them) compared in shape: exit 1 when a key path of the
-release is missing from the new build or the testcases, statuses or matrix rows differ."""
+DIR (default runs of the release and of the new build on one GPU machine) compared in shape: exit
+1 when a key path of the release is missing from the new build or the testcases, statuses or
+matrix rows differ."""
 # -j documents of the new build and of the release, in shape: every key path of the release's
 # documents must be in the new build's (values ignored; list items merged), new paths listed.
 import json, os, sys

@@ -22,6 +22,8 @@ using nlohmann::json;
 using nvbw::test::RunResult;
 
 const std::string kFleet = std::string(NVBW_GOLDEN_DIR) + "/fleet/";
+// A real default run on 2 x H200.
+const std::string kH200x2 = std::string(NVBW_GOLDEN_DIR) + "/run_to_run_x2/issue11_full.json";
 
 RunResult nvbandwidth(const std::vector<std::string>& args) {
   nvbw::test::RunSpec spec(NVBW_BINARY, args);
@@ -39,7 +41,7 @@ std::string readText(const std::string& path) {
 using nvbw::test::countOf;
 
 TEST(CompareCli, AReportAgainstItselfIsSameEverywhere) {
-  const RunResult run = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet + "h200x2.json"});
+  const RunResult run = nvbandwidth({"--compare", kH200x2, kH200x2});
   EXPECT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   EXPECT_EQ(run.out,
             "Comparison: 108 cells: 108 SAME, 0 SLOWER, 0 FASTER, 0 NOISY, 0 UNSTABLE; 0 only in "
@@ -82,32 +84,31 @@ TEST(CompareCli, UpstreamReportsCompareByTolerance) {
 }
 
 TEST(CompareCli, UnreadableOrForeignFilesAreUsageErrors) {
-  const RunResult missing = nvbandwidth({"--compare", "/nonexistent.json", kFleet + "h200x2.json"});
+  const RunResult missing = nvbandwidth({"--compare", "/nonexistent.json", kH200x2});
   EXPECT_EQ(missing.exitCode, 2);
   EXPECT_EQ(missing.out, "");
   EXPECT_EQ(missing.err, "nvbandwidth: --compare '/nonexistent.json': No such file or directory "
                          "(see nvbandwidth --help)\n");
-  const RunResult notReport =
-      nvbandwidth({"--compare", kFleet + "README.md", kFleet + "h200x2.json"});
+  const RunResult notReport = nvbandwidth({"--compare", kFleet + "README.md", kH200x2});
   EXPECT_EQ(notReport.exitCode, 2);
   EXPECT_NE(notReport.err.find("README.md': not JSON at byte 1"), std::string::npos)
       << notReport.err;
   // The current report must be a file; a baseline may be a directory (VerdictsCli).
-  const RunResult directory = nvbandwidth({"--compare", kFleet + "h200x2.json", kFleet});
+  const RunResult directory = nvbandwidth({"--compare", kH200x2, kFleet});
   EXPECT_EQ(directory.exitCode, 2);
   EXPECT_NE(directory.err.find("is a directory"), std::string::npos) << directory.err;
-  EXPECT_EQ(nvbandwidth({"--compare", kFleet + "h200x2.json"}).exitCode, 2);
+  EXPECT_EQ(nvbandwidth({"--compare", kH200x2}).exitCode, 2);
 }
 
 TEST(HtmlCli, RendersASavedReportWithOneHeatmapPerMatrix) {
   const nvbw::test::TempFile html("cli_html");
-  const RunResult run = nvbandwidth({"--html", html.path(), "--from", kFleet + "h200x2.json"});
+  const RunResult run = nvbandwidth({"--html", html.path(), "--from", kH200x2});
   EXPECT_EQ(run.exitCode, 0) << nvbw::test::describe(run);
   EXPECT_EQ(run.out, "");
   const std::string page = html.read();
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   std::size_t matrices = 0;
-  const json report = json::parse(readText(kFleet + "h200x2.json"));  // outlives the loop
+  const json report = json::parse(readText(kH200x2));  // outlives the loop
   for (const json& e : report["nvbandwidth"]["testcases"]) matrices += e.contains("values") ? 1 : 0;
   EXPECT_EQ(matrices, 54u);
   EXPECT_EQ(static_cast<std::size_t>(countOf(page, "<svg class=\"heatmap\"")), matrices);
@@ -124,21 +125,21 @@ TEST(HtmlCli, CompareCanRenderTheCurrentReportWithItsVerdicts) {
 TEST(HtmlCli, BadUsesAndUnwritableFiles) {
   EXPECT_EQ(nvbandwidth({"--html", "x.html", "--from", "/nonexistent.json"}).exitCode, 2);
   const RunResult unwritable =
-      nvbandwidth({"--html", "/nonexistent/dir/x.html", "--from", kFleet + "h200x2.json"});
+      nvbandwidth({"--html", "/nonexistent/dir/x.html", "--from", kH200x2});
   EXPECT_EQ(unwritable.exitCode, 2);
   EXPECT_NE(unwritable.err.find("its directory"), std::string::npos) << unwritable.err;
 }
 
 TEST(HtmlCli, ThePageNeverReplacesItsOwnInput) {
-  const nvbw::test::TempFile report("cli_report", readText(kFleet + "h200x2.json"));
+  const nvbw::test::TempFile report("cli_report", readText(kH200x2));
   const RunResult same = nvbandwidth({"--html", report.path(), "--from", report.path()});
   EXPECT_EQ(same.exitCode, 2);
   EXPECT_NE(same.err.find("which this command reads"), std::string::npos) << same.err;
   const RunResult baseline =
-      nvbandwidth({"--compare", report.path(), kFleet + "h200x2.json", "--html", report.path()});
+      nvbandwidth({"--compare", report.path(), kH200x2, "--html", report.path()});
   EXPECT_EQ(baseline.exitCode, 2);
   EXPECT_EQ(baseline.out, "");
-  EXPECT_EQ(report.read(), readText(kFleet + "h200x2.json"));
+  EXPECT_EQ(report.read(), readText(kH200x2));
 }
 
 }  // namespace test_fleet_cli

@@ -202,7 +202,8 @@ TEST_P(GeneratedFleet, ExactlyTheDoctoredNodesAreFlagged) {
 TEST(SummarizeCommand, OnlyHealthyNodesExitZeroAndConflictsAreUsageErrors) {
   const std::string fleet = std::string(NVBW_GOLDEN_DIR) + "/fleet/";
   const nvbw::test::RunResult healthy =
-      run(NVBW_BINARY, {"--summarize", fleet + "fake_base.json", fleet + "h200x2.json"});
+      run(NVBW_BINARY, {"--summarize", fleet + "fake_base.json",
+                        std::string(NVBW_GOLDEN_DIR) + "/run_to_run_x2/issue11_full.json"});
   EXPECT_EQ(healthy.exitCode, 0) << nvbw::test::describe(healthy);
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"--summarize", fleet, "--from", fleet + "fake_base.json"},

@@ -21,7 +21,7 @@ using nvbw::test::RunResult;
 using nvbw::test::TempFile;
 
 const std::string kGolden = std::string(NVBW_GOLDEN_DIR) + "/";
-const std::string kH200x2 = kGolden + "fleet/h200x2.json";
+const std::string kH200x2 = kGolden + "run_to_run_x2/issue11_full.json";
 const std::string kExpectations = std::string(NVBW_DOCS_DIR) + "/expectations/";
 
 RunResult nvbandwidth(const std::vector<std::string>& args) {

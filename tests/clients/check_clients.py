@@ -19,7 +19,7 @@ Sections (default: all):
              when given) on this machine's GPUs, outputs kept under --save (check_real.py)
   real-lines (named only) our lines on a real binary (--real-binary): a selection with waived
              testcases between measured ones, and -b 90000's allocation failure in the user's
-             terms (check_lines.py; tools/gpu_acceptance_29.sh)
+             terms (check_lines.py; run it on a GPU machine)
 
 Exit status: 0 when nothing failed (skips are printed), 1 otherwise.
 """

@@ -335,7 +335,7 @@ def check_lines(results, fake, catalogue_binary, run_binary, mpi_fake=None, mpir
         results.skip('mpi', 'no --mpi-fake/--mpirun (the multinode build)')
 
 
-# ---- on a real machine (tools/gpu_acceptance_29.sh) --------------------------------------------
+# ---- on a real machine (check_clients.py real-lines --real-binary PATH) ----------------------
 
 # A selection with testcases a one-GPU machine waives between others that run (0 and 1 host, 4
 # and 5 device-to-device, 32 host latency, then the local ones).

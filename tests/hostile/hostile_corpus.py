@@ -224,7 +224,7 @@ def load_golden(relative: str) -> dict:
 
 BASE = load_golden("fleet/fake_base.json")        # this tool's report, 2 GPUs, 6 entries
 SLOWER = load_golden("fleet/fake_slower.json")    # the same machine 20% slower
-H200 = load_golden("fleet/h200x2.json")           # a real 2 x H200 run
+H200 = load_golden("run_to_run_x2/issue11_full.json")           # a real 2 x H200 run
 UPSTREAM = load_golden("upstream/default.json")   # upstream v0.8, 1 GPU, string cells
 FEATURES = load_golden("html/features.json")      # comparison, sweep, warnings, 3 GPUs
 

@@ -18,7 +18,7 @@ label-name finding, and only it, is accepted, and each file must lint clean once
 labels are renamed to snake_case (so no other finding hides behind the accepted one).
 
 With --render, the check first shows that it rejects broken files (one per rule) and passes a
-good one; then the metrics files of every report in the tree (tests/golden, docs/measurements,
+good one; then the metrics files of every report in the tree (tests/golden, tests/data,
 tests/metrics/reports; the -j -l listing is not a report) are written by RENDER_METRICS into a
 temporary folder and checked, with the committed goldens tests/golden/metrics/*.prom, and the
 values of each report of this tool's layout are compared with its JSON `values`, exactly (GB/s x
@@ -271,7 +271,7 @@ def check_files(paths):
 
 
 def reports_in(source_dir):
-    patterns = ["tests/golden/**/*.json", "docs/measurements/**/*.json", "tests/metrics/reports/*.json"]
+    patterns = ["tests/golden/**/*.json", "tests/data/*.json", "tests/metrics/reports/*.json"]
     found = []
     for pattern in patterns:
         found += sorted(glob.glob(os.path.join(source_dir, pattern), recursive=True))
@@ -413,6 +413,7 @@ def self_test(folder):
 def command_files(binary, fake, source_dir, folder):
     """Metrics files written by `--metrics` itself: (problems, files)."""
     fleet = os.path.join(source_dir, "tests", "golden", "fleet")
+    h200x2 = os.path.join(source_dir, "tests", "golden", "run_to_run_x2", "issue11_full.json")
     out = lambda name: os.path.join(folder, "cmd-" + name)
     runs = [
         ("fake-2.prom", [fake, "-t", "0", "1", "--output", out("fake-2.json")], {"NVBW_FAKE_GPUS": "2"}, 0),
@@ -420,7 +421,7 @@ def command_files(binary, fake, source_dir, folder):
          {"NVBW_FAKE_GPUS": "8", "NVBW_FAKE_LINKS": "nvswitch"}, 0),
         ("baseline.prom", [fake, "--baseline", out("fake-8.json")],
          {"NVBW_FAKE_GPUS": "8", "NVBW_FAKE_LINKS": "nvswitch"}, (0, 3)),
-        ("from.prom", [binary, "--from", os.path.join(fleet, "h200x2.json")], {}, 0),
+        ("from.prom", [binary, "--from", h200x2], {}, 0),
         ("compare.prom", [binary, "--compare", os.path.join(fleet, "fake_base.json"),
                           os.path.join(fleet, "fake_slower.json")], {}, 3),
     ]

@@ -23,8 +23,8 @@ def main(source, fake, mpi_fake=None, mpirun=None):
         args = ["/usr/bin/python3", os.path.join(source, "tools", "cost_model.py"),
                 "--fake", fake,
                 "--calibration", os.path.join(source, "tests/golden/run_to_run/ours_1.json"),
-                "--check", os.path.join(source, "docs/measurements/h200-x2-issue12/base.json"),
-                "--upstream-walls", os.path.join(source, "docs/measurements/h200-x2-issue8/walls.txt"),
+                "--check", os.path.join(source, "tests/golden/run_to_run_x2/issue12_base.json"),
+                "--upstream-walls", os.path.join(source, "tests/data/h200x2_walls.txt"),
                 "--gpus", "1,2,8", "--sampled", "8", "--json", rows_file]
         if mpi_fake and mpirun:
             args += ["--mpi-fake", mpi_fake, "--mpirun", mpirun]

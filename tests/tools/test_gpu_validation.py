@@ -13,15 +13,13 @@ gtest's summary lines of a passing GPU test binary, an upstream 10% slower (x2),
 option that runs the fake pair by pair whatever it is given (the pairs/rounds check's logic).
 """
 
+import concurrent.futures
 import json
 import os
 import stat
 import subprocess
 import sys
 import tempfile
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from acceptance_script import at_once, check, rows  # noqa: E402
 
 MPI_STANDIN = """#!/bin/bash
 # The long run only (-i): rank 1 sleeps until it is killed; rank 0, stopped by mpirun, writes
@@ -52,6 +50,27 @@ exec "%(fake)s" "${args[@]}"
 """
 
 
+def rows(summary):
+    """The summary's table: {step: [its cells]}."""
+    table = [line for line in summary.splitlines() if line.startswith("| ") and "---" not in line]
+    return {cells[0]: cells for cells in
+            ([c.strip() for c in line.strip("|").split("|")] for line in table[1:])}
+
+
+def check(condition, message, failures):
+    if not condition:
+        failures.append(message)
+
+
+def at_once(*calls):
+    """Runs the calls (functions of no argument: script runs into folders of their own) at once,
+    each in a thread; returns their results in order. The runs mostly wait (on the launcher, on
+    sleeps of the fake or of the script), so together they take about as long as the longest."""
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        futures = [pool.submit(call) for call in calls]
+        return [future.result() for future in futures]
+
+
 def write_script(path, text):
     with open(path, "w") as f:
         f.write(text)
@@ -60,7 +79,7 @@ def write_script(path, text):
 
 
 def run_script(source, script, out, ours, upstream, env):
-    full = dict(os.environ, NVBW_ACCEPTANCE_BINARY=ours, OMPI_MCA_rmaps_base_oversubscribe="1")
+    full = dict(os.environ, NVBW_VALIDATION_BINARY=ours, OMPI_MCA_rmaps_base_oversubscribe="1")
     full.update(env)
     return subprocess.run([os.path.join(source, "tools", script), "unused-build-dir", upstream,
                            out], env=full, capture_output=True, text=True, timeout=400)

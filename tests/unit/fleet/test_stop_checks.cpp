@@ -25,7 +25,7 @@ namespace test_stop_checks {
 
 using nlohmann::json;
 
-const std::string kReport = test::kGolden + "/fleet/h200x2.json";
+const std::string kReport = test::kGolden + "/run_to_run_x2/issue11_full.json";
 
 // The rows of every matrix of the report: the least number of times a loop over it must ask.
 std::size_t matrixRows(const json& doc) {

@@ -136,7 +136,7 @@ json asUpstream(const json& ours) {
 }
 
 json load(const std::string& path) { return json::parse(readFile(path)); }
-const std::string kFullH200 = std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
+const std::string kFullH200 = std::string(NVBW_GOLDEN_DIR) + "/run_to_run_x2/issue11_full.json";
 const std::string kUpstreamH200 = kGolden + "/upstream/default.json";
 const std::string kFourGpu = kGolden + "/d2d/json_four_gpu.json";
 

@@ -373,8 +373,9 @@ TEST(ExpectationsParser, TheDocumentedExampleIsWhatTheCheckPrints) {
     const std::size_t body = from + 4;
     return page.substr(body, page.find("```", body) - body);
   };
-  const ExpectationResult r = checkExpectations(
-      parseExpectations(block("# key"), "--expect 'ex.txt'"), golden("fleet/h200x2.json"));
+  const ExpectationResult r =
+      checkExpectations(parseExpectations(block("# key"), "--expect 'ex.txt'"),
+                        golden("run_to_run_x2/issue11_full.json"));
   EXPECT_EQ(expectationText(r), block("BELOW device_to_device_memcpy_read_ce [0][1]: 393.89 GB/s, "
                                       "floor"));
 }
@@ -416,7 +417,7 @@ TEST(ExpectationKeys, EveryMatrixOfEveryPlanIsAKeyWithItsTestcaseAndUnit) {
 
 TEST(ExpectationsCheck, TheH100FloorsPassARealTwoH200Run) {
   const Expectations h100 = readExpectations({"--expect", kDocs + "/expectations/h100.txt"}, {});
-  const ExpectationResult r = checkExpectations(h100, golden("fleet/h200x2.json"));
+  const ExpectationResult r = checkExpectations(h100, golden("run_to_run_x2/issue11_full.json"));
   EXPECT_TRUE(r.passed()) << expectationText(r);
   EXPECT_EQ(r.check, ExpectationCheck::File);
   EXPECT_EQ(r.judgedCells(), 6u);  // 2 host to device, 2 device to host, 2 peer reads
@@ -429,11 +430,11 @@ TEST(ExpectationsCheck, TheH100FloorsPassARealTwoH200Run) {
                 "device_to_host_memcpy_ce 2/0 " + std::to_string(h100.lines[1].line),
                 "device_to_device_memcpy_read_ce 2/0 " + std::to_string(h100.lines[2].line)}));
   const Expectations h200 = readExpectations({"--expect", kDocs + "/expectations/h200.txt"}, {});
-  EXPECT_TRUE(checkExpectations(h200, golden("fleet/h200x2.json")).passed());
+  EXPECT_TRUE(checkExpectations(h200, golden("run_to_run_x2/issue11_full.json")).passed());
 }
 
 TEST(ExpectationsCheck, FiveHundredEverywhereFailsWithEveryCellBelow) {
-  const json report = golden("fleet/h200x2.json");
+  const json report = golden("run_to_run_x2/issue11_full.json");
   const ExpectationResult r = check("host_to_device_memcpy_ce 500\ndevice_to_host_memcpy_ce 500\n"
                                     "device_to_device_memcpy_read_ce 500\n",
                                     report);
@@ -588,8 +589,8 @@ TEST(ExpectationsCheck, MissingWaivedAndFailedTestcasesAreUnmetAndFail) {
 }
 
 TEST(ExpectationsCheck, ACellThatIsNotAvailableIsUnmet) {
-  const ExpectationResult diagonal =
-      check("device_to_device_memcpy_read_ce [1][1] 300\n", golden("fleet/h200x2.json"));
+  const ExpectationResult diagonal = check("device_to_device_memcpy_read_ce [1][1] 300\n",
+                                           golden("run_to_run_x2/issue11_full.json"));
   ASSERT_EQ(diagonal.unmet.size(), 1u);
   EXPECT_EQ(diagonal.unmet[0].reason, UnmetExpectation::Reason::NoValue);
   EXPECT_EQ(diagonal.unmet[0].detail,
@@ -723,7 +724,7 @@ TEST(ExpectationsCheck, ADocumentOfTheWrongShapeIsRefused) {
 // ---- Percent of peak ----------------------------------------------------------------------------
 
 TEST(PercentOfPeak, JudgesEveryCellWithAKnownPeak) {
-  const json report = golden("fleet/h200x2.json");
+  const json report = golden("run_to_run_x2/issue11_full.json");
   const ExpectationResult r = checkPercentOfPeak(80.0, report);
   EXPECT_EQ(r.check, ExpectationCheck::PercentOfPeak);
   EXPECT_EQ(r.label, "--min-percent-of-peak 80");
@@ -798,7 +799,7 @@ TEST(PercentOfPeak, AReportWithoutPeaksFailsForNothingJudged) {
 }
 
 TEST(PercentOfPeak, TheMinimumMustBeAPercentage) {
-  const json report = golden("fleet/h200x2.json");
+  const json report = golden("run_to_run_x2/issue11_full.json");
   for (double bad : {0.0, -5.0, 100.5, std::nan(""), HUGE_VAL})
     EXPECT_THROW(checkPercentOfPeak(bad, report), std::invalid_argument) << bad;
   EXPECT_NO_THROW(checkPercentOfPeak(100.0, report));
@@ -813,7 +814,7 @@ TEST(ExpectationsText, NamesEveryBelowCellWithItsFigureAndFloorThenTheSummary) {
                                     "device_to_device_memcpy_read_ce [0][1] 500 # one pair\n"
                                     "host_device_latency_sm 700 ns\n"
                                     "device_to_device_memcpy_write_tma 300\n",
-                                    golden("fleet/h200x2.json"));
+                                    golden("run_to_run_x2/issue11_full.json"));
   EXPECT_EQ(expectationText(r),
             "BELOW host_to_device_memcpy_ce [0][0]: 55.39 GB/s, floor 500 GB/s (line 1)\n"
             "BELOW host_to_device_memcpy_ce [0][1]: 55.41 GB/s, floor 500 GB/s (line 1)\n"
@@ -826,7 +827,7 @@ TEST(ExpectationsText, NamesEveryBelowCellWithItsFigureAndFloorThenTheSummary) {
 
 TEST(ExpectationsText, UnmetLinesAndAPassingSummary) {
   const ExpectationResult passing =
-      check("host_to_device_memcpy_ce 48\n", golden("fleet/h200x2.json"));
+      check("host_to_device_memcpy_ce 48\n", golden("run_to_run_x2/issue11_full.json"));
   EXPECT_EQ(expectationText(passing),
             "Expectations --expect 'h100.txt': PASSED: 2 cells: 2 met, 0 BELOW; 0 unmet.\n");
   const ExpectationResult r =
@@ -841,7 +842,8 @@ TEST(ExpectationsText, UnmetLinesAndAPassingSummary) {
 }
 
 TEST(ExpectationsText, PercentOfPeakNamesThePeakAndListsWhatItCouldNotJudge) {
-  const std::string text = expectationText(checkPercentOfPeak(88.0, golden("fleet/h200x2.json")));
+  const std::string text =
+      expectationText(checkPercentOfPeak(88.0, golden("run_to_run_x2/issue11_full.json")));
   EXPECT_NE(text.find("BELOW host_to_device_memcpy_ce [0][0]: 55.39 GB/s is 87.91% of its 63.02 "
                       "GB/s peak (PCIe Gen5 x16), below 88%\n"),
             std::string::npos)
@@ -873,7 +875,7 @@ TEST(ExpectationsJson, HoldsTheBelowCellsTheMatricesTheLinesAndTheSummary) {
   const ExpectationResult r =
       check("host_to_device_memcpy_ce 500\ndevice_to_device_memcpy_read_ce GPU1 335\n"
             "all_to_host_memcpy_sm 1\n",
-            golden("fleet/h200x2.json"));
+            golden("run_to_run_x2/issue11_full.json"));
   const json j = sectionJson(r);
   EXPECT_EQ(j["check"], "file");
   EXPECT_EQ(j["label"], kLabel);
@@ -911,7 +913,7 @@ TEST(ExpectationsJson, HoldsTheBelowCellsTheMatricesTheLinesAndTheSummary) {
                                         {"bound", "floor"},
                                         {"limit", 335.0}}));
   EXPECT_EQ(j["file"], "");
-  const json p = sectionJson(checkPercentOfPeak(85.0, golden("fleet/h200x2.json")));
+  const json p = sectionJson(checkPercentOfPeak(85.0, golden("run_to_run_x2/issue11_full.json")));
   EXPECT_EQ(p["check"], "percent_of_peak");
   EXPECT_EQ(p["min_percent_of_peak"], 85.0);
   EXPECT_EQ(p["below"][0]["link"], "PCIe Gen5 x16");
@@ -969,10 +971,10 @@ json withExpectations(const std::string& report, const std::vector<ExpectationRe
 
 TEST(ExpectationsJson, TheSectionValidatesAgainstTheSchema) {
   ASSERT_EQ(access("/usr/bin/python3", X_OK), 0) << "the schema tests need /usr/bin/python3";
-  const json h200 = golden("fleet/h200x2.json");
+  const json h200 = golden("run_to_run_x2/issue11_full.json");
   const Expectations h100 = readExpectations({"--expect", kDocs + "/expectations/h100.txt"}, {});
   const std::vector<json> documents = {
-      withExpectations("fleet/h200x2.json",
+      withExpectations("run_to_run_x2/issue11_full.json",
                        {checkExpectations(h100, h200), checkPercentOfPeak(85.0, h200)}),
       withExpectations("json_one_gpu.json",
                        {check("host_to_device_memcpy_ce 500\ndevice_to_device_memcpy_read_ce "
@@ -995,8 +997,9 @@ TEST(ExpectationsJson, TheSectionValidatesAgainstTheSchema) {
 }
 
 TEST(ExpectationsJson, TheSchemaRejectsAWrongSection) {
-  const json h200 = golden("fleet/h200x2.json");
-  const json good = withExpectations("fleet/h200x2.json", {checkPercentOfPeak(85.0, h200)});
+  const json h200 = golden("run_to_run_x2/issue11_full.json");
+  const json good =
+      withExpectations("run_to_run_x2/issue11_full.json", {checkPercentOfPeak(85.0, h200)});
   json badBound = good, missingSummary = good, wrongCheck = good, extraKey = good, noMinimum = good;
   badBound["nvbandwidth"]["expectations"][0]["below"][0]["bound"] = "minimum";
   missingSummary["nvbandwidth"]["expectations"][0].erase("summary");

@@ -32,7 +32,7 @@ using nlohmann::json;
 using nvbw::test::readFile;
 
 const std::string kPython = "/usr/bin/python3";
-const std::string kRealReport = std::string(NVBW_GOLDEN_DIR) + "/fleet/h200x2.json";
+const std::string kRealReport = std::string(NVBW_GOLDEN_DIR) + "/run_to_run_x2/issue11_full.json";
 const std::string kFeatures = std::string(NVBW_GOLDEN_DIR) + "/html/features.json";
 
 // Parses the page given as argv[1] strictly and prints, as JSON, what the tests compare with the

@@ -34,7 +34,7 @@ using test::kGolden;
 using test::readFile;
 
 const std::string kReports = kGolden + "/../metrics/reports";
-const std::string kDocs = NVBW_DOCS_DIR;
+const std::string kData = kGolden + "/../data";
 
 // A document made by hand or read from a file, read into a Report as `--from` reads a saved
 // report (the model's reader and its checks).
@@ -803,18 +803,17 @@ TEST(Metrics, StartTimesAreIso8601WithAZone) {
 
 TEST(Metrics, GoldenOfARealTwoGpuRun) {
   test::expectGolden("metrics/h200x2.prom",
-                     metricsText(reportFile(kGolden + "/fleet/h200x2.json")));
+                     metricsText(reportFile(kGolden + "/run_to_run_x2/issue11_full.json")));
 }
 
 TEST(Metrics, GoldenOfUpstreamsTwoGpuRun) {
-  test::expectGolden(
-      "metrics/upstream_h200x2.prom",
-      metricsText(reportFile(kDocs + "/measurements/h200-x2-issue8/upstream.2.json")));
+  test::expectGolden("metrics/upstream_h200x2.prom",
+                     metricsText(reportFile(kData + "/upstream_h200x2.json")));
 }
 
 // The text is bounded (kMaxMetricsBytes): every byte counts, the bound itself is allowed.
 TEST(Metrics, TheTextStaysWithinItsBudget) {
-  const Report doc = reportFile(kGolden + "/fleet/h200x2.json");
+  const Report doc = reportFile(kGolden + "/run_to_run_x2/issue11_full.json");
   const std::string text = metricsText(doc);
   EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text);
   try {
@@ -861,8 +860,9 @@ TEST(Metrics, AReportFarOverTheBudgetIsRefusedBeforeItsMetricsAreMade) {
 }
 
 TEST(Metrics, NoReportOfTheTreeIsRefusedByTheEarlyBound) {
-  for (const char* name : {"fleet/h200x2.json", "fleet/fake_base.json", "html/features.json",
-                           "upstream/default.json", "d2d/json_four_gpu.json"}) {
+  for (const char* name :
+       {"run_to_run_x2/issue11_full.json", "fleet/fake_base.json", "html/features.json",
+        "upstream/default.json", "d2d/json_four_gpu.json"}) {
     const Report doc = reportFile(kGolden + "/" + name);
     const std::string text = metricsText(doc);
     EXPECT_EQ(metrics::metricsTextWithin(doc, text.size()), text) << name;
@@ -876,7 +876,7 @@ TEST(Metrics, NoReportOfTheTreeIsRefusedByTheEarlyBound) {
 
 // A signal is acted on within a row of cells, not at the end of the file.
 TEST(Metrics, AStopRequestEndsTheMetricsWithinARow) {
-  const Report doc = reportFile(kGolden + "/fleet/h200x2.json");
+  const Report doc = reportFile(kGolden + "/run_to_run_x2/issue11_full.json");
   int asked = 0;
   int afterStop = 0;
   const StopRequest stop = [&asked, &afterStop] {
@@ -893,7 +893,7 @@ TEST(Metrics, AStopRequestEndsTheMetricsWithinARow) {
 
 // Every cell with a value has exactly one value series, in a real run of this tool.
 TEST(Metrics, EveryValueOfARealRunIsASeries) {
-  const json doc = json::parse(readFile(kGolden + "/fleet/h200x2.json"));
+  const json doc = json::parse(readFile(kGolden + "/run_to_run_x2/issue11_full.json"));
   std::size_t cells = 0;
   for (const json& entry : doc["nvbandwidth"]["testcases"])
     if (entry.contains("values"))
