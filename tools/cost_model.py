@@ -161,13 +161,18 @@ class Rates:
         self.sample = max(0.0, t["wall_seconds"] - known) / n["samples"]
 
 
+def predict_outside(plans, allocated_bytes, rates):
+    """What a run spends outside its timed copies and pointer chases: fills, checks, allocation
+    and release, and the rest per sample (launches, events, the latch)."""
+    return (sum(buffer_seconds(p, rates) for p in plans)
+            + allocated_bytes * (rates.allocate + rates.release)
+            + totals(plans)["samples"] * rates.sample)
+
+
 def predict(plans, allocated_bytes, settings, rates, bandwidths):
-    n = totals(plans)
     return (sum(copy_seconds(p, settings, bandwidths, rates.efficiency) for p in plans)
             + sum(p["chases"] * rates.chase / concurrency(p) for p in plans)
-            + sum(buffer_seconds(p, rates) for p in plans)
-            + allocated_bytes * (rates.allocate + rates.release)
-            + n["samples"] * rates.sample)
+            + predict_outside(plans, allocated_bytes, rates))
 
 
 def predict_upstream(plans, settings, rates, bandwidths):
@@ -220,6 +225,8 @@ def main():
     parser.add_argument("--sampled", default="8,16,72",
                         help="GPU counts also run with -P (as many pairs as GPUs: each covered)")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
+    parser.add_argument("--select", default="",
+                        help="options added to every run of the table, e.g. '-p device_to_device'")
     args = parser.parse_args()
 
     calibration = read_report(args.calibration)
@@ -230,8 +237,9 @@ def main():
     cal_plans, _ = fake_run(args.fake, cal_gpus, "pairs")
     rates = Rates(calibration, cal_plans, bandwidths)
 
-    configs = [(int(g), "", 0, ()) for g in args.gpus.split(",")]
-    configs += [(int(g), "", 0, ("-P", g)) for g in args.sampled.split(",") if g]
+    select = tuple(args.select.split())
+    configs = [(int(g), "", 0, select) for g in args.gpus.split(",")]
+    configs += [(int(g), "", 0, select + ("-P", g)) for g in args.sampled.split(",") if g]
     if args.mpi_fake and args.mpirun:
         configs.append((8, "mpi", 8, ()))
     rows = []
@@ -250,6 +258,7 @@ def main():
                 "testcases": len(plans), "measurements": n["measurements"],
                 "rounds": n["rounds"], "samples": n["samples"], "copies": n["copies"],
                 "seconds": predict(plans, allocated, settings, rates, bandwidths),
+                "outside_seconds": predict_outside(plans, allocated, rates),
                 "upstream_seconds": predict_upstream(plans, settings, rates, bandwidths)
                 if schedule == "pairs" else None,
                 "peak_host_bytes": memory["peak_host_bytes"],
