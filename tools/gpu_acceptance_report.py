@@ -93,8 +93,8 @@ def section_runs(d, problems):
 def report_tests(d, problems):
     text = read(os.path.join(d, "gpu-tests.out"))
     passed = re.search(r"\[  PASSED  \] (\d+) test", text)
-    failed = re.findall(r"^\[  FAILED  \] (\S+)", text, re.M)
-    skipped = len(set(re.findall(r"^\[  SKIPPED \] (\S+)", text, re.M)))
+    failed = re.findall(r"^\[  FAILED  \] ([A-Za-z]\S*)", text, re.M)
+    skipped = len(set(re.findall(r"^\[  SKIPPED \] ([A-Za-z]\S*)", text, re.M)))
     print(f"GPU tests: {passed.group(1) if passed else 0} passed, {len(set(failed))} failed, "
           f"{skipped} skipped (they need another GPU kind or several GPUs).")
     for name in sorted(set(failed)):

@@ -85,7 +85,8 @@ def main():
         tests = os.path.join(tmp, "tests", "tests")
         os.makedirs(tests)
         with open(os.path.join(tests, "gpu-tests.out"), "w", encoding="utf-8") as f:
-            f.write("[  PASSED  ] 3 tests.\n[  FAILED  ] HostPaths.Fill\n")
+            f.write("[  FAILED  ] HostPaths.Fill (3 ms)\n[  PASSED  ] 3 tests.\n"
+                    "[  FAILED  ] 1 test, listed below:\n[  FAILED  ] HostPaths.Fill\n")
         status, text = report(source, os.path.join(tmp, "tests"))
         expect(status == 1 and "GPU test HostPaths.Fill failed" in text
                and "3 passed, 1 failed" in text, "a failed GPU test", text)
