@@ -9,8 +9,9 @@
 #            upstream v0.8's (text), then one text run of this build: SUMs side by side, the time
 #            outside the timed copies and latency, the -j documents' shape against the release's,
 #            --from of a -j run against a text run
-#   logical  the 22 peer testcases on 8 logical GPUs (NVBW_LOGICAL_GPUS=8), -j with its timing
-#   reuse    host-to-device copies after device-to-host ones, with kept and with fresh buffers
+#   logical  every testcase on 8 logical GPUs (NVBW_LOGICAL_GPUS=8), -j with its timing
+#   reuse    host-to-device copies after device-to-host ones, then ROUNDS default runs and one at
+#            each of -b 1, 4 and 16, each with kept and with fresh buffers
 #            (NVBW_TEST_FRESH_BUFFERS=1), alternating with upstream
 #   v010     --compat v0.10 with a waived testcase
 #
@@ -52,7 +53,7 @@ scenario_default() {
 }
 
 scenario_logical() {
-  one logical8 env NVBW_LOGICAL_GPUS=8 "$bin" -j -p device_to_device all_to_one one_to_all
+  one logical8 env NVBW_LOGICAL_GPUS=8 "$bin" -j
 }
 
 scenario_reuse() {
@@ -67,6 +68,22 @@ scenario_reuse() {
       one "fresh.$tag" env NVBW_TEST_FRESH_BUFFERS=1 "$bin" -i 6 -t $sel
     done
   done
+  local round size
+  for round in $(seq 1 "$rounds"); do
+    reuse_three "default.$round"
+  done
+  for size in 1 4 16; do
+    reuse_three "b$size.1" -b "$size"
+  done
+}
+
+# reuse_three TAG ARGS...: upstream, this build with kept buffers, with fresh ones.
+reuse_three() {
+  local tag="$1"
+  shift
+  { [ -n "${NVBW_UPSTREAM:-}" ] && one "upstream.$tag" "$NVBW_UPSTREAM" "$@"; } || true
+  one "kept.$tag" "$bin" "$@"
+  one "fresh.$tag" env NVBW_TEST_FRESH_BUFFERS=1 "$bin" "$@"
 }
 
 scenario_v010() {

@@ -161,21 +161,26 @@ def report_logical(d, problems):
           f"allocation {t['allocation_seconds']:.2f}, release {t['release_seconds']:.3f}); "
           f"per ordered pair {1000 * rest / (gpus * (gpus - 1)):.0f} ms, "
           f"per sample {1000 * rest / max(1, ops.get('samples', 1)):.2f} ms.")
+    for entry in cases:
+        if entry["status"] != "Passed":
+            print(f"- {entry['name']}: {entry['status']} {entry.get('waive_reason', '')}")
     problems += [f"logical testcase {name} did not pass" for name in bad]
 
 
 def report_reuse(d, problems):
     groups = {}
     for path in sorted(os.listdir(d)):
-        m = re.match(r"(\w+)\.([\d-]+)\.\d+\.out$", path)
+        m = re.match(r"(\w+)\.([\w-]+)\.\d+\.out$", path)
         if m:
             for key, value in sums(os.path.join(d, path)).items():
                 groups.setdefault((m.group(2), key), {}).setdefault(m.group(1), []).append(value)
-    print("| -t | testcase | upstream | kept | fresh |")
-    print("|---|---|---|---|---|")
+    print("| run | testcase | upstream | kept | fresh | kept vs upstream | fresh vs upstream |")
+    print("|---|---|---|---|---|---|---|")
     for (sel, key), by in sorted(groups.items()):
-        cells = [f"{statistics.mean(by[c]):.2f}" if c in by else "" for c in
-                 ("upstream", "kept", "fresh")]
+        means = {c: statistics.mean(by[c]) for c in ("upstream", "kept", "fresh") if c in by}
+        cells = [f"{means[c]:.2f}" if c in means else "" for c in ("upstream", "kept", "fresh")]
+        cells += [f"{100 * (means[c] / means['upstream'] - 1):+.1f}%"
+                  if c in means and means.get("upstream") else "" for c in ("kept", "fresh")]
         print(f"| {sel.replace('-', ' ')} | {key} | " + " | ".join(cells) + " |")
 
 
