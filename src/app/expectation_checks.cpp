@@ -10,8 +10,7 @@ std::vector<KnownTestcase> knownTestcases() {
   std::vector<KnownTestcase> known;
   for (const auto& testcase : registeredTestcases()) {
     const TestcaseFacts& facts = testcase->facts();
-    KnownTestcase t{
-        facts.listing.key, facts.unit == Unit::Nanoseconds ? ReportUnit::Ns : ReportUnit::GBps, {}};
+    KnownTestcase t{facts.listing.key, facts.unit, {}};
     for (const std::string& part : facts.parts) t.matrixKeys.push_back(t.key + "_" + part);
     known.push_back(std::move(t));
   }

@@ -229,15 +229,6 @@ void readGrids(ScannedEntry& scanned, const Path& where, const ValueRange& range
   });
 }
 
-const ValueRange& entryRange(const Value& entry, const std::string& name, const Path& where) {
-  const Value* unit = entry.find(keys::kUnit);
-  if (!unit) return name.find("latency") != std::string::npos ? kLatencyRange : kBandwidthRange;
-  const std::string& text = string(*unit, Path(where, keys::kUnit));
-  if (text != unitName(ReportUnit::GBps) && text != unitName(ReportUnit::Ns))
-    reject(Path(where, keys::kUnit), "is neither \"GB/s\" nor \"ns\"");
-  return text == unitName(ReportUnit::Ns) ? kLatencyRange : kBandwidthRange;
-}
-
 // The keys readGrids made typed, and the scalars below: the rest of the entry is its extras.
 bool gridKey(const std::string& key) {
   for (const char* k : {keys::kValues, keys::kBandwidthMatrix, keys::kCells, keys::kPercentOfPeak,
@@ -302,6 +293,15 @@ void derive(ReportEntry& e) {
 }
 
 }  // namespace
+
+const ValueRange& entryRange(const Value& entry, const std::string& name, const Path& where) {
+  const Value* unit = entry.find(keys::kUnit);
+  if (!unit) return name.find("latency") != std::string::npos ? kLatencyRange : kBandwidthRange;
+  const std::string& text = string(*unit, Path(where, keys::kUnit));
+  if (text != unitName(Unit::GBps) && text != unitName(Unit::Nanoseconds))
+    reject(Path(where, keys::kUnit), "is neither \"GB/s\" nor \"ns\"");
+  return text == unitName(Unit::Nanoseconds) ? kLatencyRange : kBandwidthRange;
+}
 
 bool scanMatrix(JsonScanner& scan, const std::string& key, ScannedEntry& entry) {
   if (std::optional<JsonScanner::NumberRows>* rows = numberRowsOf(entry, key)) {

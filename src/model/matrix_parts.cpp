@@ -28,9 +28,9 @@ std::string partTitle(std::string title, const std::string& suffix) {
   return title.replace(at + 1, 5, word);
 }
 
-ReportUnit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key) {
-  if (unitText) return *unitText == "ns" ? ReportUnit::Ns : ReportUnit::GBps;
-  return contains(key, "latency") ? ReportUnit::Ns : ReportUnit::GBps;
+Unit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key) {
+  if (unitText) return *unitText == "ns" ? Unit::Nanoseconds : Unit::GBps;
+  return contains(key, "latency") ? Unit::Nanoseconds : Unit::GBps;
 }
 
 MatrixAxes axesOfTitle(const std::string* title, const std::string& key) {

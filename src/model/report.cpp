@@ -25,8 +25,6 @@ std::optional<EntryStatus> entryStatusNamed(const std::string& name) {
   return std::nullopt;
 }
 
-const char* unitName(ReportUnit u) { return u == ReportUnit::Ns ? "ns" : "GB/s"; }
-
 namespace {
 
 template <typename T>

@@ -44,15 +44,6 @@ void environment(const Value& value, const Path& where) {
   optional(value, keys::kHost, where, [](const Value& v, const Path& at) { object(v, at); });
 }
 
-const ValueRange& rangeOf(const Value& item, const std::string& name, const Path& where) {
-  const Value* unit = item.find(keys::kUnit);
-  if (!unit) return name.find("latency") != std::string::npos ? kLatencyRange : kBandwidthRange;
-  const std::string& text = string(*unit, Path(where, keys::kUnit));
-  if (text != unitName(ReportUnit::GBps) && text != unitName(ReportUnit::Ns))
-    reject(Path(where, keys::kUnit), "is neither \"GB/s\" nor \"ns\"");
-  return text == unitName(ReportUnit::Ns) ? kLatencyRange : kBandwidthRange;
-}
-
 void sweep(const Value& value, const Path& where) {
   object(value, where);
   const Value* sizes = value.find(keys::kSizesMiB);
@@ -67,7 +58,7 @@ void sweep(const Value& value, const Path& where) {
       object(s, sat);
       const std::string& name = requiredString(s, keys::kName, sat);
       optionalString(s, keys::kTestcase, sat);
-      const ValueRange& range = rangeOf(s, name, sat);
+      const ValueRange& range = model::entryRange(s, name, sat);
       const Value* sums = s.find(keys::kSums);
       if (!sums) reject(sat, "has no \"sums\"");
       const std::size_t n =
@@ -88,7 +79,8 @@ void comparisonCell(const Value& cell, const Path& where) {
   object(cell, where);
   requiredString(cell, keys::kName, where);
   for (const char* key : {keys::kVerdict, keys::kBasis}) optionalString(cell, key, where);
-  const ValueRange& range = cell.find(keys::kUnit) ? rangeOf(cell, "", where) : kBandwidthRange;
+  const ValueRange& range =
+      cell.find(keys::kUnit) ? model::entryRange(cell, "", where) : kBandwidthRange;
   for (const char* key : {keys::kRow, keys::kCol})
     optional(cell, key, where, [](const Value& v, const Path& at) { integer(v, at, 0); });
   for (const char* key : {keys::kBaseline, keys::kCurrent})

@@ -37,6 +37,4 @@ std::vector<std::vector<std::size_t>> measurementGroups(const Plan& plan) {
   return groups;
 }
 
-const char* unitSuffix(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
-
 }  // namespace nvbw

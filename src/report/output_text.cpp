@@ -49,7 +49,7 @@ std::string sampleLines(const std::vector<MeasurementRecord>& records) {
       for (const SampleSeries& s : r.series)
         if (k < s.samples.size())
           text += "\tSample " + std::to_string(k) + ": " + s.label + ": " + fixed2(s.samples[k]) +
-                  " " + unitSuffix(s.unit) + "\n";
+                  " " + unitName(s.unit) + "\n";
   }
   return text;
 }

@@ -161,7 +161,7 @@ SweepSeriesRecord sweepSeriesRecord(const SweepTable& table, const SweepSeries& 
   SweepSeriesRecord r;
   r.name = s.name;
   r.testcase = table.testcase;
-  r.unit = s.unit == Unit::Nanoseconds ? ReportUnit::Ns : ReportUnit::GBps;
+  r.unit = s.unit;
   r.unitText = unitName(r.unit);
   r.sums = s.sums;
   r.sizeReaching90 = s.reachSizeMiB;

@@ -24,10 +24,6 @@ std::string defaultFormatted(double value) {
   return s.str();
 }
 
-ReportUnit reportUnit(Unit unit) {
-  return unit == Unit::Nanoseconds ? ReportUnit::Ns : ReportUnit::GBps;
-}
-
 // What the testcase declares its rows and columns are; the arrow between them is its title's.
 MatrixAxes declaredAxes(const TestcaseFacts& facts, const std::string& title) {
   MatrixAxes axes = axesOfTitle(&title, facts.listing.key);
@@ -139,7 +135,7 @@ ReportEntry matrixEntry(const TestcaseResult& result, const MatrixResult& m, boo
   e.status = EntryStatus::Passed;
   e.description = m.spec.title;
   e.sum = m.sum();
-  e.unitText = unitName(reportUnit(m.spec.unit));
+  e.unitText = unitName(m.spec.unit);
   e.statistic = statisticName(stat);
   addMatrices(e, m);
   addPeaks(e, m);
@@ -174,7 +170,7 @@ ReportEntry plainEntry(const TestcaseResult& result, EntryStatus status) {
 
 void shapeEntry(ReportEntry& entry, const std::string& testcase, Unit unit) {
   const std::shared_ptr<const Testcase> known = findTestcase(testcase);
-  entry.unit = reportUnit(known ? known->facts().unit : unit);
+  entry.unit = known ? known->facts().unit : unit;
   entry.parts = partsOfEntry(entry);
   if (known && !entry.parts.empty())
     entry.parts.front().axes = declaredAxes(known->facts(), entry.parts.front().title);

@@ -53,7 +53,7 @@ std::string seriesText(const SweepSeries& s, const std::vector<std::uint64_t>& s
   std::size_t cols = 1;
   for (const auto& m : s.matrices)
     if (m) cols = m->spec.cols;
-  std::string text = "Sweep of " + s.name + " (SUM, " + unitSuffix(s.unit) + "):\n" +
+  std::string text = "Sweep of " + s.name + " (SUM, " + unitName(s.unit) + "):\n" +
                      rightAligned("size_MiB", 10) + rightAligned("SUM", 12);
   for (std::size_t c : cells) text += rightAligned(cellLabel(c / cols, c % cols), 10);
   text += "\n";

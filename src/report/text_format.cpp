@@ -89,7 +89,7 @@ std::string noisyCellsNote(const MatrixResult& m) {
 
 std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat) {
   if (!m.min()) return "";  // no present cell
-  std::string text = "Cell statistics of " + m.spec.key + " (" + unitSuffix(m.spec.unit) + ", " +
+  std::string text = "Cell statistics of " + m.spec.key + " (" + unitName(m.spec.unit) + ", " +
                      statisticName(stat) + " reported):\n";
   text += rightAligned("cell", 8) + rightAligned("samples", 9);
   for (const char* column : {"min", "max", "mean", "median", "stddev", "CV(%)"})

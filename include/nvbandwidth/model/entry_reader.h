@@ -48,6 +48,11 @@ bool scanMatrix(JsonScanner& scan, const std::string& key, ScannedEntry& entry);
 // `entry` is at `at`. Throws ReportShapeError, or Interrupted.
 ReportEntry readEntry(ScannedEntry&& entry, const Path& at, const EntryReading& reading);
 
+// The range of an entry's (or a sweep series', or a compared cell's) values: by its "unit" where
+// it has one (which must be "GB/s" or "ns"), else by its `name` (a latency's key names one).
+// Throws ReportShapeError.
+const ValueRange& entryRange(const Value& entry, const std::string& name, const Path& where);
+
 // The report's GPUs against every matrix size: throws ReportShapeError for the first that does
 // not fit (a report without GPUs has none).
 void checkGridSizes(const std::vector<GridSize>& sizes, std::size_t gpus);

@@ -15,7 +15,7 @@ namespace nvbw {
 
 // "unit" where the entry has one; else ns for a key that names a latency ("..._latency_..."),
 // GB/s for the rest (upstream v0.8's entries have no unit).
-ReportUnit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key);
+Unit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key);
 
 // What the title says the rows and columns are (report.h: MatrixAxes); `key` says whether they
 // are ranks (multinode testcases). nullptr: the entry has no title.

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/unit.h"
 #include "model/value.h"
 
 namespace nvbw {
@@ -28,9 +29,6 @@ using OrNull = std::optional<double>;
 enum class EntryStatus { Passed, Waived, Error, Running };
 const char* entryStatusName(EntryStatus s);  // "Passed", "Waived", "ERROR", "Running"
 std::optional<EntryStatus> entryStatusNamed(const std::string& name);
-
-enum class ReportUnit { GBps, Ns };  // ns: lower is better
-const char* unitName(ReportUnit u);  // "GB/s", "ns"
 
 // A matrix as a report holds one: rows x cols cells, row-major.
 template <typename T> struct Grid {
@@ -135,7 +133,7 @@ struct ReportEntry {
   Members extras;
 
   // Derived where the entry was made:
-  ReportUnit unit = ReportUnit::GBps;  // "unit", else ns for keys naming a latency
+  Unit unit = Unit::GBps;  // "unit", else ns for keys naming a latency
   // Upstream's strings as numbers, for an entry without "values".
   std::optional<NumberGrid> textValues;
   std::vector<MatrixPart> parts;  // none (no matrix), one, or upstream's three
@@ -155,8 +153,8 @@ class MatrixView {
   const ReportEntry& entry() const { return *entry_; }
   const MatrixPart& part() const { return *part_; }
   const std::string& key() const { return part_->key; }
-  ReportUnit unit() const { return entry_->unit; }
-  bool latency() const { return entry_->unit == ReportUnit::Ns; }
+  Unit unit() const { return entry_->unit; }
+  bool latency() const { return entry_->unit == Unit::Nanoseconds; }
   std::size_t rows() const { return part_->rows; }
   std::size_t cols() const { return part_->cols; }
   OrNull value(std::size_t row, std::size_t col) const;
@@ -260,7 +258,7 @@ struct SweepSeriesRecord {
   std::string name;
   std::optional<std::string> testcase;
   std::optional<std::string> unitText;
-  ReportUnit unit = ReportUnit::GBps;           // derived: "unit", else by the name
+  Unit unit = Unit::GBps;                       // derived: "unit", else by the name
   std::vector<OrNull> sums;                     // per size; null where that size did not pass
   std::optional<std::uint64_t> sizeReaching90;  // null: latency, or no SUM at the largest size
   Members extras;

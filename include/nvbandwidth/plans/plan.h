@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/unit.h"
+
 namespace nvbw {
 
 enum class MemoryKind { Host, Device };
@@ -115,9 +117,6 @@ struct Measurement {
   std::optional<LatencySpec> latency;  // set instead of copies for latency testcases
   std::vector<OutputTarget> outputs;
 };
-
-enum class Unit { GBps, Nanoseconds };
-const char* unitSuffix(Unit unit);  // "GB/s" or "ns"
 
 struct MatrixSpec {
   std::string key;    // SUM-line key: the testcase key, or key + "_read1" etc.

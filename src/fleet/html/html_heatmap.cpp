@@ -82,7 +82,7 @@ HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::s
   HeatmapGrid g;
   g.name = entry.name;
   g.unit = unitName(entry.unit);
-  g.latency = entry.unit == ReportUnit::Ns;
+  g.latency = entry.unit == Unit::Nanoseconds;
   g.index = index;
   const NumberGrid& values = *entry.matrix();
   g.rows = values.rows;

@@ -228,8 +228,8 @@ std::string chartCaption(const SweepSeriesRecord& series, const std::vector<Poin
   if (series.sizeReaching90)
     return text + "90% of it first reached at " +
            sizeText(static_cast<double>(*series.sizeReaching90)) + " MiB (dashed lines).";
-  return text + (series.unit == ReportUnit::Ns ? "latency has no 90% size."
-                                               : "no size reaching 90% of it.");
+  return text + (series.unit == Unit::Nanoseconds ? "latency has no 90% size."
+                                                  : "no size reaching 90% of it.");
 }
 
 std::string chartFigure(const std::vector<std::uint64_t>& sizes, const SweepSeriesRecord& series) {

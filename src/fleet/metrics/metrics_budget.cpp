@@ -113,7 +113,7 @@ LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Fac
     // Cells of ranks carry their rank's host, which may be none.
     if (entry.parts.empty() || !entry.parts.front().axes.ranks) s.host = facts.hostname;
     s.bufferMiB = wholeText(entry.bufferSizeMiB);
-    const bool latency = entry.unit == ReportUnit::Ns;
+    const bool latency = entry.unit == Unit::Nanoseconds;
     least.cells = saturatingAdd(least.cells, cells);
     least.bytes =
         saturatingAdd(least.bytes, saturatingTimes(cells, seriesBytes(latency, s.labels())));

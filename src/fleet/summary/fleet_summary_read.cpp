@@ -18,7 +18,7 @@ EntryDigest statusDigest(const ReportEntry& e) {
   d.testcase = e.testcase.value_or("");
   d.status = entryStatusName(e.status);
   d.message = e.status == EntryStatus::Waived ? e.waiveReason.value_or("") : e.error.value_or("");
-  d.latency = e.unit == ReportUnit::Ns;
+  d.latency = e.unit == Unit::Nanoseconds;
   d.description = e.description.value_or("");
   return d;
 }

@@ -101,12 +101,12 @@ TEST(ReportBuilder, TheUnitComesFromTheRegistry) {
   ReportEntry e;
   e.name = "host_device_latency_sm";
   shapeEntry(e, "host_device_latency_sm", Unit::GBps);
-  EXPECT_EQ(e.unit, ReportUnit::Ns);
+  EXPECT_EQ(e.unit, Unit::Nanoseconds);
   shapeEntry(e, "host_to_device_memcpy_ce", Unit::Nanoseconds);
-  EXPECT_EQ(e.unit, ReportUnit::GBps);
+  EXPECT_EQ(e.unit, Unit::GBps);
   // A name no testcase has keeps the matrix's own unit.
   shapeEntry(e, "made_up_latency", Unit::GBps);
-  EXPECT_EQ(e.unit, ReportUnit::GBps);
+  EXPECT_EQ(e.unit, Unit::GBps);
 }
 
 // Interrupted: the testcase that was running stays "Running", and the run says what stopped it.

@@ -110,7 +110,7 @@ struct ExpectationKey {
 // that a file written for a fleet does not depend on which binary reads it.
 struct KnownTestcase {
   std::string key;
-  ReportUnit unit = ReportUnit::GBps;
+  Unit unit = Unit::GBps;
   std::vector<std::string> matrixKeys;
 };
 

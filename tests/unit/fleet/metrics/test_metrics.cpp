@@ -655,7 +655,7 @@ TEST(Metrics, HostnameKeyWinsOverTheDeviceListAndUnknownFactsAreLeftOut) {
 TEST(Metrics, TheUnitAndAxesAreTheModelsNotGuessedFromKeyOrTitle) {
   Report report = reportOf(run({matrix("host_to_device_memcpy_ce", kH2dTitle, {{1.0, 2.0}})}));
   ReportEntry& entry = report.testcases->front();
-  entry.unit = ReportUnit::Ns;
+  entry.unit = Unit::Nanoseconds;
   entry.parts.front().title = "a title naming nothing";
   const std::string text = metricsText(report);
   EXPECT_TRUE(samples(text, kBandwidth).empty());
