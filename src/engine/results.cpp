@@ -74,16 +74,4 @@ std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold) {
   return noisy;
 }
 
-const char* statusName(Status s) {
-  switch (s) {
-  case Status::Passed:
-    return "Passed";
-  case Status::Waived:
-    return "Waived";
-  case Status::Error:
-    return "ERROR";
-  }
-  return "ERROR";
-}
-
 }  // namespace nvbw

@@ -321,14 +321,13 @@ ReportEntry readEntry(ScannedEntry&& scanned, const Path& at, const EntryReading
   out.name = requiredString(entry, keys::kName, at);
   const Path where(at, " (\"" + out.name.substr(0, 64) + "\")");
   const std::string& status = requiredString(entry, keys::kStatus, where);
-  const std::optional<EntryStatus> known = entryStatusNamed(status);
+  const std::optional<Status> known = statusNamed(status);
   if (!known)
     reject(Path(where, keys::kStatus),
            "\"" + status.substr(0, 32) + "\" is none of Passed, Waived, ERROR, Running");
   out.status = *known;
   // Only an ERROR entry can lack a name: the one of an empty `-t ""`.
-  if (out.name.empty() && out.status != EntryStatus::Error)
-    reject(Path(at, keys::kName), "is empty");
+  if (out.name.empty() && out.status != Status::Error) reject(Path(at, keys::kName), "is empty");
   for (const char* key : {keys::kBandwidthDescription, keys::kStatistic, keys::kWaiveReason,
                           keys::kError, keys::kTestcase})
     optionalString(entry, key, where);

@@ -4,27 +4,6 @@
 
 namespace nvbw {
 
-const char* entryStatusName(EntryStatus s) {
-  switch (s) {
-  case EntryStatus::Waived:
-    return "Waived";
-  case EntryStatus::Error:
-    return "ERROR";
-  case EntryStatus::Running:
-    return "Running";
-  case EntryStatus::Passed:
-    break;
-  }
-  return "Passed";
-}
-
-std::optional<EntryStatus> entryStatusNamed(const std::string& name) {
-  for (EntryStatus s :
-       {EntryStatus::Passed, EntryStatus::Waived, EntryStatus::Error, EntryStatus::Running})
-    if (name == entryStatusName(s)) return s;
-  return std::nullopt;
-}
-
 namespace {
 
 template <typename T>

@@ -79,7 +79,7 @@ void putGrids(json& j, const ReportEntry& e) {
 json entryJson(const ReportEntry& e) {
   json j = toJson(Value::object(e.extras));
   j[keys::kName] = e.name;
-  j[keys::kStatus] = entryStatusName(e.status);
+  j[keys::kStatus] = statusName(e.status);
   put(j, keys::kBandwidthDescription, e.description);
   put(j, keys::kStatistic, e.statistic);
   put(j, keys::kTestcase, e.testcase);

@@ -162,6 +162,8 @@ class TextOutput : public Output {
       else
         toPerson("ERROR: " + result.message + "\n" + detailLine(result.detail));
       break;
+    case Status::Running:  // never a finished testcase's
+      break;
     }
     out_ << std::flush;
   }

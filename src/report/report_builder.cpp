@@ -242,7 +242,7 @@ void ReportBuilder::finish(const RunEnd& end) {
   if (!running_.empty()) {
     ReportEntry entry;
     entry.name = running_;
-    entry.status = EntryStatus::Running;
+    entry.status = Status::Running;
     addEntry(std::move(entry));
   }
   if (!report_.testcases) report_.testcases.emplace();

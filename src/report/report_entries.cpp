@@ -132,7 +132,7 @@ ReportEntry matrixEntry(const TestcaseResult& result, const MatrixResult& m, boo
                         Statistic stat) {
   ReportEntry e;
   e.name = m.spec.key;
-  e.status = EntryStatus::Passed;
+  e.status = Status::Passed;
   e.description = m.spec.title;
   e.sum = m.sum();
   e.unitText = unitName(m.spec.unit);
@@ -159,7 +159,7 @@ ReportEntry matrixEntry(const TestcaseResult& result, const MatrixResult& m, boo
   return e;
 }
 
-ReportEntry plainEntry(const TestcaseResult& result, EntryStatus status) {
+ReportEntry plainEntry(const TestcaseResult& result, Status status) {
   ReportEntry e;
   e.name = result.name;
   e.status = status;
@@ -180,19 +180,21 @@ std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose, S
   std::vector<ReportEntry> entries;
   switch (result.status) {
   case Status::Passed:
-    if (result.matrices.empty()) entries.push_back(plainEntry(result, EntryStatus::Passed));
+    if (result.matrices.empty()) entries.push_back(plainEntry(result, Status::Passed));
     for (const MatrixResult& m : result.matrices)
       entries.push_back(matrixEntry(result, m, verbose, stat));
     break;
   case Status::Waived:
-    entries.push_back(plainEntry(result, EntryStatus::Waived));
+    entries.push_back(plainEntry(result, Status::Waived));
     entries.back().waiveReason = result.message;
     break;
   case Status::Error:
-    entries.push_back(plainEntry(result, EntryStatus::Error));
+    entries.push_back(plainEntry(result, Status::Error));
     entries.back().error = result.message;
     if (!result.detail.empty()) entries.back().errorDetail = result.detail;
     entries.back().bufferSizeMiB = result.sweepSizeMiB;
+    break;
+  case Status::Running:  // never a finished testcase's
     break;
   }
   return entries;

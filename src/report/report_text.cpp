@@ -45,14 +45,14 @@ std::string testcaseOf(const ReportEntry& e) { return e.testcase.value_or(e.name
 std::string testcaseText(const std::vector<const ReportEntry*>& entries, const TextForm& form) {
   const ReportEntry& first = *entries.front();
   switch (first.status) {
-  case EntryStatus::Waived:
+  case Status::Waived:
     return waivedLine(first.name, first.waiveReason.value_or(""), form.compat);
-  case EntryStatus::Error:
+  case Status::Error:
     if (first.error && isUpstreamSelectionError(*first.error))
       return "ERROR: " + *first.error + "\n";
     break;
-  case EntryStatus::Passed:
-  case EntryStatus::Running:
+  case Status::Passed:
+  case Status::Running:
     break;
   }
   const std::string key = testcaseOf(first);
@@ -119,10 +119,10 @@ std::string savedRunText(const Report& report, const TextForm& form) {
     const std::vector<ReportEntry>& entries = *report.testcases;
     for (std::size_t i = 0; i < entries.size();) {
       std::vector<const ReportEntry*> group = {&entries[i]};
-      const bool matrices = entries[i].status == EntryStatus::Passed && entries[i].testcase;
+      const bool matrices = entries[i].status == Status::Passed && entries[i].testcase;
       while (matrices && i + group.size() < entries.size() &&
              entries[i + group.size()].testcase == entries[i].testcase &&
-             entries[i + group.size()].status == EntryStatus::Passed)
+             entries[i + group.size()].status == Status::Passed)
         group.push_back(&entries[i + group.size()]);
       text += testcaseText(group, form);
       i += group.size();

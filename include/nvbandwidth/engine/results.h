@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/statistics.h"
+#include "core/status.h"
 #include "engine/measurement_record.h"
 #include "facts/link_peaks.h"
 #include "plans/plan.h"
@@ -57,8 +58,6 @@ struct PlanResult {
   std::vector<MeasurementRecord> measurements;
 };
 
-enum class Status { Passed, Waived, Error };
-
 struct TestcaseResult {
   std::string name;  // testcase key, or the raw -t token of an unresolved selection
   Status status = Status::Passed;
@@ -73,7 +72,5 @@ struct TestcaseResult {
   std::optional<PairSchedule> schedule = std::nullopt;
   std::size_t rounds = 0;
 };
-
-const char* statusName(Status s);  // "Passed", "Waived", "ERROR"
 
 }  // namespace nvbw

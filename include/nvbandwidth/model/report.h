@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "core/unit.h"
 #include "model/value.h"
 
@@ -25,10 +26,6 @@ namespace nvbw {
 // A number a report may write as null (a change against a baseline of 0, a peak not known):
 // nullopt is null.
 using OrNull = std::optional<double>;
-
-enum class EntryStatus { Passed, Waived, Error, Running };
-const char* entryStatusName(EntryStatus s);  // "Passed", "Waived", "ERROR", "Running"
-std::optional<EntryStatus> entryStatusNamed(const std::string& name);
 
 // A matrix as a report holds one: rows x cols cells, row-major.
 template <typename T> struct Grid {
@@ -108,7 +105,7 @@ struct MatrixPart {
 // with several, with its status and what it measured.
 struct ReportEntry {
   std::string name;  // may be "" for an ERROR (an empty -t "")
-  EntryStatus status = EntryStatus::Passed;
+  Status status = Status::Passed;
   std::optional<std::string> description;  // bandwidth_description: the matrix's title
   std::optional<std::string> statistic;    // "median" or "mean"
   std::optional<std::string> testcase;     // the testcase of one of its several matrices
@@ -142,7 +139,7 @@ struct ReportEntry {
   const NumberGrid* matrix() const {
     return values ? &*values : textValues ? &*textValues : nullptr;
   }
-  bool passedWithMatrix() const { return status == EntryStatus::Passed && matrix(); }
+  bool passedWithMatrix() const { return status == Status::Passed && matrix(); }
 };
 
 // A matrix of an entry with its cells, as the views walk them (cells of upstream's stacked

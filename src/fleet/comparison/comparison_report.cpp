@@ -53,7 +53,7 @@ Side sideOf(const Report& report, const std::string& side) {
   if (!report.testcases) return out;
   for (const ReportEntry& entry : *report.testcases) {
     if (!entry.passedWithMatrix()) {
-      out.statuses.push_back({entry.name, entryStatusName(entry.status)});
+      out.statuses.push_back({entry.name, statusName(entry.status)});
       continue;
     }
     for (Matrix& m : matricesOf(entry)) out.matrices.push_back(std::move(m));

@@ -129,8 +129,8 @@ ReportContents readContents(const Report& report, const ExpectationKeys& keys,
       }
       continue;
     }
-    ReportStatus s{entry.name, testcase, entryStatusName(entry.status), "", entry.bufferSizeMiB};
-    s.detail = nonEmpty(entry.status == EntryStatus::Waived ? entry.waiveReason : entry.error);
+    ReportStatus s{entry.name, testcase, statusName(entry.status), "", entry.bufferSizeMiB};
+    s.detail = nonEmpty(entry.status == Status::Waived ? entry.waiveReason : entry.error);
     contents.statuses.push_back(std::move(s));
   }
   return contents;

@@ -174,7 +174,7 @@ std::string costSection(const Report& r) {
 }
 
 std::string entryHeading(const ReportEntry& entry) {
-  const std::string status = entryStatusName(entry.status);
+  const std::string status = statusName(entry.status);
   std::string inner = textElement("span", attr("class", "entry-name"), entry.name);
   if (entry.bufferSizeMiB)
     inner += textElement("span", attr("class", "buffer-size"),
@@ -194,7 +194,7 @@ std::string entryNotes(const ReportEntry& entry) {
     notes += textElement("p", attr("class", "waive-reason"), "Waived: " + *entry.waiveReason);
   if (entry.error)
     notes += textElement("p", attr("class", "entry-error"), "ERROR: " + *entry.error);
-  if (entry.status == EntryStatus::Running)
+  if (entry.status == Status::Running)
     notes += textElement("p", attr("class", "entry-error"),
                          "Still running when the run-level error stopped the run.");
   return notes;
@@ -205,12 +205,11 @@ std::string entryArticle(const ReportEntry& entry, const CellMarks& marks, std::
   std::string inner = entryHeading(entry) + entryNotes(entry);
   if (entry.passedWithMatrix())
     inner += matrixFigure(entry, marks, index, stop);
-  else if (entry.status == EntryStatus::Passed)
+  else if (entry.status == Status::Passed)
     inner += textElement("p", "", "Passed without a matrix.");
   return element("article",
                  attr("class", "entry") + attr("id", "entry-" + std::to_string(index)) +
-                     attr("data-name", entry.name) +
-                     attr("data-status", entryStatusName(entry.status)),
+                     attr("data-name", entry.name) + attr("data-status", statusName(entry.status)),
                  inner);
 }
 

@@ -176,7 +176,7 @@ Entries readEntries(const std::vector<ReportEntry>& testcases) {
     const std::string size = wholeText(entry.bufferSizeMiB);
     if (!entry.passedWithMatrix()) {
       out.statuses.push_back(
-          {entry.name, entryStatusName(entry.status), size, occurrence(entry.name, size)});
+          {entry.name, statusName(entry.status), size, occurrence(entry.name, size)});
       continue;
     }
     for (const MatrixPart& part : entry.parts) {
@@ -184,7 +184,7 @@ Entries readEntries(const std::vector<ReportEntry>& testcases) {
       m.bufferMiB = size;
       m.occurrence = occurrence(part.key, size);
       chooseLayout(m);
-      out.statuses.push_back({part.key, entryStatusName(EntryStatus::Passed), size, m.occurrence});
+      out.statuses.push_back({part.key, statusName(Status::Passed), size, m.occurrence});
       out.matrices.push_back(std::move(m));
     }
   }

@@ -16,8 +16,8 @@ EntryDigest statusDigest(const ReportEntry& e) {
   EntryDigest d;
   d.name = e.name;
   d.testcase = e.testcase.value_or("");
-  d.status = entryStatusName(e.status);
-  d.message = e.status == EntryStatus::Waived ? e.waiveReason.value_or("") : e.error.value_or("");
+  d.status = statusName(e.status);
+  d.message = e.status == Status::Waived ? e.waiveReason.value_or("") : e.error.value_or("");
   d.latency = e.unit == Unit::Nanoseconds;
   d.description = e.description.value_or("");
   return d;
@@ -39,7 +39,7 @@ EntryDigest matrixDigest(const MatrixView& m) {
   d.name = m.key();
   // The three matrices of upstream's stacked entries are of the entry's testcase.
   d.testcase = m.part().wholeEntry ? e.testcase.value_or("") : e.name;
-  d.status = entryStatusName(EntryStatus::Passed);
+  d.status = statusName(Status::Passed);
   d.latency = m.latency();
   d.description = e.description.value_or("");
   double sum = 0.0, peakSum = 0.0, valueWithPeakSum = 0.0;

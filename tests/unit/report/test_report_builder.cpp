@@ -119,7 +119,7 @@ TEST(ReportBuilder, AnInterruptedRunKeepsItsRunningTestcase) {
   builder.finish(end);
   const Report& r = builder.report();
   ASSERT_EQ(r.testcases->size(), 1u);
-  EXPECT_EQ(r.testcases->front().status, EntryStatus::Running);
+  EXPECT_EQ(r.testcases->front().status, Status::Running);
   EXPECT_EQ(r.interrupted, std::optional<std::string>("SIGINT"));
 }
 
