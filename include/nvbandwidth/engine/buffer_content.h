@@ -15,6 +15,10 @@
 // buffer's in the other: a pattern of two variants, by warp parity. Refilling the near buffer
 // alone with a third variant is then enough for the next sample, so its far (host) buffer is
 // written once, not before every sample.
+//
+// Proven on real kernels by the GPU tests (tests/gpu/test_logical_gpus.cpp): tail fills and kept
+// buffers by EveryPeerTestcasePasses (it asserts that tail fills ran and every check passed), the
+// variants by warp parity by ACorruptedCopyIsCaught's split-warp case.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,8 @@
 // Checking host memory: a pinned host buffer's words compared with a pattern by the CPU, on
 // several threads, where they are; and how a check is shared between the CPU and the GPU, which
-// reads the buffer's leading part across its link at the same time.
+// reads the buffer's leading part across its link at the same time. Proven on a GPU by
+// HostTestcases.ACorruptedHostDestinationIsCaughtAnywhereInAnySample (tests/gpu): a wrong byte in
+// either share of the check fails the testcase.
 #pragma once
 
 #include <cstddef>
