@@ -1,6 +1,8 @@
 #include "model/entry_reader.h"
 
+#include <algorithm>
 #include <functional>
+#include <iterator>
 #include <optional>
 
 #include "model/matrix_parts.h"
@@ -31,96 +33,65 @@ std::string colsLimit(std::size_t gpus) {
   return "a report of " + std::to_string(gpus) + " GPUs has 1 to " + std::to_string(gpus);
 }
 
-// A grid's size against the report's GPUs where they are known (0: not yet).
+// A grid's size against the report's GPUs.
 void checkRows(std::size_t rows, const Path& where, std::size_t gpus) {
-  if (gpus > 0 && (rows == 0 || rows > 3 * gpus))
+  if (gpus == 0)
+    reject(where, "a matrix in a report without a \"GPU Device list\" (how many GPUs?)");
+  if (rows == 0 || rows > 3 * gpus)
     reject(where, "has " + std::to_string(rows) + " rows; " + rowsLimit(gpus));
 }
 
 void checkCols(std::size_t cols, const Path& rowWhere, std::size_t gpus) {
-  if (gpus > 0 && (cols == 0 || cols > gpus))
+  if (cols == 0 || cols > gpus)
     reject(rowWhere, "has " + std::to_string(cols) + " cells; " + colsLimit(gpus));
-}
-
-// Where the report's GPUs are not known yet, the size is recorded to be checked at the end.
-void recordSize(const Path& where, std::size_t rows, std::size_t cols,
-                const EntryReading& reading) {
-  if (reading.gpus == 0) reading.sizes->push_back({where.text(), rows, cols});
-}
-
-// Where the scanner reads the entry's matrix of numbers `key`, or nullptr.
-std::optional<JsonScanner::NumberRows>* numberRowsOf(ScannedEntry& entry, const std::string& key) {
-  if (key == keys::kValues) return &entry.values;
-  if (key == keys::kPercentOfPeak) return &entry.percents;
-  if (key == keys::kPeakGBps) return &entry.peaks;
-  return nullptr;
 }
 
 // Checks `value` as a grid and gives its cells, each made by `cell(value, where)`.
 template <typename T, typename Cell>
-Grid<T> readGrid(const Value& value, const Path& where, const EntryReading& reading, Cell cell) {
-  if (!value.isArray()) wrongType(value, where, "an array of rows");
+Grid<T> readGrid(const Json& value, const Path& where, const EntryReading& reading, Cell cell) {
+  if (!value.is_array()) wrongType(value, where, "an array of rows");
   Grid<T> grid;
-  const Value::Array& rows = value.items();
-  grid.rows = rows.size();
+  grid.rows = value.size();
   checkRows(grid.rows, where, reading.gpus);
-  for (std::size_t r = 0; r < rows.size(); ++r) {
+  for (std::size_t r = 0; r < grid.rows; ++r) {
     throwIfStopped(*reading.stop);
     const Path rowWhere(where, r);
-    if (!rows[r].isArray()) wrongType(rows[r], rowWhere, "an array of cells");
-    const Value::Array& cells = rows[r].items();
-    if (r == 0) grid.cols = cells.size();
-    if (cells.size() != grid.cols) reject(rowWhere, "the rows are of different lengths");
+    const Json& row = value[r];
+    if (!row.is_array()) wrongType(row, rowWhere, "an array of cells");
+    if (r == 0) grid.cols = row.size();
+    if (row.size() != grid.cols) reject(rowWhere, "the rows are of different lengths");
     checkCols(grid.cols, rowWhere, reading.gpus);
-    for (std::size_t c = 0; c < cells.size(); ++c)
-      grid.cells.push_back(cell(cells[c], Path(rowWhere, c)));
+    for (std::size_t c = 0; c < grid.cols; ++c)
+      grid.cells.push_back(cell(row[c], Path(rowWhere, c)));
   }
-  recordSize(where, grid.rows, grid.cols, reading);
   return grid;
 }
 
-// The same checks, in the same order, on a grid the scanner read as Rows: `check(cell, where)`
-// for each cell.
-template <typename T, typename Check>
-Grid<T> scannedGrid(JsonScanner::Rows<T>&& scanned, const Path& where, const EntryReading& reading,
-                    Check check) {
-  checkRows(scanned.rows, where, reading.gpus);
-  for (std::size_t r = 0; r < scanned.rows; ++r) {
-    throwIfStopped(*reading.stop);
-    const Path rowWhere(where, r);
-    checkCols(scanned.cols, rowWhere, reading.gpus);
-    for (std::size_t c = 0; c < scanned.cols; ++c)
-      check(scanned.cells[r * scanned.cols + c], Path(rowWhere, c));
-  }
-  recordSize(where, scanned.rows, scanned.cols, reading);
-  return {scanned.rows, scanned.cols, std::move(scanned.cells)};
-}
-
-OrNull numberOrNull(const Value& v, const Path& at, const ValueRange& range) {
-  if (v.isNull()) return std::nullopt;
+OrNull numberOrNull(const Json& v, const Path& at, const ValueRange& range) {
+  if (v.is_null()) return std::nullopt;
   return number(v, at, range);
 }
 
-std::optional<CellStatistics> cellStatistics(const Value& cell, const Path& where,
+std::optional<CellStatistics> cellStatistics(const Json& cell, const Path& where,
                                              const ValueRange& range) {
-  if (cell.isNull()) return std::nullopt;
+  if (cell.is_null()) return std::nullopt;
   object(cell, where);
   CellStatistics s;
-  const Value* samples = cell.find(keys::kSamples);
+  const Json* samples = findMember(cell, keys::kSamples);
   if (!samples) reject(where, "has no \"samples\"");
   eachElement(*samples, Path(where, keys::kSamples),
-              [&](const Value& v, const Path& at) { s.samples.push_back(number(v, at, range)); });
+              [&](const Json& v, const Path& at) { s.samples.push_back(number(v, at, range)); });
   for (auto [key, into] : {std::pair{keys::kMin, &s.min}, std::pair{keys::kMax, &s.max},
                            std::pair{keys::kMean, &s.mean}, std::pair{keys::kMedian, &s.median}}) {
-    const Value* value = cell.find(key);
+    const Json* value = findMember(cell, key);
     if (!value) reject(where, std::string("has no \"") + key + "\"");
     *into = number(*value, Path(where, key), range);
   }
-  const Value* stddev = cell.find(keys::kStddev);
+  const Json* stddev = findMember(cell, keys::kStddev);
   if (!stddev) reject(where, "has no \"stddev\"");
   s.stddev = number(*stddev, Path(where, keys::kStddev), spreadOf(range));
-  optional(cell, keys::kCv, where, [&s](const Value& v, const Path& at) {
-    if (!v.isNull()) s.cv = number(v, at, kNonNegative);
+  optional(cell, keys::kCv, where, [&s](const Json& v, const Path& at) {
+    if (!v.is_null()) s.cv = number(v, at, kNonNegative);
   });
   return s;
 }
@@ -131,114 +102,116 @@ void checkCellText(const std::string& text, const Path& where, const ValueRange&
   if (*value) number(**value, where, range);
 }
 
-std::string cellText(const Value& cell, const Path& where, const ValueRange& range) {
+std::string cellText(const Json& cell, const Path& where, const ValueRange& range) {
   const std::string& text = string(cell, where);
   checkCellText(text, where, range);
   return text;
 }
 
-// Every grid of an entry: the same shape, within the report's bounds (checked later). The
-// flagged cells must lie in the matrix the views draw them on.
-void readGrids(ScannedEntry& scanned, const Path& where, const ValueRange& range,
-               const EntryReading& reading, ReportEntry& out) {
-  const Value& entry = scanned.members;
-  std::optional<Shape> first;
-  const char* firstKey = nullptr;
-  auto same = [&](const char* key, std::size_t rows, std::size_t cols) {
-    const Shape shape{rows, cols};
-    if (!first) {
-      first = shape;
-      firstKey = key;
-    } else if (!(shape == *first)) {
-      reject(Path(where, key),
-             "is " + shapeText(shape) + " but \"" + firstKey + "\" is " + shapeText(*first));
+// The grids of one entry, each checked to be of the first one's shape.
+class GridReader {
+ public:
+  GridReader(const Json& entry, const Path& where, const EntryReading& reading)
+      : entry_(entry), where_(where), reading_(reading) {}
+
+  // The entry's grid `key`, if it has one, with cells made by `cell(value, where)`.
+  template <typename T, typename Cell>
+  void read(const char* key, std::optional<Grid<T>>& into, Cell cell) {
+    const Json* v = findMember(entry_, key);
+    if (!v) return;
+    into = readGrid<T>(*v, Path(where_, key), reading_, cell);
+    const Shape shape{into->rows, into->cols};
+    if (!first_) {
+      first_ = shape;
+      firstKey_ = key;
+    } else if (!(shape == *first_)) {
+      reject(Path(where_, key),
+             "is " + shapeText(shape) + " but \"" + firstKey_ + "\" is " + shapeText(*first_));
     }
-  };
-  auto numbers = [&](const char* key, const ValueRange& r, std::optional<NumberGrid>& into) {
-    std::optional<JsonScanner::NumberRows>& rows = *numberRowsOf(scanned, key);
-    if (rows) {
-      into = scannedGrid(std::move(*rows), Path(where, key), reading,
-                         [&r](const OrNull& c, const Path& at) {
-                           if (c) number(*c, at, r);
-                         });
-    } else if (const Value* v = entry.find(key)) {
-      into = readGrid<OrNull>(*v, Path(where, key), reading, [&r](const Value& c, const Path& at) {
-        return numberOrNull(c, at, r);
-      });
-    } else {
-      return;
-    }
-    same(key, into->rows, into->cols);
-  };
-  numbers(keys::kValues, range, out.values);
-  if (scanned.texts) {
-    out.texts = scannedGrid(
-        std::move(*scanned.texts), Path(where, keys::kBandwidthMatrix), reading,
-        [&range](const std::string& c, const Path& at) { checkCellText(c, at, range); });
-    same(keys::kBandwidthMatrix, out.texts->rows, out.texts->cols);
-  } else if (const Value* v = entry.find(keys::kBandwidthMatrix)) {
-    out.texts = readGrid<std::string>(
-        *v, Path(where, keys::kBandwidthMatrix), reading,
-        [&range](const Value& c, const Path& at) { return cellText(c, at, range); });
-    same(keys::kBandwidthMatrix, out.texts->rows, out.texts->cols);
   }
-  if (const Value* v = entry.find(keys::kCells)) {
-    out.cells = readGrid<std::optional<CellStatistics>>(
-        *v, Path(where, keys::kCells), reading,
-        [&range](const Value& c, const Path& at) { return cellStatistics(c, at, range); });
-    same(keys::kCells, out.cells->rows, out.cells->cols);
+
+  void numbers(const char* key, const ValueRange& range, std::optional<NumberGrid>& into) {
+    read(key, into, [&range](const Json& c, const Path& at) { return numberOrNull(c, at, range); });
   }
-  numbers(keys::kPercentOfPeak, kPercentOfPeakRange, out.percents);
-  numbers(keys::kPeakGBps, kBandwidthRange, out.peaks);
-  if (const Value* v = entry.find(keys::kLinks)) {
-    out.links = readGrid<std::optional<std::string>>(
-        *v, Path(where, keys::kLinks), reading,
-        [](const Value& c, const Path& at) -> std::optional<std::string> {
-          if (c.isNull()) return std::nullopt;
-          return string(c, at);
-        });
-    same(keys::kLinks, out.links->rows, out.links->cols);
-  }
-  if (first) {
-    optional(entry, keys::kOutliers, where, [&first](const Value& list, const Path& at) {
-      eachElement(list, at, [&first](const Value& o, const Path& oat) {
-        object(o, oat);
-        for (const char* key : {keys::kRow, keys::kCol}) {
-          const Value* v = o.find(key);
-          if (!v) reject(oat, std::string("has no \"") + key + "\"");
-          integer(*v, Path(oat, key), 0);
-          const std::size_t limit = key == keys::kRow ? first->rows : first->cols;
-          if (v->asUnsigned() >= limit) reject(Path(oat, key), "is outside the matrix");
-        }
-        optional(o, keys::kBelowMedianPercent, oat,
-                 [](const Value& x, const Path& xat) { number(x, xat, kAnyFinite); });
-        optional(o, keys::kClassMedian, oat,
-                 [](const Value& x, const Path& xat) { number(x, xat, kBandwidthRange); });
-      });
+
+  // The shape of the entry's grids, if it has any.
+  const std::optional<Shape>& shape() const { return first_; }
+
+ private:
+  const Json& entry_;
+  const Path& where_;
+  const EntryReading& reading_;
+  std::optional<Shape> first_;
+  const char* firstKey_ = nullptr;
+};
+
+// The flagged cells must lie in the matrix the views draw them on.
+void checkOutliers(const Json& entry, const Path& where, const Shape& shape) {
+  optional(entry, keys::kOutliers, where, [&shape](const Json& list, const Path& at) {
+    eachElement(list, at, [&shape](const Json& o, const Path& oat) {
+      object(o, oat);
+      for (const char* key : {keys::kRow, keys::kCol}) {
+        const Json* v = findMember(o, key);
+        if (!v) reject(oat, std::string("has no \"") + key + "\"");
+        integer(*v, Path(oat, key), 0);
+        const std::size_t limit = key == keys::kRow ? shape.rows : shape.cols;
+        if (v->get<std::uint64_t>() >= limit) reject(Path(oat, key), "is outside the matrix");
+      }
+      optional(o, keys::kBelowMedianPercent, oat,
+               [](const Json& x, const Path& xat) { number(x, xat, kAnyFinite); });
+      optional(o, keys::kClassMedian, oat,
+               [](const Json& x, const Path& xat) { number(x, xat, kBandwidthRange); });
     });
-  }
-  optional(entry, keys::kLinkPeaks, where, [](const Value& list, const Path& at) {
-    eachElement(list, at, [](const Value& l, const Path& lat) {
+  });
+}
+
+void checkLinkPeaks(const Json& entry, const Path& where) {
+  optional(entry, keys::kLinkPeaks, where, [](const Json& list, const Path& at) {
+    eachElement(list, at, [](const Json& l, const Path& lat) {
       object(l, lat);
       optionalString(l, keys::kLink, lat);
       optionalString(l, keys::kConvention, lat);
-      optional(l, keys::kPeakGBps, lat, [](const Value& v, const Path& vat) {
-        if (!v.isNull()) number(v, vat, kBandwidthRange);
+      optional(l, keys::kPeakGBps, lat, [](const Json& v, const Path& vat) {
+        if (!v.is_null()) number(v, vat, kBandwidthRange);
       });
     });
   });
 }
 
-// The keys readGrids made typed, and the scalars below: the rest of the entry is its extras.
-bool gridKey(const std::string& key) {
-  for (const char* k : {keys::kValues, keys::kBandwidthMatrix, keys::kCells, keys::kPercentOfPeak,
-                        keys::kPeakGBps, keys::kLinks})
+// Every grid of an entry: the same shape, within the report's bounds.
+void readGrids(const Json& entry, const Path& where, const ValueRange& range,
+               const EntryReading& reading, ReportEntry& out) {
+  GridReader grids(entry, where, reading);
+  grids.numbers(keys::kValues, range, out.values);
+  grids.read(keys::kBandwidthMatrix, out.texts,
+             [&range](const Json& c, const Path& at) { return cellText(c, at, range); });
+  grids.numbers(keys::kPercentOfPeak, kPercentOfPeakRange, out.percents);
+  grids.numbers(keys::kPeakGBps, kBandwidthRange, out.peaks);
+  if (reading.scope == ReadScope::Matrices) return;
+  grids.read(keys::kCells, out.cells,
+             [&range](const Json& c, const Path& at) { return cellStatistics(c, at, range); });
+  grids.read(keys::kLinks, out.links, [](const Json& c, const Path& at) {
+    return c.is_null() ? std::optional<std::string>() : string(c, at);
+  });
+  if (grids.shape()) checkOutliers(entry, where, *grids.shape());
+  checkLinkPeaks(entry, where);
+}
+
+// What the fleet summary has no use for (ReadScope::Matrices): only checked to be JSON.
+bool summarySkips(const std::string& key) {
+  for (const char* k :
+       {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks, keys::kAbovePeak})
     if (key == k) return true;
   return false;
 }
 
+// The keys readGrids made typed, and the scalars below: the rest of the entry is its extras.
+const char* const kTypedKeys[] = {keys::kName,  keys::kStatus,        keys::kValues,
+                                  keys::kCells, keys::kPercentOfPeak, keys::kBandwidthMatrix,
+                                  keys::kLinks, keys::kPeakGBps};
+
 // The entry's members that are not grids, typed where they are of their type.
-void readScalars(const Value& entry, ReportEntry& out) {
+void readScalars(const Json& entry, ReadScope scope, ReportEntry& out) {
   using R = ReportEntry;
   static const std::vector<Field<R>> fields = {
       field(keys::kBandwidthDescription, &R::description),
@@ -257,28 +230,22 @@ void readScalars(const Value& entry, ReportEntry& out) {
       field(keys::kRowLabels, &R::rowLabels),
       nested<R, std::vector<OutlierRecord>>(
           keys::kOutliers, &R::outliers,
-          [](const Value& v) { return recordsOf(v, outlierFields()); },
+          [](const Json& v) { return recordsOf(v, outlierFields()); },
           [](const std::vector<OutlierRecord>& o) { return writeRecords(o, outlierFields()); }),
       nested<R, std::vector<LinkPeakRecord>>(
           keys::kLinkPeaks, &R::linkPeaks,
-          [](const Value& v) { return recordsOf(v, linkPeakFields()); },
+          [](const Json& v) { return recordsOf(v, linkPeakFields()); },
           [](const std::vector<LinkPeakRecord>& l) { return writeRecords(l, linkPeakFields()); }),
       {keys::kAbovePeak,
-       [](R& r, const Value& v) {
+       [](R& r, const Json& v) {
          r.abovePeak = v;
          return true;
        },
-       [](const R& r) -> std::optional<Value> { return r.abovePeak; }}};
-  for (const Value::Member& m : entry.members()) {
-    if (m.first == keys::kName || m.first == keys::kStatus || gridKey(m.first)) continue;
-    bool bound = false;
-    for (const Field<R>& f : fields)
-      if (m.first == f.key) {
-        bound = f.read(out, m.second);
-        break;
-      }
-    if (!bound) setMember(out.extras, m.first, m.second);
-  }
+       [](const R& r) -> std::optional<Json> { return r.abovePeak; }}};
+  for (const auto& [key, value] : entry.items())
+    if (std::find(std::begin(kTypedKeys), std::end(kTypedKeys), key) == std::end(kTypedKeys) &&
+        !(scope == ReadScope::Matrices && summarySkips(key)))
+      bindMember(out, fields, key, value);
 }
 
 void derive(ReportEntry& e) {
@@ -294,8 +261,8 @@ void derive(ReportEntry& e) {
 
 }  // namespace
 
-const ValueRange& entryRange(const Value& entry, const std::string& name, const Path& where) {
-  const Value* unit = entry.find(keys::kUnit);
+const ValueRange& entryRange(const Json& entry, const std::string& name, const Path& where) {
+  const Json* unit = findMember(entry, keys::kUnit);
   if (!unit) return name.find("latency") != std::string::npos ? kLatencyRange : kBandwidthRange;
   const std::string& text = string(*unit, Path(where, keys::kUnit));
   if (text != unitName(Unit::GBps) && text != unitName(Unit::Nanoseconds))
@@ -303,19 +270,7 @@ const ValueRange& entryRange(const Value& entry, const std::string& name, const 
   return text == unitName(Unit::Nanoseconds) ? kLatencyRange : kBandwidthRange;
 }
 
-bool scanMatrix(JsonScanner& scan, const std::string& key, ScannedEntry& entry) {
-  if (std::optional<JsonScanner::NumberRows>* rows = numberRowsOf(entry, key)) {
-    if (scan.readNumberRows(rows->emplace())) return true;
-    rows->reset();
-  } else if (key == keys::kBandwidthMatrix) {
-    if (scan.readStringRows(entry.texts.emplace())) return true;
-    entry.texts.reset();
-  }
-  return false;
-}
-
-ReportEntry readEntry(ScannedEntry&& scanned, const Path& at, const EntryReading& reading) {
-  const Value& entry = scanned.members;
+ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& reading) {
   object(entry, at);
   ReportEntry out;
   out.name = requiredString(entry, keys::kName, at);
@@ -334,29 +289,16 @@ ReportEntry readEntry(ScannedEntry&& scanned, const Path& at, const EntryReading
   const ValueRange& range = entryRange(entry, out.name, where);
   for (const char* key : {keys::kSum, keys::kMin, keys::kMax, keys::kAverage})
     optional(entry, key, where,
-             [&range](const Value& v, const Path& vat) { number(v, vat, range); });
+             [&range](const Json& v, const Path& vat) { number(v, vat, range); });
   optional(entry, keys::kBufferSizeMiB, where,
-           [](const Value& v, const Path& vat) { integer(v, vat, 1); });
+           [](const Json& v, const Path& vat) { integer(v, vat, 1); });
   optional(entry, keys::kRowLabels, where,
-           [](const Value& v, const Path& vat) { stringArray(v, vat); });
-  readGrids(scanned, where, range, reading, out);
-  readScalars(entry, out);
+           [](const Json& v, const Path& vat) { stringArray(v, vat); });
+  readGrids(entry, where, range, reading, out);
+  readScalars(entry, reading.scope, out);
   if (reading.scope == ReadScope::Matrices && out.values) out.texts.reset();
   derive(out);
   return out;
-}
-
-void checkGridSizes(const std::vector<GridSize>& sizes, std::size_t gpus) {
-  for (const GridSize& s : sizes) {
-    const Path where(s.where.c_str());
-    if (gpus == 0)
-      reject(where, "a matrix in a report without a \"GPU Device list\" (how many GPUs?)");
-    if (s.rows == 0 || s.rows > 3 * gpus)
-      reject(where, "has " + std::to_string(s.rows) + " rows; " + rowsLimit(gpus));
-    if (s.cols == 0 || s.cols > gpus)
-      reject(Path(where, std::size_t{0}),
-             "has " + std::to_string(s.cols) + " cells; " + colsLimit(gpus));
-  }
 }
 
 }  // namespace nvbw::model

@@ -7,62 +7,63 @@ namespace nvbw::model {
 
 // ---- Values as fields ----
 
-bool take(const Value& v, std::optional<std::string>& out) {
-  if (!v.isString()) return false;
-  out = v.asString();
+bool take(const Json& v, std::optional<std::string>& out) {
+  if (!v.is_string()) return false;
+  out = v.get_ref<const std::string&>();
   return true;
 }
 
-bool take(const Value& v, std::optional<bool>& out) {
-  if (!v.isBoolean()) return false;
-  out = v.asBoolean();
+bool take(const Json& v, std::optional<bool>& out) {
+  if (!v.is_boolean()) return false;
+  out = v.get<bool>();
   return true;
 }
 
-bool take(const Value& v, std::optional<double>& out) {
-  if (!v.isNumber()) return false;
-  out = v.asDouble();
+bool take(const Json& v, std::optional<double>& out) {
+  if (!v.is_number()) return false;
+  out = v.get<double>();
   return true;
 }
 
-bool take(const Value& v, std::optional<std::uint64_t>& out) {
-  if (!v.isUnsigned()) return false;
-  out = v.asUnsigned();
+bool take(const Json& v, std::optional<std::uint64_t>& out) {
+  if (!v.is_number_unsigned()) return false;
+  out = v.get<std::uint64_t>();
   return true;
 }
 
-bool take(const Value& v, std::optional<std::int64_t>& out) {
-  if (!v.isInteger() || (v.isUnsigned() && v.asUnsigned() > INT64_MAX)) return false;
-  out = v.asInteger();
+bool take(const Json& v, std::optional<std::int64_t>& out) {
+  if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX))
+    return false;
+  out = v.get<std::int64_t>();
   return true;
 }
 
-bool take(const Value& v, std::optional<OrNull>& out) {
-  if (v.isNull()) {
+bool take(const Json& v, std::optional<OrNull>& out) {
+  if (v.is_null()) {
     out = OrNull();
     return true;
   }
-  if (!v.isNumber()) return false;
-  out = OrNull(v.asDouble());
+  if (!v.is_number()) return false;
+  out = OrNull(v.get<double>());
   return true;
 }
 
-bool take(const Value& v, std::optional<std::optional<std::string>>& out) {
-  if (v.isNull()) {
+bool take(const Json& v, std::optional<std::optional<std::string>>& out) {
+  if (v.is_null()) {
     out = std::optional<std::string>();
     return true;
   }
-  if (!v.isString()) return false;
-  out = std::optional<std::string>(v.asString());
+  if (!v.is_string()) return false;
+  out = std::optional<std::string>(v.get_ref<const std::string&>());
   return true;
 }
 
 namespace {
 
-template <typename T> bool takeList(const Value& v, std::optional<std::vector<T>>& out) {
-  if (!v.isArray()) return false;
+template <typename T> bool takeList(const Json& v, std::optional<std::vector<T>>& out) {
+  if (!v.is_array()) return false;
   std::vector<T> list;
-  for (const Value& item : v.items()) {
+  for (const Json& item : v) {
     std::optional<T> one;
     if (!take(item, one)) return false;
     list.push_back(std::move(*one));
@@ -71,32 +72,32 @@ template <typename T> bool takeList(const Value& v, std::optional<std::vector<T>
   return true;
 }
 
-template <typename T> Value giveList(const std::vector<T>& list) {
-  Value out = Value::array();
-  for (const T& item : list) out.push(give(item));
+template <typename T> Json giveList(const std::vector<T>& list) {
+  Json out = Json::array();
+  for (const T& item : list) out.push_back(give(item));
   return out;
 }
 
 }  // namespace
 
-bool take(const Value& v, std::optional<std::vector<std::string>>& out) { return takeList(v, out); }
-bool take(const Value& v, std::optional<std::vector<std::uint64_t>>& out) {
+bool take(const Json& v, std::optional<std::vector<std::string>>& out) { return takeList(v, out); }
+bool take(const Json& v, std::optional<std::vector<std::uint64_t>>& out) {
   return takeList(v, out);
 }
-bool take(const Value& v, std::optional<std::vector<double>>& out) { return takeList(v, out); }
-bool take(const Value& v, std::optional<std::vector<OrNull>>& out) { return takeList(v, out); }
+bool take(const Json& v, std::optional<std::vector<double>>& out) { return takeList(v, out); }
+bool take(const Json& v, std::optional<std::vector<OrNull>>& out) { return takeList(v, out); }
 
-Value give(const std::string& v) { return Value(v); }
-Value give(bool v) { return Value(v); }
-Value give(double v) { return Value(v); }
-Value give(std::uint64_t v) { return Value(static_cast<unsigned long long>(v)); }
-Value give(std::int64_t v) { return Value(static_cast<long long>(v)); }
-Value give(const OrNull& v) { return v ? Value(*v) : Value(); }
-Value give(const std::optional<std::string>& v) { return v ? Value(*v) : Value(); }
-Value give(const std::vector<std::string>& v) { return giveList(v); }
-Value give(const std::vector<std::uint64_t>& v) { return giveList(v); }
-Value give(const std::vector<double>& v) { return giveList(v); }
-Value give(const std::vector<OrNull>& v) { return giveList(v); }
+Json give(const std::string& v) { return Json(v); }
+Json give(bool v) { return Json(v); }
+Json give(double v) { return Json(v); }
+Json give(std::uint64_t v) { return Json(static_cast<unsigned long long>(v)); }
+Json give(std::int64_t v) { return Json(static_cast<long long>(v)); }
+Json give(const OrNull& v) { return v ? Json(*v) : Json(); }
+Json give(const std::optional<std::string>& v) { return v ? Json(*v) : Json(); }
+Json give(const std::vector<std::string>& v) { return giveList(v); }
+Json give(const std::vector<std::uint64_t>& v) { return giveList(v); }
+Json give(const std::vector<double>& v) { return giveList(v); }
+Json give(const std::vector<OrNull>& v) { return giveList(v); }
 
 // ---- The run's records ----
 
@@ -177,13 +178,13 @@ const std::vector<Field<GpuStateRecord>>& gpuStateFields() {
       nullable(keys::kComputeMode, &R::computeMode),
       nullable(keys::kThrottleSeconds, &R::throttleSeconds),
       {keys::kPcie,
-       [](R& r, const Value& v) {
-         if (v.isNull()) return true;
+       [](R& r, const Json& v) {
+         if (v.is_null()) return true;
          r.pcie = recordOf(v, pcieFields());
          return r.pcie.has_value();
        },
-       [](const R& r) -> std::optional<Value> {
-         return r.pcie ? writeRecord(*r.pcie, pcieFields()) : Value();
+       [](const R& r) -> std::optional<Json> {
+         return r.pcie ? writeRecord(*r.pcie, pcieFields()) : Json();
        }},
       nullable(keys::kNumaNode, &R::numaNode),
       nullable(keys::kHostBufferCpus, &R::hostBufferCpus),
@@ -197,26 +198,24 @@ const std::vector<Field<EnvironmentRecord>>& environmentFields() {
   using R = EnvironmentRecord;
   static const std::vector<Field<R>> fields = {
       {keys::kHost,
-       [](R& r, const Value& v) {
-         if (!v.isObject()) return false;
-         for (const Value::Member& m : v.members()) {
-           if (m.first == keys::kCpuModel && (m.second.isNull() || take(m.second, r.cpuModel)))
-             continue;
-           if (m.first == keys::kNumaNodes && (m.second.isNull() || take(m.second, r.numaNodes)))
-             continue;
-           setMember(r.hostExtras, m.first, m.second);
-         }
+       [](R& r, const Json& v) {
+         if (!v.is_object()) return false;
+         r.hostExtras = v;
+         for (auto [key, into] :
+              {std::pair{keys::kCpuModel, &r.cpuModel}, std::pair{keys::kNumaNodes, &r.numaNodes}})
+           if (const Json* m = findMember(v, key); m && (m->is_null() || take(*m, *into)))
+             r.hostExtras.erase(key);
          return true;
        },
-       [](const R& r) -> std::optional<Value> {
-         Value host = Value::object(r.hostExtras);
-         host.set(keys::kCpuModel, give(r.cpuModel));
-         host.set(keys::kNumaNodes, give(r.numaNodes));
+       [](const R& r) -> std::optional<Json> {
+         Json host = r.hostExtras.is_object() ? r.hostExtras : Json::object();
+         host[keys::kCpuModel] = give(r.cpuModel);
+         host[keys::kNumaNodes] = give(r.numaNodes);
          return host;
        }},
       nullable(keys::kNvmlProblem, &R::nvmlProblem),
       nested<R, std::vector<GpuStateRecord>>(
-          keys::kGpus, &R::gpus, [](const Value& v) { return recordsOf(v, gpuStateFields()); },
+          keys::kGpus, &R::gpus, [](const Json& v) { return recordsOf(v, gpuStateFields()); },
           [](const std::vector<GpuStateRecord>& g) { return writeRecords(g, gpuStateFields()); })};
   return fields;
 }
@@ -238,7 +237,7 @@ const std::vector<Field<SweepSection>>& sweepFields() {
       always(keys::kSizesMiB, &R::sizesMiB),
       nested<R, std::vector<SweepSeriesRecord>>(
           keys::kSeries, &R::series,
-          [](const Value& v) -> std::optional<std::vector<SweepSeriesRecord>> {
+          [](const Json& v) -> std::optional<std::vector<SweepSeriesRecord>> {
             auto series = recordsOf(v, sweepSeriesFields());
             if (series)
               for (SweepSeriesRecord& s : *series) s.unit = unitOfEntry(s.unitText, s.name);
@@ -311,7 +310,7 @@ const std::vector<Field<ConfirmationRecord>>& confirmationFields() {
       field(keys::kRuns, &R::runs),
       nested<R, std::vector<SuspectRecord>>(
           keys::kTestcases, &R::testcases,
-          [](const Value& v) { return recordsOf(v, suspectFields()); },
+          [](const Json& v) { return recordsOf(v, suspectFields()); },
           [](const std::vector<SuspectRecord>& s) { return writeRecords(s, suspectFields()); }),
       field(keys::kSeconds, &R::seconds), field(keys::kUnconfirmed, &R::unconfirmed)};
   return fields;
@@ -329,11 +328,10 @@ const std::vector<Field<ComparisonSection>>& comparisonFields() {
       field(keys::kRunToRunFloorPercent, &R::runToRunFloorPercent),
       nested<R, ComparisonCounts>(
           keys::kSummary, &R::summary,
-          [](const Value& v) { return recordOf(v, comparisonCountFields()); },
+          [](const Json& v) { return recordOf(v, comparisonCountFields()); },
           [](const ComparisonCounts& c) { return writeRecord(c, comparisonCountFields()); }),
       nested<R, std::vector<ComparedCellRecord>>(
-          keys::kCells, &R::cells,
-          [](const Value& v) { return recordsOf(v, comparedCellFields()); },
+          keys::kCells, &R::cells, [](const Json& v) { return recordsOf(v, comparedCellFields()); },
           [](const std::vector<ComparedCellRecord>& c) {
             return writeRecords(c, comparedCellFields());
           }),
@@ -342,7 +340,7 @@ const std::vector<Field<ComparisonSection>>& comparisonFields() {
       field(keys::kNotes, &R::notes),
       nested<R, ConfirmationRecord>(
           keys::kConfirmation, &R::confirmation,
-          [](const Value& v) { return recordOf(v, confirmationFields()); },
+          [](const Json& v) { return recordOf(v, confirmationFields()); },
           [](const ConfirmationRecord& c) { return writeRecord(c, confirmationFields()); })};
   return fields;
 }
@@ -417,7 +415,7 @@ Field<ExpectationSection> recordList(const char* key,
                                      std::optional<std::vector<T>> ExpectationSection::*member,
                                      const std::vector<Field<T>>& (*fields)()) {
   return nested<ExpectationSection, std::vector<T>>(
-      key, member, [fields](const Value& v) { return recordsOf(v, fields()); },
+      key, member, [fields](const Json& v) { return recordsOf(v, fields()); },
       [fields](const std::vector<T>& list) { return writeRecords(list, fields()); });
 }
 
@@ -431,7 +429,7 @@ const std::vector<Field<ExpectationSection>>& expectationFields() {
       field(keys::kPassedCheck, &R::passed),
       nested<R, ExpectationCounts>(
           keys::kSummary, &R::summary,
-          [](const Value& v) { return recordOf(v, expectationCountFields()); },
+          [](const Json& v) { return recordOf(v, expectationCountFields()); },
           [](const ExpectationCounts& c) { return writeRecord(c, expectationCountFields()); }),
       recordList<R, JudgedMatrixRecord>(keys::kMatrices, &R::matrices, judgedMatrixFields),
       recordList<R, BelowCellRecord>(keys::kBelow, &R::below, belowCellFields),
@@ -468,17 +466,9 @@ const std::vector<Field<LinkPeakRecord>>& linkPeakFields() {
 
 namespace nvbw {
 
-Members membersOf(const SettingsRecord& r) {
-  return model::writeRecord(r, model::settingsFields()).members();
-}
-Members membersOf(const TimingRecord& r) {
-  return model::writeRecord(r, model::timingFields()).members();
-}
-Members membersOf(const MemoryRecord& r) {
-  return model::writeRecord(r, model::memoryFields()).members();
-}
-Members membersOf(const ProcessRecord& r) {
-  return model::writeRecord(r, model::processFields()).members();
-}
+Json membersOf(const SettingsRecord& r) { return model::writeRecord(r, model::settingsFields()); }
+Json membersOf(const TimingRecord& r) { return model::writeRecord(r, model::timingFields()); }
+Json membersOf(const MemoryRecord& r) { return model::writeRecord(r, model::memoryFields()); }
+Json membersOf(const ProcessRecord& r) { return model::writeRecord(r, model::processFields()); }
 
 }  // namespace nvbw

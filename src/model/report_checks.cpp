@@ -20,8 +20,8 @@ void reject(const Path& where, const std::string& why) {
   throw ReportShapeError(where.text() + ": " + why);
 }
 
-void wrongType(const Value& value, const Path& where, const char* expected) {
-  reject(where, std::string("is ") + value.typeName() + ", not " + expected);
+void wrongType(const Json& value, const Path& where, const char* expected) {
+  reject(where, std::string("is ") + value.type_name() + ", not " + expected);
 }
 
 const ValueRange kNonNegative{0.0, 1e300, 0.0, "a number of 0 or more"};
@@ -38,9 +38,9 @@ std::string shortestNumber(double value) {
   return s.str();
 }
 
-double number(const Value& value, const Path& where, const ValueRange& range) {
-  if (!value.isNumber()) wrongType(value, where, "a number");
-  return number(value.asDouble(), where, range);
+double number(const Json& value, const Path& where, const ValueRange& range) {
+  if (!value.is_number()) wrongType(value, where, "a number");
+  return number(value.get<double>(), where, range);
 }
 
 double number(double value, const Path& where, const ValueRange& range) {
@@ -48,33 +48,34 @@ double number(double value, const Path& where, const ValueRange& range) {
   return value;
 }
 
-void integer(const Value& value, const Path& where, long long minimum) {
-  if (!value.isInteger()) wrongType(value, where, "a whole number");
-  if (value.isUnsigned()) return;
-  if (value.asInteger() < minimum)
-    reject(where, std::to_string(value.asInteger()) + " is below " + std::to_string(minimum));
+void integer(const Json& value, const Path& where, long long minimum) {
+  if (!value.is_number_integer()) wrongType(value, where, "a whole number");
+  if (value.is_number_unsigned()) return;
+  if (value.get<std::int64_t>() < minimum)
+    reject(where,
+           std::to_string(value.get<std::int64_t>()) + " is below " + std::to_string(minimum));
 }
 
-const std::string& string(const Value& value, const Path& where) {
-  if (!value.isString()) wrongType(value, where, "a string");
-  return value.asString();
+const std::string& string(const Json& value, const Path& where) {
+  if (!value.is_string()) wrongType(value, where, "a string");
+  return value.get_ref<const std::string&>();
 }
 
-const Value& object(const Value& value, const Path& where) {
-  if (!value.isObject()) wrongType(value, where, "an object");
+const Json& object(const Json& value, const Path& where) {
+  if (!value.is_object()) wrongType(value, where, "an object");
   return value;
 }
 
-void optionalString(const Value& parent, const char* key, const Path& where) {
-  optional(parent, key, where, [](const Value& v, const Path& at) { string(v, at); });
+void optionalString(const Json& parent, const char* key, const Path& where) {
+  optional(parent, key, where, [](const Json& v, const Path& at) { string(v, at); });
 }
 
-std::size_t stringArray(const Value& value, const Path& where) {
-  return eachElement(value, where, [](const Value& v, const Path& at) { string(v, at); });
+std::size_t stringArray(const Json& value, const Path& where) {
+  return eachElement(value, where, [](const Json& v, const Path& at) { string(v, at); });
 }
 
-const std::string& requiredString(const Value& parent, const char* key, const Path& where) {
-  const Value* value = parent.find(key);
+const std::string& requiredString(const Json& parent, const char* key, const Path& where) {
+  const Json* value = findMember(parent, key);
   if (!value) reject(where, std::string("has no \"") + key + "\"");
   return string(*value, Path(where, key));
 }

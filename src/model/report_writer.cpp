@@ -17,24 +17,8 @@ namespace {
 using nlohmann::json;
 using namespace model;
 
-json toJson(const Value& v) {
-  if (v.isBoolean()) return v.asBoolean();
-  if (v.isUnsigned()) return v.asUnsigned();
-  if (v.isInteger()) return v.asInteger();
-  if (v.isNumber()) return v.asDouble();
-  if (v.isString()) return v.asString();
-  if (v.isArray()) {
-    json list = json::array();
-    for (const Value& item : v.items()) list.push_back(toJson(item));
-    return list;
-  }
-  if (v.isObject()) {
-    json object = json::object();
-    for (const Value::Member& m : v.members()) object[m.first] = toJson(m.second);
-    return object;
-  }
-  return nullptr;
-}
+// A record's extras, the members its typed fields join.
+json extrasOf(const json& extras) { return extras.is_object() ? extras : json::object(); }
 
 template <typename T> json orNull(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
@@ -77,7 +61,7 @@ void putGrids(json& j, const ReportEntry& e) {
 }
 
 json entryJson(const ReportEntry& e) {
-  json j = toJson(Value::object(e.extras));
+  json j = extrasOf(e.extras);
   j[keys::kName] = e.name;
   j[keys::kStatus] = statusName(e.status);
   put(j, keys::kBandwidthDescription, e.description);
@@ -95,9 +79,9 @@ json entryJson(const ReportEntry& e) {
   put(j, keys::kConfirmationRun, e.confirmationRun);
   put(j, keys::kRowLabels, e.rowLabels);
   putGrids(j, e);
-  if (e.outliers) j[keys::kOutliers] = toJson(writeRecords(*e.outliers, outlierFields()));
-  if (e.linkPeaks) j[keys::kLinkPeaks] = toJson(writeRecords(*e.linkPeaks, linkPeakFields()));
-  if (e.abovePeak) j[keys::kAbovePeak] = toJson(*e.abovePeak);
+  if (e.outliers) j[keys::kOutliers] = writeRecords(*e.outliers, outlierFields());
+  if (e.linkPeaks) j[keys::kLinkPeaks] = writeRecords(*e.linkPeaks, linkPeakFields());
+  if (e.abovePeak) j[keys::kAbovePeak] = *e.abovePeak;
   return j;
 }
 
@@ -130,22 +114,20 @@ void putFacts(json& j, const Report& r) {
 }
 
 json runJson(const Report& r) {
-  json j = toJson(Value::object(r.extras));
+  json j = extrasOf(r.extras);
   putFacts(j, r);
-  if (r.processes) j[keys::kProcesses] = toJson(writeRecords(*r.processes, processFields()));
-  if (r.settings) j[keys::kSettings] = toJson(writeRecord(*r.settings, settingsFields()));
-  if (r.timing) j[keys::kTiming] = toJson(writeRecord(*r.timing, timingFields()));
-  if (r.memory) j[keys::kMemory] = toJson(writeRecord(*r.memory, memoryFields()));
-  if (r.environment)
-    j[keys::kEnvironment] = toJson(writeRecord(*r.environment, environmentFields()));
+  if (r.processes) j[keys::kProcesses] = writeRecords(*r.processes, processFields());
+  if (r.settings) j[keys::kSettings] = writeRecord(*r.settings, settingsFields());
+  if (r.timing) j[keys::kTiming] = writeRecord(*r.timing, timingFields());
+  if (r.memory) j[keys::kMemory] = writeRecord(*r.memory, memoryFields());
+  if (r.environment) j[keys::kEnvironment] = writeRecord(*r.environment, environmentFields());
   if (r.environmentAtEnd)
-    j[keys::kEnvironmentAtEnd] = toJson(writeRecord(*r.environmentAtEnd, environmentFields()));
+    j[keys::kEnvironmentAtEnd] = writeRecord(*r.environmentAtEnd, environmentFields());
   if (r.testcases) j[keys::kTestcases] = entriesJson(*r.testcases);
-  if (r.sweep) j[keys::kSweep] = toJson(writeRecord(*r.sweep, sweepFields()));
-  if (r.comparison) j[keys::kComparison] = toJson(writeRecord(*r.comparison, comparisonFields()));
+  if (r.sweep) j[keys::kSweep] = writeRecord(*r.sweep, sweepFields());
+  if (r.comparison) j[keys::kComparison] = writeRecord(*r.comparison, comparisonFields());
   if (r.confirmations) j[keys::kConfirmations] = entriesJson(*r.confirmations);
-  if (r.expectations)
-    j[keys::kExpectations] = toJson(writeRecords(*r.expectations, expectationFields()));
+  if (r.expectations) j[keys::kExpectations] = writeRecords(*r.expectations, expectationFields());
   return j;
 }
 
@@ -270,7 +252,7 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
   const StreamedArray streamed{&placeholder, [cells](json& cell) {
                                  ComparedCellRecord record;
                                  if (!(*cells)(record)) return false;
-                                 cell = toJson(writeRecord(record, comparedCellFields()));
+                                 cell = writeRecord(record, comparedCellFields());
                                  return true;
                                }};
   writeStyledJson(out, doc, &streamed);
@@ -300,7 +282,7 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
   return styledJson(document(std::move(run)));
 }
 
-std::string compactJson(const Value& value) { return toJson(value).dump(); }
+std::string compactJson(const Json& value) { return value.dump(); }
 
 std::string jsonNumberText(double value) { return json(value).dump(); }
 

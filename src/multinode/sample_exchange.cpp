@@ -2,34 +2,33 @@
 
 #include <stdexcept>
 
-#include "model/report_reader.h"
+#include "model/json.h"
 #include "model/report_writer.h"
-#include "model/value.h"
 
 namespace nvbw {
 
 std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples, int rank) {
-  Value mine = Value::object();
+  Json mine = Json::object();
   for (std::size_t i = 0; i < m.copies.size(); ++i) {
     if (m.copies[i].execProcess != rank) continue;
-    Value values = Value::array();
-    for (double v : samples.copies.at(i)) values.push(v);
-    mine.set(std::to_string(i), std::move(values));
+    Json values = Json::array();
+    for (double v : samples.copies.at(i)) values.push_back(v);
+    mine[std::to_string(i)] = std::move(values);
   }
   return compactJson(mine);
 }
 
 void mergeSamples(const std::vector<std::string>& contributions, MeasurementSamples& samples) {
   for (const std::string& text : contributions) {
-    const Value contribution = parseJson(text);
-    if (!contribution.isObject()) throw std::runtime_error("a rank's samples are not an object");
-    for (const auto& [index, values] : contribution.members()) {
-      if (!values.isArray()) throw std::runtime_error("a rank's samples of a copy are no list");
+    const Json contribution = parseJson(text, kMessageDepth);
+    if (!contribution.is_object()) throw std::runtime_error("a rank's samples are not an object");
+    for (const auto& [index, values] : contribution.items()) {
+      if (!values.is_array()) throw std::runtime_error("a rank's samples of a copy are no list");
       std::vector<double> copy;
-      copy.reserve(values.items().size());
-      for (const Value& v : values.items()) {
-        if (!v.isNumber()) throw std::runtime_error("a rank's sample is not a number");
-        copy.push_back(v.asDouble());
+      copy.reserve(values.size());
+      for (const Json& v : values) {
+        if (!v.is_number()) throw std::runtime_error("a rank's sample is not a number");
+        copy.push_back(v.get<double>());
       }
       samples.copies.at(std::stoul(index)) = std::move(copy);
     }

@@ -3,48 +3,47 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "model/report_reader.h"
+#include "model/json.h"
 #include "model/report_writer.h"
-#include "model/value.h"
 
 namespace nvbw {
 
 namespace {
 
 // A member of another rank's start-up message (each rank sends the same keys).
-const Value& member(const Value& message, const char* key) {
-  const Value* v = message.find(key);
+const Json& member(const Json& message, const char* key) {
+  const Json* v = findMember(message, key);
   if (!v) throw std::runtime_error(std::string("a rank's start-up message has no \"") + key + "\"");
   return *v;
 }
 
-const std::string& text(const Value& message, const char* key) {
-  return member(message, key).asString();
+const std::string& text(const Json& message, const char* key) {
+  return member(message, key).get_ref<const std::string&>();
 }
 
-unsigned number(const Value& message, const char* key) {
-  return static_cast<unsigned>(member(message, key).asUnsigned());
+unsigned number(const Json& message, const char* key) {
+  return static_cast<unsigned>(member(message, key).get<std::uint64_t>());
 }
 
-Value rankReport(const LocalGpus& mine) {
-  Value report = Value::object();
-  report.set("host", mine.host);
-  report.set("devices", mine.devices.size());
+Json rankReport(const LocalGpus& mine) {
+  Json report = Json::object();
+  report["host"] = mine.host;
+  report["devices"] = mine.devices.size();
   return report;
 }
 
-Value rankGpu(const LocalGpus& mine, const GpuAssignment& assignment) {
+Json rankGpu(const LocalGpus& mine, const GpuAssignment& assignment) {
   const auto device = static_cast<std::size_t>(assignment.device);
   const DeviceInfo& gpu = mine.devices.at(device);
-  Value me = Value::object();
-  me.set("host", mine.host);
-  me.set("device", assignment.device);
-  me.set("name", gpu.name);
-  me.set("domain", gpu.pciDomain);
-  me.set("bus", gpu.pciBus);
-  me.set("slot", gpu.pciDevice);
-  me.set("uuid", mine.uuids.at(device));
-  me.set("logical", mine.logicalGpus > 0 ? assignment.device : -1);
+  Json me = Json::object();
+  me["host"] = mine.host;
+  me["device"] = assignment.device;
+  me["name"] = gpu.name;
+  me["domain"] = gpu.pciDomain;
+  me["bus"] = gpu.pciBus;
+  me["slot"] = gpu.pciDevice;
+  me["uuid"] = mine.uuids.at(device);
+  me["logical"] = mine.logicalGpus > 0 ? assignment.device : -1;
   return me;
 }
 
@@ -57,7 +56,7 @@ void startupStep(Communicator& comm, const std::optional<std::string>& mine) {
 GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
   std::vector<RankReport> reports;
   for (const std::string& message : comm.allGather(compactJson(rankReport(mine)))) {
-    const Value j = parseJson(message);
+    const Json j = parseJson(message, kMessageDepth);
     reports.push_back({text(j, "host"), static_cast<int>(number(j, "devices"))});
   }
   GpuAssignment assignment;
@@ -68,9 +67,9 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
 
   std::vector<RankGpu> gpus;
   for (const std::string& message : comm.allGather(compactJson(rankGpu(mine, assignment)))) {
-    const Value j = parseJson(message);
-    gpus.push_back(
-        {text(j, "host"), text(j, "uuid"), static_cast<int>(member(j, "logical").asInteger())});
+    const Json j = parseJson(message, kMessageDepth);
+    gpus.push_back({text(j, "host"), text(j, "uuid"),
+                    static_cast<int>(member(j, "logical").get<std::int64_t>())});
     assignment.processes.push_back(
         {text(j, "host"), static_cast<int>(number(j, "device")),
          DeviceInfo{text(j, "name"), number(j, "domain"), number(j, "bus"), number(j, "slot"),

@@ -67,26 +67,26 @@ MemoryRecord memoryRecord(const MemoryStats& m) {
   return r;
 }
 
-Value passesValue(const BufferPasses& p) {
-  Value v = Value::object();
-  v.set(keys::kCount, p.count);
-  v.set(keys::kHostBytes, p.hostBytes);
-  v.set(keys::kDeviceBytes, p.deviceBytes);
+Json passesValue(const BufferPasses& p) {
+  Json v = Json::object();
+  v[keys::kCount] = p.count;
+  v[keys::kHostBytes] = p.hostBytes;
+  v[keys::kDeviceBytes] = p.deviceBytes;
   return v;
 }
 
-Value operationsValue(const OperationCounts& o) {
-  Value v = Value::object();
-  v.set(keys::kRounds, o.rounds);
-  v.set(keys::kMeasurements, o.measurements);
-  v.set(keys::kSamples, o.samples);
-  v.set(keys::kCopies, o.copies);
-  v.set(keys::kCopyBytes, o.copyBytes);
-  v.set(keys::kLongestCopyBytes, o.longestCopyBytes);
-  v.set(keys::kChases, o.chases);
-  v.set(keys::kFills, passesValue(o.fills));
-  v.set(keys::kTailFills, o.tailFills);
-  v.set(keys::kChecks, passesValue(o.checks));
+Json operationsValue(const OperationCounts& o) {
+  Json v = Json::object();
+  v[keys::kRounds] = o.rounds;
+  v[keys::kMeasurements] = o.measurements;
+  v[keys::kSamples] = o.samples;
+  v[keys::kCopies] = o.copies;
+  v[keys::kCopyBytes] = o.copyBytes;
+  v[keys::kLongestCopyBytes] = o.longestCopyBytes;
+  v[keys::kChases] = o.chases;
+  v[keys::kFills] = passesValue(o.fills);
+  v[keys::kTailFills] = o.tailFills;
+  v[keys::kChecks] = passesValue(o.checks);
   return v;
 }
 
@@ -182,8 +182,8 @@ void ReportBuilder::header(const RunHeader& header) {
   if (settings_.compat == CompatMode::V0_10)
     setMember(report_.settings->extras, keys::kInterface, std::string("v0.10"));
   if (!header.notes.empty()) {
-    Value notes = Value::array();
-    for (const std::string& note : header.notes) notes.push(note);
+    Json notes = Json::array();
+    for (const std::string& note : header.notes) notes.push_back(note);
     setMember(report_.extras, keys::kNotes, std::move(notes));
   }
   // Which host ran it (rank 0's in a multinode run: each rank's host is in "processes") and

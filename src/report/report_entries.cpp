@@ -71,17 +71,17 @@ OrNull peakOf(const MatrixResult& m, const CellLink& c) {
 void addAbovePeak(ReportEntry& e, const MatrixResult& m) {
   const std::vector<AbovePeak> found = abovePeak(m);
   if (found.empty()) return;
-  Value cells = Value::array();
+  Json cells = Json::array();
   for (const AbovePeak& a : found) {
     const CellLink& c = m.links[a.row * m.spec.cols + a.col];
-    Value cell = Value::object();
-    cell.set(keys::kRow, a.row);
-    cell.set(keys::kCol, a.col);
-    cell.set(keys::kCell, c.cell);
-    cell.set(keys::kLink, c.link.name);
-    cell.set(keys::kPeakGBps, c.link.gbPerSecond ? Value(*c.link.gbPerSecond) : Value());
-    cell.set(keys::kPercentOfPeak, a.percent);
-    cells.push(std::move(cell));
+    Json cell = Json::object();
+    cell[keys::kRow] = a.row;
+    cell[keys::kCol] = a.col;
+    cell[keys::kCell] = c.cell;
+    cell[keys::kLink] = c.link.name;
+    cell[keys::kPeakGBps] = c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json();
+    cell[keys::kPercentOfPeak] = a.percent;
+    cells.push_back(std::move(cell));
   }
   e.abovePeak = std::move(cells);
 }

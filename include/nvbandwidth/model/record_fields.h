@@ -15,42 +15,42 @@
 namespace nvbw::model {
 
 // A value as the field type, when it is one (`out` set); false when it is not.
-bool take(const Value& v, std::optional<std::string>& out);
-bool take(const Value& v, std::optional<bool>& out);
-bool take(const Value& v, std::optional<double>& out);
-bool take(const Value& v, std::optional<std::uint64_t>& out);  // a whole number of 0 or more
-bool take(const Value& v, std::optional<std::int64_t>& out);
-bool take(const Value& v, std::optional<OrNull>& out);                      // a number or null
-bool take(const Value& v, std::optional<std::optional<std::string>>& out);  // a string or null
-bool take(const Value& v, std::optional<std::vector<std::string>>& out);
-bool take(const Value& v, std::optional<std::vector<std::uint64_t>>& out);
-bool take(const Value& v, std::optional<std::vector<double>>& out);
-bool take(const Value& v, std::optional<std::vector<OrNull>>& out);
+bool take(const Json& v, std::optional<std::string>& out);
+bool take(const Json& v, std::optional<bool>& out);
+bool take(const Json& v, std::optional<double>& out);
+bool take(const Json& v, std::optional<std::uint64_t>& out);  // a whole number of 0 or more
+bool take(const Json& v, std::optional<std::int64_t>& out);
+bool take(const Json& v, std::optional<OrNull>& out);                      // a number or null
+bool take(const Json& v, std::optional<std::optional<std::string>>& out);  // a string or null
+bool take(const Json& v, std::optional<std::vector<std::string>>& out);
+bool take(const Json& v, std::optional<std::vector<std::uint64_t>>& out);
+bool take(const Json& v, std::optional<std::vector<double>>& out);
+bool take(const Json& v, std::optional<std::vector<OrNull>>& out);
 
-Value give(const std::string& v);
-Value give(bool v);
-Value give(double v);
-Value give(std::uint64_t v);
-Value give(std::int64_t v);
-Value give(const OrNull& v);
-Value give(const std::optional<std::string>& v);
-Value give(const std::vector<std::string>& v);
-Value give(const std::vector<std::uint64_t>& v);
-Value give(const std::vector<double>& v);
-Value give(const std::vector<OrNull>& v);
+Json give(const std::string& v);
+Json give(bool v);
+Json give(double v);
+Json give(std::uint64_t v);
+Json give(std::int64_t v);
+Json give(const OrNull& v);
+Json give(const std::optional<std::string>& v);
+Json give(const std::vector<std::string>& v);
+Json give(const std::vector<std::uint64_t>& v);
+Json give(const std::vector<double>& v);
+Json give(const std::vector<OrNull>& v);
 
 template <typename R> struct Field {
   const char* key;
   // Binds the member's value; false when it is not of the field's type (it goes to the extras).
-  std::function<bool(R&, const Value&)> read;
+  std::function<bool(R&, const Json&)> read;
   // The member to write, or nullopt for none.
-  std::function<std::optional<Value>(const R&)> write;
+  std::function<std::optional<Json>(const R&)> write;
 };
 
 // A member the record has or has not: absent when the field is empty.
 template <typename R, typename T> Field<R> field(const char* key, std::optional<T> R::*member) {
-  return {key, [member](R& r, const Value& v) { return take(v, r.*member); },
-          [member](const R& r) -> std::optional<Value> {
+  return {key, [member](R& r, const Json& v) { return take(v, r.*member); },
+          [member](const R& r) -> std::optional<Json> {
             if (!(r.*member)) return std::nullopt;
             return give(*(r.*member));
           }};
@@ -59,28 +59,28 @@ template <typename R, typename T> Field<R> field(const char* key, std::optional<
 // A member every such record has: always written.
 template <typename R, typename T> Field<R> always(const char* key, T R::*member) {
   return {key,
-          [member](R& r, const Value& v) {
+          [member](R& r, const Json& v) {
             std::optional<T> got;
             if (!take(v, got)) return false;
             r.*member = std::move(*got);
             return true;
           },
-          [member](const R& r) -> std::optional<Value> { return give(r.*member); }};
+          [member](const R& r) -> std::optional<Json> { return give(r.*member); }};
 }
 
 // A member the writer always writes, null when the field is empty (a fact not known); read, null
 // empties the field.
 template <typename R, typename T> Field<R> nullable(const char* key, std::optional<T> R::*member) {
   return {key,
-          [member](R& r, const Value& v) {
-            if (v.isNull()) {
+          [member](R& r, const Json& v) {
+            if (v.is_null()) {
               (r.*member).reset();
               return true;
             }
             return take(v, r.*member);
           },
-          [member](const R& r) -> std::optional<Value> {
-            if (!(r.*member)) return Value();
+          [member](const R& r) -> std::optional<Json> {
+            if (!(r.*member)) return Json();
             return give(*(r.*member));
           }};
 }
@@ -88,57 +88,61 @@ template <typename R, typename T> Field<R> nullable(const char* key, std::option
 // A nested record or list of them, with its own reader and writer.
 template <typename R, typename T>
 Field<R> nested(const char* key, std::optional<T> R::*member,
-                std::function<std::optional<T>(const Value&)> readOne,
-                std::function<Value(const T&)> writeOne) {
+                std::function<std::optional<T>(const Json&)> readOne,
+                std::function<Json(const T&)> writeOne) {
   return {key,
-          [member, readOne](R& r, const Value& v) {
+          [member, readOne](R& r, const Json& v) {
             std::optional<T> got = readOne(v);
             if (!got) return false;
             r.*member = std::move(got);
             return true;
           },
-          [member, writeOne](const R& r) -> std::optional<Value> {
+          [member, writeOne](const R& r) -> std::optional<Json> {
             if (!(r.*member)) return std::nullopt;
             return writeOne(*(r.*member));
           }};
 }
 
+// Binds the member `key` to its field of `record`, or keeps it in the record's extras.
+template <typename R>
+void bindMember(R& record, const std::vector<Field<R>>& fields, const std::string& key,
+                const Json& value) {
+  for (const Field<R>& f : fields)
+    if (key == f.key) {
+      if (f.read(record, value)) return;
+      break;
+    }
+  record.extras[key] = value;
+}
+
 // Binds every member of `object` (which must be an object) to `record`.
 template <typename R>
-void readRecord(const Value& object, R& record, const std::vector<Field<R>>& fields) {
-  for (const Value::Member& m : object.members()) {
-    bool bound = false;
-    for (const Field<R>& f : fields)
-      if (m.first == f.key) {
-        bound = f.read(record, m.second);
-        break;
-      }
-    if (!bound) setMember(record.extras, m.first, m.second);
-  }
+void readRecord(const Json& object, R& record, const std::vector<Field<R>>& fields) {
+  for (const auto& [key, value] : object.items()) bindMember(record, fields, key, value);
 }
 
 template <typename R>
-std::optional<R> recordOf(const Value& v, const std::vector<Field<R>>& fields) {
-  if (!v.isObject()) return std::nullopt;
+std::optional<R> recordOf(const Json& v, const std::vector<Field<R>>& fields) {
+  if (!v.is_object()) return std::nullopt;
   R record;
   readRecord(v, record, fields);
   return record;
 }
 
 // The record's members (its extras among them), sorted by key.
-template <typename R> Value writeRecord(const R& record, const std::vector<Field<R>>& fields) {
-  Value object = Value::object(record.extras);
+template <typename R> Json writeRecord(const R& record, const std::vector<Field<R>>& fields) {
+  Json object = record.extras.is_object() ? record.extras : Json::object();
   for (const Field<R>& f : fields)
-    if (std::optional<Value> v = f.write(record)) object.set(f.key, std::move(*v));
+    if (std::optional<Json> v = f.write(record)) object[f.key] = std::move(*v);
   return object;
 }
 
 // A list of records: every element an object, else not such a list.
 template <typename R>
-std::optional<std::vector<R>> recordsOf(const Value& v, const std::vector<Field<R>>& fields) {
-  if (!v.isArray()) return std::nullopt;
+std::optional<std::vector<R>> recordsOf(const Json& v, const std::vector<Field<R>>& fields) {
+  if (!v.is_array()) return std::nullopt;
   std::vector<R> out;
-  for (const Value& item : v.items()) {
+  for (const Json& item : v) {
     std::optional<R> r = recordOf(item, fields);
     if (!r) return std::nullopt;
     out.push_back(std::move(*r));
@@ -147,9 +151,9 @@ std::optional<std::vector<R>> recordsOf(const Value& v, const std::vector<Field<
 }
 
 template <typename R>
-Value writeRecords(const std::vector<R>& records, const std::vector<Field<R>>& fields) {
-  Value list = Value::array();
-  for (const R& r : records) list.push(writeRecord(r, fields));
+Json writeRecords(const std::vector<R>& records, const std::vector<Field<R>>& fields) {
+  Json list = Json::array();
+  for (const R& r : records) list.push_back(writeRecord(r, fields));
   return list;
 }
 

@@ -8,7 +8,8 @@
 // made: an entry's unit, the axes of its matrix (what its rows and columns are) and its parts
 // (upstream's bidirectional entries stack three matrices in one). A key the model does not know,
 // or one of an unexpected type where no check requires its type, is kept as it was read
-// (`extras`), so that a report written again loses nothing.
+// (`extras`: a JSON object, null while it has no member), so that a report written again loses
+// nothing.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,7 @@
 
 #include "core/status.h"
 #include "core/unit.h"
-#include "model/value.h"
+#include "model/json.h"
 
 namespace nvbw {
 
@@ -57,7 +58,7 @@ struct OutlierRecord {
   std::optional<std::string> link;
   std::optional<double> belowMedianPercent;
   std::optional<double> classMedian;
-  Members extras;
+  Json extras;
 };
 
 // One link of a matrix's cells, its peak (null: unknown, or a latency matrix) and how a cell's
@@ -66,7 +67,7 @@ struct LinkPeakRecord {
   std::optional<std::string> link;
   OrNull peakGBps;
   std::optional<std::string> convention;
-  Members extras;
+  Json extras;
 };
 
 // What a matrix's title says its rows and columns are, read once: "memcpy CE CPU(row) ->
@@ -126,8 +127,8 @@ struct ReportEntry {
   std::optional<NumberGrid> percents;  // percent_of_peak
   std::optional<std::vector<OutlierRecord>> outliers;
   std::optional<std::vector<LinkPeakRecord>> linkPeaks;
-  std::optional<Value> abovePeak;  // cells above 100% of their peak, as the run wrote them
-  Members extras;
+  std::optional<Json> abovePeak;  // cells above 100% of their peak, as the run wrote them
+  Json extras;
 
   // Derived where the entry was made:
   Unit unit = Unit::GBps;  // "unit", else ns for keys naming a latency
@@ -184,21 +185,21 @@ struct SettingsRecord {
   std::optional<std::int64_t> targetNumPairs;
   std::optional<std::vector<std::string>> pair;
   std::optional<std::vector<std::uint64_t>> sweepMiB;
-  Members extras;
+  Json extras;
 };
 
 // "timing": where the run's time went, seconds.
 struct TimingRecord {
   std::optional<double> wallSeconds, releaseSeconds, allocationSeconds, fillSeconds, enqueueSeconds,
       waitSeconds, verificationSeconds, latencySeconds, timedCopiesSeconds;
-  Members extras;
+  Json extras;
 };
 
 // "memory": what the run allocated, bytes.
 struct MemoryRecord {
   std::optional<std::uint64_t> hostBytesAllocated, deviceBytesAllocated, peakHostBytes,
       peakDeviceBytes;
-  Members extras;
+  Json extras;
 };
 
 // One process of a multi-process run ("processes").
@@ -209,7 +210,7 @@ struct ProcessRecord {
   std::optional<std::string> name;  // the GPU's
   std::optional<std::string> pci;
   std::optional<std::string> uuid;
-  Members extras;
+  Json extras;
 };
 
 // A PCIe link's state in an environment snapshot.
@@ -220,7 +221,7 @@ struct PcieRecord {
   std::optional<std::uint64_t> maxWidth;
   std::optional<std::string> current;  // "PCIe Gen5 x16"
   std::optional<std::string> max;
-  Members extras;
+  Json extras;
 };
 
 // One GPU in an environment snapshot; nullopt: unknown (null).
@@ -237,17 +238,17 @@ struct GpuStateRecord {
   std::optional<std::int64_t> numaNode;
   std::optional<std::string> hostBufferCpus;
   std::optional<std::string> uuid;  // some layouts have it
-  Members extras;
+  Json extras;
 };
 
 // "environment", "environment_at_end": the machine at a moment.
 struct EnvironmentRecord {
   std::optional<std::string> cpuModel;   // host.cpu_model
   std::optional<std::string> numaNodes;  // host.numa_nodes
-  Members hostExtras;
+  Json hostExtras;
   std::optional<std::string> nvmlProblem;  // why NVML did not answer; null when it did
   std::optional<std::vector<GpuStateRecord>> gpus;
-  Members extras;
+  Json extras;
 };
 
 // "sweep": each testcase's SUMs over the buffer sizes.
@@ -258,13 +259,13 @@ struct SweepSeriesRecord {
   Unit unit = Unit::GBps;                       // derived: "unit", else by the name
   std::vector<OrNull> sums;                     // per size; null where that size did not pass
   std::optional<std::uint64_t> sizeReaching90;  // null: latency, or no SUM at the largest size
-  Members extras;
+  Json extras;
 };
 
 struct SweepSection {
   std::vector<std::uint64_t> sizesMiB;
   std::optional<std::vector<SweepSeriesRecord>> series;
-  Members extras;
+  Json extras;
 };
 
 // One compared cell of "comparison" (fleet/comparison/comparison.h says what each means).
@@ -283,20 +284,20 @@ struct ComparedCellRecord {
   std::optional<double> confirmedMedian;
   std::optional<OrNull> confirmedChangePercent;
   std::optional<double> confirmedSpreadPercent;
-  Members extras;
+  Json extras;
 };
 
 // "comparison.summary": how many cells got each verdict.
 struct ComparisonCounts {
   std::optional<std::uint64_t> cells, same, slower, faster, noisy, unstable, suspect,
       onlyInBaseline, onlyInCurrent;
-  Members extras;
+  Json extras;
 };
 
 struct SuspectRecord {
   std::optional<std::string> testcase;
   std::optional<std::uint64_t> bufferSizeMiB;
-  Members extras;
+  Json extras;
 };
 
 // "comparison.confirmation": what a run measured again before judging.
@@ -305,7 +306,7 @@ struct ConfirmationRecord {
   std::optional<std::vector<SuspectRecord>> testcases;
   std::optional<double> seconds;
   std::optional<std::uint64_t> unconfirmed;
-  Members extras;
+  Json extras;
 };
 
 struct ComparisonSection {
@@ -318,21 +319,21 @@ struct ComparisonSection {
   std::optional<std::vector<ComparedCellRecord>> cells;
   std::optional<std::vector<std::string>> onlyInBaseline, onlyInCurrent, notes;
   std::optional<ConfirmationRecord> confirmation;
-  Members extras;
+  Json extras;
 };
 
 // ---- "expectations": each check's result (fleet/expectations/expectations.h) ----
 
 struct ExpectationCounts {
   std::optional<std::uint64_t> cells, met, below, belowNotListed, unmet, notJudged;
-  Members extras;
+  Json extras;
 };
 
 struct JudgedMatrixRecord {
   std::optional<std::string> name, testcase, unitText;
   std::optional<std::uint64_t> bufferSizeMiB, cells, met, below;
   std::optional<std::vector<std::uint64_t>> lines;
-  Members extras;
+  Json extras;
 };
 
 struct BelowCellRecord {
@@ -341,26 +342,26 @@ struct BelowCellRecord {
   std::optional<double> value, limit;
   std::optional<OrNull> percentOfPeak, peakGBps;
   std::optional<std::optional<std::string>> link;  // null: no link known
-  Members extras;
+  Json extras;
 };
 
 struct UnmetRecord {
   std::optional<std::uint64_t> line;
   std::optional<std::string> expectation, reason, detail;
-  Members extras;
+  Json extras;
 };
 
 struct NotJudgedRecord {
   std::optional<std::string> name, reason;
   std::optional<std::uint64_t> bufferSizeMiB, cells;
-  Members extras;
+  Json extras;
 };
 
 struct ExpectationLineRecord {
   std::optional<std::uint64_t> line;
   std::optional<std::string> name, testcase, cells, unitText, bound;
   std::optional<double> limit;
-  Members extras;
+  Json extras;
 };
 
 struct ExpectationSection {
@@ -376,15 +377,15 @@ struct ExpectationSection {
   std::optional<std::string> file;
   std::optional<std::vector<ExpectationLineRecord>> lines;  // "expectations": the file's lines
   std::optional<double> minPercentOfPeak;
-  Members extras;
+  Json extras;
 };
 
-// A record's members as a document holds them (its extras among them), sorted by key: for the
-// views that show or compare every one.
-Members membersOf(const SettingsRecord& r);
-Members membersOf(const TimingRecord& r);
-Members membersOf(const MemoryRecord& r);
-Members membersOf(const ProcessRecord& r);
+// A record's members as a document holds them (its extras among them), an object sorted by key:
+// for the views that show or compare every one.
+Json membersOf(const SettingsRecord& r);
+Json membersOf(const TimingRecord& r);
+Json membersOf(const MemoryRecord& r);
+Json membersOf(const ProcessRecord& r);
 
 // ---- The report ----
 
@@ -419,7 +420,7 @@ struct Report {
   std::optional<ComparisonSection> comparison;
   std::optional<std::vector<ReportEntry>> confirmations;
   std::optional<std::vector<ExpectationSection>> expectations;
-  Members extras;
+  Json extras;
 
   // Upstream's layout: no schema_version, strings only, no samples.
   bool upstream() const { return !schemaVersion.has_value(); }

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "model/json.h"
 #include "model/report_limits.h"
-#include "model/value.h"
 
 namespace nvbw::model {
 
@@ -33,7 +33,7 @@ class Path {
 
 [[noreturn]] void reject(const Path& where, const std::string& why);
 // "is string, not a number".
-[[noreturn]] void wrongType(const Value& value, const Path& where, const char* expected);
+[[noreturn]] void wrongType(const Json& value, const Path& where, const char* expected);
 
 // Numbers that may be any size of 0 or more, and any finite number.
 extern const ValueRange kNonNegative;
@@ -42,30 +42,29 @@ extern const ValueRange kAnyFinite;
 const ValueRange& spreadOf(const ValueRange& range);
 
 // The number, checked to be within `range`.
-double number(const Value& value, const Path& where, const ValueRange& range);
+double number(const Json& value, const Path& where, const ValueRange& range);
 double number(double value, const Path& where, const ValueRange& range);
 // A whole number of at least `minimum`.
-void integer(const Value& value, const Path& where, long long minimum);
-const std::string& string(const Value& value, const Path& where);
-const Value& object(const Value& value, const Path& where);
+void integer(const Json& value, const Path& where, long long minimum);
+const std::string& string(const Json& value, const Path& where);
+const Json& object(const Json& value, const Path& where);
 
 // `check(element, where[i])` for every element of an array; the array's size is returned.
 template <typename Check>
-std::size_t eachElement(const Value& value, const Path& where, Check check) {
-  if (!value.isArray()) wrongType(value, where, "an array");
-  const Value::Array& items = value.items();
-  for (std::size_t i = 0; i < items.size(); ++i) check(items[i], Path(where, i));
-  return items.size();
+std::size_t eachElement(const Json& value, const Path& where, Check check) {
+  if (!value.is_array()) wrongType(value, where, "an array");
+  for (std::size_t i = 0; i < value.size(); ++i) check(value[i], Path(where, i));
+  return value.size();
 }
 
 template <typename Check>
-void optional(const Value& parent, const char* key, const Path& where, Check check) {
-  if (const Value* value = parent.find(key)) check(*value, Path(where, key));
+void optional(const Json& parent, const char* key, const Path& where, Check check) {
+  if (const Json* value = findMember(parent, key)) check(*value, Path(where, key));
 }
 
-void optionalString(const Value& parent, const char* key, const Path& where);
-std::size_t stringArray(const Value& value, const Path& where);
-const std::string& requiredString(const Value& parent, const char* key, const Path& where);
+void optionalString(const Json& parent, const char* key, const Path& where);
+std::size_t stringArray(const Json& value, const Path& where);
+const std::string& requiredString(const Json& parent, const char* key, const Path& where);
 
 // The shortest text of a number, as messages show it ("1e+300").
 std::string shortestNumber(double value);

@@ -7,7 +7,7 @@
 // refused is below; everything else is only checked to be JSON (and kept, report.h: extras).
 //
 // Limits: JSON nested at most kMaxReportDepth levels; at most documentBudget(text size) of
-// memory as a generic document (json_scanner.h); at most kMaxReportGpus GPUs, matrices of at
+// memory as a document (model/json.h); at most kMaxReportGpus GPUs, matrices of at
 // most 3 x GPUs rows and GPUs columns. A text that is not JSON within them is refused with
 // JsonInputError (its first fault, whatever else is wrong: the reader finishes the text before
 // reporting a fault of the report); one that is JSON but not a usable report with
@@ -21,7 +21,7 @@
 #include <string>
 
 #include "core/stop_request.h"
-#include "model/json_scanner.h"
+#include "model/json.h"
 #include "model/report.h"
 #include "model/report_limits.h"
 
@@ -32,9 +32,5 @@ namespace nvbw {
 // entry and matrix row).
 Report readReportText(const std::string& text, const ReadOptions& options = {},
                       const StopRequest& stop = {});
-
-// Any JSON text as a Value, within the limits (json_scanner.h). Throws JsonInputError.
-Value parseJson(const std::string& text, std::size_t maxDepth = kMaxReportDepth,
-                std::size_t maxBytes = static_cast<std::size_t>(-1));
 
 }  // namespace nvbw

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "model/json.h"
 #include "model/report.h"
 #include "model/summary_section.h"
-#include "model/value.h"
 
 namespace nvbw {
 
@@ -42,7 +42,7 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
 
 // A value as compact JSON ("[1,2]", "true", "55.39419706710477"): how a setting or an exact
 // number is shown in a sentence.
-std::string compactJson(const Value& value);
+std::string compactJson(const Json& value);
 // A number as compactJson spells it: the shortest text that reads back as the same double
 // ("55.4859", "48.0", "1e+300").
 std::string jsonNumberText(double value);

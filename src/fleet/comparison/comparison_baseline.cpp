@@ -13,23 +13,23 @@ using namespace comparison;
 
 namespace {
 
-std::string settingText(const Value* value) {
+std::string settingText(const Json* value) {
   if (!value) return "absent";
-  return value->isString() ? value->asString() : compactJson(*value);
+  return value->is_string() ? value->get_ref<const std::string&>() : compactJson(*value);
 }
 
 }  // namespace
 
 namespace comparison {
 
-void noteSettings(const Members& b, const Members& c, const std::string& prefix,
+void noteSettings(const Json& b, const Json& c, const std::string& prefix,
                   std::vector<std::string>& notes) {
   std::set<std::string> keys;
-  for (const auto& item : b) keys.insert(item.first);
-  for (const auto& item : c) keys.insert(item.first);
+  for (const auto& item : b.items()) keys.insert(item.key());
+  for (const auto& item : c.items()) keys.insert(item.key());
   for (const std::string& key : keys) {
-    const Value* vb = findMember(b, key);
-    const Value* vc = findMember(c, key);
+    const Json* vb = findMember(b, key);
+    const Json* vc = findMember(c, key);
     if (!vb || !vc || *vb != *vc)
       notes.push_back(prefix + key + ": " + settingText(vb) + " vs " + settingText(vc));
   }

@@ -107,7 +107,7 @@ std::string verdictText(const ComparedCellRecord& cell) {
 
 std::string changedRow(const ComparedCellRecord& cell) {
   const std::string verdict = verdictText(cell);
-  const Members& x = cell.extras;
+  const Json& x = cell.extras;
   std::string cells;
   cells += textElement("td", "", cell.name);
   cells += textElement(

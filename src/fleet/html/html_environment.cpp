@@ -46,7 +46,7 @@ const std::vector<std::string>& gpuColumns() {
 }
 
 std::vector<std::string> gpuCells(const GpuStateRecord& gpu) {
-  const Members& x = gpu.extras;
+  const Json& x = gpu.extras;
   return {shown(gpu.device, x, keys::kDevice),
           pair(shown(gpu.smClockMHz, x, keys::kSmClockMhz),
                shown(gpu.smClockMaxMHz, x, keys::kSmClockMaxMhz)),

@@ -30,7 +30,7 @@ std::string headline(const ExpectationSection& check) {
 }
 
 std::string belowItem(const BelowCellRecord& b) {
-  const Members& x = b.extras;
+  const Json& x = b.extras;
   std::string text = "BELOW " + shown(b.name, x, keys::kName) + " [" + shown(b.row, x, keys::kRow) +
                      "][" + shown(b.col, x, keys::kCol) +
                      "]: " + fixedOr(b.value, x, keys::kValue, 2) + " " +

@@ -117,14 +117,13 @@ std::string fixed(double value, int decimals) {
 
 std::string exactNumber(double value) { return jsonNumberText(value); }
 
-std::string scalarText(const Value& value) {
-  if (value.isNull()) return "unknown";
-  if (value.isBoolean()) return textOf(value.asBoolean());
-  if (value.isString()) return value.asString();
-  if (value.isArray()) {
+std::string scalarText(const Json& value) {
+  if (value.is_null()) return "unknown";
+  if (value.is_boolean()) return textOf(value.get<bool>());
+  if (value.is_string()) return value.get_ref<const std::string&>();
+  if (value.is_array()) {
     std::string joined;
-    for (const Value& item : value.items())
-      joined += (joined.empty() ? "" : ", ") + scalarText(item);
+    for (const Json& item : value) joined += (joined.empty() ? "" : ", ") + scalarText(item);
     return joined;
   }
   return compactJson(value);
@@ -153,21 +152,21 @@ template <typename T> std::string joined(const std::vector<T>& values) {
 std::string textOf(const std::vector<std::string>& values) { return joined(values); }
 std::string textOf(const std::vector<std::uint64_t>& values) { return joined(values); }
 
-std::string fixedOr(const std::optional<double>& field, const Members& extras, const char* key,
+std::string fixedOr(const std::optional<double>& field, const Json& extras, const char* key,
                     int decimals) {
   return field ? fixed(*field, decimals) : shown(field, extras, key);
 }
 
-std::string fixedOr(const std::optional<std::optional<double>>& field, const Members& extras,
+std::string fixedOr(const std::optional<std::optional<double>>& field, const Json& extras,
                     const char* key, int decimals) {
   if (field && *field) return fixed(**field, decimals);
   return shown(field, extras, key);
 }
 
-bool numberUnder(bool typedSet, const Members& extras, const char* key) {
+bool numberUnder(bool typedSet, const Json& extras, const char* key) {
   if (typedSet) return true;
-  const Value* kept = findMember(extras, key);
-  return kept && kept->isNumber();
+  const Json* kept = findMember(extras, key);
+  return kept && kept->is_number();
 }
 
 std::string number(double value) { return fixed(value, 1); }

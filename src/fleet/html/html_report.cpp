@@ -27,7 +27,7 @@ void checkShown(const Report& report) {
 }
 
 // 13000 -> "13.0 (13000)": the integer is 1000 * major + 10 * minor.
-std::string cudaVersionText(const std::optional<std::uint64_t>& version, const Members& extras,
+std::string cudaVersionText(const std::optional<std::uint64_t>& version, const Json& extras,
                             const char* key) {
   if (!version || *version == 0) return shown(version, extras, key);
   const std::uint64_t v = *version;
@@ -41,7 +41,7 @@ std::string factRow(const std::string& name, const std::string& value) {
 
 // The keys a report of `--compare` alone lacks are left out rather than shown as unknown.
 std::string versionTable(const Report& r) {
-  const Members& x = r.extras;
+  const Json& x = r.extras;
   std::string rows = factRow("Version", shown(r.version, x, keys::kVersion)) +
                      factRow("Git version", shown(r.gitVersion, x, keys::kGitVersion));
   // The release of the build that wrote the report (none in upstream's or older builds').
@@ -66,14 +66,13 @@ std::string versionTable(const Report& r) {
 }
 
 // Settings, timing and memory: flat records of scalars shown key by key.
-std::string objectTable(const Members& members, const std::string& cls,
-                        const std::string& unitHint) {
+std::string objectTable(const Json& members, const std::string& cls, const std::string& unitHint) {
   std::string rows;
-  for (const auto& [key, value] : members) {
+  for (const auto& [key, value] : members.items()) {
     std::string text = scalarText(value);
-    if (unitHint == "seconds" && value.isNumber()) text = fixed(value.asDouble(), 3) + " s";
-    if (unitHint == "bytes" && value.isNumber())
-      text = byteText(value.asDouble()) + " (" + text + " bytes)";
+    if (unitHint == "seconds" && value.is_number()) text = fixed(value.get<double>(), 3) + " s";
+    if (unitHint == "bytes" && value.is_number())
+      text = byteText(value.get<double>()) + " (" + text + " bytes)";
     rows += factRow(key, text);
   }
   return element("table", attr("class", "facts " + cls), rows);
@@ -81,13 +80,13 @@ std::string objectTable(const Members& members, const std::string& cls,
 
 // A list of strings, or the texts of a list of another kind kept in the extras.
 std::optional<std::vector<std::string>>
-listUnder(const std::optional<std::vector<std::string>>& field, const Members& extras,
+listUnder(const std::optional<std::vector<std::string>>& field, const Json& extras,
           const char* key) {
   if (field) return field;
-  const Value* kept = findMember(extras, key);
-  if (!kept || !kept->isArray()) return std::nullopt;
+  const Json* kept = findMember(extras, key);
+  if (!kept || !kept->is_array()) return std::nullopt;
   std::vector<std::string> texts;
-  for (const Value& item : kept->items()) texts.push_back(scalarText(item));
+  for (const Json& item : *kept) texts.push_back(scalarText(item));
   return texts;
 }
 
@@ -103,11 +102,11 @@ std::string processTable(const std::vector<ProcessRecord>& processes) {
                                  textElement("th", "", "device") + textElement("th", "", "GPU") +
                                  textElement("th", "", "PCI") + textElement("th", "", "UUID"));
   for (const ProcessRecord& p : processes) {
-    const Members members = membersOf(p);
+    const Json members = membersOf(p);
     std::string cells;
     for (const char* key :
          {keys::kRank, keys::kHost, keys::kDevice, keys::kName, keys::kPci, keys::kUuid}) {
-      const Value* value = findMember(members, key);
+      const Json* value = findMember(members, key);
       cells += textElement("td", "", value ? scalarText(*value) : "unknown");
     }
     rows += element("tr", "", cells);

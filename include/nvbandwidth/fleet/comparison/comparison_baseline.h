@@ -33,7 +33,7 @@ struct HealthyMatrix {
 
 // One note per setting that differs between two reports' settings:
 // "<prefix>bufferSize_MiB: 512 vs 16".
-void noteSettings(const Members& b, const Members& c, const std::string& prefix,
+void noteSettings(const Json& b, const Json& c, const std::string& prefix,
                   std::vector<std::string>& notes);
 
 // The baseline reports merged.
@@ -43,7 +43,7 @@ struct BaselineReports {
   // The first report's entries without a matrix, settings, GPU count and layout: the other side
   // is compared with these.
   std::vector<StatusEntry> statuses;
-  std::optional<Members> settings;
+  std::optional<Json> settings;
   std::optional<std::size_t> gpus;
   std::optional<std::uint64_t> logicalGpus;  // every report's (they must agree)
   MachineShape machine;                      // the first report's

@@ -44,7 +44,7 @@ struct StatusEntry {
 struct Side {
   std::vector<Matrix> matrices;
   std::vector<StatusEntry> statuses;
-  std::optional<Members> settings;  // this tool's reports only
+  std::optional<Json> settings;     // this tool's reports only
   bool upstream = false;            // upstream's layout, whose cells have no samples
   std::optional<std::size_t> gpus;  // the length of "GPU Device list"
   MachineShape machine;             // its GPUs' models and count

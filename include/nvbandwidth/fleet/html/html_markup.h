@@ -41,7 +41,7 @@ std::string exactNumber(double value);
 
 // A value as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,
 // numbers as JSON writes them; arrays are joined with ", ".
-std::string scalarText(const Value& value);
+std::string scalarText(const Json& value);
 
 // A record's typed fields as scalarText says them.
 std::string textOf(const std::string& value);
@@ -57,27 +57,27 @@ std::string textOf(const std::vector<std::uint64_t>& values);
 // What a record holds under `key`: its typed field when set, else the value its extras kept (a
 // member of another type than the model's); nullopt when it has neither.
 template <typename T>
-std::optional<std::string> textIfAny(const std::optional<T>& field, const Members& extras,
+std::optional<std::string> textIfAny(const std::optional<T>& field, const Json& extras,
                                      const char* key) {
   if (field) return textOf(*field);
-  if (const Value* kept = findMember(extras, key)) return scalarText(*kept);
+  if (const Json* kept = findMember(extras, key)) return scalarText(*kept);
   return std::nullopt;
 }
 
 // The same, "unknown" when the record has nothing under `key`.
 template <typename T>
-std::string shown(const std::optional<T>& field, const Members& extras, const char* key) {
+std::string shown(const std::optional<T>& field, const Json& extras, const char* key) {
   return textIfAny(field, extras, key).value_or("unknown");
 }
 
 // A number in fixed notation, `decimals` digits; anything else as `shown` says it.
-std::string fixedOr(const std::optional<double>& field, const Members& extras, const char* key,
+std::string fixedOr(const std::optional<double>& field, const Json& extras, const char* key,
                     int decimals);
-std::string fixedOr(const std::optional<std::optional<double>>& field, const Members& extras,
+std::string fixedOr(const std::optional<std::optional<double>>& field, const Json& extras,
                     const char* key, int decimals);
 
 // Whether the record holds a number under `key` (typed, or kept in its extras).
-bool numberUnder(bool typedSet, const Members& extras, const char* key);
+bool numberUnder(bool typedSet, const Json& extras, const char* key);
 
 // A byte count as "2.00 GiB".
 std::string byteText(double bytes);
