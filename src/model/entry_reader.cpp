@@ -187,7 +187,6 @@ void readGrids(const Json& entry, const Path& where, const ValueRange& range,
              [&range](const Json& c, const Path& at) { return cellText(c, at, range); });
   grids.numbers(keys::kPercentOfPeak, kPercentOfPeakRange, out.percents);
   grids.numbers(keys::kPeakGBps, kBandwidthRange, out.peaks);
-  if (reading.scope == ReadScope::Matrices) return;
   grids.read(keys::kCells, out.cells,
              [&range](const Json& c, const Path& at) { return cellStatistics(c, at, range); });
   grids.read(keys::kLinks, out.links, [](const Json& c, const Path& at) {
@@ -197,21 +196,13 @@ void readGrids(const Json& entry, const Path& where, const ValueRange& range,
   checkLinkPeaks(entry, where);
 }
 
-// What the fleet summary has no use for (ReadScope::Matrices): only checked to be JSON.
-bool summarySkips(const std::string& key) {
-  for (const char* k :
-       {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks, keys::kAbovePeak})
-    if (key == k) return true;
-  return false;
-}
-
 // The keys readGrids made typed, and the scalars below: the rest of the entry is its extras.
 const char* const kTypedKeys[] = {keys::kName,  keys::kStatus,        keys::kValues,
                                   keys::kCells, keys::kPercentOfPeak, keys::kBandwidthMatrix,
                                   keys::kLinks, keys::kPeakGBps};
 
 // The entry's members that are not grids, typed where they are of their type.
-void readScalars(const Json& entry, ReadScope scope, ReportEntry& out) {
+void readScalars(const Json& entry, ReportEntry& out) {
   using R = ReportEntry;
   static const std::vector<Field<R>> fields = {
       field(keys::kBandwidthDescription, &R::description),
@@ -243,8 +234,7 @@ void readScalars(const Json& entry, ReadScope scope, ReportEntry& out) {
        },
        [](const R& r) -> std::optional<Json> { return r.abovePeak; }}};
   for (const auto& [key, value] : entry.items())
-    if (std::find(std::begin(kTypedKeys), std::end(kTypedKeys), key) == std::end(kTypedKeys) &&
-        !(scope == ReadScope::Matrices && summarySkips(key)))
+    if (std::find(std::begin(kTypedKeys), std::end(kTypedKeys), key) == std::end(kTypedKeys))
       bindMember(out, fields, key, value);
 }
 
@@ -295,7 +285,7 @@ ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& rea
   optional(entry, keys::kRowLabels, where,
            [](const Json& v, const Path& vat) { stringArray(v, vat); });
   readGrids(entry, where, range, reading, out);
-  readScalars(entry, reading.scope, out);
+  readScalars(entry, out);
   if (reading.scope == ReadScope::Matrices && out.values) out.texts.reset();
   derive(out);
   return out;

@@ -1,4 +1,5 @@
-// parseJson (json.h): a counting pass over the text (nlohmann's SAX interface), then the document.
+// parseJson (json.h): one pass of nlohmann's parser, its callback holding the limits.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +20,7 @@ constexpr std::size_t kObjectBytes = 64;
 constexpr std::size_t kArrayBytes = 40;
 constexpr std::size_t kMemberBytes = 96;
 constexpr std::size_t kStringBytes = 48;
-constexpr std::size_t kStopEvery = 1 << 16;  // values between two questions to `stop`
+constexpr std::size_t kStopEvery = 1 << 16;  // events between two questions to `stop`
 
 std::size_t heapBytes(std::size_t length) { return length < 16 ? 0 : length + 1 + 16; }
 
@@ -41,50 +42,64 @@ std::string reasonOf(std::string what) {
   return what;
 }
 
-// The counting pass: depth, memory as a document would take it, and the first syntax fault.
-class Counter : public nlohmann::json_sax<Json> {
- public:
-  Counter(std::size_t maxDepth, std::size_t maxBytes, const StopRequest& stop)
-      : maxDepth_(maxDepth), maxBytes_(maxBytes), stop_(stop, kStopEvery) {}
+[[noreturn]] void notJson(std::size_t byte, const char* what) {
+  throw JsonInputError("not JSON at byte " + std::to_string(byte) + ": " + reasonOf(what));
+}
 
-  bool null() override { return scalar(0); }
-  bool boolean(bool) override { return scalar(0); }
-  bool number_integer(number_integer_t) override { return scalar(0); }
-  bool number_unsigned(number_unsigned_t) override { return scalar(0); }
-  bool number_float(number_float_t, const string_t&) override { return scalar(0); }
-  bool string(string_t& s) override { return scalar(kStringBytes + heapBytes(s.size())); }
-  bool binary(binary_t&) override { return scalar(0); }  // not in JSON text
-  bool start_object(std::size_t) override { return open(false); }
-  bool key(string_t& k) override {
-    spend(kMemberBytes + heapBytes(k.size()));
+// The parser's callback: the depth and memory limits, the stop request, and the members the
+// caller drops (their values still read, so the text is checked to be JSON, but not kept).
+class Limits {
+ public:
+  Limits(std::size_t maxDepth, std::size_t maxBytes, const StopRequest& stop,
+         const MemberFilter& keep)
+      : maxDepth_(maxDepth), maxBytes_(maxBytes), stop_(stop, kStopEvery), keep_(keep) {}
+
+  // `depth`: the containers open around the event (0 for the document's own).
+  bool operator()(int depth, Json::parse_event_t event, const Json& parsed) {
+    stop_.tick();
+    const auto d = static_cast<std::size_t>(depth);
+    if (dropping_ && d < *dropping_) dropping_.reset();  // out of the dropped member's value
+    switch (event) {
+    case Json::parse_event_t::object_start:
+    case Json::parse_event_t::array_start:
+      return open(d, event == Json::parse_event_t::array_start);
+    case Json::parse_event_t::key:
+      if (dropping_ && d > *dropping_) return false;  // within the dropped value
+      dropping_.reset();
+      if (keep_ && !keep_(d, parsed.get_ref<const std::string&>())) {
+        dropping_ = d;
+        return false;
+      }
+      spend(kMemberBytes + heapBytes(parsed.get_ref<const std::string&>().size()));
+      return true;
+    case Json::parse_event_t::value:
+      if (dropped(d)) return false;
+      spend(kValueBytes + element(d) +
+            (parsed.is_string()
+                 ? kStringBytes + heapBytes(parsed.get_ref<const std::string&>().size())
+                 : 0));
+      return true;
+    case Json::parse_event_t::object_end:
+    case Json::parse_event_t::array_end:
+      break;
+    }
     return true;
-  }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_array() override { return close(); }
-  bool parse_error(std::size_t position, const std::string&,
-                   const nlohmann::detail::exception& e) override {
-    throw JsonInputError("not JSON at byte " + std::to_string(position) + ": " +
-                         reasonOf(e.what()));
   }
 
  private:
-  bool scalar(std::size_t bytes) {
-    stop_.tick();
-    spend(bytes + kValueBytes + (inArray_.empty() || !inArray_.back() ? 0 : kElementSlackBytes));
-    return true;
-  }
-  bool open(bool array) {
-    spend(array ? kArrayBytes : kObjectBytes);
-    if (inArray_.size() >= maxDepth_)
+  bool open(std::size_t depth, bool array) {
+    if (depth >= maxDepth_)
       throw JsonInputError("nested more than " + std::to_string(maxDepth_) + " levels deep");
-    scalar(0);
-    inArray_.push_back(array);
+    if (dropped(depth)) return false;
+    spend((array ? kArrayBytes : kObjectBytes) + kValueBytes + element(depth));
+    arrays_.resize(depth);
+    arrays_.push_back(array);
     return true;
   }
-  bool close() {
-    inArray_.pop_back();
-    return true;
+  // A value at `depth` belongs to a dropped member (the member's own value is at its depth).
+  bool dropped(std::size_t depth) const { return dropping_ && depth >= *dropping_; }
+  std::size_t element(std::size_t depth) const {
+    return depth > 0 && depth <= arrays_.size() && arrays_[depth - 1] ? kElementSlackBytes : 0;
   }
   void spend(std::size_t bytes) {
     bytes_ += bytes;
@@ -97,21 +112,50 @@ class Counter : public nlohmann::json_sax<Json> {
   std::size_t maxDepth_;
   std::size_t maxBytes_;
   PeriodicStop stop_;
+  const MemberFilter& keep_;
   std::size_t bytes_ = 0;
-  std::vector<bool> inArray_;  // per open container
+  std::vector<bool> arrays_;             // per open container around the event: an array
+  std::optional<std::size_t> dropping_;  // the depth of the member being dropped
+};
+
+// Where a fault the parser reports without its position is (a number beyond a double's range):
+// the text read again by nlohmann's event interface, which has it.
+class FaultLocator : public nlohmann::json_sax<Json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t byte, const std::string&,
+                   const nlohmann::detail::exception& e) override {
+    notJson(byte, e.what());
+  }
 };
 
 }  // namespace
 
 Json parseJson(const std::string& text, std::size_t maxDepth, std::size_t maxBytes,
-               const StopRequest& stop) {
-  Counter counter(maxDepth, maxBytes, stop);
-  Json::sax_parse(text, &counter);
-  PeriodicStop building(stop, kStopEvery);
-  return Json::parse(text, [&building](int, Json::parse_event_t, Json&) {
-    building.tick();
-    return true;
-  });
+               const StopRequest& stop, const MemberFilter& keep) {
+  Limits limits(maxDepth, maxBytes, stop, keep);
+  try {
+    return Json::parse(text, [&limits](int depth, Json::parse_event_t event, Json& parsed) {
+      return limits(depth, event, parsed);
+    });
+  } catch (const Json::parse_error& e) {
+    notJson(e.byte, e.what());
+  } catch (const Json::exception& e) {
+    FaultLocator locator;
+    Json::sax_parse(text, &locator);
+    throw JsonInputError(std::string("not JSON: ") + reasonOf(e.what()));
+  }
 }
 
 const Json* findMember(const Json& object, const std::string& key) {

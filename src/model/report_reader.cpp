@@ -144,7 +144,7 @@ const std::vector<StringFact>& stringFacts() {
   return facts;
 }
 
-// What the summary reads of a run object; the rest of it only needs to be JSON there.
+// What the summary reads of a run object; the rest of it is only checked to be JSON.
 bool summaryReads(const std::string& key) {
   for (const char* k : {keys::kHostname, keys::kGpuDeviceList, keys::kProcesses,
                         keys::kSchemaVersion, keys::kError, keys::kLogicalGpus, keys::kInterrupted,
@@ -152,6 +152,31 @@ bool summaryReads(const std::string& key) {
     if (key == k) return true;
   return false;
 }
+
+// What the summary leaves out of an entry: each cell's samples and statistics, links, outliers,
+// link peaks, cells above their peak.
+bool summarySkips(const std::string& key) {
+  for (const char* k :
+       {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks, keys::kAbovePeak})
+    if (key == k) return true;
+  return false;
+}
+
+// The members the summary keeps (ReadScope::Matrices): the run object's it reads, and of its
+// entries what it shows. Depths: the run object's members at 2, an entry's at 4.
+class SummaryFilter {
+ public:
+  bool operator()(std::size_t depth, const std::string& key) {
+    if (depth == 2) {
+      entries_ = key == keys::kTestcases || key == keys::kConfirmations;
+      return summaryReads(key);
+    }
+    return !(depth == 4 && entries_ && summarySkips(key));
+  }
+
+ private:
+  bool entries_ = false;  // within the run object's testcases or confirmations
+};
 
 class DocumentReader {
  public:
@@ -168,9 +193,7 @@ class DocumentReader {
     if (!run->is_object()) reject(run_, std::string("is ") + run->type_name() + ", not an object");
     // The entries last: their matrices are checked against the report's GPUs.
     for (const auto& [key, value] : run->items())
-      if (key != keys::kTestcases && key != keys::kConfirmations &&
-          (options_.scope == ReadScope::Whole || summaryReads(key)))
-        member(key, value);
+      if (key != keys::kTestcases && key != keys::kConfirmations) member(key, value);
     if (const Json* entries = findMember(*run, keys::kTestcases))
       report_.testcases = readEntries(*entries, Path(run_, keys::kTestcases));
     if (const Json* entries = findMember(*run, keys::kConfirmations))
@@ -272,7 +295,9 @@ class DocumentReader {
 
 Report readReportText(const std::string& text, const ReadOptions& options,
                       const StopRequest& stop) {
-  const Json document = parseJson(text, kMaxReportDepth, documentBudget(text.size()), stop);
+  const MemberFilter keep =
+      options.scope == ReadScope::Matrices ? MemberFilter(SummaryFilter()) : MemberFilter();
+  const Json document = parseJson(text, kMaxReportDepth, documentBudget(text.size()), stop, keep);
   return DocumentReader(options, stop).read(document);
 }
 

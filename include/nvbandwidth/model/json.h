@@ -5,9 +5,10 @@
 // parseJson accepts what nlohmann/json accepts (RFC 8259; a leading UTF-8 byte order mark
 // skipped; strings in UTF-8 without raw control characters or lone surrogates; a repeated key
 // keeps its last value), nested at most `maxDepth` levels (the document itself is level 1) and
-// taking at most about `maxBytes` of memory as a document. A first pass over the text counts both
-// without building anything (so a text nested 100,000 levels deep, or one that packs values far
-// more densely than a report, is refused before it takes memory), then the document is built.
+// taking at most about `maxBytes` of memory as a document: the parser's callback counts both as
+// the document is built, and gives up at the first value past a limit (a text nested 100,000
+// levels deep is refused at its 65th, one that packs values far more densely than a report once
+// what it has built would pass the budget).
 // Every fault throws JsonInputError, one line that says where without quoting the input:
 // "not JSON at byte N: why" (N the 1-based position of the byte at fault, one past the end where
 // the text ends early), "nested more than N levels deep", "would take more than N MiB of memory
@@ -15,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -36,11 +38,16 @@ class JsonInputError : public Error {
 // The depth of the messages the processes of a run exchange (objects of lists of objects).
 inline constexpr std::size_t kMessageDepth = 8;
 
+// Which members of the document's objects to keep: `keep(depth, key)`, `depth` the containers
+// around the key (1 for a member of the document's own object). A member it drops is still read
+// (the text is checked to be JSON, and within the depth) but neither held nor counted.
+using MemberFilter = std::function<bool(std::size_t depth, const std::string& key)>;
+
 // Throws JsonInputError, or Interrupted when `stop` reports a signal (asked every few thousand
 // values, so that a large text is given up within a fraction of a second).
 Json parseJson(const std::string& text, std::size_t maxDepth,
                std::size_t maxBytes = std::numeric_limits<std::size_t>::max(),
-               const StopRequest& stop = {});
+               const StopRequest& stop = {}, const MemberFilter& keep = {});
 
 // The member `key` of an object, or nullptr (also when `object` is no object).
 const Json* findMember(const Json& object, const std::string& key);
