@@ -1,8 +1,12 @@
-// Finding the reports, reading them one at a time and gathering their rows (fleet_summary.h).
+// Finding the reports, reading them a few at a time and gathering their rows (fleet_summary.h).
 #include <algorithm>
 #include <filesystem>
+#include <future>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "core/error.h"
@@ -179,30 +183,56 @@ class Collector {
   std::vector<std::vector<StatusEntry>> statuses_;
 };
 
-// One file's row, or why it has none.
-void readOne(const std::string& file, Collector& collector, FleetSummary& summary,
-             const StopRequest& stop) {
+// One file's digest, or why it has none.
+struct Outcome {
+  std::optional<ReportDigest> digest;
+  std::string why;
+};
+
+Outcome readOne(const std::string& file, const StopRequest& stop) {
   const NamedFile named{"--summarize", file};
   try {
-    ReportDigest digest;
-    {
-      const std::string text = readReportBytes(named, stop);
-      if (text.empty()) throw ReportShapeError("is empty, not a report");
-      throwIfStopped(stop);
-      digest = digestReport(text, stop);
-    }  // the text goes before the next file is read
-    collector.add(file, std::move(digest));
+    const std::string text = readReportBytes(named, stop);
+    if (text.empty()) throw ReportShapeError("is empty, not a report");
+    throwIfStopped(stop);
+    return {digestReport(text, stop), {}};
   } catch (const ReportFileError& e) {
     std::string why = e.what();
     const std::string prefix = named.label() + ": ";
     if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
-    summary.unreadable.push_back({file, why});
+    return {std::nullopt, why};
   } catch (const JsonInputError& e) {
-    summary.unreadable.push_back({file, e.what()});
+    return {std::nullopt, e.what()};
   } catch (const ReportShapeError& e) {
     const std::string why = e.what();
-    summary.unreadable.push_back(
-        {file, why == "is empty, not a report" ? why : "not a usable report: " + why});
+    return {std::nullopt, why == "is empty, not a report" ? why : "not a usable report: " + why};
+  }
+}
+
+// Reading and digesting the files is most of the work: up to one file per core at a time (a
+// window of them, so that no more texts are held at once), their rows added in file order. The
+// stop request is asked by one thread at a time.
+void readAll(const std::vector<std::string>& files, Collector& collector, FleetSummary& summary,
+             const StopRequest& stop) {
+  std::mutex asking;
+  const StopRequest oneAtATime = [&asking, &stop] {
+    const std::lock_guard<std::mutex> lock(asking);
+    return stop ? stop() : 0;
+  };
+  const std::size_t window = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  for (std::size_t start = 0; start < files.size(); start += window) {
+    throwIfStopped(oneAtATime);
+    std::vector<std::future<Outcome>> reads;
+    for (std::size_t i = start; i < std::min(files.size(), start + window); ++i)
+      reads.push_back(
+          std::async(std::launch::async, readOne, std::cref(files[i]), std::cref(oneAtATime)));
+    for (std::size_t i = start; i < start + reads.size(); ++i) {
+      Outcome outcome = reads[i - start].get();
+      if (outcome.digest)
+        collector.add(files[i], std::move(*outcome.digest));
+      else
+        summary.unreadable.push_back({files[i], outcome.why});
+    }
   }
 }
 
@@ -218,10 +248,7 @@ FleetSummary summarizeReports(const FoundReports& found, const SummaryOptions& o
   FleetSummary summary;
   for (const UnreadablePath& u : found.unreadable) summary.unreadable.push_back({u.path, u.reason});
   Collector collector(summary, options);
-  for (const std::string& file : found.files) {
-    throwIfStopped(stop);
-    readOne(file, collector, summary, stop);
-  }
+  readAll(found.files, collector, summary, stop);
   summary.reports = found.files.size();
   // Reports of logical GPUs (a testing aid) are never set beside real ones.
   for (const FleetNode& node : summary.nodes)
