@@ -35,10 +35,7 @@ void printSavedRun(const Options& options, const Report& report, AppContext& ctx
   if (options.json) {
     ctx.out << reportJson(report) << "\n";
   } else {
-    const Json* interface =
-        report.settings ? findMember(report.settings->extras, keys::kInterface) : nullptr;
-    const bool v010 =
-        interface && interface->is_string() && interface->get_ref<const std::string&>() == "v0.10";
+    const bool v010 = report.settings && report.settings->interface == "v0.10";
     ctx.out << savedRunText(report, {v010 ? CompatMode::V0_10 : options.compat, false});
   }
   ctx.out.flush();

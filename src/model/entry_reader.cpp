@@ -1,8 +1,6 @@
 #include "model/entry_reader.h"
 
-#include <algorithm>
 #include <functional>
-#include <iterator>
 #include <optional>
 
 #include "model/matrix_parts.h"
@@ -196,48 +194,6 @@ void readGrids(const Json& entry, const Path& where, const ValueRange& range,
   checkLinkPeaks(entry, where);
 }
 
-// The keys readGrids made typed, and the scalars below: the rest of the entry is its extras.
-const char* const kTypedKeys[] = {keys::kName,  keys::kStatus,        keys::kValues,
-                                  keys::kCells, keys::kPercentOfPeak, keys::kBandwidthMatrix,
-                                  keys::kLinks, keys::kPeakGBps};
-
-// The entry's members that are not grids, typed where they are of their type.
-void readScalars(const Json& entry, ReportEntry& out) {
-  using R = ReportEntry;
-  static const std::vector<Field<R>> fields = {
-      field(keys::kBandwidthDescription, &R::description),
-      field(keys::kStatistic, &R::statistic),
-      field(keys::kTestcase, &R::testcase),
-      field(keys::kWaiveReason, &R::waiveReason),
-      field(keys::kError, &R::error),
-      field(keys::kErrorDetail, &R::errorDetail),
-      field(keys::kUnit, &R::unitText),
-      field(keys::kSum, &R::sum),
-      field(keys::kMin, &R::min),
-      field(keys::kMax, &R::max),
-      field(keys::kAverage, &R::average),
-      field(keys::kBufferSizeMiB, &R::bufferSizeMiB),
-      field(keys::kConfirmationRun, &R::confirmationRun),
-      field(keys::kRowLabels, &R::rowLabels),
-      nested<R, std::vector<OutlierRecord>>(
-          keys::kOutliers, &R::outliers,
-          [](const Json& v) { return recordsOf(v, outlierFields()); },
-          [](const std::vector<OutlierRecord>& o) { return writeRecords(o, outlierFields()); }),
-      nested<R, std::vector<LinkPeakRecord>>(
-          keys::kLinkPeaks, &R::linkPeaks,
-          [](const Json& v) { return recordsOf(v, linkPeakFields()); },
-          [](const std::vector<LinkPeakRecord>& l) { return writeRecords(l, linkPeakFields()); }),
-      {keys::kAbovePeak,
-       [](R& r, const Json& v) {
-         r.abovePeak = v;
-         return true;
-       },
-       [](const R& r) -> std::optional<Json> { return r.abovePeak; }}};
-  for (const auto& [key, value] : entry.items())
-    if (std::find(std::begin(kTypedKeys), std::end(kTypedKeys), key) == std::end(kTypedKeys))
-      bindMember(out, fields, key, value);
-}
-
 void derive(ReportEntry& e) {
   e.unit = unitOfEntry(e.unitText, e.name);
   if (!e.values && e.texts) {
@@ -285,7 +241,7 @@ ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& rea
   optional(entry, keys::kRowLabels, where,
            [](const Json& v, const Path& vat) { stringArray(v, vat); });
   readGrids(entry, where, range, reading, out);
-  readScalars(entry, out);
+  readRecord(entry, out, entryFields());
   if (reading.scope == ReadScope::Matrices && out.values) out.texts.reset();
   derive(out);
   return out;

@@ -164,6 +164,4 @@ const Json* findMember(const Json& object, const std::string& key) {
   return it == object.end() ? nullptr : &*it;
 }
 
-void setMember(Json& object, const std::string& key, Json value) { object[key] = std::move(value); }
-
 }  // namespace nvbw

@@ -99,6 +99,44 @@ Json give(const std::vector<std::uint64_t>& v) { return giveList(v); }
 Json give(const std::vector<double>& v) { return giveList(v); }
 Json give(const std::vector<OrNull>& v) { return giveList(v); }
 
+// ---- An entry's members other than its name, status and grids ----
+
+const std::vector<Field<ReportEntry>>& entryFields() {
+  using R = ReportEntry;
+  static const std::vector<Field<R>> fields = {
+      field(keys::kBandwidthDescription, &R::description),
+      field(keys::kStatistic, &R::statistic),
+      field(keys::kTestcase, &R::testcase),
+      field(keys::kWaiveReason, &R::waiveReason),
+      field(keys::kError, &R::error),
+      field(keys::kErrorDetail, &R::errorDetail),
+      field(keys::kUnit, &R::unitText),
+      field(keys::kSum, &R::sum),
+      field(keys::kMin, &R::min),
+      field(keys::kMax, &R::max),
+      field(keys::kAverage, &R::average),
+      field(keys::kBufferSizeMiB, &R::bufferSizeMiB),
+      field(keys::kConfirmationRun, &R::confirmationRun),
+      field(keys::kRowLabels, &R::rowLabels),
+      field(keys::kSchedule, &R::schedule),
+      field(keys::kRounds, &R::rounds),
+      nested<R, std::vector<OutlierRecord>>(
+          keys::kOutliers, &R::outliers,
+          [](const Json& v) { return recordsOf(v, outlierFields()); },
+          [](const std::vector<OutlierRecord>& o) { return writeRecords(o, outlierFields()); }),
+      nested<R, std::vector<LinkPeakRecord>>(
+          keys::kLinkPeaks, &R::linkPeaks,
+          [](const Json& v) { return recordsOf(v, linkPeakFields()); },
+          [](const std::vector<LinkPeakRecord>& l) { return writeRecords(l, linkPeakFields()); }),
+      {keys::kAbovePeak,
+       [](R& r, const Json& v) {
+         r.abovePeak = v;
+         return true;
+       },
+       [](const R& r) -> std::optional<Json> { return r.abovePeak; }}};
+  return fields;
+}
+
 // ---- The run's records ----
 
 const std::vector<Field<SettingsRecord>>& settingsFields() {
@@ -112,7 +150,9 @@ const std::vector<Field<SettingsRecord>>& settingsFields() {
                                                field(keys::kUseHugePages, &R::useHugePages),
                                                field(keys::kTargetNumPairs, &R::targetNumPairs),
                                                field(keys::kPair, &R::pair),
-                                               field(keys::kSweepMiB, &R::sweepMiB)};
+                                               field(keys::kSweepMiB, &R::sweepMiB),
+                                               field(keys::kSchedule, &R::schedule),
+                                               field(keys::kInterface, &R::interface)};
   return fields;
 }
 
@@ -137,7 +177,9 @@ const std::vector<Field<MemoryRecord>>& memoryFields() {
       field(keys::kHostBytesAllocated, &R::hostBytesAllocated),
       field(keys::kDeviceBytesAllocated, &R::deviceBytesAllocated),
       field(keys::kPeakHostBytes, &R::peakHostBytes),
-      field(keys::kPeakDeviceBytes, &R::peakDeviceBytes)};
+      field(keys::kPeakDeviceBytes, &R::peakDeviceBytes),
+      field(keys::kHostAllocations, &R::hostAllocations),
+      field(keys::kDeviceAllocations, &R::deviceAllocations)};
   return fields;
 }
 
@@ -200,15 +242,13 @@ const std::vector<Field<EnvironmentRecord>>& environmentFields() {
       {keys::kHost,
        [](R& r, const Json& v) {
          if (!v.is_object()) return false;
-         r.hostExtras = v;
          for (auto [key, into] :
               {std::pair{keys::kCpuModel, &r.cpuModel}, std::pair{keys::kNumaNodes, &r.numaNodes}})
-           if (const Json* m = findMember(v, key); m && (m->is_null() || take(*m, *into)))
-             r.hostExtras.erase(key);
+           if (const Json* m = findMember(v, key); m && !m->is_null()) take(*m, *into);
          return true;
        },
        [](const R& r) -> std::optional<Json> {
-         Json host = r.hostExtras.is_object() ? r.hostExtras : Json::object();
+         Json host = Json::object();
          host[keys::kCpuModel] = give(r.cpuModel);
          host[keys::kNumaNodes] = give(r.numaNodes);
          return host;
@@ -338,6 +378,7 @@ const std::vector<Field<ComparisonSection>>& comparisonFields() {
       field(keys::kOnlyInBaseline, &R::onlyInBaseline),
       field(keys::kOnlyInCurrent, &R::onlyInCurrent),
       field(keys::kNotes, &R::notes),
+      field(keys::kDifferentMachines, &R::differentMachines),
       nested<R, ConfirmationRecord>(
           keys::kConfirmation, &R::confirmation,
           [](const Json& v) { return recordOf(v, confirmationFields()); },

@@ -123,7 +123,7 @@ void comparison(const Json& value, const Path& where) {
 struct StringFact {
   const char* key;
   std::optional<std::string> Report::*member;
-  bool checked;  // a wrong type refuses the report (else it is kept as it is, in the extras)
+  bool checked;  // a wrong type refuses the report (else it is read past)
 };
 
 const std::vector<StringFact>& stringFacts() {
@@ -210,10 +210,7 @@ class DocumentReader {
     for (const StringFact& f : stringFacts())
       if (key == f.key) {
         if (f.checked) string(v, at);
-        if (v.is_string())
-          report_.*f.member = v.get<std::string>();
-        else
-          setMember(report_.extras, key, v);
+        if (v.is_string()) report_.*f.member = v.get<std::string>();
         return;
       }
     if (key == keys::kCudaRuntimeVersion || key == keys::kCudaDriverVersion) {
@@ -260,11 +257,13 @@ class DocumentReader {
     } else if (key == keys::kComparison) {
       comparison(v, at);
       report_.comparison = recordOf(v, comparisonFields());
-    } else if (key == keys::kExpectations &&
-               (report_.expectations = recordsOf(v, expectationFields()))) {
-      // Not part of what a report must be: kept as it is where it is not a list of checks.
-    } else {
-      setMember(report_.extras, key, v);
+    } else if (key == keys::kExpectations) {
+      // Not part of what a report must be: read past where it is not a list of checks.
+      report_.expectations = recordsOf(v, expectationFields());
+    } else if (key == keys::kOperations && v.is_object()) {
+      report_.operations = v;
+    } else if (key == keys::kNotes) {
+      take(v, report_.notes);
     }
   }
 

@@ -17,9 +17,6 @@ namespace {
 using nlohmann::json;
 using namespace model;
 
-// A record's extras, the members its typed fields join.
-json extrasOf(const json& extras) { return extras.is_object() ? extras : json::object(); }
-
 template <typename T> json orNull(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
@@ -61,27 +58,10 @@ void putGrids(json& j, const ReportEntry& e) {
 }
 
 json entryJson(const ReportEntry& e) {
-  json j = extrasOf(e.extras);
+  json j = writeRecord(e, entryFields());
   j[keys::kName] = e.name;
   j[keys::kStatus] = statusName(e.status);
-  put(j, keys::kBandwidthDescription, e.description);
-  put(j, keys::kStatistic, e.statistic);
-  put(j, keys::kTestcase, e.testcase);
-  put(j, keys::kWaiveReason, e.waiveReason);
-  put(j, keys::kError, e.error);
-  put(j, keys::kErrorDetail, e.errorDetail);
-  put(j, keys::kUnit, e.unitText);
-  put(j, keys::kSum, e.sum);
-  put(j, keys::kMin, e.min);
-  put(j, keys::kMax, e.max);
-  put(j, keys::kAverage, e.average);
-  put(j, keys::kBufferSizeMiB, e.bufferSizeMiB);
-  put(j, keys::kConfirmationRun, e.confirmationRun);
-  put(j, keys::kRowLabels, e.rowLabels);
   putGrids(j, e);
-  if (e.outliers) j[keys::kOutliers] = writeRecords(*e.outliers, outlierFields());
-  if (e.linkPeaks) j[keys::kLinkPeaks] = writeRecords(*e.linkPeaks, linkPeakFields());
-  if (e.abovePeak) j[keys::kAbovePeak] = *e.abovePeak;
   return j;
 }
 
@@ -114,8 +94,10 @@ void putFacts(json& j, const Report& r) {
 }
 
 json runJson(const Report& r) {
-  json j = extrasOf(r.extras);
+  json j = json::object();
   putFacts(j, r);
+  if (r.operations) j[keys::kOperations] = *r.operations;
+  put(j, keys::kNotes, r.notes);
   if (r.processes) j[keys::kProcesses] = writeRecords(*r.processes, processFields());
   if (r.settings) j[keys::kSettings] = writeRecord(*r.settings, settingsFields());
   if (r.timing) j[keys::kTiming] = writeRecord(*r.timing, timingFields());

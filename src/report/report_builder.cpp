@@ -11,14 +11,9 @@ namespace nvbw {
 
 namespace {
 
-// A count the report holds as a whole number of 0 or more; one below 0 (no fact of the machine
-// is) is kept as it is, beside the record's fields.
-template <typename R>
-void putCount(R& record, std::optional<std::uint64_t> R::*field, const char* key, long long v) {
-  if (v >= 0)
-    record.*field = static_cast<std::uint64_t>(v);
-  else
-    setMember(record.extras, key, v);
+// A count the report holds as a whole number of 0 or more (none below 0: no fact of a machine is).
+std::optional<std::uint64_t> countOf(long long v) {
+  return v >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(v)) : std::nullopt;
 }
 
 template <typename T, typename U> std::optional<T> widened(const std::optional<U>& v) {
@@ -37,7 +32,7 @@ SettingsRecord settingsRecord(const RunSettings& s) {
   r.targetNumPairs = s.targetNumPairs;
   if (!s.pair.empty()) r.pair = s.pair;
   if (!s.sweepSizesMiB.empty()) r.sweepMiB = s.sweepSizesMiB;
-  if (!s.schedule.empty()) setMember(r.extras, keys::kSchedule, s.schedule);
+  if (!s.schedule.empty()) r.schedule = s.schedule;
   return r;
 }
 
@@ -62,8 +57,8 @@ MemoryRecord memoryRecord(const MemoryStats& m) {
   r.deviceBytesAllocated = m.deviceBytesAllocated;
   r.peakHostBytes = m.peakHostBytes;
   r.peakDeviceBytes = m.peakDeviceBytes;
-  setMember(r.extras, keys::kHostAllocations, m.hostAllocations);
-  setMember(r.extras, keys::kDeviceAllocations, m.deviceAllocations);
+  r.hostAllocations = m.hostAllocations;
+  r.deviceAllocations = m.deviceAllocations;
   return r;
 }
 
@@ -93,9 +88,9 @@ Json operationsValue(const OperationCounts& o) {
 PcieRecord pcieRecord(const PcieLinkState& l) {
   PcieRecord r;
   r.currentGts = l.currentGts;
-  putCount(r, &PcieRecord::currentWidth, keys::kCurrentWidth, l.currentWidth);
+  r.currentWidth = l.currentWidth;
   r.maxGts = l.maxGts;
-  putCount(r, &PcieRecord::maxWidth, keys::kMaxWidth, l.maxWidth);
+  r.maxWidth = l.maxWidth;
   r.current = pcieLinkName(l.currentGts, l.currentWidth);
   r.max = pcieLinkName(l.maxGts, l.maxWidth);
   return r;
@@ -148,7 +143,7 @@ std::vector<ProcessRecord> processRecords(const SystemFacts& info) {
     ProcessRecord r;
     r.rank = rank;
     r.host = p.host;
-    putCount(r, &ProcessRecord::device, keys::kDevice, p.device);
+    r.device = countOf(p.device);
     r.name = p.gpu.name;
     r.pci = formatBdf(p.gpu);
     r.uuid = p.uuid;
@@ -179,24 +174,18 @@ void ReportBuilder::header(const RunHeader& header) {
   report_.schemaVersion = kJsonSchemaVersion;
   report_.settings = settingsRecord(header.settings);
   // The interface the text was printed in, where it is not v0.8's (--from prints it again).
-  if (settings_.compat == CompatMode::V0_10)
-    setMember(report_.settings->extras, keys::kInterface, std::string("v0.10"));
-  if (!header.notes.empty()) {
-    Json notes = Json::array();
-    for (const std::string& note : header.notes) notes.push_back(note);
-    setMember(report_.extras, keys::kNotes, std::move(notes));
-  }
+  if (settings_.compat == CompatMode::V0_10) report_.settings->interface = "v0.10";
+  if (!header.notes.empty()) report_.notes = header.notes;
   // Which host ran it (rank 0's in a multinode run: each rank's host is in "processes") and
   // when: what --summarize names nodes by and --metrics timestamps a run with.
   if (!info.hostname.empty()) report_.hostname = info.hostname;
   report_.startedAt = header.startedAt;
   for (const std::string& line : header.warnings) addWarning(line);
   // Strict consumers (DCGM's plugin) need these three even when start-up failed.
-  putCount(report_, &Report::cudaRuntimeVersion, keys::kCudaRuntimeVersion,
-           info.cudaRuntimeVersion);
+  report_.cudaRuntimeVersion = countOf(info.cudaRuntimeVersion);
   report_.driverVersion = info.driverVersion;
   if (!header.gpusOpened) return;
-  putCount(report_, &Report::cudaDriverVersion, keys::kCudaDriverVersion, info.cudaDriverVersion);
+  report_.cudaDriverVersion = countOf(info.cudaDriverVersion);
   report_.gpuDeviceList = deviceList(info);
   if (info.logicalGpus > 0) report_.logicalGpus = static_cast<std::uint64_t>(info.logicalGpus);
   if (info.confidentialComputing) report_.confidentialComputing = true;
@@ -252,7 +241,7 @@ void ReportBuilder::finish(const RunEnd& end) {
   if (end.timing) {
     report_.timing = timingRecord(*end.timing);
     report_.memory = memoryRecord(end.timing->memory);
-    setMember(report_.extras, keys::kOperations, operationsValue(end.timing->operations));
+    report_.operations = operationsValue(end.timing->operations);
   }
   if (finished_) finished_(report_);
 }

@@ -152,8 +152,8 @@ ReportEntry matrixEntry(const TestcaseResult& result, const MatrixResult& m, boo
   // this lets a script still find them by the key it passed to -t.
   if (m.spec.key != result.name) e.testcase = result.name;
   if (result.schedule) {
-    setMember(e.extras, keys::kSchedule, scheduleName(*result.schedule));
-    if (*result.schedule == PairSchedule::Rounds) setMember(e.extras, keys::kRounds, result.rounds);
+    e.schedule = scheduleName(*result.schedule);
+    if (*result.schedule == PairSchedule::Rounds) e.rounds = result.rounds;
   }
   shapeEntry(e, result.name, m.spec.unit);
   return e;

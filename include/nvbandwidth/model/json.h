@@ -1,6 +1,6 @@
 // The project's one JSON library, nlohmann/json, and how a text from outside becomes a document:
-// every layer that holds JSON (a report's members the model does not type, the messages between
-// the processes of a run) holds a Json, and reads a text only through parseJson.
+// every layer that holds JSON (a report's sections no view reads, the messages between the
+// processes of a run) holds a Json, and reads a text only through parseJson.
 //
 // parseJson accepts what nlohmann/json accepts (RFC 8259; a leading UTF-8 byte order mark
 // skipped; strings in UTF-8 without raw control characters or lone surrogates; a repeated key
@@ -51,7 +51,5 @@ Json parseJson(const std::string& text, std::size_t maxDepth,
 
 // The member `key` of an object, or nullptr (also when `object` is no object).
 const Json* findMember(const Json& object, const std::string& key);
-// Sets the member `key` (a null value becomes an object first).
-void setMember(Json& object, const std::string& key, Json value);
 
 }  // namespace nvbw

@@ -1,7 +1,7 @@
 // How the model's small records meet a document's objects (internal to the model): one table per
 // record names each key with its field, so that the reader binds an object to a record (a member
-// the record has no field for, or one of another type, kept in its extras) and the writer turns
-// the record back into the members it had.
+// the record has no field for, or one of another type, read past) and the writer turns the
+// record back into those members.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +41,7 @@ Json give(const std::vector<OrNull>& v);
 
 template <typename R> struct Field {
   const char* key;
-  // Binds the member's value; false when it is not of the field's type (it goes to the extras).
+  // Binds the member's value; false when it is not of the field's type (it is read past).
   std::function<bool(R&, const Json&)> read;
   // The member to write, or nullopt for none.
   std::function<std::optional<Json>(const R&)> write;
@@ -103,22 +103,11 @@ Field<R> nested(const char* key, std::optional<T> R::*member,
           }};
 }
 
-// Binds the member `key` to its field of `record`, or keeps it in the record's extras.
-template <typename R>
-void bindMember(R& record, const std::vector<Field<R>>& fields, const std::string& key,
-                const Json& value) {
-  for (const Field<R>& f : fields)
-    if (key == f.key) {
-      if (f.read(record, value)) return;
-      break;
-    }
-  record.extras[key] = value;
-}
-
-// Binds every member of `object` (which must be an object) to `record`.
+// Binds every member of `object` (which must be an object) that `record` has a field for.
 template <typename R>
 void readRecord(const Json& object, R& record, const std::vector<Field<R>>& fields) {
-  for (const auto& [key, value] : object.items()) bindMember(record, fields, key, value);
+  for (const Field<R>& f : fields)
+    if (const Json* v = findMember(object, f.key)) f.read(record, *v);
 }
 
 template <typename R>
@@ -129,9 +118,9 @@ std::optional<R> recordOf(const Json& v, const std::vector<Field<R>>& fields) {
   return record;
 }
 
-// The record's members (its extras among them), sorted by key.
+// The record's members, sorted by key.
 template <typename R> Json writeRecord(const R& record, const std::vector<Field<R>>& fields) {
-  Json object = record.extras.is_object() ? record.extras : Json::object();
+  Json object = Json::object();
   for (const Field<R>& f : fields)
     if (std::optional<Json> v = f.write(record)) object[f.key] = std::move(*v);
   return object;
@@ -158,6 +147,7 @@ Json writeRecords(const std::vector<R>& records, const std::vector<Field<R>>& fi
 }
 
 // The tables of the records (record_tables.cpp).
+const std::vector<Field<ReportEntry>>& entryFields();
 const std::vector<Field<SettingsRecord>>& settingsFields();
 const std::vector<Field<TimingRecord>>& timingFields();
 const std::vector<Field<MemoryRecord>>& memoryFields();

@@ -7,9 +7,8 @@
 // What the views would otherwise guess from names and titles is derived once, where the Report is
 // made: an entry's unit, the axes of its matrix (what its rows and columns are) and its parts
 // (upstream's bidirectional entries stack three matrices in one). A key the model does not know,
-// or one of an unexpected type where no check requires its type, is kept as it was read
-// (`extras`: a JSON object, null while it has no member), so that a report written again loses
-// nothing.
+// or one of an unexpected type where no check requires its type, is read past: a report written
+// again holds what this version knows of it.
 #pragma once
 
 #include <cstddef>
@@ -58,7 +57,6 @@ struct OutlierRecord {
   std::optional<std::string> link;
   std::optional<double> belowMedianPercent;
   std::optional<double> classMedian;
-  Json extras;
 };
 
 // One link of a matrix's cells, its peak (null: unknown, or a latency matrix) and how a cell's
@@ -67,7 +65,6 @@ struct LinkPeakRecord {
   std::optional<std::string> link;
   OrNull peakGBps;
   std::optional<std::string> convention;
-  Json extras;
 };
 
 // What a matrix's title says its rows and columns are, read once: "memcpy CE CPU(row) ->
@@ -118,6 +115,9 @@ struct ReportEntry {
   std::optional<std::uint64_t> bufferSizeMiB;    // --sweep: the size it was measured at
   std::optional<std::uint64_t> confirmationRun;  // "confirmations": which run it was
   std::optional<std::vector<std::string>> rowLabels;
+  // A pair testcase's schedule ("pairs", "rounds"), and its rounds when it ran in rounds.
+  std::optional<std::string> schedule;
+  std::optional<std::uint64_t> rounds;
   // The grids as the entry holds them, each of one shape (upstream's stacked entries: 3N rows).
   std::optional<NumberGrid> values;        // "values" (this tool's)
   std::optional<Grid<std::string>> texts;  // "bandwidth_matrix" (upstream's strings)
@@ -128,7 +128,6 @@ struct ReportEntry {
   std::optional<std::vector<OutlierRecord>> outliers;
   std::optional<std::vector<LinkPeakRecord>> linkPeaks;
   std::optional<Json> abovePeak;  // cells above 100% of their peak, as the run wrote them
-  Json extras;
 
   // Derived where the entry was made:
   Unit unit = Unit::GBps;  // "unit", else ns for keys naming a latency
@@ -173,7 +172,7 @@ std::vector<MatrixView> matricesOf(const std::vector<ReportEntry>& entries);
 
 // ---- Sections of the run object ----
 
-// "settings": how the run measured (a flat object; keys of other layouts kept in extras).
+// "settings": how the run measured (a flat object).
 struct SettingsRecord {
   std::optional<std::uint64_t> bufferSizeMiB;
   std::optional<std::uint64_t> testSamples;
@@ -185,21 +184,20 @@ struct SettingsRecord {
   std::optional<std::int64_t> targetNumPairs;
   std::optional<std::vector<std::string>> pair;
   std::optional<std::vector<std::uint64_t>> sweepMiB;
-  Json extras;
+  std::optional<std::string> schedule;   // --schedule as asked ("auto", "pairs", "rounds")
+  std::optional<std::string> interface;  // "v0.10" for a run printed in --compat v0.10
 };
 
 // "timing": where the run's time went, seconds.
 struct TimingRecord {
   std::optional<double> wallSeconds, releaseSeconds, allocationSeconds, fillSeconds, enqueueSeconds,
       waitSeconds, verificationSeconds, latencySeconds, timedCopiesSeconds;
-  Json extras;
 };
 
 // "memory": what the run allocated, bytes.
 struct MemoryRecord {
   std::optional<std::uint64_t> hostBytesAllocated, deviceBytesAllocated, peakHostBytes,
-      peakDeviceBytes;
-  Json extras;
+      peakDeviceBytes, hostAllocations, deviceAllocations;
 };
 
 // One process of a multi-process run ("processes").
@@ -210,18 +208,16 @@ struct ProcessRecord {
   std::optional<std::string> name;  // the GPU's
   std::optional<std::string> pci;
   std::optional<std::string> uuid;
-  Json extras;
 };
 
 // A PCIe link's state in an environment snapshot.
 struct PcieRecord {
   std::optional<double> currentGts;
-  std::optional<std::uint64_t> currentWidth;
+  std::optional<std::int64_t> currentWidth;  // -1: not known
   std::optional<double> maxGts;
-  std::optional<std::uint64_t> maxWidth;
+  std::optional<std::int64_t> maxWidth;
   std::optional<std::string> current;  // "PCIe Gen5 x16"
   std::optional<std::string> max;
-  Json extras;
 };
 
 // One GPU in an environment snapshot; nullopt: unknown (null).
@@ -238,17 +234,14 @@ struct GpuStateRecord {
   std::optional<std::int64_t> numaNode;
   std::optional<std::string> hostBufferCpus;
   std::optional<std::string> uuid;  // some layouts have it
-  Json extras;
 };
 
 // "environment", "environment_at_end": the machine at a moment.
 struct EnvironmentRecord {
-  std::optional<std::string> cpuModel;   // host.cpu_model
-  std::optional<std::string> numaNodes;  // host.numa_nodes
-  Json hostExtras;
+  std::optional<std::string> cpuModel;     // host.cpu_model
+  std::optional<std::string> numaNodes;    // host.numa_nodes
   std::optional<std::string> nvmlProblem;  // why NVML did not answer; null when it did
   std::optional<std::vector<GpuStateRecord>> gpus;
-  Json extras;
 };
 
 // "sweep": each testcase's SUMs over the buffer sizes.
@@ -259,13 +252,11 @@ struct SweepSeriesRecord {
   Unit unit = Unit::GBps;                       // derived: "unit", else by the name
   std::vector<OrNull> sums;                     // per size; null where that size did not pass
   std::optional<std::uint64_t> sizeReaching90;  // null: latency, or no SUM at the largest size
-  Json extras;
 };
 
 struct SweepSection {
   std::vector<std::uint64_t> sizesMiB;
   std::optional<std::vector<SweepSeriesRecord>> series;
-  Json extras;
 };
 
 // One compared cell of "comparison" (fleet/comparison/comparison.h says what each means).
@@ -284,20 +275,17 @@ struct ComparedCellRecord {
   std::optional<double> confirmedMedian;
   std::optional<OrNull> confirmedChangePercent;
   std::optional<double> confirmedSpreadPercent;
-  Json extras;
 };
 
 // "comparison.summary": how many cells got each verdict.
 struct ComparisonCounts {
   std::optional<std::uint64_t> cells, same, slower, faster, noisy, unstable, suspect,
       onlyInBaseline, onlyInCurrent;
-  Json extras;
 };
 
 struct SuspectRecord {
   std::optional<std::string> testcase;
   std::optional<std::uint64_t> bufferSizeMiB;
-  Json extras;
 };
 
 // "comparison.confirmation": what a run measured again before judging.
@@ -306,7 +294,6 @@ struct ConfirmationRecord {
   std::optional<std::vector<SuspectRecord>> testcases;
   std::optional<double> seconds;
   std::optional<std::uint64_t> unconfirmed;
-  Json extras;
 };
 
 struct ComparisonSection {
@@ -318,22 +305,21 @@ struct ComparisonSection {
   std::optional<ComparisonCounts> summary;
   std::optional<std::vector<ComparedCellRecord>> cells;
   std::optional<std::vector<std::string>> onlyInBaseline, onlyInCurrent, notes;
+  // The sides are reports of different machines: nothing was judged (comparison.h).
+  std::optional<std::string> differentMachines;
   std::optional<ConfirmationRecord> confirmation;
-  Json extras;
 };
 
 // ---- "expectations": each check's result (fleet/expectations/expectations.h) ----
 
 struct ExpectationCounts {
   std::optional<std::uint64_t> cells, met, below, belowNotListed, unmet, notJudged;
-  Json extras;
 };
 
 struct JudgedMatrixRecord {
   std::optional<std::string> name, testcase, unitText;
   std::optional<std::uint64_t> bufferSizeMiB, cells, met, below;
   std::optional<std::vector<std::uint64_t>> lines;
-  Json extras;
 };
 
 struct BelowCellRecord {
@@ -342,26 +328,22 @@ struct BelowCellRecord {
   std::optional<double> value, limit;
   std::optional<OrNull> percentOfPeak, peakGBps;
   std::optional<std::optional<std::string>> link;  // null: no link known
-  Json extras;
 };
 
 struct UnmetRecord {
   std::optional<std::uint64_t> line;
   std::optional<std::string> expectation, reason, detail;
-  Json extras;
 };
 
 struct NotJudgedRecord {
   std::optional<std::string> name, reason;
   std::optional<std::uint64_t> bufferSizeMiB, cells;
-  Json extras;
 };
 
 struct ExpectationLineRecord {
   std::optional<std::uint64_t> line;
   std::optional<std::string> name, testcase, cells, unitText, bound;
   std::optional<double> limit;
-  Json extras;
 };
 
 struct ExpectationSection {
@@ -377,10 +359,9 @@ struct ExpectationSection {
   std::optional<std::string> file;
   std::optional<std::vector<ExpectationLineRecord>> lines;  // "expectations": the file's lines
   std::optional<double> minPercentOfPeak;
-  Json extras;
 };
 
-// A record's members as a document holds them (its extras among them), an object sorted by key:
+// A record's members as a document holds them, an object sorted by key:
 // for the views that show or compare every one.
 Json membersOf(const SettingsRecord& r);
 Json membersOf(const TimingRecord& r);
@@ -420,7 +401,10 @@ struct Report {
   std::optional<ComparisonSection> comparison;
   std::optional<std::vector<ReportEntry>> confirmations;
   std::optional<std::vector<ExpectationSection>> expectations;
-  Json extras;
+  // "operations": what the executor did (OperationCounts, core/phase_times.h), as the run wrote
+  // it; no view reads it.
+  std::optional<Json> operations;
+  std::optional<std::vector<std::string>> notes;  // v0.10's notes of a --compat v0.10 run
 
   // Upstream's layout: no schema_version, strings only, no samples.
   bool upstream() const { return !schemaVersion.has_value(); }

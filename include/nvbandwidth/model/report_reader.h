@@ -4,7 +4,7 @@
 // types, their values possible ranges and their matrices the shapes of the report's GPUs, for
 // this tool's layout and for upstream's (whose bidirectional testcases stack three matrices in
 // one entry, and whose cells are strings, "N/A" among them). What is checked and how it is
-// refused is below; everything else is only checked to be JSON (and kept, report.h: extras).
+// refused is below; everything else is only checked to be JSON.
 //
 // Limits: JSON nested at most kMaxReportDepth levels; at most documentBudget(text size) of
 // memory as a document (model/json.h); at most kMaxReportGpus GPUs, matrices of at

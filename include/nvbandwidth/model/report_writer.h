@@ -2,7 +2,7 @@
 // {...}} in upstream v0.8's layout, json_style.h), and the documents of the commands that need
 // no GPU (the comparison of saved reports, a saved report's checks, the fleet summary, the
 // listing), which are Reports of their own: the version facts and their section. A Report that
-// was read is written with every member it was read with (report.h: extras).
+// was read is written with the members this version knows (report.h).
 #pragma once
 
 #include <cstddef>

@@ -244,7 +244,7 @@ ComparisonSection comparisonSection(const Comparison& c, bool withCells) {
   counts.suspect = c.suspects();
   counts.onlyInBaseline = c.onlyInBaseline.size();
   counts.onlyInCurrent = c.onlyInCurrent.size();
-  if (c.differentMachines) setMember(s.extras, keys::kDifferentMachines, *c.differentMachines);
+  s.differentMachines = c.differentMachines;
   s.cells.emplace();
   if (withCells)
     for (const CellComparison& cell : c.cells) s.cells->push_back(comparedCellRecord(cell));

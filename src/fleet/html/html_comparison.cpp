@@ -18,16 +18,15 @@ namespace {
 std::string countOf(const std::optional<ComparisonCounts>& summary,
                     std::optional<std::uint64_t> ComparisonCounts::*field, const char* key) {
   if (!summary) return "unknown";
-  return shown((*summary).*field, summary->extras, key);
+  return shown((*summary).*field);
 }
 
 // A count of the summary that it holds as a number, in words.
 std::optional<std::string> countIfNumber(const std::optional<ComparisonCounts>& summary,
                                          std::optional<std::uint64_t> ComparisonCounts::*field,
                                          const char* key) {
-  if (!summary || !numberUnder(((*summary).*field).has_value(), summary->extras, key))
-    return std::nullopt;
-  return shown((*summary).*field, summary->extras, key);
+  if (!summary || !((*summary).*field).has_value()) return std::nullopt;
+  return shown((*summary).*field);
 }
 
 bool is(const std::optional<std::string>& field, const char* text) {
@@ -54,13 +53,11 @@ std::string summaryText(const ComparisonSection& comparison) {
          " only in this run.";
 }
 
-std::string tolerance(const ComparisonSection& c) {
-  return shown(c.tolerancePercent, c.extras, keys::kTolerancePercent);
-}
+std::string tolerance(const ComparisonSection& c) { return shown(c.tolerancePercent); }
 
 std::string confirmationRuns(const ComparisonSection& c) {
   if (!c.confirmation) return "unknown";
-  return shown(c.confirmation->runs, c.confirmation->extras, keys::kRuns);
+  return shown(c.confirmation->runs);
 }
 
 // The rule since the band comes from the baseline side alone.
@@ -83,12 +80,11 @@ std::string healthyBandText(const ComparisonSection& comparison) {
 std::string criteriaText(const ComparisonSection& comparison) {
   // Reports written before the band came from the healthy side alone judged against a run-to-run
   // floor and marked noisy cells.
-  if (!textIfAny(comparison.rule, comparison.extras, keys::kRule))
+  if (!textIfAny(comparison.rule))
     return "A cell is SAME when its change is within the larger of its samples' noise and the "
            "run-to-run floor of " +
-           shown(comparison.runToRunFloorPercent, comparison.extras, keys::kRunToRunFloorPercent) +
-           "%, or within the tolerance of " + tolerance(comparison) +
-           "% where the samples are not known.";
+           shown(comparison.runToRunFloorPercent) + "%, or within the tolerance of " +
+           tolerance(comparison) + "% where the samples are not known.";
   if (is(comparison.band, "healthy side")) return healthyBandText(comparison);
   const std::string band = "A cell is SAME when its change is within its band, the larger of " +
                            tolerance(comparison) + "% and its samples' noise. ";
@@ -101,30 +97,24 @@ std::string criteriaText(const ComparisonSection& comparison) {
                 "apart by more than the band; NOISY where they are not.";
 }
 
-std::string verdictText(const ComparedCellRecord& cell) {
-  return shown(cell.verdict, cell.extras, keys::kVerdict);
-}
+std::string verdictText(const ComparedCellRecord& cell) { return shown(cell.verdict); }
 
 std::string changedRow(const ComparedCellRecord& cell) {
   const std::string verdict = verdictText(cell);
-  const Json& x = cell.extras;
   std::string cells;
   cells += textElement("td", "", cell.name);
-  cells += textElement(
-      "td", "", "[" + shown(cell.row, x, keys::kRow) + "][" + shown(cell.col, x, keys::kCol) + "]");
-  cells += textElement("td", attr("class", "num"), fixedOr(cell.baseline, x, keys::kBaseline, 2));
-  cells += textElement("td", attr("class", "num"), fixedOr(cell.current, x, keys::kCurrent, 2));
-  cells += textElement("td", "", shown(cell.unitText, x, keys::kUnit));
+  cells += textElement("td", "", "[" + shown(cell.row) + "][" + shown(cell.col) + "]");
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.baseline, 2));
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.current, 2));
+  cells += textElement("td", "", shown(cell.unitText));
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.changePercent, 2) + "%");
   cells += textElement("td", attr("class", "num"),
-                       fixedOr(cell.changePercent, x, keys::kChangePercent, 2) + "%");
-  cells += textElement("td", attr("class", "num"),
-                       fixedOr(cell.bandPercent, x, keys::kBandPercent, 2) + "% (" +
-                           shown(cell.basis, x, keys::kBasis) + ")");
+                       fixedOr(cell.bandPercent, 2) + "% (" + shown(cell.basis) + ")");
   const bool noisy = cell.noisy == true;
   std::string spread;
   if (cell.unstable == true && cell.spreadPercent)
     spread = " (spread " + fixed(*cell.spreadPercent, 2) + "% > " +
-             fixedOr(cell.unstableLimitPercent, x, keys::kUnstableLimitPercent, 2) + "%)";
+             fixedOr(cell.unstableLimitPercent, 2) + "%)";
   cells += textElement("td", attr("class", "verdict-" + verdict),
                        verdict + (noisy ? " (noisy)" : "") + spread);
   return element("tr", attr("data-verdict", verdict), cells);

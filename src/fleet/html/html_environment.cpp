@@ -22,8 +22,8 @@ std::string withUnit(const std::optional<std::string>& value, const std::string&
 
 std::string pcieText(const std::optional<PcieRecord>& pcie) {
   if (!pcie) return "unknown";
-  const std::string current = shown(pcie->current, pcie->extras, keys::kCurrent);
-  const std::string most = shown(pcie->max, pcie->extras, keys::kMax);
+  const std::string current = shown(pcie->current);
+  const std::string most = shown(pcie->max);
   return current == most ? current : current + " (max " + most + ")";
 }
 
@@ -46,24 +46,20 @@ const std::vector<std::string>& gpuColumns() {
 }
 
 std::vector<std::string> gpuCells(const GpuStateRecord& gpu) {
-  const Json& x = gpu.extras;
-  return {shown(gpu.device, x, keys::kDevice),
-          pair(shown(gpu.smClockMHz, x, keys::kSmClockMhz),
-               shown(gpu.smClockMaxMHz, x, keys::kSmClockMaxMhz)),
-          pair(shown(gpu.memoryClockMHz, x, keys::kMemoryClockMhz),
-               shown(gpu.memoryClockMaxMHz, x, keys::kMemoryClockMaxMhz)),
-          shown(gpu.clocksLocked, x, keys::kClocksLocked),
-          pair(shown(gpu.powerDrawW, x, keys::kPowerDrawW),
-               shown(gpu.powerLimitW, x, keys::kPowerLimitW)),
-          withUnit(textIfAny(gpu.temperatureC, x, keys::kTemperatureC), " \u00B0C"),
-          shown(gpu.eccEnabled, x, keys::kEccEnabled),
-          shown(gpu.persistenceMode, x, keys::kPersistenceMode),
-          shown(gpu.migEnabled, x, keys::kMigEnabled),
-          shown(gpu.computeMode, x, keys::kComputeMode),
-          withUnit(textIfAny(gpu.throttleSeconds, x, keys::kThrottleSeconds), " s"),
+  return {shown(gpu.device),
+          pair(shown(gpu.smClockMHz), shown(gpu.smClockMaxMHz)),
+          pair(shown(gpu.memoryClockMHz), shown(gpu.memoryClockMaxMHz)),
+          shown(gpu.clocksLocked),
+          pair(shown(gpu.powerDrawW), shown(gpu.powerLimitW)),
+          withUnit(textIfAny(gpu.temperatureC), " \u00B0C"),
+          shown(gpu.eccEnabled),
+          shown(gpu.persistenceMode),
+          shown(gpu.migEnabled),
+          shown(gpu.computeMode),
+          withUnit(textIfAny(gpu.throttleSeconds), " s"),
           pcieText(gpu.pcie),
-          shown(gpu.numaNode, x, keys::kNumaNode),
-          shown(gpu.hostBufferCpus, x, keys::kHostBufferCpus)};
+          shown(gpu.numaNode),
+          shown(gpu.hostBufferCpus)};
 }
 
 std::string gpuTable(const std::optional<std::vector<GpuStateRecord>>& gpus) {
@@ -82,11 +78,10 @@ std::string gpuTable(const std::optional<std::vector<GpuStateRecord>>& gpus) {
 }
 
 std::string hostLines(const EnvironmentRecord& snapshot) {
-  std::string lines = textElement(
-      "p", attr("class", "host"),
-      "Host CPU: " + shown(snapshot.cpuModel, snapshot.hostExtras, keys::kCpuModel) +
-          "; NUMA nodes: " + shown(snapshot.numaNodes, snapshot.hostExtras, keys::kNumaNodes));
-  if (const auto problem = textIfAny(snapshot.nvmlProblem, snapshot.extras, keys::kNvmlProblem))
+  std::string lines = textElement("p", attr("class", "host"),
+                                  "Host CPU: " + shown(snapshot.cpuModel) +
+                                      "; NUMA nodes: " + shown(snapshot.numaNodes));
+  if (const auto problem = textIfAny(snapshot.nvmlProblem))
     lines += textElement("p", attr("class", "nvml-problem"), "NVML: " + *problem);
   return lines;
 }

@@ -16,13 +16,12 @@ namespace {
 std::string countText(const std::optional<ExpectationCounts>& summary,
                       std::optional<std::uint64_t> ExpectationCounts::*field, const char* key) {
   if (!summary) return "unknown";
-  return shown((*summary).*field, summary->extras, key);
+  return shown((*summary).*field);
 }
 
 std::string headline(const ExpectationSection& check) {
   const std::optional<ExpectationCounts>& s = check.summary;
-  return shown(check.label, check.extras, keys::kLabel) + ": " +
-         (check.passed == true ? "PASSED" : "FAILED") + ": " +
+  return shown(check.label) + ": " + (check.passed == true ? "PASSED" : "FAILED") + ": " +
          countText(s, &ExpectationCounts::cells, keys::kCells) +
          " cells: " + countText(s, &ExpectationCounts::met, keys::kMet) + " met, " +
          countText(s, &ExpectationCounts::below, keys::kBelow) + " BELOW; " +
@@ -30,21 +29,15 @@ std::string headline(const ExpectationSection& check) {
 }
 
 std::string belowItem(const BelowCellRecord& b) {
-  const Json& x = b.extras;
-  std::string text = "BELOW " + shown(b.name, x, keys::kName) + " [" + shown(b.row, x, keys::kRow) +
-                     "][" + shown(b.col, x, keys::kCol) +
-                     "]: " + fixedOr(b.value, x, keys::kValue, 2) + " " +
-                     shown(b.unitText, x, keys::kUnit);
-  if (numberUnder(b.line.has_value(), x, keys::kLine))
-    return text + ", " + shown(b.bound, x, keys::kBound) + " " + shown(b.limit, x, keys::kLimit) +
-           " (line " + shown(b.line, x, keys::kLine) + ")";
-  return text + ": " + fixedOr(b.percentOfPeak, x, keys::kPercentOfPeak, 2) + "% of peak, below " +
-         shown(b.limit, x, keys::kLimit) + "%";
+  std::string text = "BELOW " + shown(b.name) + " [" + shown(b.row) + "][" + shown(b.col) +
+                     "]: " + fixedOr(b.value, 2) + " " + shown(b.unitText);
+  if (b.line.has_value())
+    return text + ", " + shown(b.bound) + " " + shown(b.limit) + " (line " + shown(b.line) + ")";
+  return text + ": " + fixedOr(b.percentOfPeak, 2) + "% of peak, below " + shown(b.limit) + "%";
 }
 
 std::string unmetItem(const UnmetRecord& u) {
-  return "UNMET " + shown(u.expectation, u.extras, keys::kExpectation) + ": " +
-         shown(u.detail, u.extras, keys::kDetail);
+  return "UNMET " + shown(u.expectation) + ": " + shown(u.detail);
 }
 
 std::string checkBlock(const ExpectationSection& check) {

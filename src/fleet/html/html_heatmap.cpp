@@ -66,9 +66,7 @@ void addRowLabels(HeatmapGrid& g, const ReportEntry& entry) {
   g.labelWidth = 16 + 7.5 * static_cast<double>(longest);
 }
 
-std::string verdictOf(const ComparedCellRecord* c) {
-  return c ? shown(c->verdict, c->extras, keys::kVerdict) : "";
-}
+std::string verdictOf(const ComparedCellRecord* c) { return c ? shown(c->verdict) : ""; }
 
 }  // namespace
 
@@ -140,12 +138,10 @@ std::string samplesLine(const ReportEntry& entry, const HeatmapCell& cell) {
 }
 
 std::string comparisonLine(const ComparedCellRecord& c) {
-  std::string line = shown(c.verdict, c.extras, keys::kVerdict);
+  std::string line = shown(c.verdict);
   if (c.changePercent && *c.changePercent) line += ": " + fixed(**c.changePercent, 2) + "%";
   if (c.baseline) line += " vs baseline " + fixed(*c.baseline, 2);
-  if (c.bandPercent)
-    line +=
-        " (band " + fixed(*c.bandPercent, 2) + "%, " + shown(c.basis, c.extras, keys::kBasis) + ")";
+  if (c.bandPercent) line += " (band " + fixed(*c.bandPercent, 2) + "%, " + shown(c.basis) + ")";
   if (c.spreadPercent && c.unstableLimitPercent)
     line += "\nspread " + fixed(*c.spreadPercent, 2) + "% (unstable above " +
             fixed(*c.unstableLimitPercent, 2) + "%)";
@@ -160,13 +156,11 @@ std::string comparisonLine(const ComparedCellRecord& c) {
 // "BELOW: under its floor of 48.00 GB/s (h100.txt line 3)", "above its ceiling ...".
 std::string belowLine(const BelowCellRecord& b, const std::string& unit) {
   const bool ceiling = b.bound && *b.bound == "ceiling";
-  const bool fromFile =
-      numberUnder(b.line.has_value(), b.extras, keys::kLine);  // else --min-percent-of-peak
+  const bool fromFile = b.line.has_value();  // else --min-percent-of-peak
   std::string line =
       std::string("BELOW: ") + (ceiling ? "above its ceiling of " : "under its floor of ");
   if (b.limit) line += fixed(*b.limit, 2);
-  line +=
-      fromFile ? " " + unit + " (line " + shown(b.line, b.extras, keys::kLine) + ")" : "% of peak";
+  line += fromFile ? " " + unit + " (line " + shown(b.line) + ")" : "% of peak";
   return line;
 }
 

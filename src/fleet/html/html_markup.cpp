@@ -152,21 +152,13 @@ template <typename T> std::string joined(const std::vector<T>& values) {
 std::string textOf(const std::vector<std::string>& values) { return joined(values); }
 std::string textOf(const std::vector<std::uint64_t>& values) { return joined(values); }
 
-std::string fixedOr(const std::optional<double>& field, const Json& extras, const char* key,
-                    int decimals) {
-  return field ? fixed(*field, decimals) : shown(field, extras, key);
+std::string fixedOr(const std::optional<double>& field, int decimals) {
+  return field ? fixed(*field, decimals) : shown(field);
 }
 
-std::string fixedOr(const std::optional<std::optional<double>>& field, const Json& extras,
-                    const char* key, int decimals) {
+std::string fixedOr(const std::optional<std::optional<double>>& field, int decimals) {
   if (field && *field) return fixed(**field, decimals);
-  return shown(field, extras, key);
-}
-
-bool numberUnder(bool typedSet, const Json& extras, const char* key) {
-  if (typedSet) return true;
-  const Json* kept = findMember(extras, key);
-  return kept && kept->is_number();
+  return shown(field);
 }
 
 std::string number(double value) { return fixed(value, 1); }

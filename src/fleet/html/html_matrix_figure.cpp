@@ -112,7 +112,7 @@ std::string markerLegend(const HeatmapGrid& g) {
 
 std::string summaryLines(const ReportEntry& entry, const HeatmapGrid& g) {
   const std::string unit = " " + g.unit;
-  std::string text = "SUM " + g.name + " " + fixedOr(entry.sum, entry.extras, keys::kSum, 2) + unit;
+  std::string text = "SUM " + g.name + " " + fixedOr(entry.sum, 2) + unit;
   std::string lines = textElement("p", attr("class", "sum"), text);
   if (entry.min && entry.max && entry.average)
     lines += textElement("p", attr("class", "min-max"),
@@ -126,19 +126,17 @@ std::string linkPeaksLine(const ReportEntry& entry) {
   std::string text = "Links: ";
   bool first = true;
   for (const LinkPeakRecord& link : *entry.linkPeaks) {
-    text += (first ? "" : "; ") + shown(link.link, link.extras, keys::kLink);
+    text += (first ? "" : "; ") + shown(link.link);
     first = false;
     if (link.peakGBps)
-      text += ", peak " + fixed(*link.peakGBps, 2) + " GB/s " +
-              shown(link.convention, link.extras, keys::kConvention);
+      text += ", peak " + fixed(*link.peakGBps, 2) + " GB/s " + shown(link.convention);
   }
   return textElement("p", attr("class", "link-peaks"), text);
 }
 
 std::string outlierItem(const OutlierRecord& o, const HeatmapGrid& g) {
   std::string text = "[" + std::to_string(o.row) + "][" + std::to_string(o.col) + "] " +
-                     shown(o.cell, o.extras, keys::kCell) + " over " +
-                     shown(o.link, o.extras, keys::kLink);
+                     shown(o.cell) + " over " + shown(o.link);
   for (const HeatmapCell& cell : g.cells)
     if (cell.outlier == &o && cell.value) text += ": " + fixed(*cell.value, 2) + " " + g.unit;
   if (o.belowMedianPercent && o.classMedian)

@@ -27,9 +27,8 @@ void checkShown(const Report& report) {
 }
 
 // 13000 -> "13.0 (13000)": the integer is 1000 * major + 10 * minor.
-std::string cudaVersionText(const std::optional<std::uint64_t>& version, const Json& extras,
-                            const char* key) {
-  if (!version || *version == 0) return shown(version, extras, key);
+std::string cudaVersionText(const std::optional<std::uint64_t>& version) {
+  if (!version || *version == 0) return shown(version);
   const std::uint64_t v = *version;
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) + " (" + std::to_string(v) +
          ")";
@@ -41,23 +40,19 @@ std::string factRow(const std::string& name, const std::string& value) {
 
 // The keys a report of `--compare` alone lacks are left out rather than shown as unknown.
 std::string versionTable(const Report& r) {
-  const Json& x = r.extras;
-  std::string rows = factRow("Version", shown(r.version, x, keys::kVersion)) +
-                     factRow("Git version", shown(r.gitVersion, x, keys::kGitVersion));
+  std::string rows =
+      factRow("Version", shown(r.version)) + factRow("Git version", shown(r.gitVersion));
   // The release of the build that wrote the report (none in upstream's or older builds').
-  if (const auto release = textIfAny(r.release, x, keys::kRelease))
-    rows += factRow("Release", *release);
+  if (const auto release = textIfAny(r.release)) rows += factRow("Release", *release);
   const std::optional<std::string> facts[] = {
-      textIfAny(r.schemaVersion, x, keys::kSchemaVersion),
-      textIfAny(r.cudaRuntimeVersion, x, keys::kCudaRuntimeVersion)
-          ? cudaVersionText(r.cudaRuntimeVersion, x, keys::kCudaRuntimeVersion)
-          : std::optional<std::string>(),
-      textIfAny(r.cudaDriverVersion, x, keys::kCudaDriverVersion)
-          ? cudaVersionText(r.cudaDriverVersion, x, keys::kCudaDriverVersion)
-          : std::optional<std::string>(),
-      textIfAny(r.driverVersion, x, keys::kDriverVersion),
-      textIfAny(r.mpiVersion, x, keys::kMpiVersion),
-      textIfAny(r.memorySharing, x, keys::kMemorySharing)};
+      textIfAny(r.schemaVersion),
+      textIfAny(r.cudaRuntimeVersion) ? cudaVersionText(r.cudaRuntimeVersion)
+                                      : std::optional<std::string>(),
+      textIfAny(r.cudaDriverVersion) ? cudaVersionText(r.cudaDriverVersion)
+                                     : std::optional<std::string>(),
+      textIfAny(r.driverVersion),
+      textIfAny(r.mpiVersion),
+      textIfAny(r.memorySharing)};
   const char* names[] = {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
                          keys::kDriverVersion, keys::kMpiVersion,         keys::kMemorySharing};
   for (std::size_t i = 0; i < std::size(names); ++i)
@@ -76,18 +71,6 @@ std::string objectTable(const Json& members, const std::string& cls, const std::
     rows += factRow(key, text);
   }
   return element("table", attr("class", "facts " + cls), rows);
-}
-
-// A list of strings, or the texts of a list of another kind kept in the extras.
-std::optional<std::vector<std::string>>
-listUnder(const std::optional<std::vector<std::string>>& field, const Json& extras,
-          const char* key) {
-  if (field) return field;
-  const Json* kept = findMember(extras, key);
-  if (!kept || !kept->is_array()) return std::nullopt;
-  std::vector<std::string> texts;
-  for (const Json& item : *kept) texts.push_back(scalarText(item));
-  return texts;
 }
 
 std::string stringList(const std::vector<std::string>& items, const std::string& cls) {
@@ -122,9 +105,9 @@ std::string problemLines(const Report& r) {
                              " GPUs of this report are one physical GPU presented as several "
                              "(NVBW_LOGICAL_GPUS, a testing aid); its device-to-device figures "
                              "are copies within that GPU, not a multi-GPU machine's.");
-  if (const auto error = textIfAny(r.error, r.extras, keys::kError))
+  if (const auto error = textIfAny(r.error))
     lines += textElement("p", attr("class", "run-error"), "Run error: " + *error);
-  if (const auto signal = textIfAny(r.interrupted, r.extras, keys::kInterrupted))
+  if (const auto signal = textIfAny(r.interrupted))
     lines += textElement("p", attr("class", "run-error"),
                          "Interrupted by " + *signal +
                              "; the testcases after the one it cut short did not run.");
@@ -132,11 +115,9 @@ std::string problemLines(const Report& r) {
 }
 
 std::string warningBlock(const Report& r) {
-  std::optional<std::vector<std::string>> warnings =
-      listUnder(r.warnings, r.extras, keys::kWarnings);
+  std::optional<std::vector<std::string>> warnings = r.warnings;
   if (!warnings)
-    if (const auto warning = textIfAny(r.warning, r.extras, keys::kWarning))
-      warnings = std::vector<std::string>{*warning};
+    if (const auto warning = textIfAny(r.warning)) warnings = std::vector<std::string>{*warning};
   if (!warnings || warnings->empty()) return "";
   return element("div", attr("class", "warnings"),
                  textElement("h3", "", "Warnings") + stringList(*warnings, "warning-list"));
@@ -150,7 +131,7 @@ std::string headerSection(const Report& r) {
                        textElement("h3", "", "Settings") +
                            objectTable(membersOf(*r.settings), "settings", ""));
   inner += element("div", attr("class", "columns"), columns);
-  if (const auto devices = listUnder(r.gpuDeviceList, r.extras, keys::kGpuDeviceList))
+  if (const auto devices = r.gpuDeviceList)
     inner += textElement("h3", "", "GPU Device list") + stringList(*devices, "gpu-list");
   if (r.processes) inner += textElement("h3", "", "Processes") + processTable(*r.processes);
   return element("header", attr("class", "run"), inner + warningBlock(r));
@@ -236,8 +217,7 @@ std::string pageBody(const Report& r, const StopRequest& stop) {
 }
 
 std::string pageTitle(const Report& r) {
-  return "nvbandwidth " + shown(r.version, r.extras, keys::kVersion) + " report (" +
-         shown(r.gitVersion, r.extras, keys::kGitVersion) + ")";
+  return "nvbandwidth " + shown(r.version) + " report (" + shown(r.gitVersion) + ")";
 }
 
 }  // namespace

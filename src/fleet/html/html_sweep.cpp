@@ -174,9 +174,7 @@ std::optional<Point> largestSize(const std::vector<Point>& points) {
   return points.back();
 }
 
-std::string unitOf(const SweepSeriesRecord& series) {
-  return shown(series.unitText, series.extras, keys::kUnit);
-}
+std::string unitOf(const SweepSeriesRecord& series) { return shown(series.unitText); }
 
 std::string ninetyPercentMark(const Axes& a, const SweepSeriesRecord& series,
                               const std::vector<Point>& points) {
@@ -207,7 +205,7 @@ std::string sweepChart(const std::vector<std::uint64_t>& sizes, const SweepSerie
   const auto& size90 = series.sizeReaching90;
   return element("svg",
                  attr("class", "sweep") + attr("data-name", series.name) +
-                     attr("data-testcase", shown(series.testcase, series.extras, keys::kTestcase)) +
+                     attr("data-testcase", shown(series.testcase)) +
                      attr("data-size-90", size90 ? std::to_string(*size90) : "") +
                      attr("width", number(kWidth)) + attr("height", number(kHeight)) +
                      attr("viewBox", "0 0 " + number(kWidth) + " " + number(kHeight)) +
@@ -217,7 +215,7 @@ std::string sweepChart(const std::vector<std::uint64_t>& sizes, const SweepSerie
 
 std::string chartCaption(const SweepSeriesRecord& series, const std::vector<Point>& points) {
   const std::string& name = series.name;
-  const std::string testcase = shown(series.testcase, series.extras, keys::kTestcase);
+  const std::string testcase = shown(series.testcase);
   const std::string unit = unitOf(series);
   std::string text = name + (testcase == name ? "" : " (testcase " + testcase + ")") + ": ";
   if (const auto reference = largestSize(points))

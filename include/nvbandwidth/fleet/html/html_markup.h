@@ -54,30 +54,20 @@ std::string textOf(const std::optional<std::string>& value);  // null: "unknown"
 std::string textOf(const std::vector<std::string>& values);
 std::string textOf(const std::vector<std::uint64_t>& values);
 
-// What a record holds under `key`: its typed field when set, else the value its extras kept (a
-// member of another type than the model's); nullopt when it has neither.
-template <typename T>
-std::optional<std::string> textIfAny(const std::optional<T>& field, const Json& extras,
-                                     const char* key) {
+// A record's field as text; nullopt when the record has none.
+template <typename T> std::optional<std::string> textIfAny(const std::optional<T>& field) {
   if (field) return textOf(*field);
-  if (const Json* kept = findMember(extras, key)) return scalarText(*kept);
   return std::nullopt;
 }
 
-// The same, "unknown" when the record has nothing under `key`.
-template <typename T>
-std::string shown(const std::optional<T>& field, const Json& extras, const char* key) {
-  return textIfAny(field, extras, key).value_or("unknown");
+// The same, "unknown" when the record has none.
+template <typename T> std::string shown(const std::optional<T>& field) {
+  return textIfAny(field).value_or("unknown");
 }
 
-// A number in fixed notation, `decimals` digits; anything else as `shown` says it.
-std::string fixedOr(const std::optional<double>& field, const Json& extras, const char* key,
-                    int decimals);
-std::string fixedOr(const std::optional<std::optional<double>>& field, const Json& extras,
-                    const char* key, int decimals);
-
-// Whether the record holds a number under `key` (typed, or kept in its extras).
-bool numberUnder(bool typedSet, const Json& extras, const char* key);
+// A number in fixed notation, `decimals` digits; "unknown" without one.
+std::string fixedOr(const std::optional<double>& field, int decimals);
+std::string fixedOr(const std::optional<std::optional<double>>& field, int decimals);
 
 // A byte count as "2.00 GiB".
 std::string byteText(double bytes);

@@ -674,8 +674,8 @@ TEST(Metrics, TheUnitAndAxesAreTheModelsNotGuessedFromKeyOrTitle) {
                 ",testcase=\"host_to_device_memcpy_ce\",row=\"0\",col=\"1\"} " + sec(2));
 }
 
-// The reader refuses a report whose checked keys are of the wrong type; the ones it keeps as they
-// were read (report.h: extras) give no label, never an empty one.
+// The reader refuses a report whose checked keys are of the wrong type; the ones it reads past
+// give no label, never an empty one.
 TEST(Metrics, KeysOfTheWrongTypeAReportKeepsGiveNoLabel) {
   json doc = run(
       {matrix("device_local_copy", "memcpy local GPU(column) bandwidth (GB/s)", {{1.0, 2.0}})},
