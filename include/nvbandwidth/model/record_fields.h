@@ -8,36 +8,75 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "model/report.h"
 
 namespace nvbw::model {
 
-// A value as the field type, when it is one (`out` set); false when it is not.
-bool take(const Json& v, std::optional<std::string>& out);
-bool take(const Json& v, std::optional<bool>& out);
-bool take(const Json& v, std::optional<double>& out);
-bool take(const Json& v, std::optional<std::uint64_t>& out);  // a whole number of 0 or more
-bool take(const Json& v, std::optional<std::int64_t>& out);
-bool take(const Json& v, std::optional<OrNull>& out);                      // a number or null
-bool take(const Json& v, std::optional<std::optional<std::string>>& out);  // a string or null
-bool take(const Json& v, std::optional<std::vector<std::string>>& out);
-bool take(const Json& v, std::optional<std::vector<std::uint64_t>>& out);
-bool take(const Json& v, std::optional<std::vector<double>>& out);
-bool take(const Json& v, std::optional<std::vector<OrNull>>& out);
+// Whether a value is of a field's type: a string, a boolean, a number (any for a double, a
+// whole number of 0 or more for an unsigned, one that fits for a signed one), null or one of them
+// for an optional, an array of them for a list.
+template <typename T> struct IsOptional : std::false_type {};
+template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T> struct IsList : std::false_type {};
+template <typename T> struct IsList<std::vector<T>> : std::true_type {};
 
-Json give(const std::string& v);
-Json give(bool v);
-Json give(double v);
-Json give(std::uint64_t v);
-Json give(std::int64_t v);
-Json give(const OrNull& v);
-Json give(const std::optional<std::string>& v);
-Json give(const std::vector<std::string>& v);
-Json give(const std::vector<std::uint64_t>& v);
-Json give(const std::vector<double>& v);
-Json give(const std::vector<OrNull>& v);
+template <typename T> bool isOfType(const Json& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v.is_boolean();
+  } else if constexpr (std::is_same_v<T, double>) {
+    return v.is_number();
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    return v.is_number_unsigned();
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX);
+  } else if constexpr (IsOptional<T>::value) {
+    return v.is_null() || isOfType<typename T::value_type>(v);
+  } else {
+    static_assert(IsList<T>::value, "a field of another type");
+    if (!v.is_array()) return false;
+    for (const Json& item : v)
+      if (!isOfType<typename T::value_type>(item)) return false;
+    return true;
+  }
+}
+
+// The value as the field type (isOfType says it is one).
+template <typename T> T valueAs(const Json& v) {
+  if constexpr (IsOptional<T>::value) {
+    return v.is_null() ? T() : T(valueAs<typename T::value_type>(v));
+  } else if constexpr (IsList<T>::value) {
+    T list;
+    for (const Json& item : v) list.push_back(valueAs<typename T::value_type>(item));
+    return list;
+  } else {
+    return v.get<T>();
+  }
+}
+
+// A value as the field type, when it is one (`out` set); false when it is not.
+template <typename T> bool take(const Json& v, std::optional<T>& out) {
+  if (!isOfType<T>(v)) return false;
+  out = valueAs<T>(v);
+  return true;
+}
+
+// A field as its value.
+template <typename T> Json give(const T& v) {
+  if constexpr (IsOptional<T>::value) {
+    return v ? give(*v) : Json();
+  } else if constexpr (IsList<T>::value) {
+    Json list = Json::array();
+    for (const auto& item : v) list.push_back(give(item));
+    return list;
+  } else {
+    return Json(v);
+  }
+}
 
 template <typename R> struct Field {
   const char* key;
