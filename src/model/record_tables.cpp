@@ -26,14 +26,8 @@ const std::vector<Field<ReportEntry>>& entryFields() {
       field(keys::kRowLabels, &R::rowLabels),
       field(keys::kSchedule, &R::schedule),
       field(keys::kRounds, &R::rounds),
-      nested<R, std::vector<OutlierRecord>>(
-          keys::kOutliers, &R::outliers,
-          [](const Json& v) { return recordsOf(v, outlierFields()); },
-          [](const std::vector<OutlierRecord>& o) { return writeRecords(o, outlierFields()); }),
-      nested<R, std::vector<LinkPeakRecord>>(
-          keys::kLinkPeaks, &R::linkPeaks,
-          [](const Json& v) { return recordsOf(v, linkPeakFields()); },
-          [](const std::vector<LinkPeakRecord>& l) { return writeRecords(l, linkPeakFields()); }),
+      records(keys::kOutliers, &R::outliers, outlierFields),
+      records(keys::kLinkPeaks, &R::linkPeaks, linkPeakFields),
       {keys::kAbovePeak,
        [](R& r, const Json& v) {
          r.abovePeak = v;
@@ -160,9 +154,7 @@ const std::vector<Field<EnvironmentRecord>>& environmentFields() {
          return host;
        }},
       nullable(keys::kNvmlProblem, &R::nvmlProblem),
-      nested<R, std::vector<GpuStateRecord>>(
-          keys::kGpus, &R::gpus, [](const Json& v) { return recordsOf(v, gpuStateFields()); },
-          [](const std::vector<GpuStateRecord>& g) { return writeRecords(g, gpuStateFields()); })};
+      records(keys::kGpus, &R::gpus, gpuStateFields)};
   return fields;
 }
 
@@ -253,11 +245,7 @@ const std::vector<Field<SuspectRecord>>& suspectFields() {
 const std::vector<Field<ConfirmationRecord>>& confirmationFields() {
   using R = ConfirmationRecord;
   static const std::vector<Field<R>> fields = {
-      field(keys::kRuns, &R::runs),
-      nested<R, std::vector<SuspectRecord>>(
-          keys::kTestcases, &R::testcases,
-          [](const Json& v) { return recordsOf(v, suspectFields()); },
-          [](const std::vector<SuspectRecord>& s) { return writeRecords(s, suspectFields()); }),
+      field(keys::kRuns, &R::runs), records(keys::kTestcases, &R::testcases, suspectFields),
       field(keys::kSeconds, &R::seconds), field(keys::kUnconfirmed, &R::unconfirmed)};
   return fields;
 }
@@ -272,23 +260,13 @@ const std::vector<Field<ComparisonSection>>& comparisonFields() {
       field(keys::kBaselineReports, &R::baselineReports),
       field(keys::kTolerancePercent, &R::tolerancePercent),
       field(keys::kRunToRunFloorPercent, &R::runToRunFloorPercent),
-      nested<R, ComparisonCounts>(
-          keys::kSummary, &R::summary,
-          [](const Json& v) { return recordOf(v, comparisonCountFields()); },
-          [](const ComparisonCounts& c) { return writeRecord(c, comparisonCountFields()); }),
-      nested<R, std::vector<ComparedCellRecord>>(
-          keys::kCells, &R::cells, [](const Json& v) { return recordsOf(v, comparedCellFields()); },
-          [](const std::vector<ComparedCellRecord>& c) {
-            return writeRecords(c, comparedCellFields());
-          }),
+      record(keys::kSummary, &R::summary, comparisonCountFields),
+      records(keys::kCells, &R::cells, comparedCellFields),
       field(keys::kOnlyInBaseline, &R::onlyInBaseline),
       field(keys::kOnlyInCurrent, &R::onlyInCurrent),
       field(keys::kNotes, &R::notes),
       field(keys::kDifferentMachines, &R::differentMachines),
-      nested<R, ConfirmationRecord>(
-          keys::kConfirmation, &R::confirmation,
-          [](const Json& v) { return recordOf(v, confirmationFields()); },
-          [](const ConfirmationRecord& c) { return writeRecord(c, confirmationFields()); })};
+      record(keys::kConfirmation, &R::confirmation, confirmationFields)};
   return fields;
 }
 
@@ -357,15 +335,6 @@ const std::vector<Field<ExpectationLineRecord>>& expectationLineFields() {
   return fields;
 }
 
-template <typename R, typename T>
-Field<ExpectationSection> recordList(const char* key,
-                                     std::optional<std::vector<T>> ExpectationSection::*member,
-                                     const std::vector<Field<T>>& (*fields)()) {
-  return nested<ExpectationSection, std::vector<T>>(
-      key, member, [fields](const Json& v) { return recordsOf(v, fields()); },
-      [fields](const std::vector<T>& list) { return writeRecords(list, fields()); });
-}
-
 }  // namespace
 
 const std::vector<Field<ExpectationSection>>& expectationFields() {
@@ -374,17 +343,14 @@ const std::vector<Field<ExpectationSection>>& expectationFields() {
       field(keys::kCheck, &R::check),
       field(keys::kLabel, &R::label),
       field(keys::kPassedCheck, &R::passed),
-      nested<R, ExpectationCounts>(
-          keys::kSummary, &R::summary,
-          [](const Json& v) { return recordOf(v, expectationCountFields()); },
-          [](const ExpectationCounts& c) { return writeRecord(c, expectationCountFields()); }),
-      recordList<R, JudgedMatrixRecord>(keys::kMatrices, &R::matrices, judgedMatrixFields),
-      recordList<R, BelowCellRecord>(keys::kBelow, &R::below, belowCellFields),
-      recordList<R, UnmetRecord>(keys::kUnmet, &R::unmet, unmetFields),
-      recordList<R, NotJudgedRecord>(keys::kNotJudged, &R::notJudged, notJudgedFields),
+      record(keys::kSummary, &R::summary, expectationCountFields),
+      records(keys::kMatrices, &R::matrices, judgedMatrixFields),
+      records(keys::kBelow, &R::below, belowCellFields),
+      records(keys::kUnmet, &R::unmet, unmetFields),
+      records(keys::kNotJudged, &R::notJudged, notJudgedFields),
       field(keys::kNotes, &R::notes),
       field(keys::kFile, &R::file),
-      recordList<R, ExpectationLineRecord>(keys::kExpectations, &R::lines, expectationLineFields),
+      records(keys::kExpectations, &R::lines, expectationLineFields),
       field(keys::kMinPercentOfPeak, &R::minPercentOfPeak)};
   return fields;
 }

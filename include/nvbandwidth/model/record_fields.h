@@ -185,6 +185,22 @@ Json writeRecords(const std::vector<R>& records, const std::vector<Field<R>>& fi
   return list;
 }
 
+// A nested record, or a list of them, read and written by its own table.
+template <typename R, typename T>
+Field<R> record(const char* key, std::optional<T> R::*member,
+                const std::vector<Field<T>>& (*fields)()) {
+  return nested<R, T>(
+      key, member, [fields](const Json& v) { return recordOf(v, fields()); },
+      [fields](const T& r) { return writeRecord(r, fields()); });
+}
+template <typename R, typename T>
+Field<R> records(const char* key, std::optional<std::vector<T>> R::*member,
+                 const std::vector<Field<T>>& (*fields)()) {
+  return nested<R, std::vector<T>>(
+      key, member, [fields](const Json& v) { return recordsOf(v, fields()); },
+      [fields](const std::vector<T>& list) { return writeRecords(list, fields()); });
+}
+
 // The tables of the records (record_tables.cpp).
 const std::vector<Field<ReportEntry>>& entryFields();
 const std::vector<Field<SettingsRecord>>& settingsFields();
