@@ -1,5 +1,5 @@
 // The report writer (report_writer.h): the Report as a document, styled as upstream's writer
-// styled it (json_style.h). The only place besides the reader's scanner where JSON is spelled.
+// styled it (json_style.h).
 #include "model/report_writer.h"
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // The fleet summary (--summarize): its statistics and flag rule, reading report trees (bad files
-// among good ones, upstream's reports, hostile input, with readReport's messages), the one-pass
-// JSON scanner against nlohmann's parser, and the three views (schema, XML, terminal width).
+// among good ones, upstream's reports, hostile input, with readReport's messages) and the three
+// views (schema, XML, terminal width).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
