@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
           nvbw::readReport(nvbw::NamedFile{"--from", path},
                            nvbw::ReadOptions{nvbw::ReportKind::RunOrComparison}, {});
       std::ofstream out(outDir + "/" + name + ".prom", std::ios::binary);
-      out << nvbw::metricsText(report);
+      for (const std::string& piece : nvbw::metricsPieces(report, {})) out << piece;
       if (!out.flush()) throw std::runtime_error("cannot write " + outDir + "/" + name + ".prom");
     } catch (const std::exception& e) {
       std::cerr << "render_metrics: " << path << ": " << e.what() << "\n";

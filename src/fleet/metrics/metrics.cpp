@@ -294,16 +294,6 @@ std::vector<std::string> metricsPieces(const Report& report, const StopRequest& 
   return metrics::metricsPiecesWithin(report, kMaxMetricsBytes, stop);
 }
 
-std::string metricsText(const Report& report) {
-  return metrics::metricsTextWithin(report, kMaxMetricsBytes);
-}
-
-std::string metrics::metricsTextWithin(const Report& report, std::size_t maxBytes) {
-  std::string text;
-  for (const std::string& piece : metricsPiecesWithin(report, maxBytes, {})) text += piece;
-  return text;
-}
-
 std::vector<std::string> metrics::metricsPiecesWithin(const Report& report, std::size_t maxBytes,
                                                       const StopRequest& stop) {
   throwIfStopped(stop);

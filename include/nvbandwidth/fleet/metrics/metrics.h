@@ -102,15 +102,11 @@ namespace nvbw {
 // compared cells. Throws MetricsTooLarge or Interrupted.
 std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop);
 
-// The pieces joined (tests, tools).
-std::string metricsText(const Report& report);
-
 namespace metrics {
 
 // With a budget other than kMaxMetricsBytes (tests).
 std::vector<std::string> metricsPiecesWithin(const Report& report, std::size_t maxBytes,
                                              const StopRequest& stop);
-std::string metricsTextWithin(const Report& report, std::size_t maxBytes);
 
 }  // namespace metrics
 
