@@ -83,9 +83,8 @@ CellComparison compareCell(const HealthyMatrix& b, const Matrix& c, std::size_t 
   cell.row = row;
   cell.col = col;
   cell.unit = b.unit;
-  const HealthyCell& healthy = b.cells[row][col];
   const HealthyBand band =
-      healthyBand({healthy.values, healthy.withinRun}, spreadPrior(c.testcase), tolerancePercent);
+      healthyBand(b.cells[row][col], spreadPrior(c.testcase), tolerancePercent);
   cell.baseline = band.reference;
   cell.baselineReports = band.reports;
   cell.runToRunPercent = band.runToRunPercent;
@@ -95,8 +94,7 @@ CellComparison compareCell(const HealthyMatrix& b, const Matrix& c, std::size_t 
   cell.unstableLimitPercent = band.unstableLimitPercent;
   cell.current = *at(c.values, row, col);
   cell.changePercent = changePercent(cell.baseline, cell.current);
-  if (const std::optional<Spread> spread = at(c.spread, row, col))
-    cell.spreadPercent = spread->noisePercent;
+  cell.spreadPercent = at(c.spread, row, col);
   cell.unstable = aboveUnstableLimit(cell.spreadPercent, cell.unstableLimitPercent);
   cell.verdict = savedReportVerdict(cell);
   cell.suspect = failing(cell.verdict);

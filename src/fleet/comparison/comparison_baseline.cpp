@@ -47,8 +47,8 @@ void mergeCells(const Matrix& m, HealthyMatrix& into) {
       const std::optional<double> value = m.values[r][c];
       if (!value) continue;
       into.cells[r][c].values.push_back(*value);
-      if (const std::optional<Spread> spread = at(m.spread, r, c))
-        into.cells[r][c].withinRun.push_back(spread->noisePercent);
+      if (const std::optional<double> spread = at(m.spread, r, c))
+        into.cells[r][c].withinRun.push_back(*spread);
     }
   }
 }
@@ -81,7 +81,6 @@ void comparison::addBaselineReport(BaselineReports& side, const Report& report,
     side.statuses = r.statuses;
     side.settings = r.settings;
     side.gpus = r.gpus;
-    side.upstream = r.upstream;
   } else {
     noteDifferences(side, r, label);
   }
@@ -97,7 +96,7 @@ void comparison::addBaselineReport(BaselineReports& side, const Report& report,
     const std::size_t n = seen[m.name]++;
     const std::vector<std::size_t>& known = byName[m.name];
     if (n >= known.size()) {
-      side.matrices.push_back({m.name, m.unit, m.testcase, m.bufferSizeMiB, {}});
+      side.matrices.push_back({m.name, m.unit, {}});
       mergeCells(m, side.matrices.back());
       continue;
     }

@@ -38,10 +38,8 @@ void collectConfirmations(CellComparison& cell, const std::vector<Matrix>& runs)
   for (const Matrix& m : runs) {
     const std::optional<double> value = at(m.values, cell.row, cell.col);
     if (!value) continue;
-    const std::optional<Spread> spread = at(m.spread, cell.row, cell.col);
     cell.confirmations.push_back(*value);
-    cell.confirmationSpreads.push_back(spread ? std::optional<double>(spread->noisePercent)
-                                              : std::nullopt);
+    cell.confirmationSpreads.push_back(at(m.spread, cell.row, cell.col));
   }
 }
 

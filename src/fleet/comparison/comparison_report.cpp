@@ -12,10 +12,10 @@ namespace {
 
 // The spread of a cell's samples; nullopt with fewer than 2 samples, where it says nothing about
 // noise, or a median of 0, against which no spread is relative.
-std::optional<Spread> cellSpread(const CellStatistics* cell) {
+std::optional<double> cellSpread(const CellStatistics* cell) {
   if (!cell || cell->samples.size() < 2 || cell->median <= 0.0) return std::nullopt;
   const double spread = std::max(2.0 * cell->stddev, cell->max - cell->min);
-  return Spread{100.0 * spread / cell->median, cell->min, cell->max};
+  return 100.0 * spread / cell->median;
 }
 
 Matrix matrixOf(const MatrixView& m) {

@@ -9,22 +9,20 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
-#include "model/report_keys.h"
 
 namespace nvbw::html {
 
 namespace {
 
 std::string countOf(const std::optional<ComparisonCounts>& summary,
-                    std::optional<std::uint64_t> ComparisonCounts::*field, const char* key) {
+                    std::optional<std::uint64_t> ComparisonCounts::*field) {
   if (!summary) return "unknown";
   return shown((*summary).*field);
 }
 
 // A count of the summary that it holds as a number, in words.
 std::optional<std::string> countIfNumber(const std::optional<ComparisonCounts>& summary,
-                                         std::optional<std::uint64_t> ComparisonCounts::*field,
-                                         const char* key) {
+                                         std::optional<std::uint64_t> ComparisonCounts::*field) {
   if (!summary || !((*summary).*field).has_value()) return std::nullopt;
   return shown((*summary).*field);
 }
@@ -35,22 +33,20 @@ bool is(const std::optional<std::string>& field, const char* text) {
 
 std::string summaryText(const ComparisonSection& comparison) {
   const std::optional<ComparisonCounts>& summary = comparison.summary;
-  const auto noisy = countIfNumber(summary, &ComparisonCounts::noisy, keys::kNoisy);
-  const auto unstable = countIfNumber(summary, &ComparisonCounts::unstable, keys::kUnstable);
+  const auto noisy = countIfNumber(summary, &ComparisonCounts::noisy);
+  const auto unstable = countIfNumber(summary, &ComparisonCounts::unstable);
   const std::string baseline =
       comparison.baselineReports && *comparison.baselineReports > 1
           ? " against a baseline of " + std::to_string(*comparison.baselineReports) + " reports"
           : std::string();
-  return countOf(summary, &ComparisonCounts::cells, keys::kCells) + " cells compared" + baseline +
-         ": " + countOf(summary, &ComparisonCounts::same, keys::kSame) + " SAME, " +
-         countOf(summary, &ComparisonCounts::slower, keys::kSlower) + " SLOWER, " +
-         countOf(summary, &ComparisonCounts::faster, keys::kFaster) + " FASTER" +
+  return countOf(summary, &ComparisonCounts::cells) + " cells compared" + baseline + ": " +
+         countOf(summary, &ComparisonCounts::same) + " SAME, " +
+         countOf(summary, &ComparisonCounts::slower) + " SLOWER, " +
+         countOf(summary, &ComparisonCounts::faster) + " FASTER" +
          (noisy ? ", " + *noisy + " NOISY" : std::string()) +
          (unstable ? ", " + *unstable + " UNSTABLE" : std::string()) + "; " +
-         countOf(summary, &ComparisonCounts::onlyInBaseline, keys::kOnlyInBaseline) +
-         " only in the baseline, " +
-         countOf(summary, &ComparisonCounts::onlyInCurrent, keys::kOnlyInCurrent) +
-         " only in this run.";
+         countOf(summary, &ComparisonCounts::onlyInBaseline) + " only in the baseline, " +
+         countOf(summary, &ComparisonCounts::onlyInCurrent) + " only in this run.";
 }
 
 std::string tolerance(const ComparisonSection& c) { return shown(c.tolerancePercent); }

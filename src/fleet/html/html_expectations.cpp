@@ -7,14 +7,13 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
-#include "model/report_keys.h"
 
 namespace nvbw::html {
 
 namespace {
 
 std::string countText(const std::optional<ExpectationCounts>& summary,
-                      std::optional<std::uint64_t> ExpectationCounts::*field, const char* key) {
+                      std::optional<std::uint64_t> ExpectationCounts::*field) {
   if (!summary) return "unknown";
   return shown((*summary).*field);
 }
@@ -22,10 +21,10 @@ std::string countText(const std::optional<ExpectationCounts>& summary,
 std::string headline(const ExpectationSection& check) {
   const std::optional<ExpectationCounts>& s = check.summary;
   return shown(check.label) + ": " + (check.passed == true ? "PASSED" : "FAILED") + ": " +
-         countText(s, &ExpectationCounts::cells, keys::kCells) +
-         " cells: " + countText(s, &ExpectationCounts::met, keys::kMet) + " met, " +
-         countText(s, &ExpectationCounts::below, keys::kBelow) + " BELOW; " +
-         countText(s, &ExpectationCounts::unmet, keys::kUnmet) + " unmet.";
+         countText(s, &ExpectationCounts::cells) +
+         " cells: " + countText(s, &ExpectationCounts::met) + " met, " +
+         countText(s, &ExpectationCounts::below) + " BELOW; " +
+         countText(s, &ExpectationCounts::unmet) + " unmet.";
 }
 
 std::string belowItem(const BelowCellRecord& b) {

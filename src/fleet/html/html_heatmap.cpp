@@ -187,14 +187,15 @@ std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
   const std::string verdict = verdictOf(cell.comparison);
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
   const double top = y + 5, bottom = y + 15;
-  auto at = [](double px, double py) { return number(px) + "," + number(py); };
+  auto point = [](double px, double py) { return number(px) + "," + number(py); };
   if (verdict == "UNSTABLE")  // a diamond: failing, not in one direction
     return emptyElement(
-        "polygon", attr("class", "verdict-marker") +
-                       attr("points", at(mid, top) + " " + at(right, (top + bottom) / 2) + " " +
-                                          at(mid, bottom) + " " + at(left, (top + bottom) / 2)) +
-                       attr("fill", kUnstableColour) + attr("stroke", "#ffffff") +
-                       attr("stroke-width", "1.5"));
+        "polygon",
+        attr("class", "verdict-marker") +
+            attr("points", point(mid, top) + " " + point(right, (top + bottom) / 2) + " " +
+                               point(mid, bottom) + " " + point(left, (top + bottom) / 2)) +
+            attr("fill", kUnstableColour) + attr("stroke", "#ffffff") +
+            attr("stroke-width", "1.5"));
   if (verdict == "NOISY")  // a hollow circle: inconclusive
     return emptyElement("circle", attr("class", "verdict-marker") + attr("cx", number(mid)) +
                                       attr("cy", number((top + bottom) / 2)) + attr("r", "4.5") +
@@ -202,7 +203,6 @@ std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
                                       attr("stroke-width", "2"));
   if (verdict != "SLOWER" && verdict != "FASTER") return "";
   const bool slower = verdict == "SLOWER";
-  auto point = [](double px, double py) { return number(px) + "," + number(py); };
   // A triangle in the corner: pointing down for slower, up for faster.
   const std::string points =
       slower ? point(left, top) + " " + point(right, top) + " " + point(mid, bottom)

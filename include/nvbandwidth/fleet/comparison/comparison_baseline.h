@@ -11,24 +11,18 @@
 
 #include "core/stop_request.h"
 #include "fleet/comparison/comparison_report.h"
+#include "fleet/comparison/healthy_band.h"
 
 namespace nvbw {
 
 namespace comparison {
 
-// One cell over the baseline reports that have a value for it (none: N/A everywhere).
-struct HealthyCell {
-  std::vector<double> values;
-  std::vector<double> withinRun;  // the spreads of the reports whose cell has >= 2 samples
-};
-
-// One matrix key (occurrence) over the reports: the n-th matrix named `name` of each report.
+// One matrix key (occurrence) over the reports: the n-th matrix named `name` of each report, each
+// cell over the reports that have a value for it (no values: N/A everywhere).
 struct HealthyMatrix {
   std::string name;
   std::string unit;
-  std::string testcase;
-  std::optional<std::uint64_t> bufferSizeMiB;
-  std::vector<std::vector<HealthyCell>> cells;
+  std::vector<std::vector<HealthySide>> cells;
 };
 
 // One note per setting that differs between two reports' settings:
@@ -47,7 +41,6 @@ struct BaselineReports {
   std::optional<std::size_t> gpus;
   std::optional<std::uint64_t> logicalGpus;  // every report's (they must agree)
   MachineShape machine;                      // the first report's
-  bool upstream = false;
   // Every report's run-level notes, and how the later reports differ from the first.
   std::vector<std::string> notes;
 };

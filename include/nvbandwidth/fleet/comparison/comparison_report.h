@@ -15,22 +15,15 @@ namespace nvbw::comparison {
 
 using Grid = std::vector<std::vector<std::optional<double>>>;
 
-// How far a cell's samples spread: its noise in percent (100 x max(2 x stddev, max - min) /
-// median) and its smallest and largest sample.
-struct Spread {
-  double noisePercent = 0.0;
-  double min = 0.0;
-  double max = 0.0;
-};
-using SpreadGrid = std::vector<std::vector<std::optional<Spread>>>;
-
 // One matrix, as both layouts reduce to it.
 struct Matrix {
   std::string name;
   std::string unit;
-  Grid values;           // nullopt: N/A
-  SpreadGrid spread;     // per cell; nullopt where there are fewer than 2 samples (or none)
-  std::string testcase;  // the entry's `testcase`, else its name
+  Grid values;  // nullopt: N/A
+  // Per cell, how far its samples spread: its noise in percent (100 x max(2 x stddev, max - min)
+  // / median); nullopt where there are fewer than 2 samples (or none).
+  Grid spread;
+  std::string testcase;                        // the entry's `testcase`, else its name
   std::optional<std::uint64_t> bufferSizeMiB;  // the entry's `bufferSize_MiB` (--sweep)
 };
 
