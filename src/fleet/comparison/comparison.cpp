@@ -36,22 +36,15 @@ const char* verdictName(Verdict v) {
 
 bool failing(Verdict v) { return v == Verdict::Slower || v == Verdict::Unstable; }
 
-Baseline::Baseline() : reports_(std::make_unique<BaselineReports>()) {}
-Baseline::~Baseline() = default;
-Baseline::Baseline(Baseline&&) noexcept = default;
-Baseline& Baseline::operator=(Baseline&&) noexcept = default;
-
-std::size_t Baseline::reports() const { return reports_->reports; }
-
 std::optional<std::string>
 Baseline::logicalGpusProblem(const std::string& current,
                              std::optional<std::uint64_t> logicalGpus) const {
-  if (reports_->reports == 0) return std::nullopt;
-  return logicalGpusMismatch("the baseline", reports_->logicalGpus, current, logicalGpus);
+  if (reports_.reports == 0) return std::nullopt;
+  return logicalGpusMismatch("the baseline", reports_.logicalGpus, current, logicalGpus);
 }
 
 void Baseline::add(const Report& report, const std::string& label, const StopRequest& stop) {
-  addBaselineReport(*reports_, report, label, stop);
+  addBaselineReport(reports_, report, label, stop);
 }
 
 std::size_t Comparison::count(Verdict v) const {

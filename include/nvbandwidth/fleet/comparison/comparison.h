@@ -46,19 +46,15 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/stop_request.h"
+#include "fleet/comparison/comparison_baseline.h"
 #include "model/report.h"
 
 namespace nvbw {
-
-namespace comparison {
-struct BaselineReports;  // comparison_baseline.h
-}
 
 // NotJudged: the two sides are reports of different machines (GPU models or counts): every cell
 // is shown with its change, and none is judged.
@@ -148,24 +144,20 @@ struct Comparison {
 // added (the Reports need not outlive it).
 class Baseline {
  public:
-  Baseline();
-  ~Baseline();
-  Baseline(Baseline&&) noexcept;
-  Baseline& operator=(Baseline&&) noexcept;
   // `label` names the report in notes: "baseline" for the first, "baseline 2 (b.json)" for
   // instance. Throws Interrupted when `stop` reports a signal (asked every matrix), UsageError
   // when its GPUs are logical and the first report's are not, or the other way round.
   void add(const Report& report, const std::string& label = "baseline",
            const StopRequest& stop = {});
-  std::size_t reports() const;
-  const comparison::BaselineReports& merged() const { return *reports_; }
+  std::size_t reports() const { return reports_.reports; }
+  const comparison::BaselineReports& merged() const { return reports_; }
   // Why the current side, of `logicalGpus` (nullopt: real GPUs), cannot be judged against these
   // reports (logicalGpusMismatch); nullopt when it can. `current` names it ("this run").
   std::optional<std::string> logicalGpusProblem(const std::string& current,
                                                 std::optional<std::uint64_t> logicalGpus) const;
 
  private:
-  std::unique_ptr<comparison::BaselineReports> reports_;
+  comparison::BaselineReports reports_;
 };
 
 // The saved-report rule (above); no verdict at all between different machines
