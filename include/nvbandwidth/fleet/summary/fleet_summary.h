@@ -48,11 +48,10 @@
 // since a node whose report cannot be read is not known to be good.
 //
 // Reading. Every file is read like --compare's (report_files.h: a regular file, at most 256 MiB,
-// never blocking) and scanned once front to back without building a document (a strict JSON
-// reader: RFC 8259, UTF-8, nested at most kMaxReportDepth levels). What the summary reads is
-// checked as report_shape.h checks it (types, ranges, matrices within the report's GPUs); the rest
-// (samples, environment, timing) is only checked to be JSON. Memory: one file's text, one entry's
-// matrices and the summary (a few hundred bytes per node and column).
+// never blocking) by the report reader with ReadScope::Matrices (report_reader.h: its checks and
+// messages; samples, environment and timing only checked to be JSON), one file per core at a time
+// (at most 8). Memory: those files' texts and Reports, and the summary (a few hundred bytes per
+// node and column).
 #pragma once
 
 #include <cstddef>
@@ -77,7 +76,7 @@ struct SummaryOptions {
 };
 
 // Every report under `paths` (found as report_folders.h finds them), each read, reduced to its
-// row and let go before the next is read. A path that cannot be read or is not a usable report,
+// row and let go (Reading, above). A path that cannot be read or is not a usable report,
 // and a folder that cannot be listed, is listed as unreadable. Throws Interrupted when `stop`
 // reports a signal (asked between folders and files, and while a read blocks).
 FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
