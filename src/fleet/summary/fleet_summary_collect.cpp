@@ -45,16 +45,13 @@ class Collector {
       : summary_(summary), selected_(options.testcases.begin(), options.testcases.end()) {}
 
   void add(const std::string& file, ReportDigest digest) {
-    FleetNode node;
+    FleetNode node = std::move(digest.node);
     node.file = file;
-    node.host = digest.hostSource.empty() ? stemOf(file) : digest.host;
-    node.hostSource = digest.hostSource.empty() ? "file name" : digest.hostSource;
+    if (node.hostSource.empty()) {
+      node.host = stemOf(file);
+      node.hostSource = "file name";
+    }
     node.name = uniqueName(node.host);
-    node.gpuModel = digest.gpuModel;
-    node.gpuCount = digest.gpuCount;
-    node.logicalGpus = digest.logicalGpus;
-    node.upstream = digest.upstream;
-    node.notes = std::move(digest.notes);
     std::vector<std::pair<std::size_t, FleetCell>> passed;
     std::vector<StatusEntry> statuses;
     std::map<std::string, std::size_t> seen;
@@ -62,11 +59,11 @@ class Collector {
       const std::string testcase = e.testcase.empty() ? e.name : e.testcase;
       order(testcase);
       if (++seen[e.name] > 1) continue;  // a repeated key (-t 0 0, a sweep): the first counts
-      if (e.status == "Passed") {
+      if (e.cell.status == FleetStatus::Passed) {
         if (!isSelected(e.name, testcase)) continue;
-        passed.emplace_back(column(e, testcase), passedCell(e));
+        passed.emplace_back(column(e, testcase), std::move(e.cell));
       } else {
-        statuses.push_back({e.name, statusCell(e), e.latency});
+        statuses.push_back({e.name, std::move(e.cell), e.latency});
       }
     }
     for (const auto& [name, count] : seen)
@@ -141,30 +138,6 @@ class Collector {
     columns_.push_back({e.name, testcase, e.latency ? "ns" : "GB/s", e.description});
     index_.emplace(e.name, columns_.size() - 1);
     return columns_.size() - 1;
-  }
-
-  static FleetCell passedCell(EntryDigest& e) {
-    FleetCell cell;
-    cell.status = FleetStatus::Passed;
-    cell.entryStatus = "Passed";
-    cell.hasValues = e.hasMatrix;
-    cell.sum = e.sum;
-    cell.worst = e.worst;
-    cell.worstRow = e.worstRow;
-    cell.worstCol = e.worstCol;
-    cell.worstCell = std::move(e.worstCell);
-    cell.percentOfPeak = e.percentOfPeak;
-    cell.worstPercentOfPeak = e.worstPercentOfPeak;
-    cell.verdicts = e.verdicts;
-    return cell;
-  }
-
-  static FleetCell statusCell(EntryDigest& e) {
-    FleetCell cell;
-    cell.status = e.status == "Waived" ? FleetStatus::Waived : FleetStatus::Failed;
-    cell.entryStatus = e.status;
-    cell.message = std::move(e.message);
-    return cell;
   }
 
   std::string uniqueName(const std::string& host) {

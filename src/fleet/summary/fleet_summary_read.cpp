@@ -16,10 +16,15 @@ EntryDigest statusDigest(const ReportEntry& e) {
   EntryDigest d;
   d.name = e.name;
   d.testcase = e.testcase.value_or("");
-  d.status = statusName(e.status);
-  d.message = e.status == Status::Waived ? e.waiveReason.value_or("") : e.error.value_or("");
   d.latency = e.unit == Unit::Nanoseconds;
   d.description = e.description.value_or("");
+  d.cell.entryStatus = statusName(e.status);
+  if (e.status == Status::Passed) {
+    d.cell.status = FleetStatus::Passed;
+    return d;
+  }
+  d.cell.status = e.status == Status::Waived ? FleetStatus::Waived : FleetStatus::Failed;
+  d.cell.message = e.status == Status::Waived ? e.waiveReason.value_or("") : e.error.value_or("");
   return d;
 }
 
@@ -39,9 +44,11 @@ EntryDigest matrixDigest(const MatrixView& m) {
   d.name = m.key();
   // The three matrices of upstream's stacked entries are of the entry's testcase.
   d.testcase = m.part().wholeEntry ? e.testcase.value_or("") : e.name;
-  d.status = statusName(Status::Passed);
   d.latency = m.latency();
   d.description = e.description.value_or("");
+  FleetCell& cell = d.cell;
+  cell.status = FleetStatus::Passed;
+  cell.entryStatus = statusName(Status::Passed);
   double sum = 0.0, peakSum = 0.0, valueWithPeakSum = 0.0;
   bool any = false, anyPeak = false;
   for (std::size_t r = 0; r < m.rows(); ++r)
@@ -49,10 +56,10 @@ EntryDigest matrixDigest(const MatrixView& m) {
       const OrNull v = m.value(r, c);
       if (!v) continue;
       sum += *v;
-      if (!any || (d.latency ? *v > d.worst : *v < d.worst)) {
-        d.worst = *v;
-        d.worstRow = static_cast<std::uint32_t>(r);
-        d.worstCol = static_cast<std::uint32_t>(c);
+      if (!any || (d.latency ? *v > cell.worst : *v < cell.worst)) {
+        cell.worst = *v;
+        cell.worstRow = static_cast<std::uint32_t>(r);
+        cell.worstCol = static_cast<std::uint32_t>(c);
       }
       any = true;
       const OrNull peak = cellPeak(m, r, c, *v);
@@ -62,12 +69,12 @@ EntryDigest matrixDigest(const MatrixView& m) {
         anyPeak = true;
       }
     }
-  d.hasMatrix = any;
-  d.sum = m.sum().value_or(sum);
+  cell.hasValues = any;
+  cell.sum = m.sum().value_or(sum);
   if (any) {
-    d.worstCell = cellName(m.part().axes, m.rows(), d.worstRow, d.worstCol);
-    d.worstPercentOfPeak = m.percent(d.worstRow, d.worstCol);
-    if (anyPeak && !d.latency) d.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
+    cell.worstCell = cellName(m.part().axes, m.rows(), cell.worstRow, cell.worstCol);
+    cell.worstPercentOfPeak = m.percent(cell.worstRow, cell.worstCol);
+    if (anyPeak && !d.latency) cell.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
   }
   return d;
 }
@@ -89,7 +96,7 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
 
 // The GPUs' models ("NVIDIA H200", "A + B" for a mix, "unknown") and count, and the host the
 // device list names.
-void describeGpus(const Report& r, ReportDigest& d, std::string& deviceHost) {
+void describeGpus(const Report& r, FleetNode& d, std::string& deviceHost) {
   if (r.gpuDeviceList)
     for (const std::string& entry : *r.gpuDeviceList) {
       deviceHost = readDeviceListEntry(entry).host;
@@ -102,7 +109,7 @@ void describeGpus(const Report& r, ReportDigest& d, std::string& deviceHost) {
   d.gpuModel = joined.empty() ? "unknown" : joined;
 }
 
-void nameHost(const Report& r, const std::string& deviceHost, ReportDigest& d) {
+void nameHost(const Report& r, const std::string& deviceHost, FleetNode& d) {
   if (r.hostname && !r.hostname->empty()) {
     d.host = *r.hostname;
     d.hostSource = "hostname";
@@ -118,11 +125,11 @@ void nameHost(const Report& r, const std::string& deviceHost, ReportDigest& d) {
 
 ReportDigest digestOf(const Report& r) {
   ReportDigest d;
-  d.upstream = r.upstream();
-  d.logicalGpus = r.logicalGpus;
+  d.node.upstream = r.upstream();
+  d.node.logicalGpus = r.logicalGpus;
   std::string deviceHost;
-  describeGpus(r, d, deviceHost);
-  nameHost(r, deviceHost, d);
+  describeGpus(r, d.node, deviceHost);
+  nameHost(r, deviceHost, d.node);
   const std::map<std::string, ReportVerdicts> verdicts = verdictsOf(r);
   for (const ReportEntry& e : *r.testcases) {
     if (!e.passedWithMatrix()) {
@@ -132,10 +139,11 @@ ReportDigest digestOf(const Report& r) {
     for (const MatrixPart& part : e.parts) d.entries.push_back(matrixDigest(MatrixView(e, part)));
   }
   for (EntryDigest& e : d.entries)
-    if (const auto found = verdicts.find(e.name); found != verdicts.end())
-      e.verdicts = found->second;
-  if (r.error) d.notes.push_back("the run reported an error: " + *r.error);
-  if (r.interrupted) d.notes.push_back("the run was interrupted by " + *r.interrupted);
+    if (const auto found = verdicts.find(e.name);
+        found != verdicts.end() && e.cell.status == FleetStatus::Passed)
+      e.cell.verdicts = found->second;
+  if (r.error) d.node.notes.push_back("the run reported an error: " + *r.error);
+  if (r.interrupted) d.node.notes.push_back("the run was interrupted by " + *r.interrupted);
   return d;
 }
 

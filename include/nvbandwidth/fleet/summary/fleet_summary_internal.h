@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,34 +12,20 @@
 
 namespace nvbw::summary {
 
-// One testcase entry of a report, reduced to what the summary shows.
+// One testcase entry of a report, reduced to what the summary shows: its column's facts and its
+// cell (status, message; passed: SUM, worst cell, percents of peak, the report's own verdicts).
 struct EntryDigest {
   std::string name;      // matrix key (or testcase name for an entry without a matrix)
   std::string testcase;  // the testcase it is a matrix of; empty: the name
-  std::string status;    // Passed, Waived, ERROR, Running
-  std::string message;   // error or waive_reason
   std::string description;
   bool latency = false;
-  bool hasMatrix = false;  // Passed with at least one value
-  double sum = 0.0;
-  double worst = 0.0;
-  std::uint32_t worstRow = 0;
-  std::uint32_t worstCol = 0;
-  std::string worstCell;  // cellName of the worst cell
-  std::optional<double> percentOfPeak;
-  std::optional<double> worstPercentOfPeak;
-  ReportVerdicts verdicts;  // the report's own verdicts of this matrix
+  FleetCell cell;
 };
 
-// One report, reduced.
+// One report, reduced: its node (no file, name or cells yet; hostSource empty: no host recorded)
+// and its entries.
 struct ReportDigest {
-  std::string host;
-  std::string hostSource;  // "hostname", "GPU Device list", "processes"; empty: none recorded
-  std::string gpuModel;
-  std::size_t gpuCount = 0;
-  std::optional<std::uint64_t> logicalGpus;
-  bool upstream = false;
-  std::vector<std::string> notes;
+  FleetNode node;
   std::vector<EntryDigest> entries;
 };
 
