@@ -21,12 +21,12 @@
 #include "engine/copy_run.h"
 #include "engine/kernel_failure.h"
 #include "engine/plan_groups.h"
-#include "engine/sample_issues.h"
 #include "engine/sample_recording.h"
 #include "fake_topology.h"
 #include "output_fixtures.h"
 #include "platform/gpu.h"
 #include "platform/logical_gpus.h"
+#include "sample_issues.h"
 
 namespace nvbw::test {
 namespace {
@@ -195,7 +195,7 @@ class FakeMeasuringExecutor final : public PlanExecutor {
 
   // A confidential-computing device (NVBW_FAKE_CONFIDENTIAL=1): a copy between host and device
   // memory blocks the thread that issues it until its stream is idle, so a sample issued in an
-  // order that waits for itself never ends (engine/sample_issues.h: the order the sample
+  // order that waits for itself never ends (sample_issues.h: the order the sample
   // protocol issues, replayed here); and a copy kernel that touches host memory reads and writes
   // it through encrypted bounce buffers, so what it wrote is wrong.
   void confidentialDevice(SampleTiming timing, const std::vector<const Measurement*>& ms) const {

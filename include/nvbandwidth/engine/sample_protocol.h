@@ -48,8 +48,8 @@ class SampleProtocol {
   std::vector<SampleTimes> run(unsigned sample);
 
  private:
-  // SampleTiming::InOrder (engine/sample_issues.h): no latch; host memory filled and checked by
-  // the CPU; each stream's copies issued in order, a group's streams by threads started together.
+  // SampleTiming::InOrder (tests/support/sample_issues.h): no latch; the CPU fills and checks host
+  // memory; each stream's copies issued in order, a group's streams by threads started together.
   std::vector<SampleTimes> runInOrder(unsigned sample);
   void issueInOrder(CopyRun& c);
   void fill(unsigned sample);

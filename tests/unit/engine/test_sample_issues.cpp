@@ -1,11 +1,11 @@
-// The order a sample issues its work in (engine/sample_issues.h), and what a confidential-
+// The order a sample issues its work in (tests/support/sample_issues.h), and what a confidential-
 // computing host makes of it: a latched sample of host copies never ends there, one timed in
 // order does.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "engine/sample_issues.h"
+#include "sample_issues.h"
 
 namespace nvbw::engine {
 namespace test_sample_issues {

@@ -1,7 +1,8 @@
 // The order in which one sample issues its work, as data: the one order the sample protocol
 // follows (sample_protocol.cpp) for each way of timing (plans/plan.h, SampleTiming), and what a
 // confidential-computing host makes of it. Pure, so the fake platform replays the same order on
-// its confidential device and the tests show which order hangs there.
+// its confidential device and the tests show which order hangs there. A model of the product
+// (engine/sample_protocol.cpp), kept with the tests: the product never asks it.
 //
 // On a confidential-computing host, a copy between pinned host memory and the device blocks the
 // thread that issues it until it and everything queued before it on its stream have finished.

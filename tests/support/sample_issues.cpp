@@ -1,4 +1,4 @@
-#include "engine/sample_issues.h"
+#include "sample_issues.h"
 
 #include <set>
 
