@@ -34,7 +34,6 @@
 #include "report/listing.h"
 #include "report/output.h"
 #include "report/output_fanout.h"
-#include "report/output_json.h"
 #include "report/output_text.h"
 #include "report/progress_display.h"
 #include "report/report_builder.h"

@@ -47,7 +47,6 @@ class LocalCoordinator final : public SampleCoordinator {
 
   bool timedOut() override { return flags()->timedOut != 0; }
   void combine(const Measurement&, MeasurementSamples&) override {}
-  bool executes(const CopySpec&) const override { return true; }
 
  private:
   HostFlags* flags() { return static_cast<HostFlags*>(flags_.data()); }

@@ -243,7 +243,6 @@ void ReportBuilder::finish(const RunEnd& end) {
     report_.memory = memoryRecord(end.timing->memory);
     report_.operations = operationsValue(end.timing->operations);
   }
-  if (finished_) finished_(report_);
 }
 
 // A run warning: upstream's `warning` holds the last one (each replaced the one before).

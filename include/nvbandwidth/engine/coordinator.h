@@ -54,8 +54,6 @@ class SampleCoordinator {
   // Completes a measurement's samples with those of the copies other processes executed (each
   // process measured its own copies). Nothing to do in a single process.
   virtual void combine(const Measurement& m, MeasurementSamples& samples) = 0;
-  // Whether this process issues `copy`.
-  virtual bool executes(const CopySpec& copy) const = 0;
 };
 
 std::unique_ptr<SampleCoordinator> makeLocalCoordinator(const Gpu& gpu);

@@ -59,8 +59,6 @@ class Verifier {
   // differs (or a sum that is not the expected one). Without `hostOnGpu` the CPU compares all of
   // host memory (a GPU cannot read it correctly on a confidential-computing host).
   void run(const std::vector<Check>& checks, unsigned sample, bool hostOnGpu = true);
-  // The share of host checks the GPUs take now.
-  double hostShareOnGpus() const { return share_.gpuShare(); }
 
  private:
   struct Timer {

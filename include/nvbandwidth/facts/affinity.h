@@ -10,14 +10,13 @@
 namespace nvbw {
 
 // Sets the calling thread's affinity for the scope and restores the previous mask afterwards.
-// If the affinity cannot be set, the guard does nothing (ok() is false).
+// If the affinity cannot be set, the guard does nothing.
 class AffinityGuard {
  public:
   explicit AffinityGuard(const std::vector<int>& cpus);
   ~AffinityGuard();
   AffinityGuard(const AffinityGuard&) = delete;
   AffinityGuard& operator=(const AffinityGuard&) = delete;
-  bool ok() const { return applied_; }
 
  private:
   cpu_set_t previous_{};

@@ -5,7 +5,6 @@
 // as it is, without the document being written and read back.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,10 +19,7 @@ inline constexpr const char* kJsonSchemaVersion = "1.0";
 
 class ReportBuilder final : public Output {
  public:
-  // `finished`, where given, is called with the Report at the end of finish().
-  explicit ReportBuilder(OutputSettings settings = {},
-                         std::function<void(const Report&)> finished = {})
-      : settings_(settings), finished_(std::move(finished)) {}
+  explicit ReportBuilder(OutputSettings settings = {}) : settings_(settings) {}
 
   void header(const RunHeader& header) override;
   void testcaseStarted(const std::string& key) override { running_ = key; }
@@ -40,7 +36,6 @@ class ReportBuilder final : public Output {
   void addEntry(ReportEntry entry);
 
   OutputSettings settings_;
-  std::function<void(const Report&)> finished_;
   Statistic statistic_ = Statistic::Median;
   Report report_;
   std::string running_;

@@ -16,7 +16,7 @@
 #include "plans/registry.h"
 #include "platform/driver.h"
 #include "registry_counts.h"
-#include "report/output_json.h"
+#include "report/report_builder.h"
 #include "text_search.h"
 
 namespace nvbw {

@@ -9,10 +9,11 @@
 #include "dcgm_check.h"
 #include "golden.h"
 #include "model/json_style.h"
+#include "model/report_writer.h"
 #include "output_fixtures.h"
 #include "report/listing.h"
 #include "report/output.h"
-#include "report/output_json.h"
+#include "report/report_builder.h"
 
 namespace nvbw {
 namespace test_output_json {
@@ -21,10 +22,34 @@ using namespace test;
 
 using nlohmann::json;
 
+// The JSON output as -j makes it (app/application.cpp): the run's Report, built as the run goes
+// and written by the report model's writer once the run has finished.
+class JsonOutput final : public Output {
+ public:
+  JsonOutput(std::ostream& out, OutputSettings settings) : out_(out), report_(settings) {}
+  void header(const RunHeader& header) override { report_.header(header); }
+  void testcaseStarted(const std::string& key) override { report_.testcaseStarted(key); }
+  void testcaseFinished(const TestcaseResult& result) override { report_.testcaseFinished(result); }
+  void globalError(const std::string& message, const std::string& detail) override {
+    report_.globalError(message, detail);
+  }
+  void sweepFinished(const SweepTable& table) override { report_.sweepFinished(table); }
+  void finish(const RunEnd& end) override {
+    report_.finish(end);
+    writeReportJson(out_, report_.report());
+    out_ << "\n" << std::flush;
+  }
+
+ private:
+  std::ostream& out_;
+  ReportBuilder report_;
+};
+
 struct Captured {
   std::ostringstream out;
   std::unique_ptr<Output> output;
-  explicit Captured(OutputSettings settings = {}) : output(makeJsonOutput(out, settings)) {}
+  explicit Captured(OutputSettings settings = {})
+      : output(std::make_unique<JsonOutput>(out, settings)) {}
 };
 
 TEST(JsonOutput, OneGpuRunMatchesGolden) {

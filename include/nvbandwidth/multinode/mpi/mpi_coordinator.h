@@ -27,7 +27,6 @@ class MpiCoordinator final : public SampleCoordinator {
   void checkpoint(bool ok) override;
   bool timedOut() override;
   void combine(const Measurement& m, MeasurementSamples& samples) override;
-  bool executes(const CopySpec& copy) const override { return copy.execProcess == comm_.rank(); }
 
  private:
   void setLatch(int value);
