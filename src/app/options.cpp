@@ -187,6 +187,18 @@ po::options_description describeOptions() {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+// "invalid value 'TEXT' for --OPTION: WHY".
+UsageError invalidValue(const std::string& text, const std::string& option,
+                        const std::string& why) {
+  return UsageError("invalid value " + quotedArgument(text) + " for --" + option + ": " + why);
+}
+
+// The values of a list option, none of which may be empty (`message` says so).
+void refuseEmptyNames(const std::vector<std::string>& values, const char* message) {
+  for (const std::string& value : values)
+    if (value.empty()) throw UsageError(message);
+}
+
 bool allDigits(const std::string& text, std::size_t from) {
   if (from >= text.size()) return false;
   for (std::size_t i = from; i < text.size(); ++i)
@@ -198,20 +210,19 @@ bool allDigits(const std::string& text, std::size_t from) {
 // rejected so that a typo never turns into a surprising size.
 template <typename T>
 T parseWholeNumber(const std::string& text, const std::string& option, const char* what) {
-  auto invalid = [&](const std::string& why) {
-    return UsageError("invalid value " + quotedArgument(text) + " for --" + option + ": " + why);
-  };
   if (!text.empty() && text[0] == '-')
-    throw invalid(allDigits(text, 1) ? "must not be negative" : std::string("expected ") + what);
+    throw invalidValue(text, option,
+                       allDigits(text, 1) ? "must not be negative"
+                                          : std::string("expected ") + what);
   const std::size_t first = (!text.empty() && text[0] == '+') ? 1 : 0;
-  if (!allDigits(text, first)) throw invalid(std::string("expected ") + what);
+  if (!allDigits(text, first)) throw invalidValue(text, option, std::string("expected ") + what);
 
   constexpr T kMax = std::numeric_limits<T>::max();
   T value = 0;
   for (std::size_t i = first; i < text.size(); ++i) {
     const T digit = static_cast<T>(text[i] - '0');
     if (value > (kMax - digit) / 10)
-      throw invalid("too large (at most " + std::to_string(kMax) + ")");
+      throw invalidValue(text, option, "too large (at most " + std::to_string(kMax) + ")");
     value = static_cast<T>(value * 10 + digit);
   }
   return value;
@@ -220,14 +231,11 @@ T parseWholeNumber(const std::string& text, const std::string& option, const cha
 // -1 (every pair) or a positive count.
 long long parseTargetNumPairs(const std::string& text) {
   if (text == "-1") return -1;
-  if (!text.empty() && text[0] == '-')
-    throw UsageError("invalid value " + quotedArgument(text) +
-                     " for --targetNumPairs: expected -1 (all pairs) or a positive number");
-  const long long value = parseWholeNumber<long long>(text, "targetNumPairs", "a whole number");
-  if (value == 0)
-    throw UsageError("invalid value " + quotedArgument(text) +
-                     " for --targetNumPairs: expected -1 (all pairs) or a positive number");
-  return value;
+  if (text.empty() || text[0] != '-')
+    if (const long long value =
+            parseWholeNumber<long long>(text, "targetNumPairs", "a whole number"))
+      return value;
+  throw invalidValue(text, "targetNumPairs", "expected -1 (all pairs) or a positive number");
 }
 
 bool looksLikeGpu(const std::string& token) {
@@ -258,8 +266,7 @@ double parsePercent(const std::string& text, const std::string& option) {
                                 : (dot == 0 || allDigits(text.substr(0, dot), 0)) &&
                                       (dot + 1 == text.size() || allDigits(text, dot + 1)));
   if (!digitsAround || text.size() > 12)
-    throw UsageError("invalid value " + quotedArgument(text) + " for --" + option +
-                     ": expected a percentage such as 5 or 2.5");
+    throw invalidValue(text, option, "expected a percentage such as 5 or 2.5");
   return std::stod(text);
 }
 
@@ -286,8 +293,8 @@ void readVerdictOptions(const po::variables_map& vm, Options& options) {
 // What --confirm and the expectations can be used with.
 void validateVerdictOptions(const Options& o) {
   if (o.confirmRuns > kMaxConfirmRuns)
-    throw UsageError("invalid value '" + std::to_string(o.confirmRuns) +
-                     "' for --confirm: at most " + std::to_string(kMaxConfirmRuns) + " runs");
+    throw invalidValue(std::to_string(o.confirmRuns), "confirm",
+                       "at most " + std::to_string(kMaxConfirmRuns) + " runs");
   if (o.confirmGiven && o.baseline.empty())
     throw UsageError("--confirm measures again the cells slower or unstable against --baseline: "
                      "it needs --baseline FILE");
@@ -307,8 +314,7 @@ void readFleetOutputOptions(const po::variables_map& vm, const std::vector<std::
   } else if (!operands.empty()) {
     throw UsageError("unexpected argument " + quotedArgument(operands.front()));
   }
-  for (const std::string& path : options.summarize)
-    if (path.empty()) throw UsageError("--summarize needs report files, not an empty name");
+  refuseEmptyNames(options.summarize, "--summarize needs report files, not an empty name");
   options.metrics = stringOption(vm, "metrics");
   options.output = stringOption(vm, "output");
   if (!options.output.empty()) checkOutputPattern(options.output);
@@ -317,11 +323,9 @@ void readFleetOutputOptions(const po::variables_map& vm, const std::vector<std::
 void readFleetOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
                       Options& options) {
   if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
-  for (const std::string& path : options.compare)
-    if (path.empty()) throw UsageError("--compare needs report files, not an empty name");
+  refuseEmptyNames(options.compare, "--compare needs report files, not an empty name");
   if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::vector<std::string>>();
-  for (const std::string& path : options.baseline)
-    if (path.empty()) throw UsageError("--baseline needs a value, not an empty one");
+  refuseEmptyNames(options.baseline, "--baseline needs a value, not an empty one");
   options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
   options.sweep = stringOption(vm, "sweep");
   options.noProgress = vm["no-progress"].as<bool>();
@@ -414,8 +418,7 @@ void readInterfaceOptions(const po::variables_map& vm,
   if (vm.count("format")) {
     const std::string& format = vm["format"].as<std::string>();
     if (format != "text" && format != "json" && format != "perf")
-      throw UsageError("invalid value " + quotedArgument(format) +
-                       " for --format: expected text, json or perf");
+      throw invalidValue(format, "format", "expected text, json or perf");
     if (format != "json" && options.json)
       throw UsageError("--format " + format + " and -j/--json cannot be used together");
     options.json = format == "json";
@@ -432,9 +435,7 @@ void readInterfaceOptions(const po::variables_map& vm,
   if (vm.count("compat")) {
     const std::string& text = vm["compat"].as<std::string>();
     const std::optional<CompatMode> mode = parseCompatMode(text);
-    if (!mode)
-      throw UsageError("invalid value " + quotedArgument(text) + " for --compat: expected " +
-                       compatModeChoices());
+    if (!mode) throw invalidValue(text, "compat", std::string("expected ") + compatModeChoices());
     options.compat = *mode;
   } else if (fromVariable) {
     options.compat = *fromVariable;
@@ -502,8 +503,7 @@ Options parseOptions(const std::vector<std::string>& args,
   options.schedule = stringOption(vm, "schedule");
   if (!options.schedule.empty() && options.schedule != "pairs" && options.schedule != "rounds" &&
       options.schedule != "force-rounds")
-    throw UsageError("invalid value " + quotedArgument(options.schedule) +
-                     " for --schedule: expected pairs, rounds or force-rounds");
+    throw invalidValue(options.schedule, "schedule", "expected pairs, rounds or force-rounds");
   return options;
 }
 
