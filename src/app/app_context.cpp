@@ -12,6 +12,11 @@ std::string usageErrorLine(const std::string& message) {
   return "nvbandwidth: " + escapeForTerminal(message) + " (see nvbandwidth --help)\n";
 }
 
+int refuseUsage(AppContext& ctx, const std::string& message) {
+  ctx.err << usageErrorLine(message) << std::flush;
+  return kExitUsage;
+}
+
 std::optional<std::string> agreedUsageProblem(const AppContext& ctx,
                                               const std::optional<std::string>& mine) {
   if (!ctx.comm || ctx.comm->size() < 2) return mine;

@@ -306,10 +306,8 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   } catch (const std::exception& e) {
     return startupFailed(h, e.what(), errorDetail(e));
   }
-  if (const auto problem = agreedUsageProblem(ctx_, machineUsageProblem(h.system, pairs))) {
-    ctx_.err << usageErrorLine(*problem) << std::flush;
-    return kExitUsage;
-  }
+  if (const auto problem = agreedUsageProblem(ctx_, machineUsageProblem(h.system, pairs)))
+    return refuseUsage(ctx_, *problem);
   for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
     h.warnings.push_back(std::move(note));
   SingleProcess alone;
@@ -464,25 +462,13 @@ bool RunCommand::failsExpectations(Report& report) {
 // second signal ends the process), else a signal while they are made ends the command.
 int RunCommand::writeViewFiles(const Report& report, bool interrupted) {
   const StopRequest stop = interrupted ? StopRequest() : ctx_.stopRequested;
-  std::vector<FileWrite> writes;
-  if (files_.html)
-    writes.push_back(
-        {&*files_.html, [&] { return writeHtmlFile(ctx_, *files_.html, report, stop); }});
-  if (files_.metrics)
-    writes.push_back(
-        {&*files_.metrics, [&] { return writeMetricsFile(ctx_, *files_.metrics, report, stop); }});
-  if (files_.output)
-    writes.push_back({&*files_.output, [&] {
-                        int status = kExitOk;
-                        if (files_.outputFormat == ReportFormat::Text)
-                          status = writeViewFile(ctx_, *files_.output, outputCopy_.str());
-                        else if (files_.outputFormat == ReportFormat::Html)
-                          status = writeHtmlFile(ctx_, *files_.output, report, stop);
-                        else
-                          status = writeViewFile(ctx_, *files_.output, reportJson(report) + "\n");
-                        return status;
-                      }});
-  return writeFiles(ctx_, writes, stop);
+  return writeReportFiles(ctx_, files_, report, stop, [&] {
+    if (files_.outputFormat == ReportFormat::Text)
+      return writeViewFile(ctx_, *files_.output, outputCopy_.str());
+    if (files_.outputFormat == ReportFormat::Html)
+      return writeHtmlFile(ctx_, *files_.output, report, stop);
+    return writeViewFile(ctx_, *files_.output, reportJson(report) + "\n");
+  });
 }
 
 int helpOrListing(const Options& options, const std::vector<TestcaseDef>& registry,
@@ -665,11 +651,7 @@ int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
   if (context.comm && context.comm->size() > 1)
     if (std::optional<std::string> differs = differentCommandLines(*context.comm, args, compat))
       problem = differs;
-  problem = agreedUsageProblem(context, problem);
-  if (problem) {
-    context.err << usageErrorLine(*problem) << std::flush;
-    return kExitUsage;
-  }
+  if ((problem = agreedUsageProblem(context, problem))) return refuseUsage(context, *problem);
   return runApplication(options, context);
 }
 

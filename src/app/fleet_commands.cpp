@@ -247,6 +247,14 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   return files;
 }
 
+namespace {
+
+// One file a command writes: its target, and what writes it.
+struct FileWrite {
+  const OutputFile* file;
+  std::function<int()> write;
+};
+
 int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopRequest& stop) {
   int status = kExitOk;
   std::vector<std::string> written, notWritten;
@@ -278,12 +286,24 @@ int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopR
   throw *stopped;
 }
 
+}  // namespace
+
+int writeReportFiles(AppContext& ctx, const CommandFiles& files, const Report& report,
+                     const StopRequest& stop, const std::function<int()>& output) {
+  std::vector<FileWrite> writes;
+  if (files.html)
+    writes.push_back({&*files.html, [&] { return writeHtmlFile(ctx, *files.html, report, stop); }});
+  if (files.metrics)
+    writes.push_back(
+        {&*files.metrics, [&] { return writeMetricsFile(ctx, *files.metrics, report, stop); }});
+  if (files.output) writes.push_back({&*files.output, output});
+  return writeFiles(ctx, writes, stop);
+}
+
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   if (const auto problem =
-          files.baseline.logicalGpusProblem("the current report", files.current->logicalGpus)) {
-    ctx.err << usageErrorLine(*problem) << std::flush;
-    return kExitUsage;
-  }
+          files.baseline.logicalGpusProblem("the current report", files.current->logicalGpus))
+    return refuseUsage(ctx, *problem);
   const Comparison c = compareWithBaseline(files.baseline, *files.current, options.tolerancePercent,
                                            ctx.stopRequested);
   const std::vector<ExpectationResult> checks =
@@ -300,34 +320,17 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   // The page and the metrics show the current report with its verdicts.
   if (files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html))
     files.current->comparison = comparisonSection(c);
-  std::vector<FileWrite> writes;
-  if (files.html)
-    writes.push_back({&*files.html, [&] { return writeHtml(ctx, *files.html, *files.current); }});
-  if (files.metrics)
-    writes.push_back(
-        {&*files.metrics,
-         [&] { return writeMetricsFile(ctx, *files.metrics, *files.current, ctx.stopRequested); }});
-  if (files.output)
-    writes.push_back({&*files.output, [&] {
-                        return writeComparisonOutput(ctx, files, c, checks, *files.current);
-                      }});
-  const int written = writeFiles(ctx, writes, ctx.stopRequested);
+  const int written = writeReportFiles(ctx, files, *files.current, ctx.stopRequested, [&] {
+    return writeComparisonOutput(ctx, files, c, checks, *files.current);
+  });
   if (written != kExitOk) return written;
   if (c.differentMachines) return kExitUsage;  // shown side by side, never judged
   return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
 
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {
-  std::vector<FileWrite> writes;
-  if (files.html)
-    writes.push_back({&*files.html, [&] { return writeHtml(ctx, *files.html, *files.from); }});
-  if (files.metrics)
-    writes.push_back(
-        {&*files.metrics,
-         [&] { return writeMetricsFile(ctx, *files.metrics, *files.from, ctx.stopRequested); }});
-  if (files.output)
-    writes.push_back({&*files.output, [&] { return writeSavedReport(ctx, files); }});
-  return writeFiles(ctx, writes, ctx.stopRequested);
+  return writeReportFiles(ctx, files, *files.from, ctx.stopRequested,
+                          [&] { return writeSavedReport(ctx, files); });
 }
 
 }  // namespace nvbw

@@ -37,8 +37,7 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
     summary = files.summarized ? summarizeReports(*files.summarized, selection, ctx.stopRequested)
                                : summarizeReports(options.summarize, selection, ctx.stopRequested);
   } catch (const UsageError& e) {  // reports of logical GPUs beside real ones
-    ctx.err << usageErrorLine(e.what()) << std::flush;
-    return kExitUsage;
+    return refuseUsage(ctx, e.what());
   }
   throwIfStopped(ctx.stopRequested);
   if (options.json)

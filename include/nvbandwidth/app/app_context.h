@@ -40,6 +40,8 @@ void checkWritable(std::ostream& stream, const char* name);
 
 // The one stderr line of a usage error: "nvbandwidth: <message> (see nvbandwidth --help)".
 std::string usageErrorLine(const std::string& message);
+// Prints that line on `ctx`'s stderr; kExitUsage.
+int refuseUsage(AppContext& ctx, const std::string& message);
 
 // The usage problem every process of the run stops with, so that none goes on alone into steps
 // the others never reach: this process's `mine` where there is one process; else rank 0's
