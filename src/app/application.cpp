@@ -448,13 +448,14 @@ void RunCommand::confirm(Comparison& compared, Report& report, int& status) {
 // check failed.
 bool RunCommand::failsExpectations(Report& report) {
   if (!options_.judgesExpectations()) return false;
-  const std::vector<ExpectationResult> results =
+  std::vector<ExpectationSection> results =
       judgeExpectations(options_, files_.expectations, report, ctx_.stopRequested);
   std::string text;
-  for (const ExpectationResult& result : results) text += expectationText(result) + "\n";
+  for (const ExpectationSection& result : results) text += expectationText(result) + "\n";
   tellPerson(text);
-  report.expectations = expectationsSection(results);
-  return anyExpectationFailed(results);
+  const bool failed = anyExpectationFailed(results);
+  report.expectations = std::move(results);
+  return failed;
 }
 
 // --html, --metrics and --output; 1 when one of them cannot be written (each is still tried).

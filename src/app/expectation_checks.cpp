@@ -19,21 +19,21 @@ std::vector<KnownTestcase> knownTestcases() {
 
 ExpectationKeys expectationKeys() { return ExpectationKeys(knownTestcases()); }
 
-std::vector<ExpectationResult> judgeExpectations(const Options& options,
-                                                 const std::optional<Expectations>& file,
-                                                 const Report& report, const StopRequest& stop) {
+std::vector<ExpectationSection> judgeExpectations(const Options& options,
+                                                  const std::optional<Expectations>& file,
+                                                  const Report& report, const StopRequest& stop) {
   if (!file && !options.minPercentOfPeak) return {};
   const ExpectationKeys keys = expectationKeys();
-  std::vector<ExpectationResult> results;
+  std::vector<ExpectationSection> results;
   if (file) results.push_back(checkExpectations(*file, report, keys, stop));
   if (options.minPercentOfPeak)
     results.push_back(checkPercentOfPeak(*options.minPercentOfPeak, report, keys, stop));
   return results;
 }
 
-bool anyExpectationFailed(const std::vector<ExpectationResult>& results) {
+bool anyExpectationFailed(const std::vector<ExpectationSection>& results) {
   return std::any_of(results.begin(), results.end(),
-                     [](const ExpectationResult& r) { return !r.passed(); });
+                     [](const ExpectationSection& r) { return !r.passed.value_or(false); });
 }
 
 }  // namespace nvbw

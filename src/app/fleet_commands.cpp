@@ -37,10 +37,10 @@ int worse(int a, int b) { return a != kExitOk ? a : b; }
 // {"nvbandwidth": {"version", "git_version", "release", "comparison"}}, its cells streamed one at a
 // time: a comparison of hundreds of thousands of cells never exists as one document.
 void writeComparisonDocument(std::ostream& out, const Comparison& c,
-                             const std::vector<ExpectationResult>& checks) {
+                             const std::vector<ExpectationSection>& checks) {
   Report document = versionsReport();
   document.comparison = comparisonSection(c, false);
-  if (!checks.empty()) document.expectations = expectationsSection(checks);
+  if (!checks.empty()) document.expectations = checks;
   std::size_t next = 0;
   const ComparedCells cells = [&c, &next](ComparedCellRecord& cell) {
     if (next == c.cells.size()) return false;
@@ -52,16 +52,16 @@ void writeComparisonDocument(std::ostream& out, const Comparison& c,
 }
 
 // The checks after the comparison, each after an empty line.
-std::string expectationsText(const std::vector<ExpectationResult>& checks) {
+std::string expectationsText(const std::vector<ExpectationSection>& checks) {
   std::string text;
-  for (const ExpectationResult& r : checks) text += "\n" + expectationText(r);
+  for (const ExpectationSection& r : checks) text += "\n" + expectationText(r);
   return text;
 }
 
 // --output of --compare: what it prints (the table, or the document with -j or a .json name),
 // or with a .html name the page --html writes.
 int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comparison& c,
-                          const std::vector<ExpectationResult>& checks, const Report& current) {
+                          const std::vector<ExpectationSection>& checks, const Report& current) {
   if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, current);
   std::ostringstream text;
   if (files.outputFormat == ReportFormat::Json)
@@ -306,7 +306,7 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     return refuseUsage(ctx, *problem);
   const Comparison c = compareWithBaseline(files.baseline, *files.current, options.tolerancePercent,
                                            ctx.stopRequested);
-  const std::vector<ExpectationResult> checks =
+  const std::vector<ExpectationSection> checks =
       judgeExpectations(options, files.expectations, *files.current, ctx.stopRequested);
   // What the views need is the current Report: the baseline's memory goes first.
   files.baseline = Baseline();

@@ -13,11 +13,11 @@
 namespace nvbw {
 namespace {
 
-void printChecks(const Options& options, const std::vector<ExpectationResult>& results,
+void printChecks(const Options& options, const std::vector<ExpectationSection>& results,
                  AppContext& ctx) {
   if (options.json) {
     Report checks = versionsReport();
-    checks.expectations = expectationsSection(results);
+    checks.expectations = results;
     ctx.out << reportJson(checks) << "\n";
   } else {
     for (std::size_t i = 0; i < results.size(); ++i)
@@ -50,7 +50,7 @@ int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx)
   int status = files.html || files.metrics || files.output ? runRenderCommand(files, ctx) : kExitOk;
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
-  const std::vector<ExpectationResult> results =
+  const std::vector<ExpectationSection> results =
       judgeExpectations(options, files.expectations, *files.from, ctx.stopRequested);
   printChecks(options, results, ctx);
   if (status == kExitOk && anyExpectationFailed(results)) return kExitSlower;

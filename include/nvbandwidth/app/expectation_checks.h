@@ -18,14 +18,15 @@ std::vector<KnownTestcase> knownTestcases();
 // The keys of knownTestcases().
 ExpectationKeys expectationKeys();
 
-// Every check the options ask for, in a fixed order: the file's, then the percent of peak. Empty
-// when neither option was given. Throws Interrupted when `stop` reports a signal.
-std::vector<ExpectationResult> judgeExpectations(const Options& options,
-                                                 const std::optional<Expectations>& file,
-                                                 const Report& report,
-                                                 const StopRequest& stop = {});
+// Every check the options ask for, in a fixed order: the file's, then the percent of peak (the
+// report's "expectations" array). Empty when neither option was given. Throws Interrupted when
+// `stop` reports a signal.
+std::vector<ExpectationSection> judgeExpectations(const Options& options,
+                                                  const std::optional<Expectations>& file,
+                                                  const Report& report,
+                                                  const StopRequest& stop = {});
 
 // A check failed (a BELOW cell or an unmet expectation): exit status 3.
-bool anyExpectationFailed(const std::vector<ExpectationResult>& results);
+bool anyExpectationFailed(const std::vector<ExpectationSection>& results);
 
 }  // namespace nvbw

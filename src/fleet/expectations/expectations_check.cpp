@@ -4,51 +4,14 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "fleet/expectations/expectations.h"
 
 namespace nvbw {
-
-const char* unmetReasonName(UnmetExpectation::Reason r) {
-  using R = UnmetExpectation::Reason;
-  switch (r) {
-  case R::Waived:
-    return "waived";
-  case R::Error:
-    return "error";
-  case R::Running:
-    return "running";
-  case R::NoValue:
-    return "no_value";
-  case R::UnitMismatch:
-    return "unit_mismatch";
-  case R::NothingJudged:
-    return "nothing_judged";
-  case R::Missing:
-    break;
-  }
-  return "missing";
-}
-
-std::size_t ExpectationResult::judgedCells() const {
-  std::size_t n = 0;
-  for (const JudgedMatrix& m : matrices) n += m.cells;
-  return n;
-}
-
-std::size_t ExpectationResult::belowCells() const {
-  std::size_t n = 0;
-  for (const JudgedMatrix& m : matrices) n += m.below;
-  return n;
-}
-
-std::size_t ExpectationResult::notJudgedCells() const {
-  std::size_t n = 0;
-  for (const NotJudged& item : notJudged) n += item.cells;
-  return n;
-}
 
 namespace {
 
@@ -183,41 +146,129 @@ std::string sizeText(const std::optional<std::uint64_t>& size) {
   return size ? " at " + std::to_string(*size) + " MiB" : "";
 }
 
-// The result's entry for `m`, made when its first cell is judged.
+constexpr const char* kFileCheck = "file";
+constexpr const char* kPercentOfPeakCheck = "percent_of_peak";
+
+// A check's section before its summary: every list there, empty.
+ExpectationSection openSection(const char* check, std::string label,
+                               std::vector<std::string> notes) {
+  ExpectationSection s;
+  s.check = check;
+  s.label = std::move(label);
+  s.matrices.emplace();
+  s.below.emplace();
+  s.unmet.emplace();
+  s.notJudged.emplace();
+  s.notes = std::move(notes);
+  return s;
+}
+
+// The summary and the verdict, from what the check listed.
+void closeSection(ExpectationSection& s) {
+  std::uint64_t cells = 0, below = 0, notJudged = 0;
+  for (const JudgedMatrixRecord& m : *s.matrices) {
+    cells += m.cells.value_or(0);
+    below += m.below.value_or(0);
+  }
+  for (const NotJudgedRecord& n : *s.notJudged) notJudged += n.cells.value_or(0);
+  ExpectationCounts c;
+  c.cells = cells;
+  c.met = cells - below;
+  c.below = below;
+  c.belowNotListed = below - s.below->size();
+  c.unmet = s.unmet->size();
+  c.notJudged = notJudged;
+  s.summary = c;
+  s.passed = below == 0 && s.unmet->empty();
+}
+
+UnmetRecord unmetRecord(std::size_t line, std::string expectation, const char* reason,
+                        std::string detail) {
+  UnmetRecord u;
+  u.line = line;
+  u.expectation = std::move(expectation);
+  u.reason = reason;
+  u.detail = std::move(detail);
+  return u;
+}
+
+NotJudgedRecord notJudgedRecord(const std::string& name, const std::optional<std::uint64_t>& size,
+                                std::size_t cells, const std::string& reason) {
+  NotJudgedRecord n;
+  n.name = name;
+  n.cells = cells;
+  n.reason = reason;
+  n.bufferSizeMiB = size;
+  return n;
+}
+
+// The section's record of `m`, made when its first cell is judged.
 class MatrixTally {
  public:
-  MatrixTally(const ReportMatrix& m, ExpectationResult& result) : m_(m), result_(result) {}
+  MatrixTally(const ReportMatrix& m, ExpectationSection& section) : m_(m), section_(section) {}
 
-  // Counts a judged cell; lists it if it is BELOW (up to kMaxListedBelowCells).
-  void judged(BelowCell cell, bool isBelow, std::size_t line) {
-    JudgedMatrix& j = entry();
-    ++j.cells;
-    if (line > 0 && !std::binary_search(j.lines.begin(), j.lines.end(), line))
-      j.lines.insert(std::upper_bound(j.lines.begin(), j.lines.end(), line), line);
-    if (!isBelow) return;
-    ++j.below;
-    if (result_.below.size() >= kMaxListedBelowCells) return;
-    cell.matrix = index_;
-    result_.below.push_back(std::move(cell));
+  // Counts a judged cell (`line`: the file's line that judged it, 0 for percent of peak). A BELOW
+  // cell is listed (up to kMaxListedBelowCells): its record, named, for the caller to complete.
+  BelowCellRecord* judged(std::size_t row, std::size_t col, bool isBelow, std::size_t line) {
+    JudgedMatrixRecord& j = entry();
+    ++*j.cells;
+    if (j.lines && line > 0 && !std::binary_search(j.lines->begin(), j.lines->end(), line))
+      j.lines->insert(std::upper_bound(j.lines->begin(), j.lines->end(), line), line);
+    if (!isBelow) {
+      ++*j.met;
+      return nullptr;
+    }
+    ++*j.below;
+    if (section_.below->size() >= kMaxListedBelowCells) return nullptr;
+    BelowCellRecord& cell = section_.below->emplace_back();
+    cell.name = m_.name;
+    cell.testcase = m_.testcase;
+    cell.row = row;
+    cell.col = col;
+    cell.unitText = m_.unit;
+    cell.bufferSizeMiB = m_.sizeMiB;
+    return &cell;
   }
 
  private:
-  JudgedMatrix& entry() {
+  JudgedMatrixRecord& entry() {
     if (index_ == kNone) {
-      index_ = result_.matrices.size();
-      result_.matrices.push_back({m_.name, m_.testcase, m_.sizeMiB, m_.unit, 0, 0, {}});
+      index_ = section_.matrices->size();
+      JudgedMatrixRecord& j = section_.matrices->emplace_back();
+      j.name = m_.name;
+      j.testcase = m_.testcase;
+      j.unitText = m_.unit;
+      j.cells = j.met = j.below = 0;
+      j.bufferSizeMiB = m_.sizeMiB;
+      if (section_.check == kFileCheck) j.lines.emplace();
     }
-    return result_.matrices[index_];
+    return (*section_.matrices)[index_];
   }
 
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const ReportMatrix& m_;
-  ExpectationResult& result_;
+  ExpectationSection& section_;
   std::size_t index_ = kNone;
 };
 
+// The most specific of the `candidates` lines that covers [r][c], the strictest among equals;
+// null when none does. Marks the lines that cover it as judged.
+const Expectation* bestLine(const ReportMatrix& m, std::size_t r, std::size_t c,
+                            const std::vector<Expectation>& lines,
+                            const std::vector<std::size_t>& candidates,
+                            std::vector<LineState>& states) {
+  const Expectation* best = nullptr;
+  for (std::size_t i : candidates) {
+    const Expectation& e = lines[i];
+    if (!covers(e.cells, m, r, c)) continue;
+    states[i].judged = true;
+    if (!best || rank(e) > rank(*best) || (rank(e) == rank(*best) && stricter(e, *best))) best = &e;
+  }
+  return best;
+}
+
 void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
-                 std::vector<LineState>& states, ExpectationResult& result,
+                 std::vector<LineState>& states, ExpectationSection& section,
                  const StopRequest& stop) {
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -225,48 +276,40 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
     states[i].sawMatrix = true;
     if (lines[i].unit != m.unit) {
       if (!states[i].unitMismatch)
-        result.unmet.push_back({lines[i].line, lines[i].selection(),
-                                UnmetExpectation::Reason::UnitMismatch,
-                                "the report gives " + m.name + sizeText(m.sizeMiB) + " in " +
-                                    m.unit + ", the line is in " + lines[i].unit});
+        section.unmet->push_back(unmetRecord(lines[i].line, lines[i].selection(), "unit_mismatch",
+                                             "the report gives " + m.name + sizeText(m.sizeMiB) +
+                                                 " in " + m.unit + ", the line is in " +
+                                                 lines[i].unit));
       states[i].unitMismatch = true;
       continue;
     }
     candidates.push_back(i);
   }
   if (candidates.empty()) return;
-  MatrixTally tally(m, result);
+  MatrixTally tally(m, section);
   for (std::size_t r = 0; r < m.rows(); ++r) {
     throwIfStopped(stop);
     for (std::size_t c = 0; c < m.cols(); ++c) {
       const OrNull value = m.view.value(r, c);
       if (!value) continue;
-      const Expectation* best = nullptr;
-      for (std::size_t i : candidates) {
-        const Expectation& e = lines[i];
-        if (!covers(e.cells, m, r, c)) continue;
-        states[i].judged = true;
-        if (!best || rank(e) > rank(*best) || (rank(e) == rank(*best) && stricter(e, *best)))
-          best = &e;
-      }
+      const Expectation* best = bestLine(m, r, c, lines, candidates, states);
       if (!best) continue;
-      BelowCell cell;
-      cell.row = r;
-      cell.col = c;
-      cell.value = *value;
-      cell.bound = best->bound();
-      cell.limit = best->limit;
-      cell.line = best->line;
-      tally.judged(std::move(cell), fails(*best, *value), best->line);
+      if (BelowCellRecord* cell = tally.judged(r, c, fails(*best, *value), best->line)) {
+        cell->value = *value;
+        cell->bound = boundName(best->bound());
+        cell->limit = best->limit;
+        cell->line = best->line;
+      }
     }
   }
 }
 
-UnmetExpectation::Reason reasonOf(const std::string& status) {
-  if (status == "Waived") return UnmetExpectation::Reason::Waived;
-  if (status == "ERROR") return UnmetExpectation::Reason::Error;
-  if (status == "Running") return UnmetExpectation::Reason::Running;
-  return UnmetExpectation::Reason::NoValue;  // Passed without a matrix
+// The unmet reason of a line whose testcase's entry has `status`.
+const char* reasonOf(const std::string& status) {
+  if (status == "Waived") return "waived";
+  if (status == "ERROR") return "error";
+  if (status == "Running") return "running";
+  return "no_value";  // Passed without a matrix
 }
 
 std::string noValueDetail(const Expectation& e) {
@@ -281,20 +324,37 @@ std::string noValueDetail(const Expectation& e) {
   return "every cell of " + e.key + " is N/A";
 }
 
+ExpectationLineRecord lineRecord(const Expectation& e) {
+  ExpectationLineRecord j;
+  j.line = e.line;
+  j.name = e.key;
+  j.testcase = e.testcase;
+  j.cells = e.cells.text();
+  j.unitText = e.unit;
+  j.bound = boundName(e.bound());
+  j.limit = e.limit;
+  return j;
+}
+
+// The file's section with its lines, before any is judged.
+ExpectationSection fileSection(const Expectations& expectations, std::vector<std::string> notes) {
+  ExpectationSection section = openSection(kFileCheck, expectations.label, std::move(notes));
+  section.file = expectations.path;
+  section.lines.emplace();
+  for (const Expectation& e : expectations.lines) section.lines->push_back(lineRecord(e));
+  return section;
+}
+
 }  // namespace
 
-ExpectationResult checkExpectations(const Expectations& expectations, const Report& report,
-                                    const ExpectationKeys& keys, const StopRequest& stop) {
-  const ReportContents contents = readContents(report, keys, stop);
-  ExpectationResult result;
-  result.check = ExpectationCheck::File;
-  result.label = expectations.label;
-  result.path = expectations.path;
-  result.expectations = expectations.lines;
-  result.notes = contents.notes;
+ExpectationSection checkExpectations(const Expectations& expectations, const Report& report,
+                                     const ExpectationKeys& keys, const StopRequest& stop) {
+  ReportContents contents = readContents(report, keys, stop);
+  ExpectationSection section = fileSection(expectations, std::move(contents.notes));
+  std::vector<UnmetRecord>& unmet = *section.unmet;
   const std::vector<Expectation>& lines = expectations.lines;
   std::vector<LineState> states(lines.size());
-  for (const ReportMatrix& m : contents.matrices) judgeMatrix(m, lines, states, result, stop);
+  for (const ReportMatrix& m : contents.matrices) judgeMatrix(m, lines, states, section, stop);
   for (const ReportStatus& s : contents.statuses) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (lines[i].testcase != s.testcase) continue;
@@ -302,24 +362,24 @@ ExpectationResult checkExpectations(const Expectations& expectations, const Repo
       std::string detail = s.status + sizeText(s.sizeMiB);
       if (s.status == "Passed") detail += " without a matrix";
       if (!s.detail.empty()) detail += ": " + s.detail;
-      result.unmet.push_back({lines[i].line, lines[i].selection(), reasonOf(s.status), detail});
+      unmet.push_back(unmetRecord(lines[i].line, lines[i].selection(), reasonOf(s.status), detail));
     }
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const LineState& st = states[i];
     if (st.judged || st.reportedStatus || st.unitMismatch) continue;
     if (st.sawMatrix)
-      result.unmet.push_back({lines[i].line, lines[i].selection(),
-                              UnmetExpectation::Reason::NoValue, noValueDetail(lines[i])});
+      unmet.push_back(
+          unmetRecord(lines[i].line, lines[i].selection(), "no_value", noValueDetail(lines[i])));
     else
-      result.unmet.push_back({lines[i].line, lines[i].selection(),
-                              UnmetExpectation::Reason::Missing,
-                              lines[i].testcase + " is not in the report"});
+      unmet.push_back(unmetRecord(lines[i].line, lines[i].selection(), "missing",
+                                  lines[i].testcase + " is not in the report"));
   }
-  std::stable_sort(
-      result.unmet.begin(), result.unmet.end(),
-      [](const UnmetExpectation& a, const UnmetExpectation& b) { return a.line < b.line; });
-  return result;
+  std::stable_sort(unmet.begin(), unmet.end(), [](const UnmetRecord& a, const UnmetRecord& b) {
+    return a.line.value_or(0) < b.line.value_or(0);
+  });
+  closeSection(section);
+  return section;
 }
 
 // ---- --min-percent-of-peak ----
@@ -334,55 +394,58 @@ std::string percentText(double percent) {
   return s.str();
 }
 
+// Judges the cells of `m` with a known percent of peak; lists those it cannot judge.
+void judgePeaks(const ReportMatrix& m, double minPercent, ExpectationSection& section,
+                const StopRequest& stop) {
+  std::size_t unknown = 0;
+  MatrixTally tally(m, section);
+  for (std::size_t r = 0; r < m.rows(); ++r) {
+    throwIfStopped(stop);
+    for (std::size_t c = 0; c < m.cols(); ++c) {
+      const OrNull value = m.view.value(r, c);
+      if (!value) continue;
+      const OrNull percent = m.view.percent(r, c);
+      if (m.unit == "ns" || !percent) {
+        ++unknown;
+        continue;
+      }
+      BelowCellRecord* cell = tally.judged(r, c, *percent < minPercent, 0);
+      if (!cell) continue;
+      cell->value = *value;
+      cell->bound = boundName(Bound::Floor);
+      cell->limit = minPercent;
+      cell->percentOfPeak.emplace(percent);
+      cell->peakGBps.emplace(m.view.peak(r, c));
+      const std::string* link = m.view.link(r, c);
+      cell->link.emplace(link && !link->empty() ? std::optional<std::string>(*link)
+                                                : std::nullopt);  // null: no link known
+    }
+  }
+  if (unknown > 0)
+    section.notJudged->push_back(notJudgedRecord(
+        m.name, m.sizeMiB, unknown, m.unit == "ns" ? "latency: no peak" : "no known peak"));
+}
+
 }  // namespace
 
-ExpectationResult checkPercentOfPeak(double minPercent, const Report& report,
-                                     const ExpectationKeys& keys, const StopRequest& stop) {
+ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
+                                      const ExpectationKeys& keys, const StopRequest& stop) {
   if (!std::isfinite(minPercent) || minPercent <= 0.0 || minPercent > 100.0)
     throw std::invalid_argument("the minimum percent of peak must be above 0 and at most 100");
-  const ReportContents contents = readContents(report, keys, stop);
-  ExpectationResult result;
-  result.check = ExpectationCheck::PercentOfPeak;
-  result.label = "--min-percent-of-peak " + percentText(minPercent);
-  result.minPercent = minPercent;
-  result.notes = contents.notes;
-  if (contents.upstream) result.notes.push_back("an upstream v0.8 report carries no peaks");
-  for (const ReportMatrix& m : contents.matrices) {
-    std::size_t unknown = 0;
-    MatrixTally tally(m, result);
-    for (std::size_t r = 0; r < m.rows(); ++r) {
-      throwIfStopped(stop);
-      for (std::size_t c = 0; c < m.cols(); ++c) {
-        const OrNull value = m.view.value(r, c);
-        if (!value) continue;
-        const OrNull percent = m.view.percent(r, c);
-        if (m.unit == "ns" || !percent) {
-          ++unknown;
-          continue;
-        }
-        BelowCell cell;
-        cell.row = r;
-        cell.col = c;
-        cell.value = *value;
-        cell.bound = Bound::Floor;
-        cell.limit = minPercent;
-        cell.percentOfPeak = percent;
-        cell.peakGBps = m.view.peak(r, c);
-        const bool isBelow = *percent < minPercent;
-        if (const std::string* link = m.view.link(r, c); isBelow && link) cell.link = *link;
-        tally.judged(std::move(cell), isBelow, 0);
-      }
-    }
-    if (unknown > 0)
-      result.notJudged.push_back(
-          {m.name, m.sizeMiB, unknown, m.unit == "ns" ? "latency: no peak" : "no known peak"});
-  }
+  ReportContents contents = readContents(report, keys, stop);
+  if (contents.upstream) contents.notes.push_back("an upstream v0.8 report carries no peaks");
+  ExpectationSection section =
+      openSection(kPercentOfPeakCheck, "--min-percent-of-peak " + percentText(minPercent),
+                  std::move(contents.notes));
+  section.minPercentOfPeak = minPercent;
+  for (const ReportMatrix& m : contents.matrices) judgePeaks(m, minPercent, section, stop);
   for (const ReportStatus& s : contents.statuses)
-    result.notJudged.push_back({s.name, s.sizeMiB, 0, s.status});
-  if (result.judgedCells() == 0)
-    result.unmet.push_back({0, result.label, UnmetExpectation::Reason::NothingJudged,
-                            "no bandwidth cell of the report has a known peak"});
-  return result;
+    section.notJudged->push_back(notJudgedRecord(s.name, s.sizeMiB, 0, s.status));
+  if (section.matrices->empty())  // a matrix is listed from its first judged cell
+    section.unmet->push_back(unmetRecord(0, *section.label, "nothing_judged",
+                                         "no bandwidth cell of the report has a known peak"));
+  closeSection(section);
+  return section;
 }
 
 }  // namespace nvbw

@@ -135,105 +135,50 @@ Expectations parseExpectations(const std::string& text, const std::string& fileL
 Expectations readExpectations(const NamedFile& file, const ExpectationKeys& keys,
                               const StopRequest& stop);
 
-// ---- Results ----
-
-enum class ExpectationCheck { File, PercentOfPeak };
-
-// A matrix some of whose cells were judged. MET cells are counted, not listed: their values are
-// in the report, and the lines that judged them are named here, so the result stays small for
-// large reports.
-struct JudgedMatrix {
-  std::string name;      // the matrix key (upstream's stacked entries split: "..._read1")
-  std::string testcase;  // its testcase
-  std::optional<std::uint64_t> bufferSizeMiB;  // entries of a sweep
-  std::string unit;                            // "GB/s" or "ns"
-  std::size_t cells = 0;                       // judged
-  std::size_t below = 0;
-  std::vector<std::size_t> lines;  // File: the lines that judged its cells, ascending
-};
-
-// A BELOW cell: under its floor (GB/s, or percent of peak) or above its ceiling (ns).
-struct BelowCell {
-  std::size_t matrix = 0;  // index into ExpectationResult::matrices
-  std::size_t row = 0;
-  std::size_t col = 0;
-  double value = 0.0;  // in the matrix's unit
-  // File: the floor or ceiling of the line that judged it, in the matrix's unit. Percent of
-  // peak: the minimum percent (a floor).
-  Bound bound = Bound::Floor;
-  double limit = 0.0;
-  std::size_t line = 0;  // File: the line that judged the cell
-  // Percent of peak: the cell's percent, the peak and its link, as the report has them.
-  std::optional<double> percentOfPeak;
-  std::optional<double> peakGBps;
-  std::string link;
-};
+// ---- Results: the report's "expectations" section (model/report.h) ----
+//
+// Each check fills an ExpectationSection, the element of the report's "expectations" array
+// (docs/nvbandwidth.schema.json): "check" ("file" or "percent_of_peak"), "label" ("--expect
+// 'h100.txt'" or "--min-percent-of-peak 85"), "passed" (no BELOW cell and nothing unmet: the exit
+// status stays 0, otherwise 3), "summary" (the counts, exact beyond the listed cells), and:
+//
+//   matrices   the matrices some of whose cells were judged, in report order. MET cells are
+//              counted, not listed: their values are in the report, and a file check names the
+//              lines that judged them ("lines", ascending), so the section stays small.
+//   below      the BELOW cells in report order (under their floor, GB/s or percent of peak, or
+//              above their ceiling, ns), the first kMaxListedBelowCells: a file check's with the
+//              line that judged the cell, a percent-of-peak check's with the cell's percent, peak
+//              and link as the report has them (null where not known).
+//   unmet      the expectations no cell could answer, by line (0 for percent of peak); each fails
+//              the check as a BELOW cell does. Reasons: "missing", "waived", "error", "running",
+//              "no_value", "unit_mismatch", "nothing_judged".
+//   not_judged cells a percent-of-peak check could not judge, per matrix ("latency: no peak",
+//              "no known peak"), and the testcases that did not pass ("Waived", "ERROR", ...).
+//   notes      the report's run-level error or interruption.
+//
+// A file check adds the file and its lines ("file", "expectations": a BELOW names what it was
+// held to); a percent-of-peak check its minimum ("min_percent_of_peak").
 
 // BELOW cells listed one by one; the counts stay exact beyond it. More than a broken 72-GPU
 // NVLink domain has, so only a hostile report reaches it.
 inline constexpr std::size_t kMaxListedBelowCells = 100000;
 
-// An expectation that no cell could answer: it fails the check as a BELOW cell does.
-struct UnmetExpectation {
-  enum class Reason { Missing, Waived, Error, Running, NoValue, UnitMismatch, NothingJudged };
-  std::size_t line = 0;     // File: the line; 0 for percent of peak
-  std::string expectation;  // the line's selection, or "--min-percent-of-peak 85"
-  Reason reason = Reason::Missing;
-  std::string detail;  // the waive reason or error, or what is missing
-};
-// "missing", "waived", "error", "running", "no_value", "unit_mismatch", "nothing_judged".
-const char* unmetReasonName(UnmetExpectation::Reason r);
-
-// Cells a percent-of-peak check could not judge, per matrix; also the testcases that did not pass.
-struct NotJudged {
-  std::string name;
-  std::optional<std::uint64_t> bufferSizeMiB;
-  std::size_t cells = 0;
-  std::string reason;  // "latency: no peak", "no known peak", "Waived", "ERROR", "Running"
-};
-
-struct ExpectationResult {
-  ExpectationCheck check = ExpectationCheck::File;
-  std::string label;  // "--expect 'h100.txt'" or "--min-percent-of-peak 85"
-  // File: the file and its lines (the JSON lists them, so a BELOW names what it was held to).
-  std::string path;
-  std::vector<Expectation> expectations;
-  double minPercent = 0.0;              // percent of peak
-  std::vector<JudgedMatrix> matrices;   // in report order
-  std::vector<BelowCell> below;         // in report order, the first kMaxListedBelowCells
-  std::vector<UnmetExpectation> unmet;  // by line
-  std::vector<NotJudged> notJudged;
-  std::vector<std::string> notes;  // the report's run-level error or interruption
-  std::size_t judgedCells() const;
-  std::size_t belowCells() const;  // all of them, listed or not
-  std::size_t metCells() const { return judgedCells() - belowCells(); }
-  std::size_t notJudgedCells() const;
-  // No BELOW cell and nothing unmet: the exit status stays 0 (otherwise 3).
-  bool passed() const { return belowCells() == 0 && unmet.empty(); }
-};
-
 // Judges `report` against the file's lines (`keys` name the testcase of an entry that does not
 // say it). Throws Interrupted when `stop` reports a signal (asked every entry and matrix row; so
 // for checkPercentOfPeak).
-ExpectationResult checkExpectations(const Expectations& expectations, const Report& report,
-                                    const ExpectationKeys& keys, const StopRequest& stop = {});
+ExpectationSection checkExpectations(const Expectations& expectations, const Report& report,
+                                     const ExpectationKeys& keys, const StopRequest& stop = {});
 
 // Judges every bandwidth cell with a known percent of peak against `minPercent` (0 < P <= 100;
 // std::invalid_argument otherwise). A report where no cell has a known peak fails: nothing could
 // be vouched for ("nothing_judged").
-ExpectationResult checkPercentOfPeak(double minPercent, const Report& report,
-                                     const ExpectationKeys& keys, const StopRequest& stop = {});
+ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
+                                      const ExpectationKeys& keys, const StopRequest& stop = {});
 
 // The BELOW cells and unmet expectations, one line each ("BELOW ...", "UNMET ..."), the cells not
 // judged, notes, and last one summary line:
 // "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
 // Every line ends in a newline; text from the report and the file is escaped.
-std::string expectationText(const ExpectationResult& result);
-
-// One element of the report's "expectations" array (docs/nvbandwidth.schema.json), as the model
-// writes it.
-ExpectationSection expectationJson(const ExpectationResult& result);
-// The "expectations" array of a run document: one element per check, in the order given.
-std::vector<ExpectationSection> expectationsSection(const std::vector<ExpectationResult>& results);
+std::string expectationText(const ExpectationSection& check);
 
 }  // namespace nvbw
