@@ -59,7 +59,7 @@ std::size_t Comparison::suspects() const {
 
 namespace {
 
-// The saved-report rule (comparison.h).
+// The saved-report rule (docs/verdicts.md).
 Verdict savedReportVerdict(const CellComparison& cell) {
   if (slowerBeyondBand(cell.changePercent, cell.bandPercent, cell.unit)) return Verdict::Slower;
   if (cell.unstable) return Verdict::Unstable;

@@ -1,47 +1,8 @@
-// Comparing two reports cell by cell: a saved baseline and a current run (or a second saved
-// report). Pure: both sides are Reports (model/report.h), of this tool's layout (samples per
-// cell) or upstream v0.8's (no samples).
-//
-// Matching. Matrices are matched by key (a matrix part's key: upstream's stacked bidirectional
-// entries are three, named as this tool names them, so either side may be of either layout; a
-// repeated key, as `-t 0 0` or a sweep's sizes make it, pairs its occurrences in order), cells by
-// (row, col). N/A cells have no value; each matrix has its entry's unit. Entries without a matrix
-// (Waived, ERROR, Running, Passed without one) match an entry of the same key and status on the
-// other side;
-// unmatched ones are listed ("key: Waived"). Nothing is dropped silently: a cell with a value on
-// one side only, or a matrix on one side only, is listed on that side; differing shapes compare
-// the overlap.
-//
-// The healthy side. The baseline is one report or several (a node's own earlier runs, or peers
-// of the same GPU model and count: `--baseline` and `--compare` take several files or folders).
-// A cell's reference is the median of its values in the baseline reports; what a healthy cell
-// does from run to run is learned from them alone (healthy_band.h): with one report a prior
-// per testcase measured on unchanged machines, with several the prior pooled with their own
-// spread; and the within-run spread of their samples. The run under judgment never widens its
-// own band.
-//   healthy spread = max(run-to-run spread, the baseline reports' median within-run spread)
-//   band           = max(tolerance, 1.5 x healthy spread)        (basis: which one it is)
-//   change         = (current - reference) / reference x 100 (+-infinity for a reference of 0)
-// GB/s: higher is better; ns: lower is better.
-//
-// Verdicts of saved reports (compareReports / compareWithBaseline: --compare, or a run with
-// --confirm 0), in this order:
-//   SLOWER    the change is beyond the band in the slower direction;
-//   UNSTABLE  the current side's own spread (its samples, where it has >= 2) is above the
-//             unstable limit, max(5%, tolerance, 3 x the healthy within-run spread): the run
-//             measured a cell that healthy runs measure steadily, and could not: a link that
-//             retrains, a GPU that throttles, a neighbour's copies. A finding, never an excuse;
-//   FASTER    beyond the band in the faster direction;
-//   SAME      otherwise.
-// SLOWER and UNSTABLE fail (exit 3). Upstream reports have no samples: against them a cell can
-// be SLOWER or FASTER but never UNSTABLE.
-//
-// A run with confirmation (--baseline, --confirm N). A SLOWER or UNSTABLE cell is suspect: its
-// testcase is measured N more times (confirmation runs) and the cell is judged on all N + 1
-// measurements: SLOWER when the median of their values is beyond the band in the slower
-// direction; else UNSTABLE when the median of their spreads is above the unstable limit; else
-// NOISY: the first measurement failed and most of the others did not (a disturbance that
-// passed). NOISY is the one inconclusive verdict: reported, never failing.
+// Comparing two reports cell by cell: a saved baseline (one report or several) and a current run
+// (or a second saved report). Pure: both sides are Reports (model/report.h), of this tool's layout
+// (samples per cell) or upstream v0.8's (no samples). The rules, how cells are matched, the band,
+// SAME / SLOWER / FASTER / UNSTABLE / NOISY and confirmation (the "saved-report rule" is the one
+// without confirmation runs), are docs/verdicts.md's; the band's arithmetic is healthy_band.h.
 #pragma once
 
 #include <cstddef>
@@ -160,7 +121,7 @@ class Baseline {
   comparison::BaselineReports reports_;
 };
 
-// The saved-report rule (above); no verdict at all between different machines
+// The saved-report rule (docs/verdicts.md); no verdict at all between different machines
 // (Comparison::differentMachines). Throws std::invalid_argument when `tolerancePercent` is negative
 // or not finite, and std::logic_error for an empty baseline. Notes: settings that differ from the
 // first baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8

@@ -1,5 +1,5 @@
 // What the healthy side of a comparison knows about one cell, and the limits the run under
-// judgment is held to (the rules are in comparison.h). Pure.
+// judgment is held to (the rules are docs/verdicts.md's). Pure.
 //
 // Spread. Everywhere the tool's noise formula: 100 x max(2 x stddev, max - min) / median, of a
 // cell's samples in one report (within-run spread) or of its values in several reports
