@@ -1,7 +1,6 @@
-// The measurement method of upstream's doMemcpyCore (docs/compatibility.md#u3) for any list of
-// simultaneous copies (and for several such lists at once, one per measurement of a round). The
-// latch makes all copies start together, after all the enqueueing work, so that the measurement
-// does not include host-side launch overhead.
+// Upstream's measurement method (doMemcpyCore, docs/compatibility.md#u3) for the copies of
+// sample_protocol.h. The latch starts all copies together after all the enqueueing, so that the
+// measurement leaves out host-side launch overhead.
 //
 // A sample is three local stages separated by the coordinator's steps; a stage that fails is
 // remembered, the step still happens (other processes may be waiting in it), then the failure is

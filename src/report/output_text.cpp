@@ -1,18 +1,8 @@
 // Text output: upstream v0.8's console layout (or v0.10's header and COEFFICIENT_OF_VARIATION
 // lines under --compat v0.10), with docs/compatibility.md #c3 (waive reasons) and #c8 (MIN/MAX/AVG
-// over present cells only).
-//
-// Where our lines go: programs that parse the text read every line after a `Running` line as
-// part of that testcase (docs/compatibility.md#clients): a number there becomes a cell, a word a
-// value that is not a number. So from the first `Running` line on, stdout carries upstream's
-// lines only (the `Running` line, title, matrix, SUM, v0.10's COEFFICIENT_OF_VARIATION, upstream's
-// bare `Waived: `, its two `ERROR: Testcase ...` selection lines, the trailer; -v's blocks and
-// --sweep's table, which no parser reads), and every line of ours goes to stderr at the moment it
-// belongs, stdout flushed first so that a terminal, or `2>&1`, shows them in order: why a testcase
-// was waived, why one failed, the noisy-cell and outlier NOTEs, the comparison with a baseline
-// and the expectation checks, the warnings of cells above their link's peak, the run warnings and
-// the interruption. Before the first `Running` line no parser reads anything, and the header's
-// notes stay on stdout.
+// over present cells only). From the first `Running` line on, stdout carries upstream's lines
+// only and every line of ours goes to stderr (toPerson, stdout flushed first) as it belongs; the
+// header's notes stay on stdout: docs/compatibility.md#additions says which lines and why.
 #include "report/output_text.h"
 
 #include <ostream>

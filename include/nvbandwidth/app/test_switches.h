@@ -1,6 +1,7 @@
 // The switches that the GPU tests set in the environment of a real run, and that no user sets
-// (docs/building-and-testing.md lists them): faults in chosen copies (NVBW_TEST_CORRUPT_COPIES)
-// and buffers allocated afresh for every measurement (NVBW_TEST_FRESH_BUFFERS=1).
+// (docs/building-and-testing.md says what each does): faults in chosen copies
+// (NVBW_TEST_CORRUPT_COPIES, engine/copy_corruption.h) and buffers allocated afresh for every
+// measurement (NVBW_TEST_FRESH_BUFFERS=1, ExecHooks::freshBuffers).
 #pragma once
 
 #include "engine/exec_hooks.h"

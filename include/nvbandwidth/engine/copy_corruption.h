@@ -1,8 +1,5 @@
-// A fault for tests on real GPUs, the counterpart of the fake platform's NVBW_FAKE_FAIL_COPY:
-// NVBW_TEST_CORRUPT_COPIES=A-B,... overwrites, after every sample and before its verification,
-// 4 KiB in the middle of what each copy from GPU A to GPU B wrote ("host" for host memory), so
-// a test can show that verification catches a wrong peer copy by every copy method. Never set in
-// a real run (docs/building-and-testing.md).
+// NVBW_TEST_CORRUPT_COPIES (app/test_switches.h): the fake's NVBW_FAKE_FAIL_COPY on real copies,
+// so a GPU test can show that verification catches a wrong peer copy by every copy method.
 #pragma once
 
 #include <optional>

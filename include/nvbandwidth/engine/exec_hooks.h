@@ -1,5 +1,3 @@
-// What the executor is given besides the GPUs and the settings: faults to inject, where to ask
-// about a stop and report notes, and the other processes of the run.
 #pragma once
 
 #include <functional>
@@ -20,9 +18,8 @@ struct ExecHooks {
   StopRequest stopRequested;
   std::function<void(const std::string&)> note;
   std::shared_ptr<ProcessGroup> processes;
-  // A test switch (NVBW_TEST_FRESH_BUFFERS=1): every measurement allocates its buffers afresh, as
-  // upstream does, instead of taking those the pool kept, to show that reuse changes nothing
-  // that is measured.
+  // NVBW_TEST_FRESH_BUFFERS=1 (app/test_switches.h): every measurement allocates its buffers
+  // afresh instead of taking those the pool kept.
   bool freshBuffers = false;
 };
 
