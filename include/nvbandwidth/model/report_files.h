@@ -1,16 +1,8 @@
-// Report files named on the command line, treated as hostile input and never lost.
-//
-// Reading (--compare, --baseline, --from): a regular file, or standard input when the name is
-// "-"; at most kMaxReportBytes; read by the report reader (report_reader.h: JSON within its
-// limits, of a report's shape). Every fault is a ReportFileError naming the option and the file (a
-// usage error: exit 2). A read blocked on standard input ends with Interrupted when a stop is
-// requested.
-//
-// Writing (--html, --metrics, --output): OutputFile checks the target before anything runs (a
-// writable directory, not a non-regular file, none of the files the command reads, through
-// symlinks and hard links, those it finds in folders included: refuseIfReads) and
-// writes the text to a temporary file in the same directory that is renamed into place only when
-// complete, so a failed write (full disk, file-size limit) leaves no partial file.
+// Report files named on the command line, treated as hostile input and never lost; the rules
+// are docs/report-files.md's. Reading (--compare, --baseline, --from) goes through the report
+// reader (report_reader.h), every fault a ReportFileError naming the option and the file (a
+// usage error: exit 2). Writing (--html, --metrics, --output) goes through OutputFile: the target
+// checked before anything runs (refuseIfReads), the text renamed into place only when complete.
 #pragma once
 
 #include <sys/types.h>

@@ -1,14 +1,7 @@
 // The report files under the paths a command names: files as given, folders walked. Shared by
-// every command that takes folders of reports.
-//
-// A folder is read recursively in sorted order; hidden files and folders (names starting with
-// '.', such as the temporary files OutputFile writes) are left out, and so are symbolic links to
-// folders (no cycles). Every other entry whose name ends in ".json" is a report file, links to
-// files and entries that are not regular files included (the reader refuses those, one by one).
-// A folder that cannot be listed, at any depth and for any reason (permissions, the descriptor
-// limit, a path longer than the system takes, an entry that vanished while the walk went on), is
-// listed as unreadable with the reason, and the walk goes on with the rest: nothing is passed
-// over in silence. The walk holds one descriptor at a time, whatever the depth.
+// every command that takes folders of reports. What a folder gives (sorted, hidden names and
+// links to folders left out, every other "*.json" entry a report file) and what is listed as
+// unreadable: docs/fleet.md, "Summary of a fleet". The walk holds one descriptor at a time.
 #pragma once
 
 #include <cstdint>
