@@ -23,361 +23,405 @@ const Parts kRead = {"read1", "read2", "total"};
 const Parts kWrite = {"write1", "write2", "total"};
 
 using Table = std::vector<std::shared_ptr<const Testcase>>;
+using Waivers = std::vector<WaiveCheck>;
 
-// Registers one testcase of `Family`; `extra` is what the family's constructor takes after the
-// listing and the plan builder.
-template <typename Family, typename... Extra>
-void add(Table& table, TestcaseListing listing, PlanBuilder build, Extra... extra) {
-  table.push_back(std::make_shared<const Family>(std::move(listing), build, std::move(extra)...));
+void add(Table& table, TestcaseFacts facts, PlanBuilder build, Waivers waivers) {
+  facts.waivers = std::move(waivers);
+  table.push_back(std::make_shared<const Testcase>(std::move(facts), build));
 }
 
-// The table's rows, one function per family. A row: the family, then {key, v0.8 index, v0.10 index,
-// -l description}, the plan builder (with its copy method where the builder takes one) and what the
-// family asks for. v0.8's indices are upstream v0.8's (0-47), then upstream v0.10's other testcases
-// from 48 in the order this tool added them; v0.10's are upstream v0.10's (0-43), then the
-// multi-process testcases from 44 in v0.8's order. A testcase of this tool's own takes the next
-// free index of each. Descriptions are ours.
+// The row helpers, one per family: each fills the facts and waivers the family's members share;
+// a row brings the listing, the plan builder and what differs.
+
+// One GPU or all at once, copying to, from or both ways with the host: GB/s, CPU rows and GPU
+// columns, one matrix (a bidirectional testcase reports one direction). On a confidential-
+// computing host the one-way copy-engine testcases are timed in order, the others waived
+// (`waivers`; waivers.h says why).
+void addHostCopy(Table& table, TestcaseListing listing, PlanBuilder build, Waivers waivers = {}) {
+  TestcaseFacts facts{std::move(listing), Unit::GBps, Axis::Cpu, Axis::Gpu};
+  facts.inOrderUnderConfidentialComputing = true;
+  add(table, std::move(facts), build, std::move(waivers));
+}
+
+// Copies between every pair of GPUs with peer access, one way or both at once (then `parts`):
+// GB/s, GPU rows and columns. Waived without a pair of GPUs that can access each other, and,
+// copying through the TMA, without the TMA.
+void addPeerCopy(Table& table, TestcaseListing listing, MethodPlanBuilder build, CopyMethod method,
+                 Parts parts = {}) {
+  Waivers waivers = {needsPeerPairs};
+  if (method == CopyMethod::Tma) waivers.insert(waivers.begin(), needsTma);
+  add(table, {std::move(listing), Unit::GBps, Axis::Gpu, Axis::Gpu, std::move(parts)},
+      {build, method}, std::move(waivers));
+}
+
+// Each GPU with all its peers at once, one row of totals: GB/s, titled GPU(row) and GPU(column)
+// as upstream titles them. Waived without a pair of GPUs that can access each other.
+void addFan(Table& table, TestcaseListing listing, PlanBuilder build) {
+  add(table, {std::move(listing), Unit::GBps, Axis::Gpu, Axis::Gpu}, build, {needsPeerPairs});
+}
+
+// A pointer chase through a 2 MiB buffer of pinned host memory (CPU rows) or of a peer GPU (GPU
+// rows): ns and GPU columns; --bufferSize does not apply. Waived under confidential computing,
+// then by `waivers` (a peer chase as the peer copies, a TMA chase also without the TMA).
+void addLatency(Table& table, TestcaseListing listing, PlanBuilder build, Axis rows,
+                Waivers waivers) {
+  TestcaseFacts facts{std::move(listing), Unit::Nanoseconds, rows, Axis::Gpu};
+  facts.bufferSizeApplies = false;
+  waivers.insert(waivers.begin(), notUnderConfidentialComputing);
+  add(table, std::move(facts), build, std::move(waivers));
+}
+
+// Copies or one-way passes within each GPU's memory, one row: GB/s and GPU columns. Waived by
+// `waivers` (through the TMA: without the TMA).
+void addDeviceLocal(Table& table, TestcaseListing listing, PlanBuilder build,
+                    Waivers waivers = {}) {
+  add(table, {std::move(listing), Unit::GBps, Axis::None, Axis::Gpu}, build, std::move(waivers));
+}
+
+// One process per GPU, listed only where the build runs several processes: GB/s, rows and
+// columns as upstream's titles name them. Waived without two processes that share memory, and,
+// broadcasting (`waiver` needsMulticast), without multicast objects.
+void addMultinode(Table& table, TestcaseListing listing, PlanBuilder build, Axis rows, Axis columns,
+                  Parts parts = {}, WaiveCheck waiver = needsSharedMemory) {
+  add(table, {std::move(listing), Unit::GBps, rows, columns, std::move(parts), true, true}, build,
+      {waiver});
+}
+
+// The table's rows, one function per family. A row: the family's row helper, then {key, v0.8
+// index, v0.10 index, -l description}, the plan builder (with its copy method where the builder
+// takes one) and what the family's helper asks for. v0.8's indices are upstream v0.8's (0-47), then
+// upstream v0.10's other testcases from 48 in the order this tool added them; v0.10's are upstream
+// v0.10's (0-43), then the multi-process testcases from 44 in v0.8's order. A testcase of this
+// tool's own takes the next free index of each. Descriptions are ours.
 
 // Copies between pinned host memory and GPUs: one GPU at a time, then all at once.
 void hostCopies(Table& table) {
-  add<HostCopyTestcase>(
-      table,
-      {"host_to_device_memcpy_ce", 0, 0,
-       R"(Copy engine (cuMemcpyAsync) bandwidth from pinned host memory to each GPU.)"},
-      {plans::hostToDevice, kCe}, HostTraffic::OneWayCe);
-  add<HostCopyTestcase>(
-      table,
-      {"device_to_host_memcpy_ce", 1, 1,
-       R"(Copy engine (cuMemcpyAsync) bandwidth from each GPU to pinned host memory.)"},
-      {plans::deviceToHost, kCe}, HostTraffic::OneWayCe);
-  add<HostCopyTestcase>(
+  addHostCopy(table,
+              {"host_to_device_memcpy_ce", 0, 0,
+               R"(Copy engine (cuMemcpyAsync) bandwidth from pinned host memory to each GPU.)"},
+              {plans::hostToDevice, kCe});
+  addHostCopy(table,
+              {"device_to_host_memcpy_ce", 1, 1,
+               R"(Copy engine (cuMemcpyAsync) bandwidth from each GPU to pinned host memory.)"},
+              {plans::deviceToHost, kCe});
+  addHostCopy(
       table,
       {"host_to_device_bidirectional_memcpy_ce", 2, 2,
        R"(Host-to-GPU copy engine bandwidth, measured while a GPU-to-host copy runs at the same time.
 Only the host-to-GPU direction is reported.)"},
-      plans::hostToDeviceBidirectionalCe, HostTraffic::BothWaysCe);
-  add<HostCopyTestcase>(
+      plans::hostToDeviceBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"device_to_host_bidirectional_memcpy_ce", 3, 3,
        R"(GPU-to-host copy engine bandwidth, measured while a host-to-GPU copy runs at the same time.
 Only the GPU-to-host direction is reported.)"},
-      plans::deviceToHostBidirectionalCe, HostTraffic::BothWaysCe);
-  add<HostCopyTestcase>(
+      plans::deviceToHostBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"all_to_host_memcpy_ce", 8, 8,
        R"(GPU-to-host copy engine bandwidth of one GPU while every other GPU also copies to the host.)"},
-      {plans::allToHost, kCe}, HostTraffic::OneWayCe);
-  add<HostCopyTestcase>(
+      {plans::allToHost, kCe});
+  addHostCopy(
       table,
       {"all_to_host_bidirectional_memcpy_ce", 9, 9,
        R"(GPU-to-host copy engine bandwidth of one GPU while it also receives from the host, and every
 other GPU copies to and from the host at the same time. Only the measured GPU-to-host copy
 is reported.)"},
-      plans::allToHostBidirectionalCe, HostTraffic::BothWaysCe);
-  add<HostCopyTestcase>(
+      plans::allToHostBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"host_to_all_memcpy_ce", 10, 10,
        R"(Host-to-GPU copy engine bandwidth of one GPU while the host also copies to every other GPU.)"},
-      {plans::hostToAll, kCe}, HostTraffic::OneWayCe);
-  add<HostCopyTestcase>(
+      {plans::hostToAll, kCe});
+  addHostCopy(
       table,
       {"host_to_all_bidirectional_memcpy_ce", 11, 11,
        R"(Host-to-GPU copy engine bandwidth of one GPU while it also sends to the host, and every
 other GPU copies to and from the host at the same time. Only the measured host-to-GPU copy
 is reported.)"},
-      plans::hostToAllBidirectionalCe, HostTraffic::BothWaysCe);
-  add<HostCopyTestcase>(table,
-                        {"host_to_device_memcpy_sm", 16, 16,
-                         R"(Copy kernel (SM) bandwidth from pinned host memory to each GPU.)"},
-                        {plans::hostToDevice, kSm}, HostTraffic::Kernel);
-  add<HostCopyTestcase>(table,
-                        {"device_to_host_memcpy_sm", 17, 17,
-                         R"(Copy kernel (SM) bandwidth from each GPU to pinned host memory.)"},
-                        {plans::deviceToHost, kSm}, HostTraffic::Kernel);
-  add<HostCopyTestcase>(
+      plans::hostToAllBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+  addHostCopy(table,
+              {"host_to_device_memcpy_sm", 16, 16,
+               R"(Copy kernel (SM) bandwidth from pinned host memory to each GPU.)"},
+              {plans::hostToDevice, kSm}, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(table,
+              {"device_to_host_memcpy_sm", 17, 17,
+               R"(Copy kernel (SM) bandwidth from each GPU to pinned host memory.)"},
+              {plans::deviceToHost, kSm}, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"host_to_device_bidirectional_memcpy_sm", 18, 18,
        R"(Copy kernel bandwidth between host and GPU in both directions at once (alternate warps
 copy opposite ways); half of the bytes moved per second is reported.)"},
-      plans::hostDeviceBidirectionalSm, HostTraffic::Kernel);
-  add<HostCopyTestcase>(
+      plans::hostDeviceBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"device_to_host_bidirectional_memcpy_sm", 19, 19,
        R"(Copy kernel bandwidth between host and GPU in both directions at once (alternate warps
 copy opposite ways); half of the bytes moved per second is reported. Upstream measures
 exactly the same as host_to_device_bidirectional_memcpy_sm here.)"},
-      plans::hostDeviceBidirectionalSm, HostTraffic::Kernel);
-  add<HostCopyTestcase>(
+      plans::hostDeviceBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"all_to_host_memcpy_sm", 24, 24,
        R"(GPU-to-host copy kernel bandwidth of one GPU while every other GPU also copies to the host.)"},
-      {plans::allToHost, kSm}, HostTraffic::Kernel);
-  add<HostCopyTestcase>(
+      {plans::allToHost, kSm}, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"all_to_host_bidirectional_memcpy_sm", 25, 25,
        R"(Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs
 the same bidirectional traffic with the host. Only the measured GPU is reported.)"},
-      plans::allToHostBidirectionalSm, HostTraffic::Kernel);
-  add<HostCopyTestcase>(
+      plans::allToHostBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"host_to_all_memcpy_sm", 26, 26,
        R"(Host-to-GPU copy kernel bandwidth of one GPU while the host also copies to every other GPU.)"},
-      {plans::hostToAll, kSm}, HostTraffic::Kernel);
-  add<HostCopyTestcase>(
+      {plans::hostToAll, kSm}, {hostKernelsNotUnderConfidentialComputing});
+  addHostCopy(
       table,
       {"host_to_all_bidirectional_memcpy_sm", 27, 27,
        R"(Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs
 the same bidirectional traffic with the host. Only the measured GPU is reported.)"},
-      plans::hostToAllBidirectionalSm, HostTraffic::Kernel);
+      plans::hostToAllBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
 }
 
 // Copies between pairs of GPUs with peer access.
 void peerCopies(Table& table) {
-  add<PeerCopyTestcase>(table,
-                        {"device_to_device_memcpy_read_ce", 4, 4,
-                         R"(Copy engine bandwidth between every pair of GPUs with peer access.
+  addPeerCopy(table,
+              {"device_to_device_memcpy_read_ce", 4, 4,
+               R"(Copy engine bandwidth between every pair of GPUs with peer access.
 Read: the row GPU pulls from the column GPU, issued in the row GPU's context.)"},
-                        {plans::deviceToDeviceRead, kCe});
-  add<PeerCopyTestcase>(table,
-                        {"device_to_device_memcpy_write_ce", 5, 5,
-                         R"(Copy engine bandwidth between every pair of GPUs with peer access.
+              plans::deviceToDeviceRead, kCe);
+  addPeerCopy(table,
+              {"device_to_device_memcpy_write_ce", 5, 5,
+               R"(Copy engine bandwidth between every pair of GPUs with peer access.
 Write: the row GPU pushes to the column GPU, issued in the row GPU's context.)"},
-                        {plans::deviceToDeviceWrite, kCe});
-  add<PeerCopyTestcase>(
+              plans::deviceToDeviceWrite, kCe);
+  addPeerCopy(
       table,
       {"device_to_device_bidirectional_memcpy_read_ce", 6, 6,
        R"(Copy engine bandwidth between every pair of GPUs with peer access, with a copy in the
 opposite direction running at the same time. Read: each GPU pulls in its own context.)"},
-      {plans::deviceToDeviceBidirectionalRead, kCe}, kRead);
-  add<PeerCopyTestcase>(
+      plans::deviceToDeviceBidirectionalRead, kCe, kRead);
+  addPeerCopy(
       table,
       {"device_to_device_bidirectional_memcpy_write_ce", 7, 7,
        R"(Copy engine bandwidth between every pair of GPUs with peer access, with a copy in the
 opposite direction running at the same time. Write: each GPU pushes in its own context.)"},
-      {plans::deviceToDeviceBidirectionalWrite, kCe}, kWrite);
-  add<PeerCopyTestcase>(table,
-                        {"device_to_device_memcpy_read_sm", 20, 20,
-                         R"(Copy kernel bandwidth between every pair of GPUs with peer access.
+      plans::deviceToDeviceBidirectionalWrite, kCe, kWrite);
+  addPeerCopy(table,
+              {"device_to_device_memcpy_read_sm", 20, 20,
+               R"(Copy kernel bandwidth between every pair of GPUs with peer access.
 Read: the kernel runs on the row GPU and pulls from the column GPU.)"},
-                        {plans::deviceToDeviceRead, kSm});
-  add<PeerCopyTestcase>(table,
-                        {"device_to_device_memcpy_write_sm", 21, 21,
-                         R"(Copy kernel bandwidth between every pair of GPUs with peer access.
+              plans::deviceToDeviceRead, kSm);
+  addPeerCopy(table,
+              {"device_to_device_memcpy_write_sm", 21, 21,
+               R"(Copy kernel bandwidth between every pair of GPUs with peer access.
 Write: the kernel runs on the row GPU and pushes to the column GPU.)"},
-                        {plans::deviceToDeviceWrite, kSm});
-  add<PeerCopyTestcase>(
+              plans::deviceToDeviceWrite, kSm);
+  addPeerCopy(
       table,
       {"device_to_device_bidirectional_memcpy_read_sm", 22, 22,
        R"(Copy kernel bandwidth between every pair of GPUs with peer access, both directions at
 once; each direction and their sum are reported. Read: each GPU pulls.)"},
-      {plans::deviceToDeviceBidirectionalRead, kSm}, kRead);
-  add<PeerCopyTestcase>(
+      plans::deviceToDeviceBidirectionalRead, kSm, kRead);
+  addPeerCopy(
       table,
       {"device_to_device_bidirectional_memcpy_write_sm", 23, 23,
        R"(Copy kernel bandwidth between every pair of GPUs with peer access, both directions at
 once; each direction and their sum are reported. Write: each GPU pushes.)"},
-      {plans::deviceToDeviceBidirectionalWrite, kSm}, kWrite);
-  add<PeerCopyTestcase>(
+      plans::deviceToDeviceBidirectionalWrite, kSm, kWrite);
+  addPeerCopy(
       table,
       {"device_to_device_memcpy_read_tma", 48, 34,
        R"(TMA (bulk asynchronous copy) bandwidth between every pair of GPUs with peer access.
 Read: the row GPU's SMs pull from the column GPU through shared memory.)"},
-      {plans::deviceToDeviceRead, kTma});
-  add<PeerCopyTestcase>(
+      plans::deviceToDeviceRead, kTma);
+  addPeerCopy(
       table,
       {"device_to_device_memcpy_write_tma", 49, 35,
        R"(TMA (bulk asynchronous copy) bandwidth between every pair of GPUs with peer access.
 Write: the row GPU's SMs push to the column GPU through shared memory.)"},
-      {plans::deviceToDeviceWrite, kTma});
-  add<PeerCopyTestcase>(
+      plans::deviceToDeviceWrite, kTma);
+  addPeerCopy(
       table,
       {"device_to_device_bidirectional_memcpy_read_tma", 50, 36,
        R"(TMA bandwidth between every pair of GPUs with peer access, both directions at once;
 each direction and their sum are reported. Read: each GPU pulls.)"},
-      {plans::deviceToDeviceBidirectionalRead, kTma}, kRead);
-  add<PeerCopyTestcase>(
+      plans::deviceToDeviceBidirectionalRead, kTma, kRead);
+  addPeerCopy(
       table,
       {"device_to_device_bidirectional_memcpy_write_tma", 51, 37,
        R"(TMA bandwidth between every pair of GPUs with peer access, both directions at once;
 each direction and their sum are reported. Write: each GPU pushes.)"},
-      {plans::deviceToDeviceBidirectionalWrite, kTma}, kWrite);
+      plans::deviceToDeviceBidirectionalWrite, kTma, kWrite);
 }
 
 // All-to-one and one-to-all between GPUs.
 void fans(Table& table) {
-  add<FanTestcase>(
-      table,
-      {"all_to_one_write_ce", 12, 12,
-       R"(Total copy engine bandwidth into each GPU while all its peers write to it at once.
+  addFan(table,
+         {"all_to_one_write_ce", 12, 12,
+          R"(Total copy engine bandwidth into each GPU while all its peers write to it at once.
 Each copy is issued by the writing peer.)"},
-      {plans::allToOneWrite, kCe});
-  add<FanTestcase>(
-      table,
-      {"all_to_one_read_ce", 13, 13,
-       R"(Total copy engine bandwidth out of each GPU while all its peers read from it at once.
+         {plans::allToOneWrite, kCe});
+  addFan(table,
+         {"all_to_one_read_ce", 13, 13,
+          R"(Total copy engine bandwidth out of each GPU while all its peers read from it at once.
 Each copy is issued by the reading peer.)"},
-      {plans::allToOneRead, kCe});
-  add<FanTestcase>(
-      table,
-      {"one_to_all_write_ce", 14, 14,
-       R"(Total copy engine bandwidth out of each GPU while it writes to all its peers at once.
+         {plans::allToOneRead, kCe});
+  addFan(table,
+         {"one_to_all_write_ce", 14, 14,
+          R"(Total copy engine bandwidth out of each GPU while it writes to all its peers at once.
 Each copy is issued by the writing GPU.)"},
-      {plans::oneToAllWrite, kCe});
-  add<FanTestcase>(
-      table,
-      {"one_to_all_read_ce", 15, 15,
-       R"(Total copy engine bandwidth into each GPU while it reads from all its peers at once.
+         {plans::oneToAllWrite, kCe});
+  addFan(table,
+         {"one_to_all_read_ce", 15, 15,
+          R"(Total copy engine bandwidth into each GPU while it reads from all its peers at once.
 Each copy is issued by the reading GPU.)"},
-      {plans::oneToAllRead, kCe});
-  add<FanTestcase>(
-      table,
-      {"all_to_one_write_sm", 28, 28,
-       R"(Total copy kernel bandwidth into each GPU while all its peers write to it at once.)"},
-      {plans::allToOneWrite, kSm});
-  add<FanTestcase>(
-      table,
-      {"all_to_one_read_sm", 29, 29,
-       R"(Total copy kernel bandwidth out of each GPU to all its peers at once. As upstream, the
+         {plans::oneToAllRead, kCe});
+  addFan(table,
+         {"all_to_one_write_sm", 28, 28,
+          R"(Total copy kernel bandwidth into each GPU while all its peers write to it at once.)"},
+         {plans::allToOneWrite, kSm});
+  addFan(table,
+         {"all_to_one_read_sm", 29, 29,
+          R"(Total copy kernel bandwidth out of each GPU to all its peers at once. As upstream, the
 kernels run on the GPU that owns the source, so this pushes rather than pulls.)"},
-      {plans::allToOneRead, kSm});
-  add<FanTestcase>(
+         {plans::allToOneRead, kSm});
+  addFan(
       table,
       {"one_to_all_write_sm", 30, 30,
        R"(Total copy kernel bandwidth out of each GPU while it writes to all its peers at once.)"},
       {plans::oneToAllWrite, kSm});
-  add<FanTestcase>(
-      table,
-      {"one_to_all_read_sm", 31, 31,
-       R"(Total copy kernel bandwidth into each GPU from all its peers at once. As upstream, the
+  addFan(table,
+         {"one_to_all_read_sm", 31, 31,
+          R"(Total copy kernel bandwidth into each GPU from all its peers at once. As upstream, the
 kernels run on the peers that own the sources, so this pushes rather than pulls.)"},
-      {plans::oneToAllRead, kSm});
+         {plans::oneToAllRead, kSm});
 }
 
 // Pointer-chase latency.
 void latencies(Table& table) {
-  add<LatencyTestcase>(
+  addLatency(
       table,
       {"host_device_latency_sm", 32, 32,
        R"(Latency of a GPU reading pinned host memory: a pointer chase through a 2 MiB host buffer
 with a 128-byte stride. --bufferSize does not apply.)"},
-      plans::hostDeviceLatencySm, Chase::Host);
-  add<LatencyTestcase>(
+      plans::hostDeviceLatencySm, Axis::Cpu, {});
+  addLatency(
       table,
       {"device_to_device_latency_sm", 33, 33,
        R"(Latency of a GPU reading a peer GPU's memory: a pointer chase through a 2 MiB buffer on
 the column GPU, run by the row GPU. --bufferSize does not apply.)"},
-      plans::deviceToDeviceLatencySm, Chase::Peer);
-  add<LatencyTestcase>(
+      plans::deviceToDeviceLatencySm, Axis::Gpu, {needsPeerPairs});
+  addLatency(
       table,
       {"device_to_device_latency_tma", 56, 42,
        R"(Latency of a GPU reading a peer GPU's memory through the TMA: a pointer chase through a
 2 MiB buffer on the column GPU, each access a bulk copy into the row GPU's shared memory.
 --bufferSize does not apply.)",
        true},
-      plans::deviceToDeviceLatencyTma, Chase::PeerTma);
+      plans::deviceToDeviceLatencyTma, Axis::Gpu, {needsTma, needsPeerPairs});
 }
 
 // Copies and one-way passes within one GPU's memory.
 void deviceLocal(Table& table) {
-  add<DeviceLocalTestcase>(
+  addDeviceLocal(
       table,
       {"device_local_copy", 34, 38,
        R"(Copy engine (cuMemcpyAsync) bandwidth between two buffers in the same GPU's memory.)"},
       plans::deviceLocalCopy);
-  add<DeviceLocalTestcase>(
+  addDeviceLocal(
       table,
       {"device_local_copy_tma", 52, 43,
        R"(TMA (bulk asynchronous copy) bandwidth between two buffers in the same GPU's memory.)"},
-      plans::deviceLocalCopyTma, true);
-  add<DeviceLocalTestcase>(
+      plans::deviceLocalCopyTma, {needsTma});
+  addDeviceLocal(
       table,
       {"device_local_read_sm", 53, 40,
        R"(Read-only SM bandwidth of a GPU's own memory: a kernel that reads the buffer and folds
 what it reads into a sum; bandwidth counts the bytes read.)"},
       plans::deviceLocalRead);
-  add<DeviceLocalTestcase>(
+  addDeviceLocal(
       table,
       {"device_local_write_sm", 54, 41,
        R"(Write-only SM bandwidth of a GPU's own memory: a kernel that only stores into the
 buffer; bandwidth counts the bytes written.)"},
       plans::deviceLocalWrite);
-  add<DeviceLocalTestcase>(
-      table,
-      {"device_local_copy_sm", 55, 39,
-       R"(Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.)"},
-      plans::deviceLocalCopySm);
+  addDeviceLocal(table,
+                 {"device_local_copy_sm", 55, 39,
+                  R"(Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.)"},
+                 plans::deviceLocalCopySm);
 }
 
 // The multi-process testcases: one process per GPU, launched with mpirun or srun.
 void multinode(Table& table) {
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_memcpy_read_ce", 35, 44,
        R"(Copy engine bandwidth between the GPUs of every pair of processes: the row process reads
 the column process's memory.)"},
       {plans::multinodeRead, kCe}, Axis::Gpu, Axis::Gpu);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_memcpy_write_ce", 36, 45,
        R"(Copy engine bandwidth between the GPUs of every pair of processes: the row process writes
 into the column process's memory.)"},
       {plans::multinodeWrite, kCe}, Axis::Gpu, Axis::Gpu);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_read_ce", 37, 46,
        R"(Copy engine bandwidth of both directions of every pair of processes at once; each process
 reads. Each direction and their sum are reported.)"},
       {plans::multinodeBidirectionalRead, kCe}, Axis::Cpu, Axis::Gpu, kRead);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_write_ce", 38, 47,
        R"(Copy engine bandwidth of both directions of every pair of processes at once; each process
 writes. Each direction and their sum are reported.)"},
       {plans::multinodeBidirectionalWrite, kCe}, Axis::Cpu, Axis::Gpu, kWrite);
-  add<MultinodeTestcase>(
-      table,
-      {"multinode_device_to_device_memcpy_read_sm", 39, 48,
-       R"(As multinode_device_to_device_memcpy_read_ce, with the SM copy kernel.)"},
-      {plans::multinodeRead, kSm}, Axis::Gpu, Axis::Gpu);
-  add<MultinodeTestcase>(
-      table,
-      {"multinode_device_to_device_memcpy_write_sm", 40, 49,
-       R"(As multinode_device_to_device_memcpy_write_ce, with the SM copy kernel.)"},
-      {plans::multinodeWrite, kSm}, Axis::Gpu, Axis::Gpu);
-  add<MultinodeTestcase>(
+  addMultinode(table,
+               {"multinode_device_to_device_memcpy_read_sm", 39, 48,
+                R"(As multinode_device_to_device_memcpy_read_ce, with the SM copy kernel.)"},
+               {plans::multinodeRead, kSm}, Axis::Gpu, Axis::Gpu);
+  addMultinode(table,
+               {"multinode_device_to_device_memcpy_write_sm", 40, 49,
+                R"(As multinode_device_to_device_memcpy_write_ce, with the SM copy kernel.)"},
+               {plans::multinodeWrite, kSm}, Axis::Gpu, Axis::Gpu);
+  addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_read_sm", 41, 50,
        R"(As multinode_device_to_device_bidirectional_memcpy_read_ce, with the SM copy kernel.)"},
       {plans::multinodeBidirectionalRead, kSm}, Axis::Cpu, Axis::Gpu, kRead);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_write_sm", 42, 51,
        R"(As multinode_device_to_device_bidirectional_memcpy_write_ce, with the SM copy kernel.)"},
       {plans::multinodeBidirectionalWrite, kSm}, Axis::Cpu, Axis::Gpu, kWrite);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_all_to_one_write_sm", 43, 52,
        R"(Total SM copy kernel bandwidth into each process's memory while every other process writes
 into it at once.)"},
       plans::multinodeAllToOneWrite, Axis::None, Axis::Gpu);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_all_from_one_read_sm", 44, 53,
        R"(Total SM copy kernel bandwidth out of each process's memory while every other process reads
 from it at once.)"},
       plans::multinodeAllFromOneRead, Axis::None, Axis::Gpu);
-  add<MultinodeTestcase>(
+  addMultinode(
       table,
       {"multinode_device_to_device_broadcast_one_to_all_sm", 45, 54,
        R"(Bandwidth of one process writing into a multicast object that every process's GPU backs,
 for each process in turn.)"},
-      plans::multinodeBroadcastOneToAll, Axis::None, Axis::Gpu, Parts{}, true);
-  add<MultinodeTestcase>(
+      plans::multinodeBroadcastOneToAll, Axis::None, Axis::Gpu, Parts{}, needsMulticast);
+  addMultinode(
       table,
       {"multinode_device_to_device_broadcast_all_to_all_sm", 46, 55,
        R"(Total bandwidth of every process writing into its own multicast object at once.)"},
-      plans::multinodeBroadcastAllToAll, Axis::None, Axis::None, Parts{}, true);
-  add<MultinodeTestcase>(
+      plans::multinodeBroadcastAllToAll, Axis::None, Axis::None, Parts{}, needsMulticast);
+  addMultinode(
       table,
       {"multinode_bisect_write_ce", 47, 56,
        R"(Copy engine bandwidth of every process written by the process half the world away, all

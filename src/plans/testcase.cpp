@@ -14,4 +14,17 @@ const char* axisName(Axis axis) {
   return "";
 }
 
+std::optional<std::string> Testcase::waiveReason(const Topology& topo) const {
+  for (WaiveCheck check : facts_.waivers)
+    if (std::optional<std::string> reason = check(topo)) return reason;
+  return std::nullopt;
+}
+
+Plan Testcase::plan(const PlanContext& ctx) const {
+  Plan plan = build_(ctx);
+  if (facts_.inOrderUnderConfidentialComputing && ctx.topology.confidentialComputing())
+    plan.timing = SampleTiming::InOrder;
+  return plan;
+}
+
 }  // namespace nvbw

@@ -12,7 +12,6 @@
 
 #include "plans/pattern.h"
 #include "plans/plan_shapes.h"
-#include "plans/waivers.h"
 
 namespace nvbw::plans {
 namespace {
@@ -214,27 +213,3 @@ Plan deviceToDeviceLatencyTma(const PlanContext& ctx) {
 }
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-PeerCopyTestcase::PeerCopyTestcase(TestcaseListing listing, PlanBuilder build,
-                                   std::vector<std::string> parts)
-    : Testcase(
-          {std::move(listing), Unit::GBps, Axis::Gpu, Axis::Gpu, std::move(parts), true, false},
-          build),
-      tma_(build.copiesWith(CopyMethod::Tma)) {}
-
-std::optional<std::string> PeerCopyTestcase::waiveReason(const Topology& topo) const {
-  if (tma_)
-    if (auto reason = needsTma(topo)) return reason;
-  return needsPeerPairs(topo);
-}
-
-FanTestcase::FanTestcase(TestcaseListing listing, PlanBuilder build)
-    : Testcase({std::move(listing), Unit::GBps, Axis::Gpu, Axis::Gpu, {}, true, false}, build) {}
-
-std::optional<std::string> FanTestcase::waiveReason(const Topology& topo) const {
-  return needsPeerPairs(topo);
-}
-
-}  // namespace nvbw

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "plans/plan_shapes.h"
-#include "plans/waivers.h"
 
 namespace nvbw::plans {
 namespace {
@@ -150,32 +149,3 @@ Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
 }
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-HostCopyTestcase::HostCopyTestcase(TestcaseListing listing, PlanBuilder build, HostTraffic traffic)
-    : Testcase({std::move(listing), Unit::GBps, Axis::Cpu, Axis::Gpu, {}, true, false}, build),
-      traffic_(traffic) {}
-
-std::optional<std::string> HostCopyTestcase::waiveReason(const Topology& topo) const {
-  if (!topo.confidentialComputing()) return std::nullopt;
-  switch (traffic_) {
-  case HostTraffic::OneWayCe:
-    return std::nullopt;
-  case HostTraffic::BothWaysCe:
-    return std::string(kBounceBufferWaiver);
-  case HostTraffic::Kernel:
-    break;
-  }
-  return std::string("confidential computing is on: a copy kernel reads and writes host memory "
-                     "across the bus, which goes through encrypted bounce buffers, so it cannot "
-                     "be measured");
-}
-
-Plan HostCopyTestcase::plan(const PlanContext& ctx) const {
-  Plan plan = Testcase::plan(ctx);
-  if (ctx.topology.confidentialComputing()) plan.timing = SampleTiming::InOrder;
-  return plan;
-}
-
-}  // namespace nvbw

@@ -3,7 +3,6 @@
 #include "plans/testcases_latency.h"
 
 #include "plans/pattern.h"
-#include "plans/waivers.h"
 
 namespace nvbw::plans {
 
@@ -27,26 +26,3 @@ Plan hostDeviceLatencySm(const PlanContext& ctx) {
 }
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-LatencyTestcase::LatencyTestcase(TestcaseListing listing, PlanBuilder build, Chase chase)
-    : Testcase({std::move(listing),
-                Unit::Nanoseconds,
-                chase == Chase::Host ? Axis::Cpu : Axis::Gpu,
-                Axis::Gpu,
-                {},
-                false,
-                false},
-               build),
-      chase_(chase) {}
-
-std::optional<std::string> LatencyTestcase::waiveReason(const Topology& topo) const {
-  if (auto reason = notUnderConfidentialComputing(topo)) return reason;
-  if (chase_ == Chase::PeerTma)
-    if (auto reason = needsTma(topo)) return reason;
-  if (chase_ == Chase::Host) return std::nullopt;
-  return needsPeerPairs(topo);
-}
-
-}  // namespace nvbw

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "plans/plan_shapes.h"
-#include "plans/waivers.h"
 
 namespace nvbw::plans {
 namespace {
@@ -62,16 +61,3 @@ Plan deviceLocalWrite(const PlanContext& ctx) {
 }
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-DeviceLocalTestcase::DeviceLocalTestcase(TestcaseListing listing, PlanBuilder build, bool needsTma)
-    : Testcase({std::move(listing), Unit::GBps, Axis::None, Axis::Gpu, {}, true, false}, build),
-      needsTma_(needsTma) {}
-
-std::optional<std::string> DeviceLocalTestcase::waiveReason(const Topology& topo) const {
-  if (needsTma_) return needsTma(topo);
-  return std::nullopt;
-}
-
-}  // namespace nvbw

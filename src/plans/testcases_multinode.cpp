@@ -5,7 +5,6 @@
 #include <string>
 
 #include "plans/plan_shapes.h"
-#include "plans/waivers.h"
 
 namespace nvbw::plans {
 namespace {
@@ -205,17 +204,3 @@ Plan multinodeBisectWrite(const PlanContext& ctx) {
 }
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-MultinodeTestcase::MultinodeTestcase(TestcaseListing listing, PlanBuilder build, Axis rows,
-                                     Axis columns, std::vector<std::string> parts, bool multicast)
-    : Testcase({std::move(listing), Unit::GBps, rows, columns, std::move(parts), true, true},
-               build),
-      multicast_(multicast) {}
-
-std::optional<std::string> MultinodeTestcase::waiveReason(const Topology& topo) const {
-  return multicast_ ? needsMulticast(topo) : needsSharedMemory(topo);
-}
-
-}  // namespace nvbw

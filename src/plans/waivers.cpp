@@ -29,6 +29,18 @@ std::optional<std::string> needsTma(const Topology& topo) {
   return std::nullopt;
 }
 
+std::optional<std::string> bothWaysCeNotUnderConfidentialComputing(const Topology& topo) {
+  if (!topo.confidentialComputing()) return std::nullopt;
+  return std::string("bounce-buffer confidential computing enabled");
+}
+
+std::optional<std::string> hostKernelsNotUnderConfidentialComputing(const Topology& topo) {
+  if (!topo.confidentialComputing()) return std::nullopt;
+  return std::string("confidential computing is on: a copy kernel reads and writes host memory "
+                     "across the bus, which goes through encrypted bounce buffers, so it cannot "
+                     "be measured");
+}
+
 std::optional<std::string> notUnderConfidentialComputing(const Topology& topo) {
   if (!topo.confidentialComputing()) return std::nullopt;
   return std::string("confidential computing is on: GPU memory accesses across the bus go "

@@ -1,6 +1,7 @@
-// What a testcase is and what it does. Each family of testcases (testcases_<family>.h) derives
-// from Testcase, and registry.cpp lists one instance of each testcase in one table: that table is
-// the only place that names a testcase's key, its indices in both interfaces and its facts.
+// What a testcase is and what it does. A testcase is data: its facts, its plan builder and the
+// checks that waive it. registry.cpp lists every testcase in one table, with one row helper per
+// family that fills the facts and waivers the family's members share: that table is the only
+// place that names a testcase's key, its indices in both interfaces and its facts.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,10 @@ struct TestcaseListing {
   bool blankLineBefore = false;
 };
 
+// A check that waives a testcase: the reason it cannot run on a topology, or nullopt when it can
+// (waivers.h has them).
+using WaiveCheck = std::optional<std::string> (*)(const Topology&);
+
 // What a testcase is: how it is listed, what its matrices hold and what they are indexed by.
 // `parts`: a bidirectional result's matrices, by the key suffix each adds to the testcase key
 // ("read1", "read2", "total"); empty: one matrix under the testcase key.
@@ -39,9 +44,12 @@ struct TestcaseFacts {
   Unit unit = Unit::GBps;
   Axis rows = Axis::None;
   Axis columns = Axis::Gpu;
-  std::vector<std::string> parts;
-  bool bufferSizeApplies = true;  // false: the plan ignores --bufferSize (pointer chases)
-  bool multiProcess = false;      // listed only where the build runs several processes
+  std::vector<std::string> parts = {};
+  bool bufferSizeApplies = true;         // false: the plan ignores --bufferSize (pointer chases)
+  bool multiProcess = false;             // listed only where the build runs several processes
+  std::vector<WaiveCheck> waivers = {};  // checked in order: the first reason waives it
+  // On a confidential-computing host, its samples are timed in order (Plan::timing).
+  bool inOrderUnderConfidentialComputing = false;
 };
 
 // A family's plan builder: with the copy method the family member uses, or without one.
@@ -55,7 +63,6 @@ class PlanBuilder {
   Plan operator()(const PlanContext& ctx) const {
     return withMethod_ ? withMethod_(ctx, method_) : plain_(ctx);
   }
-  bool copiesWith(CopyMethod method) const { return withMethod_ && method_ == method; }
 
  private:
   PlainPlanBuilder plain_ = nullptr;
@@ -63,8 +70,8 @@ class PlanBuilder {
   CopyMethod method_ = CopyMethod::CopyEngine;
 };
 
-// A family derives from Testcase, fills the facts its members share and decides when they are
-// waived; each member brings its listing, the facts that differ and its plan builder.
+// A testcase: its facts and its plan builder. Virtual for tests that fake one
+// (tests/common/fake_testcase.h).
 class Testcase {
  public:
   Testcase(TestcaseFacts facts, PlanBuilder build) : facts_(std::move(facts)), build_(build) {}
@@ -75,10 +82,10 @@ class Testcase {
   const TestcaseFacts& facts() const { return facts_; }
   const std::string& key() const { return facts_.listing.key; }
 
-  // The reason this testcase cannot run on `topo`, or nullopt when it can.
-  virtual std::optional<std::string> waiveReason(const Topology& topo) const = 0;
+  // The reason this testcase cannot run on `topo` (its first waiver's), or nullopt when it can.
+  virtual std::optional<std::string> waiveReason(const Topology& topo) const;
   // What it measures on a machine: pure, it touches no GPU.
-  virtual Plan plan(const PlanContext& ctx) const { return build_(ctx); }
+  virtual Plan plan(const PlanContext& ctx) const;
 
  private:
   TestcaseFacts facts_;

@@ -1,5 +1,5 @@
-// The peer copy and the one-to-all/all-to-one families, and the plan builders of the
-// device-to-device testcases (testcases_d2d.cpp).
+// The plan builders of the device-to-device testcases: the peer copies, the one-to-all/all-to-one
+// fans and the peer chases (testcases_d2d.cpp).
 //
 // Each bandwidth builder serves both the copy engine ("_ce") and the SM copy kernel ("_sm") variant
 // of a testcase: pass CopyMethod::CopyEngine or CopyMethod::SmCopy; any other method throws
@@ -13,7 +13,6 @@
 
 #include "plans/plan.h"
 #include "plans/plan_context.h"
-#include "plans/testcase.h"
 
 namespace nvbw::plans {
 
@@ -40,27 +39,3 @@ Plan deviceToDeviceLatencySm(const PlanContext& ctx);
 Plan deviceToDeviceLatencyTma(const PlanContext& ctx);
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-// Copies between every pair of GPUs with peer access, one way or both at once: GB/s, GPU rows and
-// columns; a bidirectional one has the parts its builder's matrices name. Waived without a pair
-// of GPUs that can access each other, and, copying through the TMA, without the TMA.
-class PeerCopyTestcase final : public Testcase {
- public:
-  PeerCopyTestcase(TestcaseListing listing, PlanBuilder build, std::vector<std::string> parts = {});
-  std::optional<std::string> waiveReason(const Topology& topo) const override;
-
- private:
-  bool tma_;
-};
-
-// Each GPU with all its peers at once, one row of totals: GB/s, titled GPU(row) and GPU(column)
-// as upstream titles them. Waived without a pair of GPUs that can access each other.
-class FanTestcase final : public Testcase {
- public:
-  FanTestcase(TestcaseListing listing, PlanBuilder build);
-  std::optional<std::string> waiveReason(const Topology& topo) const override;
-};
-
-}  // namespace nvbw

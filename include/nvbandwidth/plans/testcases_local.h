@@ -1,10 +1,9 @@
-// The device-local family and the plan builders of the testcases within one GPU's memory. Pure,
+// The plan builders of the device-local family: testcases within one GPU's memory. Pure,
 // like every plan builder.
 #pragma once
 
 #include "plans/plan.h"
 #include "plans/plan_context.h"
-#include "plans/testcase.h"
 
 namespace nvbw::plans {
 
@@ -18,18 +17,3 @@ Plan deviceLocalRead(const PlanContext& ctx);
 Plan deviceLocalWrite(const PlanContext& ctx);
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-// Copies or one-way passes within each GPU's memory, one row: GB/s and GPU columns. Waived
-// without the TMA when `needsTma`.
-class DeviceLocalTestcase final : public Testcase {
- public:
-  DeviceLocalTestcase(TestcaseListing listing, PlanBuilder build, bool needsTma = false);
-  std::optional<std::string> waiveReason(const Topology& topo) const override;
-
- private:
-  bool needsTma_;
-};
-
-}  // namespace nvbw

@@ -1,4 +1,4 @@
-// The multinode family and the plan builders of the multi-process testcases (upstream indices
+// The plan builders of the multinode family: the multi-process testcases (upstream indices
 // 35-47), one process per GPU.
 //
 // The world's GPU r is rank r's GPU: buffers are named by their owning rank (BufferSpec::ofRank)
@@ -11,7 +11,6 @@
 
 #include "plans/plan.h"
 #include "plans/plan_context.h"
-#include "plans/testcase.h"
 
 namespace nvbw::plans {
 
@@ -34,20 +33,3 @@ Plan multinodeBisectWrite(const PlanContext& ctx);
 std::string bisectLabel(int from, int to, int processes);
 
 }  // namespace nvbw::plans
-
-namespace nvbw {
-
-// One process per GPU, listed only where the build runs several processes: GB/s, rows and
-// columns as upstream's titles name them. Waived without two processes that share memory, and,
-// broadcasting (`multicast`), without multicast objects.
-class MultinodeTestcase final : public Testcase {
- public:
-  MultinodeTestcase(TestcaseListing listing, PlanBuilder build, Axis rows, Axis columns,
-                    std::vector<std::string> parts = {}, bool multicast = false);
-  std::optional<std::string> waiveReason(const Topology& topo) const override;
-
- private:
-  bool multicast_;
-};
-
-}  // namespace nvbw
