@@ -36,102 +36,35 @@ const char* engineName(CopyMethod method) {
       "device-to-device testcases run on the copy engine, the SM copy kernel or the TMA only");
 }
 
-// "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"; `label` ("Read1 ", "Total ") goes
-// before "bandwidth".
-std::string titleFor(CopyMethod method, const char* arrow, const std::string& label = "") {
-  return std::string("memcpy ") + engineName(method) + " GPU(row) " + arrow + " GPU(column) " +
-         label + "bandwidth (GB/s)";
+// "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)".
+std::string titleFor(CopyMethod method, const char* arrow) {
+  return std::string("memcpy ") + engineName(method) + " GPU(row) " + arrow +
+         " GPU(column) bandwidth (GB/s)";
 }
 
-std::size_t deviceCount(const PlanContext& ctx) {
-  const int n = ctx.topology.deviceCount();
-  return n > 0 ? static_cast<std::size_t>(n) : 0;
-}
-
-// Matrix keys are suffixes: the runner prefixes the testcase key ("" or "_read1", ...).
-MatrixSpec squareMatrix(const PlanContext& ctx, std::string keySuffix, std::string title,
-                        Unit unit = Unit::GBps) {
-  return {std::move(keySuffix), std::move(title), unit, deviceCount(ctx), deviceCount(ctx), {}};
-}
+constexpr PairScope kGpus = PairScope::Devices;
 
 BufferSpec dev(int device, std::size_t bytes) { return BufferSpec::onDevice(device, bytes); }
 
-// Two GPUs are used together only when each can access the other. Upstream checks one direction
-// (the row's, or the "one" GPU's) but then enables access both ways, aborting if the reverse is
-// unsupported; the executor enables both ways too. On symmetric topologies (every real one we
-// know) this is exactly upstream's check; on an asymmetric one the cell becomes N/A instead.
-bool arePeers(const Topology& topo, int a, int b) {
-  return a != b && topo.canAccessPeer(a, b) && topo.canAccessPeer(b, a);
-}
-
-// N×N testcases: one measurement per ordered pair of peers (r, c), writing `perCell` (row and
-// column filled in) at [r][c]. Other cells, the diagonal included, stay N/A.
-Plan pairwise(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
-              const std::vector<OutputTarget>& perCell,
-              const std::function<Measurement(int r, int c)>& measure) {
-  Plan plan;
-  plan.matrices = std::move(matrices);
-  const Topology& topo = ctx.topology;
-  const auto peers = [&topo](int a, int b) { return arePeers(topo, a, b); };
-  const PairSet chosen = choosePairs(ctx.pairs, PairScope::Devices, topo.deviceCount(), peers);
-  addPairMeasurements(plan, topo.deviceCount(), chosen, peers, perCell, measure);
-  applySchedule(plan, ctx.schedule.devices, topo.deviceCount());
-  return plan;
-}
-
-Measurement copying(std::vector<CopySpec> copies) {
-  Measurement m;
-  m.copies = std::move(copies);
-  return m;
-}
-
-// Single-direction N×N: `transfer(r, c)` is the one copy measured at [r][c].
-Plan singleCopyPairs(const PlanContext& ctx, std::string title,
-                     const std::function<CopySpec(int r, int c)>& transfer) {
-  return pairwise(ctx, {squareMatrix(ctx, "", std::move(title))}, {{0, 0, 0, ValueSource::Copy, 0}},
-                  [&](int r, int c) { return copying({transfer(r, c)}); });
-}
-
-// Bidirectional N×N: copies [c -> r, r -> c] at once; matrices _<label>1 (copy 0), _<label>2
-// (copy 1) and _total (their sum). Upstream builds the same buffer lists for read and write; only
-// the issuing context (`pref`) differs.
+// Bidirectional N×N: copies [c -> r, r -> c] at once (plan_shapes.h). Upstream builds the same
+// buffer lists for read and write; only the issuing context (`pref`) differs.
 Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::string& keyLabel,
                         const std::string& titleLabel, ContextPreference pref) {
   const std::size_t s = ctx.bufferBytes;
-  return pairwise(
-      ctx,
-      {squareMatrix(ctx, "_" + keyLabel + "1", titleFor(method, "<->", titleLabel + "1 ")),
-       squareMatrix(ctx, "_" + keyLabel + "2", titleFor(method, "<->", titleLabel + "2 ")),
-       squareMatrix(ctx, "_total", titleFor(method, "<->", "Total "))},
-      {{0, 0, 0, ValueSource::Copy, 0},
-       {1, 0, 0, ValueSource::Copy, 1},
-       {2, 0, 0, ValueSource::SumOfCopies, 0}},
+  return bidirectionalPairPlan(
+      ctx, kGpus, keyLabel,
+      std::string("memcpy ") + engineName(method) + " GPU(row) <-> GPU(column) ", titleLabel,
       [&](int r, int c) {
-        return copying({makeCopy(dev(c, s), dev(r, s), method, pref),
-                        makeCopy(dev(r, s), dev(c, s), method, pref)});
+        return std::vector<CopySpec>{makeCopy(dev(c, s), dev(r, s), method, pref),
+                                     makeCopy(dev(r, s), dev(c, s), method, pref)};
       });
 }
 
 // 1×N fans: for each GPU d, the copies `transfer(d, k)` for every peer k of d run at once, and
-// [0][d] reports their aggregate bandwidth. A GPU without peers stays N/A. --pair leaves each
-// GPU of the pair with the other as its only peer; -P does not apply (a fan is per GPU).
+// [0][d] reports their aggregate bandwidth. A GPU without peers stays N/A.
 Plan fan(const PlanContext& ctx, std::string title,
          const std::function<CopySpec(int d, int k)>& transfer) {
-  Plan plan;
-  plan.matrices = {{"", std::move(title), Unit::GBps, 1, deviceCount(ctx), {}}};
-  const Topology& topo = ctx.topology;
-  const PairSet chosen = chooseFanPartners(ctx.pairs, PairScope::Devices, topo.deviceCount(),
-                                           [&](int a, int b) { return arePeers(topo, a, b); });
-  for (int d = 0; d < topo.deviceCount(); ++d) {
-    Measurement m;
-    for (int k = 0; k < topo.deviceCount(); ++k) {
-      if (arePeers(topo, d, k) && chosen.allows(d, k)) m.copies.push_back(transfer(d, k));
-    }
-    if (m.copies.empty()) continue;
-    m.outputs = {{0, 0, static_cast<std::size_t>(d), ValueSource::Total, 0}};
-    plan.measurements.push_back(std::move(m));
-  }
-  return plan;
+  return fanPlan(ctx, kGpus, std::move(title), transfer, ValueSource::Total);
 }
 
 // The read fans pull in the CE variants, but upstream issues the SM variants from the source's
@@ -142,7 +75,7 @@ ContextPreference readFanContext(CopyMethod method) {
 
 // N×N pointer chases: row r chases the 2 MiB chain in column c's memory. -b does not apply.
 Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) {
-  return pairwise(ctx, {squareMatrix(ctx, "", title, Unit::Nanoseconds)},
+  return pairPlan(ctx, kGpus, {squareMatrix(ctx, kGpus, "", title, Unit::Nanoseconds)},
                   {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {
                     Measurement m;
                     m.latency = LatencySpec{dev(c, kLatencyBufferBytes), r, access};
@@ -154,16 +87,14 @@ Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) 
 
 Plan deviceToDeviceRead(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
-  return singleCopyPairs(ctx, titleFor(method, "->"), [&](int r, int c) {
-    return makeCopy(dev(c, s), dev(r, s), method, kDst);
-  });
+  return copyPairPlan(ctx, kGpus, titleFor(method, "->"),
+                      [&](int r, int c) { return makeCopy(dev(c, s), dev(r, s), method, kDst); });
 }
 
 Plan deviceToDeviceWrite(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
-  return singleCopyPairs(ctx, titleFor(method, "<-"), [&](int r, int c) {
-    return makeCopy(dev(r, s), dev(c, s), method, kSrc);
-  });
+  return copyPairPlan(ctx, kGpus, titleFor(method, "<-"),
+                      [&](int r, int c) { return makeCopy(dev(r, s), dev(c, s), method, kSrc); });
 }
 
 Plan deviceToDeviceBidirectionalRead(const PlanContext& ctx, CopyMethod method) {

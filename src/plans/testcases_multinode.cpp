@@ -9,9 +9,7 @@
 namespace nvbw::plans {
 namespace {
 
-std::size_t ranks(const PlanContext& ctx) {
-  return static_cast<std::size_t>(std::max(0, ctx.topology.processFacts().processes));
-}
+constexpr PairScope kRanks = PairScope::Ranks;
 
 BufferSpec unicast(int rank, std::size_t bytes) {
   return BufferSpec::ofRank(rank, bytes, Sharing::Exported);
@@ -29,70 +27,20 @@ Plan multiProcessPlan(std::vector<MatrixSpec> matrices) {
   return plan;
 }
 
-MatrixSpec square(const PlanContext& ctx, std::string key, std::string title) {
-  return {std::move(key), std::move(title), Unit::GBps, ranks(ctx), ranks(ctx), {}};
-}
-
-// One measurement per ordered pair (r, c), r != c, writing `perCell` at [r][c].
-Plan pairs(const PlanContext& ctx, std::vector<MatrixSpec> matrices,
-           std::vector<OutputTarget> perCell,
-           const std::function<std::vector<CopySpec>(int r, int c)>& copies) {
-  Plan plan = multiProcessPlan(std::move(matrices));
-  const int n = ctx.topology.processFacts().processes;
-  const auto distinct = [](int a, int b) { return a != b; };
-  const PairSet chosen = choosePairs(ctx.pairs, PairScope::Ranks, n, distinct);
-  addPairMeasurements(plan, n, chosen, distinct, perCell, [&copies](int r, int c) {
-    Measurement m;
-    m.copies = copies(r, c);
-    return m;
-  });
-  applySchedule(plan, ctx.schedule.ranks, n);
-  return plan;
-}
-
 Plan bidirectional(const PlanContext& ctx, CopyMethod method, const std::string& keyLabel,
                    const std::string& titleLabel, bool write) {
   const std::size_t s = ctx.bufferBytes;
   // Upstream's titles read "CPU(row)" here; kept, as scripts match on them.
   const std::string base = std::string("memcpy ") + engine(method) + " CPU(row) <-> GPU(column) ";
-  return pairs(ctx,
-               {square(ctx, "_" + keyLabel + "1", base + titleLabel + "1 bandwidth (GB/s)"),
-                square(ctx, "_" + keyLabel + "2", base + titleLabel + "2 bandwidth (GB/s)"),
-                square(ctx, "_total", base + "Total bandwidth (GB/s)")},
-               {{0, 0, 0, ValueSource::Copy, 0},
-                {1, 0, 0, ValueSource::Copy, 1},
-                {2, 0, 0, ValueSource::SumOfCopies, 0}},
-               [&](int r, int c) {
-                 // Read: [c -> r issued by r, r -> c issued by c]. Write: [r -> c issued by r,
-                 // c -> r issued by c] (unlike the single-node write, copy 0 flows r -> c).
-                 if (write)
-                   return std::vector<CopySpec>{
-                       makeCopy(unicast(r, s), unicast(c, s), method, kSrc),
-                       makeCopy(unicast(c, s), unicast(r, s), method, kSrc)};
-                 return std::vector<CopySpec>{makeCopy(unicast(c, s), unicast(r, s), method, kDst),
-                                              makeCopy(unicast(r, s), unicast(c, s), method, kDst)};
-               });
-}
-
-// The partners each rank of a fan copies with: all others, or only the other rank of --pair.
-PairSet fanPartners(const PlanContext& ctx) {
-  return chooseFanPartners(ctx.pairs, PairScope::Ranks, ctx.topology.processFacts().processes,
-                           [](int a, int b) { return a != b; });
-}
-
-// 1×N: for each rank d, `copies(d)` at once, their per-sample sum at [0][d].
-Plan perRankSum(const PlanContext& ctx, std::string title,
-                const std::function<std::vector<CopySpec>(int d)>& copies) {
-  Plan plan = multiProcessPlan({{"", std::move(title), Unit::GBps, 1, ranks(ctx), {}}});
-  const int n = ctx.topology.processFacts().processes;
-  for (int d = 0; d < n; ++d) {
-    Measurement m;
-    m.copies = copies(d);
-    if (m.copies.empty()) continue;
-    m.outputs = {{0, 0, static_cast<std::size_t>(d), ValueSource::SumOfCopies, 0}};
-    plan.measurements.push_back(std::move(m));
-  }
-  return plan;
+  return bidirectionalPairPlan(ctx, kRanks, keyLabel, base, titleLabel, [&](int r, int c) {
+    // Read: [c -> r issued by r, r -> c issued by c]. Write: [r -> c issued by r, c -> r issued
+    // by c] (unlike the single-node write, copy 0 flows r -> c).
+    if (write)
+      return std::vector<CopySpec>{makeCopy(unicast(r, s), unicast(c, s), method, kSrc),
+                                   makeCopy(unicast(c, s), unicast(r, s), method, kSrc)};
+    return std::vector<CopySpec>{makeCopy(unicast(c, s), unicast(r, s), method, kDst),
+                                 makeCopy(unicast(r, s), unicast(c, s), method, kDst)};
+  });
 }
 
 }  // namespace
@@ -100,21 +48,17 @@ Plan perRankSum(const PlanContext& ctx, std::string title,
 Plan multinodeRead(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
   // Upstream's SM read testcase is titled "CE" too; kept.
-  return pairs(ctx, {square(ctx, "", "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)")},
-               {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
-                 return std::vector<CopySpec>{makeCopy(unicast(c, s), unicast(r, s), method, kDst)};
-               });
+  return copyPairPlan(
+      ctx, kRanks, "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)",
+      [&](int r, int c) { return makeCopy(unicast(c, s), unicast(r, s), method, kDst); });
 }
 
 Plan multinodeWrite(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
-  return pairs(ctx,
-               {square(ctx, "",
-                       std::string("memcpy ") + engine(method) +
-                           " GPU(row) <- GPU(column) bandwidth (GB/s)")},
-               {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
-                 return std::vector<CopySpec>{makeCopy(unicast(r, s), unicast(c, s), method, kSrc)};
-               });
+  return copyPairPlan(
+      ctx, kRanks,
+      std::string("memcpy ") + engine(method) + " GPU(row) <- GPU(column) bandwidth (GB/s)",
+      [&](int r, int c) { return makeCopy(unicast(r, s), unicast(c, s), method, kSrc); });
 }
 
 Plan multinodeBidirectionalRead(const PlanContext& ctx, CopyMethod method) {
@@ -127,38 +71,34 @@ Plan multinodeBidirectionalWrite(const PlanContext& ctx, CopyMethod method) {
                        true);
 }
 
+// 1×N fans: for each rank d, the copies with every other rank (or the other of --pair) at once,
+// their per-sample sum at [0][d].
 Plan multinodeAllToOneWrite(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  const int n = ctx.topology.processFacts().processes;
-  const PairSet chosen = fanPartners(ctx);
-  return perRankSum(ctx, "memcpy SM All Gpus -> GPU(column) total bandwidth (GB/s)", [&](int d) {
-    std::vector<CopySpec> copies;
-    for (int k = 0; k < n; ++k)
-      if (k != d && chosen.allows(d, k))
-        copies.push_back(makeCopy(local(k, s), unicast(d, s), CopyMethod::SmCopy, kSrc));
-    return copies;
-  });
+  return fanPlan(
+      ctx, kRanks, "memcpy SM All Gpus -> GPU(column) total bandwidth (GB/s)",
+      [&](int d, int k) { return makeCopy(local(k, s), unicast(d, s), CopyMethod::SmCopy, kSrc); },
+      ValueSource::SumOfCopies);
 }
 
 Plan multinodeAllFromOneRead(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  const int n = ctx.topology.processFacts().processes;
-  const PairSet chosen = fanPartners(ctx);
-  return perRankSum(ctx, "memcpy SM All Gpus <- GPU(column) total bandwidth (GB/s)", [&](int src) {
-    std::vector<CopySpec> copies;
-    for (int k = 0; k < n; ++k)
-      if (k != src && chosen.allows(src, k))
-        copies.push_back(makeCopy(unicast(src, s), local(k, s), CopyMethod::SmCopy, kDst));
-    return copies;
-  });
+  return fanPlan(
+      ctx, kRanks, "memcpy SM All Gpus <- GPU(column) total bandwidth (GB/s)",
+      [&](int d, int k) { return makeCopy(unicast(d, s), local(k, s), CopyMethod::SmCopy, kDst); },
+      ValueSource::SumOfCopies);
 }
 
 Plan multinodeBroadcastOneToAll(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
-  return perRankSum(ctx, "multicast SM GPU(column) -> All Gpus total bandwidth (GB/s)", [&](int r) {
-    return std::vector<CopySpec>{makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
-                                          CopyMethod::SmMulticast, kDst)};
-  });
+  return oneRowPerGpu(
+      ctx, "multicast SM GPU(column) -> All Gpus total bandwidth (GB/s)",
+      [&](int r) {
+        return std::vector<CopySpec>{makeCopy(local(r, s),
+                                              BufferSpec::ofRank(r, s, Sharing::Multicast),
+                                              CopyMethod::SmMulticast, kDst)};
+      },
+      ValueSource::SumOfCopies, kRanks);
 }
 
 Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
@@ -186,8 +126,8 @@ std::string bisectLabel(int from, int to, int processes) {
 Plan multinodeBisectWrite(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
   const int n = ctx.topology.processFacts().processes;
-  MatrixSpec spec{"", "Bisect benchmarking, simultaneous write CE BW", Unit::GBps, ranks(ctx), 1,
-                  {}};
+  const std::size_t rows = membersOf(ctx, kRanks);
+  MatrixSpec spec{"", "Bisect benchmarking, simultaneous write CE BW", Unit::GBps, rows, 1, {}};
   Measurement m;
   for (int i = 0; i < n; ++i) {
     const int peer = (i + n / 2) % n;
