@@ -3,11 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "plans/testcases_d2d.h"
-#include "plans/testcases_host.h"
-#include "plans/testcases_latency.h"
-#include "plans/testcases_local.h"
-#include "plans/testcases_multinode.h"
+#include "plans/testcases.h"
 
 namespace nvbw {
 
@@ -36,7 +32,7 @@ void add(Table& table, TestcaseFacts facts, PlanBuilder build, Waivers waivers) 
 // One GPU or all at once, copying to, from or both ways with the host: GB/s, CPU rows and GPU
 // columns, one matrix (a bidirectional testcase reports one direction). On a confidential-
 // computing host the one-way copy-engine testcases are timed in order, the others waived
-// (`waivers`; waivers.h says why).
+// (`waivers`; testcase.h says why).
 void addHostCopy(Table& table, TestcaseListing listing, PlanBuilder build, Waivers waivers = {}) {
   TestcaseFacts facts{std::move(listing), Unit::GBps, Axis::Cpu, Axis::Gpu};
   facts.inOrderUnderConfidentialComputing = true;

@@ -1,8 +1,6 @@
 // Device-to-device testcases: peer copies between GPU pairs, the all-to-one / one-to-all fans and
 // the peer pointer-chase latency. Directions, issuing contexts and titles are upstream v0.8's
 // (the TMA variants' titles, unknown upstream, follow them with TMA in place of SM).
-#include "plans/testcases_d2d.h"
-
 #include <cstddef>
 #include <functional>
 #include <stdexcept>
@@ -12,6 +10,7 @@
 
 #include "plans/pattern.h"
 #include "plans/plan_shapes.h"
+#include "plans/testcases.h"
 
 namespace nvbw::plans {
 namespace {

@@ -1,11 +1,10 @@
 // Host <-> device testcases (upstream tests 0-3, 8-11, 16-19, 24-27).
-#include "plans/testcases_host.h"
-
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "plans/plan_shapes.h"
+#include "plans/testcases.h"
 
 namespace nvbw::plans {
 namespace {

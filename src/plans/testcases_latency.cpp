@@ -1,8 +1,7 @@
 // host_device_latency_sm (upstream test 32). The device-to-device latency testcase lives with the
 // device-to-device family.
-#include "plans/testcases_latency.h"
-
 #include "plans/pattern.h"
+#include "plans/testcases.h"
 
 namespace nvbw::plans {
 

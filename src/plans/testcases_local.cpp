@@ -1,10 +1,9 @@
 // One GPU's own memory: the copy engine (34), the TMA and one-way SM passes (52-54), and the SM
 // copy kernel (55).
-#include "plans/testcases_local.h"
-
 #include <vector>
 
 #include "plans/plan_shapes.h"
+#include "plans/testcases.h"
 
 namespace nvbw::plans {
 namespace {

@@ -1,10 +1,9 @@
 // The multi-process testcases (docs/compatibility.md#u7).
-#include "plans/testcases_multinode.h"
-
 #include <functional>
 #include <string>
 
 #include "plans/plan_shapes.h"
+#include "plans/testcases.h"
 
 namespace nvbw::plans {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "plans/pair_selection.h"
 #include "plans/plan.h"
-#include "plans/plan_context.h"
+#include "plans/testcase.h"
 
 namespace nvbw::plans {
 

@@ -12,9 +12,7 @@
 
 #include "core/compat_mode.h"
 #include "plans/plan.h"
-#include "plans/plan_context.h"
 #include "plans/testcase.h"
-#include "plans/waivers.h"
 #include "platform/topology.h"
 
 namespace nvbw {

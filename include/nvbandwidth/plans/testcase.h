@@ -1,7 +1,8 @@
-// What a testcase is and what it does. A testcase is data: its facts, its plan builder and the
-// checks that waive it. registry.cpp lists every testcase in one table, with one row helper per
-// family that fills the facts and waivers the family's members share: that table is the only
-// place that names a testcase's key, its indices in both interfaces and its facts.
+// What a testcase is, what its plan builder reads and what waives it. A testcase is data: its
+// facts, its plan builder and the checks that waive it. registry.cpp lists every testcase in one
+// table, with one row helper per family that fills the facts and waivers the family's members
+// share: that table is the only place that names a testcase's key, its indices in both
+// interfaces and its facts.
 #pragma once
 
 #include <cstddef>
@@ -10,11 +11,21 @@
 #include <utility>
 #include <vector>
 
+#include "plans/pair_selection.h"
 #include "plans/plan.h"
-#include "plans/plan_context.h"
+#include "plans/schedule.h"
 #include "platform/topology.h"
 
 namespace nvbw {
+
+// What a plan builder reads: the machine's topology, the buffer size, which GPU pairs the pairwise
+// testcases measure and in which order.
+struct PlanContext {
+  const Topology& topology;
+  std::size_t bufferBytes;     // -b in bytes (latency testcases ignore it)
+  PairRule pairs = {};         // --pair / -P; default: every pair
+  ScheduleRule schedule = {};  // pair by pair, or in rounds of disjoint pairs
+};
 
 // What a matrix's rows or columns are, as its title names them ("CPU(row)", "GPU(column)").
 // None: the matrix has one row, which its title does not name.
@@ -32,9 +43,32 @@ struct TestcaseListing {
   bool blankLineBefore = false;
 };
 
-// A check that waives a testcase: the reason it cannot run on a topology, or nullopt when it can
-// (waivers.h has them).
+// A check that waives a testcase: the reason it cannot run on a topology, or nullopt when it can.
 using WaiveCheck = std::optional<std::string> (*)(const Topology&);
+
+// The checks the testcase families share.
+
+// Every device-to-device testcase needs a pair of GPUs that can access each other both ways.
+std::optional<std::string> needsPeerPairs(const Topology& topo);
+
+// The TMA testcases need compute capability 9.0 on every GPU.
+std::optional<std::string> needsTma(const Topology& topo);
+
+// Confidential computing sends host traffic through encrypted bounce buffers, where a host copy
+// blocks its thread until its stream is idle and a kernel reads wrong data across the bus. Copy-
+// engine copies with the host both ways at once are waived there, as upstream v0.10 waives them
+// (with its reason, verbatim: Google's CI for a confidential VM asserts it); copy kernels that
+// read or write host memory are waived too.
+std::optional<std::string> bothWaysCeNotUnderConfidentialComputing(const Topology& topo);
+std::optional<std::string> hostKernelsNotUnderConfidentialComputing(const Topology& topo);
+
+// Latency under confidential computing measures the encrypted bounce buffers, not memory.
+std::optional<std::string> notUnderConfidentialComputing(const Topology& topo);
+
+// The multi-process testcases need at least two processes that can share memory; the broadcast
+// testcases also need multicast.
+std::optional<std::string> needsSharedMemory(const Topology& topo);
+std::optional<std::string> needsMulticast(const Topology& topo);
 
 // What a testcase is: how it is listed, what its matrices hold and what they are indexed by.
 // `parts`: a bidirectional result's matrices, by the key suffix each adds to the testcase key

@@ -14,7 +14,7 @@
 #include "plan_text.h"
 #include "plans/plan.h"
 #include "plans/registry.h"
-#include "plans/testcases_d2d.h"
+#include "plans/testcases.h"
 #include "platform/topology.h"
 #include "upstream_keys.h"
 

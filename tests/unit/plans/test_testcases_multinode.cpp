@@ -4,7 +4,7 @@
 
 #include "fake_topology.h"
 #include "plan_text.h"
-#include "plans/testcases_multinode.h"
+#include "plans/testcases.h"
 #include "upstream_keys.h"
 
 namespace nvbw {

@@ -1,0 +1,97 @@
+// The plan builders of every testcase, by family, each family's in its testcases_<family>.cpp.
+// A builder is pure: it reads the topology, the buffer size and the pair rule (PlanContext) and
+// returns what to measure. Matrix keys are suffixes for the runner to qualify: "" for one matrix,
+// "_read1"/"_read2"/"_total" (or "_write1"/...) for the bidirectional testcases.
+#pragma once
+
+#include <string>
+
+#include "plans/plan.h"
+#include "plans/testcase.h"
+
+namespace nvbw::plans {
+
+// Host copies (testcases_host.cpp): copies between pinned host memory and GPUs, on the copy
+// engine or the SM copy kernel.
+Plan hostToDevice(const PlanContext& ctx, CopyMethod method);
+Plan deviceToHost(const PlanContext& ctx, CopyMethod method);
+Plan hostToDeviceBidirectionalCe(const PlanContext& ctx);
+Plan deviceToHostBidirectionalCe(const PlanContext& ctx);
+Plan hostDeviceBidirectionalSm(const PlanContext& ctx);  // tests 18 and 19 (identical upstream)
+Plan allToHost(const PlanContext& ctx, CopyMethod method);
+Plan allToHostBidirectionalCe(const PlanContext& ctx);
+Plan allToHostBidirectionalSm(const PlanContext& ctx);
+Plan hostToAll(const PlanContext& ctx, CopyMethod method);
+Plan hostToAllBidirectionalCe(const PlanContext& ctx);
+Plan hostToAllBidirectionalSm(const PlanContext& ctx);
+
+// Host <-> device pointer-chase latency (testcases_latency.cpp); the device-to-device chases are
+// with the device-to-device builders below.
+Plan hostDeviceLatencySm(const PlanContext& ctx);
+
+// Device-local (testcases_local.cpp), one GPU's own memory: the copy engine (device_local_copy),
+// a TMA copy and an SM copy kernel (bytes copied count), and read-only and write-only SM passes
+// (bandwidth counts the bytes read or written).
+Plan deviceLocalCopy(const PlanContext& ctx);
+Plan deviceLocalCopyTma(const PlanContext& ctx);
+Plan deviceLocalCopySm(const PlanContext& ctx);
+Plan deviceLocalRead(const PlanContext& ctx);
+Plan deviceLocalWrite(const PlanContext& ctx);
+
+// Device-to-device (testcases_d2d.cpp): the peer copies, the one-to-all/all-to-one fans and the
+// peer chases. Each bandwidth builder serves the copy engine ("_ce"), the SM copy kernel ("_sm")
+// and the TMA ("_tma") variant of a testcase; any other method throws std::invalid_argument.
+//
+// Two GPUs are paired only when cuDeviceCanAccessPeer holds in both directions; other cells are
+// N/A. Upstream checks one direction, then enables access both ways and aborts if that fails, so
+// the two rules differ only on asymmetric topologies, where upstream cannot run.
+
+// N×N, one copy per cell [r][c]. Read: c -> r issued by r. Write: r -> c issued by r.
+Plan deviceToDeviceRead(const PlanContext& ctx, CopyMethod method);
+Plan deviceToDeviceWrite(const PlanContext& ctx, CopyMethod method);
+
+// Three N×N matrices (direction 1, direction 2, their sum) from copies [c -> r, r -> c] running at
+// once. Read: each copy is issued by its destination; write: by its source.
+Plan deviceToDeviceBidirectionalRead(const PlanContext& ctx, CopyMethod method);
+Plan deviceToDeviceBidirectionalWrite(const PlanContext& ctx, CopyMethod method);
+
+// 1×N, cell [0][d]: the aggregate bandwidth of the copies between d and all its peers at once.
+// allToOneWrite: peers -> d; allToOneRead: d -> peers; oneToAllWrite: d -> peers;
+// oneToAllRead: peers -> d. Which GPU issues them is upstream's per-variant choice (see .cpp).
+Plan allToOneWrite(const PlanContext& ctx, CopyMethod method);
+Plan allToOneRead(const PlanContext& ctx, CopyMethod method);
+Plan oneToAllWrite(const PlanContext& ctx, CopyMethod method);
+Plan oneToAllRead(const PlanContext& ctx, CopyMethod method);
+
+// N×N pointer-chase latency in ns: row r chases a 2 MiB chain on column c. Ignores bufferBytes.
+// Sm: each access a load; Tma: each access a bulk copy of the node into shared memory.
+Plan deviceToDeviceLatencySm(const PlanContext& ctx);
+Plan deviceToDeviceLatencyTma(const PlanContext& ctx);
+
+// Multinode (testcases_multinode.cpp): the multi-process testcases (upstream indices 35-47), one
+// process per GPU. The world's GPU r is rank r's GPU: buffers are named by their owning rank
+// (BufferSpec::ofRank) and matrices are indexed by rank. Unicast buffers are Exported (every rank
+// maps them), buffers only their owner touches are ProcessLocal, and the broadcast testcases
+// write to Multicast objects. Which rank issues a copy follows upstream's context preference: the
+// owner of the preferred buffer. Titles keep upstream's (typos included); the bisect rows are
+// labelled the way the data flows (docs/compatibility.md#c13).
+
+// 35/39 read and 36/40 write: N×N, one copy per ordered pair of ranks; CE or SM.
+Plan multinodeRead(const PlanContext& ctx, CopyMethod method);
+Plan multinodeWrite(const PlanContext& ctx, CopyMethod method);
+// 37/41 and 38/42: both directions of a pair at once; _read1/_read2/_total (_write1/...).
+Plan multinodeBidirectionalRead(const PlanContext& ctx, CopyMethod method);
+Plan multinodeBidirectionalWrite(const PlanContext& ctx, CopyMethod method);
+// 43: every other rank writes into rank d's memory at once; 44: every other rank reads rank s's.
+Plan multinodeAllToOneWrite(const PlanContext& ctx);
+Plan multinodeAllFromOneRead(const PlanContext& ctx);
+// 45: rank r broadcasts through its multicast object; 46: every rank at once, one cell.
+Plan multinodeBroadcastOneToAll(const PlanContext& ctx);
+Plan multinodeBroadcastAllToAll(const PlanContext& ctx);
+// 47: rank i's memory is written from rank (i + N/2) mod N, all pairs at once; N×1.
+Plan multinodeBisectWrite(const PlanContext& ctx);
+
+// "<from>-><to>", each rank padded to the width of the largest rank number.
+std::string bisectLabel(int from, int to, int processes);
+
+}  // namespace nvbw::plans
