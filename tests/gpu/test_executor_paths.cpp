@@ -1,6 +1,7 @@
 // Executor paths that the device-to-device testcases use (simultaneous copies reported each,
 // summed, or as a total; device-memory latency; peer buffers) exercised on a single GPU with
 // hand-made plans, so they are checked on the one-GPU machine too.
+#include <algorithm>
 #include <csignal>
 
 #include "core/statistics.h"
@@ -120,11 +121,17 @@ TEST(ExecutorPaths, CopiesTimedInOrderMeasureWhatTheLatchMeasures) {
     RunSettings s = quickSettings();
     s.samples = 3;
     s.loopCount = 8;
-    const double latched =
-        makeGpuPlanExecutor(gpu(), s)->run(plan, nullptr).matrices[0].at(0, 0)->value();
-    plan.timing = SampleTiming::InOrder;
-    const double inOrder =
-        makeGpuPlanExecutor(gpu(), s)->run(plan, nullptr).matrices[0].at(0, 0)->value();
+    // A host link's reading varies by tens of percent from one run to the next on some hosts
+    // (either method, upstream's too): each method's best of three alternating runs is compared.
+    double latched = 0, inOrder = 0;
+    for (int round = 0; round < 3; ++round)
+      for (const SampleTiming timing : {SampleTiming::Latched, SampleTiming::InOrder}) {
+        plan.timing = timing;
+        const double value =
+            makeGpuPlanExecutor(gpu(), s)->run(plan, nullptr).matrices[0].at(0, 0)->value();
+        double& best = timing == SampleTiming::InOrder ? inOrder : latched;
+        best = std::max(best, value);
+      }
     EXPECT_GT(inOrder, 0.9 * latched) << inOrder << " vs " << latched;
     EXPECT_LT(inOrder, 1.1 * latched) << inOrder << " vs " << latched;
     EXPECT_THROW(makeCorruptingExecutor(s)->run(plan, nullptr), VerificationError);
