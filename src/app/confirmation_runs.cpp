@@ -49,7 +49,8 @@ ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& heade
   out.summary.testcases = suspects;
   for (unsigned round = 1; round <= runs && !out.interruptedBy; ++round) {
     for (const SuspectTestcase& suspect : suspects) {
-      const std::optional<std::size_t> index = registryIndex(run.registry, suspect.testcase);
+      const std::optional<std::size_t> index =
+          registryIndex(run.registry, suspect.testcase.value_or(""));
       if (!index) continue;
       std::vector<ReportEntry> entries;
       const LoopSummary summary =

@@ -19,13 +19,10 @@
 namespace nvbw {
 namespace {
 
-int writeHtml(AppContext& ctx, const OutputFile& file, const Report& report) {
-  return writeHtmlFile(ctx, file, report, ctx.stopRequested);
-}
-
 // --output of a saved report: its JSON as -j writes it, or its page.
 int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
-  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, *files.from);
+  if (files.outputFormat == ReportFormat::Html)
+    return writeHtmlFile(ctx, *files.output, *files.from, ctx.stopRequested);
   const std::string text = reportJson(*files.from) + "\n";
   throwIfStopped(ctx.stopRequested);
   return writeViewFile(ctx, *files.output, text);
@@ -44,7 +41,7 @@ void writeComparisonDocument(std::ostream& out, const Comparison& c,
   std::size_t next = 0;
   const ComparedCells cells = [&c, &next](ComparedCellRecord& cell) {
     if (next == c.cells.size()) return false;
-    cell = comparedCellRecord(c.cells[next++]);
+    cell = c.cells[next++];
     return true;
   };
   writeReportJson(out, document, &cells);
@@ -62,7 +59,8 @@ std::string expectationsText(const std::vector<ExpectationSection>& checks) {
 // or with a .html name the page --html writes.
 int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comparison& c,
                           const std::vector<ExpectationSection>& checks, const Report& current) {
-  if (files.outputFormat == ReportFormat::Html) return writeHtml(ctx, *files.output, current);
+  if (files.outputFormat == ReportFormat::Html)
+    return writeHtmlFile(ctx, *files.output, current, ctx.stopRequested);
   std::ostringstream text;
   if (files.outputFormat == ReportFormat::Json)
     writeComparisonDocument(text, c, checks);
@@ -159,16 +157,6 @@ void addToBaseline(Baseline& baseline, const NamedFile& input, const StopRequest
   baseline.add(report, label, stop);
 }
 
-}  // namespace
-
-void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const {
-  for (const std::optional<OutputFile>* t : {&html, &metrics, &output})
-    if (*t)
-      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
-}
-
-namespace {
-
 template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, const Text& text) {
   try {
     file.write(text);
@@ -179,12 +167,8 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
   }
 }
 
-}  // namespace
-
-int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
-  return writeText(ctx, file, text);
-}
-
+// The Prometheus metrics of a report (fleet/metrics/metrics.h) to `file`; 0, or 1 (the reason on
+// stderr) when it cannot be written or would be too large.
 int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& report,
                      const StopRequest& stop) {
   std::vector<std::string> pieces;
@@ -196,6 +180,55 @@ int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& repo
   }
   throwIfStopped(stop);
   return writeText(ctx, file, pieces);
+}
+
+// One file a command writes: its target, and what writes it.
+struct FileWrite {
+  const OutputFile* file;
+  std::function<int()> write;
+};
+
+int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopRequest& stop) {
+  int status = kExitOk;
+  std::vector<std::string> written, notWritten;
+  std::optional<Interrupted> stopped;
+  for (const FileWrite& f : files) {
+    const std::string name = f.file->target().label();
+    if (stopped) {
+      notWritten.push_back(name);
+      continue;
+    }
+    try {
+      status = worse(status, f.write());
+      written.push_back(name);
+      throwIfStopped(stop);  // a signal while it was written: the next ones are not
+    } catch (const Interrupted& e) {
+      stopped.emplace(e);
+      if (written.empty() || written.back() != name) notWritten.push_back(name);
+    }
+  }
+  if (!stopped) return status;
+  auto list = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? std::string("none") : text;
+  };
+  sayLine(ctx.err, "NOTE: stopped by " + signalName(stopped->signal()) +
+                       " while the files were written: written: " + list(written) +
+                       "; not written (they keep what they held): " + list(notWritten) + ".");
+  throw *stopped;
+}
+
+}  // namespace
+
+void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const {
+  for (const std::optional<OutputFile>* t : {&html, &metrics, &output})
+    if (*t)
+      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
+}
+
+int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
+  return writeText(ctx, file, text);
 }
 
 int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
@@ -246,47 +279,6 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   }
   return files;
 }
-
-namespace {
-
-// One file a command writes: its target, and what writes it.
-struct FileWrite {
-  const OutputFile* file;
-  std::function<int()> write;
-};
-
-int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopRequest& stop) {
-  int status = kExitOk;
-  std::vector<std::string> written, notWritten;
-  std::optional<Interrupted> stopped;
-  for (const FileWrite& f : files) {
-    const std::string name = f.file->target().label();
-    if (stopped) {
-      notWritten.push_back(name);
-      continue;
-    }
-    try {
-      status = worse(status, f.write());
-      written.push_back(name);
-      throwIfStopped(stop);  // a signal while it was written: the next ones are not
-    } catch (const Interrupted& e) {
-      stopped.emplace(e);
-      if (written.empty() || written.back() != name) notWritten.push_back(name);
-    }
-  }
-  if (!stopped) return status;
-  auto list = [](const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
-    return text.empty() ? std::string("none") : text;
-  };
-  sayLine(ctx.err, "NOTE: stopped by " + signalName(stopped->signal()) +
-                       " while the files were written: written: " + list(written) +
-                       "; not written (they keep what they held): " + list(notWritten) + ".");
-  throw *stopped;
-}
-
-}  // namespace
 
 int writeReportFiles(AppContext& ctx, const CommandFiles& files, const Report& report,
                      const StopRequest& stop, const std::function<int()>& output) {

@@ -59,8 +59,8 @@ inline void addDocument(Baseline& baseline, const nlohmann::json& document,
 inline nlohmann::json comparisonJson(const Comparison& c) {
   return comparisonSectionJson(comparisonSection(c));
 }
-inline nlohmann::json comparisonCellJson(const CellComparison& cell) {
-  return comparedCellJson(comparedCellRecord(cell));
+inline nlohmann::json comparisonCellJson(const ComparedCellRecord& cell) {
+  return comparedCellJson(cell);
 }
 
 // Confirmation entries as a run's report holds them, beside GPUs enough for their matrices.

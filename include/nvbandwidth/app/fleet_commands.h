@@ -50,13 +50,8 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 // Writes one view's text to its file; on failure says why on stderr and gives 1, else 0.
 int writeViewFile(AppContext& context, const OutputFile& file, const std::string& text);
 
-// The Prometheus metrics of a report (fleet/metrics/metrics.h) to `file`; 0, or 1 (the reason on
-// stderr) when it cannot be written or would be too large. Throws Interrupted when `stop` reports
-// a signal.
-int writeMetricsFile(AppContext& context, const OutputFile& file, const Report& report,
-                     const StopRequest& stop);
-
-// The HTML page of a report to `file`, likewise.
+// The HTML page of a report to `file`; 0, or 1 (the reason on stderr) when it cannot be written.
+// Throws Interrupted when `stop` reports a signal.
 int writeHtmlFile(AppContext& context, const OutputFile& file, const Report& report,
                   const StopRequest& stop);
 

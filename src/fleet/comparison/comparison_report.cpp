@@ -1,6 +1,8 @@
 #include "fleet/comparison/comparison_report.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace nvbw::comparison {
 
@@ -8,37 +10,15 @@ std::string cellSuffix(std::size_t row, std::size_t col) {
   return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
-namespace {
-
-// The spread of a cell's samples; nullopt with fewer than 2 samples, where it says nothing about
-// noise, or a median of 0, against which no spread is relative.
-std::optional<double> cellSpread(const CellStatistics* cell) {
+std::optional<double> cellSpread(const MatrixView& m, std::size_t row, std::size_t col) {
+  const CellStatistics* cell = m.statistics(row, col);
   if (!cell || cell->samples.size() < 2 || cell->median <= 0.0) return std::nullopt;
   const double spread = std::max(2.0 * cell->stddev, cell->max - cell->min);
   return 100.0 * spread / cell->median;
 }
 
-Matrix matrixOf(const MatrixView& m) {
-  Matrix out{m.key(), unitName(m.unit()), {}, {}, m.part().testcase, {}};
-  if (m.part().wholeEntry) out.bufferSizeMiB = m.entry().bufferSizeMiB;
-  const bool withSpread = m.entry().cells.has_value();
-  for (std::size_t r = 0; r < m.rows(); ++r) {
-    auto& values = out.values.emplace_back();
-    for (std::size_t c = 0; c < m.cols(); ++c) values.push_back(m.value(r, c));
-    if (!withSpread) continue;
-    auto& spread = out.spread.emplace_back();
-    for (std::size_t c = 0; c < m.cols(); ++c) spread.push_back(cellSpread(m.statistics(r, c)));
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<Matrix> matricesOf(const ReportEntry& entry) {
-  std::vector<Matrix> out;
-  if (entry.passedWithMatrix())
-    for (const MatrixPart& part : entry.parts) out.push_back(matrixOf({entry, part}));
-  return out;
+std::optional<std::uint64_t> sweepSizeOf(const MatrixView& m) {
+  return m.part().wholeEntry ? m.entry().bufferSizeMiB : std::nullopt;
 }
 
 Side sideOf(const Report& report, const std::string& side) {
@@ -50,15 +30,24 @@ Side sideOf(const Report& report, const std::string& side) {
   if (report.error) out.runNotes.push_back(side + ": the run reported an error: " + *report.error);
   if (report.interrupted)
     out.runNotes.push_back(side + ": the run was interrupted by " + *report.interrupted);
-  if (!report.testcases) return out;
-  for (const ReportEntry& entry : *report.testcases) {
-    if (!entry.passedWithMatrix()) {
-      out.statuses.push_back({entry.name, statusName(entry.status)});
-      continue;
-    }
-    for (Matrix& m : matricesOf(entry)) out.matrices.push_back(std::move(m));
-  }
+  if (report.testcases)
+    for (const ReportEntry& entry : *report.testcases)
+      if (!entry.passedWithMatrix()) out.statuses.push_back({entry.name, statusName(entry.status)});
   return out;
+}
+
+double changePercent(double baseline, double current) {
+  if (baseline != 0.0) return (current - baseline) / baseline * 100.0;
+  if (current == 0.0) return 0.0;
+  return std::copysign(std::numeric_limits<double>::infinity(), current);
+}
+
+bool slowerBeyondBand(double change, double band, const std::string& unit) {
+  return std::fabs(change) > band && (change > 0.0) == (unit == "ns");
+}
+
+bool aboveUnstableLimit(const std::optional<double>& spread, double limit) {
+  return spread && *spread > limit;
 }
 
 }  // namespace nvbw::comparison

@@ -1,14 +1,9 @@
-#include <algorithm>
 #include <array>
-#include <cmath>
-#include <sstream>
 
-#include "core/escape.h"
 #include "core/format.h"
 #include "core/text_view.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/comparison/comparison_report.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -26,10 +21,11 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
   return right ? fill + text : text + fill;
 }
 
-// A change against a baseline of 0 has no percentage.
-std::string changeText(double change) {
-  if (!std::isfinite(change)) return "n/a";
-  return (change > 0 ? "+" : "") + fixed2(change) + "%";
+// A change against a baseline of 0 (null) has no percentage.
+std::string changeText(const std::optional<OrNull>& change) {
+  const OrNull value = change.value_or(std::nullopt);
+  if (!value) return "n/a";
+  return (*value > 0 ? "+" : "") + fixed2(*value) + "%";
 }
 
 std::string tableRow(const std::array<std::string, 8>& f) {
@@ -50,20 +46,21 @@ std::string percentText(double value) { return fixed2(value) + "%"; }
 
 // The line under a cell that says how its verdict was reached beyond the band: its
 // confirmations, or its samples' spread where it is above the unstable limit.
-std::string explanationLine(const CellComparison& cell) {
-  if (!cell.confirmations.empty()) {
-    const std::size_t n = cell.confirmations.size();
-    std::string line = "    confirmations " + valueList(cell.confirmations) + ": median of " +
+std::string explanationLine(const ComparedCellRecord& cell) {
+  const std::string limit = percentText(cell.unstableLimitPercent.value_or(0.0));
+  if (cell.confirmations) {
+    const std::size_t n = cell.confirmations->size();
+    std::string line = "    confirmations " + valueList(*cell.confirmations) + ": median of " +
                        std::to_string(n + 1) + " " + fixed2(cell.confirmedMedian.value_or(0.0)) +
-                       " (" + changeText(cell.confirmedChangePercent.value_or(0.0)) + ")";
+                       " (" + changeText(cell.confirmedChangePercent) + ")";
     if (cell.confirmedSpreadPercent)
-      line += "\n    median spread " + percentText(*cell.confirmedSpreadPercent) + ", limit " +
-              percentText(cell.unstableLimitPercent);
+      line +=
+          "\n    median spread " + percentText(*cell.confirmedSpreadPercent) + ", limit " + limit;
     return line + "\n";
   }
-  if (cell.unstable && cell.spreadPercent)
+  if (cell.unstable == true && cell.spreadPercent)
     return "    samples spread " + percentText(*cell.spreadPercent) +
-           ", above the unstable limit " + percentText(cell.unstableLimitPercent) + "\n";
+           ", above the unstable limit " + limit + "\n";
   return "";
 }
 
@@ -79,20 +76,28 @@ std::string footnotes(bool unstable, bool noisy) {
   return text;
 }
 
+// " at 32 MiB" for a cell or testcase of a sweep size.
+std::string atSize(const std::optional<std::uint64_t>& sizeMiB) {
+  return sizeMiB ? " at " + std::to_string(*sizeMiB) + " MiB" : "";
+}
+
+// The line that names the matrix key (and sweep size) of `cell`, where its group starts.
+std::string groupHeading(const ComparedCellRecord*& group, const ComparedCellRecord& cell) {
+  const bool same = group && group->name == cell.name && group->bufferSizeMiB == cell.bufferSizeMiB;
+  group = &cell;
+  return same ? "" : safe(cell.name) + atSize(cell.bufferSizeMiB) + "\n";
+}
+
 // Every cell with its change and no verdict, for reports of different machines.
 std::string sideBySideTable(const Comparison& c) {
   std::string text = "No verdict: " + safe(*c.differentMachines) +
                      "; a change between different machines says nothing of either.\n" +
                      tableRow({"cell", "baseline", "current", "change", "unit"});
-  const CellComparison* group = nullptr;
-  for (const CellComparison& cell : c.cells) {
-    if (!group || group->name != cell.name || group->bufferSizeMiB != cell.bufferSizeMiB)
-      text += safe(cell.name) +
-              (cell.bufferSizeMiB ? " at " + std::to_string(*cell.bufferSizeMiB) + " MiB" : "") +
-              "\n";
-    group = &cell;
-    text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
-                      changeText(cell.changePercent), cell.unit});
+  const ComparedCellRecord* group = nullptr;
+  for (const ComparedCellRecord& cell : c.cells) {
+    text += groupHeading(group, cell);
+    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed2(*cell.baseline),
+                      fixed2(*cell.current), changeText(cell.changePercent), *cell.unitText});
   }
   return text;
 }
@@ -103,22 +108,18 @@ std::string changedCellsTable(const Comparison& c) {
   if (c.differentMachines) return sideBySideTable(c);
   std::string text;
   bool noisy = false, unstable = false;
-  const CellComparison* group = nullptr;
-  for (const CellComparison& cell : c.cells) {
-    if (cell.verdict == Verdict::Same) continue;
+  const ComparedCellRecord* group = nullptr;
+  for (const ComparedCellRecord& cell : c.cells) {
+    if (cell.verdict == verdictName(Verdict::Same)) continue;
     if (text.empty())
       text = "Cells beyond their band:\n" + tableRow({"cell", "baseline", "current", "change",
                                                       "verdict", "band", "basis", "unit"});
-    if (!group || group->name != cell.name || group->bufferSizeMiB != cell.bufferSizeMiB)
-      text += safe(cell.name) +
-              (cell.bufferSizeMiB ? " at " + std::to_string(*cell.bufferSizeMiB) + " MiB" : "") +
-              "\n";
-    group = &cell;
-    noisy = noisy || cell.verdict == Verdict::Noisy;
-    unstable = unstable || cell.verdict == Verdict::Unstable;
-    text += tableRow({cellSuffix(cell.row, cell.col), fixed2(cell.baseline), fixed2(cell.current),
-                      changeText(cell.changePercent), verdictName(cell.verdict),
-                      fixed2(cell.bandPercent) + "%", cell.basis, cell.unit});
+    text += groupHeading(group, cell);
+    noisy = noisy || cell.verdict == verdictName(Verdict::Noisy);
+    unstable = unstable || cell.verdict == verdictName(Verdict::Unstable);
+    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed2(*cell.baseline),
+                      fixed2(*cell.current), changeText(cell.changePercent), *cell.verdict,
+                      percentText(*cell.bandPercent), *cell.basis, *cell.unitText});
     text += explanationLine(cell);
   }
   return text + footnotes(unstable, noisy);
@@ -131,90 +132,36 @@ std::string baselineLine(const Comparison& c) {
          " reports: each cell against their median, its band from their spread.\n";
 }
 
-std::string suspectLabel(const SuspectTestcase& t) {
-  return t.testcase + (t.bufferSizeMiB ? " at " + std::to_string(*t.bufferSizeMiB) + " MiB" : "");
-}
-
 // What a run measured again before judging.
 std::string confirmationLine(const Comparison& c) {
   if (!c.confirmation) return "";
   const ConfirmationSummary& s = *c.confirmation;
   std::vector<std::string> names;
-  for (const SuspectTestcase& t : s.testcases) names.push_back(safe(suspectLabel(t)));
+  for (const SuspectTestcase& t : *s.testcases)
+    names.push_back(safe(*t.testcase + atSize(t.bufferSizeMiB)));
   if (names.empty())
     return "Confirmation: no cell was slower or unstable; nothing was measured again.\n";
   const std::string title = "Confirmation of " + std::to_string(c.suspects()) + " suspect cell" +
-                            (c.suspects() == 1 ? "" : "s") + ", " + std::to_string(s.runs) +
-                            " more run" + (s.runs == 1 ? "" : "s") + " (" + fixed2(s.seconds) +
+                            (c.suspects() == 1 ? "" : "s") + ", " + std::to_string(*s.runs) +
+                            " more run" + (*s.runs == 1 ? "" : "s") + " (" + fixed2(*s.seconds) +
                             " s) of";
   return wrappedList(title, names, false);
 }
 
 std::string summaryLine(const Comparison& c) {
+  const std::string oneSided = std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
+                               std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
+  const std::string cells = "Comparison: " + std::to_string(c.cells.size()) + " cells";
   if (c.differentMachines)
-    return "Comparison: " + std::to_string(c.cells.size()) +
-           " cells, not judged: the reports come from different machines; " +
-           std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
-           std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
-  return "Comparison: " + std::to_string(c.cells.size()) +
-         " cells: " + std::to_string(c.count(Verdict::Same)) + " SAME, " +
-         std::to_string(c.count(Verdict::Slower)) + " SLOWER, " +
-         std::to_string(c.count(Verdict::Faster)) + " FASTER, " +
-         std::to_string(c.count(Verdict::Noisy)) + " NOISY, " +
-         std::to_string(c.count(Verdict::Unstable)) + " UNSTABLE; " +
-         std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
-         std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
-}
-
-OrNull finiteOrNull(double value) { return std::isfinite(value) ? OrNull(value) : OrNull(); }
-
-ConfirmationRecord confirmationRecord(const ConfirmationSummary& s) {
-  ConfirmationRecord r;
-  r.runs = s.runs;
-  r.testcases.emplace();
-  for (const SuspectTestcase& t : s.testcases) {
-    SuspectRecord item;
-    item.testcase = t.testcase;
-    item.bufferSizeMiB = t.bufferSizeMiB;
-    r.testcases->push_back(std::move(item));
-  }
-  r.seconds = s.seconds;
-  r.unconfirmed = s.unconfirmed;
-  return r;
+    return cells + ", not judged: the reports come from different machines; " + oneSided;
+  std::string counts;
+  for (Verdict v :
+       {Verdict::Same, Verdict::Slower, Verdict::Faster, Verdict::Noisy, Verdict::Unstable})
+    counts += (counts.empty() ? "" : ", ") + std::to_string(c.count(v)) + " " + verdictName(v);
+  return cells + ": " + counts + "; " + oneSided;
 }
 
 }  // namespace
-
-ComparedCellRecord comparedCellRecord(const CellComparison& cell) {
-  ComparedCellRecord r;
-  r.name = cell.name;
-  r.testcase = cell.testcase;
-  r.row = cell.row;
-  r.col = cell.col;
-  r.unitText = cell.unit;
-  r.baseline = cell.baseline;
-  r.current = cell.current;
-  r.changePercent = finiteOrNull(cell.changePercent);
-  r.verdict = verdictName(cell.verdict);
-  r.basis = cell.basis;
-  r.bandPercent = cell.bandPercent;
-  r.baselineReports = cell.baselineReports;
-  r.runToRunPercent = cell.runToRunPercent;
-  r.healthySpreadPercent = cell.healthySpreadPercent;
-  r.unstableLimitPercent = cell.unstableLimitPercent;
-  r.unstable = cell.unstable;
-  r.suspect = cell.suspect;
-  r.bufferSizeMiB = cell.bufferSizeMiB;
-  r.spreadPercent = cell.spreadPercent;
-  if (!cell.confirmations.empty()) {
-    r.confirmations = cell.confirmations;
-    r.confirmationSpreads = cell.confirmationSpreads;
-    r.confirmedMedian = cell.confirmedMedian.value_or(0.0);
-    r.confirmedChangePercent = finiteOrNull(cell.confirmedChangePercent.value_or(0.0));
-    r.confirmedSpreadPercent = cell.confirmedSpreadPercent;
-  }
-  return r;
-}
 
 std::string comparisonText(const Comparison& c) {
   std::string text;
@@ -245,13 +192,11 @@ ComparisonSection comparisonSection(const Comparison& c, bool withCells) {
   counts.onlyInBaseline = c.onlyInBaseline.size();
   counts.onlyInCurrent = c.onlyInCurrent.size();
   s.differentMachines = c.differentMachines;
-  s.cells.emplace();
-  if (withCells)
-    for (const CellComparison& cell : c.cells) s.cells->push_back(comparedCellRecord(cell));
+  s.cells = withCells ? c.cells : std::vector<ComparedCellRecord>{};
   s.onlyInBaseline = c.onlyInBaseline;
   s.onlyInCurrent = c.onlyInCurrent;
   s.notes = c.notes;
-  if (c.confirmation) s.confirmation = confirmationRecord(*c.confirmation);
+  s.confirmation = c.confirmation;
   return s;
 }
 

@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "core/stop_request.h"
-#include "fleet/comparison/comparison_baseline.h"
+#include "fleet/comparison/comparison_report.h"
+#include "fleet/comparison/healthy_band.h"
 #include "model/report.h"
 
 namespace nvbw {
@@ -25,64 +26,29 @@ const char* verdictName(Verdict v);
 bool failing(Verdict v);  // SLOWER or UNSTABLE
 
 inline constexpr double kDefaultTolerancePercent = 5.0;
-inline constexpr unsigned kDefaultConfirmRuns = 2;
 inline constexpr unsigned kMaxConfirmRuns = 10;
 
-struct CellComparison {
-  std::string name;      // the matrix key (entry name, e.g. "..._read1")
-  std::string testcase;  // the testcase it is a matrix of (the entry's `testcase`, else its name)
-  std::optional<std::uint64_t> bufferSizeMiB;  // the current entry's size (--sweep)
-  std::size_t row = 0;
-  std::size_t col = 0;
-  std::string unit;       // "GB/s" or "ns" (ns: lower is better)
-  double baseline = 0.0;  // the reference: the median of the baseline reports' values
-  double current = 0.0;
-  double changePercent = 0.0;  // (current - baseline) / baseline x 100
-  Verdict verdict = Verdict::Same;
-  std::size_t baselineReports = 0;  // how many baseline reports have the cell
-  // The healthy side (healthy_band.h): spread between runs, the band's spread and the band,
-  // which of tolerance / run-to-run / baseline samples the band is, and the unstable limit.
-  double runToRunPercent = 0.0;
-  double healthySpreadPercent = 0.0;
-  double bandPercent = 0.0;
-  std::string basis;
-  double unstableLimitPercent = 0.0;
-  // The current side's own spread (its samples; absent with fewer than 2) and whether it is
-  // above the unstable limit.
-  std::optional<double> spreadPercent;
-  bool unstable = false;
-  // SLOWER or UNSTABLE in the first measurement: a run re-measures its testcase before deciding.
-  bool suspect = false;
-  // A run with confirmation: the suspect cell's value and spread in each confirmation run, in
-  // order; the median of the N + 1 values and its change, and the median of their spreads.
-  std::vector<double> confirmations;
-  std::vector<std::optional<double>> confirmationSpreads;
-  std::optional<double> confirmedMedian;
-  std::optional<double> confirmedChangePercent;
-  std::optional<double> confirmedSpreadPercent;
-};
+// Each compared cell is the report's record of it (ComparedCellRecord, model/report.h), always with
+// its key, testcase, row, col, unit ("GB/s" or "ns": lower is better) and the current entry's
+// size (--sweep); `baseline` the reference (the median of the baseline reports' values) and
+// `baseline_reports` how many have the cell; the healthy side (healthy_band.h): run-to-run spread,
+// healthy spread, band and its basis, unstable limit; `current`, `change_percent` ((current -
+// baseline) / baseline x 100, null against a baseline of 0), the current side's own spread
+// (absent with fewer than 2 samples) and whether it is above the limit (`unstable`); `verdict`
+// (verdictName) and `suspect` (SLOWER or UNSTABLE at first: a run re-measures its testcase). A
+// confirmed cell adds its value and spread in each confirmation run, the median of the N + 1
+// values and its change, and the median of their spreads.
 
-// A testcase (at one sweep size) that has suspect cells.
-struct SuspectTestcase {
-  std::string testcase;
-  std::optional<std::uint64_t> bufferSizeMiB;
-  bool operator==(const SuspectTestcase& o) const {
-    return testcase == o.testcase && bufferSizeMiB == o.bufferSizeMiB;
-  }
-};
-
-// How a run confirmed its suspect cells.
-struct ConfirmationSummary {
-  unsigned runs = 0;                       // --confirm N: runs asked of each testcase
-  std::vector<SuspectTestcase> testcases;  // re-measured, in report order
-  double seconds = 0.0;                    // wall time of the confirmation runs
-  std::size_t unconfirmed = 0;  // suspect cells without any confirmation value (failed, stopped)
-};
+// A testcase (at one sweep size) that has suspect cells, and how a run confirmed them (runs asked
+// of each testcase, the testcases re-measured in report order, wall seconds, suspect cells without
+// any confirmation value): the report's records.
+using SuspectTestcase = SuspectRecord;
+using ConfirmationSummary = ConfirmationRecord;
 
 struct Comparison {
   double tolerancePercent = kDefaultTolerancePercent;
-  std::size_t baselineReports = 1;    // the reports the baseline is made of
-  std::vector<CellComparison> cells;  // every cell with a value on both sides, in report order
+  std::size_t baselineReports = 1;        // the reports the baseline is made of
+  std::vector<ComparedCellRecord> cells;  // every cell with a value on both sides, in report order
   // Entries or cells on one side only ("key" for a whole entry, "key[r][c]" for a cell with a
   // value on one side and N/A or nothing on the other), and testcases that did not pass on one
   // side ("key: Waived", "key: ERROR"). The baseline side: every baseline report's matrices and
@@ -101,24 +67,43 @@ struct Comparison {
   bool anyFailing() const { return count(Verdict::Slower) + count(Verdict::Unstable) > 0; }
 };
 
-// The healthy side of a comparison: one or more reports, each reduced to its matrices as it is
-// added (the Reports need not outlive it).
+// The healthy side of a comparison: one or more reports, merged as each is added (the Reports need
+// not outlive it): every cell with the values and within-run spreads of the reports that have it.
 class Baseline {
  public:
+  // One matrix key (occurrence) over the reports: the n-th matrix named `name` of each report,
+  // each cell over the reports that have a value for it (no values: N/A everywhere).
+  struct Matrix {
+    std::string name;
+    std::string unit;
+    std::vector<std::vector<HealthySide>> cells;
+  };
+
   // `label` names the report in notes: "baseline" for the first, "baseline 2 (b.json)" for
-  // instance. Throws Interrupted when `stop` reports a signal (asked every matrix), UsageError
-  // when its GPUs are logical and the first report's are not, or the other way round.
+  // instance. Throws Interrupted when `stop` reports a signal, UsageError when its GPUs are
+  // logical and the first report's are not, or the other way round.
   void add(const Report& report, const std::string& label = "baseline",
            const StopRequest& stop = {});
-  std::size_t reports() const { return reports_.reports; }
-  const comparison::BaselineReports& merged() const { return reports_; }
+  std::size_t reports() const { return reports_; }
   // Why the current side, of `logicalGpus` (nullopt: real GPUs), cannot be judged against these
   // reports (logicalGpusMismatch); nullopt when it can. `current` names it ("this run").
   std::optional<std::string> logicalGpusProblem(const std::string& current,
                                                 std::optional<std::uint64_t> logicalGpus) const;
+  const std::vector<Matrix>& matrices() const { return matrices_; }  // in order of first appearance
+  // The first report's entries without a matrix, settings, GPU count and layout: the other side
+  // is compared with these.
+  const comparison::Side& first() const { return first_; }
+  // Every report's run-level notes, and how the later reports differ from the first.
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
-  comparison::BaselineReports reports_;
+  void noteDifferences(const comparison::Side& r, const std::string& label);
+
+  std::size_t reports_ = 0;
+  std::vector<Matrix> matrices_;
+  comparison::Side first_;
+  std::optional<std::uint64_t> logicalGpus_;  // every report's (they must agree)
+  std::vector<std::string> notes_;
 };
 
 // The saved-report rule (docs/verdicts.md); no verdict at all between different machines
@@ -156,9 +141,7 @@ void applyConfirmations(Comparison& c, const std::vector<ReportEntry>& entries,
 std::string comparisonText(const Comparison& c);
 
 // The comparison as a report's section (every cell, verdicts, summary, one-sided lists). Without
-// `withCells` its cells are left out, for a writer that streams them (comparedCellRecord, one at
-// a time).
+// `withCells` its cells are left out, for a writer that streams them one at a time.
 ComparisonSection comparisonSection(const Comparison& c, bool withCells = true);
-ComparedCellRecord comparedCellRecord(const CellComparison& cell);
 
 }  // namespace nvbw
