@@ -1,23 +1,7 @@
 // What the healthy side of a comparison knows about one cell, and the limits the run under
-// judgment is held to (the rules are docs/verdicts.md's). Pure.
-//
-// Spread. Everywhere the tool's noise formula: 100 x max(2 x stddev, max - min) / median, of a
-// cell's samples in one report (within-run spread) or of its values in several reports
-// (run-to-run spread).
-//
-// The prior. One baseline report cannot say how far a cell moves between healthy runs (its three
-// samples move 2 to 5 times less than whole runs do). The prior is, per testcase, the largest
-// run-to-run and within-run spread of any of its cells in the committed reports of unchanged
-// machines (tests/golden/run_to_run: 4 default runs of one H200; tests/golden/run_to_run_x2: 3
-// of two H200s), as tools/run_to_run_priors.py measures them; a testcase they do not have takes
-// its family's largest (kFamilyPriors).
-//
-// Several baseline reports. Their spread is evidence of its own, weighed against the prior as
-// a variance estimate with degrees of freedom: the prior counts as kPriorDegrees (the four runs
-// it was measured from), K reports as K - 1:
-//     pooled = sqrt((kPriorDegrees x prior^2 + (K - 1) x observed^2) / (kPriorDegrees + K - 1))
-// and never less than what the reports themselves show. One report: the prior; two or three:
-// mostly the prior (two close runs of a cell that moves 11% say little); tens: their own spread.
+// judgment is held to. Pure. docs/verdicts.md ("The band", "Verdicts") has the rules and why:
+// the spread formula, the prior per testcase (run_to_run_priors.cpp) and its pooling with the
+// spread of several baseline reports.
 #pragma once
 
 #include <cstddef>
@@ -26,15 +10,10 @@
 
 namespace nvbw {
 
-// band = max(tolerance, kBandFactor x healthy spread): a spread is about the range of four
-// runs, and a fifth run (or one judged against a single earlier run) may fall a little outside
-// it; 1.5 keeps the worst pair of the references (host bidirectional copies, 11.8% apart) and
-// of six more runs of another H200 (10.8%) inside the band.
+// band = max(tolerance, kBandFactor x healthy spread); UNSTABLE: the run's spread above
+// max(kUnstableFloorPercent, tolerance, kUnstableFactor x the healthy within-run spread); the
+// prior counts as kPriorDegrees degrees of freedom when pooled.
 inline constexpr double kBandFactor = 1.5;
-// UNSTABLE: the run's spread above max(kUnstableFloorPercent, tolerance, kUnstableFactor x the
-// healthy within-run spread). Three times the largest spread healthy runs showed is well beyond
-// what they do; the floor keeps 0.05% against 0.2% (a cell that never moves) from counting, and
-// a spread below the tolerance cannot move a median beyond any band.
 inline constexpr double kUnstableFactor = 3.0;
 inline constexpr double kUnstableFloorPercent = 5.0;
 inline constexpr double kPriorDegrees = 3.0;
@@ -61,10 +40,12 @@ const char* testcaseFamily(const std::string& testcase);
 // The testcase's row, else its family's.
 SpreadPrior spreadPrior(const std::string& testcase);
 
-// The spread of `values` (see above); 0 for fewer than 2 values or a median not above 0.
+// 100 x max(2 x stddev, max - min) / median of `values`; 0 for fewer than 2 values or a median
+// not above 0.
 double spreadPercent(const std::vector<double>& values);
 
-// The prior pooled with the spread `observed` of `reports` reports (see above).
+// sqrt((kPriorDegrees x prior^2 + (K - 1) x observed^2) / (kPriorDegrees + K - 1)) for K
+// `reports`, and never less than `observed`.
 double pooledSpread(double prior, double observed, std::size_t reports);
 
 // The healthy side of one cell: its value in each baseline report that has it and, for the
