@@ -5,7 +5,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -28,6 +27,16 @@ struct ReportMatrix {
   std::size_t rows() const { return view.rows(); }
   std::size_t cols() const { return view.cols(); }
 };
+
+// Calls `judge(row, col, value)` for every cell of `m` with a value (`stop` asked every row).
+template <typename Judge>
+void eachValue(const ReportMatrix& m, const StopRequest& stop, const Judge& judge) {
+  for (std::size_t r = 0; r < m.rows(); ++r) {
+    throwIfStopped(stop);
+    for (std::size_t c = 0; c < m.cols(); ++c)
+      if (const OrNull value = m.view.value(r, c)) judge(r, c, *value);
+  }
+}
 
 // An entry without a matrix: Waived, ERROR, Running, or Passed without one.
 struct ReportStatus {
@@ -287,21 +296,16 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
   }
   if (candidates.empty()) return;
   MatrixTally tally(m, section);
-  for (std::size_t r = 0; r < m.rows(); ++r) {
-    throwIfStopped(stop);
-    for (std::size_t c = 0; c < m.cols(); ++c) {
-      const OrNull value = m.view.value(r, c);
-      if (!value) continue;
-      const Expectation* best = bestLine(m, r, c, lines, candidates, states);
-      if (!best) continue;
-      if (BelowCellRecord* cell = tally.judged(r, c, fails(*best, *value), best->line)) {
-        cell->value = *value;
-        cell->bound = boundName(best->bound());
-        cell->limit = best->limit;
-        cell->line = best->line;
-      }
+  eachValue(m, stop, [&](std::size_t r, std::size_t c, double value) {
+    const Expectation* best = bestLine(m, r, c, lines, candidates, states);
+    if (!best) return;
+    if (BelowCellRecord* cell = tally.judged(r, c, fails(*best, value), best->line)) {
+      cell->value = value;
+      cell->bound = boundName(best->bound());
+      cell->limit = best->limit;
+      cell->line = best->line;
     }
-  }
+  });
 }
 
 // The unmet reason of a line whose testcase's entry has `status`.
@@ -345,6 +349,35 @@ ExpectationSection fileSection(const Expectations& expectations, std::vector<std
   return section;
 }
 
+// ---- --min-percent-of-peak ----
+
+// Judges the cells of `m` with a known percent of peak; lists those it cannot judge.
+void judgePeaks(const ReportMatrix& m, double minPercent, ExpectationSection& section,
+                const StopRequest& stop) {
+  std::size_t unknown = 0;
+  MatrixTally tally(m, section);
+  eachValue(m, stop, [&](std::size_t r, std::size_t c, double value) {
+    const OrNull percent = m.view.percent(r, c);
+    if (m.unit == "ns" || !percent) {
+      ++unknown;
+      return;
+    }
+    BelowCellRecord* cell = tally.judged(r, c, *percent < minPercent, 0);
+    if (!cell) return;
+    cell->value = value;
+    cell->bound = boundName(Bound::Floor);
+    cell->limit = minPercent;
+    cell->percentOfPeak.emplace(percent);
+    cell->peakGBps.emplace(m.view.peak(r, c));
+    const std::string* link = m.view.link(r, c);
+    cell->link.emplace(link && !link->empty() ? std::optional<std::string>(*link)
+                                              : std::nullopt);  // null: no link known
+  });
+  if (unknown > 0)
+    section.notJudged->push_back(notJudgedRecord(
+        m.name, m.sizeMiB, unknown, m.unit == "ns" ? "latency: no peak" : "no known peak"));
+}
+
 }  // namespace
 
 ExpectationSection checkExpectations(const Expectations& expectations, const Report& report,
@@ -382,52 +415,6 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
   return section;
 }
 
-// ---- --min-percent-of-peak ----
-
-namespace {
-
-std::string percentText(double percent) {
-  std::ostringstream s;
-  s.imbue(std::locale::classic());
-  s.precision(15);
-  s << percent;
-  return s.str();
-}
-
-// Judges the cells of `m` with a known percent of peak; lists those it cannot judge.
-void judgePeaks(const ReportMatrix& m, double minPercent, ExpectationSection& section,
-                const StopRequest& stop) {
-  std::size_t unknown = 0;
-  MatrixTally tally(m, section);
-  for (std::size_t r = 0; r < m.rows(); ++r) {
-    throwIfStopped(stop);
-    for (std::size_t c = 0; c < m.cols(); ++c) {
-      const OrNull value = m.view.value(r, c);
-      if (!value) continue;
-      const OrNull percent = m.view.percent(r, c);
-      if (m.unit == "ns" || !percent) {
-        ++unknown;
-        continue;
-      }
-      BelowCellRecord* cell = tally.judged(r, c, *percent < minPercent, 0);
-      if (!cell) continue;
-      cell->value = *value;
-      cell->bound = boundName(Bound::Floor);
-      cell->limit = minPercent;
-      cell->percentOfPeak.emplace(percent);
-      cell->peakGBps.emplace(m.view.peak(r, c));
-      const std::string* link = m.view.link(r, c);
-      cell->link.emplace(link && !link->empty() ? std::optional<std::string>(*link)
-                                                : std::nullopt);  // null: no link known
-    }
-  }
-  if (unknown > 0)
-    section.notJudged->push_back(notJudgedRecord(
-        m.name, m.sizeMiB, unknown, m.unit == "ns" ? "latency: no peak" : "no known peak"));
-}
-
-}  // namespace
-
 ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
                                       const ExpectationKeys& keys, const StopRequest& stop) {
   if (!std::isfinite(minPercent) || minPercent <= 0.0 || minPercent > 100.0)
@@ -435,7 +422,7 @@ ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
   ReportContents contents = readContents(report, keys, stop);
   if (contents.upstream) contents.notes.push_back("an upstream v0.8 report carries no peaks");
   ExpectationSection section =
-      openSection(kPercentOfPeakCheck, "--min-percent-of-peak " + percentText(minPercent),
+      openSection(kPercentOfPeakCheck, "--min-percent-of-peak " + limitText(minPercent),
                   std::move(contents.notes));
   section.minPercentOfPeak = minPercent;
   for (const ReportMatrix& m : contents.matrices) judgePeaks(m, minPercent, section, stop);

@@ -31,13 +31,6 @@ std::string Expectation::selection() const {
   return cells.kind == CellSelection::Kind::Every ? key : key + " " + cells.text();
 }
 
-std::vector<std::string> Expectations::testcases() const {
-  std::vector<std::string> keys;
-  for (const Expectation& e : lines)
-    if (std::find(keys.begin(), keys.end(), e.testcase) == keys.end()) keys.push_back(e.testcase);
-  return keys;
-}
-
 ExpectationKeys::ExpectationKeys(const std::vector<KnownTestcase>& testcases) {
   for (const KnownTestcase& t : testcases) {
     const ExpectationKey key{t.key, unitName(t.unit)};

@@ -9,12 +9,6 @@
 
 namespace nvbw {
 
-using text_view::safe;
-using text_view::wrappedList;
-
-namespace {
-
-// A limit as the file wrote it: "335", "48.5".
 std::string limitText(double value) {
   std::ostringstream s;
   s.imbue(std::locale::classic());
@@ -22,6 +16,11 @@ std::string limitText(double value) {
   s << value;
   return s.str();
 }
+
+using text_view::safe;
+using text_view::wrappedList;
+
+namespace {
 
 std::string count(const std::optional<std::uint64_t>& n) { return std::to_string(n.value_or(0)); }
 

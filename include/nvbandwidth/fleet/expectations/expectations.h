@@ -1,41 +1,13 @@
-// Absolute expectations of a report, the way fleet health checks judge nodes today (Azure NHC and
-// cluster-health-monitor: a fixed floor per machine type; docs/expectations/ has their floors):
+// Absolute expectations of a report, the way fleet health checks judge nodes (a fixed floor per
+// machine type): --expect FILE holds every cell a line names to its floor (GB/s) or ceiling (ns);
+// --min-percent-of-peak P every bandwidth cell with a known peak to P% of it. A cell that does not
+// is BELOW; a line no cell answers (testcase missing, waived, failed, no value where it points) is
+// unmet and fails the check too. docs/verdicts.md ("Expectations") has the file's syntax, which
+// line judges a cell, and what fails.
 //
-//   --expect FILE              every cell a line of FILE names must reach its floor (GB/s) or stay
-//                              under its ceiling (ns);
-//   --min-percent-of-peak P    every bandwidth cell whose theoretical peak the report knows must
-//                              reach P% of it.
-//
-// A cell that does not is BELOW. Pure apart from readExpectations: the checks read a Report (this
-// tool's layout or upstream v0.8's, as the model's reader checked it: its entries' units, axes and
-// parts), the testcases the tool knows come from the caller (ExpectationKeys), and the views render
-// what they found.
-//
-// File syntax, one expectation per line (`#` starts a comment, blank lines are skipped):
-//
-//   <key> [<cells>] <number>[<unit>]
-//
-//   key     a testcase key (`device_to_device_bidirectional_memcpy_read_ce`: all its matrices) or
-//           the key of one matrix of a testcase with several (`..._read1`, `..._read2`,
-//           `..._write1`, `..._write2`, `..._total`); the names `nvbandwidth --list` prints,
-//           multinode ones too.
-//   cells   left out: every cell with a value; `[r][c]`: row r, column c, as the JSON `values`
-//           and the comparison name cells; `GPU<n>`: every cell GPU n takes part in (the column n
-//           of a `CPU(row) -> GPU(column)` matrix, row n and column n of a `GPU(row) ->
-//           GPU(column)` one, as the entry's description says).
-//   number  a floor in GB/s for bandwidth keys, a ceiling in ns for latency keys (the unit follows
-//           the key); an optional unit, attached or after a space (`48GB/s`, `2000 ns`), must be
-//           that unit.
-//
-// A cell is judged against the most specific lines that cover it: `[r][c]` before `GPU<n>` before
-// the whole matrix, and at each of those a matrix key before its testcase key; where several lines
-// of that rank cover it (`GPU0` and `GPU1` both cover [0][1]), the strictest applies. The same
-// key and cells twice is an error, so an edited file never hides a floor.
-//
-// What fails. Besides BELOW cells, a line is unmet (and fails the check) when its testcase is not
-// in the report, was Waived, failed (ERROR) or was interrupted (Running), or when the report has
-// no cell with a value where the line points (a `GPU7` line on a node that lost GPU 7): a gate
-// must not pass a node because what it expected never ran. N/A cells are not judged.
+// Pure apart from readExpectations: the checks read a Report (this tool's layout or upstream
+// v0.8's, as the model's reader checked it: its entries' units, axes and parts), the testcases the
+// tool knows come from the caller (ExpectationKeys), and the views render what they found.
 #pragma once
 
 #include <cstddef>
@@ -94,8 +66,6 @@ struct Expectations {
   std::string label;               // how messages name the file: "--expect 'h100.txt'"
   std::string path;                // the file, as given (empty when parsed from text)
   std::vector<Expectation> lines;  // in file order; never empty
-  // The testcases the lines name, once each, in file order (what a run must select).
-  std::vector<std::string> testcases() const;
 };
 
 // What a key of an expectations file stands for: its testcase and its unit.
@@ -138,26 +108,8 @@ Expectations readExpectations(const NamedFile& file, const ExpectationKeys& keys
 // ---- Results: the report's "expectations" section (model/report.h) ----
 //
 // Each check fills an ExpectationSection, the element of the report's "expectations" array
-// (docs/nvbandwidth.schema.json): "check" ("file" or "percent_of_peak"), "label" ("--expect
-// 'h100.txt'" or "--min-percent-of-peak 85"), "passed" (no BELOW cell and nothing unmet: the exit
-// status stays 0, otherwise 3), "summary" (the counts, exact beyond the listed cells), and:
-//
-//   matrices   the matrices some of whose cells were judged, in report order. MET cells are
-//              counted, not listed: their values are in the report, and a file check names the
-//              lines that judged them ("lines", ascending), so the section stays small.
-//   below      the BELOW cells in report order (under their floor, GB/s or percent of peak, or
-//              above their ceiling, ns), the first kMaxListedBelowCells: a file check's with the
-//              line that judged the cell, a percent-of-peak check's with the cell's percent, peak
-//              and link as the report has them (null where not known).
-//   unmet      the expectations no cell could answer, by line (0 for percent of peak); each fails
-//              the check as a BELOW cell does. Reasons: "missing", "waived", "error", "running",
-//              "no_value", "unit_mismatch", "nothing_judged".
-//   not_judged cells a percent-of-peak check could not judge, per matrix ("latency: no peak",
-//              "no known peak"), and the testcases that did not pass ("Waived", "ERROR", ...).
-//   notes      the report's run-level error or interruption.
-//
-// A file check adds the file and its lines ("file", "expectations": a BELOW names what it was
-// held to); a percent-of-peak check its minimum ("min_percent_of_peak").
+// (docs/nvbandwidth.schema.json says what each member holds). MET cells are counted per matrix,
+// not listed; BELOW cells are listed in report order, unmet lines by line (0 for percent of peak).
 
 // BELOW cells listed one by one; the counts stay exact beyond it. More than a broken 72-GPU
 // NVLink domain has, so only a hostile report reaches it.
@@ -180,5 +132,8 @@ ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
 // "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
 // Every line ends in a newline; text from the report and the file is escaped.
 std::string expectationText(const ExpectationSection& check);
+
+// A limit or percentage as written: "335", "48.5" (15 significant digits, any locale).
+std::string limitText(double value);
 
 }  // namespace nvbw
