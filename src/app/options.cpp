@@ -81,46 +81,6 @@ SplitArguments splitArguments(const std::vector<std::string>& args) {
   return split;
 }
 
-// --confirm, --expect and --min-percent-of-peak, after every older option in --help.
-void describeVerdictOptions(po::options_description& desc) {
-  // clang-format off
-  desc.add_options()
-    ("confirm", po::value<std::string>()->default_value("2"),
-     "With --baseline: measure a testcase with a slower or unstable cell N more times (0 to 10) "
-     "before judging it")
-    ("expect", po::value<std::string>(),
-     "Check the report against floors (GB/s) and ceilings (ns) in FILE; exit 3 if a cell is "
-     "below")
-    ("min-percent-of-peak", po::value<std::string>(),
-     "Check that every bandwidth cell reaches P% of its link's peak; exit 3 if one is below");
-  // clang-format on
-}
-
-// --summarize, --metrics and --output, after every older option in --help.
-void describeFleetOutputOptions(po::options_description& desc) {
-  // clang-format off
-  desc.add_options()
-    ("summarize", po::value<std::vector<std::string>>()->multitoken()->zero_tokens(),
-     "Summarize many nodes' saved -j reports (files or directories) without a GPU; exit 3 if a "
-     "node is flagged")
-    ("metrics", po::value<std::string>(),
-     "Also write the report as Prometheus metrics (node_exporter's textfile collector)")
-    ("output", po::value<std::string>(),
-     "Also write the report to FILE (.json: JSON, .html: HTML, else as printed); %h host, %r "
-     "rank, %j job id, %% a %");
-  // clang-format on
-}
-
-// --schedule, after every older option in --help.
-void describeScheduleOptions(po::options_description& desc) {
-  // clang-format off
-  desc.add_options()
-    ("schedule", po::value<std::string>(),
-     "Device-to-device GPU pairs: pairs (one pair at a time, the default), rounds (disjoint pairs "
-     "at once where no two pairs share a link; elsewhere pairs) or force-rounds");
-  // clang-format on
-}
-
 // One description serves parsing and --help, so the help can never list an option the parser
 // does not know. Numeric options are taken as strings and converted by parseWholeNumber.
 po::options_description describeOptions() {
@@ -177,11 +137,27 @@ po::options_description describeOptions() {
     ("html", po::value<std::string>(), "Also write the report as a self-contained HTML file")
     ("from", po::value<std::string>(),
      "With --html, --metrics, --output, --expect or --min-percent-of-peak: render or judge this "
-     "saved -j report, run nothing");
+     "saved -j report, run nothing")
+    ("confirm", po::value<std::string>()->default_value("2"),
+     "With --baseline: measure a testcase with a slower or unstable cell N more times (0 to 10) "
+     "before judging it")
+    ("expect", po::value<std::string>(),
+     "Check the report against floors (GB/s) and ceilings (ns) in FILE; exit 3 if a cell is "
+     "below")
+    ("min-percent-of-peak", po::value<std::string>(),
+     "Check that every bandwidth cell reaches P% of its link's peak; exit 3 if one is below")
+    ("summarize", po::value<std::vector<std::string>>()->multitoken()->zero_tokens(),
+     "Summarize many nodes' saved -j reports (files or directories) without a GPU; exit 3 if a "
+     "node is flagged")
+    ("metrics", po::value<std::string>(),
+     "Also write the report as Prometheus metrics (node_exporter's textfile collector)")
+    ("output", po::value<std::string>(),
+     "Also write the report to FILE (.json: JSON, .html: HTML, else as printed); %h host, %r "
+     "rank, %j job id, %% a %")
+    ("schedule", po::value<std::string>(),
+     "Device-to-device GPU pairs: pairs (one pair at a time, the default), rounds (disjoint pairs "
+     "at once where no two pairs share a link; elsewhere pairs) or force-rounds");
   // clang-format on
-  describeVerdictOptions(desc);
-  describeFleetOutputOptions(desc);
-  describeScheduleOptions(desc);
   return desc;
 }
 
