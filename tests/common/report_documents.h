@@ -38,6 +38,15 @@ inline Report asReport(nlohmann::json document) {
   return reportOfDocument(document);
 }
 
+// A comparison with a baseline of one report (the tool's commands build their Baseline).
+inline Comparison compareReports(const Report& baseline, const Report& current,
+                                 double tolerancePercent = kDefaultTolerancePercent,
+                                 const StopRequest& stop = {}) {
+  Baseline b;
+  b.add(baseline, "baseline", stop);
+  return compareWithBaseline(b, current, tolerancePercent, stop);
+}
+
 inline Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& current,
                                  double tolerancePercent = kDefaultTolerancePercent,
                                  const StopRequest& stop = {}) {

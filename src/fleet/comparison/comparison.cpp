@@ -182,15 +182,6 @@ Comparison compareWithBaseline(const Baseline& b, const Report& current, double 
   return out;
 }
 
-Comparison compareReports(const Report& baseline, const Report& current, double tolerancePercent,
-                          const StopRequest& stop) {
-  if (!std::isfinite(tolerancePercent) || tolerancePercent < 0.0)
-    throw std::invalid_argument("the tolerance must be a percentage of 0 or more");
-  Baseline b;
-  b.add(baseline, "baseline", stop);
-  return compareWithBaseline(b, current, tolerancePercent, stop);
-}
-
 std::vector<SuspectTestcase> suspectTestcases(const Comparison& c) {
   std::vector<SuspectTestcase> suspects;
   for (const ComparedCellRecord& cell : c.cells) {

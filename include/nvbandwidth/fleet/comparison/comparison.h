@@ -115,10 +115,6 @@ class Baseline {
 Comparison compareWithBaseline(const Baseline& baseline, const Report& current,
                                double tolerancePercent = kDefaultTolerancePercent,
                                const StopRequest& stop = {});
-// The same with a baseline of one report.
-Comparison compareReports(const Report& baseline, const Report& current,
-                          double tolerancePercent = kDefaultTolerancePercent,
-                          const StopRequest& stop = {});
 
 // The testcases (and sweep sizes) of the suspect cells, each once, in report order.
 std::vector<SuspectTestcase> suspectTestcases(const Comparison& c);
