@@ -20,13 +20,11 @@ LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::si
                         std::optional<std::uint64_t> sizeMiB, PlanExecutor& executor,
                         const LoopControl& control, std::vector<ReportEntry>& entries) {
   const std::vector<Selection> selection = {{index, run.registry[index].key, ""}};
-  const LoopRequest one{run.registry,
-                        selection,
-                        run.topology,
-                        sizeMiB ? static_cast<std::size_t>(*sizeMiB * kMiB) : run.bufferBytes,
-                        run.pairs,
-                        run.hostMemoryProblem,
-                        {}};
+  // The run's request for this one testcase at this one size: its pairs and schedule kept.
+  LoopRequest one{run.registry,    selection, run.topology,
+                  run.bufferBytes, run.pairs, run.hostMemoryProblem};
+  if (sizeMiB) one.bufferBytes = static_cast<std::size_t>(*sizeMiB * kMiB);
+  one.schedule = run.schedule;
   ReportBuilder capture;
   capture.header(header);
   const LoopSummary summary = runTestcaseLoop(one, executor, capture, control);

@@ -26,9 +26,9 @@ struct ConfirmationRuns {
 
 // Runs N rounds, each measuring every suspect testcase once, so that a disturbance of a few
 // seconds meets one round rather than every confirmation of one testcase. `run` is the run's loop
-// request (registry, topology, buffer size, pairs, host-memory problem); `header` its header (the
-// statistic the entries report). A suspect testcase the registry does not have is skipped (its
-// cells stay unconfirmed).
+// request (registry, topology, buffer size, pairs, schedule, host-memory problem); `header` its
+// header (the statistic the entries report). A suspect testcase the registry does not have is
+// skipped (its cells stay unconfirmed).
 ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& header,
                                   const std::vector<SuspectTestcase>& suspects, unsigned runs,
                                   PlanExecutor& executor, const LoopControl& control);
