@@ -200,36 +200,26 @@ class StyledWriter {
     writeWithIndent("}");
   }
 
+  // The elements of `v`, or of the streamed array where `v` is its placeholder.
   void writeArray(const nlohmann::json& v) {
-    if (streamed_ && &v == streamed_->placeholder) {
-      writeStreamedArray();
-      return;
-    }
-    if (v.empty()) {
-      doc_ += "[]";
-      return;
-    }
-    writeWithIndent("[");
-    indent_ += '\t';
-    bool first = true;
-    for (const auto& child : v) writeElement(child, first);
-    indent_.pop_back();
-    writeWithIndent("]");
-  }
-
-  void writeStreamedArray() {
+    const bool streamed = streamed_ && &v == streamed_->placeholder;
+    auto it = v.begin();
     nlohmann::json element;
-    if (!streamed_->next(element)) {
+    const auto next = [&]() -> const nlohmann::json* {
+      if (streamed) return streamed_->next(element) ? &element : nullptr;
+      return it == v.end() ? nullptr : &*it++;
+    };
+    const nlohmann::json* child = next();
+    if (!child) {
       doc_ += "[]";
       return;
     }
     writeWithIndent("[");
     indent_ += '\t';
-    bool first = true;
-    do {
-      writeElement(element, first);
+    for (bool first = true; child; child = next()) {
+      writeElement(*child, first);
       drain(kChunkBytes);
-    } while (streamed_->next(element));
+    }
     indent_.pop_back();
     writeWithIndent("]");
   }
