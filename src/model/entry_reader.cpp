@@ -163,19 +163,6 @@ void checkOutliers(const Json& entry, const Path& where, const Shape& shape) {
   });
 }
 
-void checkLinkPeaks(const Json& entry, const Path& where) {
-  optional(entry, keys::kLinkPeaks, where, [](const Json& list, const Path& at) {
-    eachElement(list, at, [](const Json& l, const Path& lat) {
-      object(l, lat);
-      optionalString(l, keys::kLink, lat);
-      optionalString(l, keys::kConvention, lat);
-      optional(l, keys::kPeakGBps, lat, [](const Json& v, const Path& vat) {
-        if (!v.is_null()) number(v, vat, kBandwidthRange);
-      });
-    });
-  });
-}
-
 // Every grid of an entry: the same shape, within the report's bounds.
 void readGrids(const Json& entry, const Path& where, const ValueRange& range,
                const EntryReading& reading, ReportEntry& out) {
@@ -191,7 +178,6 @@ void readGrids(const Json& entry, const Path& where, const ValueRange& range,
     return c.is_null() ? std::optional<std::string>() : string(c, at);
   });
   if (grids.shape()) checkOutliers(entry, where, *grids.shape());
-  checkLinkPeaks(entry, where);
 }
 
 void derive(ReportEntry& e) {
@@ -207,15 +193,6 @@ void derive(ReportEntry& e) {
 
 }  // namespace
 
-const ValueRange& entryRange(const Json& entry, const std::string& name, const Path& where) {
-  const Json* unit = findMember(entry, keys::kUnit);
-  if (!unit) return name.find("latency") != std::string::npos ? kLatencyRange : kBandwidthRange;
-  const std::string& text = string(*unit, Path(where, keys::kUnit));
-  if (text != unitName(Unit::GBps) && text != unitName(Unit::Nanoseconds))
-    reject(Path(where, keys::kUnit), "is neither \"GB/s\" nor \"ns\"");
-  return text == unitName(Unit::Nanoseconds) ? kLatencyRange : kBandwidthRange;
-}
-
 ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& reading) {
   object(entry, at);
   ReportEntry out;
@@ -229,19 +206,9 @@ ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& rea
   out.status = *known;
   // Only an ERROR entry can lack a name: the one of an empty `-t ""`.
   if (out.name.empty() && out.status != Status::Error) reject(Path(at, keys::kName), "is empty");
-  for (const char* key : {keys::kBandwidthDescription, keys::kStatistic, keys::kWaiveReason,
-                          keys::kError, keys::kTestcase})
-    optionalString(entry, key, where);
-  const ValueRange& range = entryRange(entry, out.name, where);
-  for (const char* key : {keys::kSum, keys::kMin, keys::kMax, keys::kAverage})
-    optional(entry, key, where,
-             [&range](const Json& v, const Path& vat) { number(v, vat, range); });
-  optional(entry, keys::kBufferSizeMiB, where,
-           [](const Json& v, const Path& vat) { integer(v, vat, 1); });
-  optional(entry, keys::kRowLabels, where,
-           [](const Json& v, const Path& vat) { stringArray(v, vat); });
-  readGrids(entry, where, range, reading, out);
-  readRecord(entry, out, entryFields());
+  readFields(entry, out, where);
+  const bool latency = unitOfEntry(out.unitText, out.name) == Unit::Nanoseconds;
+  readGrids(entry, where, latency ? kLatencyRange : kBandwidthRange, reading, out);
   if (reading.scope == ReadScope::Matrices && out.values) out.texts.reset();
   derive(out);
   return out;

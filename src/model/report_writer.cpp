@@ -21,10 +21,6 @@ template <typename T> json orNull(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-template <typename T> void put(json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
 // A grid as rows of cells, each cell made by `cell`.
 template <typename T, typename Cell> json gridJson(const Grid<T>& grid, Cell cell) {
   json rows = json::array();
@@ -58,7 +54,7 @@ void putGrids(json& j, const ReportEntry& e) {
 }
 
 json entryJson(const ReportEntry& e) {
-  json j = writeRecord(e, entryFields());
+  json j = fieldsJson(e);
   j[keys::kName] = e.name;
   j[keys::kStatus] = statusName(e.status);
   putGrids(j, e);
@@ -71,45 +67,10 @@ json entriesJson(const std::vector<ReportEntry>& entries) {
   return list;
 }
 
-void putFacts(json& j, const Report& r) {
-  put(j, keys::kVersion, r.version);
-  put(j, keys::kGitVersion, r.gitVersion);
-  put(j, keys::kCudaRuntimeVersion, r.cudaRuntimeVersion);
-  put(j, keys::kDriverVersion, r.driverVersion);
-  put(j, keys::kGpuDeviceList, r.gpuDeviceList);
-  put(j, keys::kWarning, r.warning);
-  put(j, keys::kError, r.error);
-  put(j, keys::kErrorDetail, r.errorDetail);
-  put(j, keys::kCudaDriverVersion, r.cudaDriverVersion);
-  put(j, keys::kLogicalGpus, r.logicalGpus);
-  put(j, keys::kConfidentialComputing, r.confidentialComputing);
-  put(j, keys::kSchemaVersion, r.schemaVersion);
-  put(j, keys::kRelease, r.release);
-  put(j, keys::kHostname, r.hostname);
-  put(j, keys::kStartedAt, r.startedAt);
-  put(j, keys::kWarnings, r.warnings);
-  put(j, keys::kInterrupted, r.interrupted);
-  put(j, keys::kMpiVersion, r.mpiVersion);
-  put(j, keys::kMemorySharing, r.memorySharing);
-}
-
 json runJson(const Report& r) {
-  json j = json::object();
-  putFacts(j, r);
-  if (r.operations) j[keys::kOperations] = *r.operations;
-  put(j, keys::kNotes, r.notes);
-  if (r.processes) j[keys::kProcesses] = writeRecords(*r.processes, processFields());
-  if (r.settings) j[keys::kSettings] = writeRecord(*r.settings, settingsFields());
-  if (r.timing) j[keys::kTiming] = writeRecord(*r.timing, timingFields());
-  if (r.memory) j[keys::kMemory] = writeRecord(*r.memory, memoryFields());
-  if (r.environment) j[keys::kEnvironment] = writeRecord(*r.environment, environmentFields());
-  if (r.environmentAtEnd)
-    j[keys::kEnvironmentAtEnd] = writeRecord(*r.environmentAtEnd, environmentFields());
+  json j = fieldsJson(r);
   if (r.testcases) j[keys::kTestcases] = entriesJson(*r.testcases);
-  if (r.sweep) j[keys::kSweep] = writeRecord(*r.sweep, sweepFields());
-  if (r.comparison) j[keys::kComparison] = writeRecord(*r.comparison, comparisonFields());
   if (r.confirmations) j[keys::kConfirmations] = entriesJson(*r.confirmations);
-  if (r.expectations) j[keys::kExpectations] = writeRecords(*r.expectations, expectationFields());
   return j;
 }
 
@@ -118,61 +79,60 @@ json document(json run) { return json{{keys::kRoot, std::move(run)}}; }
 // ---- The fleet summary ----
 
 json ruleJson(const SummaryRule& rule) {
-  return {{keys::kMadFactor, rule.madFactor},         {keys::kMadToSigma, rule.madToSigma},
-          {keys::kFloorPercent, rule.floorPercent},   {keys::kPriorFactor, rule.priorFactor},
-          {keys::kMinGroupNodes, rule.minGroupNodes}, {keys::kDescription, rule.description}};
+  return {{"mad_factor", rule.madFactor},          {"mad_to_sigma", rule.madToSigma},
+          {"floor_percent", rule.floorPercent},    {"prior_factor", rule.priorFactor},
+          {"min_group_nodes", rule.minGroupNodes}, {"description", rule.description}};
 }
 
 json columnJson(const FleetColumn& c) {
-  return {{keys::kKey, c.key}, {keys::kTestcase, c.testcase}, {keys::kUnit, c.unit}};
+  return {{"key", c.key}, {keys::kTestcase, c.testcase}, {keys::kUnit, c.unit}};
 }
 
 json groupJson(const FleetSummary& s, const FleetGroup& g) {
   json columns = json::array();
   for (std::size_t c = 0; c < s.columns.size(); ++c) {
     const FleetColumnStats& st = g.columns[c];
-    json entry = {
-        {keys::kKey, s.columns[c].key}, {keys::kNodes, st.nodes}, {keys::kJudged, st.judged}};
+    json entry = {{"key", s.columns[c].key}, {"nodes", st.nodes}, {"judged", st.judged}};
     if (st.nodes > 0) {
-      entry[keys::kSumMedian] = st.sumMedian;
-      entry[keys::kSumMad] = st.sumMad;
-      entry[keys::kSumBandPercent] = st.sumBandPercent;
-      entry[keys::kWorstMedian] = st.worstMedian;
-      entry[keys::kWorstMad] = st.worstMad;
-      entry[keys::kWorstBandPercent] = st.worstBandPercent;
+      entry["sum_median"] = st.sumMedian;
+      entry["sum_mad"] = st.sumMad;
+      entry["sum_band_percent"] = st.sumBandPercent;
+      entry["worst_median"] = st.worstMedian;
+      entry["worst_mad"] = st.worstMad;
+      entry["worst_band_percent"] = st.worstBandPercent;
     }
     columns.push_back(std::move(entry));
   }
   return {{keys::kName, g.name},
-          {keys::kGpuModel, g.gpuModel},
-          {keys::kGpuCount, g.gpuCount},
-          {keys::kNodes, g.nodes},
-          {keys::kJudged, g.nodes >= s.rule.minGroupNodes},
+          {"gpu_model", g.gpuModel},
+          {"gpu_count", g.gpuCount},
+          {"nodes", g.nodes},
+          {"judged", g.nodes >= s.rule.minGroupNodes},
           {keys::kTestcases, std::move(columns)}};
 }
 
 json fleetCellJson(const FleetColumn& column, const FleetCell& cell) {
-  json out = {{keys::kKey, column.key}, {keys::kStatus, fleetStatusName(cell.status)}};
+  json out = {{"key", column.key}, {keys::kStatus, fleetStatusName(cell.status)}};
   if (!cell.entryStatus.empty() && cell.status != FleetStatus::Passed)
-    out[keys::kEntryStatus] = cell.entryStatus;
-  if (!cell.message.empty()) out[keys::kMessage] = cell.message;
+    out["entry_status"] = cell.entryStatus;
+  if (!cell.message.empty()) out["message"] = cell.message;
   if (cell.status != FleetStatus::Passed || !cell.hasValues) return out;
   out[keys::kSum] = cell.sum;
-  out[keys::kWorst] = cell.worst;
-  out[keys::kWorstCell] = cell.worstCell;
-  out[keys::kWorstRow] = cell.worstRow;
-  out[keys::kWorstCol] = cell.worstCol;
-  out[keys::kSumPercentOfMedian] = orNull(cell.sumPercentOfMedian);
-  out[keys::kWorstPercentOfMedian] = orNull(cell.worstPercentOfMedian);
+  out["worst"] = cell.worst;
+  out["worst_cell"] = cell.worstCell;
+  out["worst_row"] = cell.worstRow;
+  out["worst_col"] = cell.worstCol;
+  out["sum_percent_of_median"] = orNull(cell.sumPercentOfMedian);
+  out["worst_percent_of_median"] = orNull(cell.worstPercentOfMedian);
   out[keys::kPercentOfPeak] = orNull(cell.percentOfPeak);
-  out[keys::kWorstPercentOfPeak] = orNull(cell.worstPercentOfPeak);
-  out[keys::kJudged] = cell.judged;
-  out[keys::kSumFlagged] = cell.sumFlagged;
-  out[keys::kWorstFlagged] = cell.worstFlagged;
+  out["worst_percent_of_peak"] = orNull(cell.worstPercentOfPeak);
+  out["judged"] = cell.judged;
+  out["sum_flagged"] = cell.sumFlagged;
+  out["worst_flagged"] = cell.worstFlagged;
   if (cell.verdicts.failed())
-    out[keys::kReportVerdicts] = {{keys::kSlower, cell.verdicts.slower},
-                                  {keys::kUnstable, cell.verdicts.unstable},
-                                  {keys::kBelow, cell.verdicts.below}};
+    out["report_verdicts"] = {{keys::kSlower, cell.verdicts.slower},
+                              {keys::kUnstable, cell.verdicts.unstable},
+                              {keys::kBelow, cell.verdicts.below}};
   return out;
 }
 
@@ -182,20 +142,20 @@ json nodeJson(const FleetSummary& s, const FleetNode& n) {
     results.push_back(fleetCellJson(s.columns[c], n.cells[c]));
   return {{keys::kName, n.name},
           {keys::kHost, n.host},
-          {keys::kHostSource, n.hostSource},
+          {"host_source", n.hostSource},
           {keys::kFile, n.file},
-          {keys::kGroup, s.groups.at(n.group).name},
-          {keys::kGpuModel, n.gpuModel},
-          {keys::kGpuCount, n.gpuCount},
-          {keys::kUpstream, n.upstream},
-          {keys::kFlagged, n.flagged()},
-          {keys::kSlow, n.slow()},
-          {keys::kFailedItsVerdicts, n.failedItsVerdicts()},
-          {keys::kFailed, testcasesWithStatus(s, n, FleetStatus::Failed)},
-          {keys::kWaivedTestcases, testcasesWithStatus(s, n, FleetStatus::Waived)},
-          {keys::kMissing, testcasesWithStatus(s, n, FleetStatus::Missing)},
+          {"group", s.groups.at(n.group).name},
+          {"gpu_model", n.gpuModel},
+          {"gpu_count", n.gpuCount},
+          {"upstream", n.upstream},
+          {"flagged", n.flagged()},
+          {"slow", n.slow()},
+          {"failed_its_verdicts", n.failedItsVerdicts()},
+          {"failed", testcasesWithStatus(s, n, FleetStatus::Failed)},
+          {"waived", testcasesWithStatus(s, n, FleetStatus::Waived)},
+          {"missing", testcasesWithStatus(s, n, FleetStatus::Missing)},
           {keys::kNotes, n.notes},
-          {keys::kResults, std::move(results)}};
+          {"results", std::move(results)}};
 }
 
 // The "summary" object, its "nodes" left empty for the writer to stream.
@@ -206,17 +166,17 @@ json summaryJson(const FleetSummary& s) {
   for (const UnreadableReport& u : s.unreadable)
     unreadable.push_back({{keys::kFile, u.file}, {keys::kReason, u.reason}});
   return {{keys::kRule, ruleJson(s.rule)},
-          {keys::kCounts,
-           {{keys::kReports, s.reports},
-            {keys::kNodes, s.nodes.size()},
-            {keys::kFlagged, s.flaggedNodes()},
-            {keys::kUnreadable, s.unreadable.size()}}},
-          {keys::kExitStatus, fleetSummaryExitStatus(s)},
+          {"counts",
+           {{"reports", s.reports},
+            {"nodes", s.nodes.size()},
+            {"flagged", s.flaggedNodes()},
+            {"unreadable", s.unreadable.size()}}},
+          {"exit_status", fleetSummaryExitStatus(s)},
           {keys::kNotes, s.notes},
           {keys::kTestcases, std::move(columns)},
-          {keys::kGroups, std::move(groups)},
-          {keys::kNodes, json::array()},
-          {keys::kUnreadable, std::move(unreadable)}};
+          {"groups", std::move(groups)},
+          {"nodes", json::array()},
+          {"unreadable", std::move(unreadable)}};
 }
 
 }  // namespace
@@ -234,7 +194,7 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
   const StreamedArray streamed{&placeholder, [cells](json& cell) {
                                  ComparedCellRecord record;
                                  if (!(*cells)(record)) return false;
-                                 cell = writeRecord(record, comparedCellFields());
+                                 cell = fieldsJson(record);
                                  return true;
                                }};
   writeStyledJson(out, doc, &streamed);
@@ -245,7 +205,7 @@ void writeSummaryJson(std::ostream& out, const Report& versions, const FleetSumm
   run[keys::kSummary] = summaryJson(summary);
   const json doc = document(std::move(run));
   std::size_t next = 0;
-  const StreamedArray nodes{&doc[keys::kRoot][keys::kSummary][keys::kNodes],
+  const StreamedArray nodes{&doc[keys::kRoot][keys::kSummary]["nodes"],
                             [&summary, &next](json& node) {
                               if (next == summary.nodes.size()) return false;
                               node = nodeJson(summary, summary.nodes[next++]);
@@ -257,8 +217,7 @@ void writeSummaryJson(std::ostream& out, const Report& versions, const FleetSumm
 std::string listingJson(const Report& versions, const std::vector<ListingRecord>& testcases) {
   json list = json::array();
   for (const ListingRecord& t : testcases)
-    list.push_back(
-        {{keys::kIndex, t.index}, {keys::kName, t.name}, {keys::kDescription, t.description}});
+    list.push_back({{"index", t.index}, {keys::kName, t.name}, {"description", t.description}});
   json run = runJson(versions);
   run[keys::kTestcases] = std::move(list);
   return styledJson(document(std::move(run)));

@@ -21,9 +21,4 @@ struct EntryReading {
 // `entry` is at `at`. Throws ReportShapeError, or Interrupted.
 ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& reading);
 
-// The range of an entry's (or a sweep series', or a compared cell's) values: by its "unit" where
-// it has one (which must be "GB/s" or "ns"), else by its `name` (a latency's key names one).
-// Throws ReportShapeError.
-const ValueRange& entryRange(const Json& entry, const std::string& name, const Path& where);
-
 }  // namespace nvbw::model

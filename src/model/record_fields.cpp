@@ -1,0 +1,597 @@
+// The tables of the model's records (record_fields.h): each key once, with its field, visited by
+// the reader and by the writer alike.
+#include "model/record_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "model/matrix_parts.h"
+#include "model/report_keys.h"
+
+namespace nvbw::model {
+
+namespace {
+
+template <typename T> struct IsOptional : std::false_type {};
+template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T> struct IsList : std::false_type {};
+template <typename T> struct IsList<std::vector<T>> : std::true_type {};
+template <typename T>
+constexpr bool kScalar = std::is_arithmetic_v<T> || std::is_same_v<T, std::string>;
+
+// Whether a value is of a scalar field's type: a string, a boolean, a number (any for a double, a
+// whole number of 0 or more for an unsigned, one that fits for a signed one).
+template <typename T> bool isOf(const Json& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v.is_boolean();
+  } else if constexpr (std::is_same_v<T, double>) {
+    return v.is_number();
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    return v.is_number_unsigned();
+  } else {
+    static_assert(std::is_same_v<T, std::int64_t>, "a field of another type");
+    return v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX);
+  }
+}
+
+template <typename T> struct Held { using type = T; };
+template <typename T> struct Held<std::optional<T>> { using type = T; };
+
+struct NoCheck {
+  void operator()(const Json&, const Path&) const {}
+};
+
+template <typename T> bool bindValue(const Json& v, T& out, const Path& where);
+
+// Visits a record's table binding an object's members. A member with a check (report_checks.h)
+// refuses the report when it is not what the views rely on; any other member that the record
+// lacks, or that is not of its field's type, is read past.
+class FieldReader {
+ public:
+  FieldReader(const Json& object, const Path& where) : object_(object), where_(where) {}
+
+  // A field a record may lack (an optional) holds the member's value, one it always has the value.
+  template <typename T, typename Check = NoCheck>
+  void operator()(const char* key, T& field, Check check = {}) {
+    const Json* v = findMember(object_, key);
+    if (!v) return;
+    const Path at(where_, key);
+    check(*v, at);
+    typename Held<T>::type got;
+    if (bindValue(*v, got, at)) field = std::move(got);
+  }
+  template <typename T, typename Check> void required(const char* key, T& field, Check check) {
+    if (!findMember(object_, key)) reject(where_, std::string("has no \"") + key + "\"");
+    (*this)(key, field, check);
+  }
+  // Written as null when empty; read, null leaves it empty.
+  template <typename T, typename Check = NoCheck>
+  void nullable(const char* key, T& field, Check check = {}) {
+    (*this)(key, field, check);
+  }
+  // A nested object whose members are fields of the record itself.
+  template <typename Members> void object(const char* key, Members members) {
+    const Json* v = findMember(object_, key);
+    if (!v || !v->is_object()) return;
+    FieldReader inner(*v, Path(where_, key));
+    members(inner);
+  }
+  // A check across the record's fields, once they are read.
+  template <typename Check> void verify(Check check) { check(where_); }
+
+ private:
+  const Json& object_;
+  const Path& where_;
+};
+
+// A value into `out` when it is of its type (an optional: null, or its value's; a list: an array
+// of them; a record: an object); `out` is left as it was when it is not.
+template <typename T> bool bindValue(const Json& v, T& out, const Path& where) {
+  if constexpr (IsOptional<T>::value) {
+    typename T::value_type got;
+    if (!v.is_null() && !bindValue(v, got, where)) return false;
+    out = v.is_null() ? T() : T(std::move(got));
+  } else if constexpr (IsList<T>::value) {
+    if (!v.is_array()) return false;
+    T list;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!bindValue(v[i], list.emplace_back(), Path(where, i))) return false;
+    out = std::move(list);
+  } else if constexpr (std::is_same_v<T, Json>) {
+    out = v;
+  } else if constexpr (kScalar<T>) {
+    if (!isOf<T>(v)) return false;
+    out = v.get<T>();
+  } else {
+    if (!v.is_object()) return false;
+    FieldReader reader(v, where);
+    fields(reader, out);
+  }
+  return true;
+}
+
+// Visits a record's table writing its members, sorted by key.
+class FieldWriter {
+ public:
+  // A field a record may lack is absent when empty.
+  template <typename T, typename Check = NoCheck>
+  void operator()(const char* key, const T& field, Check = {}) {
+    if constexpr (IsOptional<T>::value) {
+      if (field) object_[key] = json(*field);
+    } else {
+      object_[key] = json(field);
+    }
+  }
+  template <typename T, typename Check> void required(const char* key, const T& field, Check) {
+    (*this)(key, field);
+  }
+  template <typename T, typename Check = NoCheck>
+  void nullable(const char* key, const T& field, Check = {}) {
+    object_[key] = json(field);
+  }
+  template <typename Members> void object(const char* key, Members members) {
+    FieldWriter inner;
+    members(inner);
+    object_[key] = std::move(inner.object_);
+  }
+  template <typename Check> void verify(Check) {}
+
+  template <typename T> static Json json(const T& v) {
+    if constexpr (IsOptional<T>::value) {
+      return v ? json(*v) : Json();
+    } else if constexpr (IsList<T>::value) {
+      Json list = Json::array();
+      for (const auto& item : v) list.push_back(json(item));
+      return list;
+    } else if constexpr (kScalar<T> || std::is_same_v<T, Json>) {
+      return Json(v);
+    } else {
+      FieldWriter writer;
+      fields(writer, v);
+      return std::move(writer.object_);
+    }
+  }
+
+ private:
+  Json object_ = Json::object();
+};
+
+// ---- The checks the tables name ----
+
+void aString(const Json& v, const Path& at) { string(v, at); }
+void aCount(const Json& v, const Path& at) { integer(v, at, 0); }
+void strings(const Json& v, const Path& at) { stringArray(v, at); }
+void anObject(const Json& v, const Path& at) { object(v, at); }
+void aBoolean(const Json& v, const Path& at) {
+  if (!v.is_boolean()) wrongType(v, at, "true or false");
+}
+void aUnit(const Json& v, const Path& at) {
+  const std::string& text = string(v, at);
+  if (text != unitName(Unit::GBps) && text != unitName(Unit::Nanoseconds))
+    reject(at, "is neither \"GB/s\" nor \"ns\"");
+}
+
+// A number within `range`; null too where `orNull`.
+struct InRange {
+  const ValueRange& range;
+  bool orNull = false;
+  void operator()(const Json& v, const Path& at) const {
+    if (!(orNull && v.is_null())) number(v, at, range);
+  }
+};
+
+const ValueRange& rangeOf(Unit unit) {
+  return unit == Unit::Nanoseconds ? kLatencyRange : kBandwidthRange;
+}
+
+// An array, `check` on each element.
+template <typename Check> auto each(Check check) {
+  return [check](const Json& v, const Path& at) { eachElement(v, at, check); };
+}
+
+// A list of the report's GPUs (at most kMaxReportGpus), `check` on each.
+template <typename Check> auto gpuList(Check check) {
+  return [check](const Json& v, const Path& at) {
+    const std::size_t n = eachElement(v, at, check);
+    if (n > kMaxReportGpus)
+      reject(at, "lists " + std::to_string(n) + " GPUs; at most " + std::to_string(kMaxReportGpus));
+  };
+}
+
+// Flat objects of scalars (and arrays of scalars): settings.
+void flatObject(const Json& value, const Path& where) {
+  for (const auto& [key, item] : object(value, where).items()) {
+    const Path at(where, "." + key.substr(0, 64));
+    if (item.is_object()) wrongType(item, at, "a value or a list of values");
+    if (item.is_array())
+      eachElement(item, at, [](const Json& v, const Path& vat) {
+        if (v.is_array() || v.is_object()) wrongType(v, vat, "a value");
+      });
+  }
+}
+
+void numberObject(const Json& value, const Path& where) {
+  for (const auto& [key, item] : object(value, where).items())
+    number(item, Path(where, "." + key.substr(0, 64)), kNonNegative);
+}
+
+void environment(const Json& value, const Path& where) {
+  object(value, where);
+  optional(value, keys::kGpus, where, each(anObject));
+  optional(value, keys::kHost, where, anObject);
+}
+
+void sweepSizes(const Json& v, const Path& at) {
+  const std::size_t count =
+      eachElement(v, at, [](const Json& e, const Path& eat) { integer(e, eat, 1); });
+  if (count > kMaxSweepSizes)
+    reject(at,
+           "has " + std::to_string(count) + " sizes; at most " + std::to_string(kMaxSweepSizes));
+}
+
+// ---- The tables: `fields(visitor, record)`, the record const when it is written ----
+
+template <typename R, typename Record>
+using For = std::enable_if_t<std::is_same_v<std::remove_const_t<R>, Record>>;
+
+template <typename V, typename R> For<R, OutlierRecord> fields(V& v, R& r) {
+  v(keys::kRow, r.row);
+  v(keys::kCol, r.col);
+  v(keys::kCell, r.cell);
+  v(keys::kLink, r.link);
+  v(keys::kBelowMedianPercent, r.belowMedianPercent);
+  v(keys::kClassMedian, r.classMedian);
+}
+
+template <typename V, typename R> For<R, LinkPeakRecord> fields(V& v, R& r) {
+  v(keys::kLink, r.link, aString);
+  v(keys::kConvention, r.convention, aString);
+  v.nullable(keys::kPeakGBps, r.peakGBps, InRange{kBandwidthRange, true});
+}
+
+// An entry's members other than its name, status and grids (entry_reader.cpp reads those); its
+// outliers are checked against its grids there.
+template <typename V, typename R> For<R, ReportEntry> fields(V& v, R& r) {
+  v(keys::kBandwidthDescription, r.description, aString);
+  v(keys::kStatistic, r.statistic, aString);
+  v(keys::kWaiveReason, r.waiveReason, aString);
+  v(keys::kError, r.error, aString);
+  v(keys::kTestcase, r.testcase, aString);
+  v(keys::kUnit, r.unitText, aUnit);
+  const InRange value{rangeOf(unitOfEntry(r.unitText, r.name))};
+  v(keys::kSum, r.sum, value);
+  v(keys::kMin, r.min, value);
+  v(keys::kMax, r.max, value);
+  v(keys::kAverage, r.average, value);
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB,
+    [](const Json& n, const Path& at) { integer(n, at, 1); });
+  v(keys::kRowLabels, r.rowLabels, strings);
+  v(keys::kLinkPeaks, r.linkPeaks, each(anObject));
+  v("error_detail", r.errorDetail);
+  v("confirmation_run", r.confirmationRun);
+  v("schedule", r.schedule);
+  v(keys::kRounds, r.rounds);
+  v(keys::kOutliers, r.outliers);
+  v(keys::kAbovePeak, r.abovePeak);
+}
+
+template <typename V, typename R> For<R, SettingsRecord> fields(V& v, R& r) {
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("testSamples", r.testSamples);
+  v("loopCount", r.loopCount);
+  v(keys::kStatistic, r.statistic);
+  v("verify", r.verify);
+  v("cpuAffinity", r.cpuAffinity);
+  v("useHugePages", r.useHugePages);
+  v("targetNumPairs", r.targetNumPairs);
+  v("pair", r.pair);
+  v("sweep_MiB", r.sweepMiB);
+  v("schedule", r.schedule);
+  v("interface", r.interface);
+}
+
+template <typename V, typename R> For<R, TimingRecord> fields(V& v, R& r) {
+  v("wall_seconds", r.wallSeconds);
+  v("release_seconds", r.releaseSeconds);
+  v("allocation_seconds", r.allocationSeconds);
+  v("fill_seconds", r.fillSeconds);
+  v("enqueue_seconds", r.enqueueSeconds);
+  v("wait_seconds", r.waitSeconds);
+  v("verification_seconds", r.verificationSeconds);
+  v("latency_seconds", r.latencySeconds);
+  v("timed_copies_seconds", r.timedCopiesSeconds);
+}
+
+template <typename V, typename R> For<R, MemoryRecord> fields(V& v, R& r) {
+  v("host_bytes_allocated", r.hostBytesAllocated);
+  v("device_bytes_allocated", r.deviceBytesAllocated);
+  v("peak_host_bytes", r.peakHostBytes);
+  v("peak_device_bytes", r.peakDeviceBytes);
+  v("host_allocations", r.hostAllocations);
+  v("device_allocations", r.deviceAllocations);
+}
+
+template <typename V, typename R> For<R, ProcessRecord> fields(V& v, R& r) {
+  v(keys::kRank, r.rank);
+  v(keys::kHost, r.host);
+  v(keys::kDevice, r.device);
+  v(keys::kName, r.name);
+  v(keys::kPci, r.pci);
+  v(keys::kUuid, r.uuid);
+}
+
+template <typename V, typename R> For<R, PcieRecord> fields(V& v, R& r) {
+  v("current_gts", r.currentGts);
+  v("current_width", r.currentWidth);
+  v("max_gts", r.maxGts);
+  v("max_width", r.maxWidth);
+  v(keys::kCurrent, r.current);
+  v(keys::kMax, r.max);
+}
+
+template <typename V, typename R> For<R, GpuStateRecord> fields(V& v, R& r) {
+  v(keys::kDevice, r.device);
+  v.nullable("sm_clock_mhz", r.smClockMHz);
+  v.nullable("sm_clock_max_mhz", r.smClockMaxMHz);
+  v.nullable("memory_clock_mhz", r.memoryClockMHz);
+  v.nullable("memory_clock_max_mhz", r.memoryClockMaxMHz);
+  v.nullable("clocks_locked", r.clocksLocked);
+  v.nullable("power_limit_w", r.powerLimitW);
+  v.nullable("power_draw_w", r.powerDrawW);
+  v.nullable("temperature_c", r.temperatureC);
+  v.nullable("ecc_enabled", r.eccEnabled);
+  v.nullable("persistence_mode", r.persistenceMode);
+  v.nullable("mig_enabled", r.migEnabled);
+  v.nullable("compute_mode", r.computeMode);
+  v.nullable("throttle_seconds", r.throttleSeconds);
+  v.nullable("pcie", r.pcie);
+  v.nullable("numa_node", r.numaNode);
+  v.nullable("host_buffer_cpus", r.hostBufferCpus);
+  v(keys::kUuid, r.uuid);
+}
+
+template <typename V, typename R> For<R, EnvironmentRecord> fields(V& v, R& r) {
+  v.object(keys::kHost, [&r](auto& host) {
+    host.nullable("cpu_model", r.cpuModel);
+    host.nullable("numa_nodes", r.numaNodes);
+  });
+  v.nullable("nvml_problem", r.nvmlProblem);
+  v(keys::kGpus, r.gpus);
+}
+
+template <typename V, typename R> For<R, SweepSeriesRecord> fields(V& v, R& r) {
+  v.required(keys::kName, r.name, aString);
+  v(keys::kTestcase, r.testcase, aString);
+  v(keys::kUnit, r.unitText, aUnit);
+  v.required(keys::kSums, r.sums, each(InRange{rangeOf(unitOfEntry(r.unitText, r.name)), true}));
+  v.nullable(keys::kSizeReaching90, r.sizeReaching90, [](const Json& n, const Path& at) {
+    if (!n.is_null()) integer(n, at, 1);
+  });
+}
+
+template <typename V, typename R> For<R, SweepSection> fields(V& v, R& r) {
+  v.required(keys::kSizesMiB, r.sizesMiB, sweepSizes);
+  v(keys::kSeries, r.series, each(anObject));
+  v.verify([&r](const Path& where) {
+    const Path series(where, keys::kSeries);
+    for (std::size_t i = 0; r.series && i < r.series->size(); ++i)
+      if (const std::size_t n = (*r.series)[i].sums.size(); n != r.sizesMiB.size())
+        reject(Path(Path(series, i), keys::kSums), "has " + std::to_string(n) + " values for " +
+                                                       std::to_string(r.sizesMiB.size()) +
+                                                       " sizes");
+  });
+}
+
+template <typename V, typename R> For<R, ComparedCellRecord> fields(V& v, R& r) {
+  v.required(keys::kName, r.name, aString);
+  v(keys::kVerdict, r.verdict, aString);
+  v(keys::kBasis, r.basis, aString);
+  v(keys::kUnit, r.unitText, aUnit);
+  const InRange value{rangeOf(unitOfEntry(r.unitText, "")), false};
+  const InRange nonNegative{kNonNegative, false};
+  v(keys::kRow, r.row, aCount);
+  v(keys::kCol, r.col, aCount);
+  v(keys::kBaseline, r.baseline, value);
+  v(keys::kCurrent, r.current, value);
+  v(keys::kChangePercent, r.changePercent, InRange{kAnyFinite, true});
+  v(keys::kSeparationPercent, r.separationPercent, InRange{kAnyFinite, true});
+  v(keys::kConfirmedChangePercent, r.confirmedChangePercent, InRange{kAnyFinite, true});
+  v(keys::kConfirmedMedian, r.confirmedMedian, value);
+  v(keys::kConfirmations, r.confirmations, each(value));
+  v(keys::kBandPercent, r.bandPercent, nonNegative);
+  v(keys::kRunToRunPercent, r.runToRunPercent, nonNegative);
+  v(keys::kHealthySpreadPercent, r.healthySpreadPercent, nonNegative);
+  v(keys::kUnstableLimitPercent, r.unstableLimitPercent, nonNegative);
+  v(keys::kSpreadPercent, r.spreadPercent, nonNegative);
+  v(keys::kConfirmedSpreadPercent, r.confirmedSpreadPercent, nonNegative);
+  v(keys::kConfirmationSpreads, r.confirmationSpreads, each(InRange{kNonNegative, true}));
+  v(keys::kTestcase, r.testcase);
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("baseline_reports", r.baselineReports);
+  v(keys::kUnstable, r.unstable);
+  v("suspect", r.suspect);
+  v("noisy", r.noisy);
+}
+
+template <typename V, typename R> For<R, ComparisonCounts> fields(V& v, R& r) {
+  v(keys::kCells, r.cells);
+  v("same", r.same);
+  v(keys::kSlower, r.slower);
+  v("faster", r.faster);
+  v("noisy", r.noisy);
+  v(keys::kUnstable, r.unstable);
+  v("suspect", r.suspect);
+  v(keys::kOnlyInBaseline, r.onlyInBaseline);
+  v(keys::kOnlyInCurrent, r.onlyInCurrent);
+}
+
+template <typename V, typename R> For<R, SuspectRecord> fields(V& v, R& r) {
+  v(keys::kTestcase, r.testcase);
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+}
+
+template <typename V, typename R> For<R, ConfirmationRecord> fields(V& v, R& r) {
+  v("runs", r.runs);
+  v(keys::kTestcases, r.testcases);
+  v("seconds", r.seconds);
+  v("unconfirmed", r.unconfirmed);
+}
+
+template <typename V, typename R> For<R, ComparisonSection> fields(V& v, R& r) {
+  v(keys::kCells, r.cells, each(anObject));
+  v(keys::kOnlyInBaseline, r.onlyInBaseline, strings);
+  v(keys::kOnlyInCurrent, r.onlyInCurrent, strings);
+  v(keys::kNotes, r.notes, strings);
+  v(keys::kTolerancePercent, r.tolerancePercent, InRange{kNonNegative});
+  v(keys::kRunToRunFloorPercent, r.runToRunFloorPercent, InRange{kNonNegative});
+  v(keys::kSummary, r.summary, numberObject);
+  v(keys::kRule, r.rule);
+  v("band", r.band);
+  v("baseline_reports", r.baselineReports);
+  v("different_machines", r.differentMachines);
+  v("confirmation", r.confirmation);
+}
+
+template <typename V, typename R> For<R, ExpectationCounts> fields(V& v, R& r) {
+  v(keys::kCells, r.cells);
+  v("met", r.met);
+  v(keys::kBelow, r.below);
+  v("below_not_listed", r.belowNotListed);
+  v("unmet", r.unmet);
+  v("not_judged", r.notJudged);
+}
+
+template <typename V, typename R> For<R, JudgedMatrixRecord> fields(V& v, R& r) {
+  v(keys::kName, r.name);
+  v(keys::kTestcase, r.testcase);
+  v(keys::kUnit, r.unitText);
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v(keys::kCells, r.cells);
+  v("met", r.met);
+  v(keys::kBelow, r.below);
+  v("lines", r.lines);
+}
+
+template <typename V, typename R> For<R, BelowCellRecord> fields(V& v, R& r) {
+  v(keys::kName, r.name);
+  v(keys::kTestcase, r.testcase);
+  v(keys::kUnit, r.unitText);
+  v("bound", r.bound);
+  v(keys::kRow, r.row);
+  v(keys::kCol, r.col);
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("line", r.line);
+  v("value", r.value);
+  v("limit", r.limit);
+  v(keys::kPercentOfPeak, r.percentOfPeak);
+  v(keys::kPeakGBps, r.peakGBps);
+  v(keys::kLink, r.link);
+}
+
+template <typename V, typename R> For<R, UnmetRecord> fields(V& v, R& r) {
+  v("line", r.line);
+  v("expectation", r.expectation);
+  v(keys::kReason, r.reason);
+  v("detail", r.detail);
+}
+
+template <typename V, typename R> For<R, NotJudgedRecord> fields(V& v, R& r) {
+  v(keys::kName, r.name);
+  v(keys::kReason, r.reason);
+  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v(keys::kCells, r.cells);
+}
+
+template <typename V, typename R> For<R, ExpectationLineRecord> fields(V& v, R& r) {
+  v("line", r.line);
+  v(keys::kName, r.name);
+  v(keys::kTestcase, r.testcase);
+  v(keys::kCells, r.cells);
+  v(keys::kUnit, r.unitText);
+  v("bound", r.bound);
+  v("limit", r.limit);
+}
+
+template <typename V, typename R> For<R, ExpectationSection> fields(V& v, R& r) {
+  v("check", r.check);
+  v("label", r.label);
+  v("passed", r.passed);
+  v(keys::kSummary, r.summary);
+  v("matrices", r.matrices);
+  v(keys::kBelow, r.below);
+  v("unmet", r.unmet);
+  v("not_judged", r.notJudged);
+  v(keys::kNotes, r.notes);
+  v(keys::kFile, r.file);
+  v(keys::kExpectations, r.lines);
+  v("min_percent_of_peak", r.minPercentOfPeak);
+}
+
+// The run object's members other than its entries, in the order of their keys (the order a
+// document holds them in: the first fault of a report is the first one its text has).
+template <typename V, typename R> For<R, Report> fields(V& v, R& r) {
+  v(keys::kCudaDriverVersion, r.cudaDriverVersion, aCount);
+  v(keys::kCudaRuntimeVersion, r.cudaRuntimeVersion, aCount);
+  v(keys::kDriverVersion, r.driverVersion, aString);
+  v(keys::kGpuDeviceList, r.gpuDeviceList, gpuList(aString));
+  v(keys::kMpiVersion, r.mpiVersion, aString);
+  v(keys::kComparison, r.comparison, anObject);
+  v(keys::kConfidentialComputing, r.confidentialComputing, aBoolean);
+  v(keys::kEnvironment, r.environment, environment);
+  v(keys::kEnvironmentAtEnd, r.environmentAtEnd, environment);
+  v(keys::kError, r.error, aString);
+  v("error_detail", r.errorDetail);
+  v(keys::kExpectations, r.expectations);  // not what a report must be: read past when not checks
+  v(keys::kGitVersion, r.gitVersion, aString);
+  v(keys::kHostname, r.hostname, aString);
+  v(keys::kInterrupted, r.interrupted, aString);
+  v(keys::kLogicalGpus, r.logicalGpus, aCount);
+  v(keys::kMemory, r.memory, numberObject);
+  v(keys::kMemorySharing, r.memorySharing, aString);
+  v(keys::kNotes, r.notes);
+  v("operations", r.operations);
+  v(keys::kProcesses, r.processes, gpuList(anObject));
+  v("release", r.release);
+  v(keys::kSchemaVersion, r.schemaVersion, aString);
+  v(keys::kSettings, r.settings, flatObject);
+  v(keys::kStartedAt, r.startedAt, aString);
+  v(keys::kSweep, r.sweep, anObject);
+  v(keys::kTiming, r.timing, numberObject);
+  v(keys::kVersion, r.version, aString);
+  v(keys::kWarning, r.warning, aString);
+  v(keys::kWarnings, r.warnings, strings);
+}
+
+template <typename R> void readRecord(const Json& object, R& record, const Path& where) {
+  FieldReader reader(object, where);
+  fields(reader, record);
+}
+
+}  // namespace
+
+void readFields(const Json& object, Report& report, const Path& where) {
+  readRecord(object, report, where);
+}
+void readFields(const Json& object, ReportEntry& entry, const Path& where) {
+  readRecord(object, entry, where);
+}
+Json fieldsJson(const Report& report) { return FieldWriter::json(report); }
+Json fieldsJson(const ReportEntry& entry) { return FieldWriter::json(entry); }
+Json fieldsJson(const ComparedCellRecord& cell) { return FieldWriter::json(cell); }
+
+}  // namespace nvbw::model
+
+namespace nvbw {
+
+Json membersOf(const SettingsRecord& r) { return model::FieldWriter::json(r); }
+Json membersOf(const TimingRecord& r) { return model::FieldWriter::json(r); }
+Json membersOf(const MemoryRecord& r) { return model::FieldWriter::json(r); }
+Json membersOf(const ProcessRecord& r) { return model::FieldWriter::json(r); }
+
+}  // namespace nvbw
