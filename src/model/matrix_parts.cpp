@@ -17,8 +17,8 @@ std::string wordBefore(const std::string& text, std::size_t marker) {
   return text.substr(start, marker - start);
 }
 
-}  // namespace
-
+// The title of one part of a stacked entry: upstream's entry carries the last part's ("... Total
+// bandwidth (GB/s)"); the parts are titled as this tool titles them ("... Read1 bandwidth ...").
 std::string partTitle(std::string title, const std::string& suffix) {
   if (suffix == "_total") return title;
   const std::size_t at = title.find(" Total ");
@@ -27,6 +27,21 @@ std::string partTitle(std::string title, const std::string& suffix) {
   word[0] = static_cast<char>(word[0] - 'a' + 'A');
   return title.replace(at + 1, 5, word);
 }
+
+// Upstream's three matrices of the bidirectional device-to-device testcases (multinode ones
+// included) in one entry of 3N rows and N columns: the keys this tool reports them under. nullopt
+// for any other key, and for a key that is already one of the three.
+std::optional<std::vector<std::string>> stackedSuffixes(const std::string& key) {
+  for (const char* tail : {"_read1", "_read2", "_write1", "_write2", "_total"})
+    if (endsWith(key, tail)) return std::nullopt;
+  if (contains(key, "device_to_device_bidirectional_memcpy_read"))
+    return std::vector<std::string>{"_read1", "_read2", "_total"};
+  if (contains(key, "device_to_device_bidirectional_memcpy_write"))
+    return std::vector<std::string>{"_write1", "_write2", "_total"};
+  return std::nullopt;
+}
+
+}  // namespace
 
 Unit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key) {
   if (unitText) return *unitText == "ns" ? Unit::Nanoseconds : Unit::GBps;
@@ -55,16 +70,6 @@ MatrixAxes axesOfTitle(const std::string* title, const std::string& key) {
     axes.arrow = arrow;
   }
   return axes;
-}
-
-std::optional<std::vector<std::string>> stackedSuffixes(const std::string& key) {
-  for (const char* tail : {"_read1", "_read2", "_write1", "_write2", "_total"})
-    if (endsWith(key, tail)) return std::nullopt;
-  if (contains(key, "device_to_device_bidirectional_memcpy_read"))
-    return std::vector<std::string>{"_read1", "_read2", "_total"};
-  if (contains(key, "device_to_device_bidirectional_memcpy_write"))
-    return std::vector<std::string>{"_write1", "_write2", "_total"};
-  return std::nullopt;
 }
 
 std::vector<MatrixPart> partsOfEntry(const ReportEntry& entry) {

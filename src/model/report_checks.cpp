@@ -44,7 +44,9 @@ double number(const Json& value, const Path& where, const ValueRange& range) {
 }
 
 double number(double value, const Path& where, const ValueRange& range) {
-  if (!withinRange(value, range)) reject(where, shortestNumber(value) + " is not " + range.what);
+  if (!std::isfinite(value) || value < range.low || value > range.high ||
+      (value > 0.0 && value < range.lowestPositive))
+    reject(where, shortestNumber(value) + " is not " + range.what);
   return value;
 }
 
@@ -101,22 +103,3 @@ std::string notACell(const std::string& text) {
 }
 
 }  // namespace nvbw::model
-
-namespace nvbw {
-
-bool withinRange(double value, const ValueRange& range) {
-  return std::isfinite(value) && value >= range.low && value <= range.high &&
-         (value <= 0.0 || value >= range.lowestPositive);
-}
-
-std::optional<double> parseCellText(const std::string& text, const std::string& where) {
-  const auto value = model::cellTextValue(text);
-  if (!value) throw ReportShapeError(where + ": " + model::notACell(text));
-  return *value;
-}
-
-std::size_t documentBudget(std::size_t textBytes) {
-  return kReportMemoryFactor * textBytes + kReportMemoryBase;
-}
-
-}  // namespace nvbw

@@ -195,11 +195,7 @@ std::string readReportBytes(const NamedFile& file, const StopRequest& stop) {
 }
 
 Report readReport(const NamedFile& file, const ReadOptions& options, const StopRequest& stop) {
-  return readReportFrom(file, readReportBytes(file, stop), options, stop);
-}
-
-Report readReportFrom(const NamedFile& file, const std::string& text, const ReadOptions& options,
-                      const StopRequest& stop) {
+  const std::string text = readReportBytes(file, stop);
   if (text.empty()) refuse(file, "is empty, not a report");
   throwIfStopped(stop);
   try {

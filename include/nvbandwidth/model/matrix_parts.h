@@ -21,17 +21,6 @@ Unit unitOfEntry(const std::optional<std::string>& unitText, const std::string& 
 // are ranks (multinode testcases). nullptr: the entry has no title.
 MatrixAxes axesOfTitle(const std::string* title, const std::string& key);
 
-// Upstream's three matrices of the bidirectional device-to-device testcases (multinode ones
-// included: keys containing "device_to_device_bidirectional_memcpy_read" or "..._write") in one
-// entry of 3N rows and N columns, the keys this tool reports them under: "_read1", "_read2",
-// "_total" (or "_write1", "_write2", "_total"). nullopt for any other key, and for a key that is
-// already one of the three.
-std::optional<std::vector<std::string>> stackedSuffixes(const std::string& key);
-
-// The title of one part of a stacked entry: upstream's entry carries the last part's ("... Total
-// bandwidth (GB/s)"); the parts are titled as this tool titles them ("... Read1 bandwidth ...").
-std::string partTitle(std::string title, const std::string& suffix);
-
 // The matrices of an entry (its unit, values and title set): none without a matrix; upstream's
 // stacked entry (strings only, 3N x N) in three, titled as this tool titles them ("... Read1
 // bandwidth ..." for upstream's "... Total bandwidth ..."); else the entry's own.

@@ -45,9 +45,6 @@ std::string readReportBytes(const NamedFile& file, const StopRequest& stop);
 // Reads a report. Throws ReportFileError ("<label>: not JSON at byte ...", "<label>: not a usable
 // report: ..."), or Interrupted.
 Report readReport(const NamedFile& file, const ReadOptions& options, const StopRequest& stop);
-// The same for the bytes of the file, already read.
-Report readReportFrom(const NamedFile& file, const std::string& text, const ReadOptions& options,
-                      const StopRequest& stop);
 
 // A file the command will write. The constructor checks the target and throws ReportFileError
 // when it cannot or must not be written (`inputs`: the files this command reads).

@@ -1,12 +1,9 @@
 // What a report may hold and how it is read: the limits the report reader holds a document to,
-// the ranges of its numbers, and the fault it reports (report_reader.h reads; report_checks.h
-// checks).
+// the ranges of its numbers, and the fault it reports.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string>
 
 #include "core/error.h"
 
@@ -29,14 +26,11 @@ enum class ReportKind {
 enum class ReadScope { Whole, Matrices };
 
 // The largest report read, its nesting, and the memory its document may take:
-// kReportMemoryFactor x its size + kReportMemoryBase. Reports as this tool and upstream write
-// them take 2.5 to 6 times their size as a generic document; only values packed more densely than
-// any report packs them (a long array of "0,") get near the limit.
+// kReportMemoryFactor x its size + kReportMemoryBase (docs/report-files.md, "Reading").
 inline constexpr std::uint64_t kMaxReportBytes = 256ull * 1024 * 1024;
 inline constexpr std::size_t kMaxReportDepth = 64;
 inline constexpr std::size_t kReportMemoryFactor = 8;
 inline constexpr std::size_t kReportMemoryBase = 16u << 20;
-std::size_t documentBudget(std::size_t textBytes);
 
 // The largest values a report may hold: what no GPU measures (a bandwidth above 10^7 GB/s, a
 // latency above one second).
@@ -69,7 +63,6 @@ inline constexpr ValueRange kSpreadOfBandwidth{0.0, kMaxBandwidthGBps, 0.0,
                                                "a spread of bandwidths (0 to 1e7 GB/s)"};
 inline constexpr ValueRange kSpreadOfLatency{0.0, kMaxLatencyNs, 0.0,
                                              "a spread of latencies (0 to 1e9 ns)"};
-bool withinRange(double value, const ValueRange& range);
 // Matrices are GPUs by GPUs (upstream stacks a bidirectional testcase's three in one entry:
 // 3 x GPUs rows); the GPU count is the longer of "GPU Device list" and "processes".
 inline constexpr std::size_t kMaxReportGpus = 4096;
@@ -79,9 +72,5 @@ struct ReadOptions {
   ReportKind kind = ReportKind::Run;
   ReadScope scope = ReadScope::Whole;
 };
-
-// A matrix cell as upstream writes it ("55.4859", "1.23457e+06", "N/A"): its value, nullopt for
-// N/A. Throws ReportShapeError for anything else (`where` names the cell).
-std::optional<double> parseCellText(const std::string& text, const std::string& where);
 
 }  // namespace nvbw

@@ -5,10 +5,12 @@
 
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "json_documents.h"
+#include "model/report_checks.h"
 
 namespace nvbw {
 namespace test_report_shape {
@@ -256,11 +258,12 @@ TEST(ReportShape, SweepsAndComparisonsHoldOnlyPossibleNumbers) {
 }
 
 TEST(ParseCellText, UpstreamCells) {
-  EXPECT_EQ(parseCellText("55.4859", "c"), 55.4859);
-  EXPECT_EQ(parseCellText("1.23457e+06", "c"), 1.23457e+06);
-  EXPECT_FALSE(parseCellText("N/A", "c"));
+  using Cell = std::optional<double>;
+  EXPECT_EQ(model::cellTextValue("55.4859"), Cell(55.4859));
+  EXPECT_EQ(model::cellTextValue("1.23457e+06"), Cell(1.23457e+06));
+  EXPECT_EQ(model::cellTextValue("N/A"), std::optional<Cell>(Cell()));
   for (const char* bad : {"", " 5", "5 ", "x", "5x", "inf", "nan"})
-    EXPECT_THROW(parseCellText(bad, "c"), ReportShapeError) << bad;
+    EXPECT_FALSE(model::cellTextValue(bad)) << bad;
 }
 
 }  // namespace test_report_shape
