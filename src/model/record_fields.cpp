@@ -223,7 +223,7 @@ void numberObject(const Json& value, const Path& where) {
 
 void environment(const Json& value, const Path& where) {
   object(value, where);
-  optional(value, keys::kGpus, where, each(anObject));
+  optional(value, "gpus", where, each(anObject));
   optional(value, keys::kHost, where, anObject);
 }
 
@@ -251,16 +251,16 @@ template <typename V, typename R> For<R, OutlierRecord> fields(V& v, R& r) {
 
 template <typename V, typename R> For<R, LinkPeakRecord> fields(V& v, R& r) {
   v(keys::kLink, r.link, aString);
-  v(keys::kConvention, r.convention, aString);
+  v("convention", r.convention, aString);
   v.nullable(keys::kPeakGBps, r.peakGBps, InRange{kBandwidthRange, true});
 }
 
 // An entry's members other than its name, status and grids (entry_reader.cpp reads those); its
 // outliers are checked against its grids there.
 template <typename V, typename R> For<R, ReportEntry> fields(V& v, R& r) {
-  v(keys::kBandwidthDescription, r.description, aString);
-  v(keys::kStatistic, r.statistic, aString);
-  v(keys::kWaiveReason, r.waiveReason, aString);
+  v("bandwidth_description", r.description, aString);
+  v("statistic", r.statistic, aString);
+  v("waive_reason", r.waiveReason, aString);
   v(keys::kError, r.error, aString);
   v(keys::kTestcase, r.testcase, aString);
   v(keys::kUnit, r.unitText, aUnit);
@@ -268,10 +268,9 @@ template <typename V, typename R> For<R, ReportEntry> fields(V& v, R& r) {
   v(keys::kSum, r.sum, value);
   v(keys::kMin, r.min, value);
   v(keys::kMax, r.max, value);
-  v(keys::kAverage, r.average, value);
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB,
-    [](const Json& n, const Path& at) { integer(n, at, 1); });
-  v(keys::kRowLabels, r.rowLabels, strings);
+  v("average", r.average, value);
+  v("bufferSize_MiB", r.bufferSizeMiB, [](const Json& n, const Path& at) { integer(n, at, 1); });
+  v("row_labels", r.rowLabels, strings);
   v(keys::kLinkPeaks, r.linkPeaks, each(anObject));
   v("error_detail", r.errorDetail);
   v("confirmation_run", r.confirmationRun);
@@ -282,10 +281,10 @@ template <typename V, typename R> For<R, ReportEntry> fields(V& v, R& r) {
 }
 
 template <typename V, typename R> For<R, SettingsRecord> fields(V& v, R& r) {
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("bufferSize_MiB", r.bufferSizeMiB);
   v("testSamples", r.testSamples);
   v("loopCount", r.loopCount);
-  v(keys::kStatistic, r.statistic);
+  v("statistic", r.statistic);
   v("verify", r.verify);
   v("cpuAffinity", r.cpuAffinity);
   v("useHugePages", r.useHugePages);
@@ -331,7 +330,7 @@ template <typename V, typename R> For<R, PcieRecord> fields(V& v, R& r) {
   v("current_width", r.currentWidth);
   v("max_gts", r.maxGts);
   v("max_width", r.maxWidth);
-  v(keys::kCurrent, r.current);
+  v("current", r.current);
   v(keys::kMax, r.max);
 }
 
@@ -362,57 +361,56 @@ template <typename V, typename R> For<R, EnvironmentRecord> fields(V& v, R& r) {
     host.nullable("numa_nodes", r.numaNodes);
   });
   v.nullable("nvml_problem", r.nvmlProblem);
-  v(keys::kGpus, r.gpus);
+  v("gpus", r.gpus);
 }
 
 template <typename V, typename R> For<R, SweepSeriesRecord> fields(V& v, R& r) {
   v.required(keys::kName, r.name, aString);
   v(keys::kTestcase, r.testcase, aString);
   v(keys::kUnit, r.unitText, aUnit);
-  v.required(keys::kSums, r.sums, each(InRange{rangeOf(unitOfEntry(r.unitText, r.name)), true}));
-  v.nullable(keys::kSizeReaching90, r.sizeReaching90, [](const Json& n, const Path& at) {
+  v.required("sums", r.sums, each(InRange{rangeOf(unitOfEntry(r.unitText, r.name)), true}));
+  v.nullable("size_reaching_90_percent_MiB", r.sizeReaching90, [](const Json& n, const Path& at) {
     if (!n.is_null()) integer(n, at, 1);
   });
 }
 
 template <typename V, typename R> For<R, SweepSection> fields(V& v, R& r) {
-  v.required(keys::kSizesMiB, r.sizesMiB, sweepSizes);
-  v(keys::kSeries, r.series, each(anObject));
+  v.required("sizes_MiB", r.sizesMiB, sweepSizes);
+  v("series", r.series, each(anObject));
   v.verify([&r](const Path& where) {
-    const Path series(where, keys::kSeries);
+    const Path series(where, "series");
     for (std::size_t i = 0; r.series && i < r.series->size(); ++i)
       if (const std::size_t n = (*r.series)[i].sums.size(); n != r.sizesMiB.size())
-        reject(Path(Path(series, i), keys::kSums), "has " + std::to_string(n) + " values for " +
-                                                       std::to_string(r.sizesMiB.size()) +
-                                                       " sizes");
+        reject(Path(Path(series, i), "sums"), "has " + std::to_string(n) + " values for " +
+                                                  std::to_string(r.sizesMiB.size()) + " sizes");
   });
 }
 
 template <typename V, typename R> For<R, ComparedCellRecord> fields(V& v, R& r) {
   v.required(keys::kName, r.name, aString);
-  v(keys::kVerdict, r.verdict, aString);
-  v(keys::kBasis, r.basis, aString);
+  v("verdict", r.verdict, aString);
+  v("basis", r.basis, aString);
   v(keys::kUnit, r.unitText, aUnit);
   const InRange value{rangeOf(unitOfEntry(r.unitText, "")), false};
   const InRange nonNegative{kNonNegative, false};
   v(keys::kRow, r.row, aCount);
   v(keys::kCol, r.col, aCount);
-  v(keys::kBaseline, r.baseline, value);
-  v(keys::kCurrent, r.current, value);
-  v(keys::kChangePercent, r.changePercent, InRange{kAnyFinite, true});
-  v(keys::kSeparationPercent, r.separationPercent, InRange{kAnyFinite, true});
-  v(keys::kConfirmedChangePercent, r.confirmedChangePercent, InRange{kAnyFinite, true});
-  v(keys::kConfirmedMedian, r.confirmedMedian, value);
+  v("baseline", r.baseline, value);
+  v("current", r.current, value);
+  v("change_percent", r.changePercent, InRange{kAnyFinite, true});
+  v("separation_percent", r.separationPercent, InRange{kAnyFinite, true});
+  v("confirmed_change_percent", r.confirmedChangePercent, InRange{kAnyFinite, true});
+  v("confirmed_median", r.confirmedMedian, value);
   v(keys::kConfirmations, r.confirmations, each(value));
-  v(keys::kBandPercent, r.bandPercent, nonNegative);
-  v(keys::kRunToRunPercent, r.runToRunPercent, nonNegative);
-  v(keys::kHealthySpreadPercent, r.healthySpreadPercent, nonNegative);
-  v(keys::kUnstableLimitPercent, r.unstableLimitPercent, nonNegative);
-  v(keys::kSpreadPercent, r.spreadPercent, nonNegative);
-  v(keys::kConfirmedSpreadPercent, r.confirmedSpreadPercent, nonNegative);
-  v(keys::kConfirmationSpreads, r.confirmationSpreads, each(InRange{kNonNegative, true}));
+  v("band_percent", r.bandPercent, nonNegative);
+  v("run_to_run_percent", r.runToRunPercent, nonNegative);
+  v("healthy_spread_percent", r.healthySpreadPercent, nonNegative);
+  v("unstable_limit_percent", r.unstableLimitPercent, nonNegative);
+  v("spread_percent", r.spreadPercent, nonNegative);
+  v("confirmed_spread_percent", r.confirmedSpreadPercent, nonNegative);
+  v("confirmation_spreads", r.confirmationSpreads, each(InRange{kNonNegative, true}));
   v(keys::kTestcase, r.testcase);
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("bufferSize_MiB", r.bufferSizeMiB);
   v("baseline_reports", r.baselineReports);
   v(keys::kUnstable, r.unstable);
   v("suspect", r.suspect);
@@ -427,13 +425,13 @@ template <typename V, typename R> For<R, ComparisonCounts> fields(V& v, R& r) {
   v("noisy", r.noisy);
   v(keys::kUnstable, r.unstable);
   v("suspect", r.suspect);
-  v(keys::kOnlyInBaseline, r.onlyInBaseline);
-  v(keys::kOnlyInCurrent, r.onlyInCurrent);
+  v("only_in_baseline", r.onlyInBaseline);
+  v("only_in_current", r.onlyInCurrent);
 }
 
 template <typename V, typename R> For<R, SuspectRecord> fields(V& v, R& r) {
   v(keys::kTestcase, r.testcase);
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("bufferSize_MiB", r.bufferSizeMiB);
 }
 
 template <typename V, typename R> For<R, ConfirmationRecord> fields(V& v, R& r) {
@@ -445,11 +443,11 @@ template <typename V, typename R> For<R, ConfirmationRecord> fields(V& v, R& r) 
 
 template <typename V, typename R> For<R, ComparisonSection> fields(V& v, R& r) {
   v(keys::kCells, r.cells, each(anObject));
-  v(keys::kOnlyInBaseline, r.onlyInBaseline, strings);
-  v(keys::kOnlyInCurrent, r.onlyInCurrent, strings);
+  v("only_in_baseline", r.onlyInBaseline, strings);
+  v("only_in_current", r.onlyInCurrent, strings);
   v(keys::kNotes, r.notes, strings);
-  v(keys::kTolerancePercent, r.tolerancePercent, InRange{kNonNegative});
-  v(keys::kRunToRunFloorPercent, r.runToRunFloorPercent, InRange{kNonNegative});
+  v("tolerance_percent", r.tolerancePercent, InRange{kNonNegative});
+  v("run_to_run_floor_percent", r.runToRunFloorPercent, InRange{kNonNegative});
   v(keys::kSummary, r.summary, numberObject);
   v(keys::kRule, r.rule);
   v("band", r.band);
@@ -471,7 +469,7 @@ template <typename V, typename R> For<R, JudgedMatrixRecord> fields(V& v, R& r) 
   v(keys::kName, r.name);
   v(keys::kTestcase, r.testcase);
   v(keys::kUnit, r.unitText);
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("bufferSize_MiB", r.bufferSizeMiB);
   v(keys::kCells, r.cells);
   v("met", r.met);
   v(keys::kBelow, r.below);
@@ -485,7 +483,7 @@ template <typename V, typename R> For<R, BelowCellRecord> fields(V& v, R& r) {
   v("bound", r.bound);
   v(keys::kRow, r.row);
   v(keys::kCol, r.col);
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("bufferSize_MiB", r.bufferSizeMiB);
   v("line", r.line);
   v("value", r.value);
   v("limit", r.limit);
@@ -504,7 +502,7 @@ template <typename V, typename R> For<R, UnmetRecord> fields(V& v, R& r) {
 template <typename V, typename R> For<R, NotJudgedRecord> fields(V& v, R& r) {
   v(keys::kName, r.name);
   v(keys::kReason, r.reason);
-  v(keys::kBufferSizeMiB, r.bufferSizeMiB);
+  v("bufferSize_MiB", r.bufferSizeMiB);
   v(keys::kCells, r.cells);
 }
 
@@ -542,30 +540,30 @@ template <typename V, typename R> For<R, Report> fields(V& v, R& r) {
   v(keys::kGpuDeviceList, r.gpuDeviceList, gpuList(aString));
   v(keys::kMpiVersion, r.mpiVersion, aString);
   v(keys::kComparison, r.comparison, anObject);
-  v(keys::kConfidentialComputing, r.confidentialComputing, aBoolean);
-  v(keys::kEnvironment, r.environment, environment);
-  v(keys::kEnvironmentAtEnd, r.environmentAtEnd, environment);
+  v("confidential_computing", r.confidentialComputing, aBoolean);
+  v("environment", r.environment, environment);
+  v("environment_at_end", r.environmentAtEnd, environment);
   v(keys::kError, r.error, aString);
   v("error_detail", r.errorDetail);
   v(keys::kExpectations, r.expectations);  // not what a report must be: read past when not checks
-  v(keys::kGitVersion, r.gitVersion, aString);
+  v("git_version", r.gitVersion, aString);
   v(keys::kHostname, r.hostname, aString);
   v(keys::kInterrupted, r.interrupted, aString);
   v(keys::kLogicalGpus, r.logicalGpus, aCount);
-  v(keys::kMemory, r.memory, numberObject);
+  v("memory", r.memory, numberObject);
   v(keys::kMemorySharing, r.memorySharing, aString);
   v(keys::kNotes, r.notes);
   v("operations", r.operations);
   v(keys::kProcesses, r.processes, gpuList(anObject));
   v("release", r.release);
   v(keys::kSchemaVersion, r.schemaVersion, aString);
-  v(keys::kSettings, r.settings, flatObject);
-  v(keys::kStartedAt, r.startedAt, aString);
-  v(keys::kSweep, r.sweep, anObject);
-  v(keys::kTiming, r.timing, numberObject);
-  v(keys::kVersion, r.version, aString);
-  v(keys::kWarning, r.warning, aString);
-  v(keys::kWarnings, r.warnings, strings);
+  v("settings", r.settings, flatObject);
+  v("started_at", r.startedAt, aString);
+  v("sweep", r.sweep, anObject);
+  v("timing", r.timing, numberObject);
+  v("version", r.version, aString);
+  v("warning", r.warning, aString);
+  v("warnings", r.warnings, strings);
 }
 
 template <typename R> void readRecord(const Json& object, R& record, const Path& where) {

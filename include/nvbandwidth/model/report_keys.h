@@ -10,52 +10,34 @@ namespace nvbw::keys {
 inline constexpr const char* kRoot = "nvbandwidth";
 
 // The run object (upstream's keys first).
-inline constexpr const char* kVersion = "version";
-inline constexpr const char* kGitVersion = "git_version";
 inline constexpr const char* kCudaRuntimeVersion = "CUDA Runtime Version";
 inline constexpr const char* kDriverVersion = "Driver Version";
 inline constexpr const char* kGpuDeviceList = "GPU Device list";
 inline constexpr const char* kTestcases = "testcases";
-inline constexpr const char* kWarning = "warning";
 inline constexpr const char* kError = "error";
 inline constexpr const char* kCudaDriverVersion = "CUDA Driver Version";
 inline constexpr const char* kSchemaVersion = "schema_version";
-inline constexpr const char* kSettings = "settings";
-inline constexpr const char* kWarnings = "warnings";
 inline constexpr const char* kInterrupted = "interrupted";
-inline constexpr const char* kTiming = "timing";
-inline constexpr const char* kMemory = "memory";
 inline constexpr const char* kMpiVersion = "MPI version";
 inline constexpr const char* kProcesses = "processes";
 inline constexpr const char* kMemorySharing = "memory_sharing";
-inline constexpr const char* kEnvironment = "environment";
-inline constexpr const char* kEnvironmentAtEnd = "environment_at_end";
-inline constexpr const char* kSweep = "sweep";
 inline constexpr const char* kComparison = "comparison";
 inline constexpr const char* kHostname = "hostname";
 inline constexpr const char* kLogicalGpus = "logical_gpus";
-inline constexpr const char* kConfidentialComputing = "confidential_computing";
-inline constexpr const char* kStartedAt = "started_at";
 inline constexpr const char* kExpectations = "expectations";
 inline constexpr const char* kConfirmations = "confirmations";
 
 // A testcase entry (upstream's keys first).
 inline constexpr const char* kName = "name";
 inline constexpr const char* kStatus = "status";
-inline constexpr const char* kBandwidthDescription = "bandwidth_description";
 inline constexpr const char* kBandwidthMatrix = "bandwidth_matrix";
 inline constexpr const char* kSum = "sum";
 inline constexpr const char* kMin = "min";
 inline constexpr const char* kMax = "max";
-inline constexpr const char* kAverage = "average";
 inline constexpr const char* kValues = "values";
 inline constexpr const char* kCells = "cells";
 inline constexpr const char* kUnit = "unit";
-inline constexpr const char* kStatistic = "statistic";
-inline constexpr const char* kRowLabels = "row_labels";
 inline constexpr const char* kTestcase = "testcase";
-inline constexpr const char* kBufferSizeMiB = "bufferSize_MiB";
-inline constexpr const char* kWaiveReason = "waive_reason";
 inline constexpr const char* kLinks = "links";
 inline constexpr const char* kPeakGBps = "peak_GBps";
 inline constexpr const char* kPercentOfPeak = "percent_of_peak";
@@ -71,38 +53,17 @@ inline constexpr const char* kMedian = "median";
 inline constexpr const char* kStddev = "stddev";
 inline constexpr const char* kCv = "cv";
 
-// The sweep section.
-inline constexpr const char* kSizesMiB = "sizes_MiB";
-inline constexpr const char* kSeries = "series";
-inline constexpr const char* kSums = "sums";
-inline constexpr const char* kSizeReaching90 = "size_reaching_90_percent_MiB";
-
-// The comparison section and its cells.
+// Keys of several sections (the comparison, expectations, the fleet summary).
 inline constexpr const char* kRow = "row";
 inline constexpr const char* kCol = "col";
-inline constexpr const char* kBaseline = "baseline";
-inline constexpr const char* kCurrent = "current";
-inline constexpr const char* kChangePercent = "change_percent";
-inline constexpr const char* kVerdict = "verdict";
-inline constexpr const char* kBasis = "basis";
-inline constexpr const char* kBandPercent = "band_percent";
-inline constexpr const char* kOnlyInBaseline = "only_in_baseline";
-inline constexpr const char* kOnlyInCurrent = "only_in_current";
 inline constexpr const char* kNotes = "notes";
-inline constexpr const char* kTolerancePercent = "tolerance_percent";
-inline constexpr const char* kRunToRunFloorPercent = "run_to_run_floor_percent";
 inline constexpr const char* kRule = "rule";
-inline constexpr const char* kSeparationPercent = "separation_percent";
-inline constexpr const char* kConfirmedMedian = "confirmed_median";
-inline constexpr const char* kConfirmedChangePercent = "confirmed_change_percent";
 inline constexpr const char* kSlower = "slower";
 inline constexpr const char* kUnstable = "unstable";
-inline constexpr const char* kRunToRunPercent = "run_to_run_percent";
-inline constexpr const char* kHealthySpreadPercent = "healthy_spread_percent";
-inline constexpr const char* kUnstableLimitPercent = "unstable_limit_percent";
-inline constexpr const char* kSpreadPercent = "spread_percent";
-inline constexpr const char* kConfirmationSpreads = "confirmation_spreads";
-inline constexpr const char* kConfirmedSpreadPercent = "confirmed_spread_percent";
+inline constexpr const char* kBelow = "below";
+inline constexpr const char* kSummary = "summary";
+inline constexpr const char* kReason = "reason";
+inline constexpr const char* kFile = "file";
 
 // "operations": what the run did to measure (report/report_builder.cpp writes it).
 inline constexpr const char* kMeasurements = "measurements";
@@ -124,18 +85,10 @@ inline constexpr const char* kDevice = "device";
 inline constexpr const char* kPci = "pci";
 inline constexpr const char* kUuid = "uuid";
 
-inline constexpr const char* kGpus = "gpus";  // of an environment snapshot
-
-// The peaks of an entry's cells, and the cells an expectation check found below.
+// The peaks of an entry's cells.
 inline constexpr const char* kCell = "cell";
 inline constexpr const char* kLink = "link";
-inline constexpr const char* kConvention = "convention";
 inline constexpr const char* kBelowMedianPercent = "below_median_percent";
 inline constexpr const char* kClassMedian = "class_median";
-
-inline constexpr const char* kBelow = "below";
-inline constexpr const char* kSummary = "summary";
-inline constexpr const char* kReason = "reason";
-inline constexpr const char* kFile = "file";
 
 }  // namespace nvbw::keys
