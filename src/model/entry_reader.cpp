@@ -23,25 +23,21 @@ std::string shapeText(const Shape& s) {
   return std::to_string(s.rows) + " x " + std::to_string(s.cols);
 }
 
-std::string rowsLimit(std::size_t gpus) {
-  return "a report of " + std::to_string(gpus) + " GPUs has 1 to " + std::to_string(3 * gpus);
-}
-
-std::string colsLimit(std::size_t gpus) {
-  return "a report of " + std::to_string(gpus) + " GPUs has 1 to " + std::to_string(gpus);
+// "has 7 rows; a report of 2 GPUs has 1 to 6".
+std::string tooMany(std::size_t n, const char* what, std::size_t gpus, std::size_t most) {
+  return "has " + std::to_string(n) + " " + what + "; a report of " + std::to_string(gpus) +
+         " GPUs has 1 to " + std::to_string(most);
 }
 
 // A grid's size against the report's GPUs.
 void checkRows(std::size_t rows, const Path& where, std::size_t gpus) {
   if (gpus == 0)
     reject(where, "a matrix in a report without a \"GPU Device list\" (how many GPUs?)");
-  if (rows == 0 || rows > 3 * gpus)
-    reject(where, "has " + std::to_string(rows) + " rows; " + rowsLimit(gpus));
+  if (rows == 0 || rows > 3 * gpus) reject(where, tooMany(rows, "rows", gpus, 3 * gpus));
 }
 
 void checkCols(std::size_t cols, const Path& rowWhere, std::size_t gpus) {
-  if (cols == 0 || cols > gpus)
-    reject(rowWhere, "has " + std::to_string(cols) + " cells; " + colsLimit(gpus));
+  if (cols == 0 || cols > gpus) reject(rowWhere, tooMany(cols, "cells", gpus, gpus));
 }
 
 // Checks `value` as a grid and gives its cells, each made by `cell(value, where)`.

@@ -16,6 +16,9 @@ namespace nvbw::model {
 
 namespace {
 
+// A field's value: the field's type, or what its optional holds.
+template <typename T> struct Held { using type = T; };
+template <typename T> struct Held<std::optional<T>> { using type = T; };
 template <typename T> struct IsOptional : std::false_type {};
 template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
 template <typename T> struct IsList : std::false_type {};
@@ -39,9 +42,6 @@ template <typename T> bool isOf(const Json& v) {
     return v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX);
   }
 }
-
-template <typename T> struct Held { using type = T; };
-template <typename T> struct Held<std::optional<T>> { using type = T; };
 
 struct NoCheck {
   void operator()(const Json&, const Path&) const {}

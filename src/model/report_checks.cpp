@@ -68,10 +68,6 @@ const Json& object(const Json& value, const Path& where) {
   return value;
 }
 
-void optionalString(const Json& parent, const char* key, const Path& where) {
-  optional(parent, key, where, [](const Json& v, const Path& at) { string(v, at); });
-}
-
 std::size_t stringArray(const Json& value, const Path& where) {
   return eachElement(value, where, [](const Json& v, const Path& at) { string(v, at); });
 }

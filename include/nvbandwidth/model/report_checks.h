@@ -62,7 +62,6 @@ void optional(const Json& parent, const char* key, const Path& where, Check chec
   if (const Json* value = findMember(parent, key)) check(*value, Path(where, key));
 }
 
-void optionalString(const Json& parent, const char* key, const Path& where);
 std::size_t stringArray(const Json& value, const Path& where);
 const std::string& requiredString(const Json& parent, const char* key, const Path& where);
 
