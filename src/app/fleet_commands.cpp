@@ -9,6 +9,7 @@
 
 #include "app/expectation_checks.h"
 #include "core/say_line.h"
+#include "core/text.h"
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "fleet/metrics/metrics.h"
@@ -209,9 +210,7 @@ int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopR
   }
   if (!stopped) return status;
   auto list = [](const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
-    return text.empty() ? std::string("none") : text;
+    return names.empty() ? std::string("none") : joined(names, ", ");
   };
   sayLine(ctx.err, "NOTE: stopped by " + signalName(stopped->signal()) +
                        " while the files were written: written: " + list(written) +

@@ -11,6 +11,7 @@
 
 #include "app/output_path.h"
 #include "core/escape.h"
+#include "core/text.h"
 #include "fleet/comparison/comparison.h"
 #include "report/sweep.h"
 
@@ -39,10 +40,6 @@ const char* const kV08LongNames[] = {"help",
                                      "perfFormatter",
                                      "compare",
                                      "from"};
-
-bool startsWith(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
 
 // `--<prefix>[=value]` spelled out as the v0.8 option it abbreviated, where it abbreviated
 // exactly one; every other token unchanged (Boost then resolves or rejects it as before).
@@ -161,8 +158,6 @@ po::options_description describeOptions() {
   return desc;
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
 // "invalid value 'TEXT' for --OPTION: WHY".
 UsageError invalidValue(const std::string& text, const std::string& option,
                         const std::string& why) {
@@ -175,23 +170,17 @@ void refuseEmptyNames(const std::vector<std::string>& values, const char* messag
     if (value.empty()) throw UsageError(message);
 }
 
-bool allDigits(const std::string& text, std::size_t from) {
-  if (from >= text.size()) return false;
-  for (std::size_t i = from; i < text.size(); ++i)
-    if (!isDigit(text[i])) return false;
-  return true;
-}
-
 // Accepts an optional '+' and decimal digits only: whitespace, signs, fractions and hex are
 // rejected so that a typo never turns into a surprising size.
 template <typename T>
 T parseWholeNumber(const std::string& text, const std::string& option, const char* what) {
   if (!text.empty() && text[0] == '-')
     throw invalidValue(text, option,
-                       allDigits(text, 1) ? "must not be negative"
-                                          : std::string("expected ") + what);
+                       allDigits(text.substr(1)) ? "must not be negative"
+                                                 : std::string("expected ") + what);
   const std::size_t first = (!text.empty() && text[0] == '+') ? 1 : 0;
-  if (!allDigits(text, first)) throw invalidValue(text, option, std::string("expected ") + what);
+  if (!allDigits(std::string_view(text).substr(first)))
+    throw invalidValue(text, option, std::string("expected ") + what);
 
   constexpr T kMax = std::numeric_limits<T>::max();
   T value = 0;
@@ -215,7 +204,7 @@ long long parseTargetNumPairs(const std::string& text) {
 }
 
 bool looksLikeGpu(const std::string& token) {
-  return allDigits(token, 0) || (token.size() > 4 && token.compare(0, 4, "GPU-") == 0);
+  return allDigits(token) || (token.size() > 4 && startsWith(token, "GPU-"));
 }
 
 void validatePair(const Options& options) {
@@ -238,9 +227,9 @@ double parsePercent(const std::string& text, const std::string& option) {
   const std::size_t dot = text.find('.');
   const bool digitsAround =
       !text.empty() && text != "." &&
-      (dot == std::string::npos ? allDigits(text, 0)
-                                : (dot == 0 || allDigits(text.substr(0, dot), 0)) &&
-                                      (dot + 1 == text.size() || allDigits(text, dot + 1)));
+      (dot == std::string::npos ? allDigits(text)
+                                : (dot == 0 || allDigits(text.substr(0, dot))) &&
+                                      (dot + 1 == text.size() || allDigits(text.substr(dot + 1))));
   if (!digitsAround || text.size() > 12)
     throw invalidValue(text, option, "expected a percentage such as 5 or 2.5");
   return std::stod(text);

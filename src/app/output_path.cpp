@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/text.h"
 
 namespace nvbw {
 namespace {
@@ -14,11 +15,6 @@ std::string asNamePart(const std::string& value) {
     if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '_';
   if (!part.empty() && part[0] == '.') part[0] = '_';
   return part.empty() ? "_" : part;
-}
-
-bool endsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace

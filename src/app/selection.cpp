@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace nvbw {
 namespace {
 
@@ -91,7 +93,7 @@ Selection selected(std::size_t index, const std::vector<std::string>& keys) {
 
 bool startsWithAny(const std::string& key, const std::vector<std::string>& prefixes) {
   for (const std::string& prefix : prefixes)
-    if (key.compare(0, prefix.size(), prefix) == 0) return true;
+    if (startsWith(key, prefix)) return true;
   return false;
 }
 

@@ -9,14 +9,10 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/text.h"
+
 namespace nvbw {
 namespace {
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 // The whole file; sysfs and /proc report a size of 0, so read to the end rather than by size.
 std::optional<std::string> readText(const std::string& path) {
@@ -40,11 +36,8 @@ std::optional<int> parseInt(const std::string& text) {
 // would also take exponents, "inf" and "nan"; from_chars itself ignores the locale, unlike strtod.
 std::optional<double> parseRate(const std::string& text) {
   const auto dot = text.find('.');
-  const auto nonDigit = [](const std::string& s) {
-    return s.empty() || s.find_first_not_of("0123456789") != std::string::npos;
-  };
-  if (nonDigit(text.substr(0, dot))) return std::nullopt;
-  if (dot != std::string::npos && nonDigit(text.substr(dot + 1))) return std::nullopt;
+  if (!allDigits(text.substr(0, dot))) return std::nullopt;
+  if (dot != std::string::npos && !allDigits(text.substr(dot + 1))) return std::nullopt;
   double value = 0.0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -168,12 +161,10 @@ std::optional<double> pcieGbPerSecond(double gts, int width) {
 
 std::optional<std::vector<int>> parseCpuList(const std::string& text) {
   // sysfs writes "0-3,8,10-11\n": trim the ends only; anything else malformed is rejected.
-  const auto first = text.find_first_not_of(" \t\n");
-  if (first == std::string::npos) return std::nullopt;
-  const std::string list = text.substr(first, text.find_last_not_of(" \t\n") - first + 1);
+  const std::string list = trimmed(text);
+  if (list.empty()) return std::nullopt;
   auto number = [](const std::string& s, int* out) {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 6)
-      return false;
+    if (!allDigits(s) || s.size() > 6) return false;
     *out = std::stoi(s);
     return true;
   };

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "core/text.h"
 #include "facts/host_facts.h"
 
 namespace nvbw {
@@ -135,7 +136,7 @@ namespace {
 std::vector<Resource> peerResources(const CopySpec& c, const GpuLinkFacts& a, const GpuLinkFacts& b,
                                     const LinkPeak& link) {
   const std::string from = std::to_string(c.src.device), to = std::to_string(c.dst.device);
-  if (link.name.rfind("NVLink", 0) == 0 && link.name.find("NVSwitch") == std::string::npos)
+  if (startsWith(link.name, "NVLink") && link.name.find("NVSwitch") == std::string::npos)
     return {{"nvlink " + from + ">" + to, *link.gbPerSecond}};
   const bool nvswitch = link.name.find("NVSwitch") != std::string::npos;
   const LinkPeak pa = nvswitch ? bundlePeak(linksTo(*a.nvlinks, ""), "") : hostLinkPeak(a);
@@ -199,9 +200,7 @@ std::string joinedNames(const std::vector<CopyPath>& paths) {
   for (const CopyPath& p : paths)
     if (std::find(names.begin(), names.end(), p.link.name) == names.end())
       names.push_back(p.link.name);
-  std::string text;
-  for (const std::string& n : names) text += (text.empty() ? "" : " + ") + n;
-  return text;
+  return joined(names, " + ");
 }
 
 std::string aggregateCellName(const std::vector<CopySpec>& copies) {
@@ -214,12 +213,7 @@ std::string aggregateCellName(const std::vector<CopySpec>& copies) {
     if (std::find(to.begin(), to.end(), endpointName(c.dst)) == to.end())
       to.push_back(endpointName(c.dst));
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string t;
-    for (const std::string& s : v) t += (t.empty() ? "" : ", ") + s;
-    return t;
-  };
-  return join(from) + " -> " + join(to);
+  return joined(from, ", ") + " -> " + joined(to, ", ");
 }
 
 std::string singleCopyConvention(const CopySpec& c) {

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/text.h"
 
 namespace nvbw {
 namespace {
@@ -24,15 +25,10 @@ template <typename T> void shuffle(std::vector<T>& items, std::mt19937& rng) {
   for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[draw(rng, i)]);
 }
 
-bool isIndex(const std::string& token) {
-  return !token.empty() &&
-         std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // The position of `token` among `count` GPUs whose UUIDs `uuidOf` gives; nullopt if none.
 std::optional<int> findGpu(const std::string& token, std::size_t count,
                            const std::function<std::string(std::size_t)>& uuidOf) {
-  if (isIndex(token)) {
+  if (allDigits(token)) {
     if (token.size() > 9) return std::nullopt;
     const std::size_t index = std::stoul(token);
     if (index < count) return static_cast<int>(index);

@@ -4,18 +4,14 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace nvbw {
 
 int logicalGpusRequested(const std::optional<std::string>& value) {
   if (!value || value->empty()) return 0;
-  int count = 0;
-  bool digits = value->size() <= 2;
-  for (const char c : *value) {
-    digits = digits && c >= '0' && c <= '9';
-    count = count * 10 + (c - '0');
-  }
-  if (!digits || count < kMinLogicalGpus || count > kMaxLogicalGpus)
+  const int count = value->size() <= 2 && allDigits(*value) ? std::stoi(*value) : -1;
+  if (count < kMinLogicalGpus || count > kMaxLogicalGpus)
     throw StartupError(std::string(kLogicalGpusVariable) + "=" + *value +
                        ": expected a whole number of logical GPUs from " +
                        std::to_string(kMinLogicalGpus) + " to " + std::to_string(kMaxLogicalGpus) +

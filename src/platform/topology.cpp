@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/text.h"
+
 namespace nvbw {
 
 const ProcessFacts& Topology::processFacts() const {
@@ -25,21 +27,18 @@ std::vector<std::pair<int, int>> accessiblePairs(const Topology& topo) {
 }
 
 std::string peerAccessNote(const Topology& topo) {
-  std::vector<std::pair<int, int>> missing;
+  std::vector<std::string> missing;
   bool anyConnected = false;
   for (int a = 0; a < topo.deviceCount(); ++a)
     for (int b = a + 1; b < topo.deviceCount(); ++b) {
       if (topo.canAccessPeer(a, b) && topo.canAccessPeer(b, a))
         anyConnected = true;
       else
-        missing.emplace_back(a, b);
+        missing.push_back(std::to_string(a) + " and " + std::to_string(b));
     }
   if (!anyConnected || missing.empty()) return "";
-  std::string note = "NOTE: no peer access between GPU";
-  for (std::size_t i = 0; i < missing.size(); ++i)
-    note += (i ? ", " : " ") + std::to_string(missing[i].first) + " and " +
-            std::to_string(missing[i].second);
-  return note + " (cuDeviceCanAccessPeer, both ways needed): their device-to-device cells are N/A.";
+  return "NOTE: no peer access between GPU " + joined(missing, ", ") +
+         " (cuDeviceCanAccessPeer, both ways needed): their device-to-device cells are N/A.";
 }
 
 }  // namespace nvbw

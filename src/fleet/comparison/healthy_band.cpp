@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/statistics.h"
+#include "core/text.h"
 
 namespace nvbw {
 
@@ -12,10 +12,6 @@ namespace {
 
 bool contains(const std::string& text, const char* part) {
   return text.find(part) != std::string::npos;
-}
-
-bool startsWith(const std::string& text, const char* prefix) {
-  return text.compare(0, std::strlen(prefix), prefix) == 0;
 }
 
 const PriorRow* rowNamed(const std::vector<PriorRow>& rows, const std::string& name) {
