@@ -54,44 +54,25 @@ void ReleaseHandle::operator()(CUmemGenericAllocationHandle handle) const noexce
   api->cuMemRelease(handle);
 }
 
-Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle, std::size_t bytes)
-    : api_(&ctx.gpu.api()), bytes_(bytes) {
-  NVBW_CU(*api_, cuMemAddressReserve, &ptr_, bytes, 0, 0, 0);
-  try {
-    NVBW_CU(*api_, cuMemMap, ptr_, bytes, 0, handle, 0);
-    mapped_ = true;
-    CUmemAccessDesc access{};
-    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    access.location.id = ctx.gpu.device(ctx.device);
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    NVBW_CU(*api_, cuMemSetAccess, ptr_, bytes, &access, 1);
-  } catch (...) {
-    if (mapped_) api_->cuMemUnmap(ptr_, bytes_);
-    api_->cuMemAddressFree(ptr_, bytes_);
-    throw;
-  }
+void FreeAddressRange::operator()(CUdeviceptr ptr) const noexcept {
+  api->cuMemAddressFree(ptr, bytes);
 }
 
-Mapping::Mapping(Mapping&& other) noexcept
-    : api_(other.api_), ptr_(std::exchange(other.ptr_, 0)), bytes_(other.bytes_),
-      mapped_(std::exchange(other.mapped_, false)) {}
+void Unmap::operator()(CUdeviceptr ptr) const noexcept { api->cuMemUnmap(ptr, bytes); }
 
-Mapping& Mapping::operator=(Mapping&& other) noexcept {
-  if (this != &other) {
-    this->~Mapping();
-    api_ = other.api_;
-    ptr_ = std::exchange(other.ptr_, 0);
-    bytes_ = other.bytes_;
-    mapped_ = std::exchange(other.mapped_, false);
-  }
-  return *this;
-}
-
-Mapping::~Mapping() {
-  if (!ptr_) return;
-  if (mapped_) api_->cuMemUnmap(ptr_, bytes_);
-  api_->cuMemAddressFree(ptr_, bytes_);
-  ptr_ = 0;
+Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle,
+                 std::size_t bytes) {
+  const DriverApi& api = ctx.gpu.api();
+  CUdeviceptr ptr = 0;
+  NVBW_CU(api, cuMemAddressReserve, &ptr, bytes, 0, 0, 0);
+  range_ = {ptr, {&api, bytes}};
+  NVBW_CU(api, cuMemMap, ptr, bytes, 0, handle, 0);
+  mapped_ = {ptr, {&api, bytes}};
+  CUmemAccessDesc access{};
+  access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  access.location.id = ctx.gpu.device(ctx.device);
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  NVBW_CU(api, cuMemSetAccess, ptr, bytes, &access, 1);
 }
 
 SharedAllocation::SharedAllocation(const SharingContext& ctx, int owner, std::size_t bytes) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "core/unique_handle.h"
 #include "multinode/fd_channel.h"
 #include "multinode/process_layout.h"
 #include "platform/buffer_view.h"
@@ -26,23 +27,28 @@ struct SharingContext {
   FdChannel* fds;  // with MemorySharing::PosixFd
 };
 
+// Releasers of a mapping's two steps: the mapping is undone before its address range is freed.
+struct FreeAddressRange {
+  const DriverApi* api = nullptr;
+  std::size_t bytes = 0;
+  void operator()(CUdeviceptr ptr) const noexcept;
+};
+struct Unmap {
+  const DriverApi* api = nullptr;
+  std::size_t bytes = 0;
+  void operator()(CUdeviceptr ptr) const noexcept;
+};
+
 // A virtual address range with memory mapped into it, readable and writable by `device`.
 class Mapping {
  public:
   Mapping() = default;
   Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle, std::size_t bytes);
-  Mapping(Mapping&& other) noexcept;
-  Mapping& operator=(Mapping&& other) noexcept;
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  ~Mapping();
-  CUdeviceptr ptr() const { return ptr_; }
+  CUdeviceptr ptr() const { return range_.get(); }
 
  private:
-  const DriverApi* api_ = nullptr;
-  CUdeviceptr ptr_ = 0;
-  std::size_t bytes_ = 0;
-  bool mapped_ = false;
+  UniqueHandle<CUdeviceptr, FreeAddressRange> range_;  // declared first: released last
+  UniqueHandle<CUdeviceptr, Unmap> mapped_;
 };
 
 // A physical allocation handle, released with the object.
