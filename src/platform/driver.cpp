@@ -6,19 +6,6 @@
 
 namespace nvbw {
 
-DriverLibrary::DriverLibrary(void* handle, std::unique_ptr<DriverApi> api)
-    : handle_(handle), api_(std::move(api)) {}
-
-DriverLibrary::DriverLibrary(DriverLibrary&& other) noexcept
-    : handle_(other.handle_), api_(std::move(other.api_)) {
-  other.handle_ = nullptr;
-}
-
-DriverLibrary::~DriverLibrary() {
-  // The driver is deliberately not dlclose'd: the statically linked CUDA runtime keeps using it
-  // until the process exits.
-}
-
 DriverLibrary DriverLibrary::load() {
   void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!handle) {
@@ -36,30 +23,26 @@ DriverLibrary DriverLibrary::load() {
                             "the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2");
 
   auto api = std::make_unique<DriverApi>();
-  auto lookup = [&](const char* name, void** slot) {
+  // A missing entry point makes the driver unusable, unless it is an optional one: that stays null.
+  auto lookup = [&](const char* name, void** slot, bool required) {
     CUdriverProcAddressQueryResult status{};
     CUresult rc = getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    if (rc == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS && *slot != nullptr) return;
+    *slot = nullptr;
+    if (!required) return;
     if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
-    if (rc != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || *slot == nullptr) {
-      std::ostringstream msg;
-      msg << "the NVIDIA driver does not provide " << name << " for CUDA " << CUDA_VERSION / 1000
-          << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
-      throw DriverUnavailable(DriverUnavailable::Reason::Unusable, msg.str());
-    }
+    std::ostringstream msg;
+    msg << "the NVIDIA driver does not provide " << name << " for CUDA " << CUDA_VERSION / 1000
+        << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
+    throw DriverUnavailable(DriverUnavailable::Reason::Unusable, msg.str());
   };
-#define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn));
+#define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn), true);
   NVBW_DRIVER_FUNCTIONS(NVBW_LOOKUP)
 #undef NVBW_LOOKUP
-  auto lookupOptional = [&](const char* name, void** slot) {
-    CUdriverProcAddressQueryResult status{};
-    if (getProc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
-        status != CU_GET_PROC_ADDRESS_SUCCESS)
-      *slot = nullptr;
-  };
-#define NVBW_LOOKUP_OPTIONAL(fn) lookupOptional(#fn, reinterpret_cast<void**>(&api->fn));
+#define NVBW_LOOKUP_OPTIONAL(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn), false);
   NVBW_OPTIONAL_DRIVER_FUNCTIONS(NVBW_LOOKUP_OPTIONAL)
 #undef NVBW_LOOKUP_OPTIONAL
-  return DriverLibrary(handle, std::move(api));
+  return DriverLibrary(std::move(api));
 }
 
 DriverUnavailable stubLibrary() {

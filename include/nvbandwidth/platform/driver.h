@@ -119,20 +119,16 @@ class CudaError : public Error {
   std::string driverError_;
 };
 
-// Owns the dlopen handle. Move-only; the api stays valid while this object lives.
+// The driver's entry points, move-only. libcuda.so.1 is never dlclose'd: the statically linked
+// CUDA runtime keeps using it until the process exits.
 class DriverLibrary {
  public:
   // Throws DriverUnavailable with the reason (library missing, symbol missing).
   static DriverLibrary load();
-  DriverLibrary(DriverLibrary&& other) noexcept;
-  DriverLibrary& operator=(DriverLibrary&&) = delete;
-  DriverLibrary(const DriverLibrary&) = delete;
-  ~DriverLibrary();
   const DriverApi& api() const { return *api_; }
 
  private:
-  DriverLibrary(void* handle, std::unique_ptr<DriverApi> api);
-  void* handle_;
+  explicit DriverLibrary(std::unique_ptr<DriverApi> api) : api_(std::move(api)) {}
   std::unique_ptr<DriverApi> api_;
 };
 
