@@ -32,28 +32,24 @@ Gpu::Gpu(const DriverApi& api, int logicalGpus) : api_(api), logicalGpus_(logica
   for (int i = 0; i < count; ++i) {
     CUdevice dev{};
     NVBW_CU(api_, cuDeviceGet, &dev, i);
-    physical_.push_back(dev);
+    devices_.push_back(dev);
   }
-  try {
-    for (CUdevice dev : physical_) {
-      CUcontext ctx = nullptr;
-      NVBW_CU(api_, cuDevicePrimaryCtxRetain, &ctx, dev);
-      contexts_.push_back(ctx);
-    }
-  } catch (...) {
-    for (std::size_t i = 0; i < contexts_.size(); ++i) api_.cuDevicePrimaryCtxRelease(physical_[i]);
-    throw;
+  for (CUdevice dev : devices_) {
+    CUcontext ctx = nullptr;
+    NVBW_CU(api_, cuDevicePrimaryCtxRetain, &ctx, dev);
+    retained_.emplace_back(dev, platform::ReleasePrimaryContext{&api_});
+    contexts_.push_back(ctx);
   }
-  devices_ = physical_;
   if (logicalGpus_ > 0) {
-    devices_.assign(static_cast<std::size_t>(logicalGpus_), physical_.front());
+    devices_.assign(static_cast<std::size_t>(logicalGpus_), devices_.front());
     contexts_.assign(static_cast<std::size_t>(logicalGpus_), contexts_.front());
   }
 }
 
-Gpu::~Gpu() {
-  api_.cuCtxSetCurrent(nullptr);
-  for (CUdevice dev : physical_) api_.cuDevicePrimaryCtxRelease(dev);
+Gpu::~Gpu() { api_.cuCtxSetCurrent(nullptr); }
+
+void platform::ReleasePrimaryContext::operator()(CUdevice device) const noexcept {
+  api->cuDevicePrimaryCtxRelease(device);
 }
 
 int Gpu::attribute(int index, CUdevice_attribute attr) const {

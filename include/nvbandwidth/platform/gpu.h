@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/unique_handle.h"
 #include "platform/driver.h"
 #include "platform/system_facts.h"
 
@@ -26,7 +27,14 @@ std::string peerAccessFailureMessage(int from, int to, CUresult code,
 // More GPUs than any system holds: a driver that reports more is not answering sensibly.
 inline constexpr int kMaxDevices = 1024;
 
-// Owns one retained primary context per physical device (released in the destructor). With
+namespace platform {
+struct ReleasePrimaryContext {
+  const DriverApi* api = nullptr;
+  void operator()(CUdevice device) const noexcept;
+};
+}  // namespace platform
+
+// Owns one retained primary context per physical device. With
 // `logicalGpus` N (logical_gpus.h: a testing aid), the one physical GPU is presented as devices
 // 0 to N-1, all of them its device and its primary context.
 class Gpu {
@@ -64,8 +72,8 @@ class Gpu {
  private:
   const DriverApi& api_;
   int logicalGpus_ = 0;
-  std::vector<CUdevice> physical_;  // one retained primary context each
-  std::vector<CUdevice> devices_;   // by device index: physical_, or physical_[0] N times
+  std::vector<UniqueHandle<CUdevice, platform::ReleasePrimaryContext>> retained_;
+  std::vector<CUdevice> devices_;  // by device index: the physical ones, or the one N times
   std::vector<CUcontext> contexts_;
 };
 
