@@ -90,20 +90,14 @@ std::optional<bool> Nvml::confidentialComputing() const {
 }
 
 std::optional<bool> Nvml::c2cEnabled(const std::string& uuid) const {
-  const auto c2c =
-      symbol<Return (*)(Device, C2cModeInfoV1*)>(library_, "nvmlDeviceGetC2cModeInfoV");
-  Device device = this->device(uuid);
-  C2cModeInfoV1 info{};
-  if (!c2c || !device || c2c(device, &info) != kSuccess) return std::nullopt;
-  return info.isC2cEnabled != 0;
+  const auto info = answer<C2cModeInfoV1>(library_, "nvmlDeviceGetC2cModeInfoV", device(uuid));
+  if (!info) return std::nullopt;
+  return info->isC2cEnabled != 0;
 }
 
 std::string Nvml::busId(const std::string& uuid) const {
-  const auto pciInfo = symbol<Return (*)(Device, PciInfo*)>(library_, "nvmlDeviceGetPciInfo_v3");
-  Device device = this->device(uuid);
-  PciInfo pci{};
-  if (!pciInfo || !device || pciInfo(device, &pci) != kSuccess) return "";
-  return terminated(pci.busId);
+  const auto pci = answer<PciInfo>(library_, "nvmlDeviceGetPciInfo_v3", device(uuid));
+  return pci ? terminated(pci->busId) : "";
 }
 
 }  // namespace nvbw

@@ -14,21 +14,13 @@ namespace {
 
 using namespace facts::nvml;
 
-// A query of the shape (device, clock domain or sensor, unsigned* out): clocks in MHz, the
-// deprecated nvmlDeviceGetTemperature in °C.
-std::optional<unsigned> unsignedOf(void* library, const char* name, Device device, int which) {
-  const auto query = symbol<Return (*)(Device, int, unsigned*)>(library, name);
-  unsigned value = 0;
-  if (!query || query(device, which, &value) != kSuccess) return std::nullopt;
-  return value;
-}
-
-// A query of the shape (device, unsigned* out): power in mW.
-std::optional<unsigned> unsignedOf(void* library, const char* name, Device device) {
-  const auto query = symbol<Return (*)(Device, unsigned*)>(library, name);
-  unsigned value = 0;
-  if (!query || query(device, &value) != kSuccess) return std::nullopt;
-  return value;
+// The current half of a (device, T* current, T* pending) query: a pending change takes effect
+// only after a reset, so it does not describe this run.
+template <typename T> std::optional<T> currentMode(void* library, const char* name, Device device) {
+  const auto query = symbol<Return (*)(Device, T*, T*)>(library, name);
+  T current{}, pending{};
+  if (!query || query(device, &current, &pending) != kSuccess) return std::nullopt;
+  return current;
 }
 
 std::optional<double> milliwattsToWatts(std::optional<unsigned> mW) {
@@ -42,9 +34,9 @@ std::optional<double> milliwattsToWatts(std::optional<unsigned> mW) {
 std::optional<bool> applicationClocksChanged(void* library, Device device) {
   std::optional<bool> changed;
   for (const int domain : {kClockSm, kClockMem}) {
-    const auto set = unsignedOf(library, "nvmlDeviceGetApplicationsClock", device, domain);
+    const auto set = answer<unsigned>(library, "nvmlDeviceGetApplicationsClock", device, domain);
     const auto byDefault =
-        unsignedOf(library, "nvmlDeviceGetDefaultApplicationsClock", device, domain);
+        answer<unsigned>(library, "nvmlDeviceGetDefaultApplicationsClock", device, domain);
     if (set && byDefault) changed = changed.value_or(false) || *set != *byDefault;
   }
   return changed;
@@ -58,43 +50,21 @@ std::optional<int> gpuTemperature(void* library, Device device) {
     TemperatureV1 t{kTemperatureV1Version, kTemperatureGpu, 0};
     if (v(device, &t) == kSuccess) return t.temperature;
   }
-  const auto old = unsignedOf(library, "nvmlDeviceGetTemperature", device, kTemperatureGpu);
+  const auto old = answer<unsigned>(library, "nvmlDeviceGetTemperature", device, kTemperatureGpu);
   if (!old) return std::nullopt;
   return static_cast<int>(*old);
 }
 
-std::optional<bool> persistenceMode(void* library, Device device) {
-  const auto query =
-      symbol<Return (*)(Device, EnableState*)>(library, "nvmlDeviceGetPersistenceMode");
-  EnableState mode = 0;
-  if (!query || query(device, &mode) != kSuccess) return std::nullopt;
-  return mode == kFeatureEnabled;
-}
-
-// The current modes (a pending change takes effect only after a reset, so it does not describe
-// this run).
-std::optional<bool> eccEnabled(void* library, Device device) {
-  const auto query =
-      symbol<Return (*)(Device, EnableState*, EnableState*)>(library, "nvmlDeviceGetEccMode");
-  EnableState current = 0, pending = 0;
-  if (!query || query(device, &current, &pending) != kSuccess) return std::nullopt;
-  return current == kFeatureEnabled;
-}
-
 // NOT_SUPPORTED (a GPU without MIG) stays unknown too: the query did not answer.
-std::optional<bool> migEnabled(void* library, Device device) {
-  const auto query =
-      symbol<Return (*)(Device, unsigned*, unsigned*)>(library, "nvmlDeviceGetMigMode");
-  unsigned current = 0, pending = 0;
-  if (!query || query(device, &current, &pending) != kSuccess) return std::nullopt;
-  return current == kMigEnabled;
+template <typename T> std::optional<bool> is(std::optional<T> mode, T enabled) {
+  if (!mode) return std::nullopt;
+  return *mode == enabled;
 }
 
 std::optional<std::string> computeMode(void* library, Device device) {
-  const auto query = symbol<Return (*)(Device, int*)>(library, "nvmlDeviceGetComputeMode");
-  int mode = 0;
-  if (!query || query(device, &mode) != kSuccess) return std::nullopt;
-  return computeModeName(mode);
+  const auto mode = answer<int>(library, "nvmlDeviceGetComputeMode", device);
+  if (!mode) return std::nullopt;
+  return computeModeName(*mode);
 }
 
 // Power plus thermal violation time in ns, both cumulative since the driver loaded. Both or
@@ -130,17 +100,20 @@ void Nvml::fillEnvironment(const std::string& uuid, GpuEnvironment& env) const {
   Device device = this->device(uuid);
   if (!device) return;
   void* const lib = library_;
-  env.smClockMHz = unsignedOf(lib, "nvmlDeviceGetClockInfo", device, kClockSm);
-  env.smClockMaxMHz = unsignedOf(lib, "nvmlDeviceGetMaxClockInfo", device, kClockSm);
-  env.memoryClockMHz = unsignedOf(lib, "nvmlDeviceGetClockInfo", device, kClockMem);
-  env.memoryClockMaxMHz = unsignedOf(lib, "nvmlDeviceGetMaxClockInfo", device, kClockMem);
+  env.smClockMHz = answer<unsigned>(lib, "nvmlDeviceGetClockInfo", device, kClockSm);
+  env.smClockMaxMHz = answer<unsigned>(lib, "nvmlDeviceGetMaxClockInfo", device, kClockSm);
+  env.memoryClockMHz = answer<unsigned>(lib, "nvmlDeviceGetClockInfo", device, kClockMem);
+  env.memoryClockMaxMHz = answer<unsigned>(lib, "nvmlDeviceGetMaxClockInfo", device, kClockMem);
   env.clocksLocked = applicationClocksChanged(lib, device);
-  env.powerLimitW = milliwattsToWatts(unsignedOf(lib, "nvmlDeviceGetEnforcedPowerLimit", device));
-  env.powerDrawW = milliwattsToWatts(unsignedOf(lib, "nvmlDeviceGetPowerUsage", device));
+  env.powerLimitW =
+      milliwattsToWatts(answer<unsigned>(lib, "nvmlDeviceGetEnforcedPowerLimit", device));
+  env.powerDrawW = milliwattsToWatts(answer<unsigned>(lib, "nvmlDeviceGetPowerUsage", device));
   env.temperatureC = gpuTemperature(lib, device);
-  env.eccEnabled = eccEnabled(lib, device);
-  env.persistenceMode = persistenceMode(lib, device);
-  env.migEnabled = migEnabled(lib, device);
+  env.eccEnabled =
+      is(currentMode<EnableState>(lib, "nvmlDeviceGetEccMode", device), kFeatureEnabled);
+  env.persistenceMode =
+      is(answer<EnableState>(lib, "nvmlDeviceGetPersistenceMode", device), kFeatureEnabled);
+  env.migEnabled = is(currentMode<unsigned>(lib, "nvmlDeviceGetMigMode", device), kMigEnabled);
   env.computeMode = computeMode(lib, device);
   env.throttleNs = throttleNs(lib, device);
 }

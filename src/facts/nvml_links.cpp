@@ -12,24 +12,11 @@ namespace {
 
 using namespace facts::nvml;
 
-// The per-link entry points, looked up once per nvlinks() call; any may be missing.
+// The entry points read for every link; either may be missing.
 struct LinkApi {
   Return (*state)(Device, unsigned, EnableState*);
-  Return (*version)(Device, unsigned, unsigned*);
-  Return (*remoteType)(Device, unsigned, int*);  // int: nvmlIntNvLinkDeviceType_t
-  Return (*remotePci)(Device, unsigned, PciInfo*);
   Return (*fieldValues)(Device, int, FieldValue*);
 };
-
-LinkApi linkApi(void* library) {
-  LinkApi api{};
-  api.state = symbol<decltype(api.state)>(library, "nvmlDeviceGetNvLinkState");
-  api.version = symbol<decltype(api.version)>(library, "nvmlDeviceGetNvLinkVersion");
-  api.remoteType = symbol<decltype(api.remoteType)>(library, "nvmlDeviceGetNvLinkRemoteDeviceType");
-  api.remotePci = symbol<decltype(api.remotePci)>(library, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
-  api.fieldValues = symbol<decltype(api.fieldValues)>(library, "nvmlDeviceGetFieldValues");
-  return api;
-}
 
 NvlinkLink::Remote remoteKind(int nvmlDeviceType) {
   switch (nvmlDeviceType) {
@@ -68,17 +55,16 @@ std::optional<double> speedMBps(const LinkApi& api, Device device, unsigned link
 
 // An active link's details; each one NVML cannot give is left unknown (version 0, remote Other,
 // bus id "", speed nullopt).
-NvlinkLink describeLink(const LinkApi& api, Device device, unsigned link) {
+NvlinkLink describeLink(void* library, const LinkApi& api, Device device, unsigned link) {
   NvlinkLink result;
-  unsigned version = 0;
-  if (api.version && api.version(device, link, &version) == kSuccess)
-    result.version = nvlinkVersionFromNvml(version);
-  int remoteType = kNvlinkDeviceUnknown;
-  if (api.remoteType && api.remoteType(device, link, &remoteType) == kSuccess)
-    result.remote = remoteKind(remoteType);
-  PciInfo pci{};
-  if (api.remotePci && api.remotePci(device, link, &pci) == kSuccess)
-    result.remoteBusId = terminated(pci.busId);
+  if (const auto version = answer<unsigned>(library, "nvmlDeviceGetNvLinkVersion", device, link))
+    result.version = nvlinkVersionFromNvml(*version);
+  // int: nvmlIntNvLinkDeviceType_t
+  if (const auto type = answer<int>(library, "nvmlDeviceGetNvLinkRemoteDeviceType", device, link))
+    result.remote = remoteKind(*type);
+  if (const auto pci =
+          answer<PciInfo>(library, "nvmlDeviceGetNvLinkRemotePciInfo_v2", device, link))
+    result.remoteBusId = terminated(pci->busId);
   if (const std::optional<double> mbps = speedMBps(api, device, link))
     result.gbPerSecond = *mbps / 1000.0;
   return result;
@@ -96,7 +82,8 @@ NvlinkLink describeLink(const LinkApi& api, Device device, unsigned link) {
 //    scan ends there. On link 0 it means the device handle itself is bad: unknown.
 //  - anything else (UNKNOWN, GPU_IS_LOST, ...): NVML cannot say, so neither can we.
 std::optional<std::vector<NvlinkLink>> Nvml::nvlinks(const std::string& uuid) const {
-  const LinkApi api = linkApi(library_);
+  const LinkApi api{symbol<decltype(LinkApi::state)>(library_, "nvmlDeviceGetNvLinkState"),
+                    symbol<decltype(LinkApi::fieldValues)>(library_, "nvmlDeviceGetFieldValues")};
   Device device = this->device(uuid);
   if (!api.state || !device) return std::nullopt;
   std::vector<NvlinkLink> links;
@@ -106,7 +93,7 @@ std::optional<std::vector<NvlinkLink>> Nvml::nvlinks(const std::string& uuid) co
     if (rc == kErrorInvalidArgument && link > 0) break;
     if (rc == kErrorNotSupported) continue;
     if (rc != kSuccess) return std::nullopt;
-    if (active == kFeatureEnabled) links.push_back(describeLink(api, device, link));
+    if (active == kFeatureEnabled) links.push_back(describeLink(library_, api, device, link));
   }
   return links;
 }

@@ -49,9 +49,7 @@ constexpr unsigned kNvlinkMaxLinks = 36;
 
 // nvmlIntNvLinkDeviceType_t
 constexpr int kNvlinkDeviceGpu = 0x00;
-constexpr int kNvlinkDeviceIbmNpu = 0x01;
 constexpr int kNvlinkDeviceSwitch = 0x02;
-constexpr int kNvlinkDeviceUnknown = 0xFF;
 
 // Field ids (NVML_FI_*). Both speeds are in MBps (10^6 bytes/s), one direction of one link.
 constexpr unsigned kFieldNvlinkSpeedCommon = 90;  // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
@@ -133,6 +131,16 @@ struct C2cModeInfoV1 {
 template <typename Fn> Fn symbol(void* library, const char* name) {
   if (!library) return nullptr;
   return reinterpret_cast<Fn>(dlsym(library, name));
+}
+
+// What the query `name` of a device, of the shape (device, inputs..., T* out), answers; nullopt
+// when this NVML lacks it, there is no device or the query fails.
+template <typename T, typename... In>
+std::optional<T> answer(void* library, const char* name, Device device, In... in) {
+  const auto query = symbol<Return (*)(Device, In..., T*)>(library, name);
+  T value{};
+  if (!query || !device || query(device, in..., &value) != kSuccess) return std::nullopt;
+  return value;
 }
 
 // A NUL-terminated NVML string buffer as a string; never reads past the buffer, even when NVML
