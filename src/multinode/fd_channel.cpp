@@ -69,13 +69,11 @@ FdChannel::FdChannel(Communicator& comm, std::chrono::seconds timeout)
   listening_ = unixSocket();
   socklen_t length = 0;
   const sockaddr_un address = abstractAddress(socketName(rank_), length);
-  std::string problem;
+  std::optional<std::string> problem;
   if (bind(listening_.get(), reinterpret_cast<const sockaddr*>(&address), length) != 0 ||
       listen(listening_.get(), 16) != 0)
     problem = std::string("cannot listen on a Unix-domain socket: ") + std::strerror(errno);
-  const std::optional<std::string> agreed =
-      agreeOnProblem(comm, problem.empty() ? std::nullopt : std::optional<std::string>(problem));
-  if (agreed) throw Error(*agreed);
+  if (const auto agreed = agreeOnProblem(comm, problem)) throw Error(*agreed);
 }
 
 std::string FdChannel::socketName(int rank) const {

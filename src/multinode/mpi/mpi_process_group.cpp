@@ -1,23 +1,20 @@
 #include "multinode/mpi/mpi_process_group.h"
 
-#include <exception>
 #include <optional>
 #include <string>
 
 #include "engine/coordinator.h"
+#include "multinode/attempt.h"
 
 namespace nvbw::multinode {
 
-// The buffers of one measurement, in spec order: shared unicast memory, this rank's own local
-// memory, multicast objects, or nothing (another rank's local memory).
+// The buffers of one measurement, in spec order.
 class MeasurementMemory final : public SharedBuffers {
  public:
-  using Buffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
-                              std::unique_ptr<MulticastObject>>;
-  std::vector<Buffer> buffers;
+  std::vector<RankBuffer> buffers;
 
   BufferView view(std::size_t i) const override {
-    const Buffer& b = buffers.at(i);
+    const RankBuffer& b = buffers.at(i);
     if (const auto* shared = std::get_if<std::unique_ptr<SharedAllocation>>(&b))
       return (*shared)->view();
     if (const auto* local = std::get_if<DeviceBuffer>(&b)) return {local->ptr(), nullptr, 0};
@@ -38,16 +35,11 @@ MpiProcessGroup::MpiProcessGroup(const Gpu& gpu, int device, MpiCommunicator& co
 
 // The owner allocates; every rank agrees on whether it could, so that a failure never leaves the
 // others waiting in the next collective step.
-MpiProcessGroup::LocalBuffer MpiProcessGroup::localBuffer(const BufferSpec& spec) {
-  LocalBuffer buffer;
+RankBuffer MpiProcessGroup::localBuffer(const BufferSpec& spec) {
+  RankBuffer buffer;
   std::optional<std::string> problem;
-  if (spec.process == comm_.rank()) {
-    try {
-      buffer = DeviceBuffer(gpu_, device_, spec.bytes);
-    } catch (const std::exception& e) {
-      problem = e.what();
-    }
-  }
+  if (spec.process == comm_.rank())
+    problem = attempt([&] { buffer = DeviceBuffer(gpu_, device_, spec.bytes); });
   if (const auto agreed = agreeOnProblem(comm_, problem)) {
     if (problem) throw Error(*problem);
     throw PeerFailed("allocating GPU memory failed on another process: " + *agreed);

@@ -12,7 +12,10 @@
 
 namespace nvbw::multinode {
 
-class MeasurementMemory;
+// A buffer of a measurement, as this rank holds it: shared unicast memory, this rank's own local
+// memory, a multicast object, or nothing (another rank's local memory).
+using RankBuffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
+                                std::unique_ptr<MulticastObject>>;
 
 class MpiProcessGroup final : public ProcessGroup {
  public:
@@ -26,9 +29,7 @@ class MpiProcessGroup final : public ProcessGroup {
   int agreeOnStop(int localSignal) override { return agreeOnMax(comm_, localSignal); }
 
  private:
-  using LocalBuffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
-                                   std::unique_ptr<MulticastObject>>;
-  LocalBuffer localBuffer(const BufferSpec& spec);
+  RankBuffer localBuffer(const BufferSpec& spec);
 
   const Gpu& gpu_;
   int device_;
