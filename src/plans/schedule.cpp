@@ -81,8 +81,6 @@ struct Round {
   }
 };
 
-}  // namespace
-
 void scheduleInRounds(Plan& plan, int n) {
   const std::map<GpuPair, std::size_t> place = canonicalOrder(n);
   std::vector<std::size_t> order(plan.measurements.size());
@@ -108,6 +106,8 @@ void scheduleInRounds(Plan& plan, int n) {
     plan.rounds.push_back(std::move(r.measurements));
   }
 }
+
+}  // namespace
 
 void applySchedule(Plan& plan, PairSchedule schedule, int n) {
   plan.schedule = schedule;

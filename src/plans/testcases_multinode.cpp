@@ -2,6 +2,7 @@
 #include <functional>
 #include <string>
 
+#include "core/format.h"
 #include "plans/plan_shapes.h"
 #include "plans/testcases.h"
 
@@ -114,12 +115,8 @@ Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
 }
 
 std::string bisectLabel(int from, int to, int processes) {
-  const std::size_t width = std::to_string(std::max(0, processes - 1)).size();
-  auto padded = [width](int rank) {
-    std::string text = std::to_string(rank);
-    return std::string(width - std::min(width, text.size()), ' ') + text;
-  };
-  return padded(from) + "->" + padded(to);
+  const int width = static_cast<int>(std::to_string(std::max(0, processes - 1)).size());
+  return rightAligned(std::to_string(from), width) + "->" + rightAligned(std::to_string(to), width);
 }
 
 Plan multinodeBisectWrite(const PlanContext& ctx) {

@@ -1,7 +1,6 @@
 // Theoretical peak per cell: which link bounds a cell's copies and how fast that link can go, in
-// the cell's own counting convention (bytes counted once, per direction; a device-local copy
-// counts the bytes copied, so its memory traffic is twice that). Pure: facts come from the
-// topology seam (link_facts.h), so faked PCIe, NVLink and HBM facts test all of it.
+// the cell's own counting convention (docs/peaks.md). Pure: facts come from the topology seam
+// (link_facts.h), so faked PCIe, NVLink and HBM facts test all of it.
 #pragma once
 
 #include <optional>

@@ -36,14 +36,12 @@ std::vector<std::vector<GpuPair>> roundRobinRounds(int n);
 // memory, which every host buffer shares.
 std::vector<int> resourcesOf(const Measurement& m);
 
-// Groups the measurements of `plan` (one per ordered pair of `n` GPUs or ranks, the pair being
-// the cell its first output writes) into rounds: each measurement, in the order of
-// roundRobinRounds(n), goes into the first round that uses none of its resources. With every pair
-// measured this is roundRobinRounds(n) itself; a selection (--pair, -P, pairs without peer
-// access) packs into as few rounds as it fits. Within a round measurements keep the plan's order.
-void scheduleInRounds(Plan& plan, int n);
-
-// Sets the plan's schedule (PairByPair leaves each measurement on its own).
+// Sets the plan's schedule. PairByPair leaves each measurement on its own. Rounds groups the
+// measurements (one per ordered pair of `n` GPUs or ranks, the pair being the cell its first
+// output writes): each, in the order of roundRobinRounds(n), goes into the first round that uses
+// none of its resources. With every pair measured this is roundRobinRounds(n) itself; a selection
+// (--pair, -P, pairs without peer access) packs into as few rounds as it fits. Within a round
+// measurements keep the plan's order.
 void applySchedule(Plan& plan, PairSchedule schedule, int n);
 
 // Why pairs of this process's GPUs may share a link (a single-node run), or nullopt when every
