@@ -326,12 +326,12 @@ void deviceLocal(Table& table) {
       table,
       {"device_local_copy", 34, 38,
        R"(Copy engine (cuMemcpyAsync) bandwidth between two buffers in the same GPU's memory.)"},
-      plans::deviceLocalCopy);
+      {plans::deviceLocalCopy, kCe});
   addDeviceLocal(
       table,
       {"device_local_copy_tma", 52, 43,
        R"(TMA (bulk asynchronous copy) bandwidth between two buffers in the same GPU's memory.)"},
-      plans::deviceLocalCopyTma, {needsTma});
+      {plans::deviceLocalCopy, kTma}, {needsTma});
   addDeviceLocal(
       table,
       {"device_local_read_sm", 53, 40,
@@ -347,7 +347,7 @@ buffer; bandwidth counts the bytes written.)"},
   addDeviceLocal(table,
                  {"device_local_copy_sm", 55, 39,
                   R"(Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.)"},
-                 plans::deviceLocalCopySm);
+                 {plans::deviceLocalCopy, kSm});
 }
 
 // The multi-process testcases: one process per GPU, launched with mpirun or srun.

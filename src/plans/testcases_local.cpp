@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kUnusedBytes = 4096;
 
 // A 1 x N matrix: for each GPU d, one copy (`copy(d)`) in column d.
-Plan perGpu(const PlanContext& ctx, const char* title,
+Plan perGpu(const PlanContext& ctx, const std::string& title,
             const std::function<CopySpec(int device)>& copy) {
   return oneRowPerGpu(ctx, title, [&copy](int d) { return std::vector<CopySpec>{copy(d)}; });
 }
@@ -21,25 +21,15 @@ BufferSpec on(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes);
 
 }  // namespace
 
-// The copy engine between two buffers of d's memory (upstream test 34).
-Plan deviceLocalCopy(const PlanContext& ctx) {
+// Two buffers of d's memory, copied by the copy engine (upstream test 34), the TMA or the plain SM
+// copy kernel (simple under 64 MiB, striding from 64 MiB, as every *_sm copy); bytes counted once.
+Plan deviceLocalCopy(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
-  return perGpu(ctx, "memcpy local GPU(column) bandwidth (GB/s)",
-                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::CopyEngine); });
-}
-
-Plan deviceLocalCopyTma(const PlanContext& ctx) {
-  const std::size_t s = ctx.bufferBytes;
-  return perGpu(ctx, "memcpy TMA local GPU(column) bandwidth (GB/s)",
-                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::Tma); });
-}
-
-// The plain SM copy kernel (simple under 64 MiB, striding from 64 MiB, as every *_sm copy) with
-// both buffers in d's memory; bytes counted once, as device_local_copy counts them.
-Plan deviceLocalCopySm(const PlanContext& ctx) {
-  const std::size_t s = ctx.bufferBytes;
-  return perGpu(ctx, "memcpy SM local GPU(column) bandwidth (GB/s)",
-                [&](int d) { return makeCopy(on(d, s), on(d, s), CopyMethod::SmCopy); });
+  const char* engine = method == CopyMethod::Tma      ? "TMA "
+                       : method == CopyMethod::SmCopy ? "SM "
+                                                      : "";
+  return perGpu(ctx, std::string("memcpy ") + engine + "local GPU(column) bandwidth (GB/s)",
+                [&](int d) { return makeCopy(on(d, s), on(d, s), method); });
 }
 
 // The titles of the one-way passes start with "memcpy" although nothing is copied: SuperBench

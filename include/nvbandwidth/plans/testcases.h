@@ -32,9 +32,7 @@ Plan hostDeviceLatencySm(const PlanContext& ctx);
 // Device-local (testcases_local.cpp), one GPU's own memory: the copy engine (device_local_copy),
 // a TMA copy and an SM copy kernel (bytes copied count), and read-only and write-only SM passes
 // (bandwidth counts the bytes read or written).
-Plan deviceLocalCopy(const PlanContext& ctx);
-Plan deviceLocalCopyTma(const PlanContext& ctx);
-Plan deviceLocalCopySm(const PlanContext& ctx);
+Plan deviceLocalCopy(const PlanContext& ctx, CopyMethod method);
 Plan deviceLocalRead(const PlanContext& ctx);
 Plan deviceLocalWrite(const PlanContext& ctx);
 
