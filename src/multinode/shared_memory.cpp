@@ -10,6 +10,7 @@
 #include "engine/coordinator.h"
 #include "multinode/attempt.h"
 #include "platform/cuda_raii.h"
+#include "platform/huge_pages.h"
 
 namespace nvbw::multinode {
 namespace {
@@ -26,10 +27,6 @@ CUmemAllocationProp deviceMemory(CUdevice device, MemorySharing sharing) {
   prop.location.id = device;
   prop.requestedHandleTypes = handleType(sharing);
   return prop;
-}
-
-std::size_t roundUp(std::size_t bytes, std::size_t granularity) {
-  return (bytes + granularity - 1) / granularity * granularity;
 }
 
 std::size_t granularityOf(const DriverApi& api, const CUmemAllocationProp& prop) {
@@ -86,7 +83,7 @@ SharedAllocation::SharedAllocation(const SharingContext& ctx, int owner, std::si
   CUmemFabricHandle fabric{};
   std::optional<FileDescriptor> fd;
   std::optional<std::string> problem = attempt([&] {
-    size = roundUp(bytes, granularityOf(api, prop));
+    size = roundUpToPages(bytes, granularityOf(api, prop));
     if (!mine) return;
     CUmemGenericAllocationHandle created{};
     NVBW_CU(api, cuMemCreate, &created, size, &prop, 0);
@@ -146,7 +143,7 @@ MulticastObject::MulticastObject(const SharingContext& ctx, int owner, std::size
     std::size_t granularity = 0;
     NVBW_CU(api_, cuMulticastGetGranularity, &granularity, &prop,
             CU_MULTICAST_GRANULARITY_RECOMMENDED);
-    bytes_ = roundUp(bytes, granularity);
+    bytes_ = roundUpToPages(bytes, granularity);
     prop.size = bytes_;
     if (!mine) return;
     CUmemGenericAllocationHandle created{};

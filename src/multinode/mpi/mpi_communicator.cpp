@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/say_line.h"
+#include "core/text.h"
 
 namespace nvbw::multinode {
 
@@ -27,8 +28,7 @@ std::string MpiSession::libraryVersion() {
   MPI_Get_library_version(text, &length);
   std::string version(text, static_cast<std::size_t>(length));
   version = version.substr(0, version.find('\0'));  // the length may count the terminator
-  version = version.substr(0, version.find_first_of("\r\n"));
-  return version.substr(0, version.find_last_not_of(" \t") + 1);
+  return trimmed(version.substr(0, version.find_first_of("\r\n")));
 }
 
 std::chrono::seconds collectiveTimeout() {
