@@ -60,14 +60,6 @@ LinkPeak bundlePeak(const std::vector<NvlinkLink>& links, const std::string& suf
   return peak;
 }
 
-// Bus ids compare in NVML's spelling, which may differ in case and in the domain's width.
-std::string normalizedBusId(std::string id) {
-  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
-  const std::size_t colon = id.find(':');
-  if (colon != std::string::npos && colon > 4) id.erase(0, colon - 4);
-  return id;
-}
-
 std::vector<NvlinkLink> normalized(std::vector<NvlinkLink> links) {
   for (NvlinkLink& l : links) l.remoteBusId = normalizedBusId(l.remoteBusId);
   return links;

@@ -125,7 +125,8 @@ bool allToSwitches(const std::vector<NvlinkLink>& links) {
 
 bool linksTo(const std::vector<NvlinkLink>& links, const std::string& busId) {
   return !busId.empty() && std::any_of(links.begin(), links.end(), [&](const NvlinkLink& l) {
-    return l.remote == NvlinkLink::Remote::Gpu && l.remoteBusId == busId;
+    return l.remote == NvlinkLink::Remote::Gpu &&
+           normalizedBusId(l.remoteBusId) == normalizedBusId(busId);
   });
 }
 

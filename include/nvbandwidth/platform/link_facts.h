@@ -4,6 +4,8 @@
 // did not say", never a guess.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,5 +49,14 @@ struct GpuLinkFacts {
   std::optional<std::vector<NvlinkLink>> nvlinks;
   std::optional<MemoryFacts> memory;
 };
+
+// A PCI bus id in one spelling: NVML's own id and a link's far end may differ in case and in the
+// domain's width ("00000000:9B:00.0" and "0000:9b:00.0" name one GPU).
+inline std::string normalizedBusId(std::string id) {
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::size_t colon = id.find(':');
+  if (colon != std::string::npos && colon > 4) id.erase(0, colon - 4);
+  return id;
+}
 
 }  // namespace nvbw

@@ -197,6 +197,23 @@ TEST(SharedLinks, TwoGpusLinkedDirectlyHaveNoProblem) {
   EXPECT_EQ(sharedLinkProblem(test::withH200Links(FakeTopology(2), "direct")), std::nullopt);
 }
 
+TEST(SharedLinks, ALinksFarEndMatchesWhateverItsBusIdSpelling) {
+  // NVML may spell a link's far end with a 4-digit domain and lower case.
+  FakeTopology topo = test::withH200Links(FakeTopology(2), "direct");
+  for (int gpu : {0, 1}) {
+    GpuLinkFacts f = topo.linkFacts(gpu);
+    ASSERT_TRUE(f.nvlinks.has_value());
+    for (NvlinkLink& l : *f.nvlinks) {
+      std::string id = l.remoteBusId.substr(l.remoteBusId.find(':') - 4);
+      std::transform(id.begin(), id.end(), id.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
+      l.remoteBusId = id;
+    }
+    topo.setLinkFacts(gpu, f);
+  }
+  EXPECT_EQ(sharedLinkProblem(topo), std::nullopt);
+}
+
 TEST(SharedLinks, UnknownLinksAreAProblem) {
   const std::optional<std::string> problem =
       sharedLinkProblem(test::withH200Links(FakeTopology(4), "none"));
