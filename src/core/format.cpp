@@ -7,10 +7,10 @@
 
 namespace nvbw {
 
-std::string fixed2(double value) {
+std::string fixed(double value, int decimals) {
   std::ostringstream s;
   s.imbue(std::locale::classic());  // a global locale must not add digit grouping
-  s << std::fixed << std::setprecision(2) << value;
+  s << std::fixed << std::setprecision(decimals) << value;
   return s.str();
 }
 

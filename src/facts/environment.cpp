@@ -48,7 +48,7 @@ std::vector<std::string> runWarnings(const EnvironmentSnapshot& start,
       lines.push_back("WARNING: " + gpuName(d) +
                       ": clocks were held down for power or thermal "
                       "reasons for " +
-                      fixed2((*b.throttleNs - *a.throttleNs) / 1e9) +
+                      fixed((*b.throttleNs - *a.throttleNs) / 1e9) +
                       " s during the run: its figures may be low.");
     const bool wasFine = !a.pcie || !trainedBelowMaximum(*a.pcie);
     if (wasFine && b.pcie && trainedBelowMaximum(*b.pcie))

@@ -25,8 +25,8 @@ std::string verboseSummary(const MatrixResult& m) {
   const auto hi = m.max();
   const auto avg = m.average();
   if (!lo || !hi || !avg) return "";  // no present cell: nothing meaningful to print
-  return "MIN " + m.spec.key + " " + fixed2(*lo) + "\nMAX " + m.spec.key + " " + fixed2(*hi) +
-         "\nAVG " + m.spec.key + " " + fixed2(*avg) + "\n";
+  return "MIN " + m.spec.key + " " + fixed(*lo) + "\nMAX " + m.spec.key + " " + fixed(*hi) +
+         "\nAVG " + m.spec.key + " " + fixed(*avg) + "\n";
 }
 
 // The -v sample lines, measurement by measurement: per sample, each reported series.
@@ -38,7 +38,7 @@ std::string sampleLines(const std::vector<MeasurementRecord>& records) {
     for (std::size_t k = 0; k < samples; ++k)
       for (const SampleSeries& s : r.series)
         if (k < s.samples.size())
-          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " + fixed2(s.samples[k]) +
+          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " + fixed(s.samples[k]) +
                   " " + unitName(s.unit) + "\n";
   }
   return text;

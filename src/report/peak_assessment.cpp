@@ -72,8 +72,8 @@ std::string outlierNotes(const MatrixResult& m) {
   for (const Outlier& o : outliers(m)) {
     const CellLink& link = m.links.at(o.row * m.spec.cols + o.col);
     text += "NOTE: " + m.spec.key + ": " + link.cell + " (" + link.link.name + ") is " +
-            fixed2(o.belowMedian * 100.0) + "% below the median of its link class (" +
-            fixed2(o.classMedian) + " GB/s).\n";
+            fixed(o.belowMedian * 100.0) + "% below the median of its link class (" +
+            fixed(o.classMedian) + " GB/s).\n";
   }
   return text;
 }
@@ -92,9 +92,9 @@ std::string abovePeakWarnings(const MatrixResult& m) {
   std::string text;
   for (const AbovePeak& a : abovePeak(m)) {
     const CellLink& link = m.links.at(a.row * m.spec.cols + a.col);
-    text += "WARNING: " + m.spec.key + ": " + link.cell + " at " + fixed2(a.percent) +
+    text += "WARNING: " + m.spec.key + ": " + link.cell + " at " + fixed(a.percent) +
             "% of the theoretical peak of its link (" + link.link.name + ", " +
-            fixed2(link.link.gbPerSecond.value_or(0.0)) +
+            fixed(link.link.gbPerSecond.value_or(0.0)) +
             " GB/s): the peak is wrong or the measurement is broken.\n";
   }
   return text;

@@ -25,7 +25,7 @@ double sumOf(const MatrixView& m) {
 }
 
 std::string sumLine(const MatrixView& m, bool perfFormatter) {
-  const std::string sum = fixed2(sumOf(m));
+  const std::string sum = fixed(sumOf(m));
   if (!perfFormatter) return "SUM " + m.key() + " " + sum + "\n";
   // Perf dashboards read the sign as "higher is better" (+) or "lower is better" (-).
   return "&&&& PERF " + m.key() + " " + sum + (m.latency() ? " -ns\n" : " +GB/s\n");
@@ -104,12 +104,12 @@ std::string matrixText(const MatrixView& m, const TextForm& form, const std::str
                      formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
                                 [&m](std::size_t r, std::size_t c) {
                                   const OrNull v = m.value(r, c);
-                                  return v ? fixed2(*v) : std::string("N/A");
+                                  return v ? fixed(*v) : std::string("N/A");
                                 }) +
                      "\n" + sumLine(m, form.perfFormatter);
   if (form.compat == CompatMode::V0_10 && lastOf && !m.latency())
     text +=
-        "COEFFICIENT_OF_VARIATION " + *lastOf + " " + fixed2(sumCoefficientOfVariation(m)) + "\n";
+        "COEFFICIENT_OF_VARIATION " + *lastOf + " " + fixed(sumCoefficientOfVariation(m)) + "\n";
   return text;
 }
 

@@ -59,10 +59,10 @@ std::string seriesText(const SweepSeries& s, const std::vector<std::uint64_t>& s
   text += "\n";
   for (std::size_t k = 0; k < sizes.size() && k < s.sums.size(); ++k) {
     text += rightAligned(std::to_string(sizes[k]), 10) +
-            rightAligned(s.sums[k] ? fixed2(*s.sums[k]) : "ERROR", 12);
+            rightAligned(s.sums[k] ? fixed(*s.sums[k]) : "ERROR", 12);
     for (std::size_t c : cells) {
       const auto& m = s.matrices[k];
-      text += rightAligned(m && m->cells[c] ? fixed2(m->cells[c]->value()) : "N/A", 10);
+      text += rightAligned(m && m->cells[c] ? fixed(m->cells[c]->value()) : "N/A", 10);
     }
     text += "\n";
   }
@@ -74,7 +74,7 @@ std::string reachLine(const SweepSeries& s, const std::vector<std::uint64_t>& si
   if (!s.reachSizeMiB || s.sums.size() < sizes.size() || !s.sums.back())
     return "NOTE: " + s.name + ": no 90% size: the largest size did not pass.\n";
   return "NOTE: " + s.name + ": 90% of the bandwidth at " + std::to_string(sizes.back()) +
-         " MiB (" + fixed2(*s.sums.back()) + " GB/s) is reached at " +
+         " MiB (" + fixed(*s.sums.back()) + " GB/s) is reached at " +
          std::to_string(*s.reachSizeMiB) + " MiB.\n";
 }
 

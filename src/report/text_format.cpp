@@ -67,11 +67,11 @@ std::string percentOfPeakBlock(const MatrixResult& m) {
   std::string text = "Percent of theoretical peak of " + m.spec.key + ":\n";
   text += formatGrid(m.spec, [&m](std::size_t row, std::size_t col) {
     const std::optional<double> pct = percentOfPeak(m, row, col);
-    return pct ? fixed2(*pct) : std::string("N/A");
+    return pct ? fixed(*pct) : std::string("N/A");
   });
   for (const CellLink& c : links)
     text += "Peak of " + c.link.name + ": " +
-            (c.link.gbPerSecond ? fixed2(*c.link.gbPerSecond) + " GB/s" : std::string("unknown")) +
+            (c.link.gbPerSecond ? fixed(*c.link.gbPerSecond) + " GB/s" : std::string("unknown")) +
             " (" + c.convention + ")\n";
   return text;
 }
@@ -80,10 +80,10 @@ std::string noisyCellsNote(const MatrixResult& m) {
   const std::vector<NoisyCell> noisy = noisyCells(m);
   if (noisy.empty()) return "";
   std::string text = "NOTE: " + m.spec.key + ": samples vary by more than " +
-                     fixed2(kNoisyCv * 100) + "% (coefficient of variation) in ";
+                     fixed(kNoisyCv * 100) + "% (coefficient of variation) in ";
   for (std::size_t i = 0; i < noisy.size(); ++i)
     text += (i ? ", " : "") + cellName(noisy[i].row, noisy[i].col) + " " +
-            fixed2(noisy[i].cv * 100) + "%";
+            fixed(noisy[i].cv * 100) + "%";
   return text + "\n";
 }
 
@@ -102,8 +102,8 @@ std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat) {
       const SampleStatistics s = describeSamples(cell->samples());
       text += rightAligned(cellName(row, col), 8) + rightAligned(std::to_string(s.count), 9);
       for (double v : {s.min, s.max, s.mean, s.median, s.stddev})
-        text += rightAligned(fixed2(v), kCellWidth);
-      text += rightAligned(s.cv ? fixed2(*s.cv * 100) : "N/A", kCellWidth) + '\n';
+        text += rightAligned(fixed(v), kCellWidth);
+      text += rightAligned(s.cv ? fixed(*s.cv * 100) : "N/A", kCellWidth) + '\n';
     }
   return text;
 }

@@ -5,8 +5,9 @@
 
 namespace nvbw {
 
-// Fixed, two decimals, in the classic locale: "55.45".
-std::string fixed2(double value);
+// Fixed notation with `decimals` digits (the text report's two by default), in the classic locale
+// whatever the global one: "55.45".
+std::string fixed(double value, int decimals = 2);
 
 // `text` padded on the left with spaces to `width` characters (longer text as it is).
 std::string rightAligned(const std::string& text, int width);

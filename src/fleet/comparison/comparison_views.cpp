@@ -25,7 +25,7 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
 std::string changeText(const std::optional<OrNull>& change) {
   const OrNull value = change.value_or(std::nullopt);
   if (!value) return "n/a";
-  return (*value > 0 ? "+" : "") + fixed2(*value) + "%";
+  return (*value > 0 ? "+" : "") + fixed(*value) + "%";
 }
 
 std::string tableRow(const std::array<std::string, 8>& f) {
@@ -38,11 +38,11 @@ std::string tableRow(const std::array<std::string, 8>& f) {
 
 std::string valueList(const std::vector<double>& values) {
   std::string text;
-  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + fixed2(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + fixed(values[i]);
   return text;
 }
 
-std::string percentText(double value) { return fixed2(value) + "%"; }
+std::string percentText(double value) { return fixed(value) + "%"; }
 
 // The line under a cell that says how its verdict was reached beyond the band: its
 // confirmations, or its samples' spread where it is above the unstable limit.
@@ -51,7 +51,7 @@ std::string explanationLine(const ComparedCellRecord& cell) {
   if (cell.confirmations) {
     const std::size_t n = cell.confirmations->size();
     std::string line = "    confirmations " + valueList(*cell.confirmations) + ": median of " +
-                       std::to_string(n + 1) + " " + fixed2(cell.confirmedMedian.value_or(0.0)) +
+                       std::to_string(n + 1) + " " + fixed(cell.confirmedMedian.value_or(0.0)) +
                        " (" + changeText(cell.confirmedChangePercent) + ")";
     if (cell.confirmedSpreadPercent)
       line +=
@@ -96,8 +96,8 @@ std::string sideBySideTable(const Comparison& c) {
   const ComparedCellRecord* group = nullptr;
   for (const ComparedCellRecord& cell : c.cells) {
     text += groupHeading(group, cell);
-    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed2(*cell.baseline),
-                      fixed2(*cell.current), changeText(cell.changePercent), *cell.unitText});
+    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
+                      changeText(cell.changePercent), *cell.unitText});
   }
   return text;
 }
@@ -117,9 +117,9 @@ std::string changedCellsTable(const Comparison& c) {
     text += groupHeading(group, cell);
     noisy = noisy || cell.verdict == verdictName(Verdict::Noisy);
     unstable = unstable || cell.verdict == verdictName(Verdict::Unstable);
-    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed2(*cell.baseline),
-                      fixed2(*cell.current), changeText(cell.changePercent), *cell.verdict,
-                      percentText(*cell.bandPercent), *cell.basis, *cell.unitText});
+    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
+                      changeText(cell.changePercent), *cell.verdict, percentText(*cell.bandPercent),
+                      *cell.basis, *cell.unitText});
     text += explanationLine(cell);
   }
   return text + footnotes(unstable, noisy);
@@ -143,7 +143,7 @@ std::string confirmationLine(const Comparison& c) {
     return "Confirmation: no cell was slower or unstable; nothing was measured again.\n";
   const std::string title = "Confirmation of " + std::to_string(c.suspects()) + " suspect cell" +
                             (c.suspects() == 1 ? "" : "s") + ", " + std::to_string(*s.runs) +
-                            " more run" + (*s.runs == 1 ? "" : "s") + " (" + fixed2(*s.seconds) +
+                            " more run" + (*s.runs == 1 ? "" : "s") + " (" + fixed(*s.seconds) +
                             " s) of";
   return wrappedList(title, names, false);
 }

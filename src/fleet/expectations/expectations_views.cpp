@@ -35,13 +35,13 @@ std::string belowLine(bool fileCheck, const BelowCellRecord& cell) {
   const std::string unit = cell.unitText.value_or("");
   const std::string limit = limitText(cell.limit.value_or(0.0));
   std::string line =
-      "BELOW " + cellName(cell) + ": " + fixed2(cell.value.value_or(0.0)) + " " + unit;
+      "BELOW " + cellName(cell) + ": " + fixed(cell.value.value_or(0.0)) + " " + unit;
   if (fileCheck)
     return line + ", " + cell.bound.value_or("") + " " + limit + " " + unit + " (line " +
            count(cell.line) + ")\n";
-  line += " is " + fixed2(cell.percentOfPeak.value_or(std::nullopt).value_or(0.0)) + "% of";
+  line += " is " + fixed(cell.percentOfPeak.value_or(std::nullopt).value_or(0.0)) + "% of";
   if (const OrNull peak = cell.peakGBps.value_or(std::nullopt))
-    line += " its " + fixed2(*peak) + " GB/s";
+    line += " its " + fixed(*peak) + " GB/s";
   line += " peak";
   if (const auto link = cell.link.value_or(std::nullopt)) line += " (" + safe(*link) + ")";
   return line + ", below " + limit + "%\n";

@@ -141,21 +141,17 @@ std::string changedTable(const ComparisonSection& comparison, const StopRequest&
     footnote += textElement("p", "",
                             "UNSTABLE: the run's samples spread far more than healthy runs' do "
                             "(above the cell's unstable limit): failing.");
-  std::string head;
-  for (const char* title :
-       {"matrix", "cell", "baseline", "current", "unit", "change", "band", "verdict"})
-    head += textElement("th", "", title);
+  const std::string head =
+      headerRow({"matrix", "cell", "baseline", "current", "unit", "change", "band", "verdict"});
   return element("table", attr("class", "changed-cells"),
-                 element("thead", "", element("tr", "", head)) + element("tbody", "", rows)) +
+                 element("thead", "", head) + element("tbody", "", rows)) +
          footnote;
 }
 
 std::string stringList(const char* title, const char* cls,
                        const std::optional<std::vector<std::string>>& items) {
   if (!items || items->empty()) return "";
-  std::string list;
-  for (const std::string& item : *items) list += textElement("li", "", item);
-  return element("div", attr("class", cls), textElement("h3", "", title) + element("ul", "", list));
+  return element("div", attr("class", cls), textElement("h3", "", title) + itemList(*items, ""));
 }
 
 CellIndex<ComparedCellRecord> verdictIndex(const Report& report, const StopRequest& stop) {

@@ -27,24 +27,6 @@ std::string pcieText(const std::optional<PcieRecord>& pcie) {
   return current == most ? current : current + " (max " + most + ")";
 }
 
-const std::vector<std::string>& gpuColumns() {
-  static const std::vector<std::string> columns = {"GPU",
-                                                   "SM clock MHz (now / max)",
-                                                   "memory clock MHz (now / max)",
-                                                   "clocks locked",
-                                                   "power W (draw / limit)",
-                                                   "temperature",
-                                                   "ECC",
-                                                   "persistence",
-                                                   "MIG",
-                                                   "compute mode",
-                                                   "throttled",
-                                                   "PCIe link",
-                                                   "NUMA node",
-                                                   "host buffer CPUs"};
-  return columns;
-}
-
 std::vector<std::string> gpuCells(const GpuStateRecord& gpu) {
   return {shown(gpu.device),
           pair(shown(gpu.smClockMHz), shown(gpu.smClockMaxMHz)),
@@ -64,8 +46,6 @@ std::vector<std::string> gpuCells(const GpuStateRecord& gpu) {
 
 std::string gpuTable(const std::optional<std::vector<GpuStateRecord>>& gpus) {
   if (!gpus || gpus->empty()) return textElement("p", "", "No GPU facts.");
-  std::string head;
-  for (const std::string& title : gpuColumns()) head += textElement("th", "", title);
   std::string rows;
   for (const GpuStateRecord& gpu : *gpus) {
     std::string cells;
@@ -73,8 +53,14 @@ std::string gpuTable(const std::optional<std::vector<GpuStateRecord>>& gpus) {
       cells += textElement("td", text == "unknown" ? attr("class", "unknown") : "", text);
     rows += element("tr", "", cells);
   }
-  return element("table", attr("class", "gpus"),
-                 element("thead", "", element("tr", "", head)) + element("tbody", "", rows));
+  return element(
+      "table", attr("class", "gpus"),
+      element("thead", "",
+              headerRow({"GPU", "SM clock MHz (now / max)", "memory clock MHz (now / max)",
+                         "clocks locked", "power W (draw / limit)", "temperature", "ECC",
+                         "persistence", "MIG", "compute mode", "throttled", "PCIe link",
+                         "NUMA node", "host buffer CPUs"})) +
+          element("tbody", "", rows));
 }
 
 std::string hostLines(const EnvironmentRecord& snapshot) {

@@ -4,9 +4,9 @@
 #include <array>
 #include <cmath>
 #include <iomanip>
-#include <locale>
 #include <sstream>
 
+#include "core/escape.h"
 #include "model/report_writer.h"
 
 namespace nvbw::html {
@@ -15,40 +15,11 @@ namespace {
 
 constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
 
-// The length of the UTF-8 sequence at text[i] with its code point in `cp`; 0 when the bytes are
-// not one (bad lead byte, missing continuation, overlong form, surrogate, beyond U+10FFFF).
-std::size_t utf8Sequence(const std::string& text, std::size_t i, char32_t& cp) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  std::size_t length = 0;
-  char32_t smallest = 0;
-  if (lead < 0x80) {
-    cp = lead;
-    return 1;
-  } else if ((lead & 0xE0) == 0xC0) {
-    length = 2, cp = lead & 0x1F, smallest = 0x80;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3, cp = lead & 0x0F, smallest = 0x800;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4, cp = lead & 0x07, smallest = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + k]);
-    if ((next & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (next & 0x3F);
-  }
-  if (cp < smallest || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return length;
-}
-
 // What XML 1.0 allows, less DEL and the C1 controls it only discourages: a page shows no control
 // character that came from a report (a terminal that prints the page's text must not act on it).
 bool allowedInXml(char32_t cp) {
-  if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
-  if (cp >= 0x7F && cp <= 0x9F) return false;
-  return cp != 0xFFFE && cp != 0xFFFF;
+  if (cp == 0x9 || cp == 0xA || cp == 0xD) return true;
+  return !isControlCharacter(cp) && cp != 0xFFFE && cp != 0xFFFF;
 }
 
 const char* entityFor(char c) {
@@ -108,11 +79,27 @@ std::string emptyElement(const std::string& name, const std::string& attrs) {
   return "<" + name + attrs + "/>";
 }
 
-std::string fixed(double value, int decimals) {
-  std::ostringstream s;
-  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
-  s << std::fixed << std::setprecision(decimals) << value;
-  return s.str();
+std::string headerRow(const std::vector<std::string>& titles) {
+  std::string cells;
+  for (const std::string& title : titles) cells += textElement("th", "", title);
+  return element("tr", "", cells);
+}
+
+std::string itemList(const std::vector<std::string>& items, const std::string& attrs) {
+  std::string list;
+  for (const std::string& item : items) list += textElement("li", "", item);
+  return element("ul", attrs, list);
+}
+
+std::string page(const std::string& title, const char* styleSheet, const std::string& body) {
+  // No xmlns: the page is parsed as HTML by browsers and must name nothing on the network.
+  return "<!DOCTYPE html>\n" +
+         element("html", attr("lang", "en"),
+                 element("head", "",
+                         emptyElement("meta", attr("charset", "utf-8")) +
+                             textElement("title", "", title) + element("style", "", styleSheet)) +
+                     element("body", "", body)) +
+         "\n";
 }
 
 std::string exactNumber(double value) { return jsonNumberText(value); }

@@ -73,17 +73,8 @@ std::string objectTable(const Json& members, const std::string& cls, const std::
   return element("table", attr("class", "facts " + cls), rows);
 }
 
-std::string stringList(const std::vector<std::string>& items, const std::string& cls) {
-  std::string list;
-  for (const std::string& item : items) list += textElement("li", "", item);
-  return element("ul", attr("class", cls), list);
-}
-
 std::string processTable(const std::vector<ProcessRecord>& processes) {
-  std::string rows = element("tr", "",
-                             textElement("th", "", "rank") + textElement("th", "", "host") +
-                                 textElement("th", "", "device") + textElement("th", "", "GPU") +
-                                 textElement("th", "", "PCI") + textElement("th", "", "UUID"));
+  std::string rows = headerRow({"rank", "host", "device", "GPU", "PCI", "UUID"});
   for (const ProcessRecord& p : processes) {
     const Json members = membersOf(p);
     std::string cells;
@@ -120,7 +111,8 @@ std::string warningBlock(const Report& r) {
     if (const auto warning = textIfAny(r.warning)) warnings = std::vector<std::string>{*warning};
   if (!warnings || warnings->empty()) return "";
   return element("div", attr("class", "warnings"),
-                 textElement("h3", "", "Warnings") + stringList(*warnings, "warning-list"));
+                 textElement("h3", "", "Warnings") +
+                     itemList(*warnings, attr("class", "warning-list")));
 }
 
 std::string headerSection(const Report& r) {
@@ -132,7 +124,8 @@ std::string headerSection(const Report& r) {
                            objectTable(membersOf(*r.settings), "settings", ""));
   inner += element("div", attr("class", "columns"), columns);
   if (const auto devices = r.gpuDeviceList)
-    inner += textElement("h3", "", "GPU Device list") + stringList(*devices, "gpu-list");
+    inner +=
+        textElement("h3", "", "GPU Device list") + itemList(*devices, attr("class", "gpu-list"));
   if (r.processes) inner += textElement("h3", "", "Processes") + processTable(*r.processes);
   return element("header", attr("class", "run"), inner + warningBlock(r));
 }
@@ -224,15 +217,7 @@ std::string pageTitle(const Report& r) {
 
 std::string renderHtmlReport(const Report& report, const StopRequest& stop) {
   checkShown(report);
-  // No xmlns: the page is parsed as HTML by browsers and must name nothing on the network.
-  return "<!DOCTYPE html>\n" +
-         element("html", attr("lang", "en"),
-                 element("head", "",
-                         emptyElement("meta", attr("charset", "utf-8")) +
-                             textElement("title", "", pageTitle(report)) +
-                             element("style", "", reportStyleSheet())) +
-                     element("body", "", pageBody(report, stop))) +
-         "\n";
+  return page(pageTitle(report), reportStyleSheet(), pageBody(report, stop));
 }
 
 }  // namespace nvbw

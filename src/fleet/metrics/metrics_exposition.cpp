@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "core/escape.h"
+
 namespace nvbw::metrics {
 namespace {
 
@@ -14,44 +16,6 @@ void appendHexEscape(std::string& out, unsigned char byte) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "\\\\x%02x", byte);
   out += buf;
-}
-
-bool continuationByte(const std::string& s, std::size_t i, unsigned char low = 0x80,
-                      unsigned char high = 0xBF) {
-  if (i >= s.size()) return false;
-  const auto c = static_cast<unsigned char>(s[i]);
-  return c >= low && c <= high;
-}
-
-// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, at
-// most U+10FFFF) starting at a byte >= 0x80, or 0 when there is none.
-std::size_t utf8Length(const std::string& s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c >= 0xC2 && c <= 0xDF) return continuationByte(s, i + 1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    const unsigned char low = c == 0xE0 ? 0xA0 : 0x80;
-    const unsigned char high = c == 0xED ? 0x9F : 0xBF;
-    return continuationByte(s, i + 1, low, high) && continuationByte(s, i + 2) ? 3 : 0;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    const unsigned char low = c == 0xF0 ? 0x90 : 0x80;
-    const unsigned char high = c == 0xF4 ? 0x8F : 0xBF;
-    return continuationByte(s, i + 1, low, high) && continuationByte(s, i + 2) &&
-                   continuationByte(s, i + 3)
-               ? 4
-               : 0;
-  }
-  return 0;
-}
-
-// Characters that are not bytes below 0x20 but still end or control lines somewhere: the C1
-// controls (U+0080-U+009F, NEL among them) and the Unicode line and paragraph separators.
-bool lineControl(const std::string& s, std::size_t i, std::size_t length) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (length == 2) return b0 == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F;
-  return length == 3 && b0 == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-         (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-          static_cast<unsigned char>(s[i + 2]) == 0xA9);
 }
 
 // HELP text escaping (the format's: backslash and line feed).
@@ -113,28 +77,23 @@ std::string metricsLabelValue(const std::string& value) {
   out.reserve(value.size());
   for (std::size_t i = 0; i < value.size();) {
     const auto c = static_cast<unsigned char>(value[i]);
+    char32_t cp = 0;
+    const std::size_t length = utf8Sequence(value, i, cp);
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '"') {
       out += "\\\"";
     } else if (c == '\n') {
       out += "\\n";
-    } else if (c < 0x20 || c == 0x7F) {
-      appendHexEscape(out, c);
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (const std::size_t length = utf8Length(value, i); length == 0) {
+    } else if (length == 0) {
       appendHexEscape(out, c);  // not UTF-8: the byte alone
+    } else if (isControlCharacter(cp) || cp == 0x2028 || cp == 0x2029) {  // they end lines too
+      for (std::size_t k = 0; k < length; ++k)
+        appendHexEscape(out, static_cast<unsigned char>(value[i + k]));
     } else {
-      if (lineControl(value, i, length))
-        for (std::size_t k = 0; k < length; ++k)
-          appendHexEscape(out, static_cast<unsigned char>(value[i + k]));
-      else
-        out.append(value, i, length);
-      i += length;
-      continue;
+      out.append(value, i, length);
     }
-    ++i;
+    i += length == 0 ? 1 : length;
   }
   return out;
 }

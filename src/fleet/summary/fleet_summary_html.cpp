@@ -180,10 +180,7 @@ std::string heatmapHtml(const FleetSummary& s) {
 
 std::string groupsHtml(const FleetSummary& s) {
   if (s.groups.empty()) return "";
-  std::string rows =
-      element("tr", "",
-              textElement("th", "", "group") + textElement("th", "", "nodes") +
-                  textElement("th", "", "flagged") + textElement("th", "", "judged"));
+  std::string rows = headerRow({"group", "nodes", "flagged", "judged"});
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     const FleetGroup& group = s.groups[g];
     const auto flagged = std::count_if(s.nodes.begin(), s.nodes.end(), [g](const FleetNode& n) {
@@ -343,14 +340,7 @@ std::string fleetSummaryHtml(const FleetSummary& s) {
       listHtml(s, "missing", "Missing testcases", FleetStatus::Missing) +
       listHtml(s, "waived", "Waived testcases", FleetStatus::Waived) +
       listHtml(s, "notes", "Notes", FleetStatus::Passed, true) + unreadableHtml(s);
-  return "<!DOCTYPE html>\n" +
-         element("html", attr("lang", "en"),
-                 element("head", "",
-                         emptyElement("meta", attr("charset", "utf-8")) +
-                             textElement("title", "", "nvbandwidth fleet summary") +
-                             element("style", "", styleSheet())) +
-                     element("body", "", body)) +
-         "\n";
+  return page("nvbandwidth fleet summary", styleSheet(), body);
 }
 
 }  // namespace nvbw

@@ -1,10 +1,9 @@
 // The fleet's groups, medians and bands, and which nodes they flag (fleet_summary.h).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
-#include "core/exit_status.h"
+#include "core/statistics.h"
 #include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -12,21 +11,11 @@ namespace nvbw {
 
 namespace summary {
 
-double medianOf(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  const double upper = values[mid];
-  if (values.size() % 2) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + mid);
-  return (lower + upper) / 2.0;
-}
-
-double medianAbsoluteDeviation(const std::vector<double>& values, double median) {
+double medianAbsoluteDeviation(const std::vector<double>& values, double middle) {
   std::vector<double> deviations;
   deviations.reserve(values.size());
-  for (double v : values) deviations.push_back(std::fabs(v - median));
-  return medianOf(std::move(deviations));
+  for (double v : values) deviations.push_back(std::fabs(v - middle));
+  return median(std::move(deviations));
 }
 
 double bandPercent(double median, double mad, const std::string& testcase) {
@@ -44,12 +33,6 @@ std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency) 
   const auto& b = cell.worstPercentOfMedian;
   if (!a || !b) return a ? a : b;
   return latency ? std::max(*a, *b) : std::min(*a, *b);
-}
-
-std::string numberText(double value, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
 }
 
 std::string reportVerdictsText(const ReportVerdicts& v) {
@@ -73,11 +56,11 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
     worsts.push_back(cell.worst);
   }
   stats.nodes = sums.size();
-  stats.sumMedian = medianOf(sums);
+  stats.sumMedian = median(sums);
   stats.sumMad = medianAbsoluteDeviation(sums, stats.sumMedian);
   const std::string& testcase = summary.columns[col].testcase;
   stats.sumBandPercent = bandPercent(stats.sumMedian, stats.sumMad, testcase);
-  stats.worstMedian = medianOf(worsts);
+  stats.worstMedian = median(worsts);
   stats.worstMad = medianAbsoluteDeviation(worsts, stats.worstMedian);
   stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad, testcase);
   stats.judged =

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/escape.h"
+#include "core/format.h"
 #include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -29,10 +30,6 @@ std::string padRight(std::string text, std::size_t width) {
   return text;
 }
 
-std::string padLeft(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
-
 // A node's name for the table: escaped, cut to the column with a trailing '~'.
 std::string tableName(const std::string& name, std::size_t width) {
   std::string text = escaped(name, 200);
@@ -41,7 +38,7 @@ std::string tableName(const std::string& name, std::size_t width) {
 }
 
 std::string valueText(double value, const FleetColumn& column) {
-  return numberText(value, 2) + " " + column.unit;
+  return fixed(value, 2) + " " + column.unit;
 }
 
 // One cell of the table: the worse percent of median, and a mark.
@@ -60,7 +57,7 @@ std::string tableCell(const FleetCell& cell, bool latency) {
   if (!percent) return "   . ";
   const long rounded = std::lround(std::min(*percent, 9999.0));
   const char mark = cell.verdicts.failed() ? '!' : cell.flagged() ? '*' : cell.judged ? ' ' : '~';
-  return padLeft(std::to_string(rounded), 4) + mark;
+  return rightAligned(std::to_string(rounded), 4) + mark;
 }
 
 std::string header(const FleetSummary& s) {
@@ -70,8 +67,8 @@ std::string header(const FleetSummary& s) {
                     plural(s.columns.size(), "testcase matrix", "testcase matrices") + ".\n";
   out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
          "group's median than max(" +
-         numberText(kFleetMadFactor, 0) + " x " + numberText(kMadToSigma, 4) + " x MAD / median, " +
-         numberText(kFleetFloorPercent, 0) + "%, " + numberText(kBandFactor, 1) +
+         fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
+         fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
          " x the testcase's prior run-to-run spread) (bandwidth: below, latency: above), when "
          "the testcase failed, or when its own report failed its verdicts; groups of fewer "
          "than " +
@@ -104,10 +101,10 @@ std::string mediansSection(const FleetSummary& s) {
       const FleetColumn& column = s.columns[c];
       const FleetColumnStats& st = g.columns[c];
       if (st.nodes == 0) continue;  // no node of the group passed it
-      out += "  " + padLeft(std::to_string(c + 1), width) + " " + escaped(column.key, 120);
-      out += ": SUM " + valueText(st.sumMedian, column) + " (" + numberText(st.sumBandPercent, 1) +
+      out += "  " + rightAligned(std::to_string(c + 1), width) + " " + escaped(column.key, 120);
+      out += ": SUM " + valueText(st.sumMedian, column) + " (" + fixed(st.sumBandPercent, 1) +
              "%), worst " + valueText(st.worstMedian, column) + " (" +
-             numberText(st.worstBandPercent, 1) + "%)";
+             fixed(st.worstBandPercent, 1) + "%)";
       if (!st.judged) out += " (" + plural(st.nodes, "node", "nodes") + ": not judged)";
       out += "\n";
     }
@@ -129,7 +126,7 @@ std::string tableSection(const FleetSummary& s) {
   for (std::size_t first = 0; first < s.columns.size(); first += perBlock) {
     const std::size_t last = std::min(s.columns.size(), first + perBlock);
     std::string line = "\n" + padRight("node", nameWidth + 1);
-    for (std::size_t c = first; c < last; ++c) line += padLeft(std::to_string(c + 1), 4) + " ";
+    for (std::size_t c = first; c < last; ++c) line += rightAligned(std::to_string(c + 1), 4) + " ";
     out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
     for (const FleetNode& n : s.nodes) {
       line = padRight(tableName(n.name, nameWidth), nameWidth + 1);
@@ -145,9 +142,9 @@ std::string tableSection(const FleetSummary& s) {
 std::string judgedValue(const char* what, double value, double median, double band,
                         const FleetColumn& column) {
   return std::string(what) + " " + valueText(value, column) + " " +
-         numberText(std::fabs(deficitPercent(value, median, column.latency())), 1) + "% " +
-         (column.latency() ? "above" : "below") + " the median " + numberText(median, 2) +
-         " (band " + numberText(band, 1) + "%)";
+         fixed(std::fabs(deficitPercent(value, median, column.latency())), 1) + "% " +
+         (column.latency() ? "above" : "below") + " the median " + fixed(median, 2) + " (band " +
+         fixed(band, 1) + "%)";
 }
 
 // One line per flagged testcase of a node: the worst cell, the SUM, or both.
@@ -156,8 +153,7 @@ std::string flagLine(const FleetColumn& column, const FleetCell& cell, const Fle
   if (cell.worstFlagged) {
     line += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
     if (!cell.worstCell.empty()) line += " at " + escaped(cell.worstCell, 40);
-    if (cell.worstPercentOfPeak)
-      line += ", " + numberText(*cell.worstPercentOfPeak, 1) + "% of peak";
+    if (cell.worstPercentOfPeak) line += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
   }
   if (cell.sumFlagged)
     line += std::string(cell.worstFlagged ? "; " : "") +

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/format.h"
 #include "model/report.h"
 
 namespace nvbw::html {
@@ -30,8 +31,14 @@ std::string textElement(const std::string& name, const std::string& attrs, const
 // other HTML element and would leave it open.
 std::string emptyElement(const std::string& name, const std::string& attrs);
 
-// Fixed notation, `decimals` digits, classic locale ("55.39").
-std::string fixed(double value, int decimals);
+// <tr> of one <th> per title.
+std::string headerRow(const std::vector<std::string>& titles);
+
+// <ul attrs> with one <li> per item, each escaped.
+std::string itemList(const std::vector<std::string>& items, const std::string& attrs);
+
+// A whole page: the doctype, <head> with `title` and the inline `styleSheet`, and `body`.
+std::string page(const std::string& title, const char* styleSheet, const std::string& body);
 
 // A value as the page shows it in a cell or a sentence: one decimal.
 std::string number(double value);

@@ -36,7 +36,6 @@ ReportDigest digestReport(const std::string& text, const StopRequest& stop = {})
 
 // ---- statistics ----
 
-double medianOf(std::vector<double> values);  // 0 for none
 double medianAbsoluteDeviation(const std::vector<double>& values, double median);
 // max(kFleetMadFactor x kMadToSigma x mad / median, kFleetFloorPercent / 100, kBandFactor x
 // the testcase's prior run-to-run spread) in percent (healthy_band.h: healthy nodes differ at
@@ -62,8 +61,6 @@ std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, 
 
 // The worse of the cell's two percents of median (bandwidth: the lower; latency: the higher).
 std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency);
-
-std::string numberText(double value, int decimals);  // fixed, classic locale
 
 // "its report's verdicts: 2 SLOWER, 1 UNSTABLE, 1 BELOW" (the counts above 0).
 std::string reportVerdictsText(const ReportVerdicts& v);

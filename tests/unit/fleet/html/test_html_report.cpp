@@ -130,7 +130,7 @@ void expectCell(const json& entry, const json& cell, std::size_t row, std::size_
     return;
   }
   EXPECT_EQ(std::stod(cell.at("value").get<std::string>()), value.get<double>());
-  EXPECT_EQ(shown, nvbw::fixed2(value.get<double>()));
+  EXPECT_EQ(shown, nvbw::fixed(value.get<double>()));
   const bool latency = entry.value("unit", "") == "ns";
   const json percent = entry.contains("percent_of_peak") && !latency
                            ? entry.at("percent_of_peak").at(row).at(col)
@@ -385,7 +385,7 @@ TEST_F(HtmlFeatures, HeatmapCellsCarryTheirVerdicts) {
       ++marked;
       EXPECT_EQ(cell.at("verdict"), compared->at("verdict"));
       EXPECT_NE(cell.at("title").get<std::string>().find(
-                    nvbw::fixed2(compared->at("change_percent").get<double>()) + "%"),
+                    nvbw::fixed(compared->at("change_percent").get<double>()) + "%"),
                 std::string::npos)
           << cell.at("title");
     }

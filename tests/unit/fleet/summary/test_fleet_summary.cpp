@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/statistics.h"
 #include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary.h"
 #include "fleet/summary/fleet_summary_internal.h"
@@ -173,9 +174,9 @@ double healthy(int i) { return 50.0 * (1.0 + 0.002 * (i % 5 - 2)); }
 
 TEST(FleetStatistics, MedianAndMedianAbsoluteDeviation) {
   using namespace nvbw::summary;
-  EXPECT_EQ(medianOf({}), 0.0);
-  EXPECT_EQ(medianOf({3, 1, 2}), 2.0);
-  EXPECT_EQ(medianOf({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(median({}), 0.0);
+  EXPECT_EQ(median({3, 1, 2}), 2.0);
+  EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
   EXPECT_EQ(medianAbsoluteDeviation({1, 2, 3, 4, 100}, 3), 1.0);  // the outlier does not widen it
 }
 
