@@ -14,46 +14,33 @@ namespace nvbw::html {
 
 namespace {
 
-std::string countOf(const std::optional<ComparisonCounts>& summary,
-                    std::optional<std::uint64_t> ComparisonCounts::*field) {
-  if (!summary) return "unknown";
-  return shown((*summary).*field);
-}
-
-// A count of the summary that it holds as a number, in words.
-std::optional<std::string> countIfNumber(const std::optional<ComparisonCounts>& summary,
-                                         std::optional<std::uint64_t> ComparisonCounts::*field) {
-  if (!summary || !((*summary).*field).has_value()) return std::nullopt;
-  return shown((*summary).*field);
-}
-
 bool is(const std::optional<std::string>& field, const char* text) {
   return field && *field == text;
 }
 
 std::string summaryText(const ComparisonSection& comparison) {
-  const std::optional<ComparisonCounts>& summary = comparison.summary;
-  const auto noisy = countIfNumber(summary, &ComparisonCounts::noisy);
-  const auto unstable = countIfNumber(summary, &ComparisonCounts::unstable);
+  const auto count = [&comparison](std::optional<std::uint64_t> ComparisonCounts::*field) {
+    return fieldText(comparison.summary, field).value_or("unknown");
+  };
+  const auto noisy = fieldText(comparison.summary, &ComparisonCounts::noisy);
+  const auto unstable = fieldText(comparison.summary, &ComparisonCounts::unstable);
   const std::string baseline =
       comparison.baselineReports && *comparison.baselineReports > 1
           ? " against a baseline of " + std::to_string(*comparison.baselineReports) + " reports"
           : std::string();
-  return countOf(summary, &ComparisonCounts::cells) + " cells compared" + baseline + ": " +
-         countOf(summary, &ComparisonCounts::same) + " SAME, " +
-         countOf(summary, &ComparisonCounts::slower) + " SLOWER, " +
-         countOf(summary, &ComparisonCounts::faster) + " FASTER" +
+  return count(&ComparisonCounts::cells) + " cells compared" + baseline + ": " +
+         count(&ComparisonCounts::same) + " SAME, " + count(&ComparisonCounts::slower) +
+         " SLOWER, " + count(&ComparisonCounts::faster) + " FASTER" +
          (noisy ? ", " + *noisy + " NOISY" : std::string()) +
          (unstable ? ", " + *unstable + " UNSTABLE" : std::string()) + "; " +
-         countOf(summary, &ComparisonCounts::onlyInBaseline) + " only in the baseline, " +
-         countOf(summary, &ComparisonCounts::onlyInCurrent) + " only in this run.";
+         count(&ComparisonCounts::onlyInBaseline) + " only in the baseline, " +
+         count(&ComparisonCounts::onlyInCurrent) + " only in this run.";
 }
 
 std::string tolerance(const ComparisonSection& c) { return shown(c.tolerancePercent); }
 
 std::string confirmationRuns(const ComparisonSection& c) {
-  if (!c.confirmation) return "unknown";
-  return shown(c.confirmation->runs);
+  return fieldText(c.confirmation, &ConfirmationRecord::runs).value_or("unknown");
 }
 
 // The rule since the band comes from the baseline side alone.
@@ -93,10 +80,8 @@ std::string criteriaText(const ComparisonSection& comparison) {
                 "apart by more than the band; NOISY where they are not.";
 }
 
-std::string verdictText(const ComparedCellRecord& cell) { return shown(cell.verdict); }
-
 std::string changedRow(const ComparedCellRecord& cell) {
-  const std::string verdict = verdictText(cell);
+  const std::string verdict = shown(cell.verdict);
   std::string cells;
   cells += textElement("td", "", cell.name);
   cells += textElement("td", "", "[" + shown(cell.row) + "][" + shown(cell.col) + "]");

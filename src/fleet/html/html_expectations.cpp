@@ -14,8 +14,7 @@ namespace {
 
 std::string countText(const std::optional<ExpectationCounts>& summary,
                       std::optional<std::uint64_t> ExpectationCounts::*field) {
-  if (!summary) return "unknown";
-  return shown((*summary).*field);
+  return fieldText(summary, field).value_or("unknown");
 }
 
 std::string headline(const ExpectationSection& check) {

@@ -100,14 +100,16 @@ HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::s
   return g;
 }
 
+namespace {
+
+// How far toward "best" a present cell lies (0..1): its percent of peak when known, otherwise
+// its place in the matrix's range, reversed for latency; 0.5 when every present value is equal.
 double goodness(const HeatmapCell& cell, const HeatmapGrid& g) {
   if (cell.percent) return *cell.percent / 100.0;
   if (!g.lowest || *g.highest <= *g.lowest) return 0.5;
   const double t = (*cell.value - *g.lowest) / (*g.highest - *g.lowest);
   return g.latency ? 1.0 - t : t;
 }
-
-namespace {
 
 std::string cellName(const HeatmapCell& cell, const HeatmapGrid& g) {
   return "[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "] row " +

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fleet/comparison/healthy_band.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -106,27 +105,22 @@ std::string heatCell(const FleetNode& node, const FleetColumn& column, const Fle
                      std::size_t col) {
   const std::string title = attr("title", tooltip(node, column, cell));
   const std::string where = attr("data-col", std::to_string(col));
-  switch (cell.status) {
-  case FleetStatus::Failed:
-    return textElement("td", attr("class", "failed") + where + title, "ERR");
-  case FleetStatus::Waived:
-    return textElement("td", attr("class", "waived") + where + title, "W");
-  case FleetStatus::Missing:
-    return textElement("td", attr("class", "missing") + where + title, "-");
-  case FleetStatus::Passed:
-    break;
+  if (const char* mark = cellMark(cell, column.latency())) {
+    const char* cls = cell.status == FleetStatus::Failed   ? "failed"
+                      : cell.status == FleetStatus::Waived ? "waived"
+                                                           : "missing";
+    return textElement("td", attr("class", cls) + where + title, mark);
   }
-  const auto percent = worsePercentOfMedian(cell, column.latency());
-  if (!percent) return textElement("td", attr("class", "missing") + where + title, ".");
-  const Rgb colour = heatColour(*percent, column.latency());
+  const double percent = *worsePercentOfMedian(cell, column.latency());
+  const Rgb colour = heatColour(percent, column.latency());
   std::string cls = cell.flagged() ? "flagged" : cell.judged ? "" : "unjudged";
   if (cell.verdicts.failed()) cls += cls.empty() ? "verdict-failed" : " verdict-failed";
   return textElement(
       "td",
-      (cls.empty() ? "" : attr("class", cls)) + where + attr("data-percent", fixed(*percent, 2)) +
+      (cls.empty() ? "" : attr("class", cls)) + where + attr("data-percent", fixed(percent, 2)) +
           attr("style", "background:" + hexColour(colour) + ";color:" + textColourOn(colour)) +
           title,
-      std::to_string(std::lround(std::min(*percent, 9999.0))));
+      std::to_string(std::lround(std::min(percent, 9999.0))));
 }
 
 std::string legend() {
@@ -323,12 +317,8 @@ std::string headerHtml(const FleetSummary& s) {
               "p", attr("class", "rule"),
               "A node is flagged for a testcase when its SUM or its worst cell (lowest "
               "bandwidth, highest latency) is worse than the median of the nodes of its GPU "
-              "model and count by more than max(" +
-                  fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
-                  fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
-                  " x the testcase's prior run-to-run spread), when the testcase failed, or when "
-                  "its own report failed its verdicts; groups of " +
-                  "fewer than " + std::to_string(kFleetMinGroupNodes) + " nodes are not judged.") +
+              "model and count by more than " +
+                  flagRuleText("")) +
           notes);
 }
 

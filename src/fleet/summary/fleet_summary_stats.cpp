@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/format.h"
 #include "core/statistics.h"
 #include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
@@ -33,6 +34,29 @@ std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency) 
   const auto& b = cell.worstPercentOfMedian;
   if (!a || !b) return a ? a : b;
   return latency ? std::max(*a, *b) : std::min(*a, *b);
+}
+
+std::string flagRuleText(const std::string& worse) {
+  return "max(" + fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
+         fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
+         " x the testcase's prior run-to-run spread)" + worse +
+         ", when the testcase failed, or when its own report failed its verdicts; groups of fewer "
+         "than " +
+         std::to_string(kFleetMinGroupNodes) + " nodes are not judged.";
+}
+
+const char* cellMark(const FleetCell& cell, bool latency) {
+  switch (cell.status) {
+  case FleetStatus::Failed:
+    return "ERR";
+  case FleetStatus::Waived:
+    return "W";
+  case FleetStatus::Missing:
+    return "-";
+  case FleetStatus::Passed:
+    break;
+  }
+  return worsePercentOfMedian(cell, latency) ? nullptr : ".";
 }
 
 std::string reportVerdictsText(const ReportVerdicts& v) {
@@ -78,8 +102,7 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
   }
 }
 
-}  // namespace
-
+// The flag rule's constants and its sentence, as the summary's JSON states them.
 SummaryRule fleetRule() {
   SummaryRule rule;
   rule.madFactor = kFleetMadFactor;
@@ -99,6 +122,8 @@ SummaryRule fleetRule() {
       "expectations).";
   return rule;
 }
+
+}  // namespace
 
 void judgeFleet(FleetSummary& summary) {
   summary.rule = fleetRule();

@@ -4,7 +4,6 @@
 
 #include "core/escape.h"
 #include "core/format.h"
-#include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
 namespace nvbw {
@@ -43,19 +42,8 @@ std::string valueText(double value, const FleetColumn& column) {
 
 // One cell of the table: the worse percent of median, and a mark.
 std::string tableCell(const FleetCell& cell, bool latency) {
-  switch (cell.status) {
-  case FleetStatus::Failed:
-    return " ERR ";
-  case FleetStatus::Waived:
-    return "   W ";
-  case FleetStatus::Missing:
-    return "   - ";
-  case FleetStatus::Passed:
-    break;
-  }
-  const auto percent = worsePercentOfMedian(cell, latency);
-  if (!percent) return "   . ";
-  const long rounded = std::lround(std::min(*percent, 9999.0));
+  if (const char* mark = cellMark(cell, latency)) return rightAligned(mark, 4) + " ";
+  const long rounded = std::lround(std::min(*worsePercentOfMedian(cell, latency), 9999.0));
   const char mark = cell.verdicts.failed() ? '!' : cell.flagged() ? '*' : cell.judged ? ' ' : '~';
   return rightAligned(std::to_string(rounded), 4) + mark;
 }
@@ -66,13 +54,8 @@ std::string header(const FleetSummary& s) {
                     plural(s.groups.size(), "group", "groups") + ", " +
                     plural(s.columns.size(), "testcase matrix", "testcase matrices") + ".\n";
   out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
-         "group's median than max(" +
-         fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
-         fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
-         " x the testcase's prior run-to-run spread) (bandwidth: below, latency: above), when "
-         "the testcase failed, or when its own report failed its verdicts; groups of fewer "
-         "than " +
-         std::to_string(kFleetMinGroupNodes) + " nodes are not judged.\n";
+         "group's median than " +
+         flagRuleText(" (bandwidth: below, latency: above)") + "\n";
   for (const std::string& note : s.notes) out += "NOTE: " + escaped(note) + "\n";
   return out;
 }

@@ -40,10 +40,6 @@ struct HeatmapGrid {
 HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                         const StopRequest& stop);
 
-// How far toward "best" a present cell lies (0..1): its percent of peak when known, otherwise
-// its place in the matrix's range, reversed for latency; 0.5 when every present value is equal.
-double goodness(const HeatmapCell& cell, const HeatmapGrid& g);
-
 // <svg class="heatmap" data-name data-rows data-cols> with one <g class="cell"> per cell.
 std::string heatmapSvg(const ReportEntry& entry, const HeatmapGrid& g, const StopRequest& stop);
 

@@ -72,6 +72,13 @@ template <typename T> std::string shown(const std::optional<T>& field) {
   return textIfAny(field).value_or("unknown");
 }
 
+// A field of a record that may be absent, as text; nullopt when either is.
+template <typename Record, typename T>
+std::optional<std::string> fieldText(const std::optional<Record>& record,
+                                     std::optional<T> Record::*field) {
+  return record ? textIfAny((*record).*field) : std::nullopt;
+}
+
 // A number in fixed notation, `decimals` digits; "unknown" without one.
 std::string fixedOr(const std::optional<double>& field, int decimals);
 std::string fixedOr(const std::optional<std::optional<double>>& field, int decimals);

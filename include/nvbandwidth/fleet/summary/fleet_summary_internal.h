@@ -48,16 +48,22 @@ double deficitPercent(double value, double median, bool latency);
 // Fills the groups, the percents of median and the flags of `summary` (its nodes, columns and
 // cells are complete).
 void judgeFleet(FleetSummary& summary);
-// The flag rule's constants and its sentence, as the summary's JSON states them.
-SummaryRule fleetRule();
 
 // ---- shared by the views ----
+
+// The flag rule's band and the rest of the rule, as both views state it: "max(5 x 1.4826 x MAD /
+// median, ...)`worse`, when the testcase failed, ... are not judged."
+std::string flagRuleText(const std::string& worse);
 
 // "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5": a cell of a matrix of `rows` rows named by its axes
 // (the model's reading of its title, "memcpy CE GPU(row) -> GPU(column) ..."); a one-row matrix
 // of GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the title does
 // not say.
 std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col);
+
+// What a cell of the table shows when it has no percent: ERR failed, W waived, - missing, . no
+// value; nullptr for a passed cell with a value.
+const char* cellMark(const FleetCell& cell, bool latency);
 
 // The worse of the cell's two percents of median (bandwidth: the lower; latency: the higher).
 std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency);
