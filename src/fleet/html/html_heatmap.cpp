@@ -89,8 +89,13 @@ HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::s
   for (std::size_t row = 0; row < g.rows; ++row) {
     throwIfStopped(stop);
     for (std::size_t col = 0; col < g.cols; ++col) {
-      g.cells.push_back(cellOf(entry, values, marks, g, row, col));
-      const auto& v = g.cells.back().value;
+      const HeatmapCell& cell = g.cells.emplace_back(cellOf(entry, values, marks, g, row, col));
+      g.outliers += cell.outlier != nullptr;
+      g.compared += cell.comparison != nullptr;
+      g.below += cell.below != nullptr;
+      g.abovePeak += cell.abovePeak;
+      const auto& v = cell.value;
+      (!v ? g.na : cell.percent ? g.byPercent : g.byValue) += 1;
       if (!v) continue;
       g.lowest = g.lowest ? std::min(*g.lowest, *v) : *v;
       g.highest = g.highest ? std::max(*g.highest, *v) : *v;

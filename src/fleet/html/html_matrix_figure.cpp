@@ -11,13 +11,6 @@ namespace nvbw::html {
 
 namespace {
 
-std::size_t countCells(const HeatmapGrid& g, bool withPercent) {
-  return static_cast<std::size_t>(
-      std::count_if(g.cells.begin(), g.cells.end(), [&](const HeatmapCell& c) {
-        return c.value && c.percent.has_value() == withPercent;
-      }));
-}
-
 std::string rangeText(const HeatmapGrid& g) {
   return "value relative to this matrix's range, " + fixed(*g.lowest, 2) + " to " +
          fixed(*g.highest, 2) + " " + g.unit +
@@ -25,17 +18,15 @@ std::string rangeText(const HeatmapGrid& g) {
 }
 
 std::string colourText(const HeatmapGrid& g) {
-  const std::size_t byPercent = countCells(g, true), byValue = countCells(g, false);
-  if (byPercent + byValue == 0) return "none; every cell is N/A.";
-  if (byPercent == 0) return rangeText(g) + ".";
+  if (g.byPercent + g.byValue == 0) return "none; every cell is N/A.";
+  if (g.byPercent == 0) return rangeText(g) + ".";
   std::string text = "percent of the theoretical peak of each cell's link (0 to 100%";
-  if (std::any_of(g.cells.begin(), g.cells.end(),
-                  [](const HeatmapCell& c) { return c.percent && *c.percent > 100.0; }))
-    text += "; cells above 100% coloured as 100%";
+  if (g.abovePeak > 0) text += "; cells above 100% coloured as 100%";
   text += ")";
-  if (byValue == 0) return text + ".";
-  return text + " for the " + std::to_string(byPercent) + " cells whose peak is known; the other " +
-         std::to_string(byValue) + " by " + rangeText(g) + ".";
+  if (g.byValue == 0) return text + ".";
+  return text + " for the " + std::to_string(g.byPercent) +
+         " cells whose peak is known; the other " + std::to_string(g.byValue) + " by " +
+         rangeText(g) + ".";
 }
 
 std::string captionText(const ReportEntry& entry, const HeatmapGrid& g) {
@@ -63,10 +54,10 @@ std::string legendItem(const std::string& inner) {
 
 std::string scaleLegend(const HeatmapGrid& g) {
   std::string items;
-  if (countCells(g, true) > 0)
+  if (g.byPercent > 0)
     items += legendItem(textElement("span", "", "0%") + swatches(10) +
                         textElement("span", "", "100% of peak"));
-  if (countCells(g, false) > 0) {
+  if (g.byValue > 0) {
     // Worst on the left, as on the percent scale: for latency that is the highest value.
     const double left = g.latency ? *g.highest : *g.lowest;
     const double right = g.latency ? *g.lowest : *g.highest;
@@ -78,21 +69,18 @@ std::string scaleLegend(const HeatmapGrid& g) {
 
 std::string markerLegend(const HeatmapGrid& g) {
   std::string items;
-  const bool anyNa =
-      std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return !c.value; });
   const std::string id = "na-legend-" + std::to_string(g.index);
-  if (anyNa)
+  if (g.na > 0)
     items +=
         legendItem(element("svg", attr("width", "14") + attr("height", "14"),
                            element("defs", "", hatchPattern(id)) +
                                emptyElement("rect", attr("width", "14") + attr("height", "14") +
                                                         attr("fill", "url(#" + id + ")"))) +
                    textElement("span", "", "N/A (not measured or does not apply)"));
-  if (std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.outlier; }))
+  if (g.outliers > 0)
     items += legendItem(element("span", attr("class", "outlier-swatch"), "") +
                         textElement("span", "", "outlier"));
-  if (std::any_of(g.cells.begin(), g.cells.end(),
-                  [](const HeatmapCell& c) { return c.comparison; }))
+  if (g.compared > 0)
     items += legendItem(textElement("span", attr("class", "slower-mark"), "\u25BC") +
                         textElement("span", "", "slower than baseline") +
                         textElement("span", attr("class", "faster-mark"), "\u25B2") +
@@ -101,10 +89,10 @@ std::string markerLegend(const HeatmapGrid& g) {
                         textElement("span", "", "unstable") +
                         textElement("span", attr("class", "noisy-mark"), "\u25CB") +
                         textElement("span", "", "noisy (not failing)"));
-  if (std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.below; }))
+  if (g.below > 0)
     items += legendItem(element("span", attr("class", "below-swatch"), "") +
                         textElement("span", "", "BELOW its expectation"));
-  if (std::any_of(g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.abovePeak; }))
+  if (g.abovePeak > 0)
     items += legendItem(element("span", attr("class", "above-peak-swatch"), "") +
                         textElement("span", "", "above 100% of its peak: impossible"));
   return items;
@@ -157,19 +145,17 @@ std::string outlierNote(const ReportEntry& entry, const HeatmapGrid& g) {
                      element("ul", "", items));
 }
 
-}  // namespace
-
 // Cells above 100% of their link's peak, in words.
 std::string abovePeakNote(const HeatmapGrid& g) {
-  const std::size_t n = static_cast<std::size_t>(std::count_if(
-      g.cells.begin(), g.cells.end(), [](const HeatmapCell& c) { return c.abovePeak; }));
-  if (n == 0) return "";
+  if (g.abovePeak == 0) return "";
   return textElement(
       "p", attr("class", "above-peak"),
-      std::to_string(n) +
+      std::to_string(g.abovePeak) +
           " cell(s) above 100% of their link's theoretical peak (dashed frame): no "
           "hardware can do that, so the peak is wrong or the measurement is broken.");
 }
+
+}  // namespace
 
 std::string matrixFigure(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                          const StopRequest& stop) {

@@ -32,12 +32,6 @@ std::string stemOf(const std::string& file) {
   return name.empty() ? file : name;
 }
 
-struct StatusEntry {
-  std::string name;
-  FleetCell cell;
-  bool latency = false;  // its unit is ns (the model's, from the report)
-};
-
 // Gathers the rows as the reports come, and the columns they name.
 class Collector {
  public:
@@ -53,17 +47,16 @@ class Collector {
     }
     node.name = uniqueName(node.host);
     std::vector<std::pair<std::size_t, FleetCell>> passed;
-    std::vector<StatusEntry> statuses;
+    std::vector<EntryDigest> statuses;
     std::map<std::string, std::size_t> seen;
     for (EntryDigest& e : digest.entries) {
-      const std::string testcase = e.testcase.empty() ? e.name : e.testcase;
-      order(testcase);
-      if (++seen[e.name] > 1) continue;  // a repeated key (-t 0 0, a sweep): the first counts
+      order(e.column.testcase);
+      if (++seen[e.column.key] > 1) continue;  // a repeated key (-t 0 0, a sweep): the first counts
       if (e.cell.status == FleetStatus::Passed) {
-        if (!isSelected(e.name, testcase)) continue;
-        passed.emplace_back(column(e, testcase), std::move(e.cell));
+        if (!isSelected(e.column.key, e.column.testcase)) continue;
+        passed.emplace_back(column(e.column), std::move(e.cell));
       } else {
-        statuses.push_back({e.name, std::move(e.cell), e.latency});
+        statuses.push_back(std::move(e));
       }
     }
     for (const auto& [name, count] : seen)
@@ -79,13 +72,9 @@ class Collector {
     // Entries that did not pass and name no column yet (a testcase no node passed) get one of
     // their own when selected.
     for (const auto& node : statuses_)
-      for (const StatusEntry& s : node)
-        if (isSelected(s.name, s.name) && !matchesColumn(s.name)) {
-          EntryDigest e;
-          e.name = s.name;
-          e.latency = s.latency;
-          column(e, s.name);
-        }
+      for (const EntryDigest& s : node)
+        if (isSelected(s.column.key, s.column.key) && !matchesColumn(s.column.key))
+          column({s.column.key, s.column.key, s.column.unit, ""});
     // Columns in the order their testcases first appeared.
     std::vector<std::size_t> byOrder(columns_.size());
     for (std::size_t i = 0; i < byOrder.size(); ++i) byOrder[i] = i;
@@ -101,9 +90,10 @@ class Collector {
       std::vector<FleetCell>& cells = summary_.nodes[n].cells;
       cells.assign(summary_.columns.size(), FleetCell());
       for (auto& [index, cell] : passed_[n]) cells[position[index]] = std::move(cell);
-      for (StatusEntry& s : statuses_[n])
+      for (EntryDigest& s : statuses_[n])
         for (std::size_t c = 0; c < summary_.columns.size(); ++c)
-          if ((summary_.columns[c].testcase == s.name || summary_.columns[c].key == s.name) &&
+          if ((summary_.columns[c].testcase == s.column.key ||
+               summary_.columns[c].key == s.column.key) &&
               cells[c].status == FleetStatus::Missing)
             cells[c] = s.cell;
       passed_[n].clear();
@@ -127,16 +117,16 @@ class Collector {
 
   void order(const std::string& testcase) { order_.emplace(testcase, order_.size()); }
 
-  std::size_t column(const EntryDigest& e, const std::string& testcase) {
-    const auto found = index_.find(e.name);
+  std::size_t column(const FleetColumn& c) {
+    const auto found = index_.find(c.key);
     if (found != index_.end()) {
-      FleetColumn& c = columns_[found->second];
-      if (c.description.empty()) c.description = e.description;
+      FleetColumn& known = columns_[found->second];
+      if (known.description.empty()) known.description = c.description;
       return found->second;
     }
-    order(testcase);
-    columns_.push_back({e.name, testcase, e.latency ? "ns" : "GB/s", e.description});
-    index_.emplace(e.name, columns_.size() - 1);
+    order(c.testcase);
+    columns_.push_back(c);
+    index_.emplace(c.key, columns_.size() - 1);
     return columns_.size() - 1;
   }
 
@@ -153,7 +143,7 @@ class Collector {
   std::map<std::string, std::size_t> index_;
   std::map<std::string, std::size_t> order_;
   std::vector<std::vector<std::pair<std::size_t, FleetCell>>> passed_;
-  std::vector<std::vector<StatusEntry>> statuses_;
+  std::vector<std::vector<EntryDigest>> statuses_;
 };
 
 // One file's digest, or why it has none.

@@ -11,13 +11,15 @@ namespace nvbw::summary {
 
 namespace {
 
+FleetColumn columnOf(const ReportEntry& e, const std::string& key, const std::string& testcase,
+                     bool latency) {
+  return {key, testcase.empty() ? key : testcase, latency ? "ns" : "GB/s",
+          e.description.value_or("")};
+}
+
 // An entry without a matrix to summarize (not passed, or passed without one).
 EntryDigest statusDigest(const ReportEntry& e) {
-  EntryDigest d;
-  d.name = e.name;
-  d.testcase = e.testcase.value_or("");
-  d.latency = e.unit == Unit::Nanoseconds;
-  d.description = e.description.value_or("");
+  EntryDigest d{columnOf(e, e.name, e.testcase.value_or(""), e.unit == Unit::Nanoseconds), {}};
   d.cell.entryStatus = statusName(e.status);
   if (e.status == Status::Passed) {
     d.cell.status = FleetStatus::Passed;
@@ -40,12 +42,11 @@ OrNull cellPeak(const MatrixView& m, std::size_t r, std::size_t c, double value)
 
 EntryDigest matrixDigest(const MatrixView& m) {
   const ReportEntry& e = m.entry();
-  EntryDigest d;
-  d.name = m.key();
   // The three matrices of upstream's stacked entries are of the entry's testcase.
-  d.testcase = m.part().wholeEntry ? e.testcase.value_or("") : e.name;
-  d.latency = m.latency();
-  d.description = e.description.value_or("");
+  EntryDigest d{
+      columnOf(e, m.key(), m.part().wholeEntry ? e.testcase.value_or("") : e.name, m.latency()),
+      {}};
+  const bool latency = m.latency();
   FleetCell& cell = d.cell;
   cell.status = FleetStatus::Passed;
   cell.entryStatus = statusName(Status::Passed);
@@ -56,7 +57,7 @@ EntryDigest matrixDigest(const MatrixView& m) {
       const OrNull v = m.value(r, c);
       if (!v) continue;
       sum += *v;
-      if (!any || (d.latency ? *v > cell.worst : *v < cell.worst)) {
+      if (!any || (latency ? *v > cell.worst : *v < cell.worst)) {
         cell.worst = *v;
         cell.worstRow = static_cast<std::uint32_t>(r);
         cell.worstCol = static_cast<std::uint32_t>(c);
@@ -74,7 +75,7 @@ EntryDigest matrixDigest(const MatrixView& m) {
   if (any) {
     cell.worstCell = cellName(m.part().axes, m.rows(), cell.worstRow, cell.worstCol);
     cell.worstPercentOfPeak = m.percent(cell.worstRow, cell.worstCol);
-    if (anyPeak && !d.latency) cell.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
+    if (anyPeak && !latency) cell.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
   }
   return d;
 }
@@ -139,7 +140,7 @@ ReportDigest digestOf(const Report& r) {
     for (const MatrixPart& part : e.parts) d.entries.push_back(matrixDigest(MatrixView(e, part)));
   }
   for (EntryDigest& e : d.entries)
-    if (const auto found = verdicts.find(e.name);
+    if (const auto found = verdicts.find(e.column.key);
         found != verdicts.end() && e.cell.status == FleetStatus::Passed)
       e.cell.verdicts = found->second;
   if (r.error) d.node.notes.push_back("the run reported an error: " + *r.error);

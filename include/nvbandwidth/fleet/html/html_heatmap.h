@@ -34,6 +34,10 @@ struct HeatmapGrid {
   std::optional<double> lowest, highest;  // over present values
   double labelWidth = 40;                 // px, room for the longest row label
   std::size_t index = 0;                  // the figure's number in the page: unique SVG ids
+  // How many cells are coloured by percent of peak and by value, N/A, and marked so: what the
+  // legend and the notes under the heatmap say.
+  std::size_t byPercent = 0, byValue = 0, na = 0, outliers = 0, compared = 0, below = 0,
+              abovePeak = 0;
 };
 
 // `entry` has a matrix (ReportEntry::matrix()).

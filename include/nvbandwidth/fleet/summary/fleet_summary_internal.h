@@ -12,13 +12,11 @@
 
 namespace nvbw::summary {
 
-// One testcase entry of a report, reduced to what the summary shows: its column's facts and its
-// cell (status, message; passed: SUM, worst cell, percents of peak, the report's own verdicts).
+// One testcase entry of a report, reduced to what the summary shows: its column (key: the matrix
+// key, or the testcase name of an entry without a matrix) and its cell (status, message; passed:
+// SUM, worst cell, percents of peak, the report's own verdicts).
 struct EntryDigest {
-  std::string name;      // matrix key (or testcase name for an entry without a matrix)
-  std::string testcase;  // the testcase it is a matrix of; empty: the name
-  std::string description;
-  bool latency = false;
+  FleetColumn column;
   FleetCell cell;
 };
 
