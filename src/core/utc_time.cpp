@@ -1,5 +1,6 @@
 #include "core/utc_time.h"
 
+#include <cstdint>
 #include <ctime>
 
 namespace nvbw {
@@ -12,6 +13,90 @@ std::string isoUtcSeconds(std::chrono::system_clock::time_point when) {
   // strftime bounds the text by the buffer (the years of a time_t fit 32 bytes).
   if (std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0) return "";
   return text;
+}
+
+namespace {
+
+// Reads an ISO 8601 text from the front: fixed-width digits, one of a set of characters.
+struct TimestampCursor {
+  const std::string& text;
+  std::size_t at = 0;
+
+  std::optional<unsigned> digits(std::size_t count) {
+    if (at + count > text.size()) return std::nullopt;
+    unsigned value = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      const char c = text[at + k];
+      if (c < '0' || c > '9') return std::nullopt;
+      value = value * 10 + static_cast<unsigned>(c - '0');
+    }
+    at += count;
+    return value;
+  }
+  bool literal(const char* options) {
+    if (at < text.size())
+      for (const char* o = options; *o; ++o)
+        if (text[at] == *o) {
+          ++at;
+          return true;
+        }
+    return false;
+  }
+  // ".123" or ",123": the fraction of a second; 0 without one, nullopt for a point without digits.
+  std::optional<double> fraction() {
+    double value = 0.0;
+    if (!literal(".,")) return value;
+    double scale = 0.1;
+    const std::size_t first = at;
+    for (; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, scale /= 10)
+      value += scale * (text[at] - '0');
+    if (at == first) return std::nullopt;
+    return value;
+  }
+  // "Z", or "+hh:mm" / "-hhmm": seconds east of UTC; nullopt for none (a local time of an unknown
+  // zone) or a wrong one.
+  std::optional<std::int64_t> offsetSeconds() {
+    if (literal("Zz")) return 0;
+    if (at >= text.size() || (text[at] != '+' && text[at] != '-')) return std::nullopt;
+    const bool east = text[at++] == '+';
+    const auto hours = digits(2);
+    if (!hours) return std::nullopt;
+    literal(":");
+    const auto minutes = digits(2);
+    if (!minutes || *hours > 23 || *minutes > 59) return std::nullopt;
+    return (east ? 1 : -1) * static_cast<std::int64_t>(*hours * 3600 + *minutes * 60);
+  }
+};
+
+}  // namespace
+
+std::optional<double> parseUtcTimestamp(const std::string& text) {
+  TimestampCursor c{text};
+  const auto year = c.digits(4);
+  if (!year || !c.literal("-")) return std::nullopt;
+  const auto month = c.digits(2);
+  if (!month || !c.literal("-")) return std::nullopt;
+  const auto day = c.digits(2);
+  if (!day || !c.literal("Tt ")) return std::nullopt;
+  const auto hour = c.digits(2);
+  if (!hour || !c.literal(":")) return std::nullopt;
+  const auto minute = c.digits(2);
+  if (!minute || !c.literal(":")) return std::nullopt;
+  const auto second = c.digits(2);
+  if (!second) return std::nullopt;
+  if (*month < 1 || *month > 12 || *hour > 23 || *minute > 59 || *second > 60)  // 60: leap
+    return std::nullopt;
+  const std::optional<double> fraction = c.fraction();
+  const std::optional<std::int64_t> offset = fraction ? c.offsetSeconds() : std::nullopt;
+  if (!offset || c.at != text.size()) return std::nullopt;
+  std::tm date{};
+  date.tm_year = static_cast<int>(*year) - 1900;
+  date.tm_mon = static_cast<int>(*month) - 1;
+  date.tm_mday = static_cast<int>(*day);
+  const std::int64_t midnight = ::timegm(&date);  // a day the month lacks moves to the next one
+  if (date.tm_mday != static_cast<int>(*day)) return std::nullopt;
+  const std::int64_t whole = midnight + *hour * 3600 + *minute * 60 + *second - *offset;
+  return static_cast<double>(whole) + *fraction;
 }
 
 }  // namespace nvbw

@@ -1,9 +1,5 @@
-// The heatmap of one matrix entry: an SVG grid with each cell's value written on it, coloured by
-// the percent of its link's peak where that is known and otherwise by its place in the matrix's
-// range (latency: lower is better); N/A hatched, outliers framed in red, comparison verdicts
-// marked in the corner (SLOWER, FASTER, UNSTABLE, NOISY), BELOW cells of the expectations
-// underlined, cells above their link's peak framed in dashes. The grid's data-* attributes repeat
-// the report's values so tests can check the picture against the JSON.
+// The heatmap of one matrix entry, as docs/output.md ("The HTML page") describes it. The grid's
+// data-* attributes repeat the report's values so tests can check the picture against the JSON.
 #include "fleet/html/html_heatmap.h"
 
 #include <algorithm>

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/utc_time.h"
 #include "fleet/metrics/metrics_exposition.h"
 #include "fleet/metrics/metrics_reading.h"
 
@@ -268,7 +269,7 @@ void addRun(std::vector<GaugeFamily>& out, const Report& report, const Facts& fa
   if (const std::string release = report.release.value_or(""); !release.empty())
     out[BuildInfo].add(
         about.labels({{"release", release}, {"version", version}, {"git_version", gitVersion}}), 1);
-  if (const auto started = metrics::parseUtcTimestamp(report.startedAt.value_or("")))
+  if (const auto started = parseUtcTimestamp(report.startedAt.value_or("")))
     out[RunStart].add(about.labels(), *started);
   if (report.timing && report.timing->wallSeconds)
     out[RunDuration].add(about.labels(), *report.timing->wallSeconds);

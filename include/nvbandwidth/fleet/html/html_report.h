@@ -1,6 +1,5 @@
-// The HTML view of a report: one self-contained page (inline CSS and SVG; no script, no font or
-// anything else from the network) rendered from the Report alone, so that anything it shows can
-// be checked against the report's JSON.
+// The HTML view of a report (docs/output.md, "The HTML page"), rendered from the Report alone, so
+// that anything it shows can be checked against the report's JSON.
 #pragma once
 
 #include <string>

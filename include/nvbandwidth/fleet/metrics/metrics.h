@@ -16,13 +16,9 @@
 namespace nvbw {
 
 // The metrics of a report (a run of this tool or of upstream v0.8, or the output of `--compare
-// -j`), as the model's reader or a run made it. In pieces, in order (joined, they are the file): a
-// large file is written piece by piece and never held whole twice. Memory besides the report: the
-// text (at most kMaxMetricsBytes) and a few hundred bytes per matrix (its cells are read where the
-// report holds them). A report whose cells alone, each with the labels all of its series
-// carry, would take more than kMaxMetricsBytes is refused before anything is made; one that gets
-// there on the way as soon as it does. `stop` is asked before each row of cells and every 256
-// compared cells. Throws MetricsTooLarge or Interrupted.
+// -j`), in pieces that joined are the file, so that a large file is never held whole twice; its
+// memory and when it is refused: tests/metrics/README.md, "Hostile reports". `stop` is asked
+// before each row of cells and every 256 compared cells. Throws MetricsTooLarge or Interrupted.
 std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop);
 
 namespace metrics {

@@ -12,9 +12,8 @@
 
 namespace nvbw {
 
-// The largest metrics text: as large as the largest report read (kMaxReportBytes). A real 64-GPU
-// report of 59 MB gives 48 MB; only a hostile one gets near (upstream's string cells take 4 bytes
-// of a report and about 150 of metrics, and every series repeats the host and GPU names).
+// The largest metrics text: as large as the largest report read (kMaxReportBytes); why only a
+// hostile report gets near: tests/metrics/README.md, "Hostile reports".
 inline constexpr std::size_t kMaxMetricsBytes = 256u << 20;
 
 // The metrics of a report would be larger than kMaxMetricsBytes.
@@ -36,10 +35,6 @@ std::string metricsLabelValue(const std::string& value);
 // "1e+20"), independent of the locale. `value` must be finite.
 std::string metricsNumber(double value);
 
-// Seconds since the Unix epoch of an ISO 8601 date and time with a zone: "2026-12-01T12:34:56Z",
-// "...56.250Z", "...56+02:00". nullopt for anything else (no zone, an impossible date).
-std::optional<double> parseUtcTimestamp(const std::string& text);
-
 struct MetricLabel {
   const char* name;   // a valid label name, [a-zA-Z_][a-zA-Z0-9_]*
   std::string value;  // raw; escaped when written; an empty value is not written
@@ -50,10 +45,9 @@ using MetricLabels = std::vector<MetricLabel>;
 // one file draws on one budget of bytes (`budget`, which must outlive it).
 class GaugeFamily {
  public:
-  // `mayRepeat`: the caller cannot rule out giving one label set twice. Such a family remembers
-  // its label sets, and a set given again gets a label duplicate="2", "3", ..., so that the file
-  // stays valid and no value is lost. The other families' label sets are distinct by
-  // construction (metrics.cpp), and remembering them would double the memory of the largest.
+  // `mayRepeat`: the caller cannot rule out giving one label set twice; such a family remembers
+  // its label sets and marks a repeated one duplicate="2", "3", ... The others' sets are
+  // distinct by construction (metrics.cpp), and remembering them would double the largest.
   GaugeFamily(std::string name, std::string help, std::size_t& budget, bool mayRepeat = false);
   // Adds one sample; a value that is not finite is left out. Throws MetricsTooLarge when the
   // budget would be exceeded.

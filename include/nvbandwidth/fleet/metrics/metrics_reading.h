@@ -114,10 +114,9 @@ struct LeastSize {
   std::size_t bytes = 0;  // at least this many bytes of value series for them
 };
 
-// Each cell with a value is one value series whose labels hold at least what every cell of its
-// matrix carries (host, testcase, size), and, by the matrix's layout, its positions (one digit at
-// least) and the shortest GPU model and UUID its GPUs can have; its value is one digit at least.
-// Of the report's entries as they are, before their matrices are laid out:
+// Each cell with a value is one value series with at least the labels tests/metrics/README.md
+// ("Hostile reports") lists and a one-digit value. Of the entries before their matrices are laid
+// out:
 LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Facts& facts);
 // Of the matrices read, with their layouts:
 LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts);

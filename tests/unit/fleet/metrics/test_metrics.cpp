@@ -28,7 +28,6 @@ namespace test_metrics {
 
 using metrics::metricsLabelValue;
 using metrics::metricsNumber;
-using metrics::parseUtcTimestamp;
 using nlohmann::json;
 using test::kGolden;
 using test::readFile;
@@ -791,21 +790,6 @@ TEST(Metrics, NonFiniteValuesAreNeverWritten) {
   EXPECT_EQ(text.find("nvbandwidth_bandwidth_of_peak_ratio"), std::string::npos);
   EXPECT_NE(text.find("testcase=\"device_local_copy\"} " + bps(3) + "\n"),
             std::string::npos);  // cells' sum
-}
-
-TEST(Metrics, StartTimesAreIso8601WithAZone) {
-  EXPECT_EQ(parseUtcTimestamp("1970-01-01T00:00:00Z"), 0.0);
-  EXPECT_EQ(parseUtcTimestamp("2026-12-01T12:34:56Z"), 1796128496.0);
-  EXPECT_EQ(parseUtcTimestamp("2026-12-01T12:34:56.25Z"), 1796128496.25);
-  EXPECT_EQ(parseUtcTimestamp("2026-12-01T14:34:56+02:00"), 1796128496.0);
-  EXPECT_EQ(parseUtcTimestamp("2026-12-01T07:04:56-0530"), 1796128496.0);
-  EXPECT_EQ(parseUtcTimestamp("2028-02-29T00:00:00Z"), 1835395200.0);
-  EXPECT_EQ(parseUtcTimestamp("1969-12-31T23:59:59Z"), -1.0);
-  for (const char* bad :
-       {"", "2026-12-01T12:34:56", "2026-12-01", "2027-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
-        "2026-12-01T24:00:00Z", "2026-12-01T12:34:56Zjunk", "2026-12-01T12:34:56.Z",
-        "26-12-01T12:34:56Z", "2026-12-01T12:34:56+2"})
-    EXPECT_EQ(parseUtcTimestamp(bad), std::nullopt) << bad;
 }
 
 // ---- Real reports ----
