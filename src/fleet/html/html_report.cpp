@@ -27,8 +27,8 @@ void checkShown(const Report& report) {
 }
 
 // 13000 -> "13.0 (13000)": the integer is 1000 * major + 10 * minor.
-std::string cudaVersionText(const std::optional<std::uint64_t>& version) {
-  if (!version || *version == 0) return shown(version);
+std::optional<std::string> cudaVersionText(const std::optional<std::uint64_t>& version) {
+  if (!version || *version == 0) return textIfAny(version);
   const std::uint64_t v = *version;
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) + " (" + std::to_string(v) +
          ")";
@@ -44,15 +44,12 @@ std::string versionTable(const Report& r) {
       factRow("Version", shown(r.version)) + factRow("Git version", shown(r.gitVersion));
   // The release of the build that wrote the report (none in upstream's or older builds').
   if (const auto release = textIfAny(r.release)) rows += factRow("Release", *release);
-  const std::optional<std::string> facts[] = {
-      textIfAny(r.schemaVersion),
-      textIfAny(r.cudaRuntimeVersion) ? cudaVersionText(r.cudaRuntimeVersion)
-                                      : std::optional<std::string>(),
-      textIfAny(r.cudaDriverVersion) ? cudaVersionText(r.cudaDriverVersion)
-                                     : std::optional<std::string>(),
-      textIfAny(r.driverVersion),
-      textIfAny(r.mpiVersion),
-      textIfAny(r.memorySharing)};
+  const std::optional<std::string> facts[] = {textIfAny(r.schemaVersion),
+                                              cudaVersionText(r.cudaRuntimeVersion),
+                                              cudaVersionText(r.cudaDriverVersion),
+                                              textIfAny(r.driverVersion),
+                                              textIfAny(r.mpiVersion),
+                                              textIfAny(r.memorySharing)};
   const char* names[] = {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
                          keys::kDriverVersion, keys::kMpiVersion,         keys::kMemorySharing};
   for (std::size_t i = 0; i < std::size(names); ++i)

@@ -214,11 +214,9 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
         c < it->second[n - 1]->view.cols()) {
       s = cellSubject(*it->second[n - 1], r, c, facts);
     } else {
-      s.host = facts.hostname;
-      s.testcase = name;
+      s = entrySubject(facts, name, "", n);
       s.row = std::to_string(r);
       s.col = std::to_string(c);
-      s.repeat = repeatText(n);
     }
     const std::string verdict = cell.verdict.value_or("");
     if (!verdict.empty()) {
@@ -235,8 +233,7 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
           std::pair{UnstableLimit, Percent{&ComparedCellRecord::unstableLimitPercent}}})
       if (const std::optional<double>& value = cell.*member) out[family].add(s.labels(), *value);
   }
-  Subject run;
-  run.host = facts.hostname;
+  const Subject run = entrySubject(facts);
   for (const char* v : kKnownVerdicts)
     out[VerdictCells].add(run.labels({{"verdict", v}}), counts[v]);
   for (const auto& [verdict, count] : counts)
@@ -251,8 +248,7 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
 }
 
 void addRun(std::vector<GaugeFamily>& out, const Report& report, const Facts& facts, bool isRun) {
-  Subject about;
-  about.host = facts.hostname;
+  const Subject about = entrySubject(facts);
   const std::optional<SettingsRecord>& settings = report.settings;
   const std::string version = report.version.value_or("");
   const std::string gitVersion = report.gitVersion.value_or("");
@@ -308,14 +304,9 @@ std::vector<std::string> metrics::metricsPiecesWithin(const Report& report, std:
   const Entries entries = isRun ? readEntries(*report.testcases) : Entries{};
   refuseIfOver(leastMetricsBytes(entries, facts), maxBytes);
   addRun(out, report, facts, isRun);
-  for (const StatusView& s : entries.statuses) {
-    Subject about;
-    about.host = facts.hostname;
-    about.testcase = s.key;
-    about.bufferMiB = s.bufferMiB;
-    about.repeat = repeatText(s.occurrence);
-    out[TestcaseStatus].add(about.labels({{"status", s.status}}), 1);
-  }
+  for (const StatusView& s : entries.statuses)
+    out[TestcaseStatus].add(
+        entrySubject(facts, s.key, s.bufferMiB, s.occurrence).labels({{"status", s.status}}), 1);
   for (const MetricMatrix& m : entries.matrices) addMatrix(out, m, facts, stop);
   if (report.comparison) addComparison(out, *report.comparison, entries, facts, stop);
   std::vector<std::string> pieces;

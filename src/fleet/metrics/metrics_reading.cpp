@@ -201,17 +201,18 @@ MetricLabels Subject::labels(MetricLabels extra) const {
   return l;
 }
 
-std::string repeatText(std::size_t occurrence) {
-  return occurrence > 1 ? std::to_string(occurrence) : "";
+Subject entrySubject(const Facts& facts, const std::string& key, const std::string& bufferMiB,
+                     std::size_t occurrence) {
+  Subject s;
+  s.host = facts.hostname;
+  s.testcase = key;
+  s.bufferMiB = bufferMiB;
+  s.repeat = occurrence > 1 ? std::to_string(occurrence) : "";
+  return s;
 }
 
 Subject matrixSubject(const MetricMatrix& m, const Facts& facts) {
-  Subject s;
-  s.host = facts.hostname;
-  s.testcase = m.key();
-  s.bufferMiB = m.bufferMiB;
-  s.repeat = repeatText(m.occurrence);
-  return s;
+  return entrySubject(facts, m.key(), m.bufferMiB, m.occurrence);
 }
 
 namespace {

@@ -270,6 +270,19 @@ std::string mediansHtml(const FleetSummary& s) {
                              element("table", attr("class", "medians"), rows)));
 }
 
+// <li>: a node or file in monospace, then what is said of it.
+std::string namedItem(const std::string& name, const std::string& text) {
+  return element("li", "",
+                 textElement("span", attr("class", "mono"), name) +
+                     textElement("span", "", ": " + text));
+}
+
+std::string listSection(const char* id, const std::string& title, const std::string& items) {
+  if (items.empty()) return "";
+  return element("section", attr("id", id),
+                 textElement("h2", "", title) + element("ul", "", items));
+}
+
 // Per node: its testcases of `status`, or (`notes`) its notes.
 std::string listHtml(const FleetSummary& s, const char* id, const std::string& title,
                      FleetStatus status, bool notes = false) {
@@ -279,24 +292,15 @@ std::string listHtml(const FleetSummary& s, const char* id, const std::string& t
     if (names.empty()) continue;
     std::string joined;
     for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
-    items += element("li", "",
-                     textElement("span", attr("class", "mono"), n.name) +
-                         textElement("span", "", ": " + joined));
+    items += namedItem(n.name, joined);
   }
-  if (items.empty()) return "";
-  return element("section", attr("id", id),
-                 textElement("h2", "", title) + element("ul", "", items));
+  return listSection(id, title, items);
 }
 
 std::string unreadableHtml(const FleetSummary& s) {
-  if (s.unreadable.empty()) return "";
   std::string items;
-  for (const UnreadableReport& u : s.unreadable)
-    items += element("li", "",
-                     textElement("span", attr("class", "mono"), u.file) +
-                         textElement("span", "", ": " + u.reason));
-  return element("section", attr("id", "unreadable"),
-                 textElement("h2", "", "Unreadable reports") + element("ul", "", items));
+  for (const UnreadableReport& u : s.unreadable) items += namedItem(u.file, u.reason);
+  return listSection("unreadable", "Unreadable reports", items);
 }
 
 std::string headerHtml(const FleetSummary& s) {

@@ -95,9 +95,10 @@ struct Subject {
   MetricLabels labels(MetricLabels extra = {}) const;
 };
 
-// "" for the first occurrence, else its number.
-std::string repeatText(std::size_t occurrence);
-// The matrix as a whole: host, testcase, size, repeat.
+// An entry or matrix as a whole: the report's host, its key, size and (from the second
+// occurrence of the key and size on) repeat.
+Subject entrySubject(const Facts& facts, const std::string& key = "",
+                     const std::string& bufferMiB = "", std::size_t occurrence = 1);
 Subject matrixSubject(const MetricMatrix& m, const Facts& facts);
 // One cell, by the matrix's layout.
 Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, const Facts& facts);
