@@ -20,12 +20,6 @@ namespace {
 
 using namespace html;
 
-// A report of a run, or of `--compare` alone, rather than of nothing at all.
-void checkShown(const Report& report) {
-  if (!report.testcases && !report.comparison)
-    throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
-}
-
 // 13000 -> "13.0 (13000)": the integer is 1000 * major + 10 * minor.
 std::optional<std::string> cudaVersionText(const std::optional<std::uint64_t>& version) {
   if (!version || *version == 0) return textIfAny(version);
@@ -213,7 +207,8 @@ std::string pageTitle(const Report& r) {
 }  // namespace
 
 std::string renderHtmlReport(const Report& report, const StopRequest& stop) {
-  checkShown(report);
+  if (!report.testcases && !report.comparison)  // of a run, or of `--compare` alone
+    throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
   return page(pageTitle(report), reportStyleSheet(), pageBody(report, stop));
 }
 

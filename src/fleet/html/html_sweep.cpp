@@ -174,8 +174,6 @@ std::optional<Point> largestSize(const std::vector<Point>& points) {
   return points.back();
 }
 
-std::string unitOf(const SweepSeriesRecord& series) { return shown(series.unitText); }
-
 std::string ninetyPercentMark(const Axes& a, const SweepSeriesRecord& series,
                               const std::vector<Point>& points) {
   const auto& size = series.sizeReaching90;
@@ -192,10 +190,9 @@ std::string ninetyPercentMark(const Axes& a, const SweepSeriesRecord& series,
                            right ? "end" : "start", attr("fill", kMarkColour)));
 }
 
-std::string sweepChart(const std::vector<std::uint64_t>& sizes, const SweepSeriesRecord& series) {
-  const std::vector<Point> points = pointsOf(sizes, series);
+std::string sweepChart(const std::vector<Point>& points, const SweepSeriesRecord& series) {
   const Axes a = axesFor(points);
-  const std::string unit = unitOf(series);
+  const std::string unit = shown(series.unitText);
   std::string inner = emptyElement("rect", attr("x", number(kLeft)) + attr("y", number(kTop)) +
                                                attr("width", number(kWidth - kLeft - kRight)) +
                                                attr("height", number(kHeight - kTop - kBottom)) +
@@ -216,7 +213,7 @@ std::string sweepChart(const std::vector<std::uint64_t>& sizes, const SweepSerie
 std::string chartCaption(const SweepSeriesRecord& series, const std::vector<Point>& points) {
   const std::string& name = series.name;
   const std::string testcase = shown(series.testcase);
-  const std::string unit = unitOf(series);
+  const std::string unit = shown(series.unitText);
   std::string text = name + (testcase == name ? "" : " (testcase " + testcase + ")") + ": ";
   if (const auto reference = largestSize(points))
     text += "SUM " + fixed(*reference->sum, 2) + " " + unit + " at the largest size, " +
@@ -231,9 +228,10 @@ std::string chartCaption(const SweepSeriesRecord& series, const std::vector<Poin
 }
 
 std::string chartFigure(const std::vector<std::uint64_t>& sizes, const SweepSeriesRecord& series) {
+  const std::vector<Point> points = pointsOf(sizes, series);
   return element("figure", attr("class", "sweep-chart"),
-                 sweepChart(sizes, series) +
-                     textElement("figcaption", "", chartCaption(series, pointsOf(sizes, series))));
+                 sweepChart(points, series) +
+                     textElement("figcaption", "", chartCaption(series, points)));
 }
 
 }  // namespace

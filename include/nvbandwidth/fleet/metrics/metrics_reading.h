@@ -40,7 +40,7 @@ Facts readFacts(const Report& report);
 
 // ---- Matrices and entries ----
 
-// How rows and columns become labels (metrics.h says which axes get which).
+// How rows and columns become labels (tests/metrics/README.md, "Labels").
 enum class Layout {
   HostByGpu,       // 1 row, the CPU; columns: gpu
   GpuByPeer,       // rows: gpu (issuing), columns: peer (whose memory)
