@@ -18,10 +18,6 @@ using namespace html;
 // A cell this much worse than its group's median (percent) or more takes the palette's far end.
 constexpr double kHeatSpanPercent = 25.0;
 
-std::string countText(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 const char* styleSheet() {
   return R"(
 body { font-family: system-ui, sans-serif; margin: 16px 24px; color: #1a1a1a;
@@ -67,10 +63,6 @@ Rgb heatColour(double worsePercent, bool latency) {
   return paletteColour(1.0 - std::clamp(deficit / kHeatSpanPercent, 0.0, 1.0));
 }
 
-std::string valueHtml(double value, const FleetColumn& column) {
-  return fixed(value, 2) + " " + column.unit;
-}
-
 std::string percentText(const std::optional<double>& p) {
   return p ? fixed(*p, 1) + "%" : std::string("unknown");
 }
@@ -89,9 +81,9 @@ std::string tooltip(const FleetNode& node, const FleetColumn& column, const Flee
     break;
   }
   if (!cell.hasValues) return t + "passed without values";
-  t += "SUM " + valueHtml(cell.sum, column) + " (" + percentText(cell.sumPercentOfMedian) +
+  t += "SUM " + valueText(cell.sum, column) + " (" + percentText(cell.sumPercentOfMedian) +
        " of median" + (cell.sumFlagged ? ", flagged" : "") + "); worst " +
-       valueHtml(cell.worst, column) + " at " + cell.worstCell + " (" +
+       valueText(cell.worst, column) + " at " + cell.worstCell + " (" +
        percentText(cell.worstPercentOfMedian) + " of median" +
        (cell.worstFlagged ? ", flagged" : "") + ")";
   if (cell.percentOfPeak) t += "; SUM " + fixed(*cell.percentOfPeak, 1) + "% of peak";
@@ -208,14 +200,14 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
                                (cell.message.empty() ? "" : ": " + cell.message));
     if (cell.worstFlagged)
       items += textElement("li", "",
-                           column.key + ": worst cell " + valueHtml(cell.worst, column) + " (" +
+                           column.key + ": worst cell " + valueText(cell.worst, column) + " (" +
                                cell.worstCell + ") is " + percentText(cell.worstPercentOfMedian) +
                                " of the median " + fixed(st.worstMedian, 2) + " (band " +
                                fixed(st.worstBandPercent, 1) + "%)");
     if (cell.sumFlagged)
       items +=
           textElement("li", "",
-                      column.key + ": SUM " + valueHtml(cell.sum, column) + " is " +
+                      column.key + ": SUM " + valueText(cell.sum, column) + " is " +
                           percentText(cell.sumPercentOfMedian) + " of the median " +
                           fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) + "%)");
     if (cell.verdicts.failed())
@@ -256,10 +248,10 @@ std::string mediansHtml(const FleetSummary& s) {
         continue;
       }
       cells += textElement("td", attr("class", "num"),
-                           valueHtml(st.sumMedian, s.columns[c]) + " (" +
+                           valueText(st.sumMedian, s.columns[c]) + " (" +
                                fixed(st.sumBandPercent, 1) + "%)") +
                textElement("td", attr("class", "num"),
-                           valueHtml(st.worstMedian, s.columns[c]) + " (" +
+                           valueText(st.worstMedian, s.columns[c]) + " (" +
                                fixed(st.worstBandPercent, 1) + "%)");
     }
     rows += element("tr", "", cells);
@@ -311,12 +303,12 @@ std::string headerHtml(const FleetSummary& s) {
       textElement("h1", "", "nvbandwidth fleet summary") +
           element("p", attr("class", "summary-line"),
                   textElement("span", "",
-                              "Summary: " + countText(s.nodes.size(), "node", "nodes") + ", ") +
+                              "Summary: " + plural(s.nodes.size(), "node", "nodes") + ", ") +
                       textElement("span", attr("class", "flagged-count"),
                                   std::to_string(s.flaggedNodes()) + " flagged") +
                       textElement("span", "",
                                   ", " + std::to_string(s.unreadable.size()) + " unreadable (" +
-                                      countText(s.reports, "report", "reports") + " read).")) +
+                                      plural(s.reports, "report", "reports") + " read).")) +
           textElement(
               "p", attr("class", "rule"),
               "A node is flagged for a testcase when its SUM or its worst cell (lowest "

@@ -45,6 +45,14 @@ std::string flagRuleText(const std::string& worse) {
          std::to_string(kFleetMinGroupNodes) + " nodes are not judged.";
 }
 
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string valueText(double value, const FleetColumn& column) {
+  return fixed(value, 2) + " " + column.unit;
+}
+
 const char* cellMark(const FleetCell& cell, bool latency) {
   switch (cell.status) {
   case FleetStatus::Failed:

@@ -20,10 +20,6 @@ std::string escaped(const std::string& text, std::size_t maxChars = 300) {
   return escapeForTerminal(text, maxChars);
 }
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string padRight(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
@@ -34,10 +30,6 @@ std::string tableName(const std::string& name, std::size_t width) {
   std::string text = escaped(name, 200);
   if (text.size() > width) text = text.substr(0, width - 1) + "~";
   return text;
-}
-
-std::string valueText(double value, const FleetColumn& column) {
-  return fixed(value, 2) + " " + column.unit;
 }
 
 // One cell of the table: the worse percent of median, and a mark.

@@ -59,6 +59,12 @@ std::string flagRuleText(const std::string& worse);
 // not say.
 std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col);
 
+// "1 node", "3 nodes".
+std::string plural(std::size_t n, const char* one, const char* many);
+
+// "20830.00 GB/s": a value of `column` as both views write it.
+std::string valueText(double value, const FleetColumn& column);
+
 // What a cell of the table shows when it has no percent: ERR failed, W waived, - missing, . no
 // value; nullptr for a passed cell with a value.
 const char* cellMark(const FleetCell& cell, bool latency);
