@@ -126,19 +126,6 @@ std::string textOf(const std::optional<double>& value) {
 }
 std::string textOf(const std::optional<std::string>& value) { return value.value_or("unknown"); }
 
-namespace {
-
-template <typename T> std::string joined(const std::vector<T>& values) {
-  std::string text;
-  for (const T& v : values) text += (text.empty() ? "" : ", ") + textOf(v);
-  return text;
-}
-
-}  // namespace
-
-std::string textOf(const std::vector<std::string>& values) { return joined(values); }
-std::string textOf(const std::vector<std::uint64_t>& values) { return joined(values); }
-
 std::string fixedOr(const std::optional<double>& field, int decimals) {
   return field ? fixed(*field, decimals) : shown(field);
 }

@@ -58,8 +58,11 @@ std::string textOf(std::uint64_t value);
 std::string textOf(std::int64_t value);
 std::string textOf(const std::optional<double>& value);       // null: "unknown"
 std::string textOf(const std::optional<std::string>& value);  // null: "unknown"
-std::string textOf(const std::vector<std::string>& values);
-std::string textOf(const std::vector<std::uint64_t>& values);
+template <typename T> std::string textOf(const std::vector<T>& values) {
+  std::string text;
+  for (const T& v : values) text += (text.empty() ? "" : ", ") + textOf(v);
+  return text;
+}
 
 // A record's field as text; nullopt when the record has none.
 template <typename T> std::optional<std::string> textIfAny(const std::optional<T>& field) {
