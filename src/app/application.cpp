@@ -87,8 +87,9 @@ class CheckedOutput final : public Output {
   void globalError(const std::string& message, const std::string& detail) override {
     inner_.globalError(message, detail);
   }
-  void sweepFinished(const SweepTable& table) override {
-    inner_.sweepFinished(table);
+  void sweepFinished(const std::string& testcase,
+                     const std::vector<std::uint64_t>& sizesMiB) override {
+    inner_.sweepFinished(testcase, sizesMiB);
     checkWritable(out_, "output");
   }
   void finish(const RunEnd& end) override { inner_.finish(end); }
@@ -151,24 +152,25 @@ class RunCommand {
   RunCommand(const Options& options, AppContext& ctx, CommandFiles& files)
       : options_(options), ctx_(ctx), files_(files) {
     const OutputSettings settings{options.verbose, options.perfFormatter, options.compat};
-    // The run's Report: what -j prints at the end, what --baseline and --expect judge once the
-    // run has finished, and what --html, --metrics and --output write. Text streams as it goes.
-    report_ = std::make_unique<ReportBuilder>(settings);
-    std::vector<Output*> views = {report_.get()};
+    // The text streams as the Report grows: each testcase's entries print once appended.
+    std::vector<ReportView*> views;
     if (!options.json) {
-      printed_ = makeTextOutput(ctx.out, ctx.err, settings);
+      printed_ = makeTextView(ctx.out, ctx.err, settings);
       views.push_back(printed_.get());
     }
     // --output as text: the report as printed, its end-of-run lines (stderr's) included.
     if (files.output && files.outputFormat == ReportFormat::Text) {
-      outputText_ = makeTextOutput(outputCopy_, outputCopy_, settings);
+      outputText_ = makeTextView(outputCopy_, outputCopy_, settings);
       views.push_back(outputText_.get());
     }
     if (ctx.errIsTerminal && !options.noProgress)
       progress_ = std::make_unique<ProgressDisplay>(ctx.err);
-    output_ = std::make_unique<FanOutput>(std::move(views), [this] {
+    views_ = std::make_unique<FanView>(std::move(views), [this] {
       if (progress_) progress_->clear();
     });
+    // The run's Report: what -j prints at the end, what --baseline and --expect judge once the
+    // run has finished, and what --html, --metrics and --output write.
+    report_ = std::make_unique<ReportBuilder>(settings, views_.get());
   }
 
   int execute(const std::vector<TestcaseDef>& registry, const std::vector<Selection>& selection);
@@ -223,12 +225,12 @@ class RunCommand {
   const Options& options_;
   AppContext& ctx_;
   CommandFiles& files_;
-  std::unique_ptr<Output> printed_;  // the text, streamed (none with -j)
-  std::unique_ptr<ReportBuilder> report_;
+  std::unique_ptr<ReportView> printed_;  // the text, streamed (none with -j)
   std::ostringstream outputCopy_;
-  std::unique_ptr<Output> outputText_;
+  std::unique_ptr<ReportView> outputText_;
   std::unique_ptr<ProgressDisplay> progress_;
-  std::unique_ptr<Output> output_;
+  std::unique_ptr<FanView> views_;
+  std::unique_ptr<ReportBuilder> report_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   // Measures suspect testcases again with the run's loop request and executor (set while they
   // exist: from the start of the testcase loop to the end of the report).
@@ -238,14 +240,14 @@ class RunCommand {
 int RunCommand::startupFailed(RunHeader h, const std::string& why, const std::string& detail) {
   h.gpusOpened = false;
   h.system.driverVersion = readDriverVersion();  // the kernel driver may be there without GPUs
-  output_->header(h);
+  report_->header(h);
   return stoppedBeforeTestcases("cannot start: " + why, detail);
 }
 
 // The report ends with the error, and --output, --html and --metrics are written all the same:
 // a nightly job's files must say that the run failed, not keep the last healthy ones in place.
 int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::string& detail) {
-  output_->globalError(error, detail);
+  report_->globalError(error, detail);
   report_->finish(RunEnd{});
   if (outputText_) outputText_->finish(RunEnd{});
   printEnd(RunEnd{});
@@ -315,7 +317,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
       chooseSchedule(options_.schedule, platform->topology(), ctx_.comm ? *ctx_.comm : alone);
   const HostMemoryChoice host = hostMemoryChoice(options_);
   addRunNotes(h, schedule, host);
-  output_->header(h);
+  report_->header(h);
   checkWritable(ctx_.out, "output");
 
   ExecHooks hooks;
@@ -329,7 +331,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
     return stoppedBeforeTestcases(e.what(), errorDetail(e));
   }
   // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
-  CheckedOutput checked(*output_, ctx_.out);
+  CheckedOutput checked(*report_, ctx_.out);
   const LoopRequest request{registry,
                             selection,
                             platform->topology(),
@@ -359,7 +361,7 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
       executor.phaseTimes(), executor.memoryStats(), executor.operationCounts()};
   if (summary.processesLost)
-    output_->globalError(summary.processesLost->message, summary.processesLost->detail);
+    report_->globalError(summary.processesLost->message, summary.processesLost->detail);
   int status = summary.errors > 0 || summary.processesLost ? kExitFailure : kExitOk;
   if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
   return finishViews(end, status);

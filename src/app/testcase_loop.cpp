@@ -222,7 +222,6 @@ bool waived(const TestcaseDef& def, const BuiltPlan& built, const LoopRequest& r
 // Every size of the sweep for one testcase, then its table.
 bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& loop,
               Output& output) {
-  SweepTable table{def.key, request.sweepSizesMiB, {}};
   bool goOn = true;
   for (std::uint64_t size : request.sweepSizesMiB) {
     if (loop.stopRequested()) {
@@ -233,10 +232,9 @@ bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& 
     LoopRequest sized = request;
     sized.bufferBytes = static_cast<std::size_t>(size) * 1048576u;
     goOn = loop.runOne(def, buildPlan(def, sized), sized.bufferBytes, size, result);
-    table.results.push_back(std::move(result));
     if (!goOn) break;
   }
-  output.sweepFinished(table);
+  output.sweepFinished(def.key, request.sweepSizesMiB);
   return goOn;
 }
 

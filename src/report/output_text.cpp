@@ -11,38 +11,12 @@
 #include "core/format.h"
 #include "core/say_line.h"
 #include "report/listing.h"
-#include "report/output.h"
-#include "report/peak_assessment.h"
-#include "report/report_entries.h"
 #include "report/report_text.h"
+#include "report/sweep.h"
 #include "report/text_format.h"
 
 namespace nvbw {
 namespace {
-
-std::string verboseSummary(const MatrixResult& m) {
-  const auto lo = m.min();
-  const auto hi = m.max();
-  const auto avg = m.average();
-  if (!lo || !hi || !avg) return "";  // no present cell: nothing meaningful to print
-  return "MIN " + m.spec.key + " " + fixed(*lo) + "\nMAX " + m.spec.key + " " + fixed(*hi) +
-         "\nAVG " + m.spec.key + " " + fixed(*avg) + "\n";
-}
-
-// The -v sample lines, measurement by measurement: per sample, each reported series.
-std::string sampleLines(const std::vector<MeasurementRecord>& records) {
-  std::string text;
-  for (const MeasurementRecord& r : records) {
-    std::size_t samples = 0;
-    for (const SampleSeries& s : r.series) samples = std::max(samples, s.samples.size());
-    for (std::size_t k = 0; k < samples; ++k)
-      for (const SampleSeries& s : r.series)
-        if (k < s.samples.size())
-          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " + fixed(s.samples[k]) +
-                  " " + unitName(s.unit) + "\n";
-  }
-  return text;
-}
 
 // Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
 // padded to the width of the largest; then how the processes share memory (ours).
@@ -88,13 +62,12 @@ std::string systemBlock(const SystemFacts& info, CompatMode compat) {
   return text + "\n";
 }
 
-class TextOutput : public Output {
+class TextView : public ReportView {
  public:
-  TextOutput(std::ostream& out, std::ostream& err, OutputSettings settings)
+  TextView(std::ostream& out, std::ostream& err, const OutputSettings& settings)
       : out_(out), err_(err), settings_(settings) {}
 
   void header(const RunHeader& header) override {
-    statistic_ = header.settings.statistic;
     sweep_ = !header.settings.sweepSizesMiB.empty();
     // Upstream v0.10's notice, verbatim, before anything else (no known client reads stdout
     // before the first Running line; Google's CI for a confidential VM asserts it).
@@ -117,40 +90,32 @@ class TextOutput : public Output {
     out_ << "Running " << key << ".\n" << std::flush;
   }
 
-  void testcaseFinished(const TestcaseResult& result) override {
-    warnAbovePeak(result);
-    if (result.sweepSizeMiB) {
+  void testcaseFinished(const std::vector<const ReportEntry*>& entries) override {
+    if (entries.empty()) return;
+    const ReportEntry& first = *entries.front();
+    for (const ReportEntry* e : entries) toPerson(abovePeakWarnings(*e));
+    if (first.bufferSizeMiB) {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
-      if (result.status == Status::Error)
-        toPerson("ERROR: " + result.message + " (buffer size " +
-                 std::to_string(*result.sweepSizeMiB) + " MiB)\n" + detailLine(result.detail));
+      if (first.status == Status::Error)
+        toPerson("ERROR: " + first.error.value_or("") + " (buffer size " +
+                 std::to_string(*first.bufferSizeMiB) + " MiB)\n" + detailLine(first));
       return;
     }
-    switch (result.status) {
-    case Status::Passed: {
-      if (settings_.verbose) out_ << sampleLines(result.measurements);
-      // Each matrix printed from its entry of the Report, as --from prints a saved one.
-      const std::vector<ReportEntry> entries = entriesOf(result, false, statistic_);
-      for (std::size_t i = 0; i < result.matrices.size(); ++i) {
-        const bool last = i + 1 == result.matrices.size();
-        out_ << matrixText(MatrixView(entries.at(i), entries.at(i).parts.at(0)), form(),
-                           last ? &result.name : nullptr)
-             << verboseBlocks(result.matrices[i]) << "\n";
-        toPerson(noisyCellsNote(result.matrices[i]) + outlierNotes(result.matrices[i]));
-      }
+    switch (first.status) {
+    case Status::Passed:
+      printMatrices(entries);
       break;
-    }
     case Status::Waived:
-      out_ << waivedLine(result.name, result.message, settings_.compat);
+      out_ << waivedLine(first.name, first.waiveReason.value_or(""), settings_.compat);
       // v0.10's line has the reason; v0.8's, upstream's, has none: it goes to stderr.
       if (settings_.compat != CompatMode::V0_10)
-        toPerson("NOTE: " + result.name + " waived: " + result.message + "\n");
+        toPerson("NOTE: " + first.name + " waived: " + first.waiveReason.value_or("") + "\n");
       break;
     case Status::Error:
-      if (isUpstreamSelectionError(result.message))
-        out_ << "ERROR: " << result.message << "\n";
+      if (isUpstreamSelectionError(first.error.value_or("")))
+        out_ << "ERROR: " << *first.error << "\n";
       else
-        toPerson("ERROR: " + result.message + "\n" + detailLine(result.detail));
+        toPerson("ERROR: " + first.error.value_or("") + "\n" + detailLine(first));
       break;
     case Status::Running:  // never a finished testcase's
       break;
@@ -158,9 +123,10 @@ class TextOutput : public Output {
     out_ << std::flush;
   }
 
-  void sweepFinished(const SweepTable& table) override {
-    out_ << sweepText(table, settings_.verbose);
-    toPerson(sweepNotes(table));
+  void sweepFinished(const SweepEntries& entries,
+                     const std::vector<std::uint64_t>& sizesMiB) override {
+    out_ << sweepText(entries, sizesMiB, settings_.verbose);
+    toPerson(sweepNotes(entries, sizesMiB));
     out_ << std::flush;
   }
 
@@ -187,20 +153,17 @@ class TextOutput : public Output {
   }
 
  private:
-  TextForm form() const { return {settings_.compat, settings_.perfFormatter}; }
+  TextForm form() const { return {settings_.compat, settings_.perfFormatter, settings_.verbose}; }
 
-  // -v: after a matrix's SUM line, MIN/MAX/AVG, the percents of peak and each cell's statistics.
-  std::string verboseBlocks(const MatrixResult& m) const {
-    if (!settings_.verbose) return "";
-    return verboseSummary(m) + percentOfPeakBlock(m) + cellStatisticsBlock(m, statistic_);
-  }
-
-  // Cells above their link's peak, in words of ours (see the top of this file).
-  void warnAbovePeak(const TestcaseResult& result) {
-    if (result.status != Status::Passed) return;
-    std::string text;
-    for (const MatrixResult& m : result.matrices) text += abovePeakWarnings(m);
-    toPerson(text);
+  // Each matrix as --from prints it from a saved run, each followed by its notes (stderr).
+  void printMatrices(const std::vector<const ReportEntry*>& entries) {
+    if (settings_.verbose) out_ << sampleLines(entries.front()->measurements);
+    const std::string key = testcaseOf(*entries.front());
+    for (const ReportEntry* e : entries) {
+      if (!e->passedWithMatrix()) continue;
+      out_ << entryText(*e, form(), e == entries.back() ? &key : nullptr);
+      toPerson(noisyCellsNote(*e) + outlierNotes(*e));
+    }
   }
 
   // Lines of ours, in order with stdout's (see the top of this file).
@@ -215,11 +178,13 @@ class TextOutput : public Output {
     if (!settings_.verbose || detail.empty()) return "";
     return "Detail: " + detail + "\n";
   }
+  std::string detailLine(const ReportEntry& e) const {
+    return detailLine(e.errorDetail.value_or(""));
+  }
 
   std::ostream& out_;
   std::ostream& err_;
   OutputSettings settings_;
-  Statistic statistic_ = Statistic::Median;
   bool failed_ = false;
   bool sweep_ = false;
   std::string lastStarted_;
@@ -227,9 +192,9 @@ class TextOutput : public Output {
 
 }  // namespace
 
-std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
-                                       OutputSettings settings) {
-  return std::make_unique<TextOutput>(out, err, settings);
+std::unique_ptr<ReportView> makeTextView(std::ostream& out, std::ostream& err,
+                                         const OutputSettings& settings) {
+  return std::make_unique<TextView>(out, err, settings);
 }
 
 }  // namespace nvbw

@@ -4,7 +4,6 @@
 #include <map>
 #include <utility>
 
-#include "core/format.h"
 #include "core/statistics.h"
 
 namespace nvbw {
@@ -67,17 +66,6 @@ std::vector<Outlier> outliers(const MatrixResult& m) {
   return found;
 }
 
-std::string outlierNotes(const MatrixResult& m) {
-  std::string text;
-  for (const Outlier& o : outliers(m)) {
-    const CellLink& link = m.links.at(o.row * m.spec.cols + o.col);
-    text += "NOTE: " + m.spec.key + ": " + link.cell + " (" + link.link.name + ") is " +
-            fixed(o.belowMedian * 100.0) + "% below the median of its link class (" +
-            fixed(o.classMedian) + " GB/s).\n";
-  }
-  return text;
-}
-
 std::vector<AbovePeak> abovePeak(const MatrixResult& m) {
   std::vector<AbovePeak> found;
   for (std::size_t row = 0; row < m.spec.rows; ++row)
@@ -86,18 +74,6 @@ std::vector<AbovePeak> abovePeak(const MatrixResult& m) {
           percent && *percent > 100.0)
         found.push_back({row, col, *percent});
   return found;
-}
-
-std::string abovePeakWarnings(const MatrixResult& m) {
-  std::string text;
-  for (const AbovePeak& a : abovePeak(m)) {
-    const CellLink& link = m.links.at(a.row * m.spec.cols + a.col);
-    text += "WARNING: " + m.spec.key + ": " + link.cell + " at " + fixed(a.percent) +
-            "% of the theoretical peak of its link (" + link.link.name + ", " +
-            fixed(link.link.gbPerSecond.value_or(0.0)) +
-            " GB/s): the peak is wrong or the measurement is broken.\n";
-  }
-  return text;
 }
 
 }  // namespace nvbw

@@ -5,11 +5,31 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "model/report_keys.h"
-#include "report/peak_assessment.h"
+#include "report/output_text.h"
+#include "report/report_entries.h"
+#include "report/report_text.h"
+#include "report/sweep.h"
+#include "report/text_format.h"
 
 namespace nvbw {
 
 namespace {
+
+// The lines of a text, each without its newline.
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;
+       start = end + 1)
+    out.push_back(text.substr(start, end - start));
+  return out;
+}
+
+std::vector<const ReportEntry*> entriesFrom(const std::vector<ReportEntry>& entries,
+                                            std::size_t first) {
+  std::vector<const ReportEntry*> from;
+  for (std::size_t i = first; i < entries.size(); ++i) from.push_back(&entries[i]);
+  return from;
+}
 
 // A count the report holds as a whole number of 0 or more (none below 0: no fact of a machine is).
 std::optional<std::uint64_t> countOf(long long v) {
@@ -152,20 +172,19 @@ std::vector<ProcessRecord> processRecords(const SystemFacts& info) {
   return processes;
 }
 
-SweepSeriesRecord sweepSeriesRecord(const SweepTable& table, const SweepSeries& s) {
-  SweepSeriesRecord r;
-  r.name = s.name;
-  r.testcase = table.testcase;
-  r.unit = s.unit;
-  r.unitText = unitName(r.unit);
-  r.sums = s.sums;
-  r.sizeReaching90 = s.reachSizeMiB;
-  return r;
-}
-
 }  // namespace
 
 void ReportBuilder::header(const RunHeader& header) {
+  record(header);
+  if (view_) view_->header(header);
+}
+
+void ReportBuilder::testcaseStarted(const std::string& key) {
+  running_ = key;
+  if (view_) view_->testcaseStarted(key);
+}
+
+void ReportBuilder::record(const RunHeader& header) {
   const SystemFacts& info = header.system;
   statistic_ = header.settings.statistic;
   report_.version = info.version;
@@ -198,29 +217,35 @@ void ReportBuilder::header(const RunHeader& header) {
 
 void ReportBuilder::testcaseFinished(const TestcaseResult& result) {
   running_.clear();
-  for (ReportEntry& entry : entriesOf(result, settings_.verbose, statistic_))
-    addEntry(std::move(entry));
-  if (result.status != Status::Passed) return;
-  for (const MatrixResult& m : result.matrices) {
-    const std::string lines = abovePeakWarnings(m);
-    for (std::size_t start = 0, end; (end = lines.find('\n', start)) != std::string::npos;
-         start = end + 1)
-      addWarning(lines.substr(start, end - start));
-  }
+  std::vector<ReportEntry> entries = entriesOf(result, settings_.verbose, statistic_);
+  for (ReportEntry& entry : entries)
+    for (const std::string& line : lines(abovePeakWarnings(entry))) addWarning(line);
+  const std::size_t first = report_.testcases ? report_.testcases->size() : 0;
+  for (ReportEntry& entry : entries) addEntry(std::move(entry));
+  if (view_) view_->testcaseFinished(entriesFrom(*report_.testcases, first));
 }
 
 void ReportBuilder::globalError(const std::string& message, const std::string& detail) {
   report_.error = message;
   if (!detail.empty()) report_.errorDetail = detail;
+  if (view_) view_->globalError(message, detail);
 }
 
-void ReportBuilder::sweepFinished(const SweepTable& table) {
+// The sweep's entries are the last of the testcase's, each with its size.
+void ReportBuilder::sweepFinished(const std::string& testcase,
+                                  const std::vector<std::uint64_t>& sizesMiB) {
+  if (!report_.testcases) report_.testcases.emplace();
+  std::size_t first = report_.testcases->size();
+  while (first > 0 && (*report_.testcases)[first - 1].bufferSizeMiB &&
+         testcaseOf((*report_.testcases)[first - 1]) == testcase)
+    --first;
+  const SweepEntries entries = entriesFrom(*report_.testcases, first);
   if (!report_.sweep) report_.sweep.emplace();
-  SweepSection& sweep = *report_.sweep;
-  sweep.sizesMiB = table.sizesMiB;
-  if (!sweep.series) sweep.series.emplace();
-  for (const SweepSeries& s : sweepSeries(table))
-    sweep.series->push_back(sweepSeriesRecord(table, s));
+  report_.sweep->sizesMiB = sizesMiB;
+  if (!report_.sweep->series) report_.sweep->series.emplace();
+  for (SweepSeriesRecord& s : sweepSeries(entries, sizesMiB))
+    report_.sweep->series->push_back(std::move(s));
+  if (view_) view_->sweepFinished(entries, sizesMiB);
 }
 
 void ReportBuilder::finish(const RunEnd& end) {
@@ -255,6 +280,40 @@ void ReportBuilder::addWarning(const std::string& line) {
 void ReportBuilder::addEntry(ReportEntry entry) {
   if (!report_.testcases) report_.testcases.emplace();
   report_.testcases->push_back(std::move(entry));
+}
+
+namespace {
+
+// The text alone: the Report built, the text view printing each step and, at the end, the end.
+class TextRun final : public Output {
+ public:
+  TextRun(std::ostream& out, std::ostream& err, OutputSettings settings)
+      : view_(makeTextView(out, err, settings)), builder_(settings, view_.get()) {}
+  void header(const RunHeader& h) override { builder_.header(h); }
+  void testcaseStarted(const std::string& key) override { builder_.testcaseStarted(key); }
+  void testcaseFinished(const TestcaseResult& r) override { builder_.testcaseFinished(r); }
+  void globalError(const std::string& m, const std::string& detail) override {
+    builder_.globalError(m, detail);
+  }
+  void sweepFinished(const std::string& testcase,
+                     const std::vector<std::uint64_t>& sizesMiB) override {
+    builder_.sweepFinished(testcase, sizesMiB);
+  }
+  void finish(const RunEnd& end) override {
+    builder_.finish(end);
+    view_->finish(end);
+  }
+
+ private:
+  std::unique_ptr<ReportView> view_;
+  ReportBuilder builder_;
+};
+
+}  // namespace
+
+std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
+                                       OutputSettings settings) {
+  return std::make_unique<TextRun>(out, err, settings);
 }
 
 }  // namespace nvbw

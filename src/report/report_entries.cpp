@@ -197,6 +197,7 @@ std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose, S
   case Status::Running:  // never a finished testcase's
     break;
   }
+  if (!entries.empty()) entries.front().measurements = result.measurements;
   return entries;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "core/statistics.h"
+#include "report/sweep.h"
 #include "report/text_format.h"
 
 namespace nvbw {
@@ -38,11 +39,17 @@ const std::vector<std::string>& rowLabelsOf(const MatrixView& m) {
   return e.rowLabels && m.part().wholeEntry ? *e.rowLabels : none;
 }
 
-// The testcase an entry is (one matrix) of.
-std::string testcaseOf(const ReportEntry& e) { return e.testcase.value_or(e.name); }
+// Whether the report is of a -v run: its entries hold MIN/MAX/AVG where a matrix has a present
+// cell, and -v's other blocks print nothing where none has.
+bool verboseRun(const Report& report) {
+  for (const ReportEntry& e : report.testcases.value_or(std::vector<ReportEntry>{}))
+    if (e.min) return true;
+  return false;
+}
 
-// One testcase's stdout lines: consecutive entries of the same testcase.
-std::string testcaseText(const std::vector<const ReportEntry*>& entries, const TextForm& form) {
+// One testcase's stdout lines: consecutive entries of the same testcase (or of its sweep).
+std::string testcaseText(const std::vector<const ReportEntry*>& entries, const Report& report,
+                         const TextForm& form) {
   const ReportEntry& first = *entries.front();
   switch (first.status) {
   case Status::Waived:
@@ -57,13 +64,31 @@ std::string testcaseText(const std::vector<const ReportEntry*>& entries, const T
   }
   const std::string key = testcaseOf(first);
   std::string text = "Running " + key + ".\n";
-  std::vector<MatrixView> views;
+  if (first.bufferSizeMiB) {
+    const std::vector<std::uint64_t> none;
+    const std::vector<std::uint64_t>& sizes = report.sweep ? report.sweep->sizesMiB
+                                              : report.settings && report.settings->sweepMiB
+                                                  ? *report.settings->sweepMiB
+                                                  : none;
+    return text + sweepText(entries, sizes, form.verbose);
+  }
+  if (form.verbose) text += sampleLines(first.measurements);
   for (const ReportEntry* e : entries)
-    if (e->passedWithMatrix())
-      for (const MatrixPart& part : e->parts) views.emplace_back(*e, part);
-  for (std::size_t i = 0; i < views.size(); ++i)
-    text += matrixText(views[i], form, i + 1 == views.size() ? &key : nullptr) + "\n";
+    if (e->passedWithMatrix()) text += entryText(*e, form, e == entries.back() ? &key : nullptr);
   return text;
+}
+
+// Where the entries of the testcase (or the sweep) that starts at `i` end.
+std::size_t groupEnd(const std::vector<ReportEntry>& entries, std::size_t i) {
+  const ReportEntry& first = entries[i];
+  const bool sweep = first.bufferSizeMiB.has_value();
+  const bool matrices = first.status == Status::Passed && first.testcase;
+  if (!sweep && !matrices) return i + 1;
+  std::size_t end = i + 1;
+  while (end < entries.size() && testcaseOf(entries[end]) == testcaseOf(first) &&
+         (sweep ? entries[end].bufferSizeMiB.has_value() : entries[end].status == Status::Passed))
+    ++end;
+  return end;
 }
 
 }  // namespace
@@ -113,19 +138,31 @@ std::string matrixText(const MatrixView& m, const TextForm& form, const std::str
   return text;
 }
 
-std::string savedRunText(const Report& report, const TextForm& form) {
+std::string testcaseOf(const ReportEntry& e) { return e.testcase.value_or(e.name); }
+
+std::string entryText(const ReportEntry& e, const TextForm& form, const std::string* lastOf) {
+  std::string text;
+  for (const MatrixPart& part : e.parts) {
+    const bool last = &part == &e.parts.back();
+    text += matrixText(MatrixView(e, part), form, last ? lastOf : nullptr);
+    if (last && form.verbose)
+      text += verboseSummary(e) + percentOfPeakBlock(e) + cellStatisticsBlock(e);
+    text += "\n";
+  }
+  return text;
+}
+
+std::string savedRunText(const Report& report, const TextForm& given) {
+  TextForm form = given;
+  form.verbose = form.verbose || verboseRun(report);
   std::string text;
   if (report.testcases) {
     const std::vector<ReportEntry>& entries = *report.testcases;
-    for (std::size_t i = 0; i < entries.size();) {
-      std::vector<const ReportEntry*> group = {&entries[i]};
-      const bool matrices = entries[i].status == Status::Passed && entries[i].testcase;
-      while (matrices && i + group.size() < entries.size() &&
-             entries[i + group.size()].testcase == entries[i].testcase &&
-             entries[i + group.size()].status == Status::Passed)
-        group.push_back(&entries[i + group.size()]);
-      text += testcaseText(group, form);
-      i += group.size();
+    for (std::size_t i = 0, end; i < entries.size(); i = end) {
+      end = groupEnd(entries, i);
+      std::vector<const ReportEntry*> group;
+      for (std::size_t k = i; k < end; ++k) group.push_back(&entries[k]);
+      text += testcaseText(group, report, form);
     }
   }
   if (!report.interrupted && !report.error) text += kTrailer;

@@ -34,25 +34,35 @@ std::string cellLabel(std::size_t row, std::size_t col) {
   return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
-// The cells measured at any size, row-major.
-std::vector<std::size_t> measuredCells(const SweepSeries& s) {
+// The entry of matrix `name` at `sizeMiB` that passed, if any.
+const ReportEntry* entryAt(const SweepEntries& entries, const std::string& name,
+                           std::uint64_t sizeMiB) {
+  for (const ReportEntry* e : entries)
+    if (e->name == name && e->bufferSizeMiB == sizeMiB && e->passedWithMatrix()) return e;
+  return nullptr;
+}
+
+// The cells measured at any size, row-major, and the matrix's columns.
+std::vector<std::size_t> measuredCells(const SweepEntries& entries, const std::string& name,
+                                       std::size_t& cols) {
   std::vector<std::size_t> cells;
-  for (const auto& m : s.matrices) {
-    if (!m) continue;
-    for (std::size_t i = 0; i < m->cells.size(); ++i)
-      if (m->cells[i] && std::find(cells.begin(), cells.end(), i) == cells.end())
+  for (const ReportEntry* e : entries) {
+    if (e->name != name || !e->passedWithMatrix()) continue;
+    const NumberGrid& grid = *e->matrix();
+    cols = grid.cols;
+    for (std::size_t i = 0; i < grid.cells.size(); ++i)
+      if (grid.cells[i] && std::find(cells.begin(), cells.end(), i) == cells.end())
         cells.push_back(i);
   }
   std::sort(cells.begin(), cells.end());
   return cells;
 }
 
-std::string seriesText(const SweepSeries& s, const std::vector<std::uint64_t>& sizes,
-                       bool verbose) {
-  const std::vector<std::size_t> cells = verbose ? measuredCells(s) : std::vector<std::size_t>{};
+std::string seriesText(const SweepSeriesRecord& s, const SweepEntries& entries,
+                       const std::vector<std::uint64_t>& sizes, bool verbose) {
   std::size_t cols = 1;
-  for (const auto& m : s.matrices)
-    if (m) cols = m->spec.cols;
+  const std::vector<std::size_t> cells =
+      verbose ? measuredCells(entries, s.name, cols) : std::vector<std::size_t>{};
   std::string text = "Sweep of " + s.name + " (SUM, " + unitName(s.unit) + "):\n" +
                      rightAligned("size_MiB", 10) + rightAligned("SUM", 12);
   for (std::size_t c : cells) text += rightAligned(cellLabel(c / cols, c % cols), 10);
@@ -60,22 +70,23 @@ std::string seriesText(const SweepSeries& s, const std::vector<std::uint64_t>& s
   for (std::size_t k = 0; k < sizes.size() && k < s.sums.size(); ++k) {
     text += rightAligned(std::to_string(sizes[k]), 10) +
             rightAligned(s.sums[k] ? fixed(*s.sums[k]) : "ERROR", 12);
+    const ReportEntry* e = cells.empty() ? nullptr : entryAt(entries, s.name, sizes[k]);
     for (std::size_t c : cells) {
-      const auto& m = s.matrices[k];
-      text += rightAligned(m && m->cells[c] ? fixed(m->cells[c]->value()) : "N/A", 10);
+      const OrNull v = e ? e->matrix()->cells.at(c) : std::nullopt;
+      text += rightAligned(v ? fixed(*v) : "N/A", 10);
     }
     text += "\n";
   }
   return text;
 }
 
-std::string reachLine(const SweepSeries& s, const std::vector<std::uint64_t>& sizes) {
+std::string reachLine(const SweepSeriesRecord& s, const std::vector<std::uint64_t>& sizes) {
   if (s.unit != Unit::GBps) return "";
-  if (!s.reachSizeMiB || s.sums.size() < sizes.size() || !s.sums.back())
+  if (!s.sizeReaching90 || s.sums.size() < sizes.size() || !s.sums.back())
     return "NOTE: " + s.name + ": no 90% size: the largest size did not pass.\n";
   return "NOTE: " + s.name + ": 90% of the bandwidth at " + std::to_string(sizes.back()) +
          " MiB (" + fixed(*s.sums.back()) + " GB/s) is reached at " +
-         std::to_string(*s.reachSizeMiB) + " MiB.\n";
+         std::to_string(*s.sizeReaching90) + " MiB.\n";
 }
 
 }  // namespace
@@ -120,35 +131,41 @@ std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& size
   return std::nullopt;
 }
 
-std::vector<SweepSeries> sweepSeries(const SweepTable& table) {
-  std::vector<SweepSeries> series;
-  for (std::size_t k = 0; k < table.results.size(); ++k) {
-    const TestcaseResult& r = table.results[k];
-    for (std::size_t i = 0; i < r.matrices.size(); ++i) {
-      if (series.size() <= i) {
-        series.push_back({r.matrices[i].spec.key, r.matrices[i].spec.unit, {}, {}, std::nullopt});
-        series.back().sums.resize(table.sizesMiB.size());
-        series.back().matrices.resize(table.sizesMiB.size());
-      }
-      series[i].sums.at(k) = r.matrices[i].sum();
-      series[i].matrices.at(k) = r.matrices[i];
+std::vector<SweepSeriesRecord> sweepSeries(const SweepEntries& entries,
+                                           const std::vector<std::uint64_t>& sizesMiB) {
+  std::vector<SweepSeriesRecord> series;
+  for (const ReportEntry* e : entries) {
+    const auto size = std::find(sizesMiB.begin(), sizesMiB.end(), e->bufferSizeMiB.value_or(0));
+    if (!e->passedWithMatrix() || size == sizesMiB.end()) continue;
+    auto s = std::find_if(series.begin(), series.end(),
+                          [e](const SweepSeriesRecord& r) { return r.name == e->name; });
+    if (s == series.end()) {
+      SweepSeriesRecord r;
+      r.name = e->name;
+      r.testcase = e->testcase.value_or(e->name);
+      r.unit = e->unit;
+      r.unitText = unitName(e->unit);
+      r.sums.resize(sizesMiB.size());
+      s = series.insert(series.end(), std::move(r));
     }
+    s->sums.at(static_cast<std::size_t>(size - sizesMiB.begin())) = e->sum;
   }
-  for (SweepSeries& s : series)
-    if (s.unit == Unit::GBps) s.reachSizeMiB = sizeReaching(table.sizesMiB, s.sums);
+  for (SweepSeriesRecord& s : series)
+    if (s.unit == Unit::GBps) s.sizeReaching90 = sizeReaching(sizesMiB, s.sums);
   return series;
 }
 
-std::string sweepText(const SweepTable& table, bool verbose) {
+std::string sweepText(const SweepEntries& entries, const std::vector<std::uint64_t>& sizesMiB,
+                      bool verbose) {
   std::string text;
-  for (const SweepSeries& s : sweepSeries(table))
-    text += seriesText(s, table.sizesMiB, verbose) + "\n";
+  for (const SweepSeriesRecord& s : sweepSeries(entries, sizesMiB))
+    text += seriesText(s, entries, sizesMiB, verbose) + "\n";
   return text;
 }
 
-std::string sweepNotes(const SweepTable& table) {
+std::string sweepNotes(const SweepEntries& entries, const std::vector<std::uint64_t>& sizesMiB) {
   std::string text;
-  for (const SweepSeries& s : sweepSeries(table)) text += reachLine(s, table.sizesMiB);
+  for (const SweepSeriesRecord& s : sweepSeries(entries, sizesMiB)) text += reachLine(s, sizesMiB);
   return text;
 }
 

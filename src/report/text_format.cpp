@@ -1,13 +1,10 @@
 #include "report/text_format.h"
 
 #include <algorithm>
-#include <iomanip>
-#include <locale>
-#include <sstream>
-#include <utility>
 
 #include "core/format.h"
-#include "report/peak_assessment.h"
+#include "core/statistics.h"
+#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -20,19 +17,20 @@ std::string cellName(std::size_t row, std::size_t col) {
   return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
-}  // namespace
+bool anyPresent(const ReportEntry& e) {
+  const NumberGrid* m = e.matrix();
+  return m && std::any_of(m->cells.begin(), m->cells.end(), [](const OrNull& v) { return v; });
+}
 
-// Upstream switches std::cout to fixed/2 for good; every number it prints after the first matrix
-// has two decimals. We format into local strings instead so no caller's stream state changes.
-namespace {
-
-// The matrix layout of upstream for a plan's matrix.
-template <typename CellText> std::string formatGrid(const MatrixSpec& spec, CellText cellText) {
-  return formatGrid(spec.rows, spec.cols, spec.rowLabels, cellText);
+const std::vector<std::string>& rowLabelsOf(const ReportEntry& e) {
+  static const std::vector<std::string> none;
+  return e.rowLabels ? *e.rowLabels : none;
 }
 
 }  // namespace
 
+// Upstream switches std::cout to fixed/2 for good; every number it prints after the first matrix
+// has two decimals. We format into local strings instead so no caller's stream state changes.
 std::string formatGrid(std::size_t rows, std::size_t cols,
                        const std::vector<std::string>& rowLabels,
                        const std::function<std::string(std::size_t, std::size_t)>& cellText) {
@@ -57,54 +55,101 @@ std::string formatGrid(std::size_t rows, std::size_t cols,
   return text;
 }
 
-std::string percentOfPeakBlock(const MatrixResult& m) {
-  if (m.spec.unit != Unit::GBps || m.links.size() != m.cells.size() || !m.min()) return "";
-  const bool anyPeak = std::any_of(m.links.begin(), m.links.end(), [](const CellLink& c) {
-    return c.link.gbPerSecond.has_value();
-  });
+std::string verboseSummary(const ReportEntry& e) {
+  if (!e.min || !e.max || !e.average) return "";  // no present cell: nothing meaningful to print
+  return "MIN " + e.name + " " + fixed(*e.min) + "\nMAX " + e.name + " " + fixed(*e.max) +
+         "\nAVG " + e.name + " " + fixed(*e.average) + "\n";
+}
+
+std::string percentOfPeakBlock(const ReportEntry& e) {
+  if (e.unit != Unit::GBps || !e.percents || !e.peaks || !anyPresent(e)) return "";
+  const bool anyPeak = std::any_of(e.peaks->cells.begin(), e.peaks->cells.end(),
+                                   [](const OrNull& peak) { return peak.has_value(); });
   if (!anyPeak) return "";  // a matrix of N/A says nothing
-  const std::vector<CellLink> links = distinctLinks(m);
-  std::string text = "Percent of theoretical peak of " + m.spec.key + ":\n";
-  text += formatGrid(m.spec, [&m](std::size_t row, std::size_t col) {
-    const std::optional<double> pct = percentOfPeak(m, row, col);
-    return pct ? fixed(*pct) : std::string("N/A");
-  });
-  for (const CellLink& c : links)
-    text += "Peak of " + c.link.name + ": " +
-            (c.link.gbPerSecond ? fixed(*c.link.gbPerSecond) + " GB/s" : std::string("unknown")) +
-            " (" + c.convention + ")\n";
+  const NumberGrid& percents = *e.percents;
+  std::string text = "Percent of theoretical peak of " + e.name + ":\n";
+  text += formatGrid(percents.rows, percents.cols, rowLabelsOf(e),
+                     [&percents](std::size_t row, std::size_t col) {
+                       const OrNull pct = percents.at(row, col);
+                       return pct ? fixed(*pct) : std::string("N/A");
+                     });
+  for (const LinkPeakRecord& l : e.linkPeaks.value_or(std::vector<LinkPeakRecord>{}))
+    text += "Peak of " + l.link.value_or("") + ": " +
+            (l.peakGBps ? fixed(*l.peakGBps) + " GB/s" : std::string("unknown")) + " (" +
+            l.convention.value_or("") + ")\n";
   return text;
 }
 
-std::string noisyCellsNote(const MatrixResult& m) {
-  const std::vector<NoisyCell> noisy = noisyCells(m);
-  if (noisy.empty()) return "";
-  std::string text = "NOTE: " + m.spec.key + ": samples vary by more than " +
-                     fixed(kNoisyCv * 100) + "% (coefficient of variation) in ";
-  for (std::size_t i = 0; i < noisy.size(); ++i)
-    text += (i ? ", " : "") + cellName(noisy[i].row, noisy[i].col) + " " +
-            fixed(noisy[i].cv * 100) + "%";
-  return text + "\n";
-}
-
-std::string cellStatisticsBlock(const MatrixResult& m, Statistic stat) {
-  if (!m.min()) return "";  // no present cell
-  std::string text = "Cell statistics of " + m.spec.key + " (" + unitName(m.spec.unit) + ", " +
-                     statisticName(stat) + " reported):\n";
+std::string cellStatisticsBlock(const ReportEntry& e) {
+  if (!anyPresent(e) || !e.cells) return "";
+  std::string text = "Cell statistics of " + e.name + " (" + unitName(e.unit) + ", " +
+                     e.statistic.value_or("median") + " reported):\n";
   text += rightAligned("cell", 8) + rightAligned("samples", 9);
   for (const char* column : {"min", "max", "mean", "median", "stddev", "CV(%)"})
     text += rightAligned(column, kCellWidth);
   text += '\n';
-  for (std::size_t row = 0; row < m.spec.rows; ++row)
-    for (std::size_t col = 0; col < m.spec.cols; ++col) {
-      const auto& cell = m.at(row, col);
-      if (!cell) continue;
-      const SampleStatistics s = describeSamples(cell->samples());
-      text += rightAligned(cellName(row, col), 8) + rightAligned(std::to_string(s.count), 9);
-      for (double v : {s.min, s.max, s.mean, s.median, s.stddev})
+  for (std::size_t row = 0; row < e.cells->rows; ++row)
+    for (std::size_t col = 0; col < e.cells->cols; ++col) {
+      const std::optional<CellStatistics>& s = e.cells->at(row, col);
+      if (!s) continue;
+      text +=
+          rightAligned(cellName(row, col), 8) + rightAligned(std::to_string(s->samples.size()), 9);
+      for (double v : {s->min, s->max, s->mean, s->median, s->stddev})
         text += rightAligned(fixed(v), kCellWidth);
-      text += rightAligned(s.cv ? fixed(*s.cv * 100) : "N/A", kCellWidth) + '\n';
+      text += rightAligned(s->cv ? fixed(*s->cv * 100) : "N/A", kCellWidth) + '\n';
     }
+  return text;
+}
+
+std::string sampleLines(const std::vector<MeasurementRecord>& records) {
+  std::string text;
+  for (const MeasurementRecord& r : records) {
+    std::size_t samples = 0;
+    for (const SampleSeries& s : r.series) samples = std::max(samples, s.samples.size());
+    for (std::size_t k = 0; k < samples; ++k)
+      for (const SampleSeries& s : r.series)
+        if (k < s.samples.size())
+          text += "\tSample " + std::to_string(k) + ": " + s.label + ": " + fixed(s.samples[k]) +
+                  " " + unitName(s.unit) + "\n";
+  }
+  return text;
+}
+
+std::string noisyCellsNote(const ReportEntry& e) {
+  if (!e.cells) return "";
+  std::string cells;
+  for (std::size_t row = 0; row < e.cells->rows; ++row)
+    for (std::size_t col = 0; col < e.cells->cols; ++col) {
+      const std::optional<CellStatistics>& s = e.cells->at(row, col);
+      if (s && s->cv && *s->cv > kNoisyCv)
+        cells +=
+            (cells.empty() ? "" : ", ") + cellName(row, col) + " " + fixed(*s->cv * 100) + "%";
+    }
+  if (cells.empty()) return "";
+  return "NOTE: " + e.name + ": samples vary by more than " + fixed(kNoisyCv * 100) +
+         "% (coefficient of variation) in " + cells + "\n";
+}
+
+std::string outlierNotes(const ReportEntry& e) {
+  std::string text;
+  for (const OutlierRecord& o : e.outliers.value_or(std::vector<OutlierRecord>{}))
+    text += "NOTE: " + e.name + ": " + o.cell.value_or("") + " (" + o.link.value_or("") + ") is " +
+            fixed(o.belowMedianPercent.value_or(0.0)) + "% below the median of its link class (" +
+            fixed(o.classMedian.value_or(0.0)) + " GB/s).\n";
+  return text;
+}
+
+std::string abovePeakWarnings(const ReportEntry& e) {
+  if (!e.abovePeak || !e.abovePeak->is_array()) return "";
+  std::string text;
+  for (const Json& cell : *e.abovePeak) {
+    const Json& peak = cell.at(keys::kPeakGBps);
+    text += "WARNING: " + e.name + ": " + cell.at(keys::kCell).get<std::string>() + " at " +
+            fixed(cell.at(keys::kPercentOfPeak).get<double>()) +
+            "% of the theoretical peak of its link (" + cell.at(keys::kLink).get<std::string>() +
+            ", " + fixed(peak.is_number() ? peak.get<double>() : 0.0) +
+            " GB/s): the peak is wrong or the measurement is broken.\n";
+  }
   return text;
 }
 

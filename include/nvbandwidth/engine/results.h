@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/measurement_record.h"
 #include "core/statistics.h"
 #include "core/status.h"
-#include "engine/measurement_record.h"
 #include "facts/link_peaks.h"
 #include "plans/plan.h"
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/measurement_record.h"
 #include "core/status.h"
 #include "core/unit.h"
 #include "model/json.h"
@@ -128,6 +129,8 @@ struct ReportEntry {
   std::optional<std::vector<OutlierRecord>> outliers;
   std::optional<std::vector<LinkPeakRecord>> linkPeaks;
   std::optional<Json> abovePeak;  // cells above 100% of their peak, as the run wrote them
+  // -v's sample lines, on a testcase's first entry: a run's own (no document holds them).
+  std::vector<MeasurementRecord> measurements;
 
   // Derived where the entry was made:
   Unit unit = Unit::GBps;  // "unit", else ns for keys naming a latency

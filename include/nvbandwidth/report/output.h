@@ -1,23 +1,15 @@
-// Output interface. The text and JSON implementations render the same results; formatting is
-// pure and tested against golden files.
+// What the testcase loop reports a run's steps to: the engine's results meet the Report here
+// (report_builder.h is the one receiver that converts them; the views render the Report).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/compat_mode.h"
 #include "engine/results.h"
-#include "report/run_report.h"
-#include "report/sweep.h"
+#include "report/report_view.h"
 
 namespace nvbw {
-
-struct OutputSettings {
-  bool verbose = false;
-  bool perfFormatter = false;
-  // Text: v0.10's header lines and COEFFICIENT_OF_VARIATION lines (JSON is the same in both).
-  CompatMode compat = CompatMode::V0_8;
-};
 
 class Output {
  public:
@@ -25,16 +17,21 @@ class Output {
   // Version block, warnings, versions, host and device list.
   virtual void header(const RunHeader& header) = 0;
   virtual void testcaseStarted(const std::string& key) = 0;
-  // Passed: the -v sample lines, every matrix with its SUM line and notes. Waived: the reason.
-  // Error: the message (the runner puts the key in it). Text: output_text.cpp says which stream.
+  // Passed: the -v sample lines, every matrix. Waived: the reason. Error: the message (the runner
+  // puts the key in it).
   virtual void testcaseFinished(const TestcaseResult& result) = 0;
   // A run-level error (no driver, no GPU). JSON: the "error" key, and `detail` (core/error.h) as
   // "error_detail" where it is not empty.
   virtual void globalError(const std::string& message, const std::string& detail) = 0;
   void globalError(const std::string& message) { globalError(message, std::string()); }
-  // --sweep: one testcase has run at every size (its per-size results came through
-  // testcaseFinished, each with sweepSizeMiB set). Text: the size table; JSON: the "sweep" data.
-  virtual void sweepFinished(const SweepTable& table) { (void)table; }
+  // --sweep: `testcase` has run at `sizesMiB` (its per-size results came through
+  // testcaseFinished, each with sweepSizeMiB set; a size an interrupted run never reached has
+  // none).
+  virtual void sweepFinished(const std::string& testcase,
+                             const std::vector<std::uint64_t>& sizesMiB) {
+    (void)testcase;
+    (void)sizesMiB;
+  }
   // Trailer (text) or the whole document (JSON). The verdicts of a run (--baseline, --expect)
   // are not the outputs' business: they are made on the finished Report (app/application.cpp).
   virtual void finish(const RunEnd& end) = 0;

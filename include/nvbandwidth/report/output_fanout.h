@@ -1,44 +1,45 @@
-// One report, several views: forwards every step of a run to each output in turn (the printed
-// report, and a JSON capture that --baseline and --html read), calling `before` first so that a
-// progress line can be erased before anything else is printed.
+// One Report, several views: forwards every step of a run to each view in turn (the printed
+// text, its --output copy), calling `before` first so that a progress line can be erased before
+// anything else is printed.
 #pragma once
 
 #include <functional>
 #include <vector>
 
-#include "report/output.h"
+#include "report/report_view.h"
 
 namespace nvbw {
 
-class FanOutput final : public Output {
+class FanView final : public ReportView {
  public:
-  explicit FanOutput(std::vector<Output*> outputs, std::function<void()> before = {})
-      : outputs_(std::move(outputs)), before_(std::move(before)) {}
+  explicit FanView(std::vector<ReportView*> views, std::function<void()> before = {})
+      : views_(std::move(views)), before_(std::move(before)) {}
   void header(const RunHeader& h) override {
-    each([&](Output& o) { o.header(h); });
+    each([&](ReportView& v) { v.header(h); });
   }
   void testcaseStarted(const std::string& key) override {
-    each([&](Output& o) { o.testcaseStarted(key); });
+    each([&](ReportView& v) { v.testcaseStarted(key); });
   }
-  void testcaseFinished(const TestcaseResult& r) override {
-    each([&](Output& o) { o.testcaseFinished(r); });
+  void testcaseFinished(const std::vector<const ReportEntry*>& entries) override {
+    each([&](ReportView& v) { v.testcaseFinished(entries); });
+  }
+  void sweepFinished(const std::vector<const ReportEntry*>& entries,
+                     const std::vector<std::uint64_t>& sizesMiB) override {
+    each([&](ReportView& v) { v.sweepFinished(entries, sizesMiB); });
   }
   void globalError(const std::string& m, const std::string& detail) override {
-    each([&](Output& o) { o.globalError(m, detail); });
-  }
-  void sweepFinished(const SweepTable& t) override {
-    each([&](Output& o) { o.sweepFinished(t); });
+    each([&](ReportView& v) { v.globalError(m, detail); });
   }
   void finish(const RunEnd& end) override {
-    each([&](Output& o) { o.finish(end); });
+    each([&](ReportView& v) { v.finish(end); });
   }
 
  private:
   template <typename Step> void each(Step step) {
     if (before_) before_();
-    for (Output* o : outputs_) step(*o);
+    for (ReportView* v : views_) step(*v);
   }
-  std::vector<Output*> outputs_;
+  std::vector<ReportView*> views_;
   std::function<void()> before_;
 };
 

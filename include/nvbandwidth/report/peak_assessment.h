@@ -1,9 +1,9 @@
-// What the peaks say about the measured cells: percent of peak, and outliers (a cell well below
-// the cells of its testcase matrix that cross the same kind of link). Pure.
+// What the peaks say about the measured cells: percent of peak, outliers (a cell well below the
+// cells of its testcase matrix that cross the same kind of link) and cells above their peak, as a
+// run's entries hold them (report_entries.h; text_format.h words them). Pure.
 #pragma once
 
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "engine/results.h"
@@ -31,10 +31,6 @@ struct Outlier {
 // Latency matrices have none.
 std::vector<Outlier> outliers(const MatrixResult& m);
 
-// "NOTE: <key>: <cell> (<link>) is 23.40% below the median of its link class (370.10 GB/s)."
-// per outlier, each ending in a newline; "" when there is none.
-std::string outlierNotes(const MatrixResult& m);
-
 // A cell above 100% of its link's theoretical peak: physically impossible, so the peak is wrong
 // (a link the tool took for another) or the measurement is broken (a timer, a copy that did not
 // move what it claims).
@@ -46,10 +42,5 @@ struct AbovePeak {
 
 // The present bandwidth cells of `m` above 100% of their known peak, in cell order.
 std::vector<AbovePeak> abovePeak(const MatrixResult& m);
-
-// "WARNING: <key>: <cell> at 301.20% of the theoretical peak of its link (PCIe Gen5 x16, 63.02
-// GB/s): the peak is wrong or the measurement is broken." per such cell, each ending in a
-// newline; "" when there is none.
-std::string abovePeakWarnings(const MatrixResult& m);
 
 }  // namespace nvbw

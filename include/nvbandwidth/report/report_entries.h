@@ -1,6 +1,7 @@
-// A testcase's result as the entries of the run's Report: one per matrix, with its values, the
-// strings upstream wrote, every cell's samples and statistics, its links, peaks, percents of
-// peak, outliers and cells above their peak; or the waive reason, or the error.
+// A testcase's result as the entries of the run's Report, the one place the engine's results
+// become the Report's: one entry per matrix, with its values, the strings upstream wrote, every
+// cell's samples and statistics, its links, peaks, percents of peak, outliers and cells above
+// their peak, and (on the first) -v's sample lines; or the waive reason, or the error.
 #pragma once
 
 #include <string>

@@ -1,7 +1,6 @@
-// The text report from the Report (model/report.h): the matrices as upstream prints them, and
-// everything a run printed on stdout from its first `Running` line, from its saved report
-// (`nvbandwidth --from REPORT`). The run's text output prints each matrix through matrixText,
-// so the two are one rendering.
+// The text report from the Report (model/report.h): each testcase's stdout lines from its
+// entries, as the run's text view prints them when they are appended (output_text.h) and as
+// `nvbandwidth --from REPORT` prints a saved run from its first `Running` line: one rendering.
 #pragma once
 
 #include <string>
@@ -14,6 +13,7 @@ namespace nvbw {
 struct TextForm {
   CompatMode compat = CompatMode::V0_8;
   bool perfFormatter = false;  // the SUM line as "&&&& PERF <key> <sum> +GB/s" (-ns)
+  bool verbose = false;        // -v: sample lines, MIN/MAX/AVG, percents of peak, cell statistics
 };
 
 // A matrix as the text prints it: its title, the grid (N/A where a cell has no value), a blank
@@ -21,6 +21,13 @@ struct TextForm {
 // key) of GB/s, COEFFICIENT_OF_VARIATION of its SUM over the samples.
 std::string matrixText(const MatrixView& m, const TextForm& form,
                        const std::string* lastOf = nullptr);
+
+// One passed entry's matrices as they print after the testcase's `Running` line, each with -v's
+// blocks and a blank line; `lastOf` (the testcase's key) where it is the testcase's last entry.
+std::string entryText(const ReportEntry& e, const TextForm& form, const std::string* lastOf);
+
+// The testcase an entry is (one matrix) of.
+std::string testcaseOf(const ReportEntry& e);
 
 // The coefficient of variation of the matrix's SUM over the samples: sample k's SUM adds sample
 // k of every present cell (up to the fewest samples a cell has), stddev / mean of those sums, as
@@ -39,9 +46,9 @@ std::string waivedLine(const std::string& key, const std::string& reason, Compat
 extern const char* const kTrailer;
 
 // What a run printed on stdout from its first `Running` line, from its report: each testcase's
-// `Running` line and matrices, upstream's `Waived: ` (v0.10: `Waived <key>: <reason>`) and its
-// two selection ERROR lines, and the trailer unless the run failed or was interrupted. Not
-// reprinted: -v's lines and --sweep's table (their entries print as a plain run's would).
+// `Running` line and matrices (-v's lines where the report holds them: all but the sample lines),
+// a sweep's tables, upstream's `Waived: ` (v0.10: `Waived <key>: <reason>`) and its two selection
+// ERROR lines, and the trailer unless the run failed or was interrupted.
 std::string savedRunText(const Report& report, const TextForm& form);
 
 }  // namespace nvbw

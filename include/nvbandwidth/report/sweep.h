@@ -1,5 +1,5 @@
 // --sweep: every selected testcase at a series of buffer sizes. Parsing the sizes, and turning
-// one testcase's results at every size into series (SUM and, for -v, every cell per size) with
+// one testcase's entries at every size into series (SUM and, for -v, every cell per size) with
 // the smallest size that reaches 90% of the bandwidth at the largest size. Pure.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/results.h"
+#include "model/report.h"
 
 namespace nvbw {
 
@@ -32,27 +32,15 @@ std::vector<std::uint64_t> sweepSizes(const SweepSpec& spec);
 // The fraction of the largest size's bandwidth whose smallest size the report names.
 inline constexpr double kSweepReachFraction = 0.9;
 
-// One testcase's run at every size of the sweep, in size order (a result per size; a size the
-// run never reached, when it was interrupted, is absent).
-struct SweepTable {
-  std::string testcase;
-  std::vector<std::uint64_t> sizesMiB;
-  std::vector<TestcaseResult> results;
-};
+// The entries of one testcase's sweep, in size order, each with the size it was measured at
+// (entries at a size that did not pass have no matrix; a size an interrupted run never reached
+// has none).
+using SweepEntries = std::vector<const ReportEntry*>;
 
-// One matrix of the testcase across the sizes.
-struct SweepSeries {
-  std::string name;  // matrix key
-  Unit unit = Unit::GBps;
-  std::vector<std::optional<double>> sums;  // per size; nullopt where that size did not pass
-  // Per size, the matrix (for -v's per-cell columns); nullopt where that size did not pass.
-  std::vector<std::optional<MatrixResult>> matrices;
-  // The smallest size whose SUM reaches kSweepReachFraction of the SUM at the largest size;
-  // nullopt for latency or when the largest size has no SUM.
-  std::optional<std::uint64_t> reachSizeMiB;
-};
-
-std::vector<SweepSeries> sweepSeries(const SweepTable& table);
+// Per matrix of the testcase, its SUM at each of `sizesMiB` (null where that size did not pass)
+// and the smallest size that reaches kSweepReachFraction of the SUM at the largest (GB/s only).
+std::vector<SweepSeriesRecord> sweepSeries(const SweepEntries& entries,
+                                           const std::vector<std::uint64_t>& sizesMiB);
 
 // The smallest size (of `sizes`) whose value reaches `fraction` of the value at the last size.
 std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& sizes,
@@ -61,9 +49,10 @@ std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& size
 
 // The text of one testcase's sweep: per matrix, a table of size against SUM (with -v one column
 // per measured cell). It takes the place of the matrices.
-std::string sweepText(const SweepTable& table, bool verbose);
+std::string sweepText(const SweepEntries& entries, const std::vector<std::uint64_t>& sizesMiB,
+                      bool verbose);
 // Per bandwidth matrix, the NOTE naming the 90% size (a note beside the table, as the text
 // output prints notes).
-std::string sweepNotes(const SweepTable& table);
+std::string sweepNotes(const SweepEntries& entries, const std::vector<std::uint64_t>& sizesMiB);
 
 }  // namespace nvbw

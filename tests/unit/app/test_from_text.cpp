@@ -1,6 +1,6 @@
 // `nvbandwidth --from REPORT` alone prints what the run printed on stdout from its first
 // `Running` line, from its saved report (report/report_text.h): byte for byte for the fake's runs
-// in both interfaces, and line for line (the same lines, the report's own numbers) for the real
+// in both interfaces, with -v (but its sample lines) and --sweep, and line for line (the same lines, the report's own numbers) for the real
 // reports in the tree, ours and upstream's.
 #include <gtest/gtest.h>
 
@@ -31,6 +31,11 @@ std::string fromFirstRunning(const std::string& out) {
   return first == std::string::npos ? std::string() : out.substr(first);
 }
 
+// -v's sample lines: what a run printed that no document holds (model/report.h).
+std::string withoutSampleLines(const std::string& text) {
+  return std::regex_replace(text, std::regex("\t(Sample [0-9]+: [^\n]*\n)"), "");
+}
+
 void expectFromPrintsTheRun(int gpus, const std::vector<std::string>& args,
                             FakeBehaviour behaviour = {}) {
   SCOPED_TRACE(::testing::PrintToString(args));
@@ -42,7 +47,7 @@ void expectFromPrintsTheRun(int gpus, const std::vector<std::string>& args,
   const std::string saved = dir.write("run.json", runApp(json, platform).out);
   const AppRun from = runApp({"--from", saved}, platform);
   EXPECT_EQ(from.exitCode, 0) << from.err;
-  EXPECT_EQ(from.out, fromFirstRunning(text.out));
+  EXPECT_EQ(from.out, withoutSampleLines(fromFirstRunning(text.out)));
 }
 
 TEST(FromText, PrintsWhatTheRunPrintedByteForByte) {
@@ -55,6 +60,23 @@ TEST(FromText, PrintsWhatTheRunPrintedByteForByte) {
   FakeBehaviour failing;
   failing.failingTitles = {"memcpy CE GPU(row) -> GPU(column)"};
   expectFromPrintsTheRun(2, {"-t", "0", "4", "5"}, failing);
+}
+
+TEST(FromText, VerboseRunsPrintEverythingButTheSampleLines) {
+  expectFromPrintsTheRun(1, {"-v"});
+  expectFromPrintsTheRun(2, {"-v", "-t", "0", "4", "6", "32", "nope"});
+  expectFromPrintsTheRun(2, {"-v", "--compat", "v0.10", "-p", "device_to_device"});
+  // The sample lines are there to leave out.
+  const auto platform = fakePlatform(FakeTopology(1));
+  EXPECT_NE(runApp({"-v", "-t", "0"}, platform).out.find("\tSample 0: "), std::string::npos);
+}
+
+TEST(FromText, SweepsPrintTheirTables) {
+  expectFromPrintsTheRun(2, {"--sweep", "1:4", "-t", "0", "4", "6"});
+  expectFromPrintsTheRun(1, {"--sweep", "1:8:2", "-v", "-t", "0", "1"});
+  FakeBehaviour failing;
+  failing.failingTitles = {"memcpy CE CPU(row) -> GPU(column)"};
+  expectFromPrintsTheRun(1, {"--sweep", "1:2", "-t", "0", "1"}, failing);
 }
 
 // The report's own numbers, in the lines upstream prints: every SUM line of the text is the

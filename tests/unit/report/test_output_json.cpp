@@ -33,7 +33,10 @@ class JsonOutput final : public Output {
   void globalError(const std::string& message, const std::string& detail) override {
     report_.globalError(message, detail);
   }
-  void sweepFinished(const SweepTable& table) override { report_.sweepFinished(table); }
+  void sweepFinished(const std::string& testcase,
+                     const std::vector<std::uint64_t>& sizesMiB) override {
+    report_.sweepFinished(testcase, sizesMiB);
+  }
   void finish(const RunEnd& end) override {
     report_.finish(end);
     writeReportJson(out_, report_.report());

@@ -1,11 +1,12 @@
-// Percent of peak, outliers within a link class, the outlier NOTE lines and the -v percent
-// matrix, on hand-made results.
+// Percent of peak, outliers within a link class, and the outlier NOTE lines and the -v percent
+// matrix of the entries made of them, on hand-made results.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
 #include "report/peak_assessment.h"
+#include "report/report_entries.h"
 #include "report/text_format.h"
 
 namespace nvbw {
@@ -23,6 +24,15 @@ MatrixResult row(const std::vector<double>& values, const std::vector<CellLink>&
     if (values[i] == values[i]) m.at(0, i) = CellResult({values[i]}, Statistic::Median);
   m.links = links;
   return m;
+}
+
+// The matrix as the run's Report holds it (a testcase the registry does not know: the matrix's
+// unit).
+ReportEntry entryOf(const MatrixResult& m) {
+  TestcaseResult r;
+  r.name = "t";
+  r.matrices = {m};
+  return entriesOf(r, false, Statistic::Median).at(0);
 }
 
 std::vector<CellLink> pcie(std::size_t n) {
@@ -56,7 +66,7 @@ TEST(Outliers, ACellTenPercentBelowItsClassMedianIsFlagged) {
   EXPECT_EQ(o[0].col, 5u);
   EXPECT_NEAR(o[0].belowMedian, 0.2, 1e-12);
   EXPECT_DOUBLE_EQ(o[0].classMedian, 55.0);
-  EXPECT_EQ(outlierNotes(m),
+  EXPECT_EQ(outlierNotes(entryOf(m)),
             "NOTE: host_to_device_memcpy_ce: Host -> GPU 5 (PCIe Gen5 x16) is 20.00% below the "
             "median of its link class (55.00 GB/s).\n");
 }
@@ -96,16 +106,19 @@ TEST(Outliers, CellsOfUnknownLinksAreNotCompared) {
 TEST(PercentOfPeakBlock, MatrixLayoutThenThePeaks) {
   const double na = std::nan("");
   const MatrixResult m = row({55.44, na}, pcie(2));
-  EXPECT_EQ(percentOfPeakBlock(m), "Percent of theoretical peak of host_to_device_memcpy_ce:\n"
-                                   "           0         1\n"
-                                   " 0     88.00       N/A\n"
-                                   "Peak of PCIe Gen5 x16: 63.00 GB/s (per direction)\n");
+  EXPECT_EQ(percentOfPeakBlock(entryOf(m)),
+            "Percent of theoretical peak of host_to_device_memcpy_ce:\n"
+            "           0         1\n"
+            " 0     88.00       N/A\n"
+            "Peak of PCIe Gen5 x16: 63.00 GB/s (per direction)\n");
 }
 
 TEST(PercentOfPeakBlock, NothingForLatencyOrWithoutLinks) {
-  EXPECT_EQ(percentOfPeakBlock(row({1.0}, pcie(1), Unit::Nanoseconds)), "");
-  EXPECT_EQ(percentOfPeakBlock(row({1.0}, {})), "");
-  EXPECT_EQ(percentOfPeakBlock(row({1.0}, {link("unknown", std::nullopt, "GPU 0 -> GPU 1")})), "");
+  EXPECT_EQ(percentOfPeakBlock(entryOf(row({1.0}, pcie(1), Unit::Nanoseconds))), "");
+  EXPECT_EQ(percentOfPeakBlock(entryOf(row({1.0}, {}))), "");
+  EXPECT_EQ(
+      percentOfPeakBlock(entryOf(row({1.0}, {link("unknown", std::nullopt, "GPU 0 -> GPU 1")}))),
+      "");
 }
 
 }  // namespace test_peak_assessment

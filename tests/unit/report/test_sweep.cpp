@@ -1,5 +1,5 @@
-// --sweep: parsing MIN:MAX[:FACTOR], the sizes, the 90% size, series from per-size results and
-// the text table.
+// --sweep: parsing MIN:MAX[:FACTOR], the sizes, the 90% size, series from the entries of each
+// size and the text table.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "report/report_entries.h"
 #include "report/sweep.h"
 
 namespace nvbw {
@@ -78,50 +79,68 @@ TestcaseResult passed(const std::string& key, const std::vector<double>& values,
   return r;
 }
 
+// A testcase's entries at each size of a sweep, as the run makes them.
+struct Sweep {
+  Sweep(std::vector<std::uint64_t> sizesMiB, std::vector<TestcaseResult> results)
+      : sizes(std::move(sizesMiB)) {
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      results[k].sweepSizeMiB = sizes[k];
+      for (ReportEntry& e : entriesOf(results[k], false, Statistic::Median))
+        entries.push_back(std::move(e));
+    }
+  }
+  SweepEntries of() const {
+    SweepEntries pointers;
+    for (const ReportEntry& e : entries) pointers.push_back(&e);
+    return pointers;
+  }
+  std::vector<SweepSeriesRecord> series() const { return sweepSeries(of(), sizes); }
+  std::string text(bool verbose) const { return sweepText(of(), sizes, verbose); }
+  std::string notes() const { return sweepNotes(of(), sizes); }
+  std::vector<std::uint64_t> sizes;
+  std::vector<ReportEntry> entries;
+};
+
 TEST(SweepSeries, SumsPerSizeAndTheNinetyPercentSize) {
   TestcaseResult failed;
   failed.name = "h2d";
   failed.status = Status::Error;
-  const SweepTable table{
-      "h2d",
-      {1, 2, 4, 8},
-      {passed("h2d", {5, 6}), failed, passed("h2d", {46, 47}), passed("h2d", {50, 50})}};
-  const std::vector<SweepSeries> series = sweepSeries(table);
+  const Sweep sweep({1, 2, 4, 8}, {passed("h2d", {5, 6}), failed, passed("h2d", {46, 47}),
+                                   passed("h2d", {50, 50})});
+  const std::vector<SweepSeriesRecord> series = sweep.series();
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].sums, (std::vector<std::optional<double>>{11.0, std::nullopt, 93.0, 100.0}));
-  EXPECT_EQ(series[0].reachSizeMiB, 4u);
-  EXPECT_EQ(sweepText(table, false), "Sweep of h2d (SUM, GB/s):\n"
-                                     "  size_MiB         SUM\n"
-                                     "         1       11.00\n"
-                                     "         2       ERROR\n"
-                                     "         4       93.00\n"
-                                     "         8      100.00\n\n");
-  EXPECT_EQ(sweepNotes(table),
+  EXPECT_EQ(series[0].sizeReaching90, 4u);
+  EXPECT_EQ(sweep.text(false), "Sweep of h2d (SUM, GB/s):\n"
+                               "  size_MiB         SUM\n"
+                               "         1       11.00\n"
+                               "         2       ERROR\n"
+                               "         4       93.00\n"
+                               "         8      100.00\n\n");
+  EXPECT_EQ(sweep.notes(),
             "NOTE: h2d: 90% of the bandwidth at 8 MiB (100.00 GB/s) is reached at 4 MiB.\n");
 }
 
 TEST(SweepSeries, VerboseAddsACellColumnPerMeasuredCell) {
-  const SweepTable table{"h2d", {1, 2}, {passed("h2d", {5, 6}), passed("h2d", {50, 60})}};
-  const std::string text = sweepText(table, true);
+  const Sweep sweep({1, 2}, {passed("h2d", {5, 6}), passed("h2d", {50, 60})});
+  const std::string text = sweep.text(true);
   EXPECT_NE(text.find("  size_MiB         SUM    [0][0]    [0][1]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("         2      110.00     50.00     60.00\n"), std::string::npos) << text;
 }
 
 TEST(SweepSeries, LatencyHasNoNinetyPercentSize) {
-  const SweepTable table{
-      "lat",
-      {1, 2},
-      {passed("lat", {900}, Unit::Nanoseconds), passed("lat", {800}, Unit::Nanoseconds)}};
-  EXPECT_FALSE(sweepSeries(table)[0].reachSizeMiB);
-  EXPECT_EQ(sweepNotes(table), "");
+  const Sweep sweep(
+      {1, 2}, {passed("lat", {900}, Unit::Nanoseconds), passed("lat", {800}, Unit::Nanoseconds)});
+  EXPECT_FALSE(sweep.series()[0].sizeReaching90);
+  EXPECT_EQ(sweep.notes(), "");
 }
 
 TEST(SweepSeries, AnInterruptedSweepHasNoNinetyPercentSize) {
-  const SweepTable table{"h2d", {1, 2, 4}, {passed("h2d", {5})}};
-  const std::vector<SweepSeries> series = sweepSeries(table);
+  const Sweep sweep({1, 2, 4}, {passed("h2d", {5})});
+  const std::vector<SweepSeriesRecord> series = sweep.series();
   EXPECT_EQ(series[0].sums.size(), 3u);
-  EXPECT_FALSE(series[0].reachSizeMiB);
-  EXPECT_NE(sweepNotes(table).find("no 90% size"), std::string::npos);
+  EXPECT_FALSE(series[0].sizeReaching90);
+  EXPECT_NE(sweep.notes().find("no 90% size"), std::string::npos);
 }
 
 }  // namespace test_sweep

@@ -1,11 +1,12 @@
-// What one measurement reported, sample by sample, as the -v lines show it (sample_recording.h
-// makes it from the timings).
+// What one measurement reported, sample by sample, as the -v lines show it: the engine makes it
+// from the timings (engine/sample_recording.h), a run's Report keeps it with the testcase's first
+// entry (model/report.h) and the text prints it.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "plans/plan.h"
+#include "core/unit.h"
 
 namespace nvbw {
 
