@@ -36,7 +36,7 @@ void printSavedRun(const Options& options, const Report& report, AppContext& ctx
     ctx.out << reportJson(report) << "\n";
   } else {
     const bool v010 = report.settings && report.settings->interface == "v0.10";
-    ctx.out << savedRunText(report, {v010 ? CompatMode::V0_10 : options.compat, false});
+    ctx.out << savedRunText(report, {false, false, v010 ? CompatMode::V0_10 : options.compat});
   }
   ctx.out.flush();
   checkWritable(ctx.out, "output");

@@ -62,16 +62,4 @@ std::optional<double> MatrixResult::average() const {
   return sum() / static_cast<double>(present);
 }
 
-std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold) {
-  std::vector<NoisyCell> noisy;
-  for (std::size_t row = 0; row < m.spec.rows; ++row)
-    for (std::size_t col = 0; col < m.spec.cols; ++col) {
-      const auto& cell = m.at(row, col);
-      if (!cell) continue;
-      const SampleStatistics stats = describeSamples(cell->samples());
-      if (stats.cv && *stats.cv > threshold) noisy.push_back({row, col, *stats.cv});
-    }
-  return noisy;
-}
-
 }  // namespace nvbw

@@ -153,15 +153,13 @@ class TextView : public ReportView {
   }
 
  private:
-  TextForm form() const { return {settings_.compat, settings_.perfFormatter, settings_.verbose}; }
-
   // Each matrix as --from prints it from a saved run, each followed by its notes (stderr).
   void printMatrices(const std::vector<const ReportEntry*>& entries) {
     if (settings_.verbose) out_ << sampleLines(entries.front()->measurements);
     const std::string key = testcaseOf(*entries.front());
     for (const ReportEntry* e : entries) {
       if (!e->passedWithMatrix()) continue;
-      out_ << entryText(*e, form(), e == entries.back() ? &key : nullptr);
+      out_ << entryText(*e, settings_, e == entries.back() ? &key : nullptr);
       toPerson(noisyCellsNote(*e) + outlierNotes(*e));
     }
   }

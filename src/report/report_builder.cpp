@@ -285,35 +285,24 @@ void ReportBuilder::addEntry(ReportEntry entry) {
 namespace {
 
 // The text alone: the Report built, the text view printing each step and, at the end, the end.
-class TextRun final : public Output {
+class TextRun final : public ReportBuilder {
  public:
-  TextRun(std::ostream& out, std::ostream& err, OutputSettings settings)
-      : view_(makeTextView(out, err, settings)), builder_(settings, view_.get()) {}
-  void header(const RunHeader& h) override { builder_.header(h); }
-  void testcaseStarted(const std::string& key) override { builder_.testcaseStarted(key); }
-  void testcaseFinished(const TestcaseResult& r) override { builder_.testcaseFinished(r); }
-  void globalError(const std::string& m, const std::string& detail) override {
-    builder_.globalError(m, detail);
-  }
-  void sweepFinished(const std::string& testcase,
-                     const std::vector<std::uint64_t>& sizesMiB) override {
-    builder_.sweepFinished(testcase, sizesMiB);
-  }
+  TextRun(std::unique_ptr<ReportView> view, OutputSettings settings)
+      : ReportBuilder(settings, view.get()), view_(std::move(view)) {}
   void finish(const RunEnd& end) override {
-    builder_.finish(end);
+    ReportBuilder::finish(end);
     view_->finish(end);
   }
 
  private:
   std::unique_ptr<ReportView> view_;
-  ReportBuilder builder_;
 };
 
 }  // namespace
 
 std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
                                        OutputSettings settings) {
-  return std::make_unique<TextRun>(out, err, settings);
+  return std::make_unique<TextRun>(makeTextView(out, err, settings), settings);
 }
 
 }  // namespace nvbw

@@ -49,7 +49,7 @@ bool verboseRun(const Report& report) {
 
 // One testcase's stdout lines: consecutive entries of the same testcase (or of its sweep).
 std::string testcaseText(const std::vector<const ReportEntry*>& entries, const Report& report,
-                         const TextForm& form) {
+                         const OutputSettings& form) {
   const ReportEntry& first = *entries.front();
   switch (first.status) {
   case Status::Waived:
@@ -124,7 +124,7 @@ double sumCoefficientOfVariation(const MatrixView& m) {
   return describeSamples(sums).cv.value_or(0.0);
 }
 
-std::string matrixText(const MatrixView& m, const TextForm& form, const std::string* lastOf) {
+std::string matrixText(const MatrixView& m, const OutputSettings& form, const std::string* lastOf) {
   std::string text = m.part().title + "\n" +
                      formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
                                 [&m](std::size_t r, std::size_t c) {
@@ -140,7 +140,7 @@ std::string matrixText(const MatrixView& m, const TextForm& form, const std::str
 
 std::string testcaseOf(const ReportEntry& e) { return e.testcase.value_or(e.name); }
 
-std::string entryText(const ReportEntry& e, const TextForm& form, const std::string* lastOf) {
+std::string entryText(const ReportEntry& e, const OutputSettings& form, const std::string* lastOf) {
   std::string text;
   for (const MatrixPart& part : e.parts) {
     const bool last = &part == &e.parts.back();
@@ -152,8 +152,8 @@ std::string entryText(const ReportEntry& e, const TextForm& form, const std::str
   return text;
 }
 
-std::string savedRunText(const Report& report, const TextForm& given) {
-  TextForm form = given;
+std::string savedRunText(const Report& report, const OutputSettings& given) {
+  OutputSettings form = given;
   form.verbose = form.verbose || verboseRun(report);
   std::string text;
   if (report.testcases) {

@@ -44,14 +44,6 @@ struct MatrixResult {
   std::optional<double> average() const;
 };
 
-// A present cell whose samples vary by more than kNoisyCv.
-struct NoisyCell {
-  std::size_t row = 0;
-  std::size_t col = 0;
-  double cv = 0.0;
-};
-std::vector<NoisyCell> noisyCells(const MatrixResult& m, double threshold = kNoisyCv);
-
 // What running a plan produces.
 struct PlanResult {
   std::vector<MatrixResult> matrices;

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 
+#include "report/report_text.h"
 #include "report/report_view.h"
 
 namespace nvbw {

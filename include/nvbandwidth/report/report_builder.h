@@ -12,13 +12,14 @@
 
 #include "model/report.h"
 #include "report/output.h"
+#include "report/report_text.h"
 
 namespace nvbw {
 
 // The version of the JSON document's layout (top-level "schema_version"); docs/ holds the schema.
 inline constexpr const char* kJsonSchemaVersion = "1.0";
 
-class ReportBuilder final : public Output {
+class ReportBuilder : public Output {
  public:
   // `view` is told of every step once the Report has taken it, but the end: whoever owns the view
   // finishes it, when the run's verdicts have been printed.

@@ -10,21 +10,23 @@
 
 namespace nvbw {
 
-struct TextForm {
-  CompatMode compat = CompatMode::V0_8;
-  bool perfFormatter = false;  // the SUM line as "&&&& PERF <key> <sum> +GB/s" (-ns)
+// How the text prints a run (and, for -v, what its entries hold: MIN/MAX/AVG).
+struct OutputSettings {
   bool verbose = false;        // -v: sample lines, MIN/MAX/AVG, percents of peak, cell statistics
+  bool perfFormatter = false;  // the SUM line as "&&&& PERF <key> <sum> +GB/s" (-ns)
+  // v0.10's header lines and COEFFICIENT_OF_VARIATION lines (JSON is the same in both).
+  CompatMode compat = CompatMode::V0_8;
 };
 
 // A matrix as the text prints it: its title, the grid (N/A where a cell has no value), a blank
 // line, its SUM line; under v0.10, after the last matrix of a testcase (`lastOf`: the testcase's
 // key) of GB/s, COEFFICIENT_OF_VARIATION of its SUM over the samples.
-std::string matrixText(const MatrixView& m, const TextForm& form,
+std::string matrixText(const MatrixView& m, const OutputSettings& form,
                        const std::string* lastOf = nullptr);
 
 // One passed entry's matrices as they print after the testcase's `Running` line, each with -v's
 // blocks and a blank line; `lastOf` (the testcase's key) where it is the testcase's last entry.
-std::string entryText(const ReportEntry& e, const TextForm& form, const std::string* lastOf);
+std::string entryText(const ReportEntry& e, const OutputSettings& form, const std::string* lastOf);
 
 // The testcase an entry is (one matrix) of.
 std::string testcaseOf(const ReportEntry& e);
@@ -49,6 +51,6 @@ extern const char* const kTrailer;
 // `Running` line and matrices (-v's lines where the report holds them: all but the sample lines),
 // a sweep's tables, upstream's `Waived: ` (v0.10: `Waived <key>: <reason>`) and its two selection
 // ERROR lines, and the trailer unless the run failed or was interrupted.
-std::string savedRunText(const Report& report, const TextForm& form);
+std::string savedRunText(const Report& report, const OutputSettings& form);
 
 }  // namespace nvbw

@@ -7,18 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "core/compat_mode.h"
 #include "model/report.h"
 #include "report/run_report.h"
 
 namespace nvbw {
-
-struct OutputSettings {
-  bool verbose = false;
-  bool perfFormatter = false;
-  // Text: v0.10's header lines and COEFFICIENT_OF_VARIATION lines (JSON is the same in both).
-  CompatMode compat = CompatMode::V0_8;
-};
 
 class ReportView {
  public:

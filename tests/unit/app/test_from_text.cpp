@@ -1,7 +1,7 @@
 // `nvbandwidth --from REPORT` alone prints what the run printed on stdout from its first
 // `Running` line, from its saved report (report/report_text.h): byte for byte for the fake's runs
-// in both interfaces, with -v (but its sample lines) and --sweep, and line for line (the same lines, the report's own numbers) for the real
-// reports in the tree, ours and upstream's.
+// in both interfaces, with -v (but its sample lines) and --sweep, and line for line (the same
+// lines, the report's own numbers) for the real reports in the tree, ours and upstream's.
 #include <gtest/gtest.h>
 
 #include <filesystem>

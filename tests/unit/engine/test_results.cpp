@@ -79,18 +79,6 @@ TEST(MatrixResult, KeepsSamples) {
   EXPECT_EQ(m.spec.unit, Unit::Nanoseconds);
 }
 
-TEST(NoisyCells, AreThosePresentWithACoefficientOfVariationAboveTwoPercent) {
-  MatrixResult m({"k", "t", Unit::GBps, 2, 2});
-  m.at(0, 1) = CellResult({100.0, 100.0, 100.0}, Statistic::Median);  // CV 0
-  m.at(1, 0) = CellResult({97.0, 100.0, 103.0}, Statistic::Median);   // CV 3%
-  m.at(1, 1) = CellResult({98.0, 100.0, 102.0}, Statistic::Median);   // CV exactly 2%: not above
-  const std::vector<NoisyCell> noisy = noisyCells(m);
-  ASSERT_EQ(noisy.size(), 1u);
-  EXPECT_EQ(noisy[0].row, 1u);
-  EXPECT_EQ(noisy[0].col, 0u);
-  EXPECT_NEAR(noisy[0].cv, 0.03, 1e-12);
-}
-
 TEST(Status, Names) {
   EXPECT_STREQ(statusName(Status::Passed), "Passed");
   EXPECT_STREQ(statusName(Status::Waived), "Waived");

@@ -103,6 +103,16 @@ TEST(Outliers, CellsOfUnknownLinksAreNotCompared) {
   EXPECT_EQ(outliers(row({100.0, 100.0, 50.0}, links)).size(), 1u);
 }
 
+TEST(NoisyCellsNote, NamesTheCellsWhoseCoefficientOfVariationIsAboveTwoPercent) {
+  MatrixResult m({"k", "t", Unit::GBps, 2, 2});
+  m.at(0, 1) = CellResult({100.0, 100.0, 100.0}, Statistic::Median);  // CV 0
+  m.at(1, 0) = CellResult({97.0, 100.0, 103.0}, Statistic::Median);   // CV 3%
+  m.at(1, 1) = CellResult({98.0, 100.0, 102.0}, Statistic::Median);   // CV exactly 2%: not above
+  EXPECT_EQ(
+      noisyCellsNote(entryOf(m)),
+      "NOTE: k: samples vary by more than 2.00% (coefficient of variation) in [1][0] 3.00%\n");
+}
+
 TEST(PercentOfPeakBlock, MatrixLayoutThenThePeaks) {
   const double na = std::nan("");
   const MatrixResult m = row({55.44, na}, pcie(2));
