@@ -93,7 +93,8 @@ class TextView : public ReportView {
   void testcaseFinished(const std::vector<const ReportEntry*>& entries) override {
     if (entries.empty()) return;
     const ReportEntry& first = *entries.front();
-    for (const ReportEntry* e : entries) toPerson(abovePeakWarnings(*e));
+    for (const ReportEntry* e : entries)
+      for (const std::string& line : abovePeakWarnings(*e)) toPerson(line + "\n");
     if (first.bufferSizeMiB) {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
       if (first.status == Status::Error)

@@ -15,15 +15,6 @@ namespace nvbw {
 
 namespace {
 
-// The lines of a text, each without its newline.
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;
-       start = end + 1)
-    out.push_back(text.substr(start, end - start));
-  return out;
-}
-
 std::vector<const ReportEntry*> entriesFrom(const std::vector<ReportEntry>& entries,
                                             std::size_t first) {
   std::vector<const ReportEntry*> from;
@@ -219,7 +210,7 @@ void ReportBuilder::testcaseFinished(const TestcaseResult& result) {
   running_.clear();
   std::vector<ReportEntry> entries = entriesOf(result, settings_.verbose, statistic_);
   for (ReportEntry& entry : entries)
-    for (const std::string& line : lines(abovePeakWarnings(entry))) addWarning(line);
+    for (const std::string& line : abovePeakWarnings(entry)) addWarning(line);
   const std::size_t first = report_.testcases ? report_.testcases->size() : 0;
   for (ReportEntry& entry : entries) addEntry(std::move(entry));
   if (view_) view_->testcaseFinished(entriesFrom(*report_.testcases, first));

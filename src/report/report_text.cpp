@@ -39,6 +39,20 @@ const std::vector<std::string>& rowLabelsOf(const MatrixView& m) {
   return e.rowLabels && m.part().wholeEntry ? *e.rowLabels : none;
 }
 
+std::string matrixText(const MatrixView& m, const OutputSettings& form, const std::string* lastOf) {
+  std::string text = m.part().title + "\n" +
+                     formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
+                                [&m](std::size_t r, std::size_t c) {
+                                  const OrNull v = m.value(r, c);
+                                  return v ? fixed(*v) : std::string("N/A");
+                                }) +
+                     "\n" + sumLine(m, form.perfFormatter);
+  if (form.compat == CompatMode::V0_10 && lastOf && !m.latency())
+    text +=
+        "COEFFICIENT_OF_VARIATION " + *lastOf + " " + fixed(sumCoefficientOfVariation(m)) + "\n";
+  return text;
+}
+
 // Whether the report is of a -v run: its entries hold MIN/MAX/AVG where a matrix has a present
 // cell, and -v's other blocks print nothing where none has.
 bool verboseRun(const Report& report) {
@@ -122,20 +136,6 @@ double sumCoefficientOfVariation(const MatrixView& m) {
     for (std::size_t k = 0; k < samples; ++k) sums[k] += (*cell)[k];
   if (sums.size() < 2) return 0.0;
   return describeSamples(sums).cv.value_or(0.0);
-}
-
-std::string matrixText(const MatrixView& m, const OutputSettings& form, const std::string* lastOf) {
-  std::string text = m.part().title + "\n" +
-                     formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
-                                [&m](std::size_t r, std::size_t c) {
-                                  const OrNull v = m.value(r, c);
-                                  return v ? fixed(*v) : std::string("N/A");
-                                }) +
-                     "\n" + sumLine(m, form.perfFormatter);
-  if (form.compat == CompatMode::V0_10 && lastOf && !m.latency())
-    text +=
-        "COEFFICIENT_OF_VARIATION " + *lastOf + " " + fixed(sumCoefficientOfVariation(m)) + "\n";
-  return text;
 }
 
 std::string testcaseOf(const ReportEntry& e) { return e.testcase.value_or(e.name); }

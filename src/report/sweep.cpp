@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/format.h"
+#include "report/text_format.h"
 
 namespace nvbw {
 namespace {
@@ -28,10 +29,6 @@ std::vector<std::string> splitColons(const std::string& text) {
     parts.push_back(text.substr(from, colon - from));
   parts.push_back(text.substr(from));
   return parts;
-}
-
-std::string cellLabel(std::size_t row, std::size_t col) {
-  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
 // The entry of matrix `name` at `sizeMiB` that passed, if any.
@@ -65,7 +62,7 @@ std::string seriesText(const SweepSeriesRecord& s, const SweepEntries& entries,
       verbose ? measuredCells(entries, s.name, cols) : std::vector<std::size_t>{};
   std::string text = "Sweep of " + s.name + " (SUM, " + unitName(s.unit) + "):\n" +
                      rightAligned("size_MiB", 10) + rightAligned("SUM", 12);
-  for (std::size_t c : cells) text += rightAligned(cellLabel(c / cols, c % cols), 10);
+  for (std::size_t c : cells) text += rightAligned(cellName(c / cols, c % cols), 10);
   text += "\n";
   for (std::size_t k = 0; k < sizes.size() && k < s.sums.size(); ++k) {
     text += rightAligned(std::to_string(sizes[k]), 10) +

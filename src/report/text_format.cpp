@@ -13,10 +13,6 @@ namespace {
 constexpr std::size_t kLabelWidth = 2;  // upstream: max(2, longest row label)
 constexpr int kCellWidth = 10;
 
-std::string cellName(std::size_t row, std::size_t col) {
-  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-}
-
 bool anyPresent(const ReportEntry& e) {
   const NumberGrid* m = e.matrix();
   return m && std::any_of(m->cells.begin(), m->cells.end(), [](const OrNull& v) { return v; });
@@ -28,6 +24,10 @@ const std::vector<std::string>& rowLabelsOf(const ReportEntry& e) {
 }
 
 }  // namespace
+
+std::string cellName(std::size_t row, std::size_t col) {
+  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
 
 // Upstream switches std::cout to fixed/2 for good; every number it prints after the first matrix
 // has two decimals. We format into local strings instead so no caller's stream state changes.
@@ -139,18 +139,19 @@ std::string outlierNotes(const ReportEntry& e) {
   return text;
 }
 
-std::string abovePeakWarnings(const ReportEntry& e) {
-  if (!e.abovePeak || !e.abovePeak->is_array()) return "";
-  std::string text;
+std::vector<std::string> abovePeakWarnings(const ReportEntry& e) {
+  std::vector<std::string> lines;
+  if (!e.abovePeak || !e.abovePeak->is_array()) return lines;
   for (const Json& cell : *e.abovePeak) {
     const Json& peak = cell.at(keys::kPeakGBps);
-    text += "WARNING: " + e.name + ": " + cell.at(keys::kCell).get<std::string>() + " at " +
-            fixed(cell.at(keys::kPercentOfPeak).get<double>()) +
-            "% of the theoretical peak of its link (" + cell.at(keys::kLink).get<std::string>() +
-            ", " + fixed(peak.is_number() ? peak.get<double>() : 0.0) +
-            " GB/s): the peak is wrong or the measurement is broken.\n";
+    lines.push_back("WARNING: " + e.name + ": " + cell.at(keys::kCell).get<std::string>() + " at " +
+                    fixed(cell.at(keys::kPercentOfPeak).get<double>()) +
+                    "% of the theoretical peak of its link (" +
+                    cell.at(keys::kLink).get<std::string>() + ", " +
+                    fixed(peak.is_number() ? peak.get<double>() : 0.0) +
+                    " GB/s): the peak is wrong or the measurement is broken.");
   }
-  return text;
+  return lines;
 }
 
 }  // namespace nvbw

@@ -18,14 +18,10 @@ struct OutputSettings {
   CompatMode compat = CompatMode::V0_8;
 };
 
-// A matrix as the text prints it: its title, the grid (N/A where a cell has no value), a blank
-// line, its SUM line; under v0.10, after the last matrix of a testcase (`lastOf`: the testcase's
-// key) of GB/s, COEFFICIENT_OF_VARIATION of its SUM over the samples.
-std::string matrixText(const MatrixView& m, const OutputSettings& form,
-                       const std::string* lastOf = nullptr);
-
-// One passed entry's matrices as they print after the testcase's `Running` line, each with -v's
-// blocks and a blank line; `lastOf` (the testcase's key) where it is the testcase's last entry.
+// One passed entry's matrices as they print after the testcase's `Running` line: each its title,
+// the grid (N/A where a cell has no value), a blank line, its SUM line, -v's blocks and a blank
+// line; under v0.10, after the last matrix of a testcase (`lastOf`: the testcase's key, given
+// for its last entry) of GB/s, COEFFICIENT_OF_VARIATION of its SUM over the samples.
 std::string entryText(const ReportEntry& e, const OutputSettings& form, const std::string* lastOf);
 
 // The testcase an entry is (one matrix) of.

@@ -18,6 +18,9 @@ std::string formatGrid(std::size_t rows, std::size_t cols,
                        const std::vector<std::string>& rowLabels,
                        const std::function<std::string(std::size_t, std::size_t)>& cellText);
 
+// A cell as -v's blocks and the notes name it: "[row][col]".
+std::string cellName(std::size_t row, std::size_t col);
+
 // -v: "MIN/MAX/AVG <key> <value>" over the present cells, where the entry has them.
 std::string verboseSummary(const ReportEntry& e);
 
@@ -43,8 +46,7 @@ std::string noisyCellsNote(const ReportEntry& e);
 std::string outlierNotes(const ReportEntry& e);
 
 // "WARNING: <key>: <cell> at 301.20% of the theoretical peak of its link (PCIe Gen5 x16, 63.02
-// GB/s): the peak is wrong or the measurement is broken." per such cell, each ending in a
-// newline; "" when there is none.
-std::string abovePeakWarnings(const ReportEntry& e);
+// GB/s): the peak is wrong or the measurement is broken." per such cell (a run warning).
+std::vector<std::string> abovePeakWarnings(const ReportEntry& e);
 
 }  // namespace nvbw
