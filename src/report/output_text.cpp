@@ -99,7 +99,8 @@ class TextView : public ReportView {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
       if (first.status == Status::Error)
         toPerson("ERROR: " + first.error.value_or("") + " (buffer size " +
-                 std::to_string(*first.bufferSizeMiB) + " MiB)\n" + detailLine(first));
+                 std::to_string(*first.bufferSizeMiB) + " MiB)\n" +
+                 detailLine(first.errorDetail.value_or("")));
       return;
     }
     switch (first.status) {
@@ -116,7 +117,8 @@ class TextView : public ReportView {
       if (isUpstreamSelectionError(first.error.value_or("")))
         out_ << "ERROR: " << *first.error << "\n";
       else
-        toPerson("ERROR: " + first.error.value_or("") + "\n" + detailLine(first));
+        toPerson("ERROR: " + first.error.value_or("") + "\n" +
+                 detailLine(first.errorDetail.value_or("")));
       break;
     case Status::Running:  // never a finished testcase's
       break;
@@ -176,9 +178,6 @@ class TextView : public ReportView {
   std::string detailLine(const std::string& detail) const {
     if (!settings_.verbose || detail.empty()) return "";
     return "Detail: " + detail + "\n";
-  }
-  std::string detailLine(const ReportEntry& e) const {
-    return detailLine(e.errorDetail.value_or(""));
   }
 
   std::ostream& out_;
