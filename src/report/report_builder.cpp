@@ -212,6 +212,7 @@ void ReportBuilder::testcaseFinished(const TestcaseResult& result) {
   for (ReportEntry& entry : entries)
     for (const std::string& line : abovePeakWarnings(entry)) addWarning(line);
   const std::size_t first = report_.testcases ? report_.testcases->size() : 0;
+  if (result.sweepSizeMiB && !sweepStart_) sweepStart_ = first;
   for (ReportEntry& entry : entries) addEntry(std::move(entry));
   if (view_) view_->testcaseFinished(entriesFrom(*report_.testcases, first));
 }
@@ -222,15 +223,12 @@ void ReportBuilder::globalError(const std::string& message, const std::string& d
   if (view_) view_->globalError(message, detail);
 }
 
-// The sweep's entries are the last of the testcase's, each with its size.
-void ReportBuilder::sweepFinished(const std::string& testcase,
-                                  const std::vector<std::uint64_t>& sizesMiB) {
+// The sweep's entries: those appended since its first size.
+void ReportBuilder::sweepFinished(const std::string&, const std::vector<std::uint64_t>& sizesMiB) {
   if (!report_.testcases) report_.testcases.emplace();
-  std::size_t first = report_.testcases->size();
-  while (first > 0 && (*report_.testcases)[first - 1].bufferSizeMiB &&
-         testcaseOf((*report_.testcases)[first - 1]) == testcase)
-    --first;
-  const SweepEntries entries = entriesFrom(*report_.testcases, first);
+  const SweepEntries entries =
+      entriesFrom(*report_.testcases, sweepStart_.value_or(report_.testcases->size()));
+  sweepStart_.reset();
   if (!report_.sweep) report_.sweep.emplace();
   report_.sweep->sizesMiB = sizesMiB;
   if (!report_.sweep->series) report_.sweep->series.emplace();

@@ -61,9 +61,11 @@ bool verboseRun(const Report& report) {
   return false;
 }
 
-// One testcase's stdout lines: consecutive entries of the same testcase (or of its sweep).
-std::string testcaseText(const std::vector<const ReportEntry*>& entries, const Report& report,
-                         const OutputSettings& form) {
+// One testcase's stdout lines: consecutive entries of the same testcase (or of its sweep, in a run
+// of `sweepSizes`). `lastStarted`: the testcase whose `Running` line was printed last.
+std::string testcaseText(const std::vector<const ReportEntry*>& entries,
+                         const std::vector<std::uint64_t>& sweepSizes, const OutputSettings& form,
+                         std::string& lastStarted) {
   const ReportEntry& first = *entries.front();
   switch (first.status) {
   case Status::Waived:
@@ -77,29 +79,31 @@ std::string testcaseText(const std::vector<const ReportEntry*>& entries, const R
     break;
   }
   const std::string key = testcaseOf(first);
-  std::string text = "Running " + key + ".\n";
-  if (first.bufferSizeMiB) {
-    const std::vector<std::uint64_t> none;
-    const std::vector<std::uint64_t>& sizes = report.sweep ? report.sweep->sizesMiB
-                                              : report.settings && report.settings->sweepMiB
-                                                  ? *report.settings->sweepMiB
-                                                  : none;
-    return text + sweepText(entries, sizes, form.verbose);
-  }
+  // A sweep's run printed one `Running` line for consecutive sweeps of a testcase
+  // (output_text.cpp).
+  std::string text = !sweepSizes.empty() && key == lastStarted ? "" : "Running " + key + ".\n";
+  lastStarted = key;
+  if (first.bufferSizeMiB) return text + sweepText(entries, sweepSizes, form.verbose);
   if (form.verbose) text += sampleLines(first.measurements);
   for (const ReportEntry* e : entries)
     if (e->passedWithMatrix()) text += entryText(*e, form, e == entries.back() ? &key : nullptr);
   return text;
 }
 
-// Where the entries of the testcase (or the sweep) that starts at `i` end.
+// Where the entries of the testcase (or of its sweep) that start at `i` end: one testcase's
+// matrices, each once (at each size of a sweep).
 std::size_t groupEnd(const std::vector<ReportEntry>& entries, std::size_t i) {
   const ReportEntry& first = entries[i];
   const bool sweep = first.bufferSizeMiB.has_value();
-  const bool matrices = first.status == Status::Passed && first.testcase;
-  if (!sweep && !matrices) return i + 1;
+  if (!sweep && !(first.status == Status::Passed && first.testcase)) return i + 1;
   std::size_t end = i + 1;
+  const auto seen = [&](const ReportEntry& e) {
+    return std::any_of(entries.begin() + i, entries.begin() + end, [&e](const ReportEntry& o) {
+      return o.name == e.name && o.bufferSizeMiB == e.bufferSizeMiB;
+    });
+  };
   while (end < entries.size() && testcaseOf(entries[end]) == testcaseOf(first) &&
+         !seen(entries[end]) &&
          (sweep ? entries[end].bufferSizeMiB.has_value() : entries[end].status == Status::Passed))
     ++end;
   return end;
@@ -155,14 +159,18 @@ std::string entryText(const ReportEntry& e, const OutputSettings& form, const st
 std::string savedRunText(const Report& report, const OutputSettings& given) {
   OutputSettings form = given;
   form.verbose = form.verbose || verboseRun(report);
-  std::string text;
+  const std::vector<std::uint64_t> sweepSizes =
+      report.sweep      ? report.sweep->sizesMiB
+      : report.settings ? report.settings->sweepMiB.value_or(std::vector<std::uint64_t>{})
+                        : std::vector<std::uint64_t>{};
+  std::string text, lastStarted;
   if (report.testcases) {
     const std::vector<ReportEntry>& entries = *report.testcases;
     for (std::size_t i = 0, end; i < entries.size(); i = end) {
       end = groupEnd(entries, i);
       std::vector<const ReportEntry*> group;
       for (std::size_t k = i; k < end; ++k) group.push_back(&entries[k]);
-      text += testcaseText(group, report, form);
+      text += testcaseText(group, sweepSizes, form, lastStarted);
     }
   }
   if (!report.interrupted && !report.error) text += kTrailer;

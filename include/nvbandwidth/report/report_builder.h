@@ -7,6 +7,7 @@
 // without the document being written and read back.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ class ReportBuilder : public Output {
   Statistic statistic_ = Statistic::Median;
   Report report_;
   std::string running_;
+  std::optional<std::size_t> sweepStart_;  // the first entry of the sweep under way
 };
 
 }  // namespace nvbw

@@ -79,6 +79,17 @@ TEST(FromText, SweepsPrintTheirTables) {
   expectFromPrintsTheRun(1, {"--sweep", "1:2", "-t", "0", "1"}, failing);
 }
 
+// A testcase selected twice prints twice: its second run (or sweep) is not taken for more of the
+// first.
+TEST(FromText, ATestcaseSelectedTwicePrintsTwice) {
+  FakeBehaviour noisy;
+  noisy.noiseCv = 0.05;
+  expectFromPrintsTheRun(2, {"-t", "6", "6"}, noisy);
+  expectFromPrintsTheRun(2, {"--sweep", "1:2", "-t", "6", "6", "0", "0"}, noisy);
+  expectFromPrintsTheRun(1, {"--sweep", "2:2", "-v", "-t", "0", "0"}, noisy);
+  expectFromPrintsTheRun(1, {"--sweep", "1:2", "-t", "0", "nope", "0", "1", "0"}, noisy);
+}
+
 // The report's own numbers, in the lines upstream prints: every SUM line of the text is the
 // report's SUM of that matrix.
 std::vector<std::string> lines(const std::string& text) {
