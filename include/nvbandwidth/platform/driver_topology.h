@@ -1,6 +1,7 @@
 // The Topology seam answered by the real driver (tests answer it with FakeTopology).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "platform/gpu.h"
@@ -37,11 +38,17 @@ class DriverTopology final : public Topology {
   std::optional<bool> peerOverNvlink(int device, int peer) const override {
     return gpu_.peerNativeAtomics(device, peer);
   }
+  // A multi-process run's ranks (multinode/mpi/mpi_platform.cpp); a process alone otherwise.
+  const ProcessFacts& processFacts() const override {
+    return processes_ ? *processes_ : Topology::processFacts();
+  }
+  void setProcessFacts(ProcessFacts facts) { processes_ = std::move(facts); }
 
  private:
   const Gpu& gpu_;
   bool confidential_ = false;
   std::vector<GpuLinkFacts> links_;
+  std::optional<ProcessFacts> processes_;
 };
 
 }  // namespace nvbw

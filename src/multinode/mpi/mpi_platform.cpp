@@ -20,28 +20,6 @@ namespace nvbw::multinode {
 namespace {
 
 // Rank 0's GPUs for the single-process testcases, and what the processes can do together.
-class WorldTopology final : public Topology {
- public:
-  WorldTopology(const Gpu& gpu, const MachineFacts& machine, ProcessFacts facts)
-      : local_(gpu), facts_(std::move(facts)) {
-    local_.setConfidentialComputing(machine.confidentialComputing());
-    local_.setLinkFacts(machine.linkFacts());
-  }
-  int deviceCount() const override { return local_.deviceCount(); }
-  bool canAccessPeer(int device, int peer) const override {
-    return local_.canAccessPeer(device, peer);
-  }
-  int smCount(int device) const override { return local_.smCount(device); }
-  int computeCapability(int device) const override { return local_.computeCapability(device); }
-  bool confidentialComputing() const override { return local_.confidentialComputing(); }
-  const ProcessFacts& processFacts() const override { return facts_; }
-  const GpuLinkFacts& linkFacts(int device) const override { return local_.linkFacts(device); }
-
- private:
-  DriverTopology local_;
-  ProcessFacts facts_;
-};
-
 bool multicastDisabledHere() {
   const char* disable = std::getenv("NVBANDWIDTH_DISABLE_MULTICAST");
   return disable && std::string(disable) == "1";
@@ -64,7 +42,10 @@ class MpiPlatform final : public Platform {
     info_.memorySharingDescription = world.description;
     machine_ = std::make_unique<MachineFacts>(*gpu_);
     info_.confidentialComputing = machine_->confidentialComputing();
-    topology_ = std::make_unique<WorldTopology>(*gpu_, *machine_, world.facts);
+    topology_ = std::make_unique<DriverTopology>(*gpu_);
+    topology_->setConfidentialComputing(machine_->confidentialComputing());
+    topology_->setLinkFacts(machine_->linkFacts());
+    topology_->setProcessFacts(world.facts);
     if (world.sharing != MemorySharing::None)
       startupStep(comm_, attempt([&] {
                     processes_ =
@@ -121,7 +102,7 @@ class MpiPlatform final : public Platform {
   int device_ = 0;
   SystemFacts info_;
   std::unique_ptr<MachineFacts> machine_;
-  std::unique_ptr<WorldTopology> topology_;
+  std::unique_ptr<DriverTopology> topology_;
   std::shared_ptr<MpiProcessGroup> processes_;
 };
 
