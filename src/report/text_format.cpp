@@ -122,8 +122,7 @@ std::string noisyCellsNote(const ReportEntry& e) {
     for (std::size_t col = 0; col < e.cells->cols; ++col) {
       const std::optional<CellStatistics>& s = e.cells->at(row, col);
       if (s && s->cv && *s->cv > kNoisyCv)
-        cells +=
-            (cells.empty() ? "" : ", ") + cellName(row, col) + " " + fixed(*s->cv * 100) + "%";
+        cells += (cells.empty() ? "" : ", ") + cellName(row, col) + " " + fixed(*s->cv * 100) + "%";
     }
   if (cells.empty()) return "";
   return "NOTE: " + e.name + ": samples vary by more than " + fixed(kNoisyCv * 100) +
