@@ -5,7 +5,6 @@
 
 #include "app/expectation_checks.h"
 #include "core/exit_status.h"
-#include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
 #include "report/report_text.h"

@@ -1,12 +1,10 @@
 #include "model/matrix_parts.h"
 
+#include "core/text.h"
+
 namespace nvbw {
 
 namespace {
-
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace nvbw {
 
 namespace {
@@ -95,9 +97,7 @@ DeviceListEntry readDeviceListEntry(const std::string& entry) {
 
 std::string MachineShape::text() const {
   if (models.empty()) return "unknown GPUs";
-  std::string joined;
-  for (const std::string& m : models) joined += (joined.empty() ? "" : " + ") + m;
-  return std::to_string(gpus) + " x " + joined;
+  return std::to_string(gpus) + " x " + joined(models, " + ");
 }
 
 MachineShape machineShapeOf(const Report& r) {

@@ -9,14 +9,14 @@
 #include <set>
 #include <utility>
 
+#include "core/text.h"
+
 namespace nvbw {
 namespace {
 
 bool hidden(const std::string& name) { return !name.empty() && name[0] == '.'; }
 
-bool endsWithJson(const std::string& name) {
-  return name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-}
+bool endsWithJson(const std::string& name) { return name.size() > 5 && endsWith(name, ".json"); }
 
 std::string joined(const std::string& folder, const std::string& name) {
   return !folder.empty() && folder.back() == '/' ? folder + name : folder + "/" + name;

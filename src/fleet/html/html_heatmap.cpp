@@ -6,7 +6,6 @@
 #include <string>
 
 #include "fleet/html/html_markup.h"
-#include "model/report_keys.h"
 
 namespace nvbw::html {
 

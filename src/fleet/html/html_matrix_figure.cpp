@@ -5,7 +5,6 @@
 
 #include "fleet/html/html_heatmap.h"
 #include "fleet/html/html_markup.h"
-#include "model/report_keys.h"
 
 namespace nvbw::html {
 

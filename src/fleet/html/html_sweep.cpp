@@ -10,7 +10,6 @@
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
-#include "model/report_keys.h"
 
 namespace nvbw::html {
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "model/report_files.h"
 #include "model/report_folders.h"
@@ -22,13 +23,9 @@ namespace {
 using namespace summary;
 namespace fs = std::filesystem;
 
-bool endsWithJson(const std::string& name) {
-  return name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-}
-
 std::string stemOf(const std::string& file) {
   std::string name = fs::path(file).filename().string();
-  if (endsWithJson(name)) name.erase(name.size() - 5);
+  if (name.size() > 5 && endsWith(name, ".json")) name.erase(name.size() - 5);
   return name.empty() ? file : name;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/text.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
@@ -282,9 +283,7 @@ std::string listHtml(const FleetSummary& s, const char* id, const std::string& t
   for (const FleetNode& n : s.nodes) {
     const std::vector<std::string> names = notes ? n.notes : testcasesWithStatus(s, n, status);
     if (names.empty()) continue;
-    std::string joined;
-    for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
-    items += namedItem(n.name, joined);
+    items += namedItem(n.name, joined(names, ", "));
   }
   return listSection(id, title, items);
 }

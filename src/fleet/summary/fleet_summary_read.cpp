@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/text.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "model/report_reader.h"
 
@@ -105,9 +106,7 @@ void describeGpus(const Report& r, FleetNode& d, std::string& deviceHost) {
     }
   const MachineShape shape = machineShapeOf(r);
   d.gpuCount = shape.gpus;
-  std::string joined;
-  for (const std::string& m : shape.models) joined += (joined.empty() ? "" : " + ") + m;
-  d.gpuModel = joined.empty() ? "unknown" : joined;
+  d.gpuModel = shape.models.empty() ? "unknown" : joined(shape.models, " + ");
 }
 
 void nameHost(const Report& r, const std::string& deviceHost, FleetNode& d) {
