@@ -293,9 +293,11 @@ TEST(OutputCli, KilledMidWriteLeavesTheOldFileOrTheWholeReport) {
     if (withOld) writeText(dir / "copy.json", "old report");
     RunSpec spec(NVBW_BINARY, {"--from", dir / "big.json", "--output", dir / "copy.json"});
     spec.signal = SIGKILL;
-    // From the middle of the run (parsing) to its very end (the write and the rename).
+    // From the first quarter of the run (parsing) to its very end (the write and the rename):
+    // on a shared machine a run may go faster than the whole runs above, so that kills late in
+    // the run miss, and the early ones make sure that at least half of them land.
     spec.signalAfter = std::chrono::milliseconds(
-        static_cast<long>(fastest * 1000.0 * (0.5 + 0.5 * step / (kSteps - 1))));
+        static_cast<long>(fastest * 1000.0 * (0.25 + 0.75 * step / (kSteps - 1))));
     const RunResult run = nvbw::test::runProgram(spec);
     if (run.signal == SIGKILL) ++killed;
     if (!fs::exists(dir / "copy.json")) {
