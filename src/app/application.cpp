@@ -191,8 +191,8 @@ class RunCommand {
              const Platform& platform, const EnvironmentSnapshot& atStart);
 
   int finishViews(const RunEnd& end, int status);
-  std::optional<Comparison> judgeAgainstBaseline(Report& report, int& status);
-  void confirm(Comparison& compared, Report& report, int& status);
+  void judgeAgainstBaseline(Report& report, int& status);
+  void confirm(ComparisonSection& compared, Report& report, int& status);
   bool failsExpectations(Report& report);
   int writeViewFiles(const Report& report, bool interrupted);
   ProgressSink progressSink() {
@@ -234,7 +234,7 @@ class RunCommand {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   // Measures suspect testcases again with the run's loop request and executor (set while they
   // exist: from the start of the testcase loop to the end of the report).
-  std::function<ConfirmationRuns(const std::vector<SuspectTestcase>&)> confirmationRunner_;
+  std::function<ConfirmationRuns(const std::vector<SuspectRecord>&)> confirmationRunner_;
 };
 
 int RunCommand::startupFailed(RunHeader h, const std::string& why, const std::string& detail) {
@@ -342,7 +342,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
                             schedule.rule};
   const LoopControl control{ctx_.comm, ctx_.stopRequested, progressSink()};
   const LoopSummary summary = runTestcaseLoop(request, *executor, checked, control);
-  confirmationRunner_ = [&](const std::vector<SuspectTestcase>& suspects) {
+  confirmationRunner_ = [&](const std::vector<SuspectRecord>& suspects) {
     return runConfirmations(request, h, suspects, options_.confirmRuns, *executor, control);
   };
   return finish(summary, *executor, selection.size(), *platform, *h.environment);
@@ -373,10 +373,9 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
 int RunCommand::finishViews(const RunEnd& end, int status) {
   report_->finish(end);
   Report& report = report_->report();
-  std::optional<Comparison> compared;
   bool belowExpectations = false;
   try {
-    compared = judgeAgainstBaseline(report, status);
+    judgeAgainstBaseline(report, status);
     belowExpectations = failsExpectations(report);
   } catch (const Interrupted& e) {
     // The report is printed all the same, without the verdicts that were not reached.
@@ -390,39 +389,39 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
   if (outputText_) outputText_->finish(end);
   if (writeViewFiles(report, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
     status = kExitFailure;
+  const std::optional<ComparisonSection>& compared = report.comparison;
   if (status == kExitOk && compared && compared->differentMachines) return kExitUsage;
-  if (status == kExitOk && ((compared && compared->anyFailing()) || belowExpectations))
+  if (status == kExitOk && ((compared && anyFailing(*compared)) || belowExpectations))
     return kExitSlower;
   return status;
 }
 
 // --baseline: the run compared with it, suspect cells confirmed (--confirm N), the comparison
 // printed and added to `report`. A confirmation run that fails or is interrupted sets `status`.
-std::optional<Comparison> RunCommand::judgeAgainstBaseline(Report& report, int& status) {
-  if (files_.baseline.reports() == 0) return std::nullopt;
-  Comparison compared =
+void RunCommand::judgeAgainstBaseline(Report& report, int& status) {
+  if (files_.baseline.reports() == 0) return;
+  ComparisonSection compared =
       compareWithBaseline(files_.baseline, report, options_.tolerancePercent, ctx_.stopRequested);
   if (options_.confirmRuns > 0 && status < kExitInterruptedBase) confirm(compared, report, status);
   tellPerson(comparisonText(compared) + "\n");
-  report.comparison = comparisonSection(compared);
-  return compared;
+  report.comparison = std::move(compared);
 }
 
 // Measures the testcases of the suspect cells again and re-judges those cells. Only a run of one
 // process confirms: the other ranks of a multi-process run hold no baseline and could not take
 // part in the measurements.
-void RunCommand::confirm(Comparison& compared, Report& report, int& status) {
-  const std::vector<SuspectTestcase> suspects = suspectTestcases(compared);
+void RunCommand::confirm(ComparisonSection& compared, Report& report, int& status) {
+  const std::vector<SuspectRecord> suspects = suspectTestcases(compared);
   if (ctx_.comm && ctx_.comm->size() > 1) {
     if (!suspects.empty())
-      compared.notes.push_back("suspect cells are not measured again in a multi-process run: "
-                               "judged as saved reports are");
+      compared.notes->push_back("suspect cells are not measured again in a multi-process run: "
+                                "judged as saved reports are");
     return;
   }
   if (!suspects.empty()) {
     if (progress_) progress_->clear();
     std::ostringstream note;
-    note << "NOTE: " << compared.suspects()
+    note << "NOTE: " << suspectCells(compared)
          << " cells slower than the baseline or unstable: measuring " << suspects.size()
          << " testcase" << (suspects.size() == 1 ? "" : "s") << " " << options_.confirmRuns
          << " more time" << (options_.confirmRuns == 1 ? "" : "s")
@@ -436,12 +435,12 @@ void RunCommand::confirm(Comparison& compared, Report& report, int& status) {
   applyConfirmations(compared, runs.entries, runs.summary);
   if (!runs.entries.empty()) report.confirmations = std::move(runs.entries);
   if (runs.interruptedBy) {
-    compared.notes.push_back("the confirmation runs were stopped by " +
-                             signalName(*runs.interruptedBy));
+    compared.notes->push_back("the confirmation runs were stopped by " +
+                              signalName(*runs.interruptedBy));
     status = kExitInterruptedBase + *runs.interruptedBy;
   } else if (runs.errors > 0) {
-    compared.notes.push_back(std::to_string(runs.errors) + " confirmation run" +
-                             (runs.errors == 1 ? "" : "s") + " failed (in \"confirmations\")");
+    compared.notes->push_back(std::to_string(runs.errors) + " confirmation run" +
+                              (runs.errors == 1 ? "" : "s") + " failed (in \"confirmations\")");
     if (status == kExitOk) status = kExitFailure;
   }
 }

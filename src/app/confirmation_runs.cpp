@@ -39,14 +39,14 @@ LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::si
 }  // namespace
 
 ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& header,
-                                  const std::vector<SuspectTestcase>& suspects, unsigned runs,
+                                  const std::vector<SuspectRecord>& suspects, unsigned runs,
                                   PlanExecutor& executor, const LoopControl& control) {
   const auto start = std::chrono::steady_clock::now();
   ConfirmationRuns out;
   out.summary.runs = runs;
   out.summary.testcases = suspects;
   for (unsigned round = 1; round <= runs && !out.interruptedBy; ++round) {
-    for (const SuspectTestcase& suspect : suspects) {
+    for (const SuspectRecord& suspect : suspects) {
       const std::optional<std::size_t> index =
           registryIndex(run.registry, suspect.testcase.value_or(""));
       if (!index) continue;

@@ -33,16 +33,19 @@ int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
 int worse(int a, int b) { return a != kExitOk ? a : b; }
 
 // {"nvbandwidth": {"version", "git_version", "release", "comparison"}}, its cells streamed one at a
-// time: a comparison of hundreds of thousands of cells never exists as one document.
-void writeComparisonDocument(std::ostream& out, const Comparison& c,
+// time: a comparison of hundreds of thousands of cells never exists as one document (the
+// document holds `c` without its cells, which are lent to it and given back).
+void writeComparisonDocument(std::ostream& out, ComparisonSection& c,
                              const std::vector<ExpectationSection>& checks) {
   Report document = versionsReport();
-  document.comparison = comparisonSection(c, false);
+  const std::vector<ComparedCellRecord> all = std::exchange(*c.cells, {});
+  document.comparison = c;
+  c.cells = std::move(all);
   if (!checks.empty()) document.expectations = checks;
   std::size_t next = 0;
   const ComparedCells cells = [&c, &next](ComparedCellRecord& cell) {
-    if (next == c.cells.size()) return false;
-    cell = c.cells[next++];
+    if (next == c.cells->size()) return false;
+    cell = (*c.cells)[next++];
     return true;
   };
   writeReportJson(out, document, &cells);
@@ -58,7 +61,7 @@ std::string expectationsText(const std::vector<ExpectationSection>& checks) {
 
 // --output of --compare: what it prints (the table, or the document with -j or a .json name),
 // or with a .html name the page --html writes.
-int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, const Comparison& c,
+int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, ComparisonSection& c,
                           const std::vector<ExpectationSection>& checks, const Report& current) {
   if (files.outputFormat == ReportFormat::Html)
     return writeHtmlFile(ctx, *files.output, current, ctx.stopRequested);
@@ -295,8 +298,9 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   if (const auto problem =
           files.baseline.logicalGpusProblem("the current report", files.current->logicalGpus))
     return refuseUsage(ctx, *problem);
-  const Comparison c = compareWithBaseline(files.baseline, *files.current, options.tolerancePercent,
-                                           ctx.stopRequested);
+  // The page and the metrics show the current report with its verdicts.
+  ComparisonSection& c = files.current->comparison.emplace(compareWithBaseline(
+      files.baseline, *files.current, options.tolerancePercent, ctx.stopRequested));
   const std::vector<ExpectationSection> checks =
       judgeExpectations(options, files.expectations, *files.current, ctx.stopRequested);
   // What the views need is the current Report: the baseline's memory goes first.
@@ -308,15 +312,12 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     ctx.out << comparisonText(c) << expectationsText(checks);
   ctx.out.flush();
   checkWritable(ctx.out, "output");
-  // The page and the metrics show the current report with its verdicts.
-  if (files.html || files.metrics || (files.output && files.outputFormat == ReportFormat::Html))
-    files.current->comparison = comparisonSection(c);
   const int written = writeReportFiles(ctx, files, *files.current, ctx.stopRequested, [&] {
     return writeComparisonOutput(ctx, files, c, checks, *files.current);
   });
   if (written != kExitOk) return written;
   if (c.differentMachines) return kExitUsage;  // shown side by side, never judged
-  return c.anyFailing() || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
+  return anyFailing(c) || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
 }
 
 int runRenderCommand(CommandFiles& files, AppContext& ctx) {

@@ -39,23 +39,25 @@ inline Report asReport(nlohmann::json document) {
 }
 
 // A comparison with a baseline of one report (the tool's commands build their Baseline).
-inline Comparison compareReports(const Report& baseline, const Report& current,
-                                 double tolerancePercent = kDefaultTolerancePercent,
-                                 const StopRequest& stop = {}) {
+inline ComparisonSection compareReports(const Report& baseline, const Report& current,
+                                        double tolerancePercent = kDefaultTolerancePercent,
+                                        const StopRequest& stop = {}) {
   Baseline b;
   b.add(baseline, "baseline", stop);
   return compareWithBaseline(b, current, tolerancePercent, stop);
 }
 
-inline Comparison compareReports(const nlohmann::json& baseline, const nlohmann::json& current,
-                                 double tolerancePercent = kDefaultTolerancePercent,
-                                 const StopRequest& stop = {}) {
+inline ComparisonSection compareReports(const nlohmann::json& baseline,
+                                        const nlohmann::json& current,
+                                        double tolerancePercent = kDefaultTolerancePercent,
+                                        const StopRequest& stop = {}) {
   return compareReports(asReport(baseline), asReport(current), tolerancePercent, stop);
 }
 
-inline Comparison compareWithBaseline(const Baseline& baseline, const nlohmann::json& current,
-                                      double tolerancePercent = kDefaultTolerancePercent,
-                                      const StopRequest& stop = {}) {
+inline ComparisonSection compareWithBaseline(const Baseline& baseline,
+                                             const nlohmann::json& current,
+                                             double tolerancePercent = kDefaultTolerancePercent,
+                                             const StopRequest& stop = {}) {
   return compareWithBaseline(baseline, asReport(current), tolerancePercent, stop);
 }
 
@@ -65,16 +67,16 @@ inline void addDocument(Baseline& baseline, const nlohmann::json& document,
 }
 
 // The comparison's section and a cell as a run's report holds them.
-inline nlohmann::json comparisonJson(const Comparison& c) {
-  return comparisonSectionJson(comparisonSection(c));
+inline nlohmann::json comparisonJson(const ComparisonSection& c) {
+  return comparisonSectionJson(c);
 }
 inline nlohmann::json comparisonCellJson(const ComparedCellRecord& cell) {
   return comparedCellJson(cell);
 }
 
 // Confirmation entries as a run's report holds them, beside GPUs enough for their matrices.
-inline void applyConfirmations(Comparison& c, const nlohmann::json& entries,
-                               const ConfirmationSummary& summary) {
+inline void applyConfirmations(ComparisonSection& c, const nlohmann::json& entries,
+                               const ConfirmationRecord& summary) {
   const nlohmann::json document = {{"nvbandwidth",
                                     {{"schema_version", "1.0"},
                                      {"GPU Device list", gpusFor(entries)},

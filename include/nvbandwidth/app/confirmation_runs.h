@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "app/testcase_loop.h"
-#include "fleet/comparison/comparison.h"
 #include "model/report.h"
 #include "report/run_report.h"
 
@@ -19,7 +18,7 @@ struct ConfirmationRuns {
   // Testcase entries in the order they ran, each with its confirmation run (1 to N) and, for a
   // sweep size, its buffer size. Passed and ERROR entries alike.
   std::vector<ReportEntry> entries;
-  ConfirmationSummary summary;       // runs, the testcases measured again, wall seconds
+  ConfirmationRecord summary;        // runs, the testcases measured again, wall seconds
   int errors = 0;                    // confirmation runs that failed
   std::optional<int> interruptedBy;  // stopped by this signal before the last one
 };
@@ -30,7 +29,7 @@ struct ConfirmationRuns {
 // header (the statistic the entries report). A suspect testcase the registry does not have is
 // skipped (its cells stay unconfirmed).
 ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& header,
-                                  const std::vector<SuspectTestcase>& suspects, unsigned runs,
+                                  const std::vector<SuspectRecord>& suspects, unsigned runs,
                                   PlanExecutor& executor, const LoopControl& control);
 
 }  // namespace nvbw

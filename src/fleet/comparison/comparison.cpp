@@ -22,15 +22,34 @@ const char* verdictName(Verdict v) {
 
 bool failing(Verdict v) { return v == Verdict::Slower || v == Verdict::Unstable; }
 
-std::size_t Comparison::count(Verdict v) const {
+std::size_t countVerdict(const ComparisonSection& c, Verdict v) {
   return static_cast<std::size_t>(
-      std::count_if(cells.begin(), cells.end(),
-                    [v](const ComparedCellRecord& c) { return c.verdict == verdictName(v); }));
+      std::count_if(c.cells->begin(), c.cells->end(), [v](const ComparedCellRecord& cell) {
+        return cell.verdict == verdictName(v);
+      }));
 }
 
-std::size_t Comparison::suspects() const {
-  return static_cast<std::size_t>(std::count_if(
-      cells.begin(), cells.end(), [](const ComparedCellRecord& c) { return c.suspect == true; }));
+std::size_t suspectCells(const ComparisonSection& c) {
+  return static_cast<std::size_t>(
+      std::count_if(c.cells->begin(), c.cells->end(),
+                    [](const ComparedCellRecord& cell) { return cell.suspect == true; }));
+}
+
+bool anyFailing(const ComparisonSection& c) {
+  return countVerdict(c, Verdict::Slower) + countVerdict(c, Verdict::Unstable) > 0;
+}
+
+void countCells(ComparisonSection& c) {
+  ComparisonCounts& counts = c.summary.emplace();
+  counts.cells = c.cells->size();
+  counts.same = countVerdict(c, Verdict::Same);
+  counts.slower = countVerdict(c, Verdict::Slower);
+  counts.faster = countVerdict(c, Verdict::Faster);
+  counts.noisy = countVerdict(c, Verdict::Noisy);
+  counts.unstable = countVerdict(c, Verdict::Unstable);
+  counts.suspect = suspectCells(c);
+  counts.onlyInBaseline = c.onlyInBaseline->size();
+  counts.onlyInCurrent = c.onlyInCurrent->size();
 }
 
 namespace {
@@ -77,13 +96,13 @@ bool hasValue(const Baseline::Matrix& m, std::size_t row, std::size_t col) {
   return row < m.cells.size() && col < m.cells[row].size() && !m.cells[row][col].values.empty();
 }
 
-void compareMatrices(const Baseline::Matrix& b, const MatrixView& c, Comparison& out,
+void compareMatrices(const Baseline::Matrix& b, const MatrixView& c, ComparisonSection& out,
                      const StopRequest& stop) {
   if (b.unit != unitName(c.unit())) {
-    out.notes.push_back(b.name + ": unit " + b.unit + " vs " + unitName(c.unit()) +
-                        ", not compared");
-    out.onlyInBaseline.push_back(b.name);
-    out.onlyInCurrent.push_back(c.key());
+    out.notes->push_back(b.name + ": unit " + b.unit + " vs " + unitName(c.unit()) +
+                         ", not compared");
+    out.onlyInBaseline->push_back(b.name);
+    out.onlyInCurrent->push_back(c.key());
     return;
   }
   for (std::size_t r = 0; r < std::max(b.cells.size(), c.rows()); ++r) {
@@ -94,24 +113,24 @@ void compareMatrices(const Baseline::Matrix& b, const MatrixView& c, Comparison&
       const bool inB = hasValue(b, r, col);
       const bool inC = c.value(r, col).has_value();
       if (inB && inC)
-        out.cells.push_back(compareCell(b, c, r, col, out.tolerancePercent));
+        out.cells->push_back(compareCell(b, c, r, col, *out.tolerancePercent));
       else if (inB)
-        out.onlyInBaseline.push_back(b.name + cellSuffix(r, col));
+        out.onlyInBaseline->push_back(b.name + cellSuffix(r, col));
       else if (inC)
-        out.onlyInCurrent.push_back(c.key() + cellSuffix(r, col));
+        out.onlyInCurrent->push_back(c.key() + cellSuffix(r, col));
     }
   }
 }
 
 // Pairs the matrices by key, a repeated key (`-t 0 0`) occurrence by occurrence.
-void compareAllMatrices(const Baseline& b, const std::vector<MatrixView>& c, Comparison& out,
+void compareAllMatrices(const Baseline& b, const std::vector<MatrixView>& c, ComparisonSection& out,
                         const StopRequest& stop) {
   std::map<std::string, std::deque<std::size_t>> unmatched;
   for (std::size_t i = 0; i < c.size(); ++i) unmatched[c[i].key()].push_back(i);
   for (const Baseline::Matrix& m : b.matrices()) {
     auto& candidates = unmatched[m.name];
     if (candidates.empty()) {
-      out.onlyInBaseline.push_back(m.name);
+      out.onlyInBaseline->push_back(m.name);
       continue;
     }
     compareMatrices(m, c[candidates.front()], out, stop);
@@ -121,7 +140,7 @@ void compareAllMatrices(const Baseline& b, const std::vector<MatrixView>& c, Com
   for (const auto& entry : unmatched)
     for (std::size_t i : entry.second) left[i] = true;
   for (std::size_t i = 0; i < c.size(); ++i)
-    if (left[i]) out.onlyInCurrent.push_back(c[i].key());
+    if (left[i]) out.onlyInCurrent->push_back(c[i].key());
 }
 
 std::string statusLabel(const StatusEntry& s) {
@@ -155,37 +174,43 @@ void noteDocuments(const Baseline& b, const Side& c, std::vector<std::string>& n
 
 }  // namespace
 
-Comparison compareWithBaseline(const Baseline& b, const Report& current, double tolerancePercent,
-                               const StopRequest& stop) {
+ComparisonSection compareWithBaseline(const Baseline& b, const Report& current,
+                                      double tolerancePercent, const StopRequest& stop) {
   if (!std::isfinite(tolerancePercent) || tolerancePercent < 0.0)
     throw std::invalid_argument("the tolerance must be a percentage of 0 or more");
   if (b.reports() == 0) throw std::logic_error("a comparison needs a baseline report");
   throwIfStopped(stop);
   const Side c = sideOf(current, "current");
-  Comparison out;
-  out.tolerancePercent = tolerancePercent;
+  ComparisonSection out;
+  out.rule = "saved reports";
+  out.band = "healthy side";
   out.baselineReports = b.reports();
-  noteDocuments(b, c, out.notes);
+  out.tolerancePercent = tolerancePercent;
+  out.cells.emplace();
+  out.onlyInBaseline.emplace();
+  out.onlyInCurrent.emplace();
+  noteDocuments(b, c, out.notes.emplace());
   compareAllMatrices(b, current.matrices(), out, stop);
   const MachineShape& machine = b.first().machine;
   if (machine.known() && c.machine.known() && !(machine == c.machine)) {
     out.differentMachines =
         "the baseline is of " + machine.text() + " and the current report of " + c.machine.text();
-    for (ComparedCellRecord& cell : out.cells) {
+    for (ComparedCellRecord& cell : *out.cells) {
       cell.verdict = verdictName(Verdict::NotJudged);
       cell.suspect = false;
       cell.unstable = false;
     }
   }
-  listUnmatchedStatuses(b.first().statuses, c.statuses, out.onlyInBaseline);
-  listUnmatchedStatuses(c.statuses, b.first().statuses, out.onlyInCurrent);
+  listUnmatchedStatuses(b.first().statuses, c.statuses, *out.onlyInBaseline);
+  listUnmatchedStatuses(c.statuses, b.first().statuses, *out.onlyInCurrent);
+  countCells(out);
   return out;
 }
 
-std::vector<SuspectTestcase> suspectTestcases(const Comparison& c) {
-  std::vector<SuspectTestcase> suspects;
-  for (const ComparedCellRecord& cell : c.cells) {
-    const auto same = [&cell](const SuspectTestcase& t) {
+std::vector<SuspectRecord> suspectTestcases(const ComparisonSection& c) {
+  std::vector<SuspectRecord> suspects;
+  for (const ComparedCellRecord& cell : *c.cells) {
+    const auto same = [&cell](const SuspectRecord& t) {
       return t.testcase == cell.testcase && t.bufferSizeMiB == cell.bufferSizeMiB;
     };
     if (cell.suspect == true && std::none_of(suspects.begin(), suspects.end(), same))

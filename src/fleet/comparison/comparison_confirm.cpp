@@ -69,24 +69,26 @@ bool confirmCell(ComparedCellRecord& cell, const std::vector<MatrixView>& runs) 
 
 }  // namespace
 
-void applyConfirmations(Comparison& c, const std::vector<ReportEntry>& entries,
-                        const ConfirmationSummary& summary) {
+void applyConfirmations(ComparisonSection& c, const std::vector<ReportEntry>& entries,
+                        const ConfirmationRecord& summary) {
   const ConfirmationMatrices byKey = readConfirmations(entries);
   std::uint64_t unconfirmed = 0;
-  for (ComparedCellRecord& cell : c.cells) {
+  for (ComparedCellRecord& cell : *c.cells) {
     if (cell.suspect != true) continue;
     const auto found = byKey.find({cell.name, cell.bufferSizeMiB});
     if (found == byKey.end() || !confirmCell(cell, found->second)) ++unconfirmed;
   }
   if (unconfirmed > 0)
-    c.notes.push_back(std::to_string(unconfirmed) +
-                      " suspect cells have no confirmation (their testcase failed or the run "
-                      "stopped): judged as saved reports are");
-  ConfirmationSummary& applied = c.confirmation.emplace(summary);
+    c.notes->push_back(std::to_string(unconfirmed) +
+                       " suspect cells have no confirmation (their testcase failed or the run "
+                       "stopped): judged as saved reports are");
+  c.rule = "confirmed";
+  ConfirmationRecord& applied = c.confirmation.emplace(summary);
   applied.runs = applied.runs.value_or(0);
-  applied.testcases = applied.testcases.value_or(std::vector<SuspectTestcase>{});
+  applied.testcases = applied.testcases.value_or(std::vector<SuspectRecord>{});
   applied.seconds = applied.seconds.value_or(0.0);
   applied.unconfirmed = unconfirmed;
+  countCells(c);
 }
 
 }  // namespace nvbw

@@ -89,12 +89,12 @@ std::string groupHeading(const ComparedCellRecord*& group, const ComparedCellRec
 }
 
 // Every cell with its change and no verdict, for reports of different machines.
-std::string sideBySideTable(const Comparison& c) {
+std::string sideBySideTable(const ComparisonSection& c) {
   std::string text = "No verdict: " + safe(*c.differentMachines) +
                      "; a change between different machines says nothing of either.\n" +
                      tableRow({"cell", "baseline", "current", "change", "unit"});
   const ComparedCellRecord* group = nullptr;
-  for (const ComparedCellRecord& cell : c.cells) {
+  for (const ComparedCellRecord& cell : *c.cells) {
     text += groupHeading(group, cell);
     text += tableRow({cellSuffix(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
                       changeText(cell.changePercent), *cell.unitText});
@@ -104,12 +104,12 @@ std::string sideBySideTable(const Comparison& c) {
 
 // The cells that are not SAME, grouped under their matrix key (a key can be 60 characters long,
 // too long for a column of an 80-column table).
-std::string changedCellsTable(const Comparison& c) {
+std::string changedCellsTable(const ComparisonSection& c) {
   if (c.differentMachines) return sideBySideTable(c);
   std::string text;
   bool noisy = false, unstable = false;
   const ComparedCellRecord* group = nullptr;
-  for (const ComparedCellRecord& cell : c.cells) {
+  for (const ComparedCellRecord& cell : *c.cells) {
     if (cell.verdict == verdictName(Verdict::Same)) continue;
     if (text.empty())
       text = "Cells beyond their band:\n" + tableRow({"cell", "baseline", "current", "change",
@@ -126,78 +126,54 @@ std::string changedCellsTable(const Comparison& c) {
 }
 
 // What a baseline of several reports is.
-std::string baselineLine(const Comparison& c) {
-  if (c.baselineReports < 2) return "";
-  return "Baseline: " + std::to_string(c.baselineReports) +
+std::string baselineLine(const ComparisonSection& c) {
+  if (c.baselineReports.value_or(1) < 2) return "";
+  return "Baseline: " + std::to_string(*c.baselineReports) +
          " reports: each cell against their median, its band from their spread.\n";
 }
 
 // What a run measured again before judging.
-std::string confirmationLine(const Comparison& c) {
+std::string confirmationLine(const ComparisonSection& c) {
   if (!c.confirmation) return "";
-  const ConfirmationSummary& s = *c.confirmation;
+  const ConfirmationRecord& s = *c.confirmation;
   std::vector<std::string> names;
-  for (const SuspectTestcase& t : *s.testcases)
+  for (const SuspectRecord& t : *s.testcases)
     names.push_back(safe(*t.testcase + atSize(t.bufferSizeMiB)));
   if (names.empty())
     return "Confirmation: no cell was slower or unstable; nothing was measured again.\n";
-  const std::string title = "Confirmation of " + std::to_string(c.suspects()) + " suspect cell" +
-                            (c.suspects() == 1 ? "" : "s") + ", " + std::to_string(*s.runs) +
+  const std::string title = "Confirmation of " + std::to_string(suspectCells(c)) + " suspect cell" +
+                            (suspectCells(c) == 1 ? "" : "s") + ", " + std::to_string(*s.runs) +
                             " more run" + (*s.runs == 1 ? "" : "s") + " (" + fixed(*s.seconds) +
                             " s) of";
   return wrappedList(title, names, false);
 }
 
-std::string summaryLine(const Comparison& c) {
-  const std::string oneSided = std::to_string(c.onlyInBaseline.size()) + " only in baseline, " +
-                               std::to_string(c.onlyInCurrent.size()) + " only in current.\n";
-  const std::string cells = "Comparison: " + std::to_string(c.cells.size()) + " cells";
+std::string summaryLine(const ComparisonSection& c) {
+  const std::string oneSided = std::to_string(c.onlyInBaseline->size()) + " only in baseline, " +
+                               std::to_string(c.onlyInCurrent->size()) + " only in current.\n";
+  const std::string cells = "Comparison: " + std::to_string(c.cells->size()) + " cells";
   if (c.differentMachines)
     return cells + ", not judged: the reports come from different machines; " + oneSided;
   std::string counts;
   for (Verdict v :
        {Verdict::Same, Verdict::Slower, Verdict::Faster, Verdict::Noisy, Verdict::Unstable})
-    counts += (counts.empty() ? "" : ", ") + std::to_string(c.count(v)) + " " + verdictName(v);
+    counts +=
+        (counts.empty() ? "" : ", ") + std::to_string(countVerdict(c, v)) + " " + verdictName(v);
   return cells + ": " + counts + "; " + oneSided;
 }
 
 }  // namespace
 
-std::string comparisonText(const Comparison& c) {
+std::string comparisonText(const ComparisonSection& c) {
   std::string text;
   for (const std::string& section :
        {baselineLine(c), confirmationLine(c), changedCellsTable(c),
-        wrappedList("Only in baseline", text_view::safeAll(c.onlyInBaseline)),
-        wrappedList("Only in current", text_view::safeAll(c.onlyInCurrent))})
+        wrappedList("Only in baseline", text_view::safeAll(*c.onlyInBaseline)),
+        wrappedList("Only in current", text_view::safeAll(*c.onlyInCurrent))})
     if (!section.empty()) text += section + "\n";
-  for (const std::string& note : c.notes) text += "Note: " + safe(note) + "\n";
-  if (!c.notes.empty()) text += "\n";
+  for (const std::string& note : *c.notes) text += "Note: " + safe(note) + "\n";
+  if (!c.notes->empty()) text += "\n";
   return text + summaryLine(c);
-}
-
-ComparisonSection comparisonSection(const Comparison& c, bool withCells) {
-  ComparisonSection s;
-  s.rule = c.confirmation ? "confirmed" : "saved reports";
-  s.band = "healthy side";
-  s.baselineReports = c.baselineReports;
-  s.tolerancePercent = c.tolerancePercent;
-  ComparisonCounts& counts = s.summary.emplace();
-  counts.cells = c.cells.size();
-  counts.same = c.count(Verdict::Same);
-  counts.slower = c.count(Verdict::Slower);
-  counts.faster = c.count(Verdict::Faster);
-  counts.noisy = c.count(Verdict::Noisy);
-  counts.unstable = c.count(Verdict::Unstable);
-  counts.suspect = c.suspects();
-  counts.onlyInBaseline = c.onlyInBaseline.size();
-  counts.onlyInCurrent = c.onlyInCurrent.size();
-  s.differentMachines = c.differentMachines;
-  s.cells = withCells ? c.cells : std::vector<ComparedCellRecord>{};
-  s.onlyInBaseline = c.onlyInBaseline;
-  s.onlyInCurrent = c.onlyInCurrent;
-  s.notes = c.notes;
-  s.confirmation = c.confirmation;
-  return s;
 }
 
 }  // namespace nvbw

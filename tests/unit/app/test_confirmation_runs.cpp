@@ -41,7 +41,7 @@ TEST(ConfirmationRuns, MeasureWithTheRunsScheduleAndPairRule) {
   ASSERT_EQ(measured.plans[0].schedule, PairSchedule::Rounds);
 
   PlanRecorder again;
-  const std::vector<SuspectTestcase> suspects = {{key, {}}};
+  const std::vector<SuspectRecord> suspects = {{key, {}}};
   runConfirmations(run, RunHeader{}, suspects, 2, again, LoopControl{});
   ASSERT_EQ(again.plans.size(), 2u);
   for (const Plan& plan : again.plans) {

@@ -39,33 +39,24 @@ inline constexpr unsigned kMaxConfirmRuns = 10;
 // confirmed cell adds its value and spread in each confirmation run, the median of the N + 1
 // values and its change, and the median of their spreads.
 
-// A testcase (at one sweep size) that has suspect cells, and how a run confirmed them (runs asked
-// of each testcase, the testcases re-measured in report order, wall seconds, suspect cells without
-// any confirmation value): the report's records.
-using SuspectTestcase = SuspectRecord;
-using ConfirmationSummary = ConfirmationRecord;
+// A comparison is the report's section (ComparisonSection, model/report.h), every list present:
+// `cells` every cell with a value on both sides, in report order; `onlyInBaseline` and
+// `onlyInCurrent` the entries or cells on one side only ("key" for a whole entry, "key[r][c]"
+// for a cell with a value on one side and N/A or nothing on the other), and testcases that did not
+// pass on one side ("key: Waived", "key: ERROR"), the baseline side being every baseline report's
+// matrices and cells, the first report's entries without a matrix; `notes` e.g. settings that
+// differ ("bufferSize_MiB: 512 vs 16"); `confirmation` set once a run's confirmation runs have been
+// applied (absent: the saved-report rule); `differentMachines` when the sides are reports of
+// different machines ("the baseline is of 2 x NVIDIA H200 and the current report of 1 x NVIDIA
+// H100 80GB HBM3"): no cell is judged (Verdict::NotJudged) and the command exits 2. Its `summary`
+// counts the cells as they are when the comparison is made and when confirmations are applied.
 
-struct Comparison {
-  double tolerancePercent = kDefaultTolerancePercent;
-  std::size_t baselineReports = 1;        // the reports the baseline is made of
-  std::vector<ComparedCellRecord> cells;  // every cell with a value on both sides, in report order
-  // Entries or cells on one side only ("key" for a whole entry, "key[r][c]" for a cell with a
-  // value on one side and N/A or nothing on the other), and testcases that did not pass on one
-  // side ("key: Waived", "key: ERROR"). The baseline side: every baseline report's matrices and
-  // cells, the first report's entries without a matrix.
-  std::vector<std::string> onlyInBaseline;
-  std::vector<std::string> onlyInCurrent;
-  std::vector<std::string> notes;  // e.g. settings that differ ("bufferSize_MiB: 512 vs 16")
-  // Set once a run's confirmation runs have been applied (absent: the saved-report rule).
-  std::optional<ConfirmationSummary> confirmation;
-  // The sides are reports of different machines ("the baseline is of 2 x NVIDIA H200 and the
-  // current report of 1 x NVIDIA H100 80GB HBM3"): no cell is judged (Verdict::NotJudged); the
-  // command then exits 2. nullopt when they are alike, or a side does not name its GPUs.
-  std::optional<std::string> differentMachines;
-  std::size_t count(Verdict v) const;
-  std::size_t suspects() const;
-  bool anyFailing() const { return count(Verdict::Slower) + count(Verdict::Unstable) > 0; }
-};
+// The cells whose verdict is `v`, and the suspect ones.
+std::size_t countVerdict(const ComparisonSection& c, Verdict v);
+std::size_t suspectCells(const ComparisonSection& c);
+bool anyFailing(const ComparisonSection& c);  // a SLOWER or UNSTABLE cell
+// Sets `summary` from the cells and the one-sided lists.
+void countCells(ComparisonSection& c);
 
 // The healthy side of a comparison: one or more reports, merged as each is added (the Reports need
 // not outlive it): every cell with the values and within-run spreads of the reports that have it.
@@ -107,25 +98,25 @@ class Baseline {
 };
 
 // The saved-report rule (docs/verdicts.md); no verdict at all between different machines
-// (Comparison::differentMachines). Throws std::invalid_argument when `tolerancePercent` is negative
+// (differentMachines). Throws std::invalid_argument when `tolerancePercent` is negative
 // or not finite, and std::logic_error for an empty baseline. Notes: settings that differ from the
 // first baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8
 // report, a side's run-level error or interruption, a matrix whose unit differs. Throws
 // Interrupted when `stop` reports a signal (asked every entry and row).
-Comparison compareWithBaseline(const Baseline& baseline, const Report& current,
-                               double tolerancePercent = kDefaultTolerancePercent,
-                               const StopRequest& stop = {});
+ComparisonSection compareWithBaseline(const Baseline& baseline, const Report& current,
+                                      double tolerancePercent = kDefaultTolerancePercent,
+                                      const StopRequest& stop = {});
 
 // The testcases (and sweep sizes) of the suspect cells, each once, in report order.
-std::vector<SuspectTestcase> suspectTestcases(const Comparison& c);
+std::vector<SuspectRecord> suspectTestcases(const ComparisonSection& c);
 
 // Re-judges the suspect cells with their testcases' confirmation runs: `entries` are report
 // entries as a run's `confirmations` holds them (this tool's layout, each with its confirmation
 // run and, in a sweep, its buffer size). A suspect cell with no confirmation value keeps its
 // saved-report verdict (counted in `unconfirmed`, and noted). Throws std::invalid_argument for an
 // entry without its confirmation run.
-void applyConfirmations(Comparison& c, const std::vector<ReportEntry>& entries,
-                        const ConfirmationSummary& summary);
+void applyConfirmations(ComparisonSection& c, const std::vector<ReportEntry>& entries,
+                        const ConfirmationRecord& summary);
 
 // The cells that are not SAME as a table (grouped under their matrix key, at most 80 columns;
 // under a cell the line that says why: its spread against the unstable limit, its
@@ -134,10 +125,6 @@ void applyConfirmations(Comparison& c, const std::vector<ReportEntry>& entries,
 // baseline, 0 only in current."). A baseline of several reports starts with the line that says
 // so, a run with confirmation with the line that says what was measured again. Every line ends
 // in a newline.
-std::string comparisonText(const Comparison& c);
-
-// The comparison as a report's section (every cell, verdicts, summary, one-sided lists). Without
-// `withCells` its cells are left out, for a writer that streams them one at a time.
-ComparisonSection comparisonSection(const Comparison& c, bool withCells = true);
+std::string comparisonText(const ComparisonSection& c);
 
 }  // namespace nvbw

@@ -157,8 +157,9 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 const std::vector<double> kTight100 = {100.0, 100.1, 99.9};  // noise 0.2%
 
 // One cell, baseline and current each with their samples.
-Comparison compareOneCell(const std::vector<double>& baseline, const std::vector<double>& current,
-                          const std::string& unit = "GB/s") {
+ComparisonSection compareOneCell(const std::vector<double>& baseline,
+                                 const std::vector<double>& current,
+                                 const std::string& unit = "GB/s") {
   return compareReports(ourDocument({ourEntry("host_to_device_memcpy_ce", {{baseline}}, unit)}),
                         ourDocument({ourEntry("host_to_device_memcpy_ce", {{current}}, unit)}));
 }
@@ -169,25 +170,25 @@ TEST(Comparison, IdenticalReportsAreAllSame) {
   const json doc =
       ourDocument({ourEntry("device_to_device_memcpy_read_ce", {{{}, kTight100}, {kTight100, {}}}),
                    statusEntry("device_local_copy", "Waived")});
-  const Comparison c = compareReports(doc, doc);
-  ASSERT_EQ(c.cells.size(), 2u);
-  EXPECT_EQ(c.count(Verdict::Same), 2u);
-  EXPECT_FALSE(c.anyFailing());
-  EXPECT_TRUE(c.onlyInBaseline.empty());
-  EXPECT_TRUE(c.onlyInCurrent.empty());
-  EXPECT_TRUE(c.notes.empty());
-  EXPECT_EQ(c.cells[0].name, "device_to_device_memcpy_read_ce");
-  EXPECT_EQ(c.cells[0].row, 0u);
-  EXPECT_EQ(c.cells[0].col, 1u);
-  EXPECT_EQ(c.cells[0].basis, "tolerance");
-  EXPECT_DOUBLE_EQ(**c.cells[0].changePercent, 0.0);
+  const ComparisonSection c = compareReports(doc, doc);
+  ASSERT_EQ(c.cells->size(), 2u);
+  EXPECT_EQ(countVerdict(c, Verdict::Same), 2u);
+  EXPECT_FALSE(anyFailing(c));
+  EXPECT_TRUE(c.onlyInBaseline->empty());
+  EXPECT_TRUE(c.onlyInCurrent->empty());
+  EXPECT_TRUE(c.notes->empty());
+  EXPECT_EQ(c.cells->at(0).name, "device_to_device_memcpy_read_ce");
+  EXPECT_EQ(c.cells->at(0).row, 0u);
+  EXPECT_EQ(c.cells->at(0).col, 1u);
+  EXPECT_EQ(c.cells->at(0).basis, "tolerance");
+  EXPECT_DOUBLE_EQ(**c.cells->at(0).changePercent, 0.0);
   EXPECT_EQ(c.baselineReports, 1u);
 }
 
 TEST(Comparison, TenPercentLowerIsSlowerAgainstTheHealthyBand) {
-  const Comparison c = compareOneCell(kTight100, {90.0, 90.1, 89.9});
-  ASSERT_EQ(c.cells.size(), 1u);
-  const ComparedCellRecord& cell = c.cells[0];
+  const ComparisonSection c = compareOneCell(kTight100, {90.0, 90.1, 89.9});
+  ASSERT_EQ(c.cells->size(), 1u);
+  const ComparedCellRecord& cell = c.cells->at(0);
   EXPECT_EQ(cell.verdict, verdictName(Verdict::Slower));
   EXPECT_NEAR(**cell.changePercent, -10.0, 1e-9);
   // One baseline report: the testcase's prior run-to-run spread, under the 5% tolerance.
@@ -200,19 +201,19 @@ TEST(Comparison, TenPercentLowerIsSlowerAgainstTheHealthyBand) {
   EXPECT_NEAR(*cell.spreadPercent, 0.2222, 1e-3);
   EXPECT_FALSE(*cell.unstable);
   EXPECT_TRUE(*cell.suspect);
-  EXPECT_TRUE(c.anyFailing());
+  EXPECT_TRUE(anyFailing(c));
 }
 
 // The tolerance is the band of every cell, sampled or not: 3% off with samples spread by 0.2%
 // is SAME; with --tolerance 2 it is SLOWER.
 TEST(Comparison, TheToleranceIsTheNarrowestBandOfEveryCell) {
-  const Comparison c = compareOneCell(kTight100, {97.0, 97.1, 96.9});
-  EXPECT_EQ(c.cells.at(0).verdict, verdictName(Verdict::Same));
-  EXPECT_FALSE(*c.cells.at(0).suspect);
+  const ComparisonSection c = compareOneCell(kTight100, {97.0, 97.1, 96.9});
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
+  EXPECT_FALSE(*c.cells->at(0).suspect);
   EXPECT_EQ(compareReports(
                 ourDocument({ourEntry("host_to_device_memcpy_ce", {{kTight100}})}),
                 ourDocument({ourEntry("host_to_device_memcpy_ce", {{{97.0, 97.1, 96.9}}})}), 2.0)
-                .cells.at(0)
+                .cells->at(0)
                 .verdict,
             verdictName(Verdict::Slower));
 }
@@ -221,39 +222,40 @@ TEST(Comparison, TheToleranceIsTheNarrowestBandOfEveryCell) {
 // than one baseline report is within their band (1.5 x 11.44%), whatever its samples say.
 TEST(Comparison, ACellThatMovesBetweenHealthyRunsHasTheBandOfItsPrior) {
   const std::string key = "host_to_device_bidirectional_memcpy_ce";
-  const Comparison c = compareReports(ourDocument({ourEntry(key, {{{49.21, 51.36, 51.07}}})}),
-                                      ourDocument({ourEntry(key, {{{47.52, 48.36, 46.71}}})}));
-  ASSERT_EQ(c.cells.size(), 1u);
-  EXPECT_EQ(c.cells[0].verdict, verdictName(Verdict::Same));
-  EXPECT_EQ(c.cells[0].basis, "run-to-run");
-  EXPECT_NEAR(*c.cells[0].bandPercent, kBandFactor * spreadPrior(key).runToRunPercent, 1e-9);
+  const ComparisonSection c =
+      compareReports(ourDocument({ourEntry(key, {{{49.21, 51.36, 51.07}}})}),
+                     ourDocument({ourEntry(key, {{{47.52, 48.36, 46.71}}})}));
+  ASSERT_EQ(c.cells->size(), 1u);
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
+  EXPECT_EQ(c.cells->at(0).basis, "run-to-run");
+  EXPECT_NEAR(*c.cells->at(0).bandPercent, kBandFactor * spreadPrior(key).runToRunPercent, 1e-9);
   // The same samples of a cell that does not move between runs: SLOWER.
-  EXPECT_EQ(compareOneCell({50.9, 51.0, 51.1}, {47.4, 47.5, 47.6}).cells.at(0).verdict,
+  EXPECT_EQ(compareOneCell({50.9, 51.0, 51.1}, {47.4, 47.5, 47.6}).cells->at(0).verdict,
             verdictName(Verdict::Slower));
 }
 
 TEST(Comparison, TenPercentHigherIsFaster) {
-  const Comparison c = compareOneCell(kTight100, {110.0, 110.1, 109.9});
-  EXPECT_EQ(c.cells.at(0).verdict, verdictName(Verdict::Faster));
-  EXPECT_FALSE(*c.cells.at(0).suspect);
-  EXPECT_FALSE(c.anyFailing());
+  const ComparisonSection c = compareOneCell(kTight100, {110.0, 110.1, 109.9});
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Faster));
+  EXPECT_FALSE(*c.cells->at(0).suspect);
+  EXPECT_FALSE(anyFailing(c));
 }
 
 TEST(Comparison, TheBaselinesOwnSpreadWidensTheBand) {
   // Baseline range 15 around a median of 100 (2 x stddev is 15 too): the band is 1.5 x 15.
-  const Comparison c = compareOneCell({100.0, 92.5, 107.5}, {90.0, 90.1, 89.9});
-  ASSERT_EQ(c.cells.size(), 1u);
-  EXPECT_EQ(c.cells[0].verdict, verdictName(Verdict::Same));
-  EXPECT_EQ(c.cells[0].basis, "samples");
-  EXPECT_NEAR(*c.cells[0].healthySpreadPercent, 15.0, 1e-9);
-  EXPECT_NEAR(*c.cells[0].bandPercent, 22.5, 1e-9);
+  const ComparisonSection c = compareOneCell({100.0, 92.5, 107.5}, {90.0, 90.1, 89.9});
+  ASSERT_EQ(c.cells->size(), 1u);
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
+  EXPECT_EQ(c.cells->at(0).basis, "samples");
+  EXPECT_NEAR(*c.cells->at(0).healthySpreadPercent, 15.0, 1e-9);
+  EXPECT_NEAR(*c.cells->at(0).bandPercent, 22.5, 1e-9);
 }
 
 // The run under judgment never widens its own band: 10% lower with samples 20% apart is SLOWER
 // (and its spread is a finding too).
 TEST(Comparison, TheRunsOwnSpreadNeverWidensItsBand) {
-  const Comparison c = compareOneCell(kTight100, {90.0, 80.0, 100.0});
-  const ComparedCellRecord& cell = c.cells.at(0);
+  const ComparisonSection c = compareOneCell(kTight100, {90.0, 80.0, 100.0});
+  const ComparedCellRecord& cell = c.cells->at(0);
   EXPECT_EQ(cell.verdict, verdictName(Verdict::Slower));
   EXPECT_DOUBLE_EQ(*cell.bandPercent, kDefaultTolerancePercent);
   EXPECT_TRUE(*cell.unstable);
@@ -264,22 +266,22 @@ TEST(Comparison, TheRunsOwnSpreadNeverWidensItsBand) {
 // The contention case: host_device_latency_sm at 1753 ns with samples 15% apart against
 // 1197 ns. The old rule widened the band to the run's own spread; it is SLOWER.
 TEST(Comparison, ASlowdownThatIsAlsoUnstableIsSlower) {
-  const Comparison c = compareReports(
+  const ComparisonSection c = compareReports(
       ourDocument({ourEntry("host_device_latency_sm", {{{1197, 1201, 1195}}}, "ns")}),
       ourDocument({ourEntry("host_device_latency_sm", {{{1753, 1560, 1800}}}, "ns")}));
-  EXPECT_EQ(c.cells.at(0).verdict, verdictName(Verdict::Slower));
-  EXPECT_TRUE(*c.cells.at(0).unstable);
-  EXPECT_TRUE(c.anyFailing());
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Slower));
+  EXPECT_TRUE(*c.cells->at(0).unstable);
+  EXPECT_TRUE(anyFailing(c));
 }
 
 TEST(Comparison, ARunThatSpreadsFarBeyondHealthyRunsIsUnstable) {
-  const Comparison c = compareOneCell(kTight100, {100.0, 92.0, 106.0});
-  const ComparedCellRecord& cell = c.cells.at(0);
+  const ComparisonSection c = compareOneCell(kTight100, {100.0, 92.0, 106.0});
+  const ComparedCellRecord& cell = c.cells->at(0);
   EXPECT_EQ(cell.verdict, verdictName(Verdict::Unstable));
   EXPECT_NEAR(*cell.spreadPercent, 14.05, 0.005);  // 2 x stddev of 100, 92, 106
   EXPECT_TRUE(*cell.suspect);
-  EXPECT_TRUE(c.anyFailing());
-  EXPECT_EQ(c.count(Verdict::Unstable), 1u);
+  EXPECT_TRUE(anyFailing(c));
+  EXPECT_EQ(countVerdict(c, Verdict::Unstable), 1u);
   const std::string text = comparisonText(c);
   EXPECT_NE(text.find("  UNSTABLE  "), std::string::npos) << text;
   EXPECT_NE(text.find("    samples spread 14.05%, above the unstable limit 5.00%\n"),
@@ -303,7 +305,7 @@ TEST(Comparison, TheUnstableLimitHasAFloorAndFollowsTheHealthySpread) {
   const auto local = [&](const std::vector<double>& current) {
     return compareReports(ourDocument({ourEntry("device_local_copy", {{steady}})}),
                           ourDocument({ourEntry("device_local_copy", {{current}})}))
-        .cells.at(0);
+        .cells->at(0);
   };
   EXPECT_EQ(local({2076.0, 2078.0, 2074.0}).verdict, verdictName(Verdict::Same));      // 0.2%
   EXPECT_EQ(local({2076.0, 2106.0, 2046.0}).verdict, verdictName(Verdict::Same));      // 2.9%
@@ -313,7 +315,7 @@ TEST(Comparison, TheUnstableLimitHasAFloorAndFollowsTheHealthySpread) {
     return compareReports(
                ourDocument({ourEntry("host_device_latency_sm", {{{1200, 1201, 1199}}}, "ns")}),
                ourDocument({ourEntry("host_device_latency_sm", {{current}}, "ns")}))
-        .cells.at(0);
+        .cells->at(0);
   };
   EXPECT_NEAR(*latency({1200, 1260, 1140}).unstableLimitPercent, 11.4, 1e-9);
   EXPECT_EQ(latency({1200, 1260, 1140}).verdict, verdictName(Verdict::Same));      // 10%
@@ -321,32 +323,32 @@ TEST(Comparison, TheUnstableLimitHasAFloorAndFollowsTheHealthySpread) {
 }
 
 TEST(Comparison, LatencyThatGrewIsSlower) {
-  const Comparison c = compareOneCell({1000, 1001, 999}, {1100, 1101, 1099}, "ns");
-  ASSERT_EQ(c.cells.size(), 1u);
-  EXPECT_EQ(c.cells[0].unitText, "ns");
-  EXPECT_NEAR(**c.cells[0].changePercent, 10.0, 1e-9);
-  EXPECT_EQ(c.cells[0].verdict, verdictName(Verdict::Slower));
-  EXPECT_TRUE(*c.cells[0].suspect);
-  EXPECT_EQ(compareOneCell({1000, 1001, 999}, {900, 901, 899}, "ns").cells.at(0).verdict,
+  const ComparisonSection c = compareOneCell({1000, 1001, 999}, {1100, 1101, 1099}, "ns");
+  ASSERT_EQ(c.cells->size(), 1u);
+  EXPECT_EQ(c.cells->at(0).unitText, "ns");
+  EXPECT_NEAR(**c.cells->at(0).changePercent, 10.0, 1e-9);
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Slower));
+  EXPECT_TRUE(*c.cells->at(0).suspect);
+  EXPECT_EQ(compareOneCell({1000, 1001, 999}, {900, 901, 899}, "ns").cells->at(0).verdict,
             verdictName(Verdict::Faster));
 }
 
 TEST(Comparison, OneSampleHasNoSpreadSoItIsNeverUnstable) {
-  const Comparison c = compareOneCell({100.0}, {96.0});
-  EXPECT_EQ(c.cells.at(0).basis, "tolerance");
-  EXPECT_DOUBLE_EQ(*c.cells.at(0).bandPercent, kDefaultTolerancePercent);
-  EXPECT_EQ(c.cells.at(0).verdict, verdictName(Verdict::Same));
-  EXPECT_FALSE(c.cells.at(0).spreadPercent.has_value());
-  EXPECT_FALSE(comparisonCellJson(c.cells.at(0)).contains("spread_percent"));
-  EXPECT_EQ(compareOneCell({100.0}, {94.0}).cells.at(0).verdict, verdictName(Verdict::Slower));
+  const ComparisonSection c = compareOneCell({100.0}, {96.0});
+  EXPECT_EQ(c.cells->at(0).basis, "tolerance");
+  EXPECT_DOUBLE_EQ(*c.cells->at(0).bandPercent, kDefaultTolerancePercent);
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
+  EXPECT_FALSE(c.cells->at(0).spreadPercent.has_value());
+  EXPECT_FALSE(comparisonCellJson(c.cells->at(0)).contains("spread_percent"));
+  EXPECT_EQ(compareOneCell({100.0}, {94.0}).cells->at(0).verdict, verdictName(Verdict::Slower));
 }
 
 TEST(Comparison, ZeroBaselineIsAnInfiniteChange) {
-  const Comparison c = compareOneCell({0.0}, {5.0});
-  EXPECT_FALSE(c.cells.at(0).changePercent.value()) << "null: infinite";
-  EXPECT_EQ(c.cells.at(0).verdict, verdictName(Verdict::Faster));
+  const ComparisonSection c = compareOneCell({0.0}, {5.0});
+  EXPECT_FALSE(c.cells->at(0).changePercent.value()) << "null: infinite";
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Faster));
   EXPECT_TRUE(comparisonJson(c)["cells"][0]["change_percent"].is_null());
-  EXPECT_EQ(compareOneCell({0.0}, {0.0}).cells.at(0).verdict, verdictName(Verdict::Same));
+  EXPECT_EQ(compareOneCell({0.0}, {0.0}).cells->at(0).verdict, verdictName(Verdict::Same));
 }
 
 // ---- Several baseline reports ----
@@ -360,22 +362,22 @@ TEST(Comparison, SeveralBaselineReportsGiveTheirMedianAndSpread) {
   Baseline few;
   for (double v : {46.0, 45.0, 47.0}) addDocument(few, oneCell(key, {v, v, v}));
   EXPECT_EQ(few.reports(), 3u);
-  const Comparison c = compareWithBaseline(few, oneCell(key, {42.0, 42.0, 42.0}));
-  ASSERT_EQ(c.cells.size(), 1u);
+  const ComparisonSection c = compareWithBaseline(few, oneCell(key, {42.0, 42.0, 42.0}));
+  ASSERT_EQ(c.cells->size(), 1u);
   EXPECT_EQ(c.baselineReports, 3u);
-  EXPECT_EQ(c.cells[0].baselineReports, 3u);
-  EXPECT_DOUBLE_EQ(*c.cells[0].baseline, 46.0);  // their median
+  EXPECT_EQ(c.cells->at(0).baselineReports, 3u);
+  EXPECT_DOUBLE_EQ(*c.cells->at(0).baseline, 46.0);  // their median
   // Three reports: mostly the prior still, -8.7% is within the band.
-  EXPECT_EQ(c.cells[0].verdict, verdictName(Verdict::Same));
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
   EXPECT_NE(comparisonText(c).find("Baseline: 3 reports: each cell against their median"),
             std::string::npos);
   EXPECT_EQ(comparisonJson(c)["baseline_reports"], 3);
   // Sixty steady reports of this node: its own spread, the tolerance band; -8.7% is SLOWER.
   Baseline many;
   for (int i = 0; i < 60; ++i) addDocument(many, oneCell(key, {46.0 + 0.05 * (i % 3), 46.0, 46.1}));
-  const Comparison d = compareWithBaseline(many, oneCell(key, {42.0, 42.0, 42.0}));
-  EXPECT_EQ(d.cells.at(0).verdict, verdictName(Verdict::Slower));
-  EXPECT_DOUBLE_EQ(*d.cells.at(0).bandPercent, kDefaultTolerancePercent);
+  const ComparisonSection d = compareWithBaseline(many, oneCell(key, {42.0, 42.0, 42.0}));
+  EXPECT_EQ(d.cells->at(0).verdict, verdictName(Verdict::Slower));
+  EXPECT_DOUBLE_EQ(*d.cells->at(0).bandPercent, kDefaultTolerancePercent);
 }
 
 TEST(Comparison, SeveralBaselineReportsAreMergedCellByCell) {
@@ -392,19 +394,19 @@ TEST(Comparison, SeveralBaselineReportsAreMergedCellByCell) {
                    ourEntry("host_device_latency_sm", {{{800}}}, "ns")},
                   settings),
       "baseline 'b.json'");
-  const Comparison c = compareWithBaseline(
+  const ComparisonSection c = compareWithBaseline(
       b, ourDocument({ourEntry("device_to_device_memcpy_read_ce", {{none, {101}}, {{200}, none}}),
                       ourEntry("host_device_latency_sm", {{{800}}}, "ns"),
                       statusEntry("device_local_copy", "Waived")}));
-  ASSERT_EQ(c.cells.size(), 3u);
-  EXPECT_EQ(c.cells[0].baselineReports, 2u);
-  EXPECT_DOUBLE_EQ(*c.cells[0].baseline, 101.0);
-  EXPECT_EQ(c.cells[1].baselineReports, 1u);             // N/A in the second report
-  EXPECT_EQ(c.cells[2].name, "host_device_latency_sm");  // only the second report has it
-  EXPECT_TRUE(c.onlyInBaseline.empty());
-  EXPECT_TRUE(c.onlyInCurrent.empty());
-  EXPECT_TRUE(contains(c.notes, "baseline 'b.json' against the first baseline report: "
-                                "bufferSize_MiB: 64 vs 512"));
+  ASSERT_EQ(c.cells->size(), 3u);
+  EXPECT_EQ(c.cells->at(0).baselineReports, 2u);
+  EXPECT_DOUBLE_EQ(*c.cells->at(0).baseline, 101.0);
+  EXPECT_EQ(c.cells->at(1).baselineReports, 1u);             // N/A in the second report
+  EXPECT_EQ(c.cells->at(2).name, "host_device_latency_sm");  // only the second report has it
+  EXPECT_TRUE(c.onlyInBaseline->empty());
+  EXPECT_TRUE(c.onlyInCurrent->empty());
+  EXPECT_TRUE(contains(*c.notes, "baseline 'b.json' against the first baseline report: "
+                                 "bufferSize_MiB: 64 vs 512"));
 }
 
 TEST(Comparison, AnEmptyBaselineIsAMistake) {
@@ -418,15 +420,15 @@ TEST(Comparison, UpstreamStringMatricesUseTheTolerance) {
                                    upstreamEntry("host_device_latency_sm", {{"800.5"}})});
   const json c = upstreamDocument({upstreamEntry("host_to_device_memcpy_ce", {{"94"}}),
                                    upstreamEntry("host_device_latency_sm", {{"8.5e+02"}})});
-  const Comparison five = compareReports(b, c);
-  ASSERT_EQ(five.cells.size(), 2u);
-  EXPECT_EQ(five.cells[0].basis, "tolerance");
-  EXPECT_DOUBLE_EQ(*five.cells[0].bandPercent, 5.0);
-  EXPECT_EQ(five.cells[0].verdict, verdictName(Verdict::Slower));  // -6%
-  EXPECT_EQ(five.cells[1].unitText, "ns");                         // from the key: no unit upstream
-  EXPECT_EQ(five.cells[1].verdict, verdictName(Verdict::Slower));  // 800.5 -> 850 ns: +6.2%
-  EXPECT_FALSE(five.cells[1].spreadPercent.has_value());
-  EXPECT_EQ(compareReports(b, c, 10.0).count(Verdict::Same), 2u);
+  const ComparisonSection five = compareReports(b, c);
+  ASSERT_EQ(five.cells->size(), 2u);
+  EXPECT_EQ(five.cells->at(0).basis, "tolerance");
+  EXPECT_DOUBLE_EQ(*five.cells->at(0).bandPercent, 5.0);
+  EXPECT_EQ(five.cells->at(0).verdict, verdictName(Verdict::Slower));  // -6%
+  EXPECT_EQ(five.cells->at(1).unitText, "ns");  // from the key: no unit upstream
+  EXPECT_EQ(five.cells->at(1).verdict, verdictName(Verdict::Slower));  // 800.5 -> 850 ns: +6.2%
+  EXPECT_FALSE(five.cells->at(1).spreadPercent.has_value());
+  EXPECT_EQ(countVerdict(compareReports(b, c, 10.0), Verdict::Same), 2u);
   EXPECT_EQ(five.notes,
             (std::vector<std::string>{
                 "baseline: upstream nvbandwidth v0.8 report: no samples, the prior run-to-run "
@@ -437,10 +439,10 @@ TEST(Comparison, UpstreamStringMatricesUseTheTolerance) {
 TEST(Comparison, UpstreamAgainstOursUsesTheTolerance) {
   const json ours = ourDocument({ourEntry("host_to_device_memcpy_ce", {{kTight100}})});
   const json upstream = upstreamDocument({upstreamEntry("host_to_device_memcpy_ce", {{"97"}})});
-  const Comparison c = compareReports(upstream, ours);
-  ASSERT_EQ(c.cells.size(), 1u);
-  EXPECT_EQ(c.cells[0].basis, "tolerance");
-  EXPECT_EQ(c.cells[0].verdict, verdictName(Verdict::Same));
+  const ComparisonSection c = compareReports(upstream, ours);
+  ASSERT_EQ(c.cells->size(), 1u);
+  EXPECT_EQ(c.cells->at(0).basis, "tolerance");
+  EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
   EXPECT_EQ(c.notes, (std::vector<std::string>{
                          "baseline: upstream nvbandwidth v0.8 report: no samples, the prior "
                          "run-to-run spread applies"}));
@@ -461,21 +463,21 @@ json splitOurs() {
                       ourEntry(kBidirRead + "_total", {{none, {31}}, {{32}, none}})});
 }
 
-void expectSplitMatched(const Comparison& c) {
-  ASSERT_EQ(c.cells.size(), 6u);
-  EXPECT_TRUE(c.onlyInBaseline.empty());
-  EXPECT_TRUE(c.onlyInCurrent.empty());
+void expectSplitMatched(const ComparisonSection& c) {
+  ASSERT_EQ(c.cells->size(), 6u);
+  EXPECT_TRUE(c.onlyInBaseline->empty());
+  EXPECT_TRUE(c.onlyInCurrent->empty());
   const std::vector<std::string> names = {"_read1", "_read1", "_read2",
                                           "_read2", "_total", "_total"};
   for (std::size_t i = 0; i < 6; ++i) {
-    EXPECT_EQ(c.cells[i].name, kBidirRead + names[i]);
-    EXPECT_EQ(c.cells[i].verdict, verdictName(Verdict::Same)) << c.cells[i].name;
-    EXPECT_DOUBLE_EQ(*c.cells[i].baseline, *c.cells[i].current);
+    EXPECT_EQ(c.cells->at(i).name, kBidirRead + names[i]);
+    EXPECT_EQ(c.cells->at(i).verdict, verdictName(Verdict::Same)) << c.cells->at(i).name;
+    EXPECT_DOUBLE_EQ(*c.cells->at(i).baseline, *c.cells->at(i).current);
   }
-  EXPECT_EQ(c.cells[2].row, 0u);  // read2's first row is the stacked matrix's third
-  EXPECT_EQ(c.cells[2].col, 1u);
-  EXPECT_DOUBLE_EQ(*c.cells[2].baseline, 21.0);
-  EXPECT_DOUBLE_EQ(*c.cells[5].baseline, 32.0);
+  EXPECT_EQ(c.cells->at(2).row, 0u);  // read2's first row is the stacked matrix's third
+  EXPECT_EQ(c.cells->at(2).col, 1u);
+  EXPECT_DOUBLE_EQ(*c.cells->at(2).baseline, 21.0);
+  EXPECT_DOUBLE_EQ(*c.cells->at(5).baseline, 32.0);
 }
 
 TEST(Comparison, UpstreamStackedEntryMatchesOurSplitEntries) {
@@ -489,22 +491,23 @@ TEST(Comparison, OurSplitEntriesMatchUpstreamStackedEntry) {
 TEST(Comparison, StackedWriteEntrySplitsIntoWriteKeys) {
   const std::string key = "device_to_device_bidirectional_memcpy_write_sm";
   const json up = upstreamDocument({upstreamEntry(key, {{"1"}, {"2"}, {"3"}})});
-  const Comparison c = compareReports(up, up);
-  ASSERT_EQ(c.cells.size(), 3u);
-  EXPECT_EQ(c.cells[0].name, key + "_write1");
-  EXPECT_EQ(c.cells[1].name, key + "_write2");
-  EXPECT_EQ(c.cells[2].name, key + "_total");
+  const ComparisonSection c = compareReports(up, up);
+  ASSERT_EQ(c.cells->size(), 3u);
+  EXPECT_EQ(c.cells->at(0).name, key + "_write1");
+  EXPECT_EQ(c.cells->at(1).name, key + "_write2");
+  EXPECT_EQ(c.cells->at(2).name, key + "_total");
 }
 
 TEST(Comparison, FourGpuReportMatchesItsUpstreamForm) {
   const json ours = load(kFourGpu);
   const json upstream = asUpstream(ours);
-  for (const Comparison& c : {compareReports(ours, upstream), compareReports(upstream, ours)}) {
-    EXPECT_EQ(c.cells.size(), presentCells(ours));
-    EXPECT_EQ(c.count(Verdict::Same), c.cells.size());
-    EXPECT_TRUE(c.onlyInBaseline.empty()) << c.onlyInBaseline.front();
-    EXPECT_TRUE(c.onlyInCurrent.empty()) << c.onlyInCurrent.front();
-    for (const ComparedCellRecord& cell : c.cells) EXPECT_EQ(cell.basis, "tolerance");
+  for (const ComparisonSection& c :
+       {compareReports(ours, upstream), compareReports(upstream, ours)}) {
+    EXPECT_EQ(c.cells->size(), presentCells(ours));
+    EXPECT_EQ(countVerdict(c, Verdict::Same), c.cells->size());
+    EXPECT_TRUE(c.onlyInBaseline->empty()) << c.onlyInBaseline->front();
+    EXPECT_TRUE(c.onlyInCurrent->empty()) << c.onlyInCurrent->front();
+    for (const ComparedCellRecord& cell : *c.cells) EXPECT_EQ(cell.basis, "tolerance");
   }
 }
 
@@ -514,9 +517,9 @@ TEST(Comparison, TestcaseOnOneSideIsListed) {
   const json one = ourDocument({ourEntry("host_to_device_memcpy_ce", {{kTight100}})});
   const json two = ourDocument({ourEntry("host_to_device_memcpy_ce", {{kTight100}}),
                                 ourEntry("device_to_host_memcpy_ce", {{kTight100}})});
-  const Comparison c = compareReports(one, two);
-  EXPECT_EQ(c.cells.size(), 1u);
-  EXPECT_TRUE(c.onlyInBaseline.empty());
+  const ComparisonSection c = compareReports(one, two);
+  EXPECT_EQ(c.cells->size(), 1u);
+  EXPECT_TRUE(c.onlyInBaseline->empty());
   EXPECT_EQ(c.onlyInCurrent, std::vector<std::string>{"device_to_host_memcpy_ce"});
   EXPECT_EQ(compareReports(two, one).onlyInBaseline,
             std::vector<std::string>{"device_to_host_memcpy_ce"});
@@ -526,8 +529,8 @@ TEST(Comparison, CellNotAvailableOnOneSideIsListed) {
   const std::vector<double> none;
   const json b = ourDocument({ourEntry("x_memcpy_ce", {{none, kTight100}, {kTight100, none}})});
   const json c = ourDocument({ourEntry("x_memcpy_ce", {{none, kTight100}, {none, kTight100}})});
-  const Comparison cmp = compareReports(b, c);
-  EXPECT_EQ(cmp.cells.size(), 1u);
+  const ComparisonSection cmp = compareReports(b, c);
+  EXPECT_EQ(cmp.cells->size(), 1u);
   EXPECT_EQ(cmp.onlyInBaseline, std::vector<std::string>{"x_memcpy_ce[1][0]"});
   EXPECT_EQ(cmp.onlyInCurrent, std::vector<std::string>{"x_memcpy_ce[1][1]"});
 }
@@ -537,13 +540,13 @@ TEST(Comparison, WaivedOrErrorOnOneSideIsListedWhereItDidNotPass) {
                                    ourEntry("host_to_device_memcpy_ce", {{kTight100}})});
   const json notPassed = ourDocument({statusEntry("device_local_copy", "Waived"),
                                       statusEntry("host_to_device_memcpy_ce", "ERROR")});
-  const Comparison c = compareReports(passed, notPassed);
-  EXPECT_TRUE(c.cells.empty());
+  const ComparisonSection c = compareReports(passed, notPassed);
+  EXPECT_TRUE(c.cells->empty());
   EXPECT_EQ(c.onlyInBaseline,
             (std::vector<std::string>{"device_local_copy", "host_to_device_memcpy_ce"}));
   EXPECT_EQ(c.onlyInCurrent, (std::vector<std::string>{"device_local_copy: Waived",
                                                        "host_to_device_memcpy_ce: ERROR"}));
-  const Comparison reversed = compareReports(notPassed, passed);
+  const ComparisonSection reversed = compareReports(notPassed, passed);
   EXPECT_EQ(reversed.onlyInBaseline, c.onlyInCurrent);
   EXPECT_EQ(reversed.onlyInCurrent, c.onlyInBaseline);
 }
@@ -552,10 +555,10 @@ TEST(Comparison, SameStatusOnBothSidesIsNotListed) {
   const json doc =
       ourDocument({statusEntry("device_local_copy", "Waived"), statusEntry("", "ERROR"),
                    statusEntry("all_to_one_read_ce", "Passed")});
-  const Comparison c = compareReports(doc, doc);
-  EXPECT_TRUE(c.onlyInBaseline.empty());
-  EXPECT_TRUE(c.onlyInCurrent.empty());
-  const Comparison fewer = compareReports(doc, ourDocument({}));
+  const ComparisonSection c = compareReports(doc, doc);
+  EXPECT_TRUE(c.onlyInBaseline->empty());
+  EXPECT_TRUE(c.onlyInCurrent->empty());
+  const ComparisonSection fewer = compareReports(doc, ourDocument({}));
   EXPECT_EQ(fewer.onlyInBaseline,
             (std::vector<std::string>{"device_local_copy: Waived", "\"\": ERROR",
                                       "all_to_one_read_ce: Passed, no matrix"}));
@@ -565,8 +568,8 @@ TEST(Comparison, RepeatedTestcasesPairInOrder) {
   const json b = ourDocument({ourEntry("h2d", {{kTight100}}), ourEntry("h2d", {{{50, 50.1}}})});
   const json c = ourDocument({ourEntry("h2d", {{kTight100}}), ourEntry("h2d", {{{50, 50.1}}}),
                               ourEntry("h2d", {{kTight100}})});
-  const Comparison cmp = compareReports(b, c);
-  EXPECT_EQ(cmp.count(Verdict::Same), 2u);
+  const ComparisonSection cmp = compareReports(b, c);
+  EXPECT_EQ(countVerdict(cmp, Verdict::Same), 2u);
   EXPECT_EQ(cmp.onlyInCurrent, std::vector<std::string>{"h2d"});
 }
 
@@ -574,9 +577,9 @@ TEST(Comparison, DifferentShapesCompareTheOverlapAndListTheRest) {
   const std::vector<double> t = kTight100;
   const json b = ourDocument({ourEntry("m", {{{}, t}, {t, {}}})});
   const json c = ourDocument({ourEntry("m", {{{}, t, t}, {t, {}, t}, {t, t, {}}})});
-  const Comparison cmp = compareReports(b, c);
-  EXPECT_EQ(cmp.cells.size(), 2u);
-  EXPECT_TRUE(cmp.onlyInBaseline.empty());
+  const ComparisonSection cmp = compareReports(b, c);
+  EXPECT_EQ(cmp.cells->size(), 2u);
+  EXPECT_TRUE(cmp.onlyInBaseline->empty());
   EXPECT_EQ(cmp.onlyInCurrent,
             (std::vector<std::string>{"m[0][2]", "m[1][2]", "m[2][0]", "m[2][1]"}));
 }
@@ -584,8 +587,8 @@ TEST(Comparison, DifferentShapesCompareTheOverlapAndListTheRest) {
 TEST(Comparison, DifferentUnitsAreNotCompared) {
   const json b = ourDocument({ourEntry("m", {{kTight100}}, "GB/s")});
   const json c = ourDocument({ourEntry("m", {{kTight100}}, "ns")});
-  const Comparison cmp = compareReports(b, c);
-  EXPECT_TRUE(cmp.cells.empty());
+  const ComparisonSection cmp = compareReports(b, c);
+  EXPECT_TRUE(cmp.cells->empty());
   EXPECT_EQ(cmp.onlyInBaseline, std::vector<std::string>{"m"});
   EXPECT_EQ(cmp.onlyInCurrent, std::vector<std::string>{"m"});
   EXPECT_EQ(cmp.notes, std::vector<std::string>{"m: unit GB/s vs ns, not compared"});
@@ -599,7 +602,7 @@ TEST(Comparison, DifferentSettingsAreNoted) {
   small["statistic"] = "mean";
   small.erase("useHugePages");
   const json entry = ourEntry("host_to_device_memcpy_ce", {{kTight100}});
-  const Comparison c = compareReports(ourDocument({entry}), ourDocument({entry}, small));
+  const ComparisonSection c = compareReports(ourDocument({entry}), ourDocument({entry}, small));
   EXPECT_EQ(c.notes,
             (std::vector<std::string>{"bufferSize_MiB: 512 vs 16", "statistic: median vs mean",
                                       "useHugePages: false vs absent"}));
@@ -688,7 +691,7 @@ TEST(Comparison, NegativeToleranceIsRejected) {
 
 // ---- Views ----
 
-Comparison mixedComparison() {
+ComparisonSection mixedComparison() {
   const std::vector<double> none;
   json settings = defaultSettings();
   settings["bufferSize_MiB"] = 16;
@@ -752,7 +755,7 @@ TEST(ComparisonText, LongListsWrapWithinEightyColumns) {
 }
 
 TEST(ComparisonJson, HasEveryComparedCellAndTheSummary) {
-  const Comparison c = mixedComparison();
+  const ComparisonSection c = mixedComparison();
   const json j = comparisonJson(c);
   EXPECT_EQ(j["tolerance_percent"], kDefaultTolerancePercent);
   EXPECT_FALSE(j.contains("run_to_run_floor_percent"));
@@ -769,7 +772,7 @@ TEST(ComparisonJson, HasEveryComparedCellAndTheSummary) {
                                 {"suspect", 2},
                                 {"only_in_baseline", 1},
                                 {"only_in_current", 2}}));
-  ASSERT_EQ(j["cells"].size(), c.cells.size());
+  ASSERT_EQ(j["cells"].size(), c.cells->size());
   const json& first = j["cells"][0];
   EXPECT_EQ(first["name"], "device_to_device_memcpy_read_ce");
   EXPECT_EQ(first["row"], 0);
@@ -807,14 +810,14 @@ TEST(ComparisonJson, RealReportHasEveryCell) {
 
 TEST(Comparison, RealTwoGpuReportAgainstItselfIsAllSame) {
   const json doc = load(kFullH200);
-  const Comparison c = compareReports(doc, doc);
-  EXPECT_EQ(c.cells.size(), presentCells(doc));
-  EXPECT_GT(c.cells.size(), 80u);
-  EXPECT_EQ(c.count(Verdict::Same), c.cells.size());
-  EXPECT_TRUE(c.onlyInBaseline.empty());
-  EXPECT_TRUE(c.onlyInCurrent.empty());
-  EXPECT_TRUE(c.notes.empty());
-  for (const ComparedCellRecord& cell : c.cells) {
+  const ComparisonSection c = compareReports(doc, doc);
+  EXPECT_EQ(c.cells->size(), presentCells(doc));
+  EXPECT_GT(c.cells->size(), 80u);
+  EXPECT_EQ(countVerdict(c, Verdict::Same), c.cells->size());
+  EXPECT_TRUE(c.onlyInBaseline->empty());
+  EXPECT_TRUE(c.onlyInCurrent->empty());
+  EXPECT_TRUE(c.notes->empty());
+  for (const ComparedCellRecord& cell : *c.cells) {
     EXPECT_GE(*cell.bandPercent, kDefaultTolerancePercent) << cell.name;
     EXPECT_FALSE(*cell.suspect) << cell.name;
   }
@@ -823,33 +826,33 @@ TEST(Comparison, RealTwoGpuReportAgainstItselfIsAllSame) {
 // Upstream's reports have no samples: the band is the tolerance or the prior, never the samples.
 TEST(Comparison, RealUpstreamReportAgainstItselfHasThePriorsBands) {
   const json doc = load(kUpstreamH200);
-  const Comparison c = compareReports(doc, doc);
-  EXPECT_EQ(c.cells.size(), 18u);  // one GPU: every Passed entry is one cell
-  EXPECT_EQ(c.count(Verdict::Same), c.cells.size());
-  EXPECT_TRUE(c.onlyInBaseline.empty());
-  EXPECT_TRUE(c.onlyInCurrent.empty());
-  for (const ComparedCellRecord& cell : c.cells) {
+  const ComparisonSection c = compareReports(doc, doc);
+  EXPECT_EQ(c.cells->size(), 18u);  // one GPU: every Passed entry is one cell
+  EXPECT_EQ(countVerdict(c, Verdict::Same), c.cells->size());
+  EXPECT_TRUE(c.onlyInBaseline->empty());
+  EXPECT_TRUE(c.onlyInCurrent->empty());
+  for (const ComparedCellRecord& cell : *c.cells) {
     EXPECT_NE(cell.basis, "samples") << cell.name;
     EXPECT_FALSE(cell.spreadPercent.has_value()) << cell.name;
   }
   const auto latency =
-      std::find_if(c.cells.begin(), c.cells.end(),
+      std::find_if(c.cells->begin(), c.cells->end(),
                    [](const ComparedCellRecord& x) { return x.name == "host_device_latency_sm"; });
-  ASSERT_NE(latency, c.cells.end());
+  ASSERT_NE(latency, c.cells->end());
   EXPECT_EQ(latency->unitText, "ns");
 }
 
 TEST(Comparison, RealReportAgainstUpstreamRunListsWhatOnlyOneRan) {
   // 2 GPUs (ours) against upstream's 1-GPU run: the GPU-1 cells and the testcases upstream
   // waived or did not have are listed, never dropped.
-  const Comparison c = compareReports(load(kUpstreamH200), load(kFullH200));
-  EXPECT_EQ(c.cells.size(), 18u);
-  EXPECT_TRUE(contains(c.onlyInBaseline, "device_to_device_memcpy_read_ce: Waived"));
-  EXPECT_TRUE(contains(c.onlyInCurrent, "device_to_device_memcpy_read_ce"));
-  EXPECT_TRUE(contains(c.onlyInCurrent, "device_to_device_bidirectional_memcpy_read_ce_total"));
-  EXPECT_TRUE(contains(c.onlyInCurrent, "host_to_device_memcpy_ce[0][1]"));
-  EXPECT_TRUE(contains(c.onlyInCurrent, "device_local_read_sm"));
-  EXPECT_TRUE(contains(c.notes, "GPUs: 1 vs 2"));
+  const ComparisonSection c = compareReports(load(kUpstreamH200), load(kFullH200));
+  EXPECT_EQ(c.cells->size(), 18u);
+  EXPECT_TRUE(contains(*c.onlyInBaseline, "device_to_device_memcpy_read_ce: Waived"));
+  EXPECT_TRUE(contains(*c.onlyInCurrent, "device_to_device_memcpy_read_ce"));
+  EXPECT_TRUE(contains(*c.onlyInCurrent, "device_to_device_bidirectional_memcpy_read_ce_total"));
+  EXPECT_TRUE(contains(*c.onlyInCurrent, "host_to_device_memcpy_ce[0][1]"));
+  EXPECT_TRUE(contains(*c.onlyInCurrent, "device_local_read_sm"));
+  EXPECT_TRUE(contains(*c.notes, "GPUs: 1 vs 2"));
 }
 
 }  // namespace test_comparison
