@@ -66,14 +66,6 @@ inline void addDocument(Baseline& baseline, const nlohmann::json& document,
   baseline.add(asReport(document), label);
 }
 
-// The comparison's section and a cell as a run's report holds them.
-inline nlohmann::json comparisonJson(const ComparisonSection& c) {
-  return comparisonSectionJson(c);
-}
-inline nlohmann::json comparisonCellJson(const ComparedCellRecord& cell) {
-  return comparedCellJson(cell);
-}
-
 // Confirmation entries as a run's report holds them, beside GPUs enough for their matrices.
 inline void applyConfirmations(ComparisonSection& c, const nlohmann::json& entries,
                                const ConfirmationRecord& summary) {

@@ -260,7 +260,7 @@ TEST(Comparison, TheRunsOwnSpreadNeverWidensItsBand) {
   EXPECT_DOUBLE_EQ(*cell.bandPercent, kDefaultTolerancePercent);
   EXPECT_TRUE(*cell.unstable);
   EXPECT_NEAR(*cell.spreadPercent, 100.0 * 20.0 / 90.0, 1e-9);
-  EXPECT_EQ(comparisonCellJson(cell)["unstable"], true);
+  EXPECT_EQ(comparedCellJson(cell)["unstable"], true);
 }
 
 // The contention case: host_device_latency_sm at 1753 ns with samples 15% apart against
@@ -292,7 +292,7 @@ TEST(Comparison, ARunThatSpreadsFarBeyondHealthyRunsIsUnstable) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("0 NOISY, 1 UNSTABLE;"), std::string::npos) << text;
-  const json j = comparisonJson(c);
+  const json j = comparisonSectionJson(c);
   EXPECT_EQ(j["cells"][0]["verdict"], "UNSTABLE");
   EXPECT_EQ(j["summary"]["unstable"], 1);
   EXPECT_EQ(j["band"], "healthy side");
@@ -339,7 +339,7 @@ TEST(Comparison, OneSampleHasNoSpreadSoItIsNeverUnstable) {
   EXPECT_DOUBLE_EQ(*c.cells->at(0).bandPercent, kDefaultTolerancePercent);
   EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
   EXPECT_FALSE(c.cells->at(0).spreadPercent.has_value());
-  EXPECT_FALSE(comparisonCellJson(c.cells->at(0)).contains("spread_percent"));
+  EXPECT_FALSE(comparedCellJson(c.cells->at(0)).contains("spread_percent"));
   EXPECT_EQ(compareOneCell({100.0}, {94.0}).cells->at(0).verdict, verdictName(Verdict::Slower));
 }
 
@@ -347,7 +347,7 @@ TEST(Comparison, ZeroBaselineIsAnInfiniteChange) {
   const ComparisonSection c = compareOneCell({0.0}, {5.0});
   EXPECT_FALSE(c.cells->at(0).changePercent.value()) << "null: infinite";
   EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Faster));
-  EXPECT_TRUE(comparisonJson(c)["cells"][0]["change_percent"].is_null());
+  EXPECT_TRUE(comparisonSectionJson(c)["cells"][0]["change_percent"].is_null());
   EXPECT_EQ(compareOneCell({0.0}, {0.0}).cells->at(0).verdict, verdictName(Verdict::Same));
 }
 
@@ -371,7 +371,7 @@ TEST(Comparison, SeveralBaselineReportsGiveTheirMedianAndSpread) {
   EXPECT_EQ(c.cells->at(0).verdict, verdictName(Verdict::Same));
   EXPECT_NE(comparisonText(c).find("Baseline: 3 reports: each cell against their median"),
             std::string::npos);
-  EXPECT_EQ(comparisonJson(c)["baseline_reports"], 3);
+  EXPECT_EQ(comparisonSectionJson(c)["baseline_reports"], 3);
   // Sixty steady reports of this node: its own spread, the tolerance band; -8.7% is SLOWER.
   Baseline many;
   for (int i = 0; i < 60; ++i) addDocument(many, oneCell(key, {46.0 + 0.05 * (i % 3), 46.0, 46.1}));
@@ -756,7 +756,7 @@ TEST(ComparisonText, LongListsWrapWithinEightyColumns) {
 
 TEST(ComparisonJson, HasEveryComparedCellAndTheSummary) {
   const ComparisonSection c = mixedComparison();
-  const json j = comparisonJson(c);
+  const json j = comparisonSectionJson(c);
   EXPECT_EQ(j["tolerance_percent"], kDefaultTolerancePercent);
   EXPECT_FALSE(j.contains("run_to_run_floor_percent"));
   EXPECT_EQ(j["rule"], "saved reports");
@@ -801,7 +801,7 @@ TEST(ComparisonJson, HasEveryComparedCellAndTheSummary) {
 
 TEST(ComparisonJson, RealReportHasEveryCell) {
   const json doc = load(kFullH200);
-  const json j = comparisonJson(compareReports(doc, doc));
+  const json j = comparisonSectionJson(compareReports(doc, doc));
   EXPECT_EQ(j["cells"].size(), presentCells(doc));
   EXPECT_EQ(j["summary"]["same"], presentCells(doc));
 }

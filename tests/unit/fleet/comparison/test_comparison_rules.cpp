@@ -316,7 +316,7 @@ TEST(Confirmation, TheMedianOfAllMeasurementsDecides) {
     }
   EXPECT_NE(text.find("1 SLOWER, 0 FASTER, 1 NOISY, 1 UNSTABLE;"), std::string::npos) << text;
 
-  const json j = comparisonJson(c);
+  const json j = comparisonSectionJson(c);
   EXPECT_EQ(j["rule"], "confirmed");
   EXPECT_EQ(j["confirmation"], (json{{"runs", 2},
                                      {"testcases", {{{"testcase", kH2d}}}},
@@ -392,7 +392,7 @@ TEST(Confirmation, SweepSizesAreConfirmedOneByOne) {
   applyConfirmations(c, runs, {1, suspectTestcases(c), 0.1, 0});
   EXPECT_EQ(c.cells->at(1).verdict, verdictName(Verdict::Slower));
   EXPECT_EQ(c.cells->at(1).confirmations, (std::vector<double>{81}));
-  EXPECT_EQ(comparisonJson(c)["cells"][1]["bufferSize_MiB"], 32);
+  EXPECT_EQ(comparisonSectionJson(c)["cells"][1]["bufferSize_MiB"], 32);
   EXPECT_NE(comparisonText(c).find("host_to_device_memcpy_ce at 32 MiB\n"), std::string::npos);
 }
 
