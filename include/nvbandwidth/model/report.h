@@ -299,6 +299,8 @@ struct ConfirmationRecord {
   std::optional<std::uint64_t> unconfirmed;
 };
 
+// "comparison": made by compareWithBaseline and applyConfirmations (fleet/comparison/comparison.h),
+// every list present; a saved report's holds what the version that wrote it wrote.
 struct ComparisonSection {
   std::optional<std::string> rule;  // "saved reports", "confirmed"; absent before the band rule
   std::optional<std::string> band;  // "healthy side"
