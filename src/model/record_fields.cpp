@@ -316,6 +316,26 @@ template <typename V, typename R> For<R, MemoryRecord> fields(V& v, R& r) {
   v("device_allocations", r.deviceAllocations);
 }
 
+// "operations": written from the executor's counts; a document's is read as it is (Report).
+template <typename V, typename R> For<R, BufferPasses> fields(V& v, R& r) {
+  v("count", r.count);
+  v("host_bytes", r.hostBytes);
+  v("device_bytes", r.deviceBytes);
+}
+
+template <typename V, typename R> For<R, OperationCounts> fields(V& v, R& r) {
+  v(keys::kRounds, r.rounds);
+  v("measurements", r.measurements);
+  v(keys::kSamples, r.samples);
+  v("copies", r.copies);
+  v("copy_bytes", r.copyBytes);
+  v("longest_copy_bytes", r.longestCopyBytes);
+  v("chases", r.chases);
+  v("fills", r.fills);
+  v("tail_fills", r.tailFills);
+  v("checks", r.checks);
+}
+
 template <typename V, typename R> For<R, ProcessRecord> fields(V& v, R& r) {
   v(keys::kRank, r.rank);
   v(keys::kHost, r.host);
@@ -591,5 +611,6 @@ Json membersOf(const SettingsRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const TimingRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const MemoryRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const ProcessRecord& r) { return model::FieldWriter::json(r); }
+Json membersOf(const OperationCounts& o) { return model::FieldWriter::json(o); }
 
 }  // namespace nvbw

@@ -4,7 +4,6 @@
 
 #include "core/error.h"
 #include "core/version.h"
-#include "model/report_keys.h"
 #include "report/output_text.h"
 #include "report/report_entries.h"
 #include "report/report_text.h"
@@ -71,29 +70,6 @@ MemoryRecord memoryRecord(const MemoryStats& m) {
   r.hostAllocations = m.hostAllocations;
   r.deviceAllocations = m.deviceAllocations;
   return r;
-}
-
-Json passesValue(const BufferPasses& p) {
-  Json v = Json::object();
-  v[keys::kCount] = p.count;
-  v[keys::kHostBytes] = p.hostBytes;
-  v[keys::kDeviceBytes] = p.deviceBytes;
-  return v;
-}
-
-Json operationsValue(const OperationCounts& o) {
-  Json v = Json::object();
-  v[keys::kRounds] = o.rounds;
-  v[keys::kMeasurements] = o.measurements;
-  v[keys::kSamples] = o.samples;
-  v[keys::kCopies] = o.copies;
-  v[keys::kCopyBytes] = o.copyBytes;
-  v[keys::kLongestCopyBytes] = o.longestCopyBytes;
-  v[keys::kChases] = o.chases;
-  v[keys::kFills] = passesValue(o.fills);
-  v[keys::kTailFills] = o.tailFills;
-  v[keys::kChecks] = passesValue(o.checks);
-  return v;
 }
 
 PcieRecord pcieRecord(const PcieLinkState& l) {
@@ -255,7 +231,7 @@ void ReportBuilder::finish(const RunEnd& end) {
   if (end.timing) {
     report_.timing = timingRecord(*end.timing);
     report_.memory = memoryRecord(end.timing->memory);
-    report_.operations = operationsValue(end.timing->operations);
+    report_.operations = membersOf(end.timing->operations);
   }
 }
 

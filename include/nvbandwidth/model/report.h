@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/measurement_record.h"
+#include "core/phase_times.h"
 #include "core/status.h"
 #include "core/unit.h"
 #include "model/json.h"
@@ -372,6 +373,7 @@ Json membersOf(const SettingsRecord& r);
 Json membersOf(const TimingRecord& r);
 Json membersOf(const MemoryRecord& r);
 Json membersOf(const ProcessRecord& r);
+Json membersOf(const OperationCounts& o);  // the "operations" a run writes
 
 // ---- The report ----
 

@@ -65,19 +65,6 @@ inline constexpr const char* kSummary = "summary";
 inline constexpr const char* kReason = "reason";
 inline constexpr const char* kFile = "file";
 
-// "operations": what the run did to measure (report/report_builder.cpp writes it).
-inline constexpr const char* kMeasurements = "measurements";
-inline constexpr const char* kCopies = "copies";
-inline constexpr const char* kCopyBytes = "copy_bytes";
-inline constexpr const char* kLongestCopyBytes = "longest_copy_bytes";
-inline constexpr const char* kChases = "chases";
-inline constexpr const char* kFills = "fills";
-inline constexpr const char* kTailFills = "tail_fills";
-inline constexpr const char* kChecks = "checks";
-inline constexpr const char* kCount = "count";
-inline constexpr const char* kHostBytes = "host_bytes";
-inline constexpr const char* kDeviceBytes = "device_bytes";
-
 // A process of a multi-process run.
 inline constexpr const char* kRank = "rank";
 inline constexpr const char* kHost = "host";
