@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -28,47 +29,32 @@ std::string jsonDouble(double value) {
 
 namespace {
 
+constexpr unsigned kReplacement = 0xFFFD;
+
 void appendHex16(std::string& out, unsigned unit) {
   static const char digits[] = "0123456789abcdef";
   out += "\\u";
   for (int shift = 12; shift >= 0; shift -= 4) out += digits[(unit >> shift) & 0xF];
 }
 
-unsigned continuation(const char* s, int i) { return static_cast<unsigned char>(s[i]) & 0x3Fu; }
-
 // Decodes one UTF-8 sequence starting at `s` and advances `s` to its last byte, as jsoncpp does
-// (malformed or overlong sequences give U+FFFD).
+// (malformed or overlong sequences and surrogates give U+FFFD).
 unsigned decodeUtf8(const char*& s, const char* end) {
-  constexpr unsigned kReplacement = 0xFFFD;
   const unsigned first = static_cast<unsigned char>(*s);
   if (first < 0x80) return first;
-  if (first < 0xE0) {
-    if (end - s < 2) return kReplacement;
-    const unsigned cp = ((first & 0x1Fu) << 6) | continuation(s, 1);
-    s += 1;
-    return cp < 0x80 ? kReplacement : cp;
-  }
-  if (first < 0xF0) {
-    if (end - s < 3) return kReplacement;
-    const unsigned cp = ((first & 0x0Fu) << 12) | (continuation(s, 1) << 6) | continuation(s, 2);
-    s += 2;
-    if (cp >= 0xD800 && cp <= 0xDFFF) return kReplacement;
-    return cp < 0x800 ? kReplacement : cp;
-  }
-  if (first < 0xF8) {
-    if (end - s < 4) return kReplacement;
-    const unsigned cp = ((first & 0x07u) << 18) | (continuation(s, 1) << 12) |
-                        (continuation(s, 2) << 6) | continuation(s, 3);
-    s += 3;
-    return cp < 0x10000 ? kReplacement : cp;
-  }
-  return kReplacement;
+  const int extra = first < 0xE0 ? 1 : first < 0xF0 ? 2 : first < 0xF8 ? 3 : 0;
+  if (extra == 0 || end - s <= extra) return kReplacement;
+  static const unsigned kLeadBits[] = {0, 0x1F, 0x0F, 0x07};
+  static const unsigned kSmallest[] = {0, 0x80, 0x800, 0x10000};
+  unsigned cp = first & kLeadBits[extra];
+  for (int i = 1; i <= extra; ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3Fu);
+  s += extra;
+  const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+  return cp < kSmallest[extra] || surrogate ? kReplacement : cp;
 }
 
 void appendCodepoint(std::string& out, unsigned cp) {
-  if (cp < 0x20) {
-    appendHex16(out, cp);
-  } else if (cp < 0x80) {
+  if (cp >= 0x20 && cp < 0x80) {
     out += static_cast<char>(cp);
   } else if (cp < 0x10000) {
     appendHex16(out, cp);
@@ -81,24 +67,10 @@ void appendCodepoint(std::string& out, unsigned cp) {
 
 // The two-character escapes JSON defines; nullptr for everything else.
 const char* shortEscape(char c) {
-  switch (c) {
-  case '"':
-    return "\\\"";
-  case '\\':
-    return "\\\\";
-  case '\b':
-    return "\\b";
-  case '\f':
-    return "\\f";
-  case '\n':
-    return "\\n";
-  case '\r':
-    return "\\r";
-  case '\t':
-    return "\\t";
-  default:
-    return nullptr;
-  }
+  static const char kEscaped[] = "\"\\\b\f\n\r\t";
+  static const char* const kEscapes[] = {"\\\"", "\\\\", "\\b", "\\f", "\\n", "\\r", "\\t"};
+  const char* at = c == '\0' ? nullptr : std::strchr(kEscaped, c);
+  return at ? kEscapes[at - kEscaped] : nullptr;
 }
 
 }  // namespace
@@ -119,10 +91,7 @@ std::string jsonQuoted(const std::string& value) {
 
 namespace {
 
-// Mirrors jsoncpp's BuiltStyledStreamWriter with commentStyle All and indentation "\t". Its
-// `indented_` flag says the current line already holds the indentation for the next token, so a
-// container opened right after an array element's indentation stays on that line, while one opened
-// after `"key" : ` moves to a new line.
+// Mirrors jsoncpp's BuiltStyledStreamWriter with commentStyle All and indentation "\t".
 class StyledWriter {
  public:
   // `out`: where the text goes as it is made (nullptr: kept whole); `streamed`: an array written
@@ -130,8 +99,7 @@ class StyledWriter {
   StyledWriter(std::ostream* out, const StreamedArray* streamed) : out_(out), streamed_(streamed) {}
 
   std::string write(const nlohmann::json& root) {
-    indented_ = true;
-    writeValue(root);
+    writeValue(root, true);
     doc_ += "\n";
     drain(0);
     return std::move(doc_);
@@ -147,61 +115,53 @@ class StyledWriter {
     doc_.clear();
   }
 
-  void writeIndent() { doc_ += "\n" + indent_; }
+  void newLine() { doc_ += "\n" + indent_; }
 
-  void writeWithIndent(const std::string& text) {
-    if (!indented_) writeIndent();
-    doc_ += text;
-    indented_ = false;
+  // A container opens on the line begun for it (the document's, an array element's); after
+  // `"key" : ` it opens on a new line.
+  void open(char bracket, bool lineBegun) {
+    if (!lineBegun) newLine();
+    doc_ += bracket;
+    indent_ += '\t';
   }
 
-  void writeValue(const nlohmann::json& v) {
-    switch (v.type()) {
-    case nlohmann::json::value_t::object:
-      writeObject(v);
-      break;
-    case nlohmann::json::value_t::array:
-      writeArray(v);
-      break;
-    case nlohmann::json::value_t::string:
+  void close(char bracket) {
+    indent_.pop_back();
+    newLine();
+    doc_ += bracket;
+  }
+
+  void writeValue(const nlohmann::json& v, bool lineBegun) {
+    if (v.is_object())
+      writeObject(v, lineBegun);
+    else if (v.is_array())
+      writeArray(v, lineBegun);
+    else if (v.is_string())
       doc_ += core::jsonQuoted(v.get_ref<const std::string&>());
-      break;
-    case nlohmann::json::value_t::number_float:
+    else if (v.is_number_float())
       doc_ += core::jsonDouble(v.get<double>());
-      break;
-    case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::boolean:
-      doc_ += v.dump();
-      break;
-    default:  // null, and the types jsoncpp cannot hold (binary, discarded)
-      doc_ += "null";
-      break;
-    }
+    else
+      doc_ += v.dump();  // a whole number, a boolean, null
   }
 
-  void writeObject(const nlohmann::json& v) {
+  void writeObject(const nlohmann::json& v, bool lineBegun) {
     if (v.empty()) {
       doc_ += "{}";
       return;
     }
-    writeWithIndent("{");
-    indent_ += '\t';
-    bool first = true;
+    open('{', lineBegun);
     // nlohmann::json keeps object keys in a std::map, i.e. in byte order, as jsoncpp prints them.
     for (auto it = v.begin(); it != v.end(); ++it) {
-      if (!first) doc_ += ",";
-      first = false;
-      writeWithIndent(core::jsonQuoted(it.key()));
-      doc_ += " : ";
-      writeValue(it.value());
+      if (it != v.begin()) doc_ += ",";
+      newLine();
+      doc_ += core::jsonQuoted(it.key()) + " : ";
+      writeValue(it.value(), false);
     }
-    indent_.pop_back();
-    writeWithIndent("}");
+    close('}');
   }
 
   // The elements of `v`, or of the streamed array where `v` is its placeholder.
-  void writeArray(const nlohmann::json& v) {
+  void writeArray(const nlohmann::json& v, bool lineBegun) {
     const bool streamed = streamed_ && &v == streamed_->placeholder;
     auto it = v.begin();
     nlohmann::json element;
@@ -214,30 +174,20 @@ class StyledWriter {
       doc_ += "[]";
       return;
     }
-    writeWithIndent("[");
-    indent_ += '\t';
-    for (bool first = true; child; child = next()) {
-      writeElement(*child, first);
+    open('[', lineBegun);
+    for (bool first = true; child; child = next(), first = false) {
+      if (!first) doc_ += ",";
+      newLine();
+      writeValue(*child, true);
       drain(kChunkBytes);
     }
-    indent_.pop_back();
-    writeWithIndent("]");
-  }
-
-  void writeElement(const nlohmann::json& child, bool& first) {
-    if (!first) doc_ += ",";
-    first = false;
-    if (!indented_) writeIndent();
-    indented_ = true;
-    writeValue(child);
-    indented_ = false;
+    close(']');
   }
 
   std::ostream* out_;
   const StreamedArray* streamed_;
   std::string doc_;
   std::string indent_;
-  bool indented_ = true;
 };
 
 }  // namespace
