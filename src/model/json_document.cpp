@@ -119,23 +119,9 @@ class Limits {
 };
 
 // Where a fault the parser reports without its position is (a number beyond a double's range):
-// the text read again by nlohmann's event interface, which has it.
-class FaultLocator : public nlohmann::json_sax<Json> {
- public:
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t byte, const std::string&,
-                   const nlohmann::detail::exception& e) override {
+// the text read again by nlohmann's event interface, which has it (its acceptor keeps nothing).
+struct FaultLocator : nlohmann::detail::json_sax_acceptor<Json> {
+  bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) {
     notJson(byte, e.what());
   }
 };
