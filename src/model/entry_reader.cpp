@@ -1,7 +1,7 @@
 #include "model/entry_reader.h"
 
-#include <functional>
 #include <optional>
+#include <tuple>
 
 #include "model/matrix_parts.h"
 #include "model/record_fields.h"
@@ -71,19 +71,14 @@ std::optional<CellStatistics> cellStatistics(const Json& cell, const Path& where
   if (cell.is_null()) return std::nullopt;
   object(cell, where);
   CellStatistics s;
-  const Json* samples = findMember(cell, keys::kSamples);
-  if (!samples) reject(where, "has no \"samples\"");
-  eachElement(*samples, Path(where, keys::kSamples),
+  eachElement(requiredMember(cell, keys::kSamples, where), Path(where, keys::kSamples),
               [&](const Json& v, const Path& at) { s.samples.push_back(number(v, at, range)); });
-  for (auto [key, into] : {std::pair{keys::kMin, &s.min}, std::pair{keys::kMax, &s.max},
-                           std::pair{keys::kMean, &s.mean}, std::pair{keys::kMedian, &s.median}}) {
-    const Json* value = findMember(cell, key);
-    if (!value) reject(where, std::string("has no \"") + key + "\"");
-    *into = number(*value, Path(where, key), range);
-  }
-  const Json* stddev = findMember(cell, keys::kStddev);
-  if (!stddev) reject(where, "has no \"stddev\"");
-  s.stddev = number(*stddev, Path(where, keys::kStddev), spreadOf(range));
+  const ValueRange& spread = spreadOf(range);
+  for (auto [key, into, in] :
+       {std::tuple{keys::kMin, &s.min, &range}, std::tuple{keys::kMax, &s.max, &range},
+        std::tuple{keys::kMean, &s.mean, &range}, std::tuple{keys::kMedian, &s.median, &range},
+        std::tuple{keys::kStddev, &s.stddev, &spread}})
+    *into = number(requiredMember(cell, key, where), Path(where, key), *in);
   optional(cell, keys::kCv, where, [&s](const Json& v, const Path& at) {
     if (!v.is_null()) s.cv = number(v, at, kNonNegative);
   });
@@ -145,11 +140,10 @@ void checkOutliers(const Json& entry, const Path& where, const Shape& shape) {
     eachElement(list, at, [&shape](const Json& o, const Path& oat) {
       object(o, oat);
       for (const char* key : {keys::kRow, keys::kCol}) {
-        const Json* v = findMember(o, key);
-        if (!v) reject(oat, std::string("has no \"") + key + "\"");
-        integer(*v, Path(oat, key), 0);
+        const Json& v = requiredMember(o, key, oat);
+        integer(v, Path(oat, key), 0);
         const std::size_t limit = key == keys::kRow ? shape.rows : shape.cols;
-        if (v->get<std::uint64_t>() >= limit) reject(Path(oat, key), "is outside the matrix");
+        if (v.get<std::uint64_t>() >= limit) reject(Path(oat, key), "is outside the matrix");
       }
       optional(o, keys::kBelowMedianPercent, oat,
                [](const Json& x, const Path& xat) { number(x, xat, kAnyFinite); });

@@ -72,10 +72,14 @@ std::size_t stringArray(const Json& value, const Path& where) {
   return eachElement(value, where, [](const Json& v, const Path& at) { string(v, at); });
 }
 
-const std::string& requiredString(const Json& parent, const char* key, const Path& where) {
+const Json& requiredMember(const Json& parent, const char* key, const Path& where) {
   const Json* value = findMember(parent, key);
   if (!value) reject(where, std::string("has no \"") + key + "\"");
-  return string(*value, Path(where, key));
+  return *value;
+}
+
+const std::string& requiredString(const Json& parent, const char* key, const Path& where) {
+  return string(requiredMember(parent, key, where), Path(where, key));
 }
 
 std::optional<std::optional<double>> cellTextValue(const std::string& text) {

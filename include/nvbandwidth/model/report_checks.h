@@ -63,6 +63,8 @@ void optional(const Json& parent, const char* key, const Path& where, Check chec
 }
 
 std::size_t stringArray(const Json& value, const Path& where);
+// The member `key` of `parent`, which must have it.
+const Json& requiredMember(const Json& parent, const char* key, const Path& where);
 const std::string& requiredString(const Json& parent, const char* key, const Path& where);
 
 // The shortest text of a number, as messages show it ("1e+300").
