@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/escape.h"
+#include "core/unique_handle.h"
 
 namespace nvbw {
 
@@ -46,20 +47,8 @@ void requireRegular(const NamedFile& file, const struct stat& st) {
                    ", not a report file (use - to read standard input)");
 }
 
-// A descriptor this reader opened (closed with it) or standard input (left open).
-class InputDescriptor {
- public:
-  InputDescriptor(int fd, bool owned) : fd_(fd), owned_(owned) {}
-  ~InputDescriptor() {
-    if (owned_) ::close(fd_);
-  }
-  InputDescriptor(const InputDescriptor&) = delete;
-  InputDescriptor& operator=(const InputDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-  bool owned_;
+struct CloseFile {
+  void operator()(int fd) const noexcept { ::close(fd); }
 };
 
 // Opens a regular file without ever blocking: stat first (a FIFO is refused before any open
@@ -190,7 +179,7 @@ mode_t newFileMode() {
 std::string readReportBytes(const NamedFile& file, const StopRequest& stop) {
   if (file.path == "-") return readAll(file, STDIN_FILENO, 0, stop);
   std::uint64_t size = 0;
-  const InputDescriptor fd(openRegularFile(file, size), true);
+  const UniqueHandle<int, CloseFile> fd(openRegularFile(file, size), CloseFile{});
   return readAll(file, fd.get(), size, stop);
 }
 
