@@ -3,6 +3,7 @@
 #include "model/report_reader.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -17,34 +18,26 @@ namespace {
 
 using namespace model;
 
-// What the summary reads of a run object; the rest of it is only checked to be JSON.
-bool summaryReads(const std::string& key) {
-  for (const char* k : {keys::kHostname, keys::kGpuDeviceList, keys::kProcesses,
-                        keys::kSchemaVersion, keys::kError, keys::kLogicalGpus, keys::kInterrupted,
-                        keys::kTestcases, keys::kComparison, keys::kExpectations})
-    if (key == k) return true;
-  return false;
+bool oneOf(const std::string& key, std::initializer_list<const char*> names) {
+  return std::any_of(names.begin(), names.end(), [&key](const char* k) { return key == k; });
 }
 
-// What the summary leaves out of an entry: each cell's samples and statistics, links, outliers,
-// link peaks, cells above their peak.
-bool summarySkips(const std::string& key) {
-  for (const char* k :
-       {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks, keys::kAbovePeak})
-    if (key == k) return true;
-  return false;
-}
-
-// The members the summary keeps (ReadScope::Matrices): the run object's it reads, and of its
-// entries what it shows. Depths: the run object's members at 2, an entry's at 4.
+// The members the summary keeps (ReadScope::Matrices): of the run object those it reads (the rest
+// is only checked to be JSON), of its entries all but each cell's samples and statistics, links,
+// outliers, link peaks and cells above their peak. Depths: the run object's members at 2, an
+// entry's at 4.
 class SummaryFilter {
  public:
   bool operator()(std::size_t depth, const std::string& key) {
     if (depth == 2) {
       entries_ = key == keys::kTestcases || key == keys::kConfirmations;
-      return summaryReads(key);
+      return oneOf(key, {keys::kHostname, keys::kGpuDeviceList, keys::kProcesses,
+                         keys::kSchemaVersion, keys::kError, keys::kLogicalGpus, keys::kInterrupted,
+                         keys::kTestcases, keys::kComparison, keys::kExpectations});
     }
-    return !(depth == 4 && entries_ && summarySkips(key));
+    return !(depth == 4 && entries_ &&
+             oneOf(key, {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks,
+                         keys::kAbovePeak}));
   }
 
  private:
