@@ -8,51 +8,46 @@ namespace nvbw {
 
 namespace {
 
+// What the cell (row, col) of a grid the entry may lack holds; nullptr or nullopt: nothing.
 template <typename T>
-const T* cellOf(const std::optional<Grid<T>>& grid, std::size_t row, std::size_t col) {
-  if (!grid || !grid->contains(row, col)) return nullptr;
-  return &grid->at(row, col);
+const T* cellOf(const std::optional<Grid<std::optional<T>>>& grid, std::size_t row,
+                std::size_t col) {
+  return grid && grid->contains(row, col) && grid->at(row, col) ? &*grid->at(row, col) : nullptr;
+}
+
+OrNull numberOf(const NumberGrid* grid, std::size_t row, std::size_t col) {
+  return grid && grid->contains(row, col) ? grid->at(row, col) : std::nullopt;
 }
 
 }  // namespace
 
 OrNull MatrixView::value(std::size_t row, std::size_t col) const {
-  const NumberGrid* grid = entry_->matrix();
-  const std::size_t r = part_->firstRow + row;
-  if (!grid || !grid->contains(r, col)) return std::nullopt;
-  return grid->at(r, col);
+  return numberOf(entry_->matrix(), part_->firstRow + row, col);
 }
 
 const CellStatistics* MatrixView::statistics(std::size_t row, std::size_t col) const {
-  const auto* cell = cellOf(entry_->cells, part_->firstRow + row, col);
-  return cell && *cell ? &**cell : nullptr;
+  return cellOf(entry_->cells, part_->firstRow + row, col);
 }
 
 const std::string* MatrixView::link(std::size_t row, std::size_t col) const {
-  const auto* cell = cellOf(entry_->links, part_->firstRow + row, col);
-  return cell && *cell ? &**cell : nullptr;
+  return cellOf(entry_->links, part_->firstRow + row, col);
 }
 
 OrNull MatrixView::peak(std::size_t row, std::size_t col) const {
-  const OrNull* cell = cellOf(entry_->peaks, part_->firstRow + row, col);
-  return cell ? *cell : std::nullopt;
+  return numberOf(entry_->peaks ? &*entry_->peaks : nullptr, part_->firstRow + row, col);
 }
 
 OrNull MatrixView::percent(std::size_t row, std::size_t col) const {
-  const OrNull* cell = cellOf(entry_->percents, part_->firstRow + row, col);
-  return cell ? *cell : std::nullopt;
-}
-
-std::vector<MatrixView> matricesOf(const std::vector<ReportEntry>& entries) {
-  std::vector<MatrixView> views;
-  for (const ReportEntry& entry : entries)
-    if (entry.passedWithMatrix())
-      for (const MatrixPart& part : entry.parts) views.emplace_back(entry, part);
-  return views;
+  return numberOf(entry_->percents ? &*entry_->percents : nullptr, part_->firstRow + row, col);
 }
 
 std::vector<MatrixView> Report::matrices() const {
-  return testcases ? matricesOf(*testcases) : std::vector<MatrixView>{};
+  std::vector<MatrixView> views;
+  if (!testcases) return views;
+  for (const ReportEntry& entry : *testcases)
+    if (entry.passedWithMatrix())
+      for (const MatrixPart& part : entry.parts) views.emplace_back(entry, part);
+  return views;
 }
 
 std::size_t Report::gpuCount() const {

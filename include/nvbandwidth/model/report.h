@@ -171,9 +171,6 @@ class MatrixView {
   const MatrixPart* part_;
 };
 
-// Every matrix of the entries with one, in order (upstream's stacked entries in three).
-std::vector<MatrixView> matricesOf(const std::vector<ReportEntry>& entries);
-
 // ---- Sections of the run object ----
 
 // "settings": how the run measured (a flat object).
@@ -415,7 +412,8 @@ struct Report {
 
   // Upstream's layout: no schema_version, strings only, no samples.
   bool upstream() const { return !schemaVersion.has_value(); }
-  // The matrices of the testcases (none without testcases).
+  // Every matrix of the testcases that passed with one, in order (upstream's stacked entries in
+  // three).
   std::vector<MatrixView> matrices() const;
   // How many GPUs the report is of: the longer of "GPU Device list" and "processes".
   std::size_t gpuCount() const;
