@@ -68,10 +68,8 @@ std::size_t FleetSummary::flaggedNodes() const {
       std::count_if(nodes.begin(), nodes.end(), [](const FleetNode& n) { return n.flagged(); }));
 }
 
-bool anyNodeFlagged(const FleetSummary& summary) { return summary.flaggedNodes() > 0; }
-
 int fleetSummaryExitStatus(const FleetSummary& summary) {
-  return anyNodeFlagged(summary) || !summary.unreadable.empty() ? kExitSlower : kExitOk;
+  return summary.flaggedNodes() > 0 || !summary.unreadable.empty() ? kExitSlower : kExitOk;
 }
 
 }  // namespace nvbw

@@ -123,9 +123,6 @@ struct FleetSummary {
 std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const FleetNode& node,
                                              FleetStatus status);
 
-// A node is flagged (slow or failed testcases).
-bool anyNodeFlagged(const FleetSummary& summary);
-
 // 3 (kExitSlower) when a node is flagged or a report was unreadable, else 0.
 int fleetSummaryExitStatus(const FleetSummary& summary);
 

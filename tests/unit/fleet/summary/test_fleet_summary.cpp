@@ -208,7 +208,7 @@ TEST(FleetSummaryRule, ANodeBelowTheFloorIsFlaggedOneWithinItIsNot) {
   EXPECT_TRUE(cell.worstFlagged);
   EXPECT_NEAR(*cell.sumPercentOfMedian, 90.0, 0.5);
   EXPECT_DOUBLE_EQ(s.groups.at(0).columns.at(0).sumBandPercent, kFleetFloorPercent);
-  EXPECT_TRUE(anyNodeFlagged(s));
+  EXPECT_GT(s.flaggedNodes(), 0u);
   EXPECT_EQ(fleetSummaryExitStatus(s), 3);
 }
 
@@ -216,7 +216,7 @@ TEST(FleetSummaryRule, AHealthyFleetFlagsNothingAndExitsZero) {
   ReportDir dir;
   const FleetSummary s = hostFleet(dir, 12, healthy);
   EXPECT_TRUE(flaggedNames(s).empty());
-  EXPECT_FALSE(anyNodeFlagged(s));
+  EXPECT_EQ(s.flaggedNodes(), 0u);
   EXPECT_EQ(fleetSummaryExitStatus(s), 0);
 }
 
@@ -431,7 +431,7 @@ TEST(FleetSummaryReading, FilesThatAreNotReportsAreListedAndStopNothing) {
   EXPECT_NE(reasons["negative.json"].find("-5 is not a bandwidth"), std::string::npos);
   EXPECT_EQ(reasons["does-not-exist.json"], "No such file or directory");
   EXPECT_EQ(s.unreadable.size(), 8u);
-  EXPECT_FALSE(anyNodeFlagged(s));
+  EXPECT_EQ(s.flaggedNodes(), 0u);
   EXPECT_EQ(fleetSummaryExitStatus(s), 3);  // nodes whose health is unknown
   EXPECT_NE(fleetSummaryText(s).find("Summary: 3 nodes, 0 flagged, 8 unreadable."),
             std::string::npos);
