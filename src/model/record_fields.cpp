@@ -23,6 +23,8 @@ template <typename T> struct IsOptional : std::false_type {};
 template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
 template <typename T> struct IsList : std::false_type {};
 template <typename T> struct IsList<std::vector<T>> : std::true_type {};
+template <typename T> struct IsGrid : std::false_type {};
+template <typename T> struct IsGrid<Grid<T>> : std::true_type {};
 template <typename T>
 constexpr bool kScalar = std::is_arithmetic_v<T> || std::is_same_v<T, std::string>;
 
@@ -67,7 +69,7 @@ class FieldReader {
     if (bindValue(*v, got, at)) field = std::move(got);
   }
   template <typename T, typename Check> void required(const char* key, T& field, Check check) {
-    if (!findMember(object_, key)) reject(where_, std::string("has no \"") + key + "\"");
+    requiredMember(object_, key, where_);
     (*this)(key, field, check);
   }
   // Written as null when empty; read, null leaves it empty.
@@ -84,6 +86,9 @@ class FieldReader {
   }
   // A check across the record's fields, once they are read.
   template <typename Check> void verify(Check check) { check(where_); }
+  // A member whose reader is another's: an entry's name, status and grids (entry_reader.cpp), the
+  // run's entries (report_reader.cpp).
+  template <typename T> void readElsewhere(const char*, const T&) {}
 
  private:
   const Json& object_;
@@ -141,6 +146,7 @@ class FieldWriter {
     object_[key] = std::move(inner.object_);
   }
   template <typename Check> void verify(Check) {}
+  template <typename T> void readElsewhere(const char* key, const T& field) { (*this)(key, field); }
 
   template <typename T> static Json json(const T& v) {
     if constexpr (IsOptional<T>::value) {
@@ -149,6 +155,15 @@ class FieldWriter {
       Json list = Json::array();
       for (const auto& item : v) list.push_back(json(item));
       return list;
+    } else if constexpr (IsGrid<T>::value) {
+      Json rows = Json::array();
+      for (std::size_t r = 0; r < v.rows; ++r) {
+        Json& row = rows.emplace_back(Json::array());
+        for (std::size_t c = 0; c < v.cols; ++c) row.push_back(json(v.at(r, c)));
+      }
+      return rows;
+    } else if constexpr (std::is_same_v<T, Status>) {
+      return statusName(v);
     } else if constexpr (kScalar<T> || std::is_same_v<T, Json>) {
       return Json(v);
     } else {
@@ -255,9 +270,27 @@ template <typename V, typename R> For<R, LinkPeakRecord> fields(V& v, R& r) {
   v.nullable(keys::kPeakGBps, r.peakGBps, InRange{kBandwidthRange, true});
 }
 
-// An entry's members other than its name, status and grids (entry_reader.cpp reads those); its
-// outliers are checked against its grids there.
+// Written here; read by entry_reader.cpp, which checks its numbers against the entry's unit.
+template <typename V, typename R> For<R, CellStatistics> fields(V& v, R& r) {
+  v(keys::kSamples, r.samples);
+  v(keys::kMin, r.min);
+  v(keys::kMax, r.max);
+  v(keys::kMean, r.mean);
+  v(keys::kMedian, r.median);
+  v(keys::kStddev, r.stddev);
+  v.nullable(keys::kCv, r.cv);
+}
+
+// An entry's outliers are checked against its grids in entry_reader.cpp.
 template <typename V, typename R> For<R, ReportEntry> fields(V& v, R& r) {
+  v.readElsewhere(keys::kName, r.name);
+  v.readElsewhere(keys::kStatus, r.status);
+  v.readElsewhere(keys::kValues, r.values);
+  v.readElsewhere(keys::kBandwidthMatrix, r.texts);
+  v.readElsewhere(keys::kCells, r.cells);
+  v.readElsewhere(keys::kLinks, r.links);
+  v.readElsewhere(keys::kPeakGBps, r.peaks);
+  v.readElsewhere(keys::kPercentOfPeak, r.percents);
   v("bandwidth_description", r.description, aString);
   v("statistic", r.statistic, aString);
   v("waive_reason", r.waiveReason, aString);
@@ -554,6 +587,8 @@ template <typename V, typename R> For<R, ExpectationSection> fields(V& v, R& r) 
 // The run object's members other than its entries, in the order of their keys (the order a
 // document holds them in: the first fault of a report is the first one its text has).
 template <typename V, typename R> For<R, Report> fields(V& v, R& r) {
+  v.readElsewhere(keys::kTestcases, r.testcases);
+  v.readElsewhere(keys::kConfirmations, r.confirmations);
   v(keys::kCudaDriverVersion, r.cudaDriverVersion, aCount);
   v(keys::kCudaRuntimeVersion, r.cudaRuntimeVersion, aCount);
   v(keys::kDriverVersion, r.driverVersion, aString);
@@ -599,9 +634,8 @@ void readFields(const Json& object, Report& report, const Path& where) {
 void readFields(const Json& object, ReportEntry& entry, const Path& where) {
   readRecord(object, entry, where);
 }
-Json fieldsJson(const Report& report) { return FieldWriter::json(report); }
-Json fieldsJson(const ReportEntry& entry) { return FieldWriter::json(entry); }
-Json fieldsJson(const ComparedCellRecord& cell) { return FieldWriter::json(cell); }
+Json recordJson(const Report& report) { return FieldWriter::json(report); }
+Json recordJson(const ComparedCellRecord& cell) { return FieldWriter::json(cell); }
 
 }  // namespace nvbw::model
 

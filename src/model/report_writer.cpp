@@ -21,59 +21,6 @@ template <typename T> json orNull(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-// A grid as rows of cells, each cell made by `cell`.
-template <typename T, typename Cell> json gridJson(const Grid<T>& grid, Cell cell) {
-  json rows = json::array();
-  for (std::size_t r = 0; r < grid.rows; ++r) {
-    json row = json::array();
-    for (std::size_t c = 0; c < grid.cols; ++c) row.push_back(cell(grid.at(r, c)));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-json cellStatisticsJson(const std::optional<CellStatistics>& cell) {
-  if (!cell) return nullptr;
-  return {{keys::kSamples, cell->samples}, {keys::kMin, cell->min},
-          {keys::kMax, cell->max},         {keys::kMean, cell->mean},
-          {keys::kMedian, cell->median},   {keys::kStddev, cell->stddev},
-          {keys::kCv, orNull(cell->cv)}};
-}
-
-void putGrids(json& j, const ReportEntry& e) {
-  const auto number = [](const OrNull& v) { return orNull(v); };
-  if (e.values) j[keys::kValues] = gridJson(*e.values, number);
-  if (e.texts)
-    j[keys::kBandwidthMatrix] = gridJson(*e.texts, [](const std::string& t) { return json(t); });
-  if (e.cells) j[keys::kCells] = gridJson(*e.cells, cellStatisticsJson);
-  if (e.links)
-    j[keys::kLinks] =
-        gridJson(*e.links, [](const std::optional<std::string>& l) { return orNull(l); });
-  if (e.peaks) j[keys::kPeakGBps] = gridJson(*e.peaks, number);
-  if (e.percents) j[keys::kPercentOfPeak] = gridJson(*e.percents, number);
-}
-
-json entryJson(const ReportEntry& e) {
-  json j = fieldsJson(e);
-  j[keys::kName] = e.name;
-  j[keys::kStatus] = statusName(e.status);
-  putGrids(j, e);
-  return j;
-}
-
-json entriesJson(const std::vector<ReportEntry>& entries) {
-  json list = json::array();
-  for (const ReportEntry& e : entries) list.push_back(entryJson(e));
-  return list;
-}
-
-json runJson(const Report& r) {
-  json j = fieldsJson(r);
-  if (r.testcases) j[keys::kTestcases] = entriesJson(*r.testcases);
-  if (r.confirmations) j[keys::kConfirmations] = entriesJson(*r.confirmations);
-  return j;
-}
-
 json document(json run) { return json{{keys::kRoot, std::move(run)}}; }
 
 // ---- The fleet summary ----
@@ -181,10 +128,10 @@ json summaryJson(const FleetSummary& s) {
 
 }  // namespace
 
-std::string reportJson(const Report& report) { return styledJson(document(runJson(report))); }
+std::string reportJson(const Report& report) { return styledJson(document(recordJson(report))); }
 
 void writeReportJson(std::ostream& out, const Report& report, const ComparedCells* cells) {
-  json doc = document(runJson(report));
+  json doc = document(recordJson(report));
   if (!cells || !report.comparison) {
     writeStyledJson(out, doc);
     return;
@@ -194,14 +141,14 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
   const StreamedArray streamed{&placeholder, [cells](json& cell) {
                                  ComparedCellRecord record;
                                  if (!(*cells)(record)) return false;
-                                 cell = fieldsJson(record);
+                                 cell = recordJson(record);
                                  return true;
                                }};
   writeStyledJson(out, doc, &streamed);
 }
 
 void writeSummaryJson(std::ostream& out, const Report& versions, const FleetSummary& summary) {
-  json run = runJson(versions);
+  json run = recordJson(versions);
   run[keys::kSummary] = summaryJson(summary);
   const json doc = document(std::move(run));
   std::size_t next = 0;
@@ -218,7 +165,7 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
   json list = json::array();
   for (const ListingRecord& t : testcases)
     list.push_back({{"index", t.index}, {keys::kName, t.name}, {"description", t.description}});
-  json run = runJson(versions);
+  json run = recordJson(versions);
   run[keys::kTestcases] = std::move(list);
   return styledJson(document(std::move(run)));
 }

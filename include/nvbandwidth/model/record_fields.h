@@ -11,14 +11,13 @@
 
 namespace nvbw::model {
 
-// The members of the run object other than its entries ("testcases", "confirmations").
+// Reads the members of the run object other than its entries ("testcases", "confirmations").
 void readFields(const Json& object, Report& report, const Path& where);
-Json fieldsJson(const Report& report);
-
-// The members of an entry other than its name, status and grids.
+// Reads the members of an entry other than its name, status and grids.
 void readFields(const Json& object, ReportEntry& entry, const Path& where);
-Json fieldsJson(const ReportEntry& entry);
 
-Json fieldsJson(const ComparedCellRecord& cell);
+// The record as an object, all its members.
+Json recordJson(const Report& report);
+Json recordJson(const ComparedCellRecord& cell);
 
 }  // namespace nvbw::model
