@@ -85,15 +85,11 @@ std::optional<CellStatistics> cellStatistics(const Json& cell, const Path& where
   return s;
 }
 
-void checkCellText(const std::string& text, const Path& where, const ValueRange& range) {
+std::string cellText(const Json& cell, const Path& where, const ValueRange& range) {
+  const std::string& text = string(cell, where);
   const auto value = cellTextValue(text);
   if (!value) reject(where, notACell(text));
   if (*value) number(**value, where, range);
-}
-
-std::string cellText(const Json& cell, const Path& where, const ValueRange& range) {
-  const std::string& text = string(cell, where);
-  checkCellText(text, where, range);
   return text;
 }
 
