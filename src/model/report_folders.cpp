@@ -22,42 +22,32 @@ std::string joined(const std::string& folder, const std::string& name) {
   return !folder.empty() && folder.back() == '/' ? folder + name : folder + "/" + name;
 }
 
-// What `st` (of an entry found through a link, or the entry itself) is to the walk.
-EntryKind kindOf(const struct stat& st, bool throughLink) {
-  if (!S_ISDIR(st.st_mode)) return EntryKind::Other;
-  return throughLink ? EntryKind::LinkToFolder : EntryKind::Folder;
-}
-
 // A link is a link to a folder when what it points at is one; a link to nothing is a file to the
 // walk (its read says what is wrong).
 EntryKind linkKind(const std::string& path) {
   struct stat target {};
-  return ::stat(path.c_str(), &target) == 0 ? kindOf(target, true) : EntryKind::Other;
+  return ::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode) ? EntryKind::LinkToFolder
+                                                                       : EntryKind::Other;
 }
 
 FolderEntry entryOf(const std::string& folder, const dirent& found) {
   FolderEntry entry;
   entry.name = found.d_name;
-  switch (found.d_type) {
-  case DT_DIR:
-    entry.kind = EntryKind::Folder;
-    return entry;
-  case DT_LNK:
-    entry.kind = linkKind(joined(folder, entry.name));
-    return entry;
-  case DT_UNKNOWN:
-    break;  // the file system does not say: ask
-  default:
-    entry.kind = EntryKind::Other;
-    return entry;
-  }
   const std::string path = joined(folder, entry.name);
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) {
+  if (found.d_type == DT_DIR) {
+    entry.kind = EntryKind::Folder;
+  } else if (found.d_type == DT_LNK) {
+    entry.kind = linkKind(path);
+  } else if (found.d_type != DT_UNKNOWN) {
+    entry.kind = EntryKind::Other;
+  } else if (::lstat(path.c_str(), &st) != 0) {  // the file system does not say: ask
     entry.kind = EntryKind::Unknown;
     entry.error = errno;
   } else {
-    entry.kind = S_ISLNK(st.st_mode) ? linkKind(path) : kindOf(st, false);
+    entry.kind = S_ISLNK(st.st_mode)   ? linkKind(path)
+                 : S_ISDIR(st.st_mode) ? EntryKind::Folder
+                                       : EntryKind::Other;
   }
   return entry;
 }
