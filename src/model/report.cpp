@@ -50,10 +50,6 @@ std::vector<MatrixView> Report::matrices() const {
   return views;
 }
 
-std::size_t Report::gpuCount() const {
-  return std::max(gpuDeviceList ? gpuDeviceList->size() : 0, processes ? processes->size() : 0);
-}
-
 namespace {
 
 std::string gpusOf(const std::string& side, std::optional<std::uint64_t> logical) {

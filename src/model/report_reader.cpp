@@ -74,7 +74,10 @@ class DocumentReader {
  private:
   std::vector<ReportEntry> readEntries(const Json& list, const Path& where) {
     if (!list.is_array()) reject(where, std::string("is ") + list.type_name() + ", not an array");
-    const EntryReading reading{options_.scope, report_.gpuCount(), &stop_};
+    // The report's GPUs: the longer of "GPU Device list" and "processes".
+    const std::size_t gpus = std::max(report_.gpuDeviceList ? report_.gpuDeviceList->size() : 0,
+                                      report_.processes ? report_.processes->size() : 0);
+    const EntryReading reading{options_.scope, gpus, &stop_};
     std::vector<ReportEntry> entries;
     for (std::size_t i = 0; i < list.size(); ++i) {
       throwIfStopped(stop_);

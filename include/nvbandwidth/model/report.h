@@ -415,8 +415,6 @@ struct Report {
   // Every matrix of the testcases that passed with one, in order (upstream's stacked entries in
   // three).
   std::vector<MatrixView> matrices() const;
-  // How many GPUs the report is of: the longer of "GPU Device list" and "processes".
-  std::size_t gpuCount() const;
 };
 
 // A "GPU Device list" entry, "0: NVIDIA H200 (00000000:19:00): (gpu-node-01)": the GPU's model
