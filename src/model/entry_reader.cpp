@@ -88,7 +88,7 @@ std::optional<CellStatistics> cellStatistics(const Json& cell, const Path& where
 std::string cellText(const Json& cell, const Path& where, const ValueRange& range) {
   const std::string& text = string(cell, where);
   const auto value = cellTextValue(text);
-  if (!value) reject(where, notACell(text));
+  if (!value) reject(where, "\"" + text.substr(0, 32) + "\" is neither a number nor \"N/A\"");
   if (*value) number(**value, where, range);
   return text;
 }

@@ -181,7 +181,7 @@ class FieldWriter {
 
 void aString(const Json& v, const Path& at) { string(v, at); }
 void aCount(const Json& v, const Path& at) { integer(v, at, 0); }
-void strings(const Json& v, const Path& at) { stringArray(v, at); }
+void strings(const Json& v, const Path& at) { eachElement(v, at, aString); }
 void anObject(const Json& v, const Path& at) { object(v, at); }
 void aBoolean(const Json& v, const Path& at) {
   if (!v.is_boolean()) wrongType(v, at, "true or false");

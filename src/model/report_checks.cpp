@@ -31,13 +31,6 @@ const ValueRange& spreadOf(const ValueRange& range) {
   return &range == &kLatencyRange ? kSpreadOfLatency : kSpreadOfBandwidth;
 }
 
-std::string shortestNumber(double value) {
-  std::ostringstream s;
-  s.imbue(std::locale::classic());
-  s << value;
-  return s.str();
-}
-
 double number(const Json& value, const Path& where, const ValueRange& range) {
   if (!value.is_number()) wrongType(value, where, "a number");
   return number(value.get<double>(), where, range);
@@ -45,8 +38,12 @@ double number(const Json& value, const Path& where, const ValueRange& range) {
 
 double number(double value, const Path& where, const ValueRange& range) {
   if (!std::isfinite(value) || value < range.low || value > range.high ||
-      (value > 0.0 && value < range.lowestPositive))
-    reject(where, shortestNumber(value) + " is not " + range.what);
+      (value > 0.0 && value < range.lowestPositive)) {
+    std::ostringstream text;  // the shortest text, as messages show numbers ("1e+300")
+    text.imbue(std::locale::classic());
+    text << value;
+    reject(where, text.str() + " is not " + range.what);
+  }
   return value;
 }
 
@@ -66,10 +63,6 @@ const std::string& string(const Json& value, const Path& where) {
 const Json& object(const Json& value, const Path& where) {
   if (!value.is_object()) wrongType(value, where, "an object");
   return value;
-}
-
-std::size_t stringArray(const Json& value, const Path& where) {
-  return eachElement(value, where, [](const Json& v, const Path& at) { string(v, at); });
 }
 
 const Json& requiredMember(const Json& parent, const char* key, const Path& where) {
@@ -96,10 +89,6 @@ std::optional<std::optional<double>> cellTextValue(const std::string& text) {
       in.peek() != std::char_traits<char>::eof())
     return std::nullopt;
   return std::optional<double>(value);
-}
-
-std::string notACell(const std::string& text) {
-  return "\"" + text.substr(0, 32) + "\" is neither a number nor \"N/A\"";
 }
 
 }  // namespace nvbw::model

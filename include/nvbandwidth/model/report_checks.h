@@ -62,17 +62,12 @@ void optional(const Json& parent, const char* key, const Path& where, Check chec
   if (const Json* value = findMember(parent, key)) check(*value, Path(where, key));
 }
 
-std::size_t stringArray(const Json& value, const Path& where);
 // The member `key` of `parent`, which must have it.
 const Json& requiredMember(const Json& parent, const char* key, const Path& where);
 const std::string& requiredString(const Json& parent, const char* key, const Path& where);
 
-// The shortest text of a number, as messages show it ("1e+300").
-std::string shortestNumber(double value);
-
 // An upstream cell's value (the inner nullopt: "N/A"); the outer nullopt when the text is neither
 // a number nor "N/A".
 std::optional<std::optional<double>> cellTextValue(const std::string& text);
-std::string notACell(const std::string& text);
 
 }  // namespace nvbw::model
