@@ -41,36 +41,32 @@ const char* fileKind(mode_t mode) {
   return "not a regular file";
 }
 
-void requireRegular(const NamedFile& file, const struct stat& st) {
-  if (S_ISREG(st.st_mode)) return;
-  refuse(file, std::string("is ") + fileKind(st.st_mode) +
-                   ", not a report file (use - to read standard input)");
-}
-
 struct CloseFile {
   void operator()(int fd) const noexcept { ::close(fd); }
 };
+using OwnedFile = UniqueHandle<int, CloseFile>;
 
 // Opens a regular file without ever blocking: stat first (a FIFO is refused before any open
 // could wait for a writer), O_NONBLOCK in case it was swapped for one since, then the opened
 // file checked again.
-int openRegularFile(const NamedFile& file, std::uint64_t& size) {
+OwnedFile openRegularFile(const NamedFile& file, std::uint64_t& size) {
   struct stat before {};
   if (::stat(file.path.c_str(), &before) != 0) refuse(file, errnoText(errno));
-  requireRegular(file, before);
+  if (!S_ISREG(before.st_mode))
+    refuse(file, std::string("is ") + fileKind(before.st_mode) +
+                     ", not a report file (use - to read standard input)");
   if (static_cast<std::uint64_t>(before.st_size) > kMaxReportBytes)
     refuse(file, "is " + mebibytes(before.st_size) + "; reports larger than " +
                      mebibytes(kMaxReportBytes) + " are not read");
-  const int fd = ::open(file.path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) refuse(file, errnoText(errno));
-  struct stat opened {};
-  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) || opened.st_ino != before.st_ino ||
-      opened.st_dev != before.st_dev) {
-    ::close(fd);
+  const int opened = ::open(file.path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (opened < 0) refuse(file, errnoText(errno));
+  OwnedFile fd(opened, CloseFile{});
+  struct stat now {};
+  if (::fstat(opened, &now) != 0 || !S_ISREG(now.st_mode) || now.st_ino != before.st_ino ||
+      now.st_dev != before.st_dev)
     refuse(file, "changed while it was being opened");
-  }
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  size = static_cast<std::uint64_t>(opened.st_size);
+  ::fcntl(opened, F_SETFL, ::fcntl(opened, F_GETFL) & ~O_NONBLOCK);
+  size = static_cast<std::uint64_t>(now.st_size);
   return fd;
 }
 
@@ -179,7 +175,7 @@ mode_t newFileMode() {
 std::string readReportBytes(const NamedFile& file, const StopRequest& stop) {
   if (file.path == "-") return readAll(file, STDIN_FILENO, 0, stop);
   std::uint64_t size = 0;
-  const UniqueHandle<int, CloseFile> fd(openRegularFile(file, size), CloseFile{});
+  const OwnedFile fd = openRegularFile(file, size);
   return readAll(file, fd.get(), size, stop);
 }
 
