@@ -18,8 +18,6 @@
 namespace nvbw {
 namespace {
 
-using metrics::GaugeFamily;
-using metrics::MetricLabels;
 using namespace metrics;
 
 // ---- The families, in the order the file lists them ----
@@ -151,7 +149,7 @@ double inBaseUnit(double value, bool latency) {
 void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts& facts,
                const StopRequest& stop) {
   const MatrixView& view = m.view;
-  const Subject whole = matrixSubject(m, facts);
+  const Subject& whole = m.whole;
   out[MatrixInfo].add(
       whole.labels({{"description", view.part().title}, {"unit", unitName(view.unit())}}), 1);
   // Outliers are flagged where the entry lists them (bandwidth only), by its grids' rows.
@@ -274,25 +272,17 @@ void addRun(std::vector<GaugeFamily>& out, const Report& report, const Facts& fa
     out[RunInterrupted].add(about.labels({{"signal", signal}}), signal.empty() ? 0 : 1);
     out[RunError].add(about.labels(), report.error.value_or("").empty() ? 0 : 1);
   }
-  for (const auto& [rank, p] : facts.ranks) {
+  for (const auto& rank : facts.ranks) {
     Subject s;
-    s.gpu = p.device;
-    s.uuid = p.uuid;
-    s.model = p.model;
-    s.host = p.host;
-    s.rank = std::to_string(rank);
+    aboutRank(s, std::to_string(rank.first), facts);
     out[ProcessInfo].add(s.labels(), 1);
   }
 }
 
 }  // namespace
 
-std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop) {
-  return metrics::metricsPiecesWithin(report, kMaxMetricsBytes, stop);
-}
-
-std::vector<std::string> metrics::metricsPiecesWithin(const Report& report, std::size_t maxBytes,
-                                                      const StopRequest& stop) {
+std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop,
+                                       std::size_t maxBytes) {
   throwIfStopped(stop);
   std::size_t budget = maxBytes;
   std::vector<GaugeFamily> out = families(budget);
@@ -301,12 +291,11 @@ std::vector<std::string> metrics::metricsPiecesWithin(const Report& report, std:
   // Refused as soon as the cells show it cannot fit: from the entries alone, then with the
   // matrices' layouts, before any series is made.
   if (isRun) refuseIfOver(leastMetricsBytes(*report.testcases, facts), maxBytes);
-  const Entries entries = isRun ? readEntries(*report.testcases) : Entries{};
+  const Entries entries = isRun ? readEntries(*report.testcases, facts) : Entries{};
   refuseIfOver(leastMetricsBytes(entries, facts), maxBytes);
   addRun(out, report, facts, isRun);
   for (const StatusView& s : entries.statuses)
-    out[TestcaseStatus].add(
-        entrySubject(facts, s.key, s.bufferMiB, s.occurrence).labels({{"status", s.status}}), 1);
+    out[TestcaseStatus].add(s.entry.labels({{"status", s.status}}), 1);
   for (const MetricMatrix& m : entries.matrices) addMatrix(out, m, facts, stop);
   if (report.comparison) addComparison(out, *report.comparison, entries, facts, stop);
   std::vector<std::string> pieces;

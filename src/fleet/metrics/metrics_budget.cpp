@@ -58,45 +58,21 @@ std::pair<std::size_t, std::size_t> shortestGpuFacts(std::size_t count, const Fa
   return count ? std::make_pair(model, uuid) : std::make_pair(std::size_t{0}, std::size_t{0});
 }
 
-// What every cell of `m` carries at the least, by its layout (metrics_reading.cpp's cellSubject).
+// What every cell of `m` carries at the least: the labels of its cell [0][0] (cellSubject), no
+// link, and the shortest values its layout's labels may take in another cell: rank 0 of no known
+// GPU or host, the GPU whose model and UUID are shortest.
 Subject leastCellSubject(const MetricMatrix& m, const Facts& facts) {
-  Subject s = matrixSubject(m, facts);
-  const std::size_t rows = m.view.rows();
-  const std::size_t cols = m.view.cols();
-  auto gpuFacts = [&s, &facts](std::size_t count) {
-    const auto [model, uuid] = shortestGpuFacts(count, facts);
-    s.gpu = "0";
+  Subject s = cellSubject(m, 0, 0, facts);
+  s.link.clear();
+  if (!s.rank.empty()) {
+    s.gpu = s.uuid = s.model = s.host = "";
+    s.rank = "0";
+    if (!s.peerRank.empty()) s.peerRank = "0";
+  } else if (!s.gpu.empty()) {
+    const auto [model, uuid] =
+        shortestGpuFacts(m.layout == Layout::GpuByPeer ? m.view.rows() : m.view.cols(), facts);
     s.model.assign(model, 'x');
     s.uuid.assign(uuid, 'x');
-  };
-  switch (m.layout) {
-  case Layout::HostByGpu:
-    gpuFacts(cols);
-    s.peer = "CPU";
-    break;
-  case Layout::GpuByPeer:
-    gpuFacts(rows);
-    s.peer = "0";
-    break;
-  case Layout::GpuColumns:
-    gpuFacts(cols);
-    break;
-  case Layout::RankByPeerRank:
-  case Layout::Bisect:
-    s.host.clear();  // the rank's host, which may be none
-    s.rank = "0";
-    s.peerRank = "0";
-    break;
-  case Layout::RankColumns:
-    s.host.clear();
-    s.rank = "0";
-    break;
-  case Layout::Single:
-    break;
-  case Layout::RowCol:
-    s.row = "0";
-    s.col = "0";
-    break;
   }
   return s;
 }

@@ -2,10 +2,13 @@
 // layouts (from the model's axes), the labels of a series.
 #include "fleet/metrics/metrics_reading.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <limits>
+
+#include "core/text.h"
 
 namespace nvbw::metrics {
 
@@ -21,38 +24,13 @@ std::optional<std::int64_t> indexOf(const std::optional<std::uint64_t>& value) {
 
 namespace {
 
-struct DeviceLine {
+// The device index a "GPU Device list" line starts with ("0: NVIDIA H200 (...): (host)").
+std::optional<std::int64_t> listedIndex(const std::string& line) {
   std::int64_t index = 0;
-  std::string name;
-  std::string host;
-};
-
-bool hexDigits(const std::string& s, std::size_t at, std::size_t count) {
-  if (at + count > s.size()) return false;
-  for (std::size_t k = at; k < at + count; ++k)
-    if (!std::isxdigit(static_cast<unsigned char>(s[k]))) return false;
-  return true;
-}
-
-// "<index>: <name> (<8 hex>:<2 hex>:<2 hex>): (<host>)", as this tool and upstream write it.
-std::optional<DeviceLine> parseDeviceLine(const std::string& line) {
-  DeviceLine d;
-  const auto r = std::from_chars(line.data(), line.data() + line.size(), d.index);
-  if (r.ec != std::errc() || r.ptr == line.data() || d.index < 0) return std::nullopt;
-  const std::size_t nameAt = static_cast<std::size_t>(r.ptr - line.data());
-  if (line.compare(nameAt, 2, ": ") != 0 || line.empty() || line.back() != ')') return std::nullopt;
-  // The first " (pci): (" after the name: a GPU name holds no PCI address.
-  for (std::size_t p = line.find(" (", nameAt + 2); p != std::string::npos;
-       p = line.find(" (", p + 1)) {
-    if (hexDigits(line, p + 2, 8) && line.compare(p + 10, 1, ":") == 0 &&
-        hexDigits(line, p + 11, 2) && line.compare(p + 13, 1, ":") == 0 &&
-        hexDigits(line, p + 14, 2) && line.compare(p + 16, 4, "): (") == 0) {
-      d.name = line.substr(nameAt + 2, p - nameAt - 2);
-      d.host = line.substr(p + 20, line.size() - 1 - (p + 20));
-      return d;
-    }
-  }
-  return std::nullopt;
+  if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) return std::nullopt;
+  const auto r = std::from_chars(line.data(), line.data() + line.size(), index);
+  if (r.ec != std::errc() || line.compare(r.ptr - line.data(), 2, ": ") != 0) return std::nullopt;
+  return index;
 }
 
 }  // namespace
@@ -62,10 +40,12 @@ Facts readFacts(const Report& report) {
   std::string listedHost;
   if (report.gpuDeviceList)
     for (const std::string& line : *report.gpuDeviceList) {
-      const auto d = parseDeviceLine(line);
-      if (!d) continue;
-      facts.gpus.emplace(d->index, GpuFacts{d->name, ""});  // the first line of an index counts
-      if (listedHost.empty()) listedHost = d->host;
+      const auto index = listedIndex(line);
+      if (!index) continue;
+      const DeviceListEntry d = readDeviceListEntry(line);
+      facts.gpus.emplace(*index,
+                         GpuFacts{d.model, "", "", ""});  // the first line of an index counts
+      if (listedHost.empty()) listedHost = d.host;
     }
   if (report.environment && report.environment->gpus)
     for (const GpuStateRecord& gpu : *report.environment->gpus) {
@@ -79,8 +59,8 @@ Facts readFacts(const Report& report) {
       const ProcessRecord& p = (*report.processes)[i];
       const auto rank = indexOf(p.rank);
       facts.ranks.emplace(rank ? *rank : static_cast<std::int64_t>(i),
-                          ProcessFacts{wholeText(p.device), p.host.value_or(""),
-                                       p.name.value_or(""), p.uuid.value_or("")});
+                          GpuFacts{p.name.value_or(""), p.uuid.value_or(""), wholeText(p.device),
+                                   p.host.value_or("")});
     }
   // Rank 0 measures the single-process testcases with its own device numbering, in which its
   // GPU is `device`; the other ranks' indices may count other GPUs (CUDA_VISIBLE_DEVICES).
@@ -99,21 +79,18 @@ Facts readFacts(const Report& report) {
 
 namespace {
 
-std::string trimmed(const std::string& s) {
+// A rank as a bisect row label writes it, padded with spaces: canonical ("01" is rank 1), so that
+// two spellings cannot name one pair twice; "" unless it is 1 to 9 digits.
+std::string rankText(const std::string& s) {
   const std::size_t first = s.find_first_not_of(' ');
   if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+  const std::string digits = s.substr(first, s.find_last_not_of(' ') - first + 1);
+  if (!allDigits(digits) || digits.size() > 9) return "";
+  return std::to_string(std::stol(digits));
 }
 
-bool allDigits(const std::string& s) {
-  if (s.empty() || s.size() > 9) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-
-// The bisect testcase's rows, "<from>-><to>" each (ranks, padded with spaces); empty unless every
-// row has one and no pair repeats.
+// The bisect testcase's rows, "<from>-><to>" each; empty unless every row has one and no pair
+// repeats.
 std::vector<std::pair<std::string, std::string>> bisectRows(const ReportEntry& entry,
                                                             std::size_t rows) {
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -121,14 +98,11 @@ std::vector<std::pair<std::string, std::string>> bisectRows(const ReportEntry& e
   for (const std::string& s : *entry.rowLabels) {
     const std::size_t arrow = s.find("->");
     if (arrow == std::string::npos) return {};
-    std::pair<std::string, std::string> p{trimmed(s.substr(0, arrow)),
-                                          trimmed(s.substr(arrow + 2))};
-    if (!allDigits(p.first) || !allDigits(p.second)) return {};
-    // Canonical numbers ("01" is rank 1), so that two spellings cannot name one pair twice.
-    p.first = std::to_string(std::stol(p.first));
-    p.second = std::to_string(std::stol(p.second));
-    for (const auto& q : pairs)
-      if (q == p) return {};
+    std::pair<std::string, std::string> p{rankText(s.substr(0, arrow)),
+                                          rankText(s.substr(arrow + 2))};
+    if (p.first.empty() || p.second.empty() ||
+        std::find(pairs.begin(), pairs.end(), p) != pairs.end())
+      return {};
     pairs.push_back(std::move(p));
   }
   return pairs;
@@ -166,25 +140,23 @@ void chooseLayout(MetricMatrix& m) {
 
 }  // namespace
 
-Entries readEntries(const std::vector<ReportEntry>& testcases) {
+Entries readEntries(const std::vector<ReportEntry>& testcases, const Facts& facts) {
   Entries out;
   std::map<std::pair<std::string, std::string>, std::size_t> seen;  // (key, size) -> entries
-  auto occurrence = [&seen](const std::string& key, const std::string& size) {
-    return ++seen[{key, size}];
+  auto subject = [&seen, &facts](const std::string& key, const std::string& size) {
+    return entrySubject(facts, key, size, ++seen[{key, size}]);
   };
   for (const ReportEntry& entry : testcases) {
     const std::string size = wholeText(entry.bufferSizeMiB);
     if (!entry.passedWithMatrix()) {
-      out.statuses.push_back(
-          {entry.name, statusName(entry.status), size, occurrence(entry.name, size)});
+      out.statuses.push_back({subject(entry.name, size), statusName(entry.status)});
       continue;
     }
     for (const MatrixPart& part : entry.parts) {
       MetricMatrix m{MatrixView(entry, part)};
-      m.bufferMiB = size;
-      m.occurrence = occurrence(part.key, size);
+      m.whole = subject(part.key, size);
       chooseLayout(m);
-      out.statuses.push_back({part.key, statusName(Status::Passed), size, m.occurrence});
+      out.statuses.push_back({m.whole, statusName(Status::Passed)});
       out.matrices.push_back(std::move(m));
     }
   }
@@ -211,10 +183,6 @@ Subject entrySubject(const Facts& facts, const std::string& key, const std::stri
   return s;
 }
 
-Subject matrixSubject(const MetricMatrix& m, const Facts& facts) {
-  return entrySubject(facts, m.key(), m.bufferMiB, m.occurrence);
-}
-
 namespace {
 
 void aboutGpu(Subject& s, std::size_t index, const Facts& facts) {
@@ -224,6 +192,8 @@ void aboutGpu(Subject& s, std::size_t index, const Facts& facts) {
     s.model = it->second.model;
   }
 }
+
+}  // namespace
 
 void aboutRank(Subject& s, const std::string& rank, const Facts& facts) {
   s.rank = rank;
@@ -238,10 +208,8 @@ void aboutRank(Subject& s, const std::string& rank, const Facts& facts) {
   }
 }
 
-}  // namespace
-
 Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, const Facts& facts) {
-  Subject s = matrixSubject(m, facts);
+  Subject s = m.whole;
   if (const std::string* link = m.view.link(row, col)) s.link = *link;
   switch (m.layout) {
   case Layout::HostByGpu:

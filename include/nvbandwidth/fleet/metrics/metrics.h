@@ -17,16 +17,10 @@ namespace nvbw {
 
 // The metrics of a report (a run of this tool or of upstream v0.8, or the output of `--compare
 // -j`), in pieces that joined are the file, so that a large file is never held whole twice; its
-// memory and when it is refused: tests/metrics/README.md, "Hostile reports". `stop` is asked
-// before each row of cells and every 256 compared cells. Throws MetricsTooLarge or Interrupted.
-std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop);
-
-namespace metrics {
-
-// With a budget other than kMaxMetricsBytes (tests).
-std::vector<std::string> metricsPiecesWithin(const Report& report, std::size_t maxBytes,
-                                             const StopRequest& stop);
-
-}  // namespace metrics
+// memory and when it is refused (over `maxBytes`): tests/metrics/README.md, "Hostile reports".
+// `stop` is asked before each row of cells and every 256 compared cells. Throws MetricsTooLarge
+// or Interrupted.
+std::vector<std::string> metricsPieces(const Report& report, const StopRequest& stop,
+                                       std::size_t maxBytes = kMaxMetricsBytes);
 
 }  // namespace nvbw

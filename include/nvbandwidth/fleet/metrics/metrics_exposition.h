@@ -52,7 +52,6 @@ class GaugeFamily {
   // Adds one sample; a value that is not finite is left out. Throws MetricsTooLarge when the
   // budget would be exceeded.
   void add(const MetricLabels& labels, double value);
-  bool empty() const { return count_ == 0; }
   // Moves the family's text, in pieces, to the end of `out` (nothing when it has no sample); the
   // family takes no sample after this.
   void moveTo(std::vector<std::string>& out);

@@ -18,27 +18,30 @@ namespace nvbw::metrics {
 
 // ---- What the report says about its GPUs and processes ----
 
+// What the labels say of a GPU: its model and UUID; of a rank's, its device index and host too.
 struct GpuFacts {
   std::string model;
   std::string uuid;
-};
-
-struct ProcessFacts {
-  std::string device;  // the rank's device index, as text
+  std::string device;
   std::string host;
-  std::string model;
-  std::string uuid;
 };
 
 struct Facts {
   std::string hostname;                   // the report's host
   std::map<std::int64_t, GpuFacts> gpus;  // by device index
-  std::map<std::int64_t, ProcessFacts> ranks;
+  std::map<std::int64_t, GpuFacts> ranks;
 };
 
 Facts readFacts(const Report& report);
 
 // ---- Matrices and entries ----
+
+// What a series is about, in the order its labels are written (dcgm-exporter's first).
+struct Subject {
+  std::string gpu, uuid, model, host, testcase, peer, rank, peerRank, row, col, link, bufferMiB,
+      repeat;
+  MetricLabels labels(MetricLabels extra = {}) const;
+};
 
 // How rows and columns become labels (tests/metrics/README.md, "Labels").
 enum class Layout {
@@ -57,8 +60,7 @@ enum class Layout {
 struct MetricMatrix {
   explicit MetricMatrix(const MatrixView& v) : view(v) {}
   MatrixView view;
-  std::string bufferMiB;       // "" unless the entry has bufferSize_MiB
-  std::size_t occurrence = 1;  // among the entries of this key and size
+  Subject whole;  // the matrix as a whole (entrySubject)
   Layout layout = Layout::RowCol;
   std::vector<std::pair<std::string, std::string>> bisect;  // per row: from, to
   const std::string& key() const { return view.key(); }
@@ -66,10 +68,8 @@ struct MetricMatrix {
 };
 
 struct StatusView {
-  std::string key;
+  Subject entry;  // entrySubject
   std::string status;
-  std::string bufferMiB;
-  std::size_t occurrence = 1;
 };
 
 struct Entries {
@@ -78,7 +78,7 @@ struct Entries {
 };
 
 // `testcases`: the report's entries; the views point into them.
-Entries readEntries(const std::vector<ReportEntry>& testcases);
+Entries readEntries(const std::vector<ReportEntry>& testcases, const Facts& facts);
 
 // A whole number of 0 or more as text ("" when absent).
 std::string wholeText(const std::optional<std::uint64_t>& value);
@@ -88,20 +88,14 @@ std::optional<std::int64_t> indexOf(const std::optional<std::uint64_t>& value);
 
 // ---- Labels ----
 
-// What a series is about, in the order its labels are written (dcgm-exporter's first).
-struct Subject {
-  std::string gpu, uuid, model, host, testcase, peer, rank, peerRank, row, col, link, bufferMiB,
-      repeat;
-  MetricLabels labels(MetricLabels extra = {}) const;
-};
-
 // An entry or matrix as a whole: the report's host, its key, size and (from the second
 // occurrence of the key and size on) repeat.
 Subject entrySubject(const Facts& facts, const std::string& key = "",
                      const std::string& bufferMiB = "", std::size_t occurrence = 1);
-Subject matrixSubject(const MetricMatrix& m, const Facts& facts);
 // One cell, by the matrix's layout.
 Subject cellSubject(const MetricMatrix& m, std::size_t row, std::size_t col, const Facts& facts);
+// `s` made about `rank` (digits): its GPU and the host of its GPU, none where the report has none.
+void aboutRank(Subject& s, const std::string& rank, const Facts& facts);
 
 // ---- The least room the metrics of a report take ----
 

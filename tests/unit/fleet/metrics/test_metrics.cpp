@@ -44,7 +44,7 @@ Report reportOf(const json& doc) { return reportOf(doc.dump()); }
 // The metrics pieces joined, within `maxBytes`.
 std::string metricsTextWithin(const Report& report, std::size_t maxBytes) {
   std::string text;
-  for (const std::string& piece : metrics::metricsPiecesWithin(report, maxBytes, {})) text += piece;
+  for (const std::string& piece : metricsPieces(report, {}, maxBytes)) text += piece;
   return text;
 }
 std::string metricsText(const Report& report) {
@@ -843,7 +843,7 @@ TEST(Metrics, AReportFarOverTheBudgetIsRefusedBeforeItsMetricsAreMade) {
     return 0;
   };
   try {
-    metrics::metricsPiecesWithin(doc, size / 2, counting);
+    metricsPieces(doc, counting, size / 2);
     ADD_FAILURE() << "no MetricsTooLarge";
   } catch (const MetricsTooLarge& e) {
     EXPECT_NE(std::string(e.what()).find("its 65536 cells alone take at least"), std::string::npos)
@@ -877,7 +877,7 @@ TEST(Metrics, AStopRequestEndsTheMetricsWithinARow) {
     ++afterStop;
     return SIGINT;
   };
-  EXPECT_THROW(metrics::metricsPiecesWithin(doc, kMaxMetricsBytes, stop), Interrupted);
+  EXPECT_THROW(metricsPieces(doc, stop), Interrupted);
   EXPECT_EQ(afterStop, 1);
   std::string joined;
   for (const std::string& piece : metricsPieces(doc, {})) joined += piece;
