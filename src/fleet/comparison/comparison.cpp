@@ -55,38 +55,29 @@ void countCells(ComparisonSection& c) {
 namespace {
 
 // The saved-report rule (docs/verdicts.md).
-Verdict savedReportVerdict(double change, const HealthyBand& band, const std::string& unit,
-                           bool unstable) {
-  if (slowerBeyondBand(change, band.bandPercent, unit)) return Verdict::Slower;
+Verdict savedReportVerdict(double change, double band, const std::string& unit, bool unstable) {
+  if (slowerBeyondBand(change, band, unit)) return Verdict::Slower;
   if (unstable) return Verdict::Unstable;
-  if (std::fabs(change) > band.bandPercent) return Verdict::Faster;
+  if (std::fabs(change) > band) return Verdict::Faster;
   return Verdict::Same;
 }
 
 ComparedCellRecord compareCell(const Baseline::Matrix& b, const MatrixView& c, std::size_t row,
                                std::size_t col, double tolerancePercent) {
-  ComparedCellRecord cell;
+  const std::string& testcase = c.part().testcase;
+  ComparedCellRecord cell = healthyBand(b.cells[row][col], spreadPrior(testcase), tolerancePercent);
   cell.name = b.name;
-  cell.testcase = c.part().testcase;
+  cell.testcase = testcase;
   cell.bufferSizeMiB = sweepSizeOf(c);
   cell.row = row;
   cell.col = col;
   cell.unitText = b.unit;
-  const HealthyBand band =
-      healthyBand(b.cells[row][col], spreadPrior(c.part().testcase), tolerancePercent);
-  cell.baseline = band.reference;
-  cell.baselineReports = band.reports;
-  cell.runToRunPercent = band.runToRunPercent;
-  cell.healthySpreadPercent = band.healthySpreadPercent;
-  cell.bandPercent = band.bandPercent;
-  cell.basis = band.basis;
-  cell.unstableLimitPercent = band.unstableLimitPercent;
   cell.current = *c.value(row, col);
-  const double change = changePercent(band.reference, *cell.current);
+  const double change = changePercent(*cell.baseline, *cell.current);
   cell.changePercent = finiteOrNull(change);
   cell.spreadPercent = cellSpread(c, row, col);
-  cell.unstable = aboveUnstableLimit(cell.spreadPercent, band.unstableLimitPercent);
-  const Verdict verdict = savedReportVerdict(change, band, b.unit, *cell.unstable);
+  cell.unstable = aboveUnstableLimit(cell.spreadPercent, *cell.unstableLimitPercent);
+  const Verdict verdict = savedReportVerdict(change, *cell.bandPercent, b.unit, *cell.unstable);
   cell.verdict = verdictName(verdict);
   cell.suspect = failing(verdict);
   return cell;

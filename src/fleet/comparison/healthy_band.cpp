@@ -39,11 +39,9 @@ const char* testcaseFamily(const std::string& t) {
   return "other";
 }
 
-SpreadPrior spreadPrior(const std::string& testcase) {
+const PriorRow& spreadPrior(const std::string& testcase) {
   const PriorRow* row = rowNamed(testcasePriors(), testcase);
-  if (!row) row = rowNamed(familyPriors(), testcaseFamily(testcase));
-  if (!row) row = rowNamed(familyPriors(), "other");
-  return row ? SpreadPrior{row->runToRunPercent, row->withinRunPercent} : SpreadPrior{};
+  return row ? *row : *rowNamed(familyPriors(), testcaseFamily(testcase));  // every family has one
 }
 
 double spreadPercent(const std::vector<double>& values) {
@@ -60,27 +58,28 @@ double pooledSpread(double prior, double observed, std::size_t reports) {
   return std::max(observed, pooled);
 }
 
-HealthyBand healthyBand(const HealthySide& side, const SpreadPrior& prior,
-                        double tolerancePercent) {
-  HealthyBand b;
-  b.reference = median(side.values);
-  b.reports = side.values.size();
-  b.runToRunPercent =
+ComparedCellRecord healthyBand(const HealthySide& side, const PriorRow& prior,
+                               double tolerancePercent) {
+  const double runToRun =
       pooledSpread(prior.runToRunPercent, spreadPercent(side.values), side.values.size());
   const double samples = side.withinRun.empty() ? 0.0 : median(side.withinRun);
-  b.healthySpreadPercent = std::max(b.runToRunPercent, samples);
-  b.bandPercent = std::max(tolerancePercent, kBandFactor * b.healthySpreadPercent);
-  b.basis = b.bandPercent == tolerancePercent ? "tolerance"
-            : samples > b.runToRunPercent     ? "samples"
-                                              : "run-to-run";
+  const double healthySpread = std::max(runToRun, samples);
+  const double band = std::max(tolerancePercent, kBandFactor * healthySpread);
   const double largest = side.withinRun.empty()
                              ? 0.0
                              : *std::max_element(side.withinRun.begin(), side.withinRun.end());
-  b.healthyWithinRunPercent =
+  const double healthyWithinRun =
       std::max(largest, pooledSpread(prior.withinRunPercent, rootMeanSquare(side.withinRun),
                                      side.withinRun.size()));
-  b.unstableLimitPercent = std::max(
-      {kUnstableFloorPercent, tolerancePercent, kUnstableFactor * b.healthyWithinRunPercent});
+  ComparedCellRecord b;
+  b.baseline = median(side.values);
+  b.baselineReports = side.values.size();
+  b.runToRunPercent = runToRun;
+  b.healthySpreadPercent = healthySpread;
+  b.bandPercent = band;
+  b.basis = band == tolerancePercent ? "tolerance" : samples > runToRun ? "samples" : "run-to-run";
+  b.unstableLimitPercent =
+      std::max({kUnstableFloorPercent, tolerancePercent, kUnstableFactor * healthyWithinRun});
   return b;
 }
 

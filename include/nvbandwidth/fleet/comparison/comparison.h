@@ -28,28 +28,10 @@ bool failing(Verdict v);  // SLOWER or UNSTABLE
 inline constexpr double kDefaultTolerancePercent = 5.0;
 inline constexpr unsigned kMaxConfirmRuns = 10;
 
-// Each compared cell is the report's record of it (ComparedCellRecord, model/report.h), always with
-// its key, testcase, row, col, unit ("GB/s" or "ns": lower is better) and the current entry's
-// size (--sweep); `baseline` the reference (the median of the baseline reports' values) and
-// `baseline_reports` how many have the cell; the healthy side (healthy_band.h): run-to-run spread,
-// healthy spread, band and its basis, unstable limit; `current`, `change_percent` ((current -
-// baseline) / baseline x 100, null against a baseline of 0), the current side's own spread
-// (absent with fewer than 2 samples) and whether it is above the limit (`unstable`); `verdict`
-// (verdictName) and `suspect` (SLOWER or UNSTABLE at first: a run re-measures its testcase). A
-// confirmed cell adds its value and spread in each confirmation run, the median of the N + 1
-// values and its change, and the median of their spreads.
-
-// A comparison is the report's section (ComparisonSection, model/report.h), every list present:
-// `cells` every cell with a value on both sides, in report order; `onlyInBaseline` and
-// `onlyInCurrent` the entries or cells on one side only ("key" for a whole entry, "key[r][c]"
-// for a cell with a value on one side and N/A or nothing on the other), and testcases that did not
-// pass on one side ("key: Waived", "key: ERROR"), the baseline side being every baseline report's
-// matrices and cells, the first report's entries without a matrix; `notes` e.g. settings that
-// differ ("bufferSize_MiB: 512 vs 16"); `confirmation` set once a run's confirmation runs have been
-// applied (absent: the saved-report rule); `differentMachines` when the sides are reports of
-// different machines ("the baseline is of 2 x NVIDIA H200 and the current report of 1 x NVIDIA
-// H100 80GB HBM3"): no cell is judged (Verdict::NotJudged) and the command exits 2. Its `summary`
-// counts the cells as they are when the comparison is made and when confirmations are applied.
+// A comparison is the report's section (ComparisonSection, model/report.h), every list present;
+// what each member holds, the compared cells' among them: docs/nvbandwidth.schema.json
+// ("comparison"). Between reports of different machines (`differentMachines`) every cell is
+// NOT JUDGED and the command exits 2.
 
 // The cells whose verdict is `v`, and the suspect ones.
 std::size_t countVerdict(const ComparisonSection& c, Verdict v);

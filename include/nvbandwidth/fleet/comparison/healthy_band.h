@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/report.h"
+
 namespace nvbw {
 
 // band = max(tolerance, kBandFactor x healthy spread); UNSTABLE: the run's spread above
@@ -18,13 +20,8 @@ inline constexpr double kUnstableFactor = 3.0;
 inline constexpr double kUnstableFloorPercent = 5.0;
 inline constexpr double kPriorDegrees = 3.0;
 
-// The prior run-to-run and within-run spreads of a testcase, percent.
-struct SpreadPrior {
-  double runToRunPercent = 0.0;
-  double withinRunPercent = 0.0;
-};
-
-// One row of the measured table: a testcase, or a family (run_to_run_priors.cpp).
+// The prior run-to-run and within-run spreads, percent, of a testcase or a family: one row of the
+// measured table (run_to_run_priors.cpp).
 struct PriorRow {
   const char* name;
   double runToRunPercent;
@@ -38,7 +35,7 @@ const std::vector<PriorRow>& familyPriors();
 const char* testcaseFamily(const std::string& testcase);
 
 // The testcase's row, else its family's.
-SpreadPrior spreadPrior(const std::string& testcase);
+const PriorRow& spreadPrior(const std::string& testcase);
 
 // 100 x max(2 x stddev, max - min) / median of `values`; 0 for fewer than 2 values or a median
 // not above 0.
@@ -55,21 +52,13 @@ struct HealthySide {
   std::vector<double> withinRun;
 };
 
-// What a cell is judged against.
-struct HealthyBand {
-  double reference = 0.0;      // the median of the baseline values
-  std::size_t reports = 0;     // how many baseline reports have the cell
-  double runToRunPercent = 0;  // prior, pooled with the reports' spread where there are several
-  double healthySpreadPercent = 0;  // max(run-to-run, median within-run spread of the reports)
-  double bandPercent = 0;           // max(tolerance, kBandFactor x healthy spread)
-  // What the band is: "tolerance", "run-to-run" (the spread between runs) or "samples" (the
-  // baseline reports' own samples, where they spread more).
-  std::string basis;
-  double healthyWithinRunPercent = 0;  // pooled like run-to-run, at least the largest observed
-  double unstableLimitPercent = 0;     // beyond it the run's own spread is UNSTABLE
-};
-
-// `side.values` must not be empty; `tolerancePercent` >= 0.
-HealthyBand healthyBand(const HealthySide& side, const SpreadPrior& prior, double tolerancePercent);
+// What a cell is judged against, as its record holds it (docs/nvbandwidth.schema.json,
+// "comparison.cells"): `baseline` (the median of the values), `baseline_reports`,
+// `run_to_run_percent` (the prior, pooled with the reports' spread where there are several),
+// `healthy_spread_percent`, `band_percent` (at least the tolerance), its `basis` and
+// `unstable_limit_percent`; the other members absent. `side.values` must not be empty;
+// `tolerancePercent` >= 0.
+ComparedCellRecord healthyBand(const HealthySide& side, const PriorRow& prior,
+                               double tolerancePercent);
 
 }  // namespace nvbw

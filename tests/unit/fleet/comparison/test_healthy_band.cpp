@@ -33,7 +33,7 @@ TEST(HealthyBand, PooledSpreadWeighsThePriorAsThreeDegreesOfFreedom) {
 }
 
 TEST(HealthyBand, ThePriorIsTheTestcasesRowElseItsFamilysElseTheLargest) {
-  const SpreadPrior hostBidirectional = spreadPrior("host_to_device_bidirectional_memcpy_ce");
+  const PriorRow& hostBidirectional = spreadPrior("host_to_device_bidirectional_memcpy_ce");
   EXPECT_DOUBLE_EQ(hostBidirectional.runToRunPercent, 11.44);
   EXPECT_DOUBLE_EQ(hostBidirectional.withinRunPercent, 11.72);
   EXPECT_STREQ(testcaseFamily("multinode_device_to_device_memcpy_read_ce"), "device-to-device");
@@ -61,60 +61,61 @@ TEST(HealthyBand, EveryRegisteredTestcaseHasAFamily) {
 }
 
 TEST(HealthyBand, OneSteadyBaselineReportGetsTheToleranceAndTheFloor) {
-  const HealthyBand b =
+  const ComparedCellRecord b =
       healthyBand({{393.9}, {0.05}}, spreadPrior("device_to_device_memcpy_read_ce"), 5.0);
-  EXPECT_DOUBLE_EQ(b.reference, 393.9);
-  EXPECT_EQ(b.reports, 1u);
-  EXPECT_DOUBLE_EQ(b.bandPercent, 5.0);
-  EXPECT_EQ(b.basis, "tolerance");
+  EXPECT_DOUBLE_EQ(*b.baseline, 393.9);
+  EXPECT_EQ(*b.baselineReports, 1u);
+  EXPECT_DOUBLE_EQ(*b.bandPercent, 5.0);
+  EXPECT_EQ(*b.basis, "tolerance");
   // 3 x its within-run spread is far below the floor: 0.05% against 0.2% is not unstable.
-  EXPECT_DOUBLE_EQ(b.unstableLimitPercent, kUnstableFloorPercent);
+  EXPECT_DOUBLE_EQ(*b.unstableLimitPercent, kUnstableFloorPercent);
 }
 
 TEST(HealthyBand, OneBaselineOfACellThatMovesBetweenRunsGetsItsPrior) {
-  const HealthyBand b =
+  const ComparedCellRecord b =
       healthyBand({{45.0}, {4.1}}, spreadPrior("host_to_device_bidirectional_memcpy_ce"), 5.0);
-  EXPECT_DOUBLE_EQ(b.runToRunPercent, 11.44);
-  EXPECT_DOUBLE_EQ(b.healthySpreadPercent, 11.44);
-  EXPECT_NEAR(b.bandPercent, kBandFactor * 11.44, 1e-9);
-  EXPECT_EQ(b.basis, "run-to-run");
-  EXPECT_NEAR(b.unstableLimitPercent, kUnstableFactor * 11.72, 1e-9);
+  EXPECT_DOUBLE_EQ(*b.runToRunPercent, 11.44);
+  EXPECT_DOUBLE_EQ(*b.healthySpreadPercent, 11.44);
+  EXPECT_NEAR(*b.bandPercent, kBandFactor * 11.44, 1e-9);
+  EXPECT_EQ(*b.basis, "run-to-run");
+  EXPECT_NEAR(*b.unstableLimitPercent, kUnstableFactor * 11.72, 1e-9);
 }
 
 TEST(HealthyBand, BaselineSamplesThatSpreadMoreWidenTheBand) {
-  const HealthyBand b =
+  const ComparedCellRecord b =
       healthyBand({{100.0}, {15.0}}, spreadPrior("host_to_device_memcpy_ce"), 5.0);
-  EXPECT_DOUBLE_EQ(b.healthySpreadPercent, 15.0);
-  EXPECT_DOUBLE_EQ(b.bandPercent, 22.5);
-  EXPECT_EQ(b.basis, "samples");
-  EXPECT_DOUBLE_EQ(b.unstableLimitPercent, 45.0);
+  EXPECT_DOUBLE_EQ(*b.healthySpreadPercent, 15.0);
+  EXPECT_DOUBLE_EQ(*b.bandPercent, 22.5);
+  EXPECT_EQ(*b.basis, "samples");
+  EXPECT_DOUBLE_EQ(*b.unstableLimitPercent, 45.0);
 }
 
 TEST(HealthyBand, SeveralReportsGiveTheirMedianAndTheirSpreadPooledWithThePrior) {
-  const SpreadPrior prior = spreadPrior("host_to_device_bidirectional_memcpy_ce");
+  const PriorRow& prior = spreadPrior("host_to_device_bidirectional_memcpy_ce");
   // Three close reports of a cell that moves 11% between runs say little: mostly the prior.
-  const HealthyBand few = healthyBand({{46.0, 46.2, 45.9}, {}}, prior, 5.0);
-  EXPECT_DOUBLE_EQ(few.reference, 46.0);
-  EXPECT_EQ(few.reports, 3u);
+  const ComparedCellRecord few = healthyBand({{46.0, 46.2, 45.9}, {}}, prior, 5.0);
+  EXPECT_DOUBLE_EQ(*few.baseline, 46.0);
+  EXPECT_EQ(*few.baselineReports, 3u);
   const double observed = spreadPercent({46.0, 46.2, 45.9});
-  EXPECT_NEAR(few.runToRunPercent, std::sqrt((3 * 11.44 * 11.44 + 2 * observed * observed) / 5.0),
+  EXPECT_NEAR(*few.runToRunPercent, std::sqrt((3 * 11.44 * 11.44 + 2 * observed * observed) / 5.0),
               1e-9);
-  EXPECT_GT(few.bandPercent, 12.0);
+  EXPECT_GT(*few.bandPercent, 12.0);
   // Forty steady reports of this node: their own spread rules, and the band is the tolerance.
   std::vector<double> values;
   for (int i = 0; i < 40; ++i) values.push_back(46.0 + 0.05 * (i % 3));
-  const HealthyBand many = healthyBand({values, {}}, prior, 5.0);
-  EXPECT_LT(many.runToRunPercent, 3.2);
-  EXPECT_DOUBLE_EQ(many.bandPercent, 5.0);
+  const ComparedCellRecord many = healthyBand({values, {}}, prior, 5.0);
+  EXPECT_LT(*many.runToRunPercent, 3.2);
+  EXPECT_DOUBLE_EQ(*many.bandPercent, 5.0);
   // Reports that spread widely widen it beyond the prior.
-  const HealthyBand wide = healthyBand({{40.0, 46.0, 52.0}, {}}, prior, 5.0);
-  EXPECT_NEAR(wide.runToRunPercent, spreadPercent({40.0, 46.0, 52.0}), 1e-9);
+  const ComparedCellRecord wide = healthyBand({{40.0, 46.0, 52.0}, {}}, prior, 5.0);
+  EXPECT_NEAR(*wide.runToRunPercent, spreadPercent({40.0, 46.0, 52.0}), 1e-9);
 }
 
 TEST(HealthyBand, TheToleranceBoundsTheBandAndTheUnstableLimitFromBelow) {
-  const HealthyBand b = healthyBand({{100.0}, {0.1}}, spreadPrior("device_local_copy"), 20.0);
-  EXPECT_DOUBLE_EQ(b.bandPercent, 20.0);
-  EXPECT_DOUBLE_EQ(b.unstableLimitPercent, 20.0);
+  const ComparedCellRecord b =
+      healthyBand({{100.0}, {0.1}}, spreadPrior("device_local_copy"), 20.0);
+  EXPECT_DOUBLE_EQ(*b.bandPercent, 20.0);
+  EXPECT_DOUBLE_EQ(*b.unstableLimitPercent, 20.0);
 }
 
 }  // namespace test_healthy_band
