@@ -24,16 +24,14 @@ struct ReportMatrix {
   std::optional<std::uint64_t> sizeMiB;
   bool rowsAreGpus = false;  // for GPU<n>: whether row n, column n are GPU n's (gpuAxes)
   bool colsAreGpus = false;
-  std::size_t rows() const { return view.rows(); }
-  std::size_t cols() const { return view.cols(); }
 };
 
 // Calls `judge(row, col, value)` for every cell of `m` with a value (`stop` asked every row).
 template <typename Judge>
 void eachValue(const ReportMatrix& m, const StopRequest& stop, const Judge& judge) {
-  for (std::size_t r = 0; r < m.rows(); ++r) {
+  for (std::size_t r = 0; r < m.view.rows(); ++r) {
     throwIfStopped(stop);
-    for (std::size_t c = 0; c < m.cols(); ++c)
+    for (std::size_t c = 0; c < m.view.cols(); ++c)
       if (const OrNull value = m.view.value(r, c)) judge(r, c, *value);
   }
 }
@@ -51,7 +49,6 @@ struct ReportContents {
   std::vector<ReportMatrix> matrices;
   std::vector<ReportStatus> statuses;
   std::vector<std::string> notes;
-  bool upstream = false;
 };
 
 // The testcase an entry belongs to: its "testcase", else what its key belongs to, else itself.
@@ -65,25 +62,19 @@ std::string testcaseOf(const ReportEntry& entry, const ExpectationKeys& keys) {
 // whether the rows and columns are GPUs ("CPU(row) -> GPU(column)", "GPU(row) -> GPU(column)";
 // in multinode testcases the ranks' GPUs). Without a title, the shape decides.
 void gpuAxes(ReportMatrix& m) {
-  if (m.view.part().title.empty()) {
-    m.rowsAreGpus = m.rows() > 1 && m.rows() == m.cols();
-    m.colsAreGpus = true;
-    return;
-  }
+  const std::size_t rows = m.view.rows();
   const MatrixAxes& axes = m.view.part().axes;
-  m.rowsAreGpus = m.rows() > 1 && axes.rowsAreGpus();
-  m.colsAreGpus = axes.colsAreGpus();
+  const bool titled = !m.view.part().title.empty();
+  m.rowsAreGpus = rows > 1 && (titled ? axes.rowsAreGpus() : rows == m.view.cols());
+  m.colsAreGpus = !titled || axes.colsAreGpus();
 }
-
-std::string nonEmpty(const std::optional<std::string>& text) { return text.value_or(""); }
 
 ReportContents readContents(const Report& report, const ExpectationKeys& keys,
                             const StopRequest& stop) {
   ReportContents contents;
-  contents.upstream = report.upstream();
-  if (const std::string error = nonEmpty(report.error); !error.empty())
+  if (const std::string error = report.error.value_or(""); !error.empty())
     contents.notes.push_back("the run reported an error: " + error);
-  if (const std::string signal = nonEmpty(report.interrupted); !signal.empty())
+  if (const std::string signal = report.interrupted.value_or(""); !signal.empty())
     contents.notes.push_back("the run was interrupted by " + signal);
   if (!report.testcases) {
     contents.notes.push_back("the report has no testcases");
@@ -92,18 +83,18 @@ ReportContents readContents(const Report& report, const ExpectationKeys& keys,
   for (const ReportEntry& entry : *report.testcases) {
     throwIfStopped(stop);
     const std::string testcase = testcaseOf(entry, keys);
-    if (entry.passedWithMatrix()) {
-      for (const MatrixPart& part : entry.parts) {
-        ReportMatrix m{MatrixView(entry, part), part.key, testcase, unitName(entry.unit),
-                       entry.bufferSizeMiB};
-        gpuAxes(m);
-        contents.matrices.push_back(std::move(m));
-      }
+    if (!entry.passedWithMatrix()) {
+      const auto& detail = entry.status == Status::Waived ? entry.waiveReason : entry.error;
+      contents.statuses.push_back({entry.name, testcase, statusName(entry.status),
+                                   detail.value_or(""), entry.bufferSizeMiB});
       continue;
     }
-    ReportStatus s{entry.name, testcase, statusName(entry.status), "", entry.bufferSizeMiB};
-    s.detail = nonEmpty(entry.status == Status::Waived ? entry.waiveReason : entry.error);
-    contents.statuses.push_back(std::move(s));
+    for (const MatrixPart& part : entry.parts) {
+      ReportMatrix m{MatrixView(entry, part), part.key, testcase, unitName(entry.unit),
+                     entry.bufferSizeMiB};
+      gpuAxes(m);
+      contents.matrices.push_back(std::move(m));
+    }
   }
   return contents;
 }
@@ -180,35 +171,9 @@ void closeSection(ExpectationSection& s) {
     below += m.below.value_or(0);
   }
   for (const NotJudgedRecord& n : *s.notJudged) notJudged += n.cells.value_or(0);
-  ExpectationCounts c;
-  c.cells = cells;
-  c.met = cells - below;
-  c.below = below;
-  c.belowNotListed = below - s.below->size();
-  c.unmet = s.unmet->size();
-  c.notJudged = notJudged;
-  s.summary = c;
+  s.summary = ExpectationCounts{cells,           cells - below, below, below - s.below->size(),
+                                s.unmet->size(), notJudged};
   s.passed = below == 0 && s.unmet->empty();
-}
-
-UnmetRecord unmetRecord(std::size_t line, std::string expectation, const char* reason,
-                        std::string detail) {
-  UnmetRecord u;
-  u.line = line;
-  u.expectation = std::move(expectation);
-  u.reason = reason;
-  u.detail = std::move(detail);
-  return u;
-}
-
-NotJudgedRecord notJudgedRecord(const std::string& name, const std::optional<std::uint64_t>& size,
-                                std::size_t cells, const std::string& reason) {
-  NotJudgedRecord n;
-  n.name = name;
-  n.cells = cells;
-  n.reason = reason;
-  n.bufferSizeMiB = size;
-  return n;
 }
 
 // The section's record of `m`, made when its first cell is judged.
@@ -223,12 +188,8 @@ class MatrixTally {
     ++*j.cells;
     if (j.lines && line > 0 && !std::binary_search(j.lines->begin(), j.lines->end(), line))
       j.lines->insert(std::upper_bound(j.lines->begin(), j.lines->end(), line), line);
-    if (!isBelow) {
-      ++*j.met;
-      return nullptr;
-    }
-    ++*j.below;
-    if (section_.below->size() >= kMaxListedBelowCells) return nullptr;
+    ++*(isBelow ? j.below : j.met);
+    if (!isBelow || section_.below->size() >= kMaxListedBelowCells) return nullptr;
     BelowCellRecord& cell = section_.below->emplace_back();
     cell.name = m_.name;
     cell.testcase = m_.testcase;
@@ -243,13 +204,9 @@ class MatrixTally {
   JudgedMatrixRecord& entry() {
     if (index_ == kNone) {
       index_ = section_.matrices->size();
-      JudgedMatrixRecord& j = section_.matrices->emplace_back();
-      j.name = m_.name;
-      j.testcase = m_.testcase;
-      j.unitText = m_.unit;
-      j.cells = j.met = j.below = 0;
-      j.bufferSizeMiB = m_.sizeMiB;
-      if (section_.check == kFileCheck) j.lines.emplace();
+      std::optional<std::vector<std::uint64_t>> lines;  // the file's lines that judged its cells
+      if (section_.check == kFileCheck) lines.emplace();
+      section_.matrices->push_back({m_.name, m_.testcase, m_.unit, m_.sizeMiB, 0, 0, 0, lines});
     }
     return (*section_.matrices)[index_];
   }
@@ -285,10 +242,9 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
     states[i].sawMatrix = true;
     if (lines[i].unit != m.unit) {
       if (!states[i].unitMismatch)
-        section.unmet->push_back(unmetRecord(lines[i].line, lines[i].selection(), "unit_mismatch",
-                                             "the report gives " + m.name + sizeText(m.sizeMiB) +
-                                                 " in " + m.unit + ", the line is in " +
-                                                 lines[i].unit));
+        section.unmet->push_back({lines[i].line, lines[i].selection(), "unit_mismatch",
+                                  "the report gives " + m.name + sizeText(m.sizeMiB) + " in " +
+                                      m.unit + ", the line is in " + lines[i].unit});
       states[i].unitMismatch = true;
       continue;
     }
@@ -328,24 +284,14 @@ std::string noValueDetail(const Expectation& e) {
   return "every cell of " + e.key + " is N/A";
 }
 
-ExpectationLineRecord lineRecord(const Expectation& e) {
-  ExpectationLineRecord j;
-  j.line = e.line;
-  j.name = e.key;
-  j.testcase = e.testcase;
-  j.cells = e.cells.text();
-  j.unitText = e.unit;
-  j.bound = boundName(e.bound());
-  j.limit = e.limit;
-  return j;
-}
-
 // The file's section with its lines, before any is judged.
 ExpectationSection fileSection(const Expectations& expectations, std::vector<std::string> notes) {
   ExpectationSection section = openSection(kFileCheck, expectations.label, std::move(notes));
   section.file = expectations.path;
   section.lines.emplace();
-  for (const Expectation& e : expectations.lines) section.lines->push_back(lineRecord(e));
+  for (const Expectation& e : expectations.lines)
+    section.lines->push_back(
+        {e.line, e.key, e.testcase, e.cells.text(), e.unit, boundName(e.bound()), e.limit});
   return section;
 }
 
@@ -374,8 +320,8 @@ void judgePeaks(const ReportMatrix& m, double minPercent, ExpectationSection& se
                                               : std::nullopt);  // null: no link known
   });
   if (unknown > 0)
-    section.notJudged->push_back(notJudgedRecord(
-        m.name, m.sizeMiB, unknown, m.unit == "ns" ? "latency: no peak" : "no known peak"));
+    section.notJudged->push_back(
+        {m.name, m.unit == "ns" ? "latency: no peak" : "no known peak", m.sizeMiB, unknown});
 }
 
 }  // namespace
@@ -395,18 +341,17 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
       std::string detail = s.status + sizeText(s.sizeMiB);
       if (s.status == "Passed") detail += " without a matrix";
       if (!s.detail.empty()) detail += ": " + s.detail;
-      unmet.push_back(unmetRecord(lines[i].line, lines[i].selection(), reasonOf(s.status), detail));
+      unmet.push_back({lines[i].line, lines[i].selection(), reasonOf(s.status), detail});
     }
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const LineState& st = states[i];
     if (st.judged || st.reportedStatus || st.unitMismatch) continue;
     if (st.sawMatrix)
-      unmet.push_back(
-          unmetRecord(lines[i].line, lines[i].selection(), "no_value", noValueDetail(lines[i])));
+      unmet.push_back({lines[i].line, lines[i].selection(), "no_value", noValueDetail(lines[i])});
     else
-      unmet.push_back(unmetRecord(lines[i].line, lines[i].selection(), "missing",
-                                  lines[i].testcase + " is not in the report"));
+      unmet.push_back({lines[i].line, lines[i].selection(), "missing",
+                       lines[i].testcase + " is not in the report"});
   }
   std::stable_sort(unmet.begin(), unmet.end(), [](const UnmetRecord& a, const UnmetRecord& b) {
     return a.line.value_or(0) < b.line.value_or(0);
@@ -420,17 +365,17 @@ ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
   if (!std::isfinite(minPercent) || minPercent <= 0.0 || minPercent > 100.0)
     throw std::invalid_argument("the minimum percent of peak must be above 0 and at most 100");
   ReportContents contents = readContents(report, keys, stop);
-  if (contents.upstream) contents.notes.push_back("an upstream v0.8 report carries no peaks");
+  if (report.upstream()) contents.notes.push_back("an upstream v0.8 report carries no peaks");
   ExpectationSection section =
       openSection(kPercentOfPeakCheck, "--min-percent-of-peak " + limitText(minPercent),
                   std::move(contents.notes));
   section.minPercentOfPeak = minPercent;
   for (const ReportMatrix& m : contents.matrices) judgePeaks(m, minPercent, section, stop);
   for (const ReportStatus& s : contents.statuses)
-    section.notJudged->push_back(notJudgedRecord(s.name, s.sizeMiB, 0, s.status));
+    section.notJudged->push_back({s.name, s.status, s.sizeMiB, 0});
   if (section.matrices->empty())  // a matrix is listed from its first judged cell
-    section.unmet->push_back(unmetRecord(0, *section.label, "nothing_judged",
-                                         "no bandwidth cell of the report has a known peak"));
+    section.unmet->push_back(
+        {0, *section.label, "nothing_judged", "no bandwidth cell of the report has a known peak"});
   closeSection(section);
   return section;
 }

@@ -190,11 +190,9 @@ class LineParser {
       fail("unit " + quotedArgument(unit) + " of " + quotedArgument(written) +
            " is neither GB/s nor ns");
     if (unit == e.unit) return;
-    if (e.unit == "ns")
-      fail(e.key + " is a latency in ns, but " + quotedArgument(written) +
-           " is a bandwidth (a ceiling in ns is expected)");
-    fail(e.key + " is a bandwidth in GB/s, but " + quotedArgument(written) +
-         " is a latency (a floor in GB/s is expected)");
+    const auto what = [](const std::string& u) { return u == "ns" ? "latency" : "bandwidth"; };
+    fail(e.key + " is a " + what(e.unit) + " in " + e.unit + ", but " + quotedArgument(written) +
+         " is a " + what(unit) + " (a " + boundName(e.bound()) + " in " + e.unit + " is expected)");
   }
 
   void checkRange(const Expectation& e, const std::string& number) const {
