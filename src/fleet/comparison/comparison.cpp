@@ -118,6 +118,7 @@ void compareAllMatrices(const Baseline& b, const std::vector<MatrixView>& c, Com
                         const StopRequest& stop) {
   std::map<std::string, std::deque<std::size_t>> unmatched;
   for (std::size_t i = 0; i < c.size(); ++i) unmatched[c[i].key()].push_back(i);
+  std::vector<bool> matched(c.size(), false);
   for (const Baseline::Matrix& m : b.matrices()) {
     auto& candidates = unmatched[m.name];
     if (candidates.empty()) {
@@ -125,13 +126,11 @@ void compareAllMatrices(const Baseline& b, const std::vector<MatrixView>& c, Com
       continue;
     }
     compareMatrices(m, c[candidates.front()], out, stop);
+    matched[candidates.front()] = true;
     candidates.pop_front();
   }
-  std::vector<bool> left(c.size(), false);
-  for (const auto& entry : unmatched)
-    for (std::size_t i : entry.second) left[i] = true;
   for (std::size_t i = 0; i < c.size(); ++i)
-    if (left[i]) out.onlyInCurrent->push_back(c[i].key());
+    if (!matched[i]) out.onlyInCurrent->push_back(c[i].key());
 }
 
 std::string statusLabel(const StatusEntry& s) {

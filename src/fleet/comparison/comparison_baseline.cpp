@@ -1,7 +1,6 @@
 // The baseline of a comparison (comparison.h's Baseline): its reports merged.
 #include <map>
 #include <set>
-#include <utility>
 
 #include "core/error.h"
 #include "fleet/comparison/comparison.h"

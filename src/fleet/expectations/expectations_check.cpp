@@ -2,8 +2,6 @@
 // stacked bidirectional entries split), each cell held to the most specific lines covering it.
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <utility>

@@ -1,11 +1,9 @@
 // Expectations files: the keys they may name, the strict line parser, and reading the file.
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <map>
-#include <set>
 #include <utility>
 
 #include "core/escape.h"

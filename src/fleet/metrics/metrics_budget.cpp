@@ -1,6 +1,7 @@
 // The least room a report's metrics take (metrics_reading.h), so that a report whose metrics
 // cannot fit the budget is refused before its time and memory are spent on them. A lower bound:
 // it may only leave out what a series might not carry, never count what it might not.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -33,16 +34,13 @@ std::size_t saturatingAdd(std::size_t a, std::size_t b) {
                                                          : a + b;
 }
 
-std::size_t saturatingTimes(std::size_t count, std::size_t each) {
-  return each && count > std::numeric_limits<std::size_t>::max() / each
-             ? std::numeric_limits<std::size_t>::max()
-             : count * each;
-}
-
-std::size_t presentCells(const NumberGrid& grid) {
-  std::size_t n = 0;
-  for (const OrNull& cell : grid.cells) n += cell.has_value();
-  return n;
+// Counts `cells` cells of at least `each` bytes each into `least`.
+void addCells(LeastSize& least, std::size_t cells, std::size_t each) {
+  least.cells = saturatingAdd(least.cells, cells);
+  least.bytes =
+      saturatingAdd(least.bytes, each && cells > std::numeric_limits<std::size_t>::max() / each
+                                     ? std::numeric_limits<std::size_t>::max()
+                                     : cells * each);
 }
 
 // The shortest model and UUID label values GPUs 0 .. count-1 have: "" when one has none.
@@ -83,16 +81,14 @@ LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Fac
   LeastSize least;
   for (const ReportEntry& entry : testcases) {
     if (!entry.passedWithMatrix()) continue;
-    const std::size_t cells = presentCells(*entry.matrix());
-    Subject s;
-    s.testcase = entry.name;
-    // Cells of ranks carry their rank's host, which may be none.
-    if (entry.parts.empty() || !entry.parts.front().axes.ranks) s.host = facts.hostname;
-    s.bufferMiB = wholeText(entry.bufferSizeMiB);
-    const bool latency = entry.unit == Unit::Nanoseconds;
-    least.cells = saturatingAdd(least.cells, cells);
-    least.bytes =
-        saturatingAdd(least.bytes, saturatingTimes(cells, seriesBytes(latency, s.labels())));
+    const std::vector<OrNull>& cells = entry.matrix()->cells;
+    Subject s = entrySubject(facts, entry.name, wholeText(entry.bufferSizeMiB));
+    if (!entry.parts.empty() && entry.parts.front().axes.ranks)
+      s.host.clear();  // cells of ranks carry their rank's host, which may be none
+    addCells(
+        least,
+        std::count_if(cells.begin(), cells.end(), [](const OrNull& c) { return c.has_value(); }),
+        seriesBytes(entry.unit == Unit::Nanoseconds, s.labels()));
   }
   return least;
 }
@@ -103,9 +99,7 @@ LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts) {
     std::size_t cells = 0;
     for (std::size_t r = 0; r < m.view.rows(); ++r)
       for (std::size_t c = 0; c < m.view.cols(); ++c) cells += m.view.value(r, c).has_value();
-    const std::size_t each = seriesBytes(m.latency(), leastCellSubject(m, facts).labels());
-    least.cells = saturatingAdd(least.cells, cells);
-    least.bytes = saturatingAdd(least.bytes, saturatingTimes(cells, each));
+    addCells(least, cells, seriesBytes(m.latency(), leastCellSubject(m, facts).labels()));
   }
   return least;
 }

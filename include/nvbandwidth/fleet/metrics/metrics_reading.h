@@ -34,7 +34,7 @@ struct Facts {
 
 Facts readFacts(const Report& report);
 
-// ---- Matrices and entries ----
+// ---- Labels ----
 
 // What a series is about, in the order its labels are written (dcgm-exporter's first).
 struct Subject {
@@ -42,6 +42,8 @@ struct Subject {
       repeat;
   MetricLabels labels(MetricLabels extra = {}) const;
 };
+
+// ---- Matrices and entries ----
 
 // How rows and columns become labels (tests/metrics/README.md, "Labels").
 enum class Layout {
@@ -85,8 +87,6 @@ std::string wholeText(const std::optional<std::uint64_t>& value);
 // A device index, rank or cell position as the labels' maps key them; nullopt when absent or
 // beyond their range.
 std::optional<std::int64_t> indexOf(const std::optional<std::uint64_t>& value);
-
-// ---- Labels ----
 
 // An entry or matrix as a whole: the report's host, its key, size and (from the second
 // occurrence of the key and size on) repeat.
