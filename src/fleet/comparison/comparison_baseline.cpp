@@ -67,13 +67,12 @@ void Baseline::noteDifferences(const Side& r, const std::string& label) {
 void Baseline::add(const Report& report, const std::string& label, const StopRequest& stop) {
   throwIfStopped(stop);
   const Side r = sideOf(report, label);
-  if (reports_ > 0)
-    if (auto mismatch = logicalGpusMismatch("the first baseline report", logicalGpus_, label,
-                                            report.logicalGpus))
-      throw UsageError(*mismatch);
   if (reports_ == 0) {
     logicalGpus_ = report.logicalGpus;
     first_ = r;
+  } else if (auto mismatch = logicalGpusMismatch("the first baseline report", logicalGpus_, label,
+                                                 report.logicalGpus)) {
+    throw UsageError(*mismatch);
   } else {
     noteDifferences(r, label);
   }

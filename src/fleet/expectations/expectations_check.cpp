@@ -114,10 +114,7 @@ bool covers(const CellSelection& s, const ReportMatrix& m, std::size_t row, std:
 // How specific a line is: its cells ([r][c] > GPU<n> > every), then its key (one matrix's key >
 // its testcase's).
 int rank(const Expectation& e) {
-  const int cells = e.cells.kind == CellSelection::Kind::Cell  ? 2
-                    : e.cells.kind == CellSelection::Kind::Gpu ? 1
-                                                               : 0;
-  return 2 * cells + (e.key == e.testcase ? 0 : 1);
+  return 2 * static_cast<int>(e.cells.kind) + (e.key == e.testcase ? 0 : 1);
 }
 
 bool stricter(const Expectation& a, const Expectation& b) {

@@ -1,9 +1,7 @@
-// Absolute expectations of a report, the way fleet health checks judge nodes (a fixed floor per
-// machine type): --expect FILE holds every cell a line names to its floor (GB/s) or ceiling (ns);
-// --min-percent-of-peak P every bandwidth cell with a known peak to P% of it. A cell that does not
-// is BELOW; a line no cell answers (testcase missing, waived, failed, no value where it points) is
-// unmet and fails the check too. docs/verdicts.md ("Expectations") has the file's syntax, which
-// line judges a cell, and what fails.
+// Absolute expectations of a report, the way fleet health checks judge nodes: --expect FILE holds
+// cells to a floor (GB/s) or ceiling (ns), --min-percent-of-peak P bandwidth cells to P% of their
+// peak. The file's syntax, which line judges a cell, BELOW and unmet: docs/verdicts.md
+// ("Expectations").
 //
 // Pure apart from readExpectations: the checks read a Report (this tool's layout or upstream
 // v0.8's, as the model's reader checked it: its entries' units, axes and parts), the testcases the
@@ -36,7 +34,7 @@ class ExpectationsError : public UsageError {
 
 // Which cells of a matrix a line names.
 struct CellSelection {
-  enum class Kind { Every, Gpu, Cell };
+  enum class Kind { Every, Gpu, Cell };  // from the least specific to the most
   Kind kind = Kind::Every;
   std::size_t gpu = 0;  // Kind::Gpu
   std::size_t row = 0;  // Kind::Cell
@@ -104,11 +102,7 @@ Expectations parseExpectations(const std::string& text, const std::string& fileL
 Expectations readExpectations(const NamedFile& file, const ExpectationKeys& keys,
                               const StopRequest& stop);
 
-// ---- Results: the report's "expectations" section (model/report.h) ----
-//
-// Each check fills an ExpectationSection, the element of the report's "expectations" array
-// (docs/nvbandwidth.schema.json says what each member holds). MET cells are counted per matrix,
-// not listed; BELOW cells are listed in report order, unmet lines by line (0 for percent of peak).
+// ---- Results: an element of the report's "expectations" (docs/nvbandwidth.schema.json) ----
 
 // BELOW cells listed one by one; the counts stay exact beyond it. More than a broken 72-GPU
 // NVLink domain has, so only a hostile report reaches it.

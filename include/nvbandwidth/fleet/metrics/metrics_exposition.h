@@ -27,7 +27,8 @@ namespace metrics {
 // whole number of MiB).
 std::string tooLargeText(std::size_t limit);
 
-// A label value as the exposition format writes it between the quotes (escaping above).
+// A label value as the exposition format writes it between the quotes: \\, \" and \n escaped, the
+// bytes of control characters and of invalid UTF-8 as the text \\xNN.
 std::string metricsLabelValue(const std::string& value);
 
 // A sample value: the shortest decimal text that parses back to `value` ("55.39419706710477",
