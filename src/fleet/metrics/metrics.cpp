@@ -140,11 +140,8 @@ const char* const kKnownVerdicts[] = {"SAME", "SLOWER", "FASTER", "NOISY", "UNST
 // (exact: 10^9 is a double), ns / 10^9, percent / 100. Each is one IEEE operation, so a reader
 // doing the same on the JSON's number gets the same double.
 double bytesPerSecond(double gbPerSecond) { return gbPerSecond * 1e9; }
-double seconds(double nanoseconds) { return nanoseconds / 1e9; }
 double ratio(double percent) { return percent / 100.0; }
-double inBaseUnit(double value, bool latency) {
-  return latency ? seconds(value) : bytesPerSecond(value);
-}
+double inBaseUnit(double value, bool latency) { return latency ? value / 1e9 : value * 1e9; }
 
 void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts& facts,
                const StopRequest& stop) {
@@ -175,10 +172,10 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
       if (const CellStatistics* statistics = view.statistics(r, c); statistics && statistics->cv)
         out[CellCv].add(labels, *statistics->cv);
       if (listed) {
-        bool flagged = false;
-        for (const OutlierRecord& o : *listed)
-          flagged = flagged || (o.row == firstRow + r && o.col == c);
-        out[CellOutlier].add(labels, flagged ? 1 : 0);
+        const auto here = [&](const OutlierRecord& o) {
+          return o.row == firstRow + r && o.col == c;
+        };
+        out[CellOutlier].add(labels, std::any_of(listed->begin(), listed->end(), here) ? 1 : 0);
       }
     }
   }
@@ -199,20 +196,19 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
   std::size_t visited = 0;
   for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : kNoCells) {
     if (visited++ % 256 == 0) throwIfStopped(stop);
-    const std::string& name = cell.name;
     const auto row = indexOf(cell.row);
     const auto col = indexOf(cell.col);
-    if (name.empty() || !row || !col) continue;
-    const std::size_t n = ++seen[{name, *row, *col}];
+    if (cell.name.empty() || !row || !col) continue;
+    const std::size_t n = ++seen[{cell.name, *row, *col}];
     const auto r = static_cast<std::size_t>(*row);
     const auto c = static_cast<std::size_t>(*col);
     Subject s;
-    const auto it = byKey.find(name);
+    const auto it = byKey.find(cell.name);
     if (it != byKey.end() && n <= it->second.size() && r < it->second[n - 1]->view.rows() &&
         c < it->second[n - 1]->view.cols()) {
       s = cellSubject(*it->second[n - 1], r, c, facts);
     } else {
-      s = entrySubject(facts, name, "", n);
+      s = entrySubject(facts, cell.name, "", n);
       s.row = std::to_string(r);
       s.col = std::to_string(c);
     }
