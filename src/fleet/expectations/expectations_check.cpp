@@ -166,8 +166,8 @@ void closeSection(ExpectationSection& s) {
     below += m.below.value_or(0);
   }
   for (const NotJudgedRecord& n : *s.notJudged) notJudged += n.cells.value_or(0);
-  s.summary = ExpectationCounts{cells,           cells - below, below, below - s.below->size(),
-                                s.unmet->size(), notJudged};
+  const std::uint64_t notListed = below - s.below->size();
+  s.summary = ExpectationCounts{cells, cells - below, below, notListed, s.unmet->size(), notJudged};
   s.passed = below == 0 && s.unmet->empty();
 }
 
@@ -197,19 +197,18 @@ class MatrixTally {
 
  private:
   JudgedMatrixRecord& entry() {
-    if (index_ == kNone) {
+    if (!index_) {
       index_ = section_.matrices->size();
       std::optional<std::vector<std::uint64_t>> lines;  // the file's lines that judged its cells
       if (section_.check == kFileCheck) lines.emplace();
       section_.matrices->push_back({m_.name, m_.testcase, m_.unit, m_.sizeMiB, 0, 0, 0, lines});
     }
-    return (*section_.matrices)[index_];
+    return (*section_.matrices)[*index_];
   }
 
-  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const ReportMatrix& m_;
   ExpectationSection& section_;
-  std::size_t index_ = kNone;
+  std::optional<std::size_t> index_;
 };
 
 // The most specific of the `candidates` lines that covers [r][c], the strictest among equals;

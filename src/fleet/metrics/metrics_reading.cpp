@@ -43,8 +43,8 @@ Facts readFacts(const Report& report) {
       const auto index = listedIndex(line);
       if (!index) continue;
       const DeviceListEntry d = readDeviceListEntry(line);
-      facts.gpus.emplace(*index,
-                         GpuFacts{d.model, "", "", ""});  // the first line of an index counts
+      // The first line of an index counts.
+      facts.gpus.emplace(*index, GpuFacts{d.model, "", "", ""});
       if (listedHost.empty()) listedHost = d.host;
     }
   if (report.environment && report.environment->gpus)
