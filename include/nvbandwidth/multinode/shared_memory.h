@@ -8,6 +8,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "core/unique_handle.h"
 #include "multinode/fd_channel.h"
@@ -44,6 +45,14 @@ class Mapping {
  public:
   Mapping() = default;
   Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle, std::size_t bytes);
+  Mapping(Mapping&&) noexcept = default;
+  // The members in reverse order, as the destructor releases them: a defaulted assignment would
+  // free the old address range while its memory is still mapped into it.
+  Mapping& operator=(Mapping&& other) noexcept {
+    mapped_ = std::move(other.mapped_);
+    range_ = std::move(other.range_);
+    return *this;
+  }
   CUdeviceptr ptr() const { return range_.get(); }
 
  private:
