@@ -38,7 +38,7 @@ int worse(int a, int b) { return a != kExitOk ? a : b; }
 void writeComparisonDocument(std::ostream& out, ComparisonSection& c,
                              const std::vector<ExpectationSection>& checks) {
   Report document = versionsReport();
-  const std::vector<ComparedCellRecord> all = std::exchange(*c.cells, {});
+  std::vector<ComparedCellRecord> all = std::exchange(*c.cells, {});
   document.comparison = c;
   c.cells = std::move(all);
   if (!checks.empty()) document.expectations = checks;
