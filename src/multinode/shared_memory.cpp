@@ -55,6 +55,10 @@ void FreeAddressRange::operator()(CUdeviceptr ptr) const noexcept {
   api->cuMemAddressFree(ptr, bytes);
 }
 
+void UnbindMemory::operator()(CUmemGenericAllocationHandle multicast) const noexcept {
+  api->cuMulticastUnbind(multicast, device, 0, bytes);
+}
+
 void Unmap::operator()(CUdeviceptr ptr) const noexcept { api->cuMemUnmap(ptr, bytes); }
 
 Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle,
@@ -173,16 +177,11 @@ MulticastObject::MulticastObject(const SharingContext& ctx, int owner, std::size
     NVBW_CU(api_, cuMemCreate, &backing, bytes_, &local, 0);
     memory_ = AllocationHandle(backing, {&api_});
     NVBW_CU(api_, cuMulticastBindMem, multicast_.get(), 0, backing, 0, bytes_, 0);
-    bound_ = true;
+    binding_ = {multicast_.get(), {&api_, device_, bytes_}};
     multicastMapping_ = Mapping(ctx, multicast_.get(), bytes_);
     localMapping_ = Mapping(ctx, backing, bytes_);
   });
   agreeOrThrow(ctx.comm, problem, "binding memory to a multicast object");
-}
-
-MulticastObject::~MulticastObject() {
-  // Mappings go first (members are destroyed after this body), the binding now.
-  if (bound_) api_.cuMulticastUnbind(multicast_.get(), device_, 0, bytes_);
 }
 
 std::optional<std::string> probeSharing(const Gpu& gpu, int device, MemorySharing sharing) {

@@ -67,6 +67,14 @@ struct ReleaseHandle {
 };
 using AllocationHandle = UniqueHandle<CUmemGenericAllocationHandle, ReleaseHandle>;
 
+// A multicast object's binding of one GPU's memory, undone with the object.
+struct UnbindMemory {
+  const DriverApi* api = nullptr;
+  CUdevice device = 0;
+  std::size_t bytes = 0;
+  void operator()(CUmemGenericAllocationHandle multicast) const noexcept;
+};
+
 // Unicast memory on rank `owner`'s GPU, mapped by every rank (upstream's unicast fabric buffer,
 // or the same through a POSIX file descriptor).
 class SharedAllocation {
@@ -85,7 +93,6 @@ class SharedAllocation {
 class MulticastObject {
  public:
   MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes);
-  ~MulticastObject();
   MulticastObject(const MulticastObject&) = delete;
   MulticastObject& operator=(const MulticastObject&) = delete;
   BufferView view() const { return {multicastMapping_.ptr(), nullptr, localMapping_.ptr()}; }
@@ -94,9 +101,11 @@ class MulticastObject {
   const DriverApi& api_;
   CUdevice device_ = 0;
   std::size_t bytes_ = 0;
+  // Released in reverse order, also when the constructor throws half-way: the mappings, then the
+  // binding, then the memory and the object.
   AllocationHandle multicast_;
   AllocationHandle memory_;
-  bool bound_ = false;
+  UniqueHandle<CUmemGenericAllocationHandle, UnbindMemory> binding_;
   Mapping multicastMapping_;
   Mapping localMapping_;
 };
