@@ -103,34 +103,29 @@ std::string changedRow(const ComparedCellRecord& cell) {
 
 std::string changedTable(const ComparisonSection& comparison, const StopRequest& stop) {
   static const std::vector<ComparedCellRecord> none;
-  const std::vector<ComparedCellRecord>& cells = comparison.cells ? *comparison.cells : none;
   std::string rows;
+  bool anyNoisy = false, anyUnstable = false;
   PeriodicStop ticks(stop, 4096);
-  for (const ComparedCellRecord& cell : cells) {
+  for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : none) {
     ticks.tick();
-    if (!is(cell.verdict, "SAME")) rows += changedRow(cell);
+    if (is(cell.verdict, "SAME")) continue;
+    rows += changedRow(cell);
+    anyNoisy |= is(cell.verdict, "NOISY") || cell.noisy == true;
+    anyUnstable |= is(cell.verdict, "UNSTABLE");
   }
   if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
-  const bool anyNoisy = std::any_of(cells.begin(), cells.end(), [](const ComparedCellRecord& c) {
-    return is(c.verdict, "NOISY") || (!is(c.verdict, "SAME") && c.noisy == true);
-  });
-  const bool anyUnstable = std::any_of(cells.begin(), cells.end(), [](const ComparedCellRecord& c) {
-    return is(c.verdict, "UNSTABLE");
-  });
-  std::string footnote =
-      anyNoisy ? textElement("p", "",
-                             "NOISY (noisy): beyond the band in one measurement but not in most "
-                             "of them; reported, never failing.")
-               : std::string();
+  std::string footnote;
+  if (anyNoisy)
+    footnote += textElement("p", "",
+                            "NOISY (noisy): beyond the band in one measurement but not in most "
+                            "of them; reported, never failing.");
   if (anyUnstable)
     footnote += textElement("p", "",
                             "UNSTABLE: the run's samples spread far more than healthy runs' do "
                             "(above the cell's unstable limit): failing.");
   const std::string head =
       headerRow({"matrix", "cell", "baseline", "current", "unit", "change", "band", "verdict"});
-  return element("table", attr("class", "changed-cells"),
-                 element("thead", "", head) + element("tbody", "", rows)) +
-         footnote;
+  return table(attr("class", "changed-cells"), head, rows) + footnote;
 }
 
 std::string stringList(const char* title, const char* cls,
@@ -168,10 +163,9 @@ CellMarks cellMarks(const Report& report, const StopRequest& stop) {
 }
 
 std::string comparisonSection(const ComparisonSection& comparison, const StopRequest& stop) {
-  return element(
-      "section", attr("class", "comparison") + attr("id", "comparison"),
-      textElement("h2", "", "Comparison with the baseline") +
-          textElement("p", attr("class", "comparison-summary"), summaryText(comparison)) +
+  return section(
+      attr("class", "comparison") + attr("id", "comparison"), "Comparison with the baseline",
+      textElement("p", attr("class", "comparison-summary"), summaryText(comparison)) +
           textElement("p", attr("class", "criteria"), criteriaText(comparison)) +
           stringList("Notes", "comparison-notes", comparison.notes) +
           changedTable(comparison, stop) +

@@ -52,14 +52,12 @@ std::string gpuTable(const std::optional<std::vector<GpuStateRecord>>& gpus) {
       cells += textElement("td", text == "unknown" ? attr("class", "unknown") : "", text);
     rows += element("tr", "", cells);
   }
-  return element(
-      "table", attr("class", "gpus"),
-      element("thead", "",
-              headerRow({"GPU", "SM clock MHz (now / max)", "memory clock MHz (now / max)",
-                         "clocks locked", "power W (draw / limit)", "temperature", "ECC",
-                         "persistence", "MIG", "compute mode", "throttled", "PCIe link",
-                         "NUMA node", "host buffer CPUs"})) +
-          element("tbody", "", rows));
+  return table(
+      attr("class", "gpus"),
+      headerRow({"GPU", "SM clock MHz (now / max)", "memory clock MHz (now / max)", "clocks locked",
+                 "power W (draw / limit)", "temperature", "ECC", "persistence", "MIG",
+                 "compute mode", "throttled", "PCIe link", "NUMA node", "host buffer CPUs"}),
+      rows);
 }
 
 std::string hostLines(const EnvironmentRecord& snapshot) {
@@ -82,12 +80,12 @@ std::string snapshot(const EnvironmentRecord& environment, const std::string& ti
 
 std::string environmentSection(const Report& report) {
   if (!report.environment && !report.environmentAtEnd) return "";
-  std::string inner = textElement("h2", "", "Environment");
+  std::string inner;
   if (report.environment)
     inner += snapshot(*report.environment, "At the start of the run", "environment-start");
   if (report.environmentAtEnd)
     inner += snapshot(*report.environmentAtEnd, "At the end of the run", "environment-end");
-  return element("section", attr("class", "environment") + attr("id", "environment"), inner);
+  return section(attr("class", "environment") + attr("id", "environment"), "Environment", inner);
 }
 
 }  // namespace nvbw::html

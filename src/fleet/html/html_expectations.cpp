@@ -60,12 +60,10 @@ std::string expectationsSection(const Report& report) {
   if (!report.expectations || report.expectations->empty()) return "";
   std::string blocks;
   for (const ExpectationSection& check : *report.expectations) blocks += checkBlock(check);
-  return element("section", attr("class", "expectations") + attr("id", "expectations"),
-                 textElement("h2", "", "Expectations") +
-                     textElement("p", "",
-                                 "BELOW cells fail the run (exit 3); the heatmaps underline "
-                                 "them.") +
-                     blocks);
+  return section(
+      attr("class", "expectations") + attr("id", "expectations"), "Expectations",
+      textElement("p", "", "BELOW cells fail the run (exit 3); the heatmaps underline them.") +
+          blocks);
 }
 
 }  // namespace nvbw::html

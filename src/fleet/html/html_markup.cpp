@@ -91,6 +91,14 @@ std::string itemList(const std::vector<std::string>& items, const std::string& a
   return element("ul", attrs, list);
 }
 
+std::string section(const std::string& attrs, const std::string& title, const std::string& inner) {
+  return element("section", attrs, textElement("h2", "", title) + inner);
+}
+
+std::string table(const std::string& attrs, const std::string& head, const std::string& rows) {
+  return element("table", attrs, element("thead", "", head) + element("tbody", "", rows));
+}
+
 std::string page(const std::string& title, const char* styleSheet, const std::string& body) {
   // No xmlns: the page is parsed as HTML by browsers and must name nothing on the network.
   return "<!DOCTYPE html>\n" +

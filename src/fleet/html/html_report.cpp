@@ -123,7 +123,6 @@ std::string headerSection(const Report& r) {
 
 std::string costSection(const Report& r) {
   if (!r.timing && !r.memory) return "";
-  std::string inner = textElement("h2", "", "Where the time and memory went");
   std::string columns;
   if (r.timing)
     columns += element("div", "",
@@ -133,8 +132,8 @@ std::string costSection(const Report& r) {
     columns += element("div", "",
                        textElement("h3", "", "Memory") +
                            objectTable(membersOf(*r.memory), "memory", "bytes"));
-  return element("section", attr("class", "costs"),
-                 inner + element("div", attr("class", "columns"), columns));
+  return section(attr("class", "costs"), "Where the time and memory went",
+                 element("div", attr("class", "columns"), columns));
 }
 
 std::string entryHeading(const ReportEntry& entry) {
@@ -186,9 +185,9 @@ std::string testcaseSection(const Report& r, const StopRequest& stop) {
     articles += entryArticle(entry, marks, index++, stop);
   }
   if (index == 0) articles = textElement("p", "", "No testcase ran.");
-  return element("section", attr("class", "testcases") + attr("id", "testcases"),
-                 textElement("h2", "", "Testcases (" + std::to_string(index) + " entries)") +
-                     element("div", attr("class", "entries"), articles));
+  return section(attr("class", "testcases") + attr("id", "testcases"),
+                 "Testcases (" + std::to_string(index) + " entries)",
+                 element("div", attr("class", "entries"), articles));
 }
 
 std::string pageBody(const Report& r, const StopRequest& stop) {

@@ -239,9 +239,8 @@ std::string sweepSection(const SweepSection& sweep) {
   std::string charts;
   if (sweep.series)
     for (const SweepSeriesRecord& s : *sweep.series) charts += chartFigure(sweep.sizesMiB, s);
-  return element("section", attr("class", "sweep-section") + attr("id", "sweep"),
-                 textElement("h2", "", "Buffer-size sweep") +
-                     textElement("p", "", "Sizes (MiB): " + textOf(sweep.sizesMiB)) +
+  return section(attr("class", "sweep-section") + attr("id", "sweep"), "Buffer-size sweep",
+                 textElement("p", "", "Sizes (MiB): " + textOf(sweep.sizesMiB)) +
                      element("div", attr("class", "charts"), charts));
 }
 

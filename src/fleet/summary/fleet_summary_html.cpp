@@ -157,12 +157,10 @@ std::string heatmapHtml(const FleetSummary& s) {
                         attr("data-group", s.groups.at(n.group).name),
                     cells);
   }
-  return element("section", attr("id", "heatmap"),
-                 textElement("h2", "", "Nodes by testcase") + legend() +
+  return section(attr("id", "heatmap"), "Nodes by testcase",
+                 legend() +
                      element("div", attr("class", "heatmap-scroll"),
-                             element("table", attr("class", "heatmap"),
-                                     element("thead", "", element("tr", "", head)) +
-                                         element("tbody", "", rows))));
+                             table(attr("class", "heatmap"), element("tr", "", head), rows)));
 }
 
 std::string groupsHtml(const FleetSummary& s) {
@@ -183,9 +181,8 @@ std::string groupsHtml(const FleetSummary& s) {
                             ? "yes"
                             : "no: fewer than " + std::to_string(kFleetMinGroupNodes) + " nodes"));
   }
-  return element("section", attr("id", "groups"),
-                 textElement("h2", "", "Groups (GPU count and model)") +
-                     element("table", attr("class", "groups"), rows));
+  return section(attr("id", "groups"), "Groups (GPU count and model)",
+                 element("table", attr("class", "groups"), rows));
 }
 
 std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
@@ -227,9 +224,8 @@ std::string flaggedHtml(const FleetSummary& s) {
               textElement("span", "", " (" + s.groups.at(n.group).name + "; " + n.file + ")") +
               reasonLines(s, n));
   if (items.empty()) items = textElement("li", "", "None.");
-  return element("section", attr("id", "flagged"),
-                 textElement("h2", "", "Flagged nodes") +
-                     element("ul", attr("class", "flagged-nodes"), items));
+  return section(attr("id", "flagged"), "Flagged nodes",
+                 element("ul", attr("class", "flagged-nodes"), items));
 }
 
 std::string mediansHtml(const FleetSummary& s) {
@@ -257,10 +253,9 @@ std::string mediansHtml(const FleetSummary& s) {
     }
     rows += element("tr", "", cells);
   }
-  return element("section", attr("id", "testcases"),
-                 textElement("h2", "", "Group medians per testcase") +
-                     element("div", attr("class", "heatmap-scroll"),
-                             element("table", attr("class", "medians"), rows)));
+  return section(attr("id", "testcases"), "Group medians per testcase",
+                 element("div", attr("class", "heatmap-scroll"),
+                         element("table", attr("class", "medians"), rows)));
 }
 
 // <li>: a node or file in monospace, then what is said of it.
@@ -272,8 +267,7 @@ std::string namedItem(const std::string& name, const std::string& text) {
 
 std::string listSection(const char* id, const std::string& title, const std::string& items) {
   if (items.empty()) return "";
-  return element("section", attr("id", id),
-                 textElement("h2", "", title) + element("ul", "", items));
+  return section(attr("id", id), title, element("ul", "", items));
 }
 
 // Per node: its testcases of `status`, or (`notes`) its notes.

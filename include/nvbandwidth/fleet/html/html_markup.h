@@ -37,6 +37,12 @@ std::string headerRow(const std::vector<std::string>& titles);
 // <ul attrs> with one <li> per item, each escaped.
 std::string itemList(const std::vector<std::string>& items, const std::string& attrs);
 
+// <section attrs> headed by an <h2> of `title`, then `inner`.
+std::string section(const std::string& attrs, const std::string& title, const std::string& inner);
+
+// <table attrs> of a <thead> holding the row `head` and a <tbody> holding `rows`.
+std::string table(const std::string& attrs, const std::string& head, const std::string& rows);
+
 // A whole page: the doctype, <head> with `title` and the inline `styleSheet`, and `body`.
 std::string page(const std::string& title, const char* styleSheet, const std::string& body);
 
