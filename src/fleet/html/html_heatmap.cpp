@@ -188,29 +188,28 @@ std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const H
 std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
   const std::string verdict = verdictOf(cell.comparison);
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
-  const double top = y + 5, bottom = y + 15;
+  const double top = y + 5, bottom = y + 15, middle = (top + bottom) / 2;
   auto point = [](double px, double py) { return number(px) + "," + number(py); };
-  if (verdict == "UNSTABLE")  // a diamond: failing, not in one direction
-    return emptyElement(
-        "polygon",
-        attr("class", "verdict-marker") +
-            attr("points", point(mid, top) + " " + point(right, (top + bottom) / 2) + " " +
-                               point(mid, bottom) + " " + point(left, (top + bottom) / 2)) +
-            attr("fill", kUnstableColour) + attr("stroke", "#ffffff") +
-            attr("stroke-width", "1.5"));
+  const std::string marker = attr("class", "verdict-marker");
   if (verdict == "NOISY")  // a hollow circle: inconclusive
-    return emptyElement("circle", attr("class", "verdict-marker") + attr("cx", number(mid)) +
-                                      attr("cy", number((top + bottom) / 2)) + attr("r", "4.5") +
-                                      attr("fill", "none") + attr("stroke", kNoisyColour) +
-                                      attr("stroke-width", "2"));
-  if (verdict != "SLOWER" && verdict != "FASTER") return "";
-  const bool slower = verdict == "SLOWER";
-  // A triangle in the corner: pointing down for slower, up for faster.
-  const std::string points =
-      slower ? point(left, top) + " " + point(right, top) + " " + point(mid, bottom)
-             : point(left, bottom) + " " + point(right, bottom) + " " + point(mid, top);
-  return emptyElement("polygon", attr("class", "verdict-marker") + attr("points", points) +
-                                     attr("fill", slower ? kSlowerColour : kFasterColour) +
+    return emptyElement("circle", marker + attr("cx", number(mid)) + attr("cy", number(middle)) +
+                                      attr("r", "4.5") + attr("fill", "none") +
+                                      attr("stroke", kNoisyColour) + attr("stroke-width", "2"));
+  std::string points, colour;
+  if (verdict == "UNSTABLE") {  // a diamond: failing, not in one direction
+    points = point(mid, top) + " " + point(right, middle) + " " + point(mid, bottom) + " " +
+             point(left, middle);
+    colour = kUnstableColour;
+  } else if (verdict == "SLOWER") {  // a triangle in the corner, pointing down
+    points = point(left, top) + " " + point(right, top) + " " + point(mid, bottom);
+    colour = kSlowerColour;
+  } else if (verdict == "FASTER") {  // pointing up
+    points = point(left, bottom) + " " + point(right, bottom) + " " + point(mid, top);
+    colour = kFasterColour;
+  } else {
+    return "";
+  }
+  return emptyElement("polygon", marker + attr("points", points) + attr("fill", colour) +
                                      attr("stroke", "#ffffff") + attr("stroke-width", "1.5"));
 }
 

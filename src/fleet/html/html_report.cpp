@@ -199,6 +199,13 @@ std::string pageBody(const Report& r, const StopRequest& stop) {
   return body + costSection(r);
 }
 
+// src/fleet/html/report.css.
+const char* styleSheet() {
+  return
+#include "fleet/html/report.css.inc"
+      ;
+}
+
 std::string pageTitle(const Report& r) {
   return "nvbandwidth " + shown(r.version) + " report (" + shown(r.gitVersion) + ")";
 }
@@ -208,7 +215,7 @@ std::string pageTitle(const Report& r) {
 std::string renderHtmlReport(const Report& report, const StopRequest& stop) {
   if (!report.testcases && !report.comparison)  // of a run, or of `--compare` alone
     throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
-  return page(pageTitle(report), reportStyleSheet(), pageBody(report, stop));
+  return page(pageTitle(report), styleSheet(), pageBody(report, stop));
 }
 
 }  // namespace nvbw

@@ -19,43 +19,11 @@ using namespace html;
 // A cell this much worse than its group's median (percent) or more takes the palette's far end.
 constexpr double kHeatSpanPercent = 25.0;
 
+// src/fleet/summary/summary.css.
 const char* styleSheet() {
-  return R"(
-body { font-family: system-ui, sans-serif; margin: 16px 24px; color: #1a1a1a;
-  background: #ffffff; font-size: 14px; }
-h1 { font-size: 22px; margin: 0 0 8px; }
-h2 { font-size: 18px; border-bottom: 1px solid #cccccc; padding-bottom: 4px; margin: 24px 0 8px; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #d0d0d0; padding: 2px 6px; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; font-weight: 600; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.summary-line { font-weight: 600; font-size: 16px; }
-.flagged-count { color: #b00020; }
-.rule { color: #444444; max-width: 900px; }
-.heatmap-scroll { overflow: auto; max-width: 100%; max-height: 80vh; }
-table.heatmap td, table.heatmap th { padding: 1px 3px; font-size: 11px; text-align: center;
-  min-width: 26px; font-variant-numeric: tabular-nums; }
-table.heatmap th.node { text-align: left; position: sticky; left: 0; background: #f3f3f3;
-  white-space: nowrap; }
-table.heatmap thead th { position: sticky; top: 0; z-index: 1; }
-table.heatmap th.column { writing-mode: vertical-rl; transform: rotate(180deg);
-  white-space: nowrap; font-weight: normal; font-family: monospace; max-height: 320px; }
-table.heatmap td.flagged { outline: 3px solid #e00000; outline-offset: -3px; font-weight: 700; }
-table.heatmap td.verdict-failed { box-shadow: inset 0 -5px 0 #b00020; font-weight: 700; }
-table.heatmap td.unjudged { font-style: italic; }
-table.heatmap td.failed { background: #b00020; color: #ffffff; font-weight: 700; }
-table.heatmap td.waived { background: #9e9e9e; color: #ffffff; }
-table.heatmap td.missing { background: #ffffff; color: #888888; }
-tr.flagged-node th.node { color: #b00020; }
-.legend { display: flex; flex-wrap: wrap; gap: 4px 12px; font-size: 12px; align-items: center;
-  margin: 6px 0; }
-.swatch { display: inline-block; width: 28px; height: 14px; border: 1px solid #d0d0d0;
-  text-align: center; font-size: 10px; }
-.swatch.flagged { outline: 3px solid #e00000; outline-offset: -3px; }
-.swatch.verdict-failed { box-shadow: inset 0 -5px 0 #b00020; }
-ul.reasons { margin: 2px 0 8px; }
-.mono { font-family: monospace; overflow-wrap: anywhere; }
-)";
+  return
+#include "fleet/summary/summary.css.inc"
+      ;
 }
 
 // The cell's colour: 0 (as good as the median or better) to 1 (kHeatSpanPercent worse or more).

@@ -46,7 +46,4 @@ std::string environmentSection(const Report& report);
 std::string matrixFigure(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                          const StopRequest& stop);
 
-// The page's style sheet (inline: the page fetches nothing).
-const char* reportStyleSheet();
-
 }  // namespace nvbw::html
