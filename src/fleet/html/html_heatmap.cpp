@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fleet/html/html_markup.h"
+#include "model/report_writer.h"
 
 namespace nvbw::html {
 
@@ -41,7 +42,7 @@ HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const Cel
   HeatmapCell cell;
   cell.row = row, cell.col = col;
   cell.value = values.at(row, col);
-  if (cell.value) cell.exactValue = exactNumber(*cell.value);
+  if (cell.value) cell.exactValue = jsonNumberText(*cell.value);
   if (cell.value && !g.latency && entry.percents) cell.percent = entry.percents->at(row, col);
   cell.outlier = outlierAt(entry, row, col);
   cell.abovePeak = cell.percent && *cell.percent > 100.0;
@@ -235,7 +236,7 @@ std::string cellAttributes(const HeatmapCell& cell) {
   std::string attrs = attr("class", "cell") + attr("data-row", std::to_string(cell.row)) +
                       attr("data-col", std::to_string(cell.col)) +
                       attr("data-value", cell.exactValue);
-  if (cell.percent) attrs += attr("data-percent", exactNumber(*cell.percent));
+  if (cell.percent) attrs += attr("data-percent", jsonNumberText(*cell.percent));
   if (cell.comparison) attrs += attr("data-verdict", verdictOf(cell.comparison));
   if (cell.outlier) attrs += attr("data-outlier", "true");
   if (cell.below) attrs += attr("data-below", "true");

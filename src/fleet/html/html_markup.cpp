@@ -110,8 +110,6 @@ std::string page(const std::string& title, const char* styleSheet, const std::st
          "\n";
 }
 
-std::string exactNumber(double value) { return jsonNumberText(value); }
-
 std::string scalarText(const Json& value) {
   if (value.is_null()) return "unknown";
   if (value.is_boolean()) return textOf(value.get<bool>());
@@ -126,11 +124,11 @@ std::string scalarText(const Json& value) {
 
 std::string textOf(const std::string& value) { return value; }
 std::string textOf(bool value) { return value ? "yes" : "no"; }
-std::string textOf(double value) { return exactNumber(value); }
+std::string textOf(double value) { return jsonNumberText(value); }
 std::string textOf(std::uint64_t value) { return std::to_string(value); }
 std::string textOf(std::int64_t value) { return std::to_string(value); }
 std::string textOf(const std::optional<double>& value) {
-  return value ? exactNumber(*value) : "unknown";
+  return value ? jsonNumberText(*value) : "unknown";
 }
 std::string textOf(const std::optional<std::string>& value) { return value.value_or("unknown"); }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fleet/html/html_markup.h"
+#include "model/report_writer.h"
 #include "fleet/html/html_sections.h"
 
 namespace nvbw::html {
@@ -103,7 +104,7 @@ std::string label(const std::string& text, double x, double y, const std::string
 }
 
 std::string sizeText(double mib) {
-  return mib == std::floor(mib) ? fixed(mib, 0) : exactNumber(mib);
+  return mib == std::floor(mib) ? fixed(mib, 0) : jsonNumberText(mib);
 }
 
 std::string yGrid(const Axes& a) {

@@ -36,12 +36,16 @@ std::string percentText(const std::optional<double>& p) {
   return p ? fixed(*p, 1) + "%" : std::string("unknown");
 }
 
+// "failed (ERROR): its message".
+std::string failedText(const FleetCell& cell) {
+  return "failed (" + cell.entryStatus + ")" + (cell.message.empty() ? "" : ": " + cell.message);
+}
+
 std::string tooltip(const FleetNode& node, const FleetColumn& column, const FleetCell& cell) {
   std::string t = node.name + ", " + column.key + ": ";
   switch (cell.status) {
   case FleetStatus::Failed:
-    return t + "failed (" + cell.entryStatus + ")" +
-           (cell.message.empty() ? "" : ": " + cell.message);
+    return t + failedText(cell);
   case FleetStatus::Waived:
     return t + "waived" + (cell.message.empty() ? "" : ": " + cell.message);
   case FleetStatus::Missing:
@@ -161,9 +165,7 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
     const FleetCell& cell = n.cells[c];
     const FleetColumnStats& st = group.columns[c];
     if (cell.status == FleetStatus::Failed)
-      items += textElement("li", "",
-                           column.key + ": failed (" + cell.entryStatus + ")" +
-                               (cell.message.empty() ? "" : ": " + cell.message));
+      items += textElement("li", "", column.key + ": " + failedText(cell));
     if (cell.worstFlagged)
       items += textElement("li", "",
                            column.key + ": worst cell " + valueText(cell.worst, column) + " (" +

@@ -41,6 +41,21 @@ OrNull cellPeak(const MatrixView& m, std::size_t r, std::size_t c, double value)
   return peak;
 }
 
+// "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5": a cell of a matrix of `rows` rows named by its axes
+// (the model's reading of its title, "memcpy CE GPU(row) -> GPU(column) ..."); a one-row matrix
+// of GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the title does
+// not say.
+std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col) {
+  if (!axes.colsNamed) return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+  const std::string column =
+      (axes.colWord.empty() ? "GPU" : axes.colWord) + " " + std::to_string(col);
+  if (!axes.rowBeforeColumn) return column;
+  const std::string arrow = axes.arrow.empty() ? "->" : axes.arrow;
+  if (rows == 1) return axes.rowsAreCpu() ? "CPU " + arrow + " " + column : column;
+  return (axes.rowWord.empty() ? "GPU" : axes.rowWord) + " " + std::to_string(row) + " " + arrow +
+         " " + column;
+}
+
 EntryDigest matrixDigest(const MatrixView& m) {
   const ReportEntry& e = m.entry();
   // The three matrices of upstream's stacked entries are of the entry's testcase.
@@ -148,17 +163,6 @@ ReportDigest digestOf(const Report& r) {
 }
 
 }  // namespace
-
-std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col) {
-  if (!axes.colsNamed) return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-  const std::string column =
-      (axes.colWord.empty() ? "GPU" : axes.colWord) + " " + std::to_string(col);
-  if (!axes.rowBeforeColumn) return column;
-  const std::string arrow = axes.arrow.empty() ? "->" : axes.arrow;
-  if (rows == 1) return axes.rowsAreCpu() ? "CPU " + arrow + " " + column : column;
-  return (axes.rowWord.empty() ? "GPU" : axes.rowWord) + " " + std::to_string(row) + " " + arrow +
-         " " + column;
-}
 
 ReportDigest digestReport(const std::string& text, const StopRequest& stop) {
   ReadOptions options;

@@ -49,9 +49,6 @@ std::string page(const std::string& title, const char* styleSheet, const std::st
 // A value as the page shows it in a cell or a sentence: one decimal.
 std::string number(double value);
 
-// The shortest text that reads back as the same double, as the JSON writer prints it.
-std::string exactNumber(double value);
-
 // A value as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,
 // numbers as JSON writes them; arrays are joined with ", ".
 std::string scalarText(const Json& value);

@@ -53,12 +53,6 @@ void judgeFleet(FleetSummary& summary);
 // median, ...)`worse`, when the testcase failed, ... are not judged."
 std::string flagRuleText(const std::string& worse);
 
-// "GPU 3 -> GPU 0", "CPU <- GPU 2", "GPU 5": a cell of a matrix of `rows` rows named by its axes
-// (the model's reading of its title, "memcpy CE GPU(row) -> GPU(column) ..."); a one-row matrix
-// of GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the title does
-// not say.
-std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col);
-
 // "1 node", "3 nodes".
 std::string plural(std::size_t n, const char* one, const char* many);
 
