@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fleet/html/html_markup.h"
-#include "model/report_writer.h"
 #include "fleet/html/html_sections.h"
+#include "model/report_writer.h"
 
 namespace nvbw::html {
 
@@ -62,25 +62,17 @@ double gridStep(double largest) {
   return 10 * magnitude;
 }
 
-double largestSum(const std::vector<Point>& points) {
-  double largest = 0;
-  for (const Point& p : points)
-    if (p.sum) largest = std::max(largest, *p.sum);
-  return largest;
-}
-
 Axes axesFor(const std::vector<Point>& points) {
   Axes a;
-  if (!points.empty()) {
-    a.logMin = a.logMax = std::log2(points.front().size);
-    for (const Point& p : points) {
-      a.logMin = std::min(a.logMin, std::log2(p.size));
-      a.logMax = std::max(a.logMax, std::log2(p.size));
-    }
+  double largest = 0;
+  if (!points.empty()) a.logMin = a.logMax = std::log2(points.front().size);
+  for (const Point& p : points) {
+    a.logMin = std::min(a.logMin, std::log2(p.size));
+    a.logMax = std::max(a.logMax, std::log2(p.size));
+    if (p.sum) largest = std::max(largest, *p.sum);
   }
   // Sums are finite and non-negative (pointsOf); the step and its multiple must be too, or the
   // axis keeps its default.
-  const double largest = largestSum(points);
   const double step = largest > 0 ? gridStep(largest) : 0;
   const double top = step > 0 ? std::ceil(largest / step) * step : 0;
   if (std::isfinite(step) && step > 0 && std::isfinite(top) && top > 0) {

@@ -43,15 +43,15 @@ class Collector {
       node.hostSource = "file name";
     }
     node.name = uniqueName(node.host);
-    std::vector<std::pair<std::size_t, FleetCell>> passed;
-    std::vector<EntryDigest> statuses;
+    std::vector<EntryDigest> passed, statuses;
     std::map<std::string, std::size_t> seen;
     for (EntryDigest& e : digest.entries) {
       order(e.column.testcase);
       if (++seen[e.column.key] > 1) continue;  // a repeated key (-t 0 0, a sweep): the first counts
       if (e.cell.status == FleetStatus::Passed) {
         if (!isSelected(e.column.key, e.column.testcase)) continue;
-        passed.emplace_back(column(e.column), std::move(e.cell));
+        column(e.column);
+        passed.push_back(std::move(e));
       } else {
         statuses.push_back(std::move(e));
       }
@@ -73,24 +73,19 @@ class Collector {
         if (isSelected(s.column.key, s.column.key) && !matchesColumn(s.column.key))
           column({s.column.key, s.column.key, s.column.unit, ""});
     // Columns in the order their testcases first appeared.
-    std::vector<std::size_t> byOrder(columns_.size());
-    for (std::size_t i = 0; i < byOrder.size(); ++i) byOrder[i] = i;
-    std::stable_sort(byOrder.begin(), byOrder.end(), [this](std::size_t a, std::size_t b) {
-      return order_.at(columns_[a].testcase) < order_.at(columns_[b].testcase);
-    });
-    std::vector<std::size_t> position(columns_.size());
-    for (std::size_t i = 0; i < byOrder.size(); ++i) {
-      position[byOrder[i]] = i;
-      summary_.columns.push_back(columns_[byOrder[i]]);
-    }
+    std::vector<FleetColumn>& columns = summary_.columns;
+    std::stable_sort(columns.begin(), columns.end(),
+                     [this](const FleetColumn& a, const FleetColumn& b) {
+                       return order_.at(a.testcase) < order_.at(b.testcase);
+                     });
+    for (std::size_t c = 0; c < columns.size(); ++c) index_[columns[c].key] = c;
     for (std::size_t n = 0; n < summary_.nodes.size(); ++n) {
       std::vector<FleetCell>& cells = summary_.nodes[n].cells;
-      cells.assign(summary_.columns.size(), FleetCell());
-      for (auto& [index, cell] : passed_[n]) cells[position[index]] = std::move(cell);
+      cells.assign(columns.size(), FleetCell());
+      for (EntryDigest& p : passed_[n]) cells[index_.at(p.column.key)] = std::move(p.cell);
       for (EntryDigest& s : statuses_[n])
-        for (std::size_t c = 0; c < summary_.columns.size(); ++c)
-          if ((summary_.columns[c].testcase == s.column.key ||
-               summary_.columns[c].key == s.column.key) &&
+        for (std::size_t c = 0; c < columns.size(); ++c)
+          if ((columns[c].testcase == s.column.key || columns[c].key == s.column.key) &&
               cells[c].status == FleetStatus::Missing)
             cells[c] = s.cell;
       passed_[n].clear();
@@ -107,24 +102,24 @@ class Collector {
   }
 
   bool matchesColumn(const std::string& name) const {
-    return std::any_of(columns_.begin(), columns_.end(), [&name](const FleetColumn& c) {
+    const std::vector<FleetColumn>& columns = summary_.columns;
+    return std::any_of(columns.begin(), columns.end(), [&name](const FleetColumn& c) {
       return c.key == name || c.testcase == name;
     });
   }
 
   void order(const std::string& testcase) { order_.emplace(testcase, order_.size()); }
 
-  std::size_t column(const FleetColumn& c) {
+  void column(const FleetColumn& c) {
     const auto found = index_.find(c.key);
     if (found != index_.end()) {
-      FleetColumn& known = columns_[found->second];
+      FleetColumn& known = summary_.columns[found->second];
       if (known.description.empty()) known.description = c.description;
-      return found->second;
+      return;
     }
     order(c.testcase);
-    columns_.push_back(c);
-    index_.emplace(c.key, columns_.size() - 1);
-    return columns_.size() - 1;
+    summary_.columns.push_back(c);
+    index_.emplace(c.key, summary_.columns.size() - 1);
   }
 
   std::string uniqueName(const std::string& host) {
@@ -136,10 +131,9 @@ class Collector {
   FleetSummary& summary_;
   std::set<std::string> selected_;
   std::set<std::string> names_;
-  std::vector<FleetColumn> columns_;
-  std::map<std::string, std::size_t> index_;
+  std::map<std::string, std::size_t> index_;  // into summary_.columns by key
   std::map<std::string, std::size_t> order_;
-  std::vector<std::vector<std::pair<std::size_t, FleetCell>>> passed_;
+  std::vector<std::vector<EntryDigest>> passed_;
   std::vector<std::vector<EntryDigest>> statuses_;
 };
 
