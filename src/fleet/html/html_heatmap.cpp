@@ -42,7 +42,6 @@ HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const Cel
   HeatmapCell cell;
   cell.row = row, cell.col = col;
   cell.value = values.at(row, col);
-  if (cell.value) cell.exactValue = jsonNumberText(*cell.value);
   if (cell.value && !g.latency && entry.percents) cell.percent = entry.percents->at(row, col);
   cell.outlier = outlierAt(entry, row, col);
   cell.abovePeak = cell.percent && *cell.percent > 100.0;
@@ -235,7 +234,7 @@ std::string failureMarks(const HeatmapCell& cell, double x, double y) {
 std::string cellAttributes(const HeatmapCell& cell) {
   std::string attrs = attr("class", "cell") + attr("data-row", std::to_string(cell.row)) +
                       attr("data-col", std::to_string(cell.col)) +
-                      attr("data-value", cell.exactValue);
+                      attr("data-value", cell.value ? jsonNumberText(*cell.value) : "");
   if (cell.percent) attrs += attr("data-percent", jsonNumberText(*cell.percent));
   if (cell.comparison) attrs += attr("data-verdict", verdictOf(cell.comparison));
   if (cell.outlier) attrs += attr("data-outlier", "true");

@@ -4,10 +4,10 @@
 #include "fleet/html/html_report.h"
 
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fleet/html/html_markup.h"
@@ -37,17 +37,16 @@ std::string versionTable(const Report& r) {
   std::string rows =
       factRow("Version", shown(r.version)) + factRow("Git version", shown(r.gitVersion));
   // The release of the build that wrote the report (none in upstream's or older builds').
-  if (const auto release = textIfAny(r.release)) rows += factRow("Release", *release);
-  const std::optional<std::string> facts[] = {textIfAny(r.schemaVersion),
-                                              cudaVersionText(r.cudaRuntimeVersion),
-                                              cudaVersionText(r.cudaDriverVersion),
-                                              textIfAny(r.driverVersion),
-                                              textIfAny(r.mpiVersion),
-                                              textIfAny(r.memorySharing)};
-  const char* names[] = {keys::kSchemaVersion, keys::kCudaRuntimeVersion, keys::kCudaDriverVersion,
-                         keys::kDriverVersion, keys::kMpiVersion,         keys::kMemorySharing};
-  for (std::size_t i = 0; i < std::size(names); ++i)
-    if (facts[i]) rows += factRow(names[i], *facts[i]);
+  const std::pair<const char*, std::optional<std::string>> facts[] = {
+      {"Release", textIfAny(r.release)},
+      {keys::kSchemaVersion, textIfAny(r.schemaVersion)},
+      {keys::kCudaRuntimeVersion, cudaVersionText(r.cudaRuntimeVersion)},
+      {keys::kCudaDriverVersion, cudaVersionText(r.cudaDriverVersion)},
+      {keys::kDriverVersion, textIfAny(r.driverVersion)},
+      {keys::kMpiVersion, textIfAny(r.mpiVersion)},
+      {keys::kMemorySharing, textIfAny(r.memorySharing)}};
+  for (const auto& [name, fact] : facts)
+    if (fact) rows += factRow(name, *fact);
   return element("table", attr("class", "facts versions"), rows);
 }
 

@@ -16,7 +16,6 @@ namespace nvbw::html {
 struct HeatmapCell {
   std::size_t row = 0, col = 0;
   std::optional<double> value;                     // nullopt: N/A
-  std::string exactValue;                          // data-value: full precision, "" for N/A
   std::optional<double> percent;                   // of the link's peak; never for latency
   const OutlierRecord* outlier = nullptr;          // into the entry's "outliers"
   const ComparedCellRecord* comparison = nullptr;  // into the comparison's "cells"
