@@ -63,6 +63,14 @@ std::string objectTable(const Json& members, const std::string& cls, const std::
   return element("table", attr("class", "facts " + cls), rows);
 }
 
+// A column of the page's header or costs: `record`'s table under its title.
+template <typename Record>
+std::string recordColumn(const char* title, const Record& record, const std::string& cls,
+                         const std::string& unitHint) {
+  return element("div", "",
+                 textElement("h3", "", title) + objectTable(membersOf(record), cls, unitHint));
+}
+
 std::string processTable(const std::vector<ProcessRecord>& processes) {
   std::string rows = headerRow({"rank", "host", "device", "GPU", "PCI", "UUID"});
   for (const ProcessRecord& p : processes) {
@@ -108,10 +116,7 @@ std::string warningBlock(const Report& r) {
 std::string headerSection(const Report& r) {
   std::string inner = textElement("h1", "", "nvbandwidth report") + problemLines(r);
   std::string columns = element("div", "", textElement("h3", "", "Versions") + versionTable(r));
-  if (r.settings)
-    columns += element("div", "",
-                       textElement("h3", "", "Settings") +
-                           objectTable(membersOf(*r.settings), "settings", ""));
+  if (r.settings) columns += recordColumn("Settings", *r.settings, "settings", "");
   inner += element("div", attr("class", "columns"), columns);
   if (const auto devices = r.gpuDeviceList)
     inner +=
@@ -123,14 +128,8 @@ std::string headerSection(const Report& r) {
 std::string costSection(const Report& r) {
   if (!r.timing && !r.memory) return "";
   std::string columns;
-  if (r.timing)
-    columns += element("div", "",
-                       textElement("h3", "", "Time") +
-                           objectTable(membersOf(*r.timing), "timing", "seconds"));
-  if (r.memory)
-    columns += element("div", "",
-                       textElement("h3", "", "Memory") +
-                           objectTable(membersOf(*r.memory), "memory", "bytes"));
+  if (r.timing) columns += recordColumn("Time", *r.timing, "timing", "seconds");
+  if (r.memory) columns += recordColumn("Memory", *r.memory, "memory", "bytes");
   return section(attr("class", "costs"), "Where the time and memory went",
                  element("div", attr("class", "columns"), columns));
 }

@@ -26,10 +26,11 @@ const char* styleSheet() {
       ;
 }
 
-// The cell's colour: 0 (as good as the median or better) to 1 (kHeatSpanPercent worse or more).
-Rgb heatColour(double worsePercent, bool latency) {
-  const double deficit = latency ? worsePercent - 100.0 : 100.0 - worsePercent;
-  return paletteColour(1.0 - std::clamp(deficit / kHeatSpanPercent, 0.0, 1.0));
+// The colours of a cell `deficit` percent worse than its group's median: the palette's best end
+// at 0 (or better), its worst at kHeatSpanPercent or more.
+std::string heatStyle(double deficit) {
+  const Rgb c = paletteColour(1.0 - std::clamp(deficit / kHeatSpanPercent, 0.0, 1.0));
+  return attr("style", "background:" + hexColour(c) + ";color:" + textColourOn(c));
 }
 
 std::string percentText(const std::optional<double>& p) {
@@ -77,29 +78,23 @@ std::string heatCell(const FleetNode& node, const FleetColumn& column, const Fle
     return textElement("td", attr("class", cls) + where + title, mark);
   }
   const double percent = *worsePercentOfMedian(cell, column.latency());
-  const Rgb colour = heatColour(percent, column.latency());
+  const double deficit = column.latency() ? percent - 100.0 : 100.0 - percent;
   std::string cls = cell.flagged() ? "flagged" : cell.judged ? "" : "unjudged";
   if (cell.verdicts.failed()) cls += cls.empty() ? "verdict-failed" : " verdict-failed";
-  return textElement(
-      "td",
-      (cls.empty() ? "" : attr("class", cls)) + where + attr("data-percent", fixed(percent, 2)) +
-          attr("style", "background:" + hexColour(colour) + ";color:" + textColourOn(colour)) +
-          title,
-      std::to_string(std::lround(std::min(percent, 9999.0))));
+  return textElement("td",
+                     (cls.empty() ? "" : attr("class", cls)) + where +
+                         attr("data-percent", fixed(percent, 2)) + heatStyle(deficit) + title,
+                     std::to_string(std::lround(std::min(percent, 9999.0))));
 }
 
 std::string legend() {
   std::string items;
   for (double deficit : {0.0, 5.0, 10.0, 15.0, 20.0, 25.0}) {
-    const Rgb c = paletteColour(1.0 - deficit / kHeatSpanPercent);
-    items += element(
-        "span", attr("class", "legend-item"),
-        textElement("span",
-                    attr("class", "swatch") +
-                        attr("style", "background:" + hexColour(c) + ";color:" + textColourOn(c)),
-                    std::to_string(static_cast<int>(deficit)) +
-                        (deficit == kHeatSpanPercent ? "%+" : "%")) +
-            " ");
+    items += element("span", attr("class", "legend-item"),
+                     textElement("span", attr("class", "swatch") + heatStyle(deficit),
+                                 std::to_string(static_cast<int>(deficit)) +
+                                     (deficit == kHeatSpanPercent ? "%+" : "%")) +
+                         " ");
   }
   items +=
       element("span", "", textElement("span", attr("class", "swatch flagged"), "") + " flagged");
