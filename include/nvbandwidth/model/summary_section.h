@@ -48,10 +48,9 @@ struct FleetCell {
 };
 
 struct FleetColumn {
-  std::string key;          // the matrix key
-  std::string testcase;     // the testcase it is a matrix of (the key itself for one-matrix ones)
-  std::string unit;         // "GB/s" or "ns" (ns: higher is worse)
-  std::string description;  // the entry's bandwidth_description, for naming cells
+  std::string key;       // the matrix key
+  std::string testcase;  // the testcase it is a matrix of (the key itself for one-matrix ones)
+  std::string unit;      // "GB/s" or "ns" (ns: higher is worse)
   bool latency() const { return unit == "ns"; }
 };
 

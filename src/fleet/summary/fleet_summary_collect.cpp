@@ -71,7 +71,7 @@ class Collector {
     for (const auto& node : statuses_)
       for (const EntryDigest& s : node)
         if (isSelected(s.column.key, s.column.key) && !matchesColumn(s.column.key))
-          column({s.column.key, s.column.key, s.column.unit, ""});
+          column({s.column.key, s.column.key, s.column.unit});
     // Columns in the order their testcases first appeared.
     std::vector<FleetColumn>& columns = summary_.columns;
     std::stable_sort(columns.begin(), columns.end(),
@@ -110,16 +110,11 @@ class Collector {
 
   void order(const std::string& testcase) { order_.emplace(testcase, order_.size()); }
 
+  // The column `c` names, added unless a report named it before.
   void column(const FleetColumn& c) {
-    const auto found = index_.find(c.key);
-    if (found != index_.end()) {
-      FleetColumn& known = summary_.columns[found->second];
-      if (known.description.empty()) known.description = c.description;
-      return;
-    }
+    if (!index_.emplace(c.key, summary_.columns.size()).second) return;
     order(c.testcase);
     summary_.columns.push_back(c);
-    index_.emplace(c.key, summary_.columns.size() - 1);
   }
 
   std::string uniqueName(const std::string& host) {

@@ -12,15 +12,13 @@ namespace nvbw::summary {
 
 namespace {
 
-FleetColumn columnOf(const ReportEntry& e, const std::string& key, const std::string& testcase,
-                     bool latency) {
-  return {key, testcase.empty() ? key : testcase, latency ? "ns" : "GB/s",
-          e.description.value_or("")};
+FleetColumn columnOf(const std::string& key, const std::string& testcase, bool latency) {
+  return {key, testcase.empty() ? key : testcase, latency ? "ns" : "GB/s"};
 }
 
 // An entry without a matrix to summarize (not passed, or passed without one).
 EntryDigest statusDigest(const ReportEntry& e) {
-  EntryDigest d{columnOf(e, e.name, e.testcase.value_or(""), e.unit == Unit::Nanoseconds), {}};
+  EntryDigest d{columnOf(e.name, e.testcase.value_or(""), e.unit == Unit::Nanoseconds), {}};
   d.cell.entryStatus = statusName(e.status);
   if (e.status == Status::Passed) {
     d.cell.status = FleetStatus::Passed;
@@ -60,8 +58,7 @@ EntryDigest matrixDigest(const MatrixView& m) {
   const ReportEntry& e = m.entry();
   // The three matrices of upstream's stacked entries are of the entry's testcase.
   EntryDigest d{
-      columnOf(e, m.key(), m.part().wholeEntry ? e.testcase.value_or("") : e.name, m.latency()),
-      {}};
+      columnOf(m.key(), m.part().wholeEntry ? e.testcase.value_or("") : e.name, m.latency()), {}};
   const bool latency = m.latency();
   FleetCell& cell = d.cell;
   cell.status = FleetStatus::Passed;
