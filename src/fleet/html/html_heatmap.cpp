@@ -269,12 +269,12 @@ std::string cellMarkup(const ReportEntry& entry, const HeatmapCell& cell, const 
   const double centre = x + kCellWidth / 2;
   if (!cell.value) {
     inner += cellText("N/A", centre, y + 27, "#333333", 13, "cell-value na");
-  } else if (cell.percent) {
-    inner += cellText(fixed(*cell.value, 2), centre, y + 20, textColourOn(fill), 13, "cell-value");
-    inner += cellText(fixed(*cell.percent, 1) + "%", centre, y + 35, textColourOn(fill), 10,
-                      "cell-percent");
-  } else {
-    inner += cellText(fixed(*cell.value, 2), centre, y + 27, textColourOn(fill), 13, "cell-value");
+  } else {  // the value, above its percent of peak when it has one
+    const std::string ink = textColourOn(fill);
+    inner += cellText(fixed(*cell.value, 2), centre, y + (cell.percent ? 20 : 27), ink, 13,
+                      "cell-value");
+    if (cell.percent)
+      inner += cellText(fixed(*cell.percent, 1) + "%", centre, y + 35, ink, 10, "cell-percent");
   }
   return element("g", cellAttributes(cell),
                  inner + verdictMarker(cell, x, y) + failureMarks(cell, x, y));

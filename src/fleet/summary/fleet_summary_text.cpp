@@ -122,18 +122,18 @@ std::string judgedValue(const char* what, double value, double median, double ba
          fixed(band, 1) + "%)";
 }
 
-// One line per flagged testcase of a node: the worst cell, the SUM, or both.
-std::string flagLine(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st) {
-  std::string line = "    " + escaped(column.key, 120) + ": ";
+// What flagged a testcase of a node: the worst cell, the SUM, or both.
+std::string flagText(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st) {
+  std::string text;
   if (cell.worstFlagged) {
-    line += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
-    if (!cell.worstCell.empty()) line += " at " + escaped(cell.worstCell, 40);
-    if (cell.worstPercentOfPeak) line += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
+    text += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
+    if (!cell.worstCell.empty()) text += " at " + escaped(cell.worstCell, 40);
+    if (cell.worstPercentOfPeak) text += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
   }
   if (cell.sumFlagged)
-    line += std::string(cell.worstFlagged ? "; " : "") +
+    text += std::string(cell.worstFlagged ? "; " : "") +
             judgedValue("SUM", cell.sum, st.sumMedian, st.sumBandPercent, column);
-  return line + "\n";
+  return text;
 }
 
 std::string nodeTitle(const FleetSummary& s, const FleetNode& n) {
@@ -151,16 +151,14 @@ std::string flaggedSection(const FleetSummary& s) {
     const FleetGroup& group = s.groups.at(n.group);
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetCell& cell = n.cells[c];
+      const std::string lead = "    " + escaped(s.columns[c].key, 120) + ": ";
       if (cell.status == FleetStatus::Failed) {
-        out += "    " + escaped(s.columns[c].key, 120) + ": failed (" +
-               escaped(cell.entryStatus, 16) + ")" +
+        out += lead + "failed (" + escaped(cell.entryStatus, 16) + ")" +
                (cell.message.empty() ? "" : ": " + escaped(cell.message, 200)) + "\n";
         continue;
       }
-      if (cell.flagged()) out += flagLine(s.columns[c], cell, group.columns[c]);
-      if (cell.verdicts.failed())
-        out += "    " + escaped(s.columns[c].key, 120) + ": " + reportVerdictsText(cell.verdicts) +
-               "\n";
+      if (cell.flagged()) out += lead + flagText(s.columns[c], cell, group.columns[c]) + "\n";
+      if (cell.verdicts.failed()) out += lead + reportVerdictsText(cell.verdicts) + "\n";
     }
   }
   return out;
