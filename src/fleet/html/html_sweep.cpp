@@ -18,6 +18,7 @@ namespace {
 
 constexpr double kWidth = 560, kHeight = 300;
 constexpr double kLeft = 70, kRight = 20, kTop = 24, kBottom = 48;
+constexpr double kPlotWidth = kWidth - kLeft - kRight, kPlotHeight = kHeight - kTop - kBottom;
 constexpr const char* kMarkColour = "#d35400";
 
 struct Point {
@@ -28,14 +29,10 @@ struct Point {
 struct Axes {
   double logMin = 0, logMax = 0, yMax = 1, yStep = 0.2;
   double x(double size) const {
-    const double plot = kWidth - kLeft - kRight;
-    if (logMax <= logMin) return kLeft + plot / 2;
-    return kLeft + (std::log2(size) - logMin) / (logMax - logMin) * plot;
+    if (logMax <= logMin) return kLeft + kPlotWidth / 2;
+    return kLeft + (std::log2(size) - logMin) / (logMax - logMin) * kPlotWidth;
   }
-  double y(double value) const {
-    const double plot = kHeight - kTop - kBottom;
-    return kTop + plot - value / yMax * plot;
-  }
+  double y(double value) const { return kTop + kPlotHeight - value / yMax * kPlotHeight; }
 };
 
 // Positive sizes only: a log axis has no place for the others.
@@ -126,11 +123,10 @@ std::string xTicks(const Axes& a, const std::vector<Point>& points) {
 }
 
 std::string axisTitles(const std::string& unit) {
-  return label("buffer size (MiB, log2 scale)", kLeft + (kWidth - kLeft - kRight) / 2, kHeight - 10,
-               "middle") +
-         label("SUM (" + unit + ")", 14, kTop + (kHeight - kTop - kBottom) / 2, "middle",
-               attr("transform",
-                    "rotate(-90 14 " + number(kTop + (kHeight - kTop - kBottom) / 2) + ")"));
+  const double middle = kTop + kPlotHeight / 2;
+  return label("buffer size (MiB, log2 scale)", kLeft + kPlotWidth / 2, kHeight - 10, "middle") +
+         label("SUM (" + unit + ")", 14, middle, "middle",
+               attr("transform", "rotate(-90 14 " + number(middle) + ")"));
 }
 
 // Lines join neighbouring sizes that both have a SUM; a size without one breaks the line.
@@ -186,8 +182,8 @@ std::string sweepChart(const std::vector<Point>& points, const SweepSeriesRecord
   const Axes a = axesFor(points);
   const std::string unit = shown(series.unitText);
   std::string inner = emptyElement("rect", attr("x", number(kLeft)) + attr("y", number(kTop)) +
-                                               attr("width", number(kWidth - kLeft - kRight)) +
-                                               attr("height", number(kHeight - kTop - kBottom)) +
+                                               attr("width", number(kPlotWidth)) +
+                                               attr("height", number(kPlotHeight)) +
                                                attr("fill", "#fafafa") + attr("stroke", "#999999"));
   inner += yGrid(a) + xTicks(a, points) + axisTitles(unit) + dataLines(a, points, unit) +
            ninetyPercentMark(a, series, points);
