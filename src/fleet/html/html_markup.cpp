@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 #include "core/escape.h"
 #include "model/report_writer.h"
@@ -23,20 +24,11 @@ bool allowedInXml(char32_t cp) {
 }
 
 const char* entityFor(char c) {
-  switch (c) {
-  case '&':
-    return "&amp;";
-  case '<':
-    return "&lt;";
-  case '>':
-    return "&gt;";
-  case '"':
-    return "&quot;";
-  case '\'':
-    return "&#39;";
-  default:
-    return nullptr;
-  }
+  static const std::pair<char, const char*> entities[] = {
+      {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}};
+  for (const auto& [character, entity] : entities)
+    if (c == character) return entity;
+  return nullptr;
 }
 
 }  // namespace
