@@ -16,23 +16,11 @@ void qualifyKeys(std::vector<MatrixResult>& matrices, const std::string& testcas
     if (m.spec.key.empty() || m.spec.key.front() == '_') m.spec.key = testcaseKey + m.spec.key;
 }
 
-TestcaseResult unresolved(const Selection& sel) {
-  return {sel.token,
-          Status::Error,
-          sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error,
-          {},
-          {}};
-}
-
 // Each matrix of a plan's result is the plan's matrix of the same index.
 void attachLinks(std::vector<MatrixResult>& matrices, const Plan& plan, const Topology& topo) {
   std::vector<std::vector<CellLink>> links = cellLinks(plan, topo);
   for (std::size_t i = 0; i < matrices.size() && i < links.size(); ++i)
     matrices[i].links = std::move(links[i]);
-}
-
-PlanContext planContext(const LoopRequest& request) {
-  return PlanContext{request.topology, request.bufferBytes, request.pairs, request.schedule};
 }
 
 // A testcase's plan for this run, built once: its waiver check and its measurement take it. An
@@ -45,35 +33,26 @@ struct BuiltPlan {
 BuiltPlan buildPlan(const TestcaseDef& def, const LoopRequest& request) {
   BuiltPlan built;
   try {
-    built.plan = def.plan(planContext(request));
+    built.plan = def.plan(
+        PlanContext{request.topology, request.bufferBytes, request.pairs, request.schedule});
   } catch (...) {
     built.error = std::current_exception();
   }
   return built;
 }
 
-// The reason `def` cannot run here, if any: its own waiver, else host memory its plan needs but
-// the run cannot have.
-std::optional<std::string> localWaiver(const TestcaseDef& def, const LoopRequest& request,
-                                       const BuiltPlan& built) {
-  if (std::optional<std::string> reason = waiveReasonFor(def, request.topology)) return reason;
-  if (request.hostMemoryProblem && built.plan && usesHostMemory(*built.plan))
-    return request.hostMemoryProblem;
-  return std::nullopt;
-}
-
 // Runs one testcase's plan and says how it ended here.
-Outcome measure(const TestcaseDef& def, const BuiltPlan& built, const LoopRequest& request,
-                PlanExecutor& planRunner, const LoopControl& control, TestcaseResult& result) {
+Outcome measure(const TestcaseDef& def, const BuiltPlan& built, const Topology& topology,
+                PlanExecutor& planRunner, const ProgressSink& progress, TestcaseResult& result) {
   try {
     if (built.error) std::rethrow_exception(built.error);
     const Plan& plan = *built.plan;
-    PlanResult measured = planRunner.run(plan, control.progress);
+    PlanResult measured = planRunner.run(plan, progress);
     result.matrices = std::move(measured.matrices);
     result.measurements = std::move(measured.measurements);
     result.schedule = plan.schedule;
     result.rounds = plan.rounds.size();
-    attachLinks(result.matrices, plan, request.topology);
+    attachLinks(result.matrices, plan, topology);
     qualifyKeys(result.matrices, def.key);
     return {};
   } catch (const Interrupted& e) {
@@ -89,13 +68,15 @@ Outcome measure(const TestcaseDef& def, const BuiltPlan& built, const LoopReques
   }
 }
 
-// Whether `def` is waived: rank 0 decides (its GPUs measure the single-process testcases; the
+// The reason `def` cannot run here, if any: its own waiver, else host memory its plan needs but
+// the run cannot have. Rank 0 decides (its GPUs measure the single-process testcases; the
 // multi-process facts are the same on every rank), so that every rank takes the same path.
 std::optional<std::string> waiver(const TestcaseDef& def, const LoopRequest& request,
                                   const BuiltPlan& built, Communicator& comm) {
-  const std::optional<std::string> mine = localWaiver(def, request, built);
-  std::string decision = mine ? "W" + *mine : "-";
-  decision = fromRankZero(comm, decision);
+  std::optional<std::string> mine = waiveReasonFor(def, request.topology);
+  if (!mine && request.hostMemoryProblem && built.plan && usesHostMemory(*built.plan))
+    mine = request.hostMemoryProblem;
+  const std::string decision = fromRankZero(comm, mine ? "W" + *mine : "-");
   if (decision == "-") return std::nullopt;
   return decision.substr(1);
 }
@@ -114,9 +95,33 @@ class TestcaseLoop {
   TestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
                const LoopControl& control, Communicator& comm)
       : request_(request), planRunner_(planRunner), output_(output), control_(control),
-        comm_(comm) {
-    const std::size_t sizes = std::max<std::size_t>(1, request.sweepSizesMiB.size());
-    total_ = request.selection.size() * sizes;
+        comm_(comm) {}
+
+  // Runs every selected testcase, or stops early.
+  void run() {
+    for (const Selection& sel : request_.selection) {
+      if (stopRequested()) break;
+      ++summary.finished;
+      const TestcaseDef* def = resolved(sel);
+      // Built where the testcase is not waived on the topology alone (a plan of a testcase that
+      // cannot run here need not be buildable).
+      const BuiltPlan built =
+          def && !waiveReasonFor(*def, request_.topology) ? buildPlan(*def, request_) : BuiltPlan{};
+      if (!def || waived(*def, built)) {
+        started_ += runsPerTestcase();
+        continue;
+      }
+      const bool goOn =
+          request_.sweepSizesMiB.empty() ? runOne(*def, built, std::nullopt) : sweepOne(*def);
+      if (!goOn) break;
+    }
+  }
+
+  LoopSummary summary;
+
+ private:
+  std::size_t runsPerTestcase() const {
+    return std::max<std::size_t>(1, request_.sweepSizesMiB.size());
   }
 
   // Every process stops before the same testcase; one that can no longer reach the others
@@ -135,23 +140,54 @@ class TestcaseLoop {
     return summary.processesLost.has_value();
   }
 
-  // Runs `def` at `bytes` (its plan `built` for that size) and reports it; false when the run
-  // must stop after it.
-  bool runOne(const TestcaseDef& def, const BuiltPlan& built, std::size_t bytes,
-              std::optional<std::uint64_t> sweepMiB, TestcaseResult& result);
+  // The selection entry's testcase, or nullptr after reporting it unresolved.
+  const TestcaseDef* resolved(const Selection& sel) {
+    if (sel.index && *sel.index < request_.registry.size()) return &request_.registry[*sel.index];
+    ++summary.errors;
+    const std::string why = sel.error.empty() ? "Testcase " + sel.token + " not found!" : sel.error;
+    output_.testcaseFinished({sel.token, Status::Error, why, {}, {}});
+    return nullptr;
+  }
 
-  void skip(std::size_t runs) { started_ += runs; }
-  LoopSummary summary;
+  bool waived(const TestcaseDef& def, const BuiltPlan& built) {
+    const std::optional<std::string> reason = waiver(def, request_, built, comm_);
+    if (!reason) return false;
+    ++summary.waived;
+    output_.testcaseFinished({def.key, Status::Waived, *reason, {}, {}});
+    return true;
+  }
 
- private:
+  // Every size of the sweep for one testcase, then its table.
+  bool sweepOne(const TestcaseDef& def) {
+    bool goOn = true;
+    for (std::uint64_t size : request_.sweepSizesMiB) {
+      if (stopRequested()) {
+        goOn = false;
+        break;
+      }
+      LoopRequest sized = request_;
+      sized.bufferBytes = static_cast<std::size_t>(size) * 1048576u;
+      goOn = runOne(def, buildPlan(def, sized), size);
+      if (!goOn) break;
+    }
+    output_.sweepFinished(def.key, request_.sweepSizesMiB);
+    return goOn;
+  }
+
+  // Runs `def` (its plan `built` for the size) and reports it; false when the run must stop
+  // after it.
+  bool runOne(const TestcaseDef& def, const BuiltPlan& built,
+              std::optional<std::uint64_t> sweepMiB);
+
   ProgressSink progressFor(const std::string& label) {
     if (!control_.progress) return {};
     const std::size_t index = started_;
-    return [this, label, index](const ProgressEvent& e) {
+    const std::size_t total = request_.selection.size() * runsPerTestcase();
+    return [this, label, index, total](const ProgressEvent& e) {
       ProgressEvent full = e;
       full.testcase = label;
       full.testcaseIndex = index;
-      full.testcases = total_;
+      full.testcases = total;
       control_.progress(full);
     };
   }
@@ -161,26 +197,23 @@ class TestcaseLoop {
   Output& output_;
   const LoopControl& control_;
   Communicator& comm_;
-  std::size_t total_ = 0;
   std::size_t started_ = 0;
 };
 
-bool TestcaseLoop::runOne(const TestcaseDef& def, const BuiltPlan& built, std::size_t bytes,
-                          std::optional<std::uint64_t> sweepMiB, TestcaseResult& result) {
+bool TestcaseLoop::runOne(const TestcaseDef& def, const BuiltPlan& built,
+                          std::optional<std::uint64_t> sweepMiB) {
   const std::string label =
       def.key + (sweepMiB ? " at " + std::to_string(*sweepMiB) + " MiB" : std::string());
   const ProgressSink progress = progressFor(label);
   ++started_;
   if (progress) progress({});
-  LoopRequest sized = request_;
-  sized.bufferBytes = bytes;
+  TestcaseResult result;
   result.name = def.key;
   result.sweepSizeMiB = sweepMiB;
   output_.testcaseStarted(def.key);
-  const LoopControl control{control_.comm, control_.stopRequested, progress};
   // Every process reports the same outcome: one place where a multi-process run agrees.
   const Outcome outcome =
-      agreeOnOutcome(comm_, measure(def, built, sized, planRunner_, control, result));
+      agreeOnOutcome(comm_, measure(def, built, request_.topology, planRunner_, progress, result));
   if (outcome.error) {
     result.status = Status::Error;
     result.message = *outcome.error;
@@ -197,73 +230,13 @@ bool TestcaseLoop::runOne(const TestcaseDef& def, const BuiltPlan& built, std::s
   return !outcome.signal && !lost;
 }
 
-// The selection entry's testcase, or nullptr after reporting it unresolved.
-const TestcaseDef* resolved(const Selection& sel, const LoopRequest& request, TestcaseLoop& loop,
-                            Output& output) {
-  if (sel.index && *sel.index < request.registry.size()) return &request.registry[*sel.index];
-  ++loop.summary.errors;
-  output.testcaseFinished(unresolved(sel));
-  return nullptr;
-}
-
-bool waived(const TestcaseDef& def, const BuiltPlan& built, const LoopRequest& request,
-            Communicator& comm, TestcaseLoop& loop, Output& output) {
-  const std::optional<std::string> reason = waiver(def, request, built, comm);
-  if (!reason) return false;
-  TestcaseResult result;
-  result.name = def.key;
-  result.status = Status::Waived;
-  result.message = *reason;
-  ++loop.summary.waived;
-  output.testcaseFinished(result);
-  return true;
-}
-
-// Every size of the sweep for one testcase, then its table.
-bool sweepOne(const TestcaseDef& def, const LoopRequest& request, TestcaseLoop& loop,
-              Output& output) {
-  bool goOn = true;
-  for (std::uint64_t size : request.sweepSizesMiB) {
-    if (loop.stopRequested()) {
-      goOn = false;
-      break;
-    }
-    TestcaseResult result;
-    LoopRequest sized = request;
-    sized.bufferBytes = static_cast<std::size_t>(size) * 1048576u;
-    goOn = loop.runOne(def, buildPlan(def, sized), sized.bufferBytes, size, result);
-    if (!goOn) break;
-  }
-  output.sweepFinished(def.key, request.sweepSizesMiB);
-  return goOn;
-}
-
 }  // namespace
 
 LoopSummary runTestcaseLoop(const LoopRequest& request, PlanExecutor& planRunner, Output& output,
                             const LoopControl& control) {
   SingleProcess alone;
-  Communicator& comm = control.comm ? *control.comm : alone;
-  TestcaseLoop loop(request, planRunner, output, control, comm);
-  const std::size_t runsPerTestcase = std::max<std::size_t>(1, request.sweepSizesMiB.size());
-  for (const Selection& sel : request.selection) {
-    if (loop.stopRequested()) break;
-    ++loop.summary.finished;
-    const TestcaseDef* def = resolved(sel, request, loop, output);
-    // Built where the testcase is not waived on the topology alone (a plan of a testcase that
-    // cannot run here need not be buildable).
-    const BuiltPlan built =
-        def && !waiveReasonFor(*def, request.topology) ? buildPlan(*def, request) : BuiltPlan{};
-    if (!def || waived(*def, built, request, comm, loop, output)) {
-      loop.skip(runsPerTestcase);
-      continue;
-    }
-    TestcaseResult result;
-    const bool goOn = request.sweepSizesMiB.empty()
-                          ? loop.runOne(*def, built, request.bufferBytes, std::nullopt, result)
-                          : sweepOne(*def, request, loop, output);
-    if (!goOn) break;
-  }
+  TestcaseLoop loop(request, planRunner, output, control, control.comm ? *control.comm : alone);
+  loop.run();
   return loop.summary;
 }
 
