@@ -2,6 +2,8 @@
 #include "app/selection.h"
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 
 #include "core/text.h"
 
@@ -15,36 +17,21 @@ struct ParsedToken {
   std::size_t index = 0;
 };
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
 // Upstream decides with strtol: a token that is entirely a decimal integer is an index. We keep
 // that (leading sign and surrounding blanks included) but compute the range ourselves, so huge
 // numbers are out of range instead of saturating, and "" is not index 0.
 ParsedToken classify(const std::string& token, std::size_t keyCount) {
-  std::size_t begin = 0;
-  std::size_t end = token.size();
-  while (begin < end && isSpace(token[begin])) ++begin;
-  while (end > begin && isSpace(token[end - 1])) --end;
-  bool negative = false;
-  if (begin < end && (token[begin] == '+' || token[begin] == '-')) {
-    negative = token[begin] == '-';
-    ++begin;
-  }
-  if (begin == end) return {};
+  constexpr const char* kBlanks = " \t\n\v\f\r";
+  const std::size_t first = token.find_first_not_of(kBlanks);
+  if (first == std::string::npos) return {};
+  std::string_view digits(token.data() + first, token.find_last_not_of(kBlanks) - first + 1);
+  const bool negative = digits.front() == '-';
+  if (negative || digits.front() == '+') digits.remove_prefix(1);
+  if (!allDigits(digits)) return {};
   std::size_t value = 0;
-  bool overflow = false;
-  for (std::size_t i = begin; i < end; ++i) {
-    const char c = token[i];
-    if (c < '0' || c > '9') return {};
-    // Anything at or beyond keyCount is out of range, so stop growing once we pass it.
-    if (!overflow) {
-      value = value * 10 + static_cast<std::size_t>(c - '0');
-      overflow = value >= keyCount;
-    }
-  }
-  if (overflow || (negative && value != 0)) return {TokenKind::OutOfRange, 0};
+  if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc() ||
+      value >= keyCount || (negative && value != 0))
+    return {TokenKind::OutOfRange, 0};
   return {TokenKind::Index, value};
 }
 
