@@ -79,8 +79,9 @@ SplitArguments splitArguments(const std::vector<std::string>& args) {
 }
 
 // One description serves parsing and --help, so the help can never list an option the parser
-// does not know. Numeric options are taken as strings and converted by parseWholeNumber.
-po::options_description describeOptions() {
+// does not know. Parsing stores the values in `into`, but for the numbers, which are taken as
+// strings and converted by parseWholeNumber.
+po::options_description describeOptions(Options& into) {
   const Options defaults;
   // Boost appends the colon: the caption prints as "nvbandwidth CLI:".
   // The option column stays as wide as v0.8's (33 characters: line length 80 minus 47), so that
@@ -94,25 +95,29 @@ po::options_description describeOptions() {
      po::value<std::string>()->default_value(std::to_string(defaults.bufferSizeMiB)),
      "Memcpy buffer size in MiB")
     ("list,l", "List available testcases")
-    ("testcase,t", po::value<std::vector<std::string>>()->multitoken(),
+    ("testcase,t", po::value(&into.testcases)->multitoken(),
      "Testcase(s) to run (by name or index)")
-    ("testcasePrefixes,p", po::value<std::vector<std::string>>()->multitoken(),
+    ("testcasePrefixes,p", po::value(&into.testcasePrefixes)->multitoken(),
      "Testcase(s) to run (by prefix)")
-    ("verbose,v", po::bool_switch(), "Verbose output")
-    ("skipVerification,s", po::bool_switch(), "Skips data verification after copy")
-    ("disableAffinity,d", po::bool_switch(), "Disable automatic CPU affinity control")
+    ("verbose,v", po::bool_switch(&into.verbose), "Verbose output")
+    ("skipVerification,s", po::bool_switch(&into.skipVerification),
+     "Skips data verification after copy")
+    ("disableAffinity,d", po::bool_switch(&into.disableAffinity),
+     "Disable automatic CPU affinity control")
     ("testSamples,i",
      po::value<std::string>()->default_value(std::to_string(defaults.testSamples)),
      "Iterations of the benchmark")
-    ("useMean,m", po::bool_switch(), "Use mean instead of median for results")
-    ("json,j", po::bool_switch(), "Print output in json format instead of plain text.")
+    ("useMean,m", po::bool_switch(&into.useMean), "Use mean instead of median for results")
+    ("json,j", po::bool_switch(&into.json), "Print output in json format instead of plain text.")
     ("loopCount", po::value<std::string>()->default_value(std::to_string(defaults.loopCount)),
      "Iterations of memcpy to be performed within a test sample")
-    ("perfFormatter", po::bool_switch(), "Use perf formatter prefix (&&&& PERF) in output")
+    ("perfFormatter", po::bool_switch(&into.perfFormatter),
+     "Use perf formatter prefix (&&&& PERF) in output")
     ("version", "Print the version and exit")
-    ("pair", po::value<std::vector<std::string>>()->multitoken(),
+    ("pair", po::value(&into.pair)->multitoken(),
      "Run the device-to-device testcases on one GPU pair only: two GPU indices or UUIDs")
-    ("useHugePages,H", po::bool_switch(), "Allocate pinned host buffers from huge pages")
+    ("useHugePages,H", po::bool_switch(&into.useHugePages),
+     "Allocate pinned host buffers from huge pages")
     ("targetNumPairs,P", po::value<std::string>()->default_value("-1"),
      "Device-to-device GPU pairs to sample (-1: all pairs); every GPU is covered first")
     ("format,F", po::value<std::string>(),
@@ -120,42 +125,55 @@ po::options_description describeOptions() {
     ("compat", po::value<std::string>(),
      "Upstream interface: v0.8 (default) or v0.10 (its indices, listing and text lines); "
      "also NVBANDWIDTH_COMPAT")
-    ("compare", po::value<std::vector<std::string>>()->multitoken(),
+    ("compare", po::value(&into.compare)->multitoken(),
      "Compare saved -j reports (BASELINE... CURRENT; a baseline may be a directory) without a "
      "GPU; exit 3 if slower or unstable")
-    ("baseline", po::value<std::vector<std::string>>()->multitoken(),
+    ("baseline", po::value(&into.baseline)->multitoken(),
      "Compare this run with saved -j reports (files or directories: their median); exit 3 if "
      "any cell is slower or unstable")
     ("tolerance", po::value<std::string>()->default_value("5"),
      "Percent every cell may move before it is judged (the baseline's spread may widen it)")
-    ("sweep", po::value<std::string>(),
+    ("sweep", po::value(&into.sweep),
      "Run each testcase at buffer sizes MIN:MAX[:FACTOR] MiB (factor 2 by default)")
-    ("no-progress", po::bool_switch(), "No progress line on stderr (shown on terminals only)")
-    ("html", po::value<std::string>(), "Also write the report as a self-contained HTML file")
-    ("from", po::value<std::string>(),
+    ("no-progress", po::bool_switch(&into.noProgress),
+     "No progress line on stderr (shown on terminals only)")
+    ("html", po::value(&into.html), "Also write the report as a self-contained HTML file")
+    ("from", po::value(&into.from),
      "With --html, --metrics, --output, --expect or --min-percent-of-peak: render or judge this "
      "saved -j report, run nothing")
     ("confirm", po::value<std::string>()->default_value("2"),
      "With --baseline: measure a testcase with a slower or unstable cell N more times (0 to 10) "
      "before judging it")
-    ("expect", po::value<std::string>(),
+    ("expect", po::value(&into.expect),
      "Check the report against floors (GB/s) and ceilings (ns) in FILE; exit 3 if a cell is "
      "below")
     ("min-percent-of-peak", po::value<std::string>(),
      "Check that every bandwidth cell reaches P% of its link's peak; exit 3 if one is below")
-    ("summarize", po::value<std::vector<std::string>>()->multitoken()->zero_tokens(),
+    ("summarize", po::value(&into.summarize)->multitoken()->zero_tokens(),
      "Summarize many nodes' saved -j reports (files or directories) without a GPU; exit 3 if a "
      "node is flagged")
-    ("metrics", po::value<std::string>(),
+    ("metrics", po::value(&into.metrics),
      "Also write the report as Prometheus metrics (node_exporter's textfile collector)")
-    ("output", po::value<std::string>(),
+    ("output", po::value(&into.output),
      "Also write the report to FILE (.json: JSON, .html: HTML, else as printed); %h host, %r "
      "rank, %j job id, %% a %")
-    ("schedule", po::value<std::string>(),
+    ("schedule", po::value(&into.schedule),
      "Device-to-device GPU pairs: pairs (one pair at a time, the default), rounds (disjoint pairs "
      "at once where no two pairs share a link; elsewhere pairs) or force-rounds");
   // clang-format on
   return desc;
+}
+
+// "-b/--bufferSize", "--html": an option as -h shows it, by its long name.
+std::string optionSpelling(const std::string& name) {
+  Options unused;
+  const po::options_description desc = describeOptions(unused);
+  const po::option_description* option = desc.find_nothrow(name, false);
+  if (name.empty() || !option) return "the argument " + quotedArgument(name);
+  const std::string shortest =
+      option->canonical_display_name(po::command_line_style::allow_dash_for_short);
+  if (shortest.size() == 2 && shortest[0] == '-') return shortest + "/--" + name;
+  return "--" + name;
 }
 
 // "invalid value 'TEXT' for --OPTION: WHY".
@@ -235,24 +253,11 @@ double parsePercent(const std::string& text, const std::string& option) {
   return std::stod(text);
 }
 
-// An option's value; an empty value (`--baseline ""`, an unset shell variable) is a usage error,
-// never taken for the option not given.
-std::string stringOption(const po::variables_map& vm, const char* name) {
-  if (!vm.count(name)) return std::string();
-  const std::string& value = vm[name].as<std::string>();
-  if (value.empty())
+// An empty value (`--baseline ""`, an unset shell variable) is a usage error, never taken for the
+// option not given.
+void refuseEmptyValue(const po::variables_map& vm, const char* name) {
+  if (vm.count(name) && vm[name].as<std::string>().empty())
     throw UsageError(std::string("--") + name + " needs a value, not an empty one");
-  return value;
-}
-
-void readVerdictOptions(const po::variables_map& vm, Options& options) {
-  options.confirmRuns = parseWholeNumber<unsigned>(vm["confirm"].as<std::string>(), "confirm",
-                                                   "a whole number of runs");
-  options.confirmGiven = !vm["confirm"].defaulted();
-  options.expect = stringOption(vm, "expect");
-  if (vm.count("min-percent-of-peak"))
-    options.minPercentOfPeak =
-        parsePercent(vm["min-percent-of-peak"].as<std::string>(), "min-percent-of-peak");
 }
 
 // What --confirm and the expectations can be used with.
@@ -260,7 +265,7 @@ void validateVerdictOptions(const Options& o) {
   if (o.confirmRuns > kMaxConfirmRuns)
     throw invalidValue(std::to_string(o.confirmRuns), "confirm",
                        "at most " + std::to_string(kMaxConfirmRuns) + " runs");
-  if (o.confirmGiven && o.baseline.empty())
+  if (o.isGiven("confirm") && o.baseline.empty())
     throw UsageError("--confirm measures again the cells slower or unstable against --baseline: "
                      "it needs --baseline FILE");
   if (o.minPercentOfPeak && (*o.minPercentOfPeak <= 0.0 || *o.minPercentOfPeak > 100.0))
@@ -268,11 +273,21 @@ void validateVerdictOptions(const Options& o) {
                      "at most 100");
 }
 
-// --summarize's reports: its values, then the arguments after `--` (which may start with '-').
-void readFleetOutputOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
-                            Options& options) {
+// The fleet options' values (--summarize's reports: its values, then the arguments after `--`,
+// which may start with '-').
+void readFleetOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
+                      Options& options) {
+  refuseEmptyNames(options.compare, "--compare needs report files, not an empty name");
+  refuseEmptyNames(options.baseline, "--baseline needs a value, not an empty one");
+  options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
+  for (const char* name : {"sweep", "html", "from"}) refuseEmptyValue(vm, name);
+  options.confirmRuns = parseWholeNumber<unsigned>(vm["confirm"].as<std::string>(), "confirm",
+                                                   "a whole number of runs");
+  refuseEmptyValue(vm, "expect");
+  if (vm.count("min-percent-of-peak"))
+    options.minPercentOfPeak =
+        parsePercent(vm["min-percent-of-peak"].as<std::string>(), "min-percent-of-peak");
   if (vm.count("summarize")) {
-    options.summarize = vm["summarize"].as<std::vector<std::string>>();
     options.summarize.insert(options.summarize.end(), operands.begin(), operands.end());
     if (options.summarize.empty())
       throw UsageError("--summarize needs report files or folders (after it, or after --)");
@@ -280,25 +295,8 @@ void readFleetOutputOptions(const po::variables_map& vm, const std::vector<std::
     throw UsageError("unexpected argument " + quotedArgument(operands.front()));
   }
   refuseEmptyNames(options.summarize, "--summarize needs report files, not an empty name");
-  options.metrics = stringOption(vm, "metrics");
-  options.output = stringOption(vm, "output");
+  for (const char* name : {"metrics", "output"}) refuseEmptyValue(vm, name);
   if (!options.output.empty()) checkOutputPattern(options.output);
-}
-
-void readFleetOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
-                      Options& options) {
-  if (vm.count("compare")) options.compare = vm["compare"].as<std::vector<std::string>>();
-  refuseEmptyNames(options.compare, "--compare needs report files, not an empty name");
-  if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::vector<std::string>>();
-  refuseEmptyNames(options.baseline, "--baseline needs a value, not an empty one");
-  options.tolerancePercent = parsePercent(vm["tolerance"].as<std::string>(), "tolerance");
-  options.sweep = stringOption(vm, "sweep");
-  options.noProgress = vm["no-progress"].as<bool>();
-  options.html = stringOption(vm, "html");
-  options.from = stringOption(vm, "from");
-  options.bufferSizeGiven = !vm["bufferSize"].defaulted();
-  readVerdictOptions(vm, options);
-  readFleetOutputOptions(vm, operands, options);
 }
 
 // --summarize reads saved reports only; what else it takes is how to show them.
@@ -321,32 +319,22 @@ std::string readingCommand(const Options& o) {
 
 // The options that shape what a run measures: a command that reads saved reports has nothing
 // they could change, so they would be accepted and ignored.
-const std::pair<const char*, const char*> kRunOptions[] = {
-    {"bufferSize", "-b/--bufferSize"},
-    {"testSamples", "-i/--testSamples"},
-    {"useMean", "-m/--useMean"},
-    {"skipVerification", "-s/--skipVerification"},
-    {"disableAffinity", "-d/--disableAffinity"},
-    {"verbose", "-v/--verbose"},
-    {"loopCount", "--loopCount"},
-    {"perfFormatter", "--perfFormatter"},
-    {"useHugePages", "-H/--useHugePages"},
-    {"targetNumPairs", "-P/--targetNumPairs"},
-    {"pair", "--pair"},
-    {"schedule", "--schedule"},
-};
+const char* const kRunOptions[] = {
+    "bufferSize",      "testSamples",    "useMean",   "skipVerification",
+    "disableAffinity", "verbose",        "loopCount", "perfFormatter",
+    "useHugePages",    "targetNumPairs", "pair",      "schedule"};
 
 // No option is accepted and then ignored: each one given must be one the command uses.
 void validateHonouredOptions(const Options& o) {
   const std::string command = readingCommand(o);
   if (!command.empty())
-    for (const auto& [name, spelling] : kRunOptions)
+    for (const char* name : kRunOptions)
       if (o.isGiven(name))
-        throw UsageError(std::string(spelling) + " shapes what a run measures: " + command +
+        throw UsageError(optionSpelling(name) + " shapes what a run measures: " + command +
                          " reads saved reports, so it cannot be used with it");
   if ((command == "--compare" || command == "--from") &&
       (!o.testcases.empty() || !o.testcasePrefixes.empty()))
-    throw UsageError(std::string(o.testcases.empty() ? "-p/--testcasePrefixes" : "-t/--testcase") +
+    throw UsageError(optionSpelling(o.testcases.empty() ? "testcasePrefixes" : "testcase") +
                      " selects what a run measures or a summary shows: " + command +
                      " takes every testcase of its reports, so it cannot be used with it");
   if (o.isGiven("tolerance") && command != "--compare" && o.baseline.empty())
@@ -366,7 +354,7 @@ void validateFleetOptions(const Options& o) {
                      "--sweep or --from");
   if (!o.from.empty() && (!o.baseline.empty() || !o.sweep.empty()))
     throw UsageError("--from renders a saved report: it cannot be used with --baseline or --sweep");
-  if (!o.sweep.empty() && o.bufferSizeGiven)
+  if (!o.sweep.empty() && o.isGiven("bufferSize"))
     throw UsageError("--sweep sets the buffer sizes: it cannot be used with -b/--bufferSize");
   if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
   validateVerdictOptions(o);
@@ -419,7 +407,8 @@ std::string describeBoostError(const po::error& error) {
 
 Options parseOptions(const std::vector<std::string>& args,
                      const std::optional<std::string>& compatVariable) {
-  const po::options_description desc = describeOptions();
+  Options options;
+  const po::options_description desc = describeOptions(options);
   po::variables_map vm;
   const SplitArguments split = splitArguments(args);
   try {
@@ -439,48 +428,25 @@ Options parseOptions(const std::vector<std::string>& args,
     throw UsageError(describeBoostError(error));
   }
 
-  Options options;
   for (const auto& [name, value] : vm)
     if (!value.defaulted()) options.given.insert(name);
   options.help = vm.count("help") > 0;
   options.list = vm.count("list") > 0;
+  options.version = vm.count("version") > 0;
   options.bufferSizeMiB = parseWholeNumber<std::uint64_t>(vm["bufferSize"].as<std::string>(),
                                                           "bufferSize", "a whole number of MiB");
-  if (vm.count("testcase")) options.testcases = vm["testcase"].as<std::vector<std::string>>();
-  if (vm.count("testcasePrefixes"))
-    options.testcasePrefixes = vm["testcasePrefixes"].as<std::vector<std::string>>();
-  options.verbose = vm["verbose"].as<bool>();
-  options.skipVerification = vm["skipVerification"].as<bool>();
-  options.disableAffinity = vm["disableAffinity"].as<bool>();
   options.testSamples = parseWholeNumber<unsigned>(vm["testSamples"].as<std::string>(),
                                                    "testSamples", "a whole number");
-  options.useMean = vm["useMean"].as<bool>();
-  options.json = vm["json"].as<bool>();
   options.loopCount = parseWholeNumber<std::uint64_t>(vm["loopCount"].as<std::string>(),
                                                       "loopCount", "a whole number");
-  options.perfFormatter = vm["perfFormatter"].as<bool>();
-  options.version = vm.count("version") > 0;
-  if (vm.count("pair")) options.pair = vm["pair"].as<std::vector<std::string>>();
-  options.useHugePages = vm["useHugePages"].as<bool>();
   options.targetNumPairs = parseTargetNumPairs(vm["targetNumPairs"].as<std::string>());
   readFleetOptions(vm, split.operands, options);
   readInterfaceOptions(vm, compatVariable, options);
-  options.schedule = stringOption(vm, "schedule");
+  refuseEmptyValue(vm, "schedule");
   if (!options.schedule.empty() && options.schedule != "pairs" && options.schedule != "rounds" &&
       options.schedule != "force-rounds")
     throw invalidValue(options.schedule, "schedule", "expected pairs, rounds or force-rounds");
   return options;
-}
-
-// "-b/--bufferSize", "--html": an option as -h shows it, by its long name.
-std::string optionSpelling(const std::string& name) {
-  const po::options_description desc = describeOptions();
-  const po::option_description* option = desc.find_nothrow(name, false);
-  if (name.empty() || !option) return "the argument " + quotedArgument(name);
-  const std::string shortest =
-      option->canonical_display_name(po::command_line_style::allow_dash_for_short);
-  if (shortest.size() == 2 && shortest[0] == '-') return shortest + "/--" + name;
-  return "--" + name;
 }
 
 void validateInformationOptions(const Options& o) {
@@ -512,14 +478,16 @@ void validateOptions(const Options& options) {
 }
 
 std::string helpText() {
+  Options unused;
   std::ostringstream out;
-  out << describeOptions();
+  out << describeOptions(unused);
   return out.str();
 }
 
 std::vector<HelpEntry> helpEntries() {
   std::vector<HelpEntry> entries;
-  const po::options_description desc = describeOptions();
+  Options unused;
+  const po::options_description desc = describeOptions(unused);
   for (const auto& option : desc.options()) {
     HelpEntry e;
     e.longName = option->long_name();

@@ -42,10 +42,8 @@ struct Options {
   bool noProgress = false;        // --no-progress
   std::string html;               // --html FILE
   std::string from;               // --from REPORT.json (with --html): render, run nothing
-  bool bufferSizeGiven = false;   // -b was on the command line (it conflicts with --sweep)
   // Verdicts.
   unsigned confirmRuns = 2;                // --confirm N: suspect testcases measured N more times
-  bool confirmGiven = false;               // --confirm was on the command line
   std::string expect;                      // --expect FILE: floors and ceilings
   std::optional<double> minPercentOfPeak;  // --min-percent-of-peak P
   // --expect or --min-percent-of-peak: the report is judged against absolute expectations.

@@ -620,14 +620,14 @@ TEST(FleetOptions, ParsedWithTheirDefaults) {
   EXPECT_TRUE(none.compare.empty());
   EXPECT_EQ(none.tolerancePercent, 5.0);
   EXPECT_FALSE(none.noProgress);
-  EXPECT_FALSE(none.bufferSizeGiven);
+  EXPECT_FALSE(none.isGiven("bufferSize"));
   const Options o = parseOptions(
       {"--compare", "a.json", "b.json", "--tolerance", "2.5", "--html", "r.html", "--no-progress"});
   EXPECT_EQ(o.compare, (std::vector<std::string>{"a.json", "b.json"}));
   EXPECT_EQ(o.tolerancePercent, 2.5);
   EXPECT_EQ(o.html, "r.html");
   EXPECT_TRUE(o.noProgress);
-  EXPECT_TRUE(parseOptions({"-b", "512"}).bufferSizeGiven);
+  EXPECT_TRUE(parseOptions({"-b", "512"}).isGiven("bufferSize"));
   EXPECT_EQ(parseOptions({"--sweep", "1:1024:4"}).sweep, "1:1024:4");
   EXPECT_EQ(parseOptions({"--baseline", "base.json"}).baseline,
             (std::vector<std::string>{"base.json"}));
@@ -728,7 +728,7 @@ TEST(FleetOptions, V08AbbreviationsStillMeanV08Options) {
 TEST(VerdictOptions, Defaults) {
   const Options o = parseOptions({});
   EXPECT_EQ(o.confirmRuns, 2u);
-  EXPECT_FALSE(o.confirmGiven);
+  EXPECT_FALSE(o.isGiven("confirm"));
   EXPECT_TRUE(o.expect.empty());
   EXPECT_FALSE(o.minPercentOfPeak.has_value());
   EXPECT_FALSE(o.judgesExpectations());
@@ -738,7 +738,7 @@ TEST(VerdictOptions, Values) {
   const Options o = parseOptions({"--baseline", "b.json", "--confirm", "0", "--expect", "h.txt",
                                   "--min-percent-of-peak", "72.5"});
   EXPECT_EQ(o.confirmRuns, 0u);
-  EXPECT_TRUE(o.confirmGiven);
+  EXPECT_TRUE(o.isGiven("confirm"));
   EXPECT_EQ(o.expect, "h.txt");
   EXPECT_EQ(*o.minPercentOfPeak, 72.5);
   EXPECT_TRUE(o.judgesExpectations());
