@@ -1,18 +1,12 @@
 #include "app/confirmation_runs.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "report/report_builder.h"
 
 namespace nvbw {
 namespace {
-
-std::optional<std::size_t> registryIndex(const std::vector<TestcaseDef>& registry,
-                                         const std::string& key) {
-  for (std::size_t i = 0; i < registry.size(); ++i)
-    if (registry[i].key == key) return i;
-  return std::nullopt;
-}
 
 // One measurement of one testcase at one size, as the report's entries (each with the size, in a
 // sweep); the loop's summary tells how it ended.
@@ -21,10 +15,9 @@ LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::si
                         const LoopControl& control, std::vector<ReportEntry>& entries) {
   const std::vector<Selection> selection = {{index, run.registry[index].key, ""}};
   // The run's request for this one testcase at this one size: its pairs and schedule kept.
-  LoopRequest one{run.registry,    selection, run.topology,
-                  run.bufferBytes, run.pairs, run.hostMemoryProblem};
-  if (sizeMiB) one.bufferBytes = static_cast<std::size_t>(*sizeMiB * kMiB);
-  one.schedule = run.schedule;
+  const std::size_t bytes = sizeMiB ? static_cast<std::size_t>(*sizeMiB * kMiB) : run.bufferBytes;
+  const LoopRequest one{run.registry,          selection, run.topology, bytes, run.pairs,
+                        run.hostMemoryProblem, {},        run.schedule};
   ReportBuilder capture;
   capture.header(header);
   const LoopSummary summary = runTestcaseLoop(one, executor, capture, control);
@@ -47,12 +40,13 @@ ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& heade
   out.summary.testcases = suspects;
   for (unsigned round = 1; round <= runs && !out.interruptedBy; ++round) {
     for (const SuspectRecord& suspect : suspects) {
-      const std::optional<std::size_t> index =
-          registryIndex(run.registry, suspect.testcase.value_or(""));
-      if (!index) continue;
+      const auto def = std::find_if(run.registry.begin(), run.registry.end(), [&](const auto& d) {
+        return d.key == suspect.testcase.value_or("");
+      });
+      if (def == run.registry.end()) continue;
       std::vector<ReportEntry> entries;
-      const LoopSummary summary =
-          measureOnce(run, header, *index, suspect.bufferSizeMiB, executor, control, entries);
+      const LoopSummary summary = measureOnce(run, header, def - run.registry.begin(),
+                                              suspect.bufferSizeMiB, executor, control, entries);
       for (ReportEntry& entry : entries) {
         entry.confirmationRun = round;
         out.entries.push_back(std::move(entry));
