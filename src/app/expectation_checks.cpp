@@ -6,7 +6,7 @@
 
 namespace nvbw {
 
-std::vector<KnownTestcase> knownTestcases() {
+ExpectationKeys expectationKeys() {
   std::vector<KnownTestcase> known;
   for (const auto& testcase : registeredTestcases()) {
     const TestcaseFacts& facts = testcase->facts();
@@ -14,10 +14,8 @@ std::vector<KnownTestcase> knownTestcases() {
     for (const std::string& part : facts.parts) t.matrixKeys.push_back(t.key + "_" + part);
     known.push_back(std::move(t));
   }
-  return known;
+  return ExpectationKeys(known);
 }
-
-ExpectationKeys expectationKeys() { return ExpectationKeys(knownTestcases()); }
 
 std::vector<ExpectationSection> judgeExpectations(const Options& options,
                                                   const std::optional<Expectations>& file,

@@ -12,10 +12,8 @@
 
 namespace nvbw {
 
-// Every testcase of the registry (the multi-process ones too: a file written for a fleet must not
-// depend on which build reads it), with its unit and its matrices' keys.
-std::vector<KnownTestcase> knownTestcases();
-// The keys of knownTestcases().
+// The keys of every testcase of the registry (the multi-process ones too: a file written for a
+// fleet must not depend on which build reads it), with its unit and its matrices' keys.
 ExpectationKeys expectationKeys();
 
 // Every check the options ask for, in a fixed order: the file's, then the percent of peak (the
