@@ -1,16 +1,16 @@
 #include "app/gpu_platform.h"
 
+#include <cstdlib>
 #include <future>
 #include <optional>
 
 #include "app/application.h"
-#include "app/test_switches.h"
+#include "engine/copy_corruption.h"
 #include "facts/driver_version.h"
 #include "facts/machine_facts.h"
 #include "facts/nvml.h"
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
-#include "platform/gpu.h"
 #include "platform/host_page_reserve.h"
 #include "platform/logical_gpus.h"
 
@@ -29,11 +29,7 @@ class GpuPlatform final : public Platform {
   }
 
   SystemFacts systemFacts() const override {
-    SystemFacts info = buildSystemFacts();
-    info.cudaDriverVersion = gpu_.driverCudaVersion();
-    info.driverVersion = readDriverVersion();
-    for (int d = 0; d < gpu_.deviceCount(); ++d) info.devices.push_back(gpu_.info(d));
-    info.logicalGpus = gpu_.logicalGpus();
+    SystemFacts info = gpuSystemFacts(gpu_);
     info.confidentialComputing = facts_.confidentialComputing();
     return info;
   }
@@ -59,6 +55,23 @@ class GpuPlatform final : public Platform {
 };
 
 }  // namespace
+
+SystemFacts gpuSystemFacts(const Gpu& gpu) {
+  SystemFacts info = buildSystemFacts();
+  info.cudaDriverVersion = gpu.driverCudaVersion();
+  info.driverVersion = readDriverVersion();
+  for (int d = 0; d < gpu.deviceCount(); ++d) info.devices.push_back(gpu.info(d));
+  info.logicalGpus = gpu.logicalGpus();
+  return info;
+}
+
+ExecHooks withTestSwitches(ExecHooks hooks, const Gpu& gpu) {
+  if (const char* list = std::getenv(kCorruptCopiesVariable); list && *list)
+    hooks.faults = std::make_shared<CopyCorruption>(gpu, corruptedCopiesFrom(list));
+  if (const char* fresh = std::getenv("NVBW_TEST_FRESH_BUFFERS"))
+    hooks.freshBuffers = std::string(fresh) == "1";
+  return hooks;
+}
 
 std::unique_ptr<Platform> openGpuPlatform(const PlatformStart& start) {
   return std::make_unique<GpuPlatform>(start);

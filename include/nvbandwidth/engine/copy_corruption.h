@@ -1,4 +1,4 @@
-// NVBW_TEST_CORRUPT_COPIES (app/test_switches.h): the fake's NVBW_FAKE_FAIL_COPY on real copies,
+// NVBW_TEST_CORRUPT_COPIES (app/gpu_platform.h): the fake's NVBW_FAKE_FAIL_COPY on real copies,
 // so a GPU test can show that verification catches a wrong peer copy by every copy method.
 #pragma once
 

@@ -18,7 +18,7 @@ struct ExecHooks {
   StopRequest stopRequested;
   std::function<void(const std::string&)> note;
   std::shared_ptr<ProcessGroup> processes;
-  // NVBW_TEST_FRESH_BUFFERS=1 (app/test_switches.h): every measurement allocates its buffers
+  // NVBW_TEST_FRESH_BUFFERS=1 (app/gpu_platform.h): every measurement allocates its buffers
   // afresh instead of taking those the pool kept.
   bool freshBuffers = false;
 };

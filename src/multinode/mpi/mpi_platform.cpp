@@ -4,16 +4,13 @@
 #include <exception>
 #include <optional>
 
-#include "app/application.h"
-#include "app/test_switches.h"
-#include "facts/driver_version.h"
+#include "app/gpu_platform.h"
 #include "facts/machine_facts.h"
 #include "multinode/attempt.h"
 #include "multinode/mpi/mpi_process_group.h"
 #include "multinode/startup.h"
 #include "platform/driver.h"
 #include "platform/driver_topology.h"
-#include "platform/gpu.h"
 #include "platform/logical_gpus.h"
 
 namespace nvbw::multinode {
@@ -64,19 +61,13 @@ class MpiPlatform final : public Platform {
 
  private:
   LocalGpus localGpus() {
+    info_ = gpuSystemFacts(*gpu_);
+    info_.mpiVersion = MpiSession::libraryVersion();
     LocalGpus local;
     local.host = hostName();
-    info_ = buildSystemFacts();
-    info_.cudaDriverVersion = gpu_->driverCudaVersion();
-    info_.driverVersion = readDriverVersion();
-    info_.mpiVersion = MpiSession::libraryVersion();
-    for (int d = 0; d < gpu_->deviceCount(); ++d) {
-      local.devices.push_back(gpu_->info(d));
-      local.uuids.push_back(gpu_->uuid(d));
-    }
-    info_.devices = local.devices;
-    info_.logicalGpus = gpu_->logicalGpus();
-    local.logicalGpus = gpu_->logicalGpus();
+    local.devices = info_.devices;
+    for (int d = 0; d < gpu_->deviceCount(); ++d) local.uuids.push_back(gpu_->uuid(d));
+    local.logicalGpus = info_.logicalGpus;
     return local;
   }
 
