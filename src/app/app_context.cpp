@@ -45,7 +45,7 @@ std::optional<std::string> differentCommandLines(Communicator& comm,
 }
 
 void checkWritable(std::ostream& stream, const char* name) {
-  if (stream) return;
+  if (stream.flush()) return;
   const int saved = errno;
   throw WriteFailed(std::string("cannot write to standard ") + name +
                     (saved ? std::string(": ") + std::strerror(saved) : std::string()));

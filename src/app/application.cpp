@@ -68,37 +68,6 @@ SystemFacts buildSystemFacts() {
 
 namespace {
 
-// Forwards to the report and checks after each step that it could be written.
-class CheckedOutput final : public Output {
- public:
-  CheckedOutput(Output& inner, std::ostream& out) : inner_(inner), out_(out) {}
-  void header(const RunHeader& h) override {
-    inner_.header(h);
-    checkWritable(out_, "output");
-  }
-  void testcaseStarted(const std::string& key) override {
-    inner_.testcaseStarted(key);
-    checkWritable(out_, "output");
-  }
-  void testcaseFinished(const TestcaseResult& result) override {
-    inner_.testcaseFinished(result);
-    checkWritable(out_, "output");
-  }
-  void globalError(const std::string& message, const std::string& detail) override {
-    inner_.globalError(message, detail);
-  }
-  void sweepFinished(const std::string& testcase,
-                     const std::vector<std::uint64_t>& sizesMiB) override {
-    inner_.sweepFinished(testcase, sizesMiB);
-    checkWritable(out_, "output");
-  }
-  void finish(const RunEnd& end) override { inner_.finish(end); }
-
- private:
-  Output& inner_;
-  std::ostream& out_;
-};
-
 std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
   std::vector<std::string> keys;
   for (const auto& def : registry) keys.push_back(def.key);
@@ -165,9 +134,13 @@ class RunCommand {
     }
     if (ctx.errIsTerminal && !options.noProgress)
       progress_ = std::make_unique<ProgressDisplay>(ctx.err);
-    views_ = std::make_unique<FanView>(std::move(views), [this] {
-      if (progress_) progress_->clear();
-    });
+    // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
+    views_ = std::make_unique<FanView>(
+        std::move(views),
+        [this] {
+          if (progress_) progress_->clear();
+        },
+        [this] { checkWritable(ctx_.out, "output"); });
     // The run's Report: what -j prints at the end, what --baseline and --expect judge once the
     // run has finished, and what --html, --metrics and --output write.
     report_ = std::make_unique<ReportBuilder>(settings, views_.get());
@@ -212,12 +185,12 @@ class RunCommand {
     if (!options_.json) ctx_.err << text << std::flush;
     if (outputText_) outputCopy_ << text;
   }
-  // Ends what is printed: the text's trailer, or -j's whole document.
+  // Ends what is printed (the text's trailer, or -j's whole document) and the --output text copy.
   void printEnd(const RunEnd& end) {
-    if (printed_) printed_->finish(end);
+    views_->finish(end);
     if (options_.json) {
       writeReportJson(ctx_.out, report_->report());
-      ctx_.out << "\n" << std::flush;
+      ctx_.out << "\n";
     }
     checkWritable(ctx_.out, "output");
   }
@@ -249,7 +222,6 @@ int RunCommand::startupFailed(RunHeader h, const std::string& why, const std::st
 int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::string& detail) {
   report_->globalError(error, detail);
   report_->finish(RunEnd{});
-  if (outputText_) outputText_->finish(RunEnd{});
   printEnd(RunEnd{});
   writeViewFiles(report_->report(), false);
   return kExitFailure;
@@ -330,8 +302,6 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   } catch (const std::exception& e) {
     return stoppedBeforeTestcases(e.what(), errorDetail(e));
   }
-  // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
-  CheckedOutput checked(*report_, ctx_.out);
   const LoopRequest request{registry,
                             selection,
                             platform->topology(),
@@ -341,7 +311,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
                             h.settings.sweepSizesMiB,
                             schedule.rule};
   const LoopControl control{ctx_.comm, ctx_.stopRequested, progressSink()};
-  const LoopSummary summary = runTestcaseLoop(request, *executor, checked, control);
+  const LoopSummary summary = runTestcaseLoop(request, *executor, *report_, control);
   confirmationRunner_ = [&](const std::vector<SuspectRecord>& suspects) {
     return runConfirmations(request, h, suspects, options_.confirmRuns, *executor, control);
   };
@@ -384,9 +354,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
                           " while the run was judged: what was not judged is not in the report.");
     status = kExitInterruptedBase + e.signal();
   }
-  if (progress_) progress_->clear();
   printEnd(end);
-  if (outputText_) outputText_->finish(end);
   if (writeViewFiles(report, status >= kExitInterruptedBase) != kExitOk && status == kExitOk)
     status = kExitFailure;
   const std::optional<ComparisonSection>& compared = report.comparison;
@@ -483,7 +451,6 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
     out << listingJson(registry, kVersion, kGitVersion, kRelease);
   else
     out << versionBlock(kVersion, kGitVersion) << listingText(registry);
-  out.flush();
   checkWritable(out, "output");
   return kExitOk;
 }
@@ -622,7 +589,6 @@ int runApplication(const Options& options, AppContext& ctx) {
         }))
       return kExitUsage;
     const int status = runCommand(options, ctx, registry, selection, columns);
-    ctx.err.flush();
     checkWritable(ctx.err, "error");
     return status;
   } catch (const WriteFailed& e) {

@@ -35,7 +35,7 @@ class WriteFailed : public Error {
   using Error::Error;
 };
 
-// Throws WriteFailed when `stream` (standard `name`: "output" or "error") is in a failed state.
+// Flushes `stream` (standard `name`: "output" or "error"); throws WriteFailed when it has failed.
 void checkWritable(std::ostream& stream, const char* name);
 
 // The one stderr line of a usage error: "nvbandwidth: <message> (see nvbandwidth --help)".
