@@ -12,7 +12,6 @@
 #include "app/expectation_checks.h"
 #include "app/fleet_commands.h"
 #include "app/from_command.h"
-#include "app/platform_start.h"
 #include "app/schedule_choice.h"
 #include "app/selection.h"
 #include "app/summarize_command.h"
@@ -526,16 +525,6 @@ int stoppedBeforeTheRun(const Options& options, AppContext& ctx, int signal) {
   }
   return kExitInterruptedBase + signal;
 }
-
-}  // namespace
-
-EnvironmentSnapshot Platform::environment() const {
-  EnvironmentSnapshot unknown;
-  unknown.nvmlProblem = "this platform does not read it";
-  return unknown;
-}
-
-namespace {
 
 // The usage problem `check` finds (a UsageError), agreed by every process; its one line is
 // printed. A usage error is exit 2 whatever becomes of that line (stderr may not be writable).

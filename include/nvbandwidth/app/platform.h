@@ -6,10 +6,15 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "app/options.h"
+#include "app/selection.h"
 #include "engine/executor.h"
 #include "facts/environment.h"
+#include "plans/registry.h"
 #include "platform/system_facts.h"
 #include "platform/topology.h"
 
@@ -30,11 +35,20 @@ class Platform {
 };
 
 // What the run will first ask of the machine, known before it is opened, so that the machine
-// can have it ready while its driver starts (platform_start.h decides it).
+// can have it ready while its driver starts.
 struct PlatformStart {
   // Sizes of host buffers whose 4 KiB pages may be touched ahead of need (HostPageReserve).
   std::vector<std::size_t> hostBuffers;
 };
+
+// The host buffers of the selected testcases (one GPU's, host_buffer_forecast.h), to be touched
+// while the driver starts; none when their pages could be placed otherwise than a buffer's own
+// allocation places them: huge pages (-H), or a machine whose `onlineNumaNodes` (sysfs's list,
+// "0" for one node) names more than one node or is unknown. A --sweep run starts with its
+// smallest size, which the forecast of -b does not know: nothing is touched ahead for it.
+PlatformStart platformStart(const Options& options, const std::vector<TestcaseDef>& registry,
+                            const std::vector<Selection>& selection,
+                            const std::optional<std::string>& onlineNumaNodes);
 
 // Opens the machine. Throws (StartupError, or any exception) when the run cannot start.
 using PlatformFactory = std::function<std::unique_ptr<Platform>(const PlatformStart&)>;

@@ -1,4 +1,4 @@
-// What a run lets the machine prepare while its driver starts (app/platform_start.h): the
+// What a run lets the machine prepare while its driver starts (app/platform.h): the
 // forecast host buffers of the selected testcases, only where their pages cannot be placed
 // otherwise than a buffer's own allocation would place them.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/options.h"
-#include "app/platform_start.h"
+#include "app/platform.h"
 #include "app/selection.h"
 #include "plans/host_buffer_forecast.h"
 #include "plans/registry.h"

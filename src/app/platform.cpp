@@ -1,8 +1,14 @@
-#include "app/platform_start.h"
+#include "app/platform.h"
 
 #include "plans/host_buffer_forecast.h"
 
 namespace nvbw {
+
+EnvironmentSnapshot Platform::environment() const {
+  EnvironmentSnapshot unknown;
+  unknown.nvmlProblem = "this platform does not read it";
+  return unknown;
+}
 
 PlatformStart platformStart(const Options& options, const std::vector<TestcaseDef>& registry,
                             const std::vector<Selection>& selection,
