@@ -20,15 +20,6 @@
 namespace nvbw {
 namespace {
 
-// --output of a saved report: its JSON as -j writes it, or its page.
-int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
-  if (files.outputFormat == ReportFormat::Html)
-    return writeHtmlFile(ctx, *files.output, *files.from, ctx.stopRequested);
-  const std::string text = reportJson(*files.from) + "\n";
-  throwIfStopped(ctx.stopRequested);
-  return writeViewFile(ctx, *files.output, text);
-}
-
 // The worse of two statuses of written files (0 or 1).
 int worse(int a, int b) { return a != kExitOk ? a : b; }
 
@@ -119,12 +110,6 @@ std::vector<NamedFile> inputsOf(const Options& o, const StopRequest& stop) {
   return inputs;
 }
 
-// The report --from names: a run's report when it is to be judged (a comparison document has no
-// cells to hold to a floor), else either.
-ReportKind fromKind(const Options& o) {
-  return o.judgesExpectations() ? ReportKind::Run : ReportKind::RunOrComparison;
-}
-
 // --metrics and --output, checked like --html. A saved report has no text rendering (that needs
 // the run's results), so --from writes JSON or HTML only.
 void openViewTargets(const Options& options, const std::vector<NamedFile>& inputs, bool owned,
@@ -139,6 +124,14 @@ void openViewTargets(const Options& options, const std::vector<NamedFile>& input
     throw ReportFileError(target.label() +
                           ": a saved report is written as JSON (.json or -j) or HTML (.html)");
   files.output.emplace(target, inputs);
+}
+
+// Throws ReportFileError when a file this command writes is one of `inputs` (report files it
+// found in folders, after its targets were checked).
+void refuseWritingOnto(const CommandFiles& files, const std::vector<NamedFile>& inputs) {
+  for (const std::optional<OutputFile>* t : {&files.html, &files.metrics, &files.output})
+    if (*t)
+      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
 }
 
 // No two targets may name one file: the later write would silently replace the earlier one.
@@ -223,12 +216,6 @@ int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopR
 
 }  // namespace
 
-void CommandFiles::refuseWritingOnto(const std::vector<NamedFile>& inputs) const {
-  for (const std::optional<OutputFile>* t : {&html, &metrics, &output})
-    if (*t)
-      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
-}
-
 int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
   return writeText(ctx, file, text);
 }
@@ -238,12 +225,6 @@ int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
   const std::string page = renderHtmlReport(report, stop);
   throwIfStopped(stop);
   return writeText(ctx, file, page);
-}
-
-// --from: the saved report, read once; every view takes it.
-void readFrom(const Options& options, const NamedFile& input, const StopRequest& stop,
-              CommandFiles& files) {
-  files.from = readReport(input, ReadOptions{fromKind(options)}, stop);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
@@ -262,8 +243,12 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     files.summarized = findReports(options.summarize, stop);
     std::vector<NamedFile> found;
     for (const std::string& file : files.summarized->files) found.push_back({"--summarize", file});
-    files.refuseWritingOnto(found);
+    refuseWritingOnto(files, found);
   }
+  // --from's report: a run's when it is to be judged (a comparison has no cells to hold to a
+  // floor), else either.
+  const ReportKind fromKind =
+      options.judgesExpectations() ? ReportKind::Run : ReportKind::RunOrComparison;
   std::size_t compared = 0;
   const std::size_t comparedInputs = static_cast<std::size_t>(std::count_if(
       inputs.begin(), inputs.end(), [](const NamedFile& f) { return f.option == "--compare"; }));
@@ -274,7 +259,7 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
     else if (input.option == "--compare" || (input.option == "--baseline" && printsReport))
       addToBaseline(files.baseline, input, stop);
     else if (input.option == "--from")
-      readFrom(options, input, stop, files);
+      files.from = readReport(input, ReadOptions{fromKind}, stop);
     else if (input.option == "--expect")
       files.expectations =
           readExpectations(input, expectationKeys(), stop);  // a bad file stops all
@@ -310,7 +295,6 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
     writeComparisonDocument(ctx.out, c, checks);
   else
     ctx.out << comparisonText(c) << expectationsText(checks);
-  ctx.out.flush();
   checkWritable(ctx.out, "output");
   const int written = writeReportFiles(ctx, files, *files.current, ctx.stopRequested, [&] {
     return writeComparisonOutput(ctx, files, c, checks, *files.current);
@@ -318,11 +302,6 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   if (written != kExitOk) return written;
   if (c.differentMachines) return kExitUsage;  // shown side by side, never judged
   return anyFailing(c) || anyExpectationFailed(checks) ? kExitSlower : kExitOk;
-}
-
-int runRenderCommand(CommandFiles& files, AppContext& ctx) {
-  return writeReportFiles(ctx, files, *files.from, ctx.stopRequested,
-                          [&] { return writeSavedReport(ctx, files); });
 }
 
 }  // namespace nvbw

@@ -1,16 +1,36 @@
-#include "app/from_command.h"
-
 #include <ostream>
-#include <utility>
 
 #include "app/expectation_checks.h"
+#include "app/fleet_commands.h"
 #include "core/exit_status.h"
+#include "fleet/html/html_report.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
 #include "report/report_text.h"
 
 namespace nvbw {
 namespace {
+
+// --from alone: the saved run printed again, its text from the first `Running` line in the
+// interface it was printed in (--compat v0.10 asks for v0.10's), or with -j its document.
+void printSavedRun(const Options& options, const Report& report, AppContext& ctx) {
+  if (options.json) {
+    ctx.out << reportJson(report) << "\n";
+  } else {
+    const bool v010 = report.settings && report.settings->interface == "v0.10";
+    ctx.out << savedRunText(report, {false, false, v010 ? CompatMode::V0_10 : options.compat});
+  }
+  checkWritable(ctx.out, "output");
+}
+
+// --output of a saved report: its JSON as -j writes it, or its page.
+int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
+  if (files.outputFormat == ReportFormat::Html)
+    return writeHtmlFile(ctx, *files.output, *files.from, ctx.stopRequested);
+  const std::string text = reportJson(*files.from) + "\n";
+  throwIfStopped(ctx.stopRequested);
+  return writeViewFile(ctx, *files.output, text);
+}
 
 void printChecks(const Options& options, const std::vector<ExpectationSection>& results,
                  AppContext& ctx) {
@@ -22,31 +42,18 @@ void printChecks(const Options& options, const std::vector<ExpectationSection>& 
     for (std::size_t i = 0; i < results.size(); ++i)
       ctx.out << (i ? "\n" : "") << expectationText(results[i]);
   }
-  ctx.out.flush();
   checkWritable(ctx.out, "output");
 }
 
 }  // namespace
-
-// --from alone: the saved run printed again, its text from the first `Running` line in the
-// interface it was printed in (--compat v0.10 asks for v0.10's), or with -j its document.
-void printSavedRun(const Options& options, const Report& report, AppContext& ctx) {
-  if (options.json) {
-    ctx.out << reportJson(report) << "\n";
-  } else {
-    const bool v010 = report.settings && report.settings->interface == "v0.10";
-    ctx.out << savedRunText(report, {false, false, v010 ? CompatMode::V0_10 : options.compat});
-  }
-  ctx.out.flush();
-  checkWritable(ctx.out, "output");
-}
 
 int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx) {
   if (!files.html && !files.metrics && !files.output && !options.judgesExpectations()) {
     printSavedRun(options, *files.from, ctx);
     return kExitOk;
   }
-  int status = files.html || files.metrics || files.output ? runRenderCommand(files, ctx) : kExitOk;
+  const int status = writeReportFiles(ctx, files, *files.from, ctx.stopRequested,
+                                      [&] { return writeSavedReport(ctx, files); });
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
   const std::vector<ExpectationSection> results =

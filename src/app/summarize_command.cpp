@@ -1,9 +1,8 @@
-#include "app/summarize_command.h"
-
 #include <ostream>
 #include <sstream>
 #include <utility>
 
+#include "app/fleet_commands.h"
 #include "fleet/summary/fleet_summary.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
@@ -34,8 +33,7 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
   selection.testcases = testcases;
   FleetSummary summary;
   try {
-    summary = files.summarized ? summarizeReports(*files.summarized, selection, ctx.stopRequested)
-                               : summarizeReports(options.summarize, selection, ctx.stopRequested);
+    summary = summarizeReports(*files.summarized, selection, ctx.stopRequested);
   } catch (const UsageError& e) {  // reports of logical GPUs beside real ones
     return refuseUsage(ctx, e.what());
   }
@@ -44,18 +42,14 @@ int runSummarizeCommand(const Options& options, const std::vector<std::string>& 
     writeSummaryDocument(ctx.out, summary);
   else
     ctx.out << fleetSummaryText(summary);
-  ctx.out.flush();
   checkWritable(ctx.out, "output");
   int written = kExitOk;
-  if (files.html) {
-    const std::string page = fleetSummaryHtml(summary);
+  for (const auto& [file, format] :
+       {std::pair(&files.html, ReportFormat::Html), std::pair(&files.output, files.outputFormat)}) {
+    if (!*file) continue;
+    const std::string text = renderSummary(summary, format);
     throwIfStopped(ctx.stopRequested);
-    written = writeViewFile(ctx, *files.html, page);
-  }
-  if (files.output) {
-    const std::string text = renderSummary(summary, files.outputFormat);
-    throwIfStopped(ctx.stopRequested);
-    const int status = writeViewFile(ctx, *files.output, text);
+    const int status = writeViewFile(ctx, **file, text);
     if (written == kExitOk) written = status;
   }
   throwIfStopped(ctx.stopRequested);  // a signal during the last write still ends with 128+N

@@ -1,9 +1,11 @@
 // The report files a command line names, and the commands that need no GPU: --compare BASELINE
-// CURRENT and --html FILE --from REPORT.
+// CURRENT, --from REPORT and --summarize REPORT... (their exit statuses: docs/options.md). Each
+// throws WriteFailed (standard output) or Interrupted.
 #pragma once
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "app/app_context.h"
@@ -31,10 +33,6 @@ struct CommandFiles {
   ReportFormat outputFormat = ReportFormat::Text;
   std::optional<Expectations> expectations;  // --expect (read on every rank; the printer judges)
   std::optional<FoundReports> summarized;    // --summarize: the report files its paths hold
-
-  // Throws ReportFileError when a file this command writes is one of `inputs` (report files it
-  // found in folders, after its targets were checked).
-  void refuseWritingOnto(const std::vector<NamedFile>& inputs) const;
 };
 
 // Output targets first (none may be a file the command reads, nor another target), then the
@@ -66,13 +64,20 @@ int writeReportFiles(AppContext& context, const CommandFiles& files, const Repor
 // that are not SAME and the summary (JSON with -j: {"nvbandwidth": {"version", "git_version",
 // "release", "comparison"}}); with --html also the current report with its verdicts as HTML; with
 // --expect or --min-percent-of-peak the current report judged too (after the comparison; JSON:
-// "expectations" beside "comparison"). Exit 0, or kExitSlower when a cell is SLOWER or UNSTABLE
-// or an expectation fails; 1 when the HTML cannot be written.
-// Throws WriteFailed or Interrupted.
+// "expectations" beside "comparison").
 int runCompareCommand(const Options& options, CommandFiles& files, AppContext& context);
 
-// Renders a saved report (--from REPORT) as HTML (--html FILE), metrics (--metrics FILE) and
-// JSON or HTML (--output FILE). Exit 0; 1 when a file cannot be written. Throws Interrupted.
-int runRenderCommand(CommandFiles& files, AppContext& context);
+// --from REPORT alone prints the saved run again; with --html, --metrics or --output it writes
+// them, then prints the checks of --expect and --min-percent-of-peak (text: each check's lines
+// and summary; -j: {"nvbandwidth": {"version", "git_version", "release", "expectations"}}).
+int runFromCommand(const Options& options, CommandFiles& files, AppContext& context);
+
+// --summarize: many nodes' saved reports as one table (fleet/summary/fleet_summary.h), printed as
+// text or JSON (-j), and written as a page (--html FILE, --output x.html) or to --output in the
+// format its name asks for. `testcases`: the names to show (-t/-p resolved against the registry,
+// matrix keys such as "..._read1" as given); empty: every testcase a report has.
+// `files.summarized`: the reports found (else the paths are walked here).
+int runSummarizeCommand(const Options& options, const std::vector<std::string>& testcases,
+                        const CommandFiles& files, AppContext& context);
 
 }  // namespace nvbw
