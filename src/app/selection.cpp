@@ -10,71 +10,44 @@
 namespace nvbw {
 namespace {
 
-enum class TokenKind { Name, Index, OutOfRange };
-
-struct ParsedToken {
-  TokenKind kind = TokenKind::Name;
-  std::size_t index = 0;
-};
-
 // Upstream decides with strtol: a token that is entirely a decimal integer is an index. We keep
-// that (leading sign and surrounding blanks included) but compute the range ourselves, so huge
-// numbers are out of range instead of saturating, and "" is not index 0.
-ParsedToken classify(const std::string& token, std::size_t keyCount) {
+// that (leading sign and surrounding blanks included), but huge and negative numbers are npos,
+// an index no testcase has, instead of saturating, and "" is not index 0. nullopt: a name.
+std::optional<std::size_t> indexIn(const std::string& token) {
   constexpr const char* kBlanks = " \t\n\v\f\r";
   const std::size_t first = token.find_first_not_of(kBlanks);
-  if (first == std::string::npos) return {};
+  if (first == std::string::npos) return std::nullopt;
   std::string_view digits(token.data() + first, token.find_last_not_of(kBlanks) - first + 1);
   const bool negative = digits.front() == '-';
   if (negative || digits.front() == '+') digits.remove_prefix(1);
-  if (!allDigits(digits)) return {};
+  if (!allDigits(digits)) return std::nullopt;
   std::size_t value = 0;
   if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc() ||
-      value >= keyCount || (negative && value != 0))
-    return {TokenKind::OutOfRange, 0};
-  return {TokenKind::Index, value};
+      (negative && value != 0))
+    return std::string::npos;
+  return value;
 }
 
 Selection resolveToken(const std::string& token, const std::vector<std::string>& keys,
                        const std::vector<std::size_t>& indices) {
-  Selection selection;
-  selection.token = token;
+  Selection selection{std::nullopt, token, ""};
   if (token.empty()) {
     selection.error = "Testcase name is empty!";
     return selection;
   }
-  const std::size_t bound =
-      indices.empty() ? keys.size() : *std::max_element(indices.begin(), indices.end()) + 1;
-  const ParsedToken parsed = classify(token, bound);
-  switch (parsed.kind) {
-  case TokenKind::Index:
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if ((indices.empty() ? i : indices[i]) == parsed.index) {
-        selection.index = i;
-        return selection;
-      }
-    }
-    [[fallthrough]];  // an index between entries (the multinode ones in a plain build)
-  case TokenKind::OutOfRange:
-    selection.error = "Testcase index " + token + " out of bound!";
+  const std::optional<std::size_t> index = indexIn(token);
+  if (!index) {
+    const auto named = std::find(keys.begin(), keys.end(), token);
+    if (named != keys.end())
+      selection.index = named - keys.begin();
+    else
+      selection.error = "Testcase " + token + " not found!";
     return selection;
-  case TokenKind::Name:
-    break;
   }
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (keys[i] == token) {
-      selection.index = i;
-      return selection;
-    }
-  }
-  selection.error = "Testcase " + token + " not found!";
-  return selection;
-}
-
-Selection selected(std::size_t index, const std::vector<std::string>& keys) {
-  Selection selection;
-  selection.index = index;
-  selection.token = keys[index];
+  // An index no entry has is out of bound (between entries: the multinode ones in a plain build).
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (!selection.index && (indices.empty() ? i : indices[i]) == *index) selection.index = i;
+  if (!selection.index) selection.error = "Testcase index " + token + " out of bound!";
   return selection;
 }
 
@@ -93,20 +66,16 @@ std::vector<Selection> selectTestcases(const Options& options, const std::vector
   // silently half-honoured selection.
   if (!options.testcases.empty() && !options.testcasePrefixes.empty())
     throw UsageError("-t/--testcase and -p/--testcasePrefixes cannot be used together");
-
   if (!options.testcases.empty()) {
     for (const std::string& token : options.testcases)
       result.push_back(resolveToken(token, keys, indices));
     return result;
   }
-  if (!options.testcasePrefixes.empty()) {
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (startsWithAny(keys[i], options.testcasePrefixes)) result.push_back(selected(i, keys));
-    if (result.empty())
-      throw UsageError("Specified list of testcase prefixes did not match any testcases");
-    return result;
-  }
-  for (std::size_t i = 0; i < keys.size(); ++i) result.push_back(selected(i, keys));
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (options.testcasePrefixes.empty() || startsWithAny(keys[i], options.testcasePrefixes))
+      result.push_back({i, keys[i], ""});
+  if (result.empty() && !options.testcasePrefixes.empty())
+    throw UsageError("Specified list of testcase prefixes did not match any testcases");
   return result;
 }
 
