@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <limits>
 #include <sstream>
 #include <utility>
@@ -196,18 +197,12 @@ T parseWholeNumber(const std::string& text, const std::string& option, const cha
     throw invalidValue(text, option,
                        allDigits(text.substr(1)) ? "must not be negative"
                                                  : std::string("expected ") + what);
-  const std::size_t first = (!text.empty() && text[0] == '+') ? 1 : 0;
-  if (!allDigits(std::string_view(text).substr(first)))
-    throw invalidValue(text, option, std::string("expected ") + what);
-
-  constexpr T kMax = std::numeric_limits<T>::max();
+  const std::string_view digits = std::string_view(text).substr(!text.empty() && text[0] == '+');
+  if (!allDigits(digits)) throw invalidValue(text, option, std::string("expected ") + what);
   T value = 0;
-  for (std::size_t i = first; i < text.size(); ++i) {
-    const T digit = static_cast<T>(text[i] - '0');
-    if (value > (kMax - digit) / 10)
-      throw invalidValue(text, option, "too large (at most " + std::to_string(kMax) + ")");
-    value = static_cast<T>(value * 10 + digit);
-  }
+  if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc())
+    throw invalidValue(text, option,
+                       "too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
   return value;
 }
 
