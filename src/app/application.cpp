@@ -1,9 +1,7 @@
 #include "app/application.h"
 
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <ostream>
 #include <sstream>
@@ -21,7 +19,6 @@
 #include "facts/driver_version.h"
 #include "facts/host_facts.h"
 #include "fleet/comparison/comparison.h"
-#include "fleet/html/html_report.h"
 #include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "plans/pair_selection.h"
@@ -71,10 +68,6 @@ std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
   return keys;
 }
 
-std::vector<std::uint64_t> sweepSizesOf(const Options& o) {
-  return o.sweep.empty() ? std::vector<std::uint64_t>{} : sweepSizes(parseSweep(o.sweep));
-}
-
 // The run's settings, once, from the options (the page size of -H is added when it is known).
 RunSettings runSettings(const Options& o) {
   RunSettings s;
@@ -88,7 +81,7 @@ RunSettings runSettings(const Options& o) {
   s.targetNumPairs = o.targetNumPairs;
   s.pair = o.pair;
   s.schedule = o.schedule;
-  s.sweepSizesMiB = sweepSizesOf(o);
+  if (!o.sweep.empty()) s.sweepSizesMiB = sweepSizes(parseSweep(o.sweep));
   return s;
 }
 
@@ -119,16 +112,10 @@ class RunCommand {
       : options_(options), ctx_(ctx), files_(files) {
     const OutputSettings settings{options.verbose, options.perfFormatter, options.compat};
     // The text streams as the Report grows: each testcase's entries print once appended.
-    std::vector<ReportView*> views;
-    if (!options.json) {
-      printed_ = makeTextView(ctx.out, ctx.err, settings);
-      views.push_back(printed_.get());
-    }
+    std::vector<std::unique_ptr<ReportView>> views;
+    if (!options.json) views.push_back(makeTextView(ctx.out, ctx.err, settings));
     // --output as text: the report as printed, its end-of-run lines (stderr's) included.
-    if (files.output && files.outputFormat == ReportFormat::Text) {
-      outputText_ = makeTextView(outputCopy_, outputCopy_, settings);
-      views.push_back(outputText_.get());
-    }
+    if (copiesText()) views.push_back(makeTextView(outputCopy_, outputCopy_, settings));
     if (ctx.errIsTerminal && !options.noProgress)
       progress_ = std::make_unique<ProgressDisplay>(ctx.err);
     // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
@@ -180,8 +167,9 @@ class RunCommand {
     if (progress_) progress_->clear();
     ctx_.out << std::flush;
     if (!options_.json) ctx_.err << text << std::flush;
-    if (outputText_) outputCopy_ << text;
+    if (copiesText()) outputCopy_ << text;
   }
+  bool copiesText() const { return files_.output && files_.outputFormat == ReportFormat::Text; }
   // Ends what is printed (the text's trailer, or -j's whole document) and the --output text copy.
   void printEnd(const RunEnd& end) {
     views_->finish(end);
@@ -195,9 +183,7 @@ class RunCommand {
   const Options& options_;
   AppContext& ctx_;
   CommandFiles& files_;
-  std::unique_ptr<ReportView> printed_;  // the text, streamed (none with -j)
-  std::ostringstream outputCopy_;
-  std::unique_ptr<ReportView> outputText_;
+  std::ostringstream outputCopy_;  // --output's text
   std::unique_ptr<ProgressDisplay> progress_;
   std::unique_ptr<FanView> views_;
   std::unique_ptr<ReportBuilder> report_;
@@ -555,8 +541,6 @@ int runCommand(const Options& options, AppContext& ctx, const std::vector<Testca
   return run.execute(registry, selection);
 }
 
-}  // namespace
-
 int runApplication(const Options& options, AppContext& ctx) {
   try {
     const std::vector<TestcaseDef> registry = makeRegistry(ctx.scope, options.compat);
@@ -590,6 +574,8 @@ int runApplication(const Options& options, AppContext& ctx) {
     return kExitFailure;
   }
 }
+
+}  // namespace
 
 int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
   Options options;

@@ -1,12 +1,9 @@
 // The application core: everything a run does between a parsed command line and an exit status
 // (help, listing, validation, selection, start-up, warnings, the run, the report and its write
-// errors). main only parses the command line and calls runApplication; tests drive whole runs
+// errors). main only parses the command line and calls runCommandLine; tests drive whole runs
 // through it with a faked platform.
 #pragma once
 
-#include <functional>
-#include <iosfwd>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,8 +12,6 @@
 #include "platform/system_facts.h"
 
 namespace nvbw {
-
-int runApplication(const Options& options, AppContext& context);
 
 // Parses `args` (argv without the program name) and runs the application; a command line that
 // does not parse is a usage error (one line on context.err, exit status 2). This is all of main

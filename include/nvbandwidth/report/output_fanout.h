@@ -1,10 +1,11 @@
-// One Report, several views: forwards every step of a run to each view in turn (the printed
+// One Report, several views (owned): forwards every step of a run to each view in turn (the printed
 // text, its --output copy), calling `before` first so that a progress line can be erased before
 // anything else is printed, and `afterTestcase` once a testcase's step (started, finished, a
 // sweep's table) has been shown.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "report/report_view.h"
@@ -13,8 +14,8 @@ namespace nvbw {
 
 class FanView final : public ReportView {
  public:
-  explicit FanView(std::vector<ReportView*> views, std::function<void()> before = {},
-                   std::function<void()> afterTestcase = {})
+  explicit FanView(std::vector<std::unique_ptr<ReportView>> views,
+                   std::function<void()> before = {}, std::function<void()> afterTestcase = {})
       : views_(std::move(views)), before_(std::move(before)),
         afterTestcase_(std::move(afterTestcase)) {}
   void header(const RunHeader& h) override {
@@ -43,12 +44,12 @@ class FanView final : public ReportView {
  private:
   template <typename Step> void each(Step step) {
     if (before_) before_();
-    for (ReportView* v : views_) step(*v);
+    for (const std::unique_ptr<ReportView>& v : views_) step(*v);
   }
   void testcaseShown() {
     if (afterTestcase_) afterTestcase_();
   }
-  std::vector<ReportView*> views_;
+  std::vector<std::unique_ptr<ReportView>> views_;
   std::function<void()> before_;
   std::function<void()> afterTestcase_;
 };
