@@ -39,19 +39,11 @@ std::string expandOutputPath(const std::string& pattern, const OutputPathFields&
       path += pattern[i];
       continue;
     }
-    switch (pattern[++i]) {
-    case 'h':
-      path += asNamePart(fields.host);
-      break;
-    case 'r':
-      path += std::to_string(fields.rank);
-      break;
-    case 'j':
-      path += asNamePart(fields.job);
-      break;
-    default:
-      path += pattern[i];  // %%
-    }
+    const char field = pattern[++i];
+    path += field == 'h'   ? asNamePart(fields.host)
+            : field == 'r' ? std::to_string(fields.rank)
+            : field == 'j' ? asNamePart(fields.job)
+                           : std::string(1, field);  // %%
   }
   return path;
 }
