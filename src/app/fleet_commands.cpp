@@ -20,14 +20,17 @@
 namespace nvbw {
 namespace {
 
-// The worse of two statuses of written files (0 or 1).
-int worse(int a, int b) { return a != kExitOk ? a : b; }
-
+// The comparison and the checks after it: the table, each check after an empty line; or as JSON,
 // {"nvbandwidth": {"version", "git_version", "release", "comparison"}}, its cells streamed one at a
 // time: a comparison of hundreds of thousands of cells never exists as one document (the
 // document holds `c` without its cells, which are lent to it and given back).
-void writeComparisonDocument(std::ostream& out, ComparisonSection& c,
-                             const std::vector<ExpectationSection>& checks) {
+void writeComparison(std::ostream& out, bool json, ComparisonSection& c,
+                     const std::vector<ExpectationSection>& checks) {
+  if (!json) {
+    out << comparisonText(c);
+    for (const ExpectationSection& r : checks) out << "\n" << expectationText(r);
+    return;
+  }
   Report document = versionsReport();
   std::vector<ComparedCellRecord> all = std::exchange(*c.cells, {});
   document.comparison = c;
@@ -43,13 +46,6 @@ void writeComparisonDocument(std::ostream& out, ComparisonSection& c,
   out << "\n";
 }
 
-// The checks after the comparison, each after an empty line.
-std::string expectationsText(const std::vector<ExpectationSection>& checks) {
-  std::string text;
-  for (const ExpectationSection& r : checks) text += "\n" + expectationText(r);
-  return text;
-}
-
 // --output of --compare: what it prints (the table, or the document with -j or a .json name),
 // or with a .html name the page --html writes.
 int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, ComparisonSection& c,
@@ -57,10 +53,7 @@ int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, Comparison
   if (files.outputFormat == ReportFormat::Html)
     return writeHtmlFile(ctx, *files.output, current, ctx.stopRequested);
   std::ostringstream text;
-  if (files.outputFormat == ReportFormat::Json)
-    writeComparisonDocument(text, c, checks);
-  else
-    text << comparisonText(c) << expectationsText(checks);
+  writeComparison(text, files.outputFormat == ReportFormat::Json, c, checks);
   throwIfStopped(ctx.stopRequested);
   return writeViewFile(ctx, *files.output, text.str());
 }
@@ -196,7 +189,8 @@ int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopR
       continue;
     }
     try {
-      status = worse(status, f.write());
+      const int wrote = f.write();
+      if (status == kExitOk) status = wrote;
       written.push_back(name);
       throwIfStopped(stop);  // a signal while it was written: the next ones are not
     } catch (const Interrupted& e) {
@@ -291,10 +285,7 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   // What the views need is the current Report: the baseline's memory goes first.
   files.baseline = Baseline();
   throwIfStopped(ctx.stopRequested);
-  if (options.json)
-    writeComparisonDocument(ctx.out, c, checks);
-  else
-    ctx.out << comparisonText(c) << expectationsText(checks);
+  writeComparison(ctx.out, options.json, c, checks);
   checkWritable(ctx.out, "output");
   const int written = writeReportFiles(ctx, files, *files.current, ctx.stopRequested, [&] {
     return writeComparisonOutput(ctx, files, c, checks, *files.current);
