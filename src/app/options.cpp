@@ -255,19 +255,6 @@ void refuseEmptyValue(const po::variables_map& vm, const char* name) {
     throw UsageError(std::string("--") + name + " needs a value, not an empty one");
 }
 
-// What --confirm and the expectations can be used with.
-void validateVerdictOptions(const Options& o) {
-  if (o.confirmRuns > kMaxConfirmRuns)
-    throw invalidValue(std::to_string(o.confirmRuns), "confirm",
-                       "at most " + std::to_string(kMaxConfirmRuns) + " runs");
-  if (o.isGiven("confirm") && o.baseline.empty())
-    throw UsageError("--confirm measures again the cells slower or unstable against --baseline: "
-                     "it needs --baseline FILE");
-  if (o.minPercentOfPeak && (*o.minPercentOfPeak <= 0.0 || *o.minPercentOfPeak > 100.0))
-    throw UsageError("invalid value for --min-percent-of-peak: expected a percentage above 0 and "
-                     "at most 100");
-}
-
 // The fleet options' values (--summarize's reports: its values, then the arguments after `--`,
 // which may start with '-').
 void readFleetOptions(const po::variables_map& vm, const std::vector<std::string>& operands,
@@ -292,16 +279,6 @@ void readFleetOptions(const po::variables_map& vm, const std::vector<std::string
   refuseEmptyNames(options.summarize, "--summarize needs report files, not an empty name");
   for (const char* name : {"metrics", "output"}) refuseEmptyValue(vm, name);
   if (!options.output.empty()) checkOutputPattern(options.output);
-}
-
-// --summarize reads saved reports only; what else it takes is how to show them.
-void validateFleetOutputOptions(const Options& o) {
-  if (!o.summarize.empty() &&
-      (!o.compare.empty() || !o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
-    throw UsageError("--summarize reads saved reports: it cannot be used with --compare, "
-                     "--baseline, --sweep or --from");
-  if (!o.summarize.empty() && !o.metrics.empty())
-    throw UsageError("--metrics describes one run: it cannot be used with --summarize");
 }
 
 // What the commands that read saved reports are called on the command line ("" for a run).
@@ -352,8 +329,22 @@ void validateFleetOptions(const Options& o) {
   if (!o.sweep.empty() && o.isGiven("bufferSize"))
     throw UsageError("--sweep sets the buffer sizes: it cannot be used with -b/--bufferSize");
   if (!o.sweep.empty()) parseSweep(o.sweep);  // throws UsageError naming what is wrong
-  validateVerdictOptions(o);
-  validateFleetOutputOptions(o);
+  if (o.confirmRuns > kMaxConfirmRuns)
+    throw invalidValue(std::to_string(o.confirmRuns), "confirm",
+                       "at most " + std::to_string(kMaxConfirmRuns) + " runs");
+  if (o.isGiven("confirm") && o.baseline.empty())
+    throw UsageError("--confirm measures again the cells slower or unstable against --baseline: "
+                     "it needs --baseline FILE");
+  if (o.minPercentOfPeak && (*o.minPercentOfPeak <= 0.0 || *o.minPercentOfPeak > 100.0))
+    throw UsageError("invalid value for --min-percent-of-peak: expected a percentage above 0 and "
+                     "at most 100");
+  // --summarize reads saved reports only; what else it takes is how to show them.
+  if (!o.summarize.empty() &&
+      (!o.compare.empty() || !o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
+    throw UsageError("--summarize reads saved reports: it cannot be used with --compare, "
+                     "--baseline, --sweep or --from");
+  if (!o.summarize.empty() && !o.metrics.empty())
+    throw UsageError("--metrics describes one run: it cannot be used with --summarize");
   validateHonouredOptions(o);
 }
 
