@@ -120,10 +120,7 @@ class RunCommand {
       progress_ = std::make_unique<ProgressDisplay>(ctx.err);
     // Output that fails mid-run stops the run: measuring on for a report nobody gets is wasted.
     views_ = std::make_unique<FanView>(
-        std::move(views),
-        [this] {
-          if (progress_) progress_->clear();
-        },
+        std::move(views), [this] { clearProgress(); },
         [this] { checkWritable(ctx_.out, "output"); });
     // The run's Report: what -j prints at the end, what --baseline and --expect judge once the
     // run has finished, and what --html, --metrics and --output write.
@@ -164,10 +161,13 @@ class RunCommand {
   // after stdout so far, and the --output text copy.
   void tellPerson(const std::string& text) {
     if (text.empty()) return;
-    if (progress_) progress_->clear();
+    clearProgress();
     ctx_.out << std::flush;
     if (!options_.json) ctx_.err << text << std::flush;
     if (copiesText()) outputCopy_ << text;
+  }
+  void clearProgress() {
+    if (progress_) progress_->clear();
   }
   bool copiesText() const { return files_.output && files_.outputFormat == ReportFormat::Text; }
   // Ends what is printed (the text's trailer, or -j's whole document) and the --output text copy.
@@ -332,7 +332,7 @@ int RunCommand::finishViews(const RunEnd& end, int status) {
     belowExpectations = failsExpectations(report);
   } catch (const Interrupted& e) {
     // The report is printed all the same, without the verdicts that were not reached.
-    if (progress_) progress_->clear();
+    clearProgress();
     sayLine(ctx_.err, std::string("NOTE: stopped by ") + signalName(e.signal()) +
                           " while the run was judged: what was not judged is not in the report.");
     status = kExitInterruptedBase + e.signal();
@@ -370,7 +370,7 @@ void RunCommand::confirm(ComparisonSection& compared, Report& report, int& statu
     return;
   }
   if (!suspects.empty()) {
-    if (progress_) progress_->clear();
+    clearProgress();
     std::ostringstream note;
     note << "NOTE: " << suspectCells(compared)
          << " cells slower than the baseline or unstable: measuring " << suspects.size()
@@ -381,7 +381,7 @@ void RunCommand::confirm(ComparisonSection& compared, Report& report, int& statu
   }
   ConfirmationRuns runs =
       suspects.empty() || !confirmationRunner_ ? ConfirmationRuns{} : confirmationRunner_(suspects);
-  if (progress_) progress_->clear();
+  clearProgress();
   runs.summary.runs = options_.confirmRuns;
   applyConfirmations(compared, runs.entries, runs.summary);
   if (!runs.entries.empty()) report.confirmations = std::move(runs.entries);
