@@ -416,11 +416,7 @@ bool RunCommand::failsExpectations(Report& report) {
 int RunCommand::writeViewFiles(const Report& report, bool interrupted) {
   const StopRequest stop = interrupted ? StopRequest() : ctx_.stopRequested;
   return writeReportFiles(ctx_, files_, report, stop, [&] {
-    if (files_.outputFormat == ReportFormat::Text)
-      return writeViewFile(ctx_, *files_.output, outputCopy_.str());
-    if (files_.outputFormat == ReportFormat::Html)
-      return writeHtmlFile(ctx_, *files_.output, report, stop);
-    return writeViewFile(ctx_, *files_.output, reportJson(report) + "\n");
+    return copiesText() ? outputCopy_.str() : reportJson(report) + "\n";
   });
 }
 

@@ -46,18 +46,6 @@ void writeComparison(std::ostream& out, bool json, ComparisonSection& c,
   out << "\n";
 }
 
-// --output of --compare: what it prints (the table, or the document with -j or a .json name),
-// or with a .html name the page --html writes.
-int writeComparisonOutput(AppContext& ctx, const CommandFiles& files, ComparisonSection& c,
-                          const std::vector<ExpectationSection>& checks, const Report& current) {
-  if (files.outputFormat == ReportFormat::Html)
-    return writeHtmlFile(ctx, *files.output, current, ctx.stopRequested);
-  std::ostringstream text;
-  writeComparison(text, files.outputFormat == ReportFormat::Json, c, checks);
-  throwIfStopped(ctx.stopRequested);
-  return writeViewFile(ctx, *files.output, text.str());
-}
-
 bool sameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
   return !b.empty() && std::filesystem::equivalent(a, b, ec);
@@ -101,22 +89,6 @@ std::vector<NamedFile> inputsOf(const Options& o, const StopRequest& stop) {
   if (!o.expect.empty()) inputs.push_back({"--expect", o.expect});
   for (const std::string& path : o.summarize) inputs.push_back({"--summarize", path});
   return inputs;
-}
-
-// --metrics and --output, checked like --html. A saved report has no text rendering (that needs
-// the run's results), so --from writes JSON or HTML only.
-void openViewTargets(const Options& options, const std::vector<NamedFile>& inputs, bool owned,
-                     const std::string& outputPath, CommandFiles& files) {
-  if (!owned) return;
-  if (!options.metrics.empty())
-    files.metrics.emplace(NamedFile{"--metrics", options.metrics}, inputs);
-  if (outputPath.empty()) return;
-  const NamedFile target{"--output", outputPath};
-  files.outputFormat = reportFormatFor(outputPath, options.json);
-  if (!options.from.empty() && files.outputFormat == ReportFormat::Text)
-    throw ReportFileError(target.label() +
-                          ": a saved report is written as JSON (.json or -j) or HTML (.html)");
-  files.output.emplace(target, inputs);
 }
 
 // Throws ReportFileError when a file this command writes is one of `inputs` (report files it
@@ -225,11 +197,22 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
                               const std::string& outputPath) {
   CommandFiles files;
   const std::vector<NamedFile> inputs = inputsOf(options, stop);
-  // A run's page is the printing rank's; --compare and --from run alike on every rank.
+  // A run's files are the printing rank's; the commands that read saved reports run alike on
+  // every rank.
   const bool run = options.compare.empty() && options.from.empty() && options.summarize.empty();
-  if (!options.html.empty() && (printsReport || !run))
-    files.html.emplace(NamedFile{"--html", options.html}, inputs);
-  openViewTargets(options, inputs, printsReport || !run, outputPath, files);
+  if (printsReport || !run) {
+    if (!options.html.empty()) files.html.emplace(NamedFile{"--html", options.html}, inputs);
+    if (!options.metrics.empty())
+      files.metrics.emplace(NamedFile{"--metrics", options.metrics}, inputs);
+    if (!outputPath.empty()) {
+      const NamedFile target{"--output", outputPath};
+      files.outputFormat = reportFormatFor(outputPath, options.json);
+      if (!options.from.empty() && files.outputFormat == ReportFormat::Text)
+        throw ReportFileError(target.label() +
+                              ": a saved report is written as JSON (.json or -j) or HTML (.html)");
+      files.output.emplace(target, inputs);
+    }
+  }
   refuseSharedTargets(files);
   // --summarize's reports are read by the summary itself, one at a time (fleet_summary.h); the
   // files its folders hold are known now, before anything is written.
@@ -262,14 +245,19 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
 }
 
 int writeReportFiles(AppContext& ctx, const CommandFiles& files, const Report& report,
-                     const StopRequest& stop, const std::function<int()>& output) {
+                     const StopRequest& stop, const std::function<std::string()>& outputText) {
   std::vector<FileWrite> writes;
   if (files.html)
     writes.push_back({&*files.html, [&] { return writeHtmlFile(ctx, *files.html, report, stop); }});
   if (files.metrics)
     writes.push_back(
         {&*files.metrics, [&] { return writeMetricsFile(ctx, *files.metrics, report, stop); }});
-  if (files.output) writes.push_back({&*files.output, output});
+  if (files.output)
+    writes.push_back({&*files.output, [&] {
+                        if (files.outputFormat == ReportFormat::Html)
+                          return writeHtmlFile(ctx, *files.output, report, stop);
+                        return writeViewFile(ctx, *files.output, outputText());
+                      }});
   return writeFiles(ctx, writes, stop);
 }
 
@@ -287,8 +275,12 @@ int runCompareCommand(const Options& options, CommandFiles& files, AppContext& c
   throwIfStopped(ctx.stopRequested);
   writeComparison(ctx.out, options.json, c, checks);
   checkWritable(ctx.out, "output");
+  // --output as printed (the table, or the document with -j or a .json name).
   const int written = writeReportFiles(ctx, files, *files.current, ctx.stopRequested, [&] {
-    return writeComparisonOutput(ctx, files, c, checks, *files.current);
+    std::ostringstream text;
+    writeComparison(text, files.outputFormat == ReportFormat::Json, c, checks);
+    throwIfStopped(ctx.stopRequested);
+    return text.str();
   });
   if (written != kExitOk) return written;
   if (c.differentMachines) return kExitUsage;  // shown side by side, never judged

@@ -23,15 +23,6 @@ void printSavedRun(const Options& options, const Report& report, AppContext& ctx
   checkWritable(ctx.out, "output");
 }
 
-// --output of a saved report: its JSON as -j writes it, or its page.
-int writeSavedReport(AppContext& ctx, const CommandFiles& files) {
-  if (files.outputFormat == ReportFormat::Html)
-    return writeHtmlFile(ctx, *files.output, *files.from, ctx.stopRequested);
-  const std::string text = reportJson(*files.from) + "\n";
-  throwIfStopped(ctx.stopRequested);
-  return writeViewFile(ctx, *files.output, text);
-}
-
 void printChecks(const Options& options, const std::vector<ExpectationSection>& results,
                  AppContext& ctx) {
   if (options.json) {
@@ -52,8 +43,12 @@ int runFromCommand(const Options& options, CommandFiles& files, AppContext& ctx)
     printSavedRun(options, *files.from, ctx);
     return kExitOk;
   }
-  const int status = writeReportFiles(ctx, files, *files.from, ctx.stopRequested,
-                                      [&] { return writeSavedReport(ctx, files); });
+  // --output as JSON, as -j writes it (or its page).
+  const int status = writeReportFiles(ctx, files, *files.from, ctx.stopRequested, [&] {
+    const std::string text = reportJson(*files.from) + "\n";
+    throwIfStopped(ctx.stopRequested);
+    return text;
+  });
   if (!options.judgesExpectations()) return status;
   throwIfStopped(ctx.stopRequested);
   const std::vector<ExpectationSection> results =

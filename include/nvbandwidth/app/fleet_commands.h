@@ -54,11 +54,12 @@ int writeHtmlFile(AppContext& context, const OutputFile& file, const Report& rep
                   const StopRequest& stop);
 
 // Writes the files of `report` a command line names, in order: --html, --metrics, then --output
-// as `output` writes it (0, or 1 with the reason said); the worse status. A signal (Interrupted,
+// (its page, or the text `outputText` makes); 0, or 1 when one cannot be written (the reason
+// said). A signal (Interrupted,
 // or `stop` after a file) while they are made stops the writing: a stderr line names the files
 // written and those not written (which keep what they held), and Interrupted goes on to the caller.
 int writeReportFiles(AppContext& context, const CommandFiles& files, const Report& report,
-                     const StopRequest& stop, const std::function<int()>& output);
+                     const StopRequest& stop, const std::function<std::string()>& outputText);
 
 // Compares saved reports (the baseline reports, then the current one): the table of the cells
 // that are not SAME and the summary (JSON with -j: {"nvbandwidth": {"version", "git_version",
