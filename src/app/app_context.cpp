@@ -8,12 +8,9 @@
 
 namespace nvbw {
 
-std::string usageErrorLine(const std::string& message) {
-  return "nvbandwidth: " + escapeForTerminal(message) + " (see nvbandwidth --help)\n";
-}
-
 int refuseUsage(AppContext& ctx, const std::string& message) {
-  ctx.err << usageErrorLine(message) << std::flush;
+  ctx.err << "nvbandwidth: " + escapeForTerminal(message) + " (see nvbandwidth --help)\n"
+          << std::flush;
   return kExitUsage;
 }
 

@@ -105,6 +105,20 @@ HostMemoryChoice hostMemoryChoice(const Options& o) {
   return choice;
 }
 
+// The usage problem `check` finds (a UsageError), agreed by every process; its one line is
+// printed. A usage error is exit 2 whatever becomes of that line (stderr may not be writable).
+template <typename Check> bool refusedUsage(AppContext& ctx, Check check) {
+  std::optional<std::string> problem;
+  try {
+    check();
+  } catch (const UsageError& e) {
+    problem = e.what();
+  }
+  if (!(problem = agreedUsageProblem(ctx, problem))) return false;
+  refuseUsage(ctx, *problem);
+  return true;
+}
+
 // The part of a run after option handling: start-up, header, testcases, report.
 class RunCommand {
  public:
@@ -139,7 +153,6 @@ class RunCommand {
     return h;
   }
   int startupFailed(RunHeader h, const std::string& why, const std::string& detail);
-  std::optional<std::string> machineUsageProblem(const SystemFacts& system, PairRule& pairs) const;
   int stoppedBeforeTestcases(const std::string& error, const std::string& detail);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
@@ -210,24 +223,6 @@ int RunCommand::stoppedBeforeTestcases(const std::string& error, const std::stri
   return kExitFailure;
 }
 
-std::optional<std::uint64_t> logicalGpusOf(const SystemFacts& system) {
-  if (system.logicalGpus == 0) return std::nullopt;
-  return static_cast<std::uint64_t>(system.logicalGpus);
-}
-
-// What the options ask of the opened machine that it cannot give: a --pair GPU it does not have
-// (`pairs` gets the rule otherwise), a --baseline of logical GPUs against real ones or the other
-// way round.
-std::optional<std::string> RunCommand::machineUsageProblem(const SystemFacts& system,
-                                                           PairRule& pairs) const {
-  try {
-    pairs = resolvePairRule(options_.pair, options_.targetNumPairs, system);
-  } catch (const UsageError& e) {
-    return std::string(e.what());
-  }
-  return files_.baseline.logicalGpusProblem("this run", logicalGpusOf(system));
-}
-
 // The header's notes of how the run will go: the schedule's, that the GPUs are logical, -H's.
 void addRunNotes(RunHeader& h, const ScheduleChoice& schedule, const HostMemoryChoice& host) {
   h.notes = schedule.notes;
@@ -263,8 +258,16 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   } catch (const std::exception& e) {
     return startupFailed(h, e.what(), errorDetail(e));
   }
-  if (const auto problem = agreedUsageProblem(ctx_, machineUsageProblem(h.system, pairs)))
-    return refuseUsage(ctx_, *problem);
+  // What the options ask of the opened machine that it cannot give: a --pair GPU it does not
+  // have, a --baseline of logical GPUs against real ones or the other way round.
+  if (refusedUsage(ctx_, [&] {
+        pairs = resolvePairRule(options_.pair, options_.targetNumPairs, h.system);
+        const int logical = h.system.logicalGpus;
+        if (const auto problem = files_.baseline.logicalGpusProblem(
+                "this run", logical ? std::optional<std::uint64_t>(logical) : std::nullopt))
+          throw UsageError(*problem);
+      }))
+    return kExitUsage;
   for (std::string& note : pairRuleNotes(pairs, !h.system.processes.empty()))
     h.warnings.push_back(std::move(note));
   SingleProcess alone;
@@ -478,7 +481,7 @@ std::optional<CommandFiles> openFiles(const Options& options, AppContext& ctx) {
   }
   if (ctx.comm && ctx.comm->size() > 1) problem = agreeOnProblem(*ctx.comm, problem);
   if (!problem) return files;
-  if (prints) ctx.err << usageErrorLine(*problem) << std::flush;
+  if (prints) refuseUsage(ctx, *problem);
   return std::nullopt;
 }
 
@@ -504,20 +507,6 @@ int stoppedBeforeTheRun(const Options& options, AppContext& ctx, int signal) {
     sayLine(ctx.err, "NOTE: " + what + ".");
   }
   return kExitInterruptedBase + signal;
-}
-
-// The usage problem `check` finds (a UsageError), agreed by every process; its one line is
-// printed. A usage error is exit 2 whatever becomes of that line (stderr may not be writable).
-template <typename Check> bool refusedUsage(AppContext& ctx, Check check) {
-  std::optional<std::string> problem;
-  try {
-    check();
-  } catch (const UsageError& e) {
-    problem = e.what();
-  }
-  if (!(problem = agreedUsageProblem(ctx, problem))) return false;
-  ctx.err << usageErrorLine(*problem) << std::flush;
-  return true;
 }
 
 // The command a valid command line asks for, with its files open.
@@ -574,21 +563,19 @@ int runApplication(const Options& options, AppContext& ctx) {
 }  // namespace
 
 int runCommandLine(const std::vector<std::string>& args, AppContext& context) {
-  Options options;
   const char* variable = std::getenv(kCompatVariable);
   const std::optional<std::string> compat =
       variable ? std::optional<std::string>(variable) : std::nullopt;
-  std::optional<std::string> problem;
-  try {
-    options = parseOptions(args, compat);
-  } catch (const UsageError& e) {
-    problem = e.what();
-  }
-  // Every process takes the same path: one that stopped here would leave the others waiting.
-  if (context.comm && context.comm->size() > 1)
-    if (std::optional<std::string> differs = differentCommandLines(*context.comm, args, compat))
-      problem = differs;
-  if ((problem = agreedUsageProblem(context, problem))) return refuseUsage(context, *problem);
+  Options options;
+  if (refusedUsage(context, [&] {
+        // Every process takes the same path: one that stopped here would leave the others waiting.
+        if (context.comm && context.comm->size() > 1)
+          if (std::optional<std::string> differs =
+                  differentCommandLines(*context.comm, args, compat))
+            throw UsageError(*differs);
+        options = parseOptions(args, compat);
+      }))
+    return kExitUsage;
   return runApplication(options, context);
 }
 

@@ -38,9 +38,8 @@ class WriteFailed : public Error {
 // Flushes `stream` (standard `name`: "output" or "error"); throws WriteFailed when it has failed.
 void checkWritable(std::ostream& stream, const char* name);
 
-// The one stderr line of a usage error: "nvbandwidth: <message> (see nvbandwidth --help)".
-std::string usageErrorLine(const std::string& message);
-// Prints that line on `ctx`'s stderr; kExitUsage.
+// Prints the one stderr line of a usage error on `ctx`'s stderr, "nvbandwidth: <message> (see
+// nvbandwidth --help)"; kExitUsage.
 int refuseUsage(AppContext& ctx, const std::string& message);
 
 // The usage problem every process of the run stops with, so that none goes on alone into steps
