@@ -1,4 +1,3 @@
-// Resolving -t tokens and -p prefixes against the registry keys.
 #include "app/selection.h"
 
 #include <algorithm>

@@ -30,11 +30,10 @@ struct BuiltPlan {
   std::exception_ptr error;
 };
 
-BuiltPlan buildPlan(const TestcaseDef& def, const LoopRequest& request) {
+BuiltPlan buildPlan(const TestcaseDef& def, const LoopRequest& request, std::size_t bytes) {
   BuiltPlan built;
   try {
-    built.plan = def.plan(
-        PlanContext{request.topology, request.bufferBytes, request.pairs, request.schedule});
+    built.plan = def.plan(PlanContext{request.topology, bytes, request.pairs, request.schedule});
   } catch (...) {
     built.error = std::current_exception();
   }
@@ -105,8 +104,9 @@ class TestcaseLoop {
       const TestcaseDef* def = resolved(sel);
       // Built where the testcase is not waived on the topology alone (a plan of a testcase that
       // cannot run here need not be buildable).
-      const BuiltPlan built =
-          def && !waiveReasonFor(*def, request_.topology) ? buildPlan(*def, request_) : BuiltPlan{};
+      const BuiltPlan built = def && !waiveReasonFor(*def, request_.topology)
+                                  ? buildPlan(*def, request_, request_.bufferBytes)
+                                  : BuiltPlan{};
       if (!def || waived(*def, built)) {
         started_ += runsPerTestcase();
         continue;
@@ -161,13 +161,8 @@ class TestcaseLoop {
   bool sweepOne(const TestcaseDef& def) {
     bool goOn = true;
     for (std::uint64_t size : request_.sweepSizesMiB) {
-      if (stopRequested()) {
-        goOn = false;
-        break;
-      }
-      LoopRequest sized = request_;
-      sized.bufferBytes = static_cast<std::size_t>(size) * 1048576u;
-      goOn = runOne(def, buildPlan(def, sized), size);
+      const std::size_t bytes = static_cast<std::size_t>(size) * 1048576u;
+      goOn = !stopRequested() && runOne(def, buildPlan(def, request_, bytes), size);
       if (!goOn) break;
     }
     output_.sweepFinished(def.key, request_.sweepSizesMiB);
