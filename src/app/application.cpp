@@ -156,8 +156,6 @@ class RunCommand {
   int stoppedBeforeTestcases(const std::string& error, const std::string& detail);
   int finish(const LoopSummary& summary, const PlanExecutor& executor, std::size_t selected,
              const Platform& platform, const EnvironmentSnapshot& atStart);
-
-  int finishViews(const RunEnd& end, int status);
   void judgeAgainstBaseline(Report& report, int& status);
   void confirm(ComparisonSection& compared, Report& report, int& status);
   bool failsExpectations(Report& report);
@@ -304,6 +302,9 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   return finish(summary, *executor, selection.size(), *platform, *h.environment);
 }
 
+// The end of the run: the Report compared with the baseline and judged, the end of the report
+// printed and the view files written. Errors and interruption keep their status; otherwise
+// SLOWER and UNSTABLE cells give 3.
 int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
                        std::size_t selected, const Platform& platform,
                        const EnvironmentSnapshot& atStart) {
@@ -320,13 +321,6 @@ int RunCommand::finish(const LoopSummary& summary, const PlanExecutor& executor,
     report_->globalError(summary.processesLost->message, summary.processesLost->detail);
   int status = summary.errors > 0 || summary.processesLost ? kExitFailure : kExitOk;
   if (summary.interruptedBy) status = kExitInterruptedBase + *summary.interruptedBy;
-  return finishViews(end, status);
-}
-
-// Compares the run's Report with the baseline, prints the end of the report and writes the view
-// files. Errors and interruption keep their status; otherwise SLOWER and UNSTABLE cells
-// give 3.
-int RunCommand::finishViews(const RunEnd& end, int status) {
   report_->finish(end);
   Report& report = report_->report();
   bool belowExpectations = false;
