@@ -46,11 +46,6 @@ void writeComparison(std::ostream& out, bool json, ComparisonSection& c,
   out << "\n";
 }
 
-bool sameFile(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return !b.empty() && std::filesystem::equivalent(a, b, ec);
-}
-
 // A baseline named on the command line: a report, or a directory standing for the reports under
 // it, found as --summarize finds them (a usage error when it has none, or when a folder under it
 // cannot be listed: a baseline is never judged on part of itself). `current` (--compare's current
@@ -70,7 +65,7 @@ void addBaselineReports(const std::string& option, const std::string& path,
                           found.unreadable.front().reason);
   std::size_t added = 0;
   for (const std::string& file : found.files)
-    if (!sameFile(file, current)) {
+    if (current.empty() || !std::filesystem::equivalent(file, current, ec)) {
       inputs.push_back({option, file});
       ++added;
     }
