@@ -13,15 +13,19 @@ namespace nvbw {
 
 namespace {
 
-void add(MemoryNeed& need, const BufferSpec& s, std::size_t bytes) {
-  if (s.kind == MemoryKind::Host)
-    need.host += bytes;
-  else
-    need.device[s.device] += bytes;
-}
-
 std::size_t& slotOf(MemoryNeed& need, const BufferSpec& s) {
   return s.kind == MemoryKind::Host ? need.host : need.device[s.device];
+}
+
+bool sameMemory(const BufferSpec& a, const BufferSpec& b) {
+  return a.kind == b.kind && (a.kind == MemoryKind::Host || a.device == b.device);
+}
+
+// Raises each resource of `need` to what `other` needs of it, where that is more.
+void raiseTo(MemoryNeed& need, const MemoryNeed& other) {
+  need.host = std::max(need.host, other.host);
+  for (const auto& [device, bytes] : other.device)
+    need.device[device] = std::max(need.device[device], bytes);
 }
 
 }  // namespace
@@ -29,21 +33,16 @@ std::size_t& slotOf(MemoryNeed& need, const BufferSpec& s) {
 MemoryNeed memoryNeedOf(const Measurement& m) {
   MemoryNeed need;
   for (const CopySpec& c : m.copies) {
-    add(need, c.src, c.src.bytes);
-    add(need, c.dst, c.dst.bytes);
+    slotOf(need, c.src) += c.src.bytes;
+    slotOf(need, c.dst) += c.dst.bytes;
   }
-  if (m.latency) add(need, m.latency->target, m.latency->target.bytes);
+  if (m.latency) slotOf(need, m.latency->target) += m.latency->target.bytes;
   return need;
 }
 
 MemoryNeed memoryNeedOf(const Plan& plan) {
   MemoryNeed need;
-  for (const Measurement& m : plan.measurements) {
-    const MemoryNeed one = memoryNeedOf(m);
-    need.host = std::max(need.host, one.host);
-    for (const auto& [device, bytes] : one.device)
-      need.device[device] = std::max(need.device[device], bytes);
-  }
+  for (const Measurement& m : plan.measurements) raiseTo(need, memoryNeedOf(m));
   return need;
 }
 
@@ -69,12 +68,7 @@ void BufferPool::count(const BufferSpec& spec, bool adding) {
   peak = std::max(peak, slot);
 }
 
-void BufferPool::allowFor(const Plan& plan) {
-  const MemoryNeed need = memoryNeedOf(plan);
-  limit_.host = std::max(limit_.host, need.host);
-  for (const auto& [device, bytes] : need.device)
-    limit_.device[device] = std::max(limit_.device[device], bytes);
-}
+void BufferPool::allowFor(const Plan& plan) { raiseTo(limit_, memoryNeedOf(plan)); }
 
 void BufferPool::clear() {
   for (auto& [key, bucket] : free_)
@@ -88,16 +82,12 @@ bool BufferPool::fits(const BufferSpec& spec, std::size_t extra) {
 }
 
 void BufferPool::makeRoom(const BufferSpec& spec, std::size_t extra, const std::vector<Key>& keep) {
-  auto sameResource = [&](const BufferSpec& other) {
-    return other.kind == spec.kind &&
-           (spec.kind == MemoryKind::Host || other.device == spec.device);
-  };
   auto fits = [&] { return this->fits(spec, extra); };
   for (int pass = 0; pass < 2 && !fits(); ++pass) {
     for (auto& [key, bucket] : free_) {
       const bool kept = std::find(keep.begin(), keep.end(), key) != keep.end();
       if (kept != (pass == 1)) continue;  // buffers to keep are freed only in the second pass
-      while (!bucket.empty() && !fits() && sameResource(bucket.back()->spec)) {
+      while (!bucket.empty() && !fits() && sameMemory(bucket.back()->spec, spec)) {
         count(bucket.back()->spec, false);
         bucket.pop_back();
       }
@@ -157,10 +147,6 @@ BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs,
 }
 
 namespace {
-
-bool sameMemory(const BufferSpec& a, const BufferSpec& b) {
-  return a.kind == b.kind && (a.kind == MemoryKind::Host || a.device == b.device);
-}
 
 // The failing call and the driver's (or the system's) words.
 void describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
