@@ -320,47 +320,28 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
   }
 }
 
-namespace {
-
-Check patternCheck(int device, CUdeviceptr buffer, const void* host, std::size_t bytes, int pattern,
-                   std::string what) {
-  Check c;
-  c.device = device;
-  c.buffer = buffer;
-  c.host = host;
-  c.bytes = bytes;
-  c.pattern = pattern;
-  c.what = std::move(what);
-  return c;
-}
-
-}  // namespace
-
 void addChecks(const CopyRun& c, unsigned long long passes, std::vector<Check>& checks) {
   const CopySpec& s = *c.spec;
   const std::string label = copyLabel(s);
   const int device = s.execDevice;
   switch (s.method) {
-  case CopyMethod::SmReadOnly: {
+  case CopyMethod::SmReadOnly:
     // Every pass of the sample (warm-up and measured) added the buffer's word sum once.
-    Check sum = patternCheck(device, c.readSum->ptr(), nullptr, sizeof(unsigned long long), 0,
-                             "the read of " + label);
-    sum.sumExpected = passes * sourcePatternSum(c.checked / 4);
-    checks.push_back(std::move(sum));
+    checks.push_back({device, c.readSum->ptr(), nullptr, sizeof(unsigned long long), 0,
+                      "the read of " + label, passes * sourcePatternSum(c.checked / 4)});
     return;
-  }
   case CopyMethod::SmWriteOnly:
-    checks.push_back(patternCheck(device, c.dst.ptr, c.dst.host, c.checked, kWriteOnlyPattern,
-                                  "the destination of " + label));
+    checks.push_back({device, c.dst.ptr, c.dst.host, c.checked, kWriteOnlyPattern,
+                      "the destination of " + label, std::nullopt});
     return;
   case CopyMethod::SmSplitWarp:
-    checks.push_back(patternCheck(device, c.src.ptr, c.src.host, c.checked, c.fills.expected,
-                                  "the source of " + label));
+    checks.push_back({device, c.src.ptr, c.src.host, c.checked, c.fills.expected,
+                      "the source of " + label, std::nullopt});
     [[fallthrough]];
   default:
     // A multicast object is checked through this process's own backing, on its GPU.
-    checks.push_back(patternCheck(device, c.dst.checked(), c.dst.checkPtr ? nullptr : c.dst.host,
-                                  c.checked, c.fills.expected, "the destination of " + label));
+    checks.push_back({device, c.dst.checked(), c.dst.checkPtr ? nullptr : c.dst.host, c.checked,
+                      c.fills.expected, "the destination of " + label, std::nullopt});
   }
 }
 
