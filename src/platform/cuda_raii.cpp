@@ -42,15 +42,14 @@ void DestroyEvent::operator()(CUevent event) const noexcept { gpu->api().cuEvent
 
 }  // namespace platform
 
-DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) : bytes_(bytes) {
+DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) {
   ContextScope scope(gpu, device);
   CUdeviceptr ptr = 0;
   NVBW_CU(gpu.api(), cuMemAlloc, &ptr, bytes);
   memory_ = {ptr, {&gpu, device}};
 }
 
-HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes)
-    : bytes_(bytes) {
+HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBytes) {
   if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
   const bool huge = hugePageBytes > 0;
   const std::size_t mapped = huge ? roundUpToPages(bytes, hugePageBytes) : bytes;
@@ -77,7 +76,7 @@ HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBy
   pin(gpu, raw, mapped);
 }
 
-HostBuffer::HostBuffer(const Gpu& gpu, void* touched, std::size_t bytes) : bytes_(bytes) {
+HostBuffer::HostBuffer(const Gpu& gpu, void* touched, std::size_t bytes) {
   if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
   pin(gpu, touched, bytes);
 }

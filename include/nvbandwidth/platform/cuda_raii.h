@@ -53,12 +53,10 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes);
   CUdeviceptr ptr() const { return memory_.get(); }
-  std::size_t bytes() const { return bytes_; }
   int device() const { return memory_.releaser().device; }
 
  private:
   UniqueHandle<CUdeviceptr, platform::FreeDeviceMemory> memory_;
-  std::size_t bytes_ = 0;
 };
 
 // Portable pinned host memory: 4 KiB pages mapped by this process, first touched in parallel by
@@ -78,12 +76,10 @@ class HostBuffer {
   void* data() const { return memory_.get(); }
   // The address the GPUs use (under unified addressing, the host address).
   CUdeviceptr devicePtr() const { return devicePtr_; }
-  std::size_t bytes() const { return bytes_; }
 
  private:
   UniqueHandle<void*, platform::FreeHostMemory> memory_;
   CUdeviceptr devicePtr_ = 0;
-  std::size_t bytes_ = 0;
   void pin(const Gpu& gpu, void* raw, std::size_t mapped);
 };
 
