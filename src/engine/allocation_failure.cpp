@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "facts/host_facts.h"
 #include "platform/huge_pages.h"
@@ -14,15 +15,16 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 // Sizes as -b takes them: whole MiB, rounded up so that a few bytes never read as "0 MiB".
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB"; }
 
+std::uint64_t totalOf(const std::vector<std::size_t>& buffers) {
+  return std::accumulate(buffers.begin(), buffers.end(), std::uint64_t{0});
+}
+
 // "2 buffers of 90000 MiB (180000 MiB in all)", "buffer of 2 MiB", "3 buffers (2 of 512 MiB, 1
 // of 2 MiB; 1026 MiB in all)": what follows "this testcase's".
 std::string buffersText(const std::vector<std::size_t>& buffers, const char* adjective) {
   std::map<std::size_t, std::size_t, std::greater<>> bySize;
-  std::uint64_t total = 0;
-  for (std::size_t b : buffers) {
-    ++bySize[b];
-    total += b;
-  }
+  for (std::size_t b : buffers) ++bySize[b];
+  const std::uint64_t total = totalOf(buffers);
   const std::string noun = std::string(adjective) + (buffers.size() == 1 ? "buffer" : "buffers");
   if (buffers.size() == 1) return noun + " of " + mib(total);
   if (bySize.size() == 1)
@@ -43,12 +45,6 @@ std::string gpusText(const std::vector<int>& devices) {
   for (std::size_t i = 0; i < devices.size(); ++i)
     text += (i ? ", " : "") + std::to_string(devices[i]);
   return text;
-}
-
-std::uint64_t totalOf(const std::vector<std::size_t>& buffers) {
-  std::uint64_t total = 0;
-  for (std::size_t b : buffers) total += b;
-  return total;
 }
 
 // What the memory has, and what is free for this run: "it has 143771 MiB, 142908 MiB of it free".
@@ -76,14 +72,9 @@ std::string remedy(const AllocationFailure& f) {
   // The largest buffers are the ones the option sizes; the others (1 MiB for a kernel that only
   // reads or writes, say) stay as they are.
   const std::size_t largest = *std::max_element(f.buffers.begin(), f.buffers.end());
-  std::uint64_t others = 0;
-  std::size_t count = 0;
-  for (std::size_t b : f.buffers) {
-    if (b == largest)
-      ++count;
-    else
-      others += b;
-  }
+  const auto count =
+      static_cast<std::size_t>(std::count(f.buffers.begin(), f.buffers.end(), largest));
+  const std::uint64_t others = totalOf(f.buffers) - std::uint64_t{count} * largest;
   const std::uint64_t available = *f.memory.freeBytes + f.heldByRun;
   const std::uint64_t fit = available > others ? (available - others) / count / kMiB : 0;
   if (fit == 0)
