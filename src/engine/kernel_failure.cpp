@@ -6,22 +6,20 @@
 namespace nvbw {
 namespace {
 
-// "900,1000" -> "9.0, 10.0".
+std::string capabilityText(int cc) {
+  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+}
+
+// "900,1000" -> "9.0, 10.0": nvcc lists 10 * (10 * major + minor).
 std::string capabilities(const std::string& archList) {
   std::istringstream list(archList);
   std::string arch;
   std::string text;
   while (std::getline(list, arch, ',')) {
     if (arch.size() < 2) continue;
-    const int value = std::atoi(arch.c_str()) / 10;  // nvcc lists 10 * (10 * major + minor)
-    text +=
-        (text.empty() ? "" : ", ") + std::to_string(value / 10) + "." + std::to_string(value % 10);
+    text += (text.empty() ? "" : ", ") + capabilityText(std::atoi(arch.c_str()) / 10);
   }
   return text;
-}
-
-std::string capabilityText(int cc) {
-  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
 }
 
 // What the user can do about the error, "" where nothing.
