@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "platform/cuda_raii.h"
 
 namespace nvbw {
@@ -13,10 +14,7 @@ constexpr std::size_t kCorruptedBytes = 4096;
 
 int endOf(const std::string& token, const std::string& list) {
   if (token == "host") return kHostEnd;
-  const bool digits =
-      !token.empty() && token.size() <= 4 &&
-      std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!digits)
+  if (token.size() > 4 || !allDigits(token))
     throw StartupError(std::string(kCorruptCopiesVariable) + "=" + list +
                        ": expected pairs like 0-1 or host-2, separated by commas");
   return std::stoi(token);
