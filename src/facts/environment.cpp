@@ -46,8 +46,7 @@ std::vector<std::string> runWarnings(const EnvironmentSnapshot& start,
     const GpuEnvironment& b = end.gpus[d];
     if (a.throttleNs && b.throttleNs && *b.throttleNs > *a.throttleNs)
       lines.push_back("WARNING: " + gpuName(d) +
-                      ": clocks were held down for power or thermal "
-                      "reasons for " +
+                      ": clocks were held down for power or thermal reasons for " +
                       fixed((*b.throttleNs - *a.throttleNs) / 1e9) +
                       " s during the run: its figures may be low.");
     const bool wasFine = !a.pcie || !trainedBelowMaximum(*a.pcie);

@@ -47,10 +47,6 @@ struct EnvironmentSnapshot {
   std::optional<std::string> nvmlProblem;
 };
 
-}  // namespace nvbw
-
-namespace nvbw {
-
 // One line for each condition of `snapshot` known to lower bandwidth: a PCIe link trained below
 // its maximum, MIG enabled, clocks locked or set away from their defaults.
 std::vector<std::string> environmentWarnings(const EnvironmentSnapshot& snapshot);
