@@ -36,7 +36,9 @@ struct GroupBuffers {
   std::unique_ptr<SharedBuffers> shared;
   std::vector<engine::BufferContent> sharedContents;  // shared buffers: known for the group only
   BufferView view(std::size_t i) const {
-    return shared ? shared->view(i) : engine::viewOf((*pooled)[i]);
+    if (shared) return shared->view(i);
+    const Allocation& a = (*pooled)[i];
+    return {a.ptr(), a.spec.kind == MemoryKind::Host ? a.host.data() : nullptr, 0};
   }
   engine::BufferContent* content(std::size_t i) {
     return shared ? &sharedContents.at(i) : &(*pooled)[i].content;

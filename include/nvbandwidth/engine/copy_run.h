@@ -87,11 +87,6 @@ class Verifier {
   HostCheckShare share_;
 };
 
-// The view of a pooled allocation.
-inline BufferView viewOf(const Allocation& a) {
-  return {a.ptr(), a.spec.kind == MemoryKind::Host ? a.host.data() : nullptr, 0};
-}
-
 struct CopyRun {
   const CopySpec* spec = nullptr;  // as this process runs it (its own GPU numbering)
   BufferView src;
