@@ -11,7 +11,6 @@
 
 namespace nvbw {
 
-// Topology backed by the real driver.
 class DriverTopology final : public Topology {
  public:
   explicit DriverTopology(const Gpu& gpu) : gpu_(gpu) {}

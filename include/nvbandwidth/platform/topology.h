@@ -1,5 +1,5 @@
 // The driver seam: the queries that decide *what* runs. The real implementation asks the CUDA
-// driver (DriverTopology in gpu.h); tests model 0, 1, 2 or 8 GPUs with FakeTopology
+// driver (DriverTopology in driver_topology.h); tests model 0, 1, 2 or 8 GPUs with FakeTopology
 // (tests/support/fake_topology.h).
 #pragma once
 
