@@ -81,7 +81,8 @@ class FieldReader {
   template <typename Members> void object(const char* key, Members members) {
     const Json* v = findMember(object_, key);
     if (!v || !v->is_object()) return;
-    FieldReader inner(*v, Path(where_, key));
+    const Path at(where_, key);  // outlives `inner`, which keeps a reference to it
+    FieldReader inner(*v, at);
     members(inner);
   }
   // A check across the record's fields, once they are read.
