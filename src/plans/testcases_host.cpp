@@ -17,55 +17,12 @@ std::string engineTag(CopyMethod method) {
   return method == CopyMethod::CopyEngine ? "memcpy CE " : "memcpy SM ";
 }
 
-BufferSpec hostBuf(int d, std::size_t bytes) { return BufferSpec::host(d, bytes); }
-BufferSpec devBuf(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes); }
-
 CopySpec h2d(int d, std::size_t bytes, CopyMethod m) {
-  return makeCopy(hostBuf(d, bytes), devBuf(d, bytes), m);
+  return makeCopy(BufferSpec::host(d, bytes), BufferSpec::onDevice(d, bytes), m);
 }
 CopySpec d2h(int d, std::size_t bytes, CopyMethod m) {
-  return makeCopy(devBuf(d, bytes), hostBuf(d, bytes), m);
+  return makeCopy(BufferSpec::onDevice(d, bytes), BufferSpec::host(d, bytes), m);
 }
-
-}  // namespace
-
-Plan hostToDevice(const PlanContext& ctx, CopyMethod method) {
-  return oneRowPerGpu(ctx, engineTag(method) + kTitleH2D, [&](int d) {
-    return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, method)};
-  });
-}
-
-Plan deviceToHost(const PlanContext& ctx, CopyMethod method) {
-  return oneRowPerGpu(ctx, engineTag(method) + kTitleD2H, [&](int d) {
-    return std::vector<CopySpec>{d2h(d, ctx.bufferBytes, method)};
-  });
-}
-
-// The opposite-direction interference copy uses buffers twice the size, as upstream, so it is
-// still running when the measured copy finishes.
-Plan hostToDeviceBidirectionalCe(const PlanContext& ctx) {
-  const std::size_t s = ctx.bufferBytes;
-  return oneRowPerGpu(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
-    return std::vector<CopySpec>{h2d(d, s, CopyMethod::CopyEngine),
-                                 d2h(d, 2 * s, CopyMethod::CopyEngine)};
-  });
-}
-
-Plan deviceToHostBidirectionalCe(const PlanContext& ctx) {
-  const std::size_t s = ctx.bufferBytes;
-  return oneRowPerGpu(ctx, engineTag(CopyMethod::CopyEngine) + kTitleBidir, [&](int d) {
-    return std::vector<CopySpec>{d2h(d, s, CopyMethod::CopyEngine),
-                                 h2d(d, 2 * s, CopyMethod::CopyEngine)};
-  });
-}
-
-Plan hostDeviceBidirectionalSm(const PlanContext& ctx) {
-  return oneRowPerGpu(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
-    return std::vector<CopySpec>{h2d(d, ctx.bufferBytes, CopyMethod::SmSplitWarp)};
-  });
-}
-
-namespace {
 
 enum class Direction { ToHost, ToDevice };
 
@@ -77,28 +34,31 @@ Direction opposite(Direction dir) {
   return dir == Direction::ToHost ? Direction::ToDevice : Direction::ToHost;
 }
 
-// GPU d's copy in `dir` (measured, S) while every other GPU copies in the same direction (2S).
-Plan withAllOthers(const PlanContext& ctx, CopyMethod method, Direction dir) {
+// GPU d's copy in `dir` (measured, S); with `withOthers`, every other GPU copies in the same
+// direction (2S) at the same time.
+Plan oneWay(const PlanContext& ctx, CopyMethod method, Direction dir, bool withOthers) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   const char* title = dir == Direction::ToHost ? kTitleD2H : kTitleH2D;
   return oneRowPerGpu(ctx, engineTag(method) + title, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, method)};
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; withOthers && k < n; ++k)
       if (k != d) copies.push_back(copyOf(dir, k, 2 * s, method));
     return copies;
   });
 }
 
-// Copy engine: GPU d's copy in `dir` (measured, S) and its opposite (2S), while every other GPU
-// copies both ways (2S each, device-to-host first, as upstream lists them).
-Plan bidirectionalWithAllOthersCe(const PlanContext& ctx, Direction dir) {
+// Copy engine: GPU d's copy in `dir` (measured, S) and its opposite (2S: twice the size, as
+// upstream, so it is still running when the measured copy finishes); with `withOthers`, every
+// other GPU copies both ways at the same time (2S each, device-to-host first, as upstream lists
+// them).
+Plan bothWaysCe(const PlanContext& ctx, Direction dir, bool withOthers) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   constexpr CopyMethod ce = CopyMethod::CopyEngine;
   return oneRowPerGpu(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, ce), copyOf(opposite(dir), d, 2 * s, ce)};
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; withOthers && k < n; ++k) {
       if (k == d) continue;
       copies.push_back(d2h(k, 2 * s, ce));
       copies.push_back(h2d(k, 2 * s, ce));
@@ -107,15 +67,15 @@ Plan bidirectionalWithAllOthersCe(const PlanContext& ctx, Direction dir) {
   });
 }
 
-// Split-warp: GPU d's bidirectional copy (src in `dir`, measured) while every other GPU runs a
-// device-to-host split-warp copy; all of size S, as upstream.
-Plan bidirectionalWithAllOthersSm(const PlanContext& ctx, Direction dir) {
+// Split-warp: GPU d's bidirectional copy (src in `dir`, measured); with `withOthers`, every other
+// GPU runs a device-to-host split-warp copy at the same time; all of size S, as upstream.
+Plan splitWarp(const PlanContext& ctx, Direction dir, bool withOthers) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   constexpr CopyMethod split = CopyMethod::SmSplitWarp;
   return oneRowPerGpu(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, split)};
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; withOthers && k < n; ++k)
       if (k != d) copies.push_back(d2h(k, s, split));
     return copies;
   });
@@ -123,28 +83,48 @@ Plan bidirectionalWithAllOthersSm(const PlanContext& ctx, Direction dir) {
 
 }  // namespace
 
+Plan hostToDevice(const PlanContext& ctx, CopyMethod method) {
+  return oneWay(ctx, method, Direction::ToDevice, false);
+}
+
+Plan deviceToHost(const PlanContext& ctx, CopyMethod method) {
+  return oneWay(ctx, method, Direction::ToHost, false);
+}
+
+Plan hostToDeviceBidirectionalCe(const PlanContext& ctx) {
+  return bothWaysCe(ctx, Direction::ToDevice, false);
+}
+
+Plan deviceToHostBidirectionalCe(const PlanContext& ctx) {
+  return bothWaysCe(ctx, Direction::ToHost, false);
+}
+
+Plan hostDeviceBidirectionalSm(const PlanContext& ctx) {
+  return splitWarp(ctx, Direction::ToDevice, false);
+}
+
 Plan allToHost(const PlanContext& ctx, CopyMethod method) {
-  return withAllOthers(ctx, method, Direction::ToHost);
+  return oneWay(ctx, method, Direction::ToHost, true);
 }
 
 Plan allToHostBidirectionalCe(const PlanContext& ctx) {
-  return bidirectionalWithAllOthersCe(ctx, Direction::ToHost);
+  return bothWaysCe(ctx, Direction::ToHost, true);
 }
 
 Plan allToHostBidirectionalSm(const PlanContext& ctx) {
-  return bidirectionalWithAllOthersSm(ctx, Direction::ToHost);
+  return splitWarp(ctx, Direction::ToHost, true);
 }
 
 Plan hostToAll(const PlanContext& ctx, CopyMethod method) {
-  return withAllOthers(ctx, method, Direction::ToDevice);
+  return oneWay(ctx, method, Direction::ToDevice, true);
 }
 
 Plan hostToAllBidirectionalCe(const PlanContext& ctx) {
-  return bidirectionalWithAllOthersCe(ctx, Direction::ToDevice);
+  return bothWaysCe(ctx, Direction::ToDevice, true);
 }
 
 Plan hostToAllBidirectionalSm(const PlanContext& ctx) {
-  return bidirectionalWithAllOthersSm(ctx, Direction::ToDevice);
+  return splitWarp(ctx, Direction::ToDevice, true);
 }
 
 }  // namespace nvbw::plans
