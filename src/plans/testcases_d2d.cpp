@@ -59,11 +59,20 @@ Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::st
       });
 }
 
-// 1×N fans: for each GPU d, the copies `transfer(d, k)` for every peer k of d run at once, and
-// [0][d] reports their aggregate bandwidth. A GPU without peers stays N/A.
-Plan fan(const PlanContext& ctx, std::string title,
-         const std::function<CopySpec(int d, int k)>& transfer) {
-  return fanPlan(ctx, kGpus, std::move(title), transfer, ValueSource::Total);
+// 1×N fans: for each GPU d, the copies between d and every peer k of d run at once, into d
+// (k -> d) or out of d (d -> k), issued as `pref` says; [0][d] reports their aggregate bandwidth.
+// A GPU without peers stays N/A.
+enum class Flow { IntoEach, OutOfEach };
+Plan fan(const PlanContext& ctx, CopyMethod method, Flow flow, ContextPreference pref) {
+  const std::size_t s = ctx.bufferBytes;
+  const bool into = flow == Flow::IntoEach;
+  return fanPlan(
+      ctx, kGpus, titleFor(method, into ? "<-" : "->"),
+      [&](int d, int k) {
+        return into ? makeCopy(dev(k, s), dev(d, s), method, pref)
+                    : makeCopy(dev(d, s), dev(k, s), method, pref);
+      },
+      ValueSource::Total);
 }
 
 // The read fans pull in the CE variants, but upstream issues the SM variants from the source's
@@ -105,29 +114,19 @@ Plan deviceToDeviceBidirectionalWrite(const PlanContext& ctx, CopyMethod method)
 }
 
 Plan allToOneWrite(const PlanContext& ctx, CopyMethod method) {
-  const std::size_t s = ctx.bufferBytes;
-  return fan(ctx, titleFor(method, "<-"),
-             [&](int d, int k) { return makeCopy(dev(k, s), dev(d, s), method, kSrc); });
+  return fan(ctx, method, Flow::IntoEach, kSrc);
 }
 
 Plan allToOneRead(const PlanContext& ctx, CopyMethod method) {
-  const std::size_t s = ctx.bufferBytes;
-  const ContextPreference pref = readFanContext(method);
-  return fan(ctx, titleFor(method, "->"),
-             [&](int d, int k) { return makeCopy(dev(d, s), dev(k, s), method, pref); });
+  return fan(ctx, method, Flow::OutOfEach, readFanContext(method));
 }
 
 Plan oneToAllWrite(const PlanContext& ctx, CopyMethod method) {
-  const std::size_t s = ctx.bufferBytes;
-  return fan(ctx, titleFor(method, "->"),
-             [&](int d, int k) { return makeCopy(dev(d, s), dev(k, s), method, kSrc); });
+  return fan(ctx, method, Flow::OutOfEach, kSrc);
 }
 
 Plan oneToAllRead(const PlanContext& ctx, CopyMethod method) {
-  const std::size_t s = ctx.bufferBytes;
-  const ContextPreference pref = readFanContext(method);
-  return fan(ctx, titleFor(method, "<-"),
-             [&](int d, int k) { return makeCopy(dev(k, s), dev(d, s), method, pref); });
+  return fan(ctx, method, Flow::IntoEach, readFanContext(method));
 }
 
 Plan deviceToDeviceLatencySm(const PlanContext& ctx) {
