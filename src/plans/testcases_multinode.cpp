@@ -18,6 +18,12 @@ BufferSpec local(int rank, std::size_t bytes) {
   return BufferSpec::ofRank(rank, bytes, Sharing::ProcessLocal);
 }
 
+// Rank `rank` broadcasting its own buffer through its multicast object.
+CopySpec broadcastFrom(int rank, std::size_t bytes) {
+  return makeCopy(local(rank, bytes), BufferSpec::ofRank(rank, bytes, Sharing::Multicast),
+                  CopyMethod::SmMulticast, kDst);
+}
+
 const char* engine(CopyMethod method) { return method == CopyMethod::CopyEngine ? "CE" : "SM"; }
 
 Plan multiProcessPlan(std::vector<MatrixSpec> matrices) {
@@ -93,12 +99,8 @@ Plan multinodeBroadcastOneToAll(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
   return oneRowPerGpu(
       ctx, "multicast SM GPU(column) -> All Gpus total bandwidth (GB/s)",
-      [&](int r) {
-        return std::vector<CopySpec>{makeCopy(local(r, s),
-                                              BufferSpec::ofRank(r, s, Sharing::Multicast),
-                                              CopyMethod::SmMulticast, kDst)};
-      },
-      ValueSource::SumOfCopies, kRanks);
+      [&](int r) { return std::vector<CopySpec>{broadcastFrom(r, s)}; }, ValueSource::SumOfCopies,
+      kRanks);
 }
 
 Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
@@ -107,8 +109,7 @@ Plan multinodeBroadcastAllToAll(const PlanContext& ctx) {
       {{"", "multicast SM All -> All Gpus total bandwidth (GB/s)", Unit::GBps, 1, 1, {}}});
   Measurement m;
   for (int r = 0; r < ctx.topology.processFacts().processes; ++r)
-    m.copies.push_back(makeCopy(local(r, s), BufferSpec::ofRank(r, s, Sharing::Multicast),
-                                CopyMethod::SmMulticast, kDst));
+    m.copies.push_back(broadcastFrom(r, s));
   m.outputs = {{0, 0, 0, ValueSource::SumOfCopies, 0}};
   if (!m.copies.empty()) plan.measurements.push_back(std::move(m));
   return plan;
