@@ -9,7 +9,8 @@ namespace nvbw {
 namespace {
 
 // A launch's grid.x must fit in a signed int (2^31 - 1). The simple shape reaches that only past
-// 32 TiB, but a wrapped grid would silently copy the wrong amount, so refuse it.
+// 32 TiB, the write-only pass past 64 TiB, but a wrapped grid would silently copy the wrong amount,
+// so refuse it.
 unsigned checkedGrid(std::size_t grid, std::size_t bytes) {
   if (grid > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     throw std::length_error("SM copy of " + std::to_string(bytes) +
@@ -81,11 +82,7 @@ SmCopyGeometry localWriteGeometry(std::size_t bytes) {
   SmCopyGeometry g;
   g.elements = bytes / kElementBytes;
   g.block = kStridingThreadsPerBlock;
-  const std::size_t tiles = (g.elements + kWriteTileElements - 1) / kWriteTileElements;
-  if (tiles > 0x7fffffffu)
-    throw std::invalid_argument("local write geometry: " + std::to_string(bytes) +
-                                " bytes need more blocks than a launch can have");
-  g.grid = static_cast<unsigned>(tiles);
+  g.grid = checkedGrid((g.elements + kWriteTileElements - 1) / kWriteTileElements, bytes);
   return g;
 }
 
