@@ -85,10 +85,8 @@ void addMultinode(Table& table, TestcaseListing listing, PlanBuilder build, Axis
 
 // The table's rows, one function per family. A row: the family's row helper, then {key, v0.8
 // index, v0.10 index, -l description}, the plan builder (with its copy method where the builder
-// takes one) and what the family's helper asks for. v0.8's indices are upstream v0.8's (0-47), then
-// upstream v0.10's other testcases from 48 in the order this tool added them; v0.10's are upstream
-// v0.10's (0-43), then the multi-process testcases from 44 in v0.8's order. A testcase of this
-// tool's own takes the next free index of each. Descriptions are ours.
+// takes one) and what the family's helper asks for. registry.h says how the indices are numbered;
+// a testcase of this tool's own takes the next free index of each. Descriptions are ours.
 
 // Copies between pinned host memory and GPUs: one GPU at a time, then all at once.
 void hostCopies(Table& table) {
@@ -427,7 +425,6 @@ pairs at once; rows are labelled the way the data flows.)"},
 
 }  // namespace
 
-// The table, one function per family.
 std::vector<std::shared_ptr<const Testcase>> registeredTestcases() {
   Table table;
   hostCopies(table);
