@@ -8,7 +8,7 @@ void throwIfLaunchFailed(const char* kernel);
 // Forces the module holding `function` to load now (cudaFuncGetAttributes).
 void preloadFunction(const void* function, const char* kernel);
 
-// Each .cu file loads its own kernels (their symbols live in that file's anonymous namespace).
+// Each .cu file loads its own kernels.
 void preloadSpinKernel();
 void preloadPatternKernels();
 void preloadLatencyKernels();
