@@ -14,6 +14,11 @@ std::string fixed(double value, int decimals) {
   return s.str();
 }
 
+std::string cudaVersionText(std::uint64_t version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + " (" +
+         std::to_string(version) + ")";
+}
+
 std::string rightAligned(const std::string& text, int width) {
   std::ostringstream s;
   s << std::setw(width) << text;

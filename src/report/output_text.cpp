@@ -33,28 +33,18 @@ std::string processBlock(const SystemFacts& info) {
   return text + "Memory shared between processes through: " + info.memorySharingDescription + "\n";
 }
 
-// v0.10 prints a CUDA version as "13.2 (13020)".
-std::string cudaVersionV010(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + " (" +
-         std::to_string(version) + ")";
-}
-
-// v0.10's header: the versions only, the driver API one under its v0.10 name, no host or device
-// lines. Multi-process runs keep the process lines (v0.10's are not known).
-std::string systemBlockV010(const SystemFacts& info) {
-  std::string text = "CUDA Runtime Version: " + cudaVersionV010(info.cudaRuntimeVersion) +
-                     "\nCUDA Driver Version (API): " + cudaVersionV010(info.cudaDriverVersion) +
-                     "\nDriver Version: " + info.driverVersion + "\n\n";
-  if (!info.processes.empty()) return text + processBlock(info) + "\n";
-  return text;
-}
-
+// v0.8's header: the versions as integers, then the host and its devices. v0.10's: the versions
+// as "13.2 (13020)", the driver API one under its v0.10 name, no host or device lines.
+// Multi-process runs print the process lines instead (v0.10's are not known).
 std::string systemBlock(const SystemFacts& info, CompatMode compat) {
-  if (compat == CompatMode::V0_10) return systemBlockV010(info);
-  std::string text = "CUDA Runtime Version: " + std::to_string(info.cudaRuntimeVersion) +
-                     "\nCUDA Driver Version: " + std::to_string(info.cudaDriverVersion) +
-                     "\nDriver Version: " + info.driverVersion + "\n\n";
+  const bool v010 = compat == CompatMode::V0_10;
+  const auto version = [v010](int v) { return v010 ? cudaVersionText(v) : std::to_string(v); };
+  std::string text = "CUDA Runtime Version: " + version(info.cudaRuntimeVersion) +
+                     (v010 ? "\nCUDA Driver Version (API): " : "\nCUDA Driver Version: ") +
+                     version(info.cudaDriverVersion) + "\nDriver Version: " + info.driverVersion +
+                     "\n\n";
   if (!info.processes.empty()) return text + processBlock(info) + "\n";
+  if (v010) return text;
   text += info.hostname + "\n";
   for (std::size_t i = 0; i < info.devices.size(); ++i)
     text += "Device " + std::to_string(i) + ": " + info.devices[i].name + " (" +

@@ -1,6 +1,7 @@
 // Numbers as the reports print them, whatever the global locale.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace nvbw {
@@ -8,6 +9,9 @@ namespace nvbw {
 // Fixed notation with `decimals` digits (the text report's two by default), in the classic locale
 // whatever the global one: "55.45".
 std::string fixed(double value, int decimals = 2);
+
+// A CUDA version integer (1000 * major + 10 * minor) as upstream v0.10 prints it: "13.0 (13000)".
+std::string cudaVersionText(std::uint64_t version);
 
 // `text` padded on the left with spaces to `width` characters (longer text as it is).
 std::string rightAligned(const std::string& text, int width);

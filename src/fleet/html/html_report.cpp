@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/format.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 #include "model/report_keys.h"
@@ -20,12 +21,9 @@ namespace {
 
 using namespace html;
 
-// 13000 -> "13.0 (13000)": the integer is 1000 * major + 10 * minor.
-std::optional<std::string> cudaVersionText(const std::optional<std::uint64_t>& version) {
+std::optional<std::string> cudaVersionOrNone(const std::optional<std::uint64_t>& version) {
   if (!version || *version == 0) return textIfAny(version);
-  const std::uint64_t v = *version;
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) + " (" + std::to_string(v) +
-         ")";
+  return cudaVersionText(*version);
 }
 
 std::string factRow(const std::string& name, const std::string& value) {
@@ -40,8 +38,8 @@ std::string versionTable(const Report& r) {
   const std::pair<const char*, std::optional<std::string>> facts[] = {
       {"Release", textIfAny(r.release)},
       {keys::kSchemaVersion, textIfAny(r.schemaVersion)},
-      {keys::kCudaRuntimeVersion, cudaVersionText(r.cudaRuntimeVersion)},
-      {keys::kCudaDriverVersion, cudaVersionText(r.cudaDriverVersion)},
+      {keys::kCudaRuntimeVersion, cudaVersionOrNone(r.cudaRuntimeVersion)},
+      {keys::kCudaDriverVersion, cudaVersionOrNone(r.cudaDriverVersion)},
       {keys::kDriverVersion, textIfAny(r.driverVersion)},
       {keys::kMpiVersion, textIfAny(r.mpiVersion)},
       {keys::kMemorySharing, textIfAny(r.memorySharing)}};
