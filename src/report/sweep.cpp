@@ -1,24 +1,24 @@
 #include "report/sweep.h"
 
 #include <algorithm>
-#include <iomanip>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/format.h"
+#include "core/text.h"
 #include "report/text_format.h"
 
 namespace nvbw {
 namespace {
 
+UsageError badSweep(const std::string& text) {
+  return UsageError(
+      "invalid value " + quotedArgument(text) +
+      " for --sweep: expected MIN:MAX[:FACTOR] in whole MiB, e.g. 1:1024 or 1:1024:4");
+}
+
 std::uint64_t sweepNumber(const std::string& part, const std::string& text) {
-  const bool digits = !part.empty() && part.size() <= 12 &&
-                      part.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits)
-    throw UsageError(
-        "invalid value " + quotedArgument(text) +
-        " for --sweep: expected MIN:MAX[:FACTOR] in whole MiB, e.g. 1:1024 or 1:1024:4");
+  if (!allDigits(part) || part.size() > 12) throw badSweep(text);
   return std::stoull(part);
 }
 
@@ -90,10 +90,7 @@ std::string reachLine(const SweepSeriesRecord& s, const std::vector<std::uint64_
 
 SweepSpec parseSweep(const std::string& text) {
   const std::vector<std::string> parts = splitColons(text);
-  if (parts.size() < 2 || parts.size() > 3)
-    throw UsageError(
-        "invalid value " + quotedArgument(text) +
-        " for --sweep: expected MIN:MAX[:FACTOR] in whole MiB, e.g. 1:1024 or 1:1024:4");
+  if (parts.size() < 2 || parts.size() > 3) throw badSweep(text);
   SweepSpec spec{sweepNumber(parts[0], text), sweepNumber(parts[1], text),
                  parts.size() == 3 ? sweepNumber(parts[2], text) : 2};
   if (spec.minMiB == 0) throw UsageError("--sweep: the smallest size must be at least 1 MiB");
