@@ -42,10 +42,7 @@ const std::vector<std::string>& rowLabelsOf(const MatrixView& m) {
 std::string matrixText(const MatrixView& m, const OutputSettings& form, const std::string* lastOf) {
   std::string text = m.part().title + "\n" +
                      formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
-                                [&m](std::size_t r, std::size_t c) {
-                                  const OrNull v = m.value(r, c);
-                                  return v ? fixed(*v) : std::string("N/A");
-                                }) +
+                                [&m](std::size_t r, std::size_t c) { return m.value(r, c); }) +
                      "\n" + sumLine(m, form.perfFormatter);
   if (form.compat == CompatMode::V0_10 && lastOf && !m.latency())
     text +=

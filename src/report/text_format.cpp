@@ -33,7 +33,7 @@ std::string cellName(std::size_t row, std::size_t col) {
 // has two decimals. We format into local strings instead so no caller's stream state changes.
 std::string formatGrid(std::size_t rows, std::size_t cols,
                        const std::vector<std::string>& rowLabels,
-                       const std::function<std::string(std::size_t, std::size_t)>& cellText) {
+                       const std::function<OrNull(std::size_t, std::size_t)>& value) {
   // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
   auto rowLabel = [&rowLabels](std::size_t row) {
     return row < rowLabels.size() ? rowLabels[row] : std::to_string(row);
@@ -48,8 +48,10 @@ std::string formatGrid(std::size_t rows, std::size_t cols,
   text += '\n';
   for (std::size_t row = 0; row < rows; ++row) {
     text += rightAligned(rowLabel(row), width);
-    for (std::size_t col = 0; col < cols; ++col)
-      text += rightAligned(cellText(row, col), kCellWidth);
+    for (std::size_t col = 0; col < cols; ++col) {
+      const OrNull v = value(row, col);
+      text += rightAligned(v ? fixed(*v) : "N/A", kCellWidth);
+    }
     text += '\n';
   }
   return text;
@@ -68,11 +70,9 @@ std::string percentOfPeakBlock(const ReportEntry& e) {
   if (!anyPeak) return "";  // a matrix of N/A says nothing
   const NumberGrid& percents = *e.percents;
   std::string text = "Percent of theoretical peak of " + e.name + ":\n";
-  text += formatGrid(percents.rows, percents.cols, rowLabelsOf(e),
-                     [&percents](std::size_t row, std::size_t col) {
-                       const OrNull pct = percents.at(row, col);
-                       return pct ? fixed(*pct) : std::string("N/A");
-                     });
+  text +=
+      formatGrid(percents.rows, percents.cols, rowLabelsOf(e),
+                 [&percents](std::size_t row, std::size_t col) { return percents.at(row, col); });
   for (const LinkPeakRecord& l : e.linkPeaks.value_or(std::vector<LinkPeakRecord>{}))
     text += "Peak of " + l.link.value_or("") + ": " +
             (l.peakGBps ? fixed(*l.peakGBps) + " GB/s" : std::string("unknown")) + " (" +

@@ -13,10 +13,10 @@ namespace nvbw {
 
 // The matrix layout of upstream: a header of column indices, then each row's label (its index,
 // or `rowLabels`) right-aligned in a column as wide as the widest (at least 2) and its cells,
-// `cellText(row, col)`, right-aligned in width 10.
+// `value(row, col)` with two decimals ("N/A" where it has none), right-aligned in width 10.
 std::string formatGrid(std::size_t rows, std::size_t cols,
                        const std::vector<std::string>& rowLabels,
-                       const std::function<std::string(std::size_t, std::size_t)>& cellText);
+                       const std::function<OrNull(std::size_t, std::size_t)>& value);
 
 // A cell as -v's blocks and the notes name it: "[row][col]".
 std::string cellName(std::size_t row, std::size_t col);
