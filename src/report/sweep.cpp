@@ -68,10 +68,8 @@ std::string seriesText(const SweepSeriesRecord& s, const SweepEntries& entries,
     text += rightAligned(std::to_string(sizes[k]), 10) +
             rightAligned(s.sums[k] ? fixed(*s.sums[k]) : "ERROR", 12);
     const ReportEntry* e = cells.empty() ? nullptr : entryAt(entries, s.name, sizes[k]);
-    for (std::size_t c : cells) {
-      const OrNull v = e ? e->matrix()->cells.at(c) : std::nullopt;
-      text += rightAligned(v ? fixed(*v) : "N/A", 10);
-    }
+    for (std::size_t c : cells)
+      text += rightAligned(fixedOrNA(e ? e->matrix()->cells.at(c) : std::nullopt), 10);
     text += "\n";
   }
   return text;

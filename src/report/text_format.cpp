@@ -25,6 +25,8 @@ const std::vector<std::string>& rowLabelsOf(const ReportEntry& e) {
 
 }  // namespace
 
+std::string fixedOrNA(const OrNull& value) { return value ? fixed(*value) : "N/A"; }
+
 std::string cellName(std::size_t row, std::size_t col) {
   return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
@@ -48,10 +50,8 @@ std::string formatGrid(std::size_t rows, std::size_t cols,
   text += '\n';
   for (std::size_t row = 0; row < rows; ++row) {
     text += rightAligned(rowLabel(row), width);
-    for (std::size_t col = 0; col < cols; ++col) {
-      const OrNull v = value(row, col);
-      text += rightAligned(v ? fixed(*v) : "N/A", kCellWidth);
-    }
+    for (std::size_t col = 0; col < cols; ++col)
+      text += rightAligned(fixedOrNA(value(row, col)), kCellWidth);
     text += '\n';
   }
   return text;

@@ -18,6 +18,9 @@ std::string formatGrid(std::size_t rows, std::size_t cols,
                        const std::vector<std::string>& rowLabels,
                        const std::function<OrNull(std::size_t, std::size_t)>& value);
 
+// A cell's value as the matrices and the sweep tables print it: "55.45", "N/A" where it has none.
+std::string fixedOrNA(const OrNull& value);
+
 // A cell as -v's blocks and the notes name it: "[row][col]".
 std::string cellName(std::size_t row, std::size_t col);
 
