@@ -9,7 +9,8 @@
 #            upstream v0.8's (text), then one text run of this build: SUMs side by side, the time
 #            outside the timed copies and latency, the -j documents' shape against the release's,
 #            --from of a -j run against a text run
-#   logical  every testcase on 8 logical GPUs (NVBW_LOGICAL_GPUS=8), -j with its timing
+#   logical  the 22 peer testcases (-p device_to_device all_to_one one_to_all) on 8 logical GPUs
+#            (NVBW_LOGICAL_GPUS=8), -j with its timing; every testcase there takes over 5 minutes
 #   reuse    host-to-device copies after device-to-host ones, then ROUNDS default runs and one at
 #            each of -b 1, 4 and 16, each with kept and with fresh buffers
 #            (NVBW_TEST_FRESH_BUFFERS=1), alternating with upstream
@@ -53,7 +54,7 @@ scenario_default() {
 }
 
 scenario_logical() {
-  one logical8 env NVBW_LOGICAL_GPUS=8 "$bin" -j
+  one logical8 env NVBW_LOGICAL_GPUS=8 "$bin" -j -p device_to_device all_to_one one_to_all
 }
 
 scenario_reuse() {
