@@ -15,3 +15,30 @@
 #include "pattern_kernels.cu"
 #include "spin_kernel.cu"
 #include "tma_kernels.cu"
+
+namespace nvbw::kernels {
+
+// Every kernel of the parts above, in one list: a kernel added to a part is added here.
+void preload() {
+#define NVBW_PRELOAD(kernel) detail::preloadFunction(reinterpret_cast<const void*>(kernel), #kernel)
+  NVBW_PRELOAD(simpleCopyKernel);
+  NVBW_PRELOAD(stridingCopyKernel);
+  NVBW_PRELOAD(splitWarpCopyKernel);
+  NVBW_PRELOAD(spinKernel);
+  NVBW_PRELOAD(fillPatternKernel);
+  NVBW_PRELOAD(checkPatternKernel);
+  NVBW_PRELOAD(pointerChaseKernel);
+  NVBW_PRELOAD(tmaPointerChaseKernel);
+  NVBW_PRELOAD(multicastWriteKernel);
+  NVBW_PRELOAD(readOnlyKernel);
+  NVBW_PRELOAD(writeOnlyKernel);
+  NVBW_PRELOAD(tmaCopyKernel);
+#undef NVBW_PRELOAD
+  const cudaError_t status = cudaFuncSetAttribute(reinterpret_cast<const void*>(tmaCopyKernel),
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  static_cast<int>(kSharedBytes));
+  // Older GPUs cannot give that much shared memory; the TMA testcases are waived there.
+  if (status != cudaSuccess) cudaGetLastError();
+}
+
+}  // namespace nvbw::kernels

@@ -1,5 +1,5 @@
 // SM copy kernels: the simple, striding and split-warp copies that the SM testcases time, plus
-// the launch-error check and preload() shared by every kernels/*.cu file.
+// the launch-error check and the preload step shared by every kernels/*.cu file.
 //
 // Design choices
 // --------------
@@ -182,19 +182,6 @@ void requireSimpleShape(const SmCopyGeometry& g, const char* kernel) {
 }
 
 }  // namespace unit
-
-void preload() {
-  detail::preloadFunction(reinterpret_cast<const void*>(simpleCopyKernel), "simpleCopyKernel");
-  detail::preloadFunction(reinterpret_cast<const void*>(stridingCopyKernel), "stridingCopyKernel");
-  detail::preloadFunction(reinterpret_cast<const void*>(splitWarpCopyKernel),
-                          "splitWarpCopyKernel");
-  detail::preloadSpinKernel();
-  detail::preloadPatternKernels();
-  detail::preloadLatencyKernels();
-  detail::preloadMulticastKernel();
-  detail::preloadLocalKernels();
-  detail::preloadTmaKernel();
-}
 
 void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,
           unsigned long long loops) {

@@ -65,13 +65,6 @@ __global__ void tmaPointerChaseKernel(const unsigned long long* start, unsigned 
 
 }  // namespace unit
 
-namespace detail {
-void preloadLatencyKernels() {
-  preloadFunction(reinterpret_cast<const void*>(pointerChaseKernel), "pointerChaseKernel");
-  preloadFunction(reinterpret_cast<const void*>(tmaPointerChaseKernel), "tmaPointerChaseKernel");
-}
-}  // namespace detail
-
 void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
                   unsigned long long accesses, unsigned long long* sink) {
   if (activeBlock >= blocks) {

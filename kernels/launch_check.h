@@ -8,12 +8,4 @@ void throwIfLaunchFailed(const char* kernel);
 // Forces the module holding `function` to load now (cudaFuncGetAttributes).
 void preloadFunction(const void* function, const char* kernel);
 
-// Each .cu file loads its own kernels.
-void preloadSpinKernel();
-void preloadPatternKernels();
-void preloadLatencyKernels();
-void preloadMulticastKernel();
-void preloadLocalKernels();
-void preloadTmaKernel();
-
 }  // namespace nvbw::kernels::detail

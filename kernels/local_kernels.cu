@@ -80,13 +80,6 @@ void requireLocalShape(CUdeviceptr buffer, const SmCopyGeometry& g, const char* 
 
 }  // namespace unit
 
-namespace detail {
-void preloadLocalKernels() {
-  preloadFunction(reinterpret_cast<const void*>(readOnlyKernel), "readOnlyKernel");
-  preloadFunction(reinterpret_cast<const void*>(writeOnlyKernel), "writeOnlyKernel");
-}
-}  // namespace detail
-
 void readOnly(CUstream stream, CUdeviceptr src, const SmCopyGeometry& geometry,
               unsigned long long loops, unsigned long long* sum) {
   requireLocalShape(src, geometry, "readOnlyKernel");

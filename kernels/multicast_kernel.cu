@@ -32,12 +32,6 @@ __global__ void multicastWriteKernel(unsigned* dst, const unsigned* src, std::si
 
 }  // namespace unit
 
-namespace detail {
-void preloadMulticastKernel() {
-  preloadFunction(reinterpret_cast<const void*>(multicastWriteKernel), "multicastWriteKernel");
-}
-}  // namespace detail
-
 void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
                     const SmCopyGeometry& geometry, unsigned long long loops) {
   if (((multicastDst | src) & 3) != 0)

@@ -181,13 +181,6 @@ std::size_t wordUnits(std::size_t words) { return words / 4 + (words % 4); }
 
 }  // namespace unit
 
-namespace detail {
-void preloadPatternKernels() {
-  preloadFunction(reinterpret_cast<const void*>(fillPatternKernel), "fillPatternKernel");
-  preloadFunction(reinterpret_cast<const void*>(checkPatternKernel), "checkPatternKernel");
-}
-}  // namespace detail
-
 void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern) {
   const std::size_t words = bytes / 4;
   if (words == 0) return;

@@ -25,12 +25,6 @@ __global__ void spinKernel(const volatile int* flag, int* timedOut,
 
 }  // namespace unit
 
-namespace detail {
-void preloadSpinKernel() {
-  preloadFunction(reinterpret_cast<const void*>(spinKernel), "spinKernel");
-}
-}  // namespace detail
-
 void spin(CUstream stream, const volatile int* flag, int* timedOut,
           unsigned long long timeoutClocks) {
   spinKernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(flag, timedOut, timeoutClocks);

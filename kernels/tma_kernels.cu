@@ -107,17 +107,6 @@ __global__ void __launch_bounds__(32)
 
 }  // namespace unit
 
-namespace detail {
-void preloadTmaKernel() {
-  preloadFunction(reinterpret_cast<const void*>(tmaCopyKernel), "tmaCopyKernel");
-  const cudaError_t status = cudaFuncSetAttribute(reinterpret_cast<const void*>(tmaCopyKernel),
-                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                  static_cast<int>(kSharedBytes));
-  // Older GPUs cannot give that much shared memory; the TMA testcases are waived there.
-  if (status != cudaSuccess) cudaGetLastError();
-}
-}  // namespace detail
-
 void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometry& geometry,
              unsigned long long loops) {
   if ((dst | src) & 15)
