@@ -215,7 +215,6 @@ class RankOneFailed final : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 2; }
-  void barrier() override {}
   std::vector<std::string> allGather(const std::string& mine) override {
     Outcome failed;
     failed.error = testcaseFailure(

@@ -24,7 +24,6 @@ class Communicator {
   virtual const CommunicatorLoss* lost() const { return nullptr; }
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  virtual void barrier() = 0;
   // Every rank's `mine`, in rank order, on every rank.
   virtual std::vector<std::string> allGather(const std::string& mine) = 0;
   // Rank `root`'s `data` on every rank.
@@ -35,7 +34,6 @@ class SingleProcess final : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
-  void barrier() override {}
   std::vector<std::string> allGather(const std::string& mine) override { return {mine}; }
   void broadcast(std::string&, int) override {}
 };

@@ -113,13 +113,6 @@ void MpiCommunicator::throwIfLost() const {
   throw Error(loss_->message, loss_->detail);
 }
 
-void MpiCommunicator::barrier() {
-  throwIfLost();
-  MPI_Request request;
-  MPI_Ibarrier(comm_, &request);
-  wait(request, "barrier");
-}
-
 std::vector<std::string> MpiCommunicator::allGather(const std::string& mine) {
   throwIfLost();
   int length = static_cast<int>(mine.size());

@@ -484,7 +484,6 @@ class ScriptedWorld final : public Communicator {
   std::vector<std::string> outcomes;  // ranks 1.. for every outcome agreement
   int rank() const override { return 0; }
   int size() const override { return 1 + static_cast<int>(outcomes.size()); }
-  void barrier() override {}
   std::vector<std::string> allGather(const std::string& mine) override {
     const bool outcome = mine.find(' ') != std::string::npos;
     std::vector<std::string> all{mine};
@@ -564,7 +563,6 @@ class LosingWorld final : public Communicator {
   int rank() const override { return 0; }
   int size() const override { return 2; }
   const CommunicatorLoss* lost() const override { return loss_ ? &*loss_ : nullptr; }
-  void barrier() override { answer(); }
   std::vector<std::string> allGather(const std::string& mine) override {
     answer();
     return {mine, mine};
@@ -603,7 +601,7 @@ TEST(Runner, AnotherRankLostMidRunStopsTheRunAfterReportingWhatFinished) {
 TEST(Runner, AnotherRankLostToASignalCountsAsAnInterruption) {
   Harness h;
   LosingWorld world(0, 15);
-  EXPECT_THROW(world.barrier(), Error);  // lost before the run's first step
+  EXPECT_THROW(world.allGather("x"), Error);  // lost before the run's first step
   h.control.comm = &world;
   h.registry = {runnable("a")};
   const LoopSummary s = h.run({at(0)});

@@ -35,7 +35,6 @@ class MpiCommunicator final : public Communicator {
   ~MpiCommunicator() override;
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  void barrier() override;
   std::vector<std::string> allGather(const std::string& mine) override;
   void broadcast(std::string& data, int root) override;
   const CommunicatorLoss* lost() const override { return loss_ ? &*loss_ : nullptr; }
