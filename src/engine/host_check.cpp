@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 #include <vector>
 
-#include "platform/usable_cpus.h"
+#include "platform/worker_threads.h"
 
 namespace nvbw::engine {
 namespace {
@@ -42,21 +41,15 @@ PatternCheck checkRange(const std::uint32_t* data, std::size_t from, std::size_t
 PatternCheck checkHostPattern(const std::uint32_t* data, std::size_t words,
                               const std::uint32_t* pattern, std::size_t patternWords) {
   if (words == 0 || patternWords == 0) return {};
-  const std::size_t threads = std::max<std::size_t>(
-      1,
-      std::min({kMaxThreads, static_cast<std::size_t>(usableCpus()), words / kWordsPerThreadMin}));
+  const std::size_t threads = workerCount(words, kWordsPerThreadMin, kMaxThreads);
   // Each thread takes whole pattern periods, so its slices line up with the pattern's.
   const std::size_t periods = (words + patternWords - 1) / patternWords;
   const std::size_t chunk = (periods + threads - 1) / threads * patternWords;
   std::vector<PatternCheck> parts(threads);
-  auto work = [&](std::size_t t) {
+  onThreads(threads, [&](std::size_t t) {
     const std::size_t from = std::min(words, t * chunk);
     parts[t] = checkRange(data, from, std::min(words, from + chunk), pattern, patternWords);
-  };
-  std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work, t);
-  work(0);
-  for (std::thread& w : workers) w.join();
+  });
   PatternCheck total;
   for (const PatternCheck& p : parts) {
     total.mismatches += p.mismatches;

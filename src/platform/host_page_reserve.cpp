@@ -4,25 +4,19 @@
 
 #include <algorithm>
 
-#include "platform/usable_cpus.h"
+#include "platform/worker_threads.h"
 
 namespace nvbw {
 
 void touchPages(char* p, std::size_t bytes, std::size_t maxThreads) {
   constexpr std::size_t kPage = 4096;
   constexpr std::size_t kPerThreadMin = std::size_t{64} << 20;
-  const std::size_t threads = std::max<std::size_t>(
-      1, std::min<std::size_t>(
-             {maxThreads, static_cast<std::size_t>(usableCpus()), bytes / kPerThreadMin}));
+  const std::size_t threads = workerCount(bytes, kPerThreadMin, maxThreads);
   const std::size_t chunk = (bytes / threads + kPage - 1) / kPage * kPage;
-  auto touch = [p, bytes](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < std::min(to, bytes); i += kPage)
+  onThreads(threads, [&](std::size_t t) {
+    for (std::size_t i = t * chunk; i < std::min((t + 1) * chunk, bytes); i += kPage)
       static_cast<volatile char*>(p)[i] = 0;
-  };
-  std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(touch, t * chunk, (t + 1) * chunk);
-  touch(0, chunk);
-  for (std::thread& w : workers) w.join();
+  });
 }
 
 HostPageReserve::HostPageReserve(const std::vector<std::size_t>& sizes) {
