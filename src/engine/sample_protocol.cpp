@@ -11,10 +11,10 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "core/statistics.h"
 #include "engine/phase_timer.h"
+#include "platform/worker_threads.h"
 
 namespace nvbw::engine {
 namespace {
@@ -58,7 +58,7 @@ SampleProtocol::SampleProtocol(Parts parts, std::vector<CopyRun>& runs, std::vec
 std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
   if (timing_ == SampleTiming::InOrder) return runInOrder(sample);
   SampleCoordinator& coordinator = p_.coordinator;
-  std::exception_ptr failure = attempt([&] { fill(sample); });
+  std::exception_ptr failure = attempt([&] { fill(false); });
   coordinator.beginSample(!failure);
   rethrowIf(failure);
 
@@ -87,32 +87,13 @@ std::vector<SampleTimes> SampleProtocol::run(unsigned sample) {
 }
 
 std::vector<SampleTimes> SampleProtocol::runInOrder(unsigned sample) {
-  {
-    PhaseTimer timer(p_.times.fill);
-    for (CopyRun& c : runs_) planFills(c, p_.settings.verify, p_.counts);
-    for (CopyRun& c : runs_) {
-      fillCopy(p_.gpu, p_.patterns, c, true);
-      c.filled->record(c.stream->get());
-    }
-    for (const CopyRun& c : runs_) c.filled->synchronize();
-  }
+  fill(true);
+  awaitFills();
   {
     // The host is held by each copy it issues until the copy is done: most of this is waiting.
     PhaseTimer timer(p_.times.wait);
-    for (const Group& g : groups_) {
-      if (g.end - g.begin == 1) {
-        issueInOrder(runs_[g.begin]);
-        continue;
-      }
-      std::vector<std::exception_ptr> failures(g.end - g.begin);
-      std::vector<std::thread> threads;
-      for (std::size_t i = g.begin; i < g.end; ++i)
-        threads.emplace_back([this, i, &g, &failures] {
-          failures[i - g.begin] = attempt([&] { issueInOrder(runs_[i]); });
-        });
-      for (std::thread& t : threads) t.join();
-      for (const std::exception_ptr& f : failures) rethrowIf(f);
-    }
+    for (const Group& g : groups_)
+      onThreads(g.end - g.begin, [&](std::size_t i) { issueInOrder(runs_[g.begin + i]); });
   }
   wait();
   verify(sample, false);
@@ -136,11 +117,11 @@ void SampleProtocol::issueInOrder(CopyRun& c) {
 // behind them (stream order); awaitFills waits for them before the latch opens. Proven with up to
 // 8 streams on one GPU by the GPU test LogicalGpus/EveryPeerTestcasePasses (tests/gpu): a fill
 // left behind a spin would never end, and the test's time limit would fail it.
-void SampleProtocol::fill(unsigned) {
+void SampleProtocol::fill(bool hostByCpu) {
   PhaseTimer timer(p_.times.fill);
   for (CopyRun& c : runs_) planFills(c, p_.settings.verify, p_.counts);
   for (CopyRun& c : runs_) {
-    fillCopy(p_.gpu, p_.patterns, c);
+    fillCopy(p_.gpu, p_.patterns, c, hostByCpu);
     c.filled->record(c.stream->get());
   }
 }

@@ -52,7 +52,8 @@ class SampleProtocol {
   // memory; each stream's copies issued in order, a group's streams by threads started together.
   std::vector<SampleTimes> runInOrder(unsigned sample);
   void issueInOrder(CopyRun& c);
-  void fill(unsigned sample);
+  // With `hostByCpu` the CPU writes host memory (fillCopy).
+  void fill(bool hostByCpu);
   void blockAndEnqueue();
   void awaitFills();
   void enqueueMeasured(std::size_t group);
