@@ -148,18 +148,24 @@ BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs,
 
 namespace {
 
-// The failing call and the driver's (or the system's) words.
-void describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
+// The failing call and the driver's (or the system's) words; returns the error's detail.
+std::string describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
   try {
     std::rethrow_exception(cause);
   } catch (const CudaError& e) {
     f.call = e.call();
     f.driverError = e.driverError();
     f.outOfMemory = e.code() == CUDA_ERROR_OUT_OF_MEMORY;
+    return e.detail();
   } catch (const SystemError& e) {
     f.call = e.call();
     f.driverError = e.text();
     f.outOfMemory = e.errnum() == ENOMEM;
+    return e.detail();
+  } catch (const Error& e) {
+    f.call = "allocation";
+    f.driverError = e.what();
+    return e.detail();
   } catch (const std::exception& e) {
     f.call = "allocation";
     f.driverError = e.what();
@@ -167,16 +173,7 @@ void describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
     f.call = "allocation";
     f.driverError = "unknown exception";
   }
-}
-
-std::string detailOf(const std::exception_ptr& cause) {
-  try {
-    std::rethrow_exception(cause);
-  } catch (const Error& e) {
-    return e.detail();
-  } catch (...) {
-    return "";
-  }
+  return "";
 }
 
 }  // namespace
@@ -197,13 +194,13 @@ void BufferPool::throwAllocationFailure(const std::vector<BufferSpec>& specs, st
   std::sort(f.devices.begin(), f.devices.end());
   f.heldByRun = spec.kind == MemoryKind::Host ? heldHostBytes() : heldDeviceBytes(spec.device);
   f.origin = origin;
-  describeCause(cause, f);
+  const std::string detail = describeCause(cause, f);
   try {
     f.memory = allocator_.memoryState(spec);
   } catch (...) {
     // Nothing more is known: the message says what was asked for and why it failed.
   }
-  throw AllocationError(allocationFailureMessage(f), detailOf(cause));
+  throw AllocationError(allocationFailureMessage(f), detail);
 }
 
 void BufferPool::release(std::vector<std::unique_ptr<Allocation>> buffers) {
