@@ -74,9 +74,9 @@ std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
       const Check& c = checks[i];
       if (onGpu[i] == 0 || (c.host != nullptr) != hostPass) continue;
       ContextScope scope(gpu_, c.device);
-      const CUstream stream = streamOf(c.device).get();
+      const CUstream stream = laneOf(c.device).stream.get();
       if (hostPass && std::find(timed.begin(), timed.end(), c.device) == timed.end()) {
-        timerOf(c.device).start.record(stream);
+        laneOf(c.device).start.record(stream);
         timed.push_back(c.device);
       }
       slot[i] = next++;
@@ -89,7 +89,7 @@ std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
     if (!hostPass) continue;
     for (int device : timed) {
       ContextScope scope(gpu_, device);
-      timerOf(device).end.record(streamOf(device).get());
+      laneOf(device).end.record(laneOf(device).stream.get());
     }
   }
   return timed;
@@ -155,12 +155,12 @@ std::vector<PatternCheck> Verifier::checkOnHost(const std::vector<Check>& checks
   }
   const double cpuSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - cpuStart).count();
-  for (int device : used) streamOf(device).synchronize();
+  for (int device : used) laneOf(device).stream.synchronize();
   std::size_t gpuHostBytes = 0;
   for (std::size_t i = 0; i < checks.size(); ++i) gpuHostBytes += checks[i].host ? onGpu[i] : 0;
   double gpuSeconds = 0;
   for (int device : timed) {
-    const Timer& t = timerOf(device);
+    const Lane& t = laneOf(device);
     gpuSeconds = std::max(gpuSeconds, t.end.elapsedSince(t.start) / 1e3);
   }
   share_.measured(cpuBytes, cpuSeconds, gpuHostBytes, gpuSeconds);

@@ -61,12 +61,14 @@ class Verifier {
   void run(const std::vector<Check>& checks, unsigned sample, bool hostOnGpu = true);
 
  private:
-  struct Timer {
+  // Per device, made on first use: the stream of its checks, and the events that time how long
+  // its GPU took for its host parts.
+  struct Lane {
+    Stream stream;
     Event start;
     Event end;
   };
-  Stream& streamOf(int device);
-  Timer& timerOf(int device);
+  Lane& laneOf(int device);
   // Queues the GPUs' parts: host memory first, between each GPU's timer events, then device
   // memory; `slot[i]` gets the result index of check i (or stays `kNoSlot`), `used` the devices
   // that run a check. Returns the devices whose GPUs check host memory.
@@ -82,8 +84,7 @@ class Verifier {
   PatternCache& patterns_;
   std::optional<HostBuffer> results_;  // one kernels::CheckResult per GPU check
   std::size_t capacity_ = 0;
-  std::map<int, Stream> streams_;  // one per device, made on first use
-  std::map<int, Timer> timers_;    // likewise: how long each GPU took for its host parts
+  std::map<int, Lane> lanes_;
   HostCheckShare share_;
 };
 
