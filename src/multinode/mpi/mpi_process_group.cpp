@@ -2,11 +2,19 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "engine/coordinator.h"
 #include "multinode/attempt.h"
 
 namespace nvbw::multinode {
+
+namespace {
+
+// A buffer of a measurement, as this rank holds it: shared unicast memory, this rank's own local
+// memory, a multicast object, or nothing (another rank's local memory).
+using RankBuffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
+                                std::unique_ptr<MulticastObject>>;
 
 // The buffers of one measurement, in spec order.
 class MeasurementMemory final : public SharedBuffers {
@@ -24,28 +32,30 @@ class MeasurementMemory final : public SharedBuffers {
   }
 };
 
-MpiProcessGroup::MpiProcessGroup(const Gpu& gpu, int device, MpiCommunicator& comm,
-                                 MemorySharing sharing)
-    : gpu_(gpu), device_(device), comm_(comm),
-      fds_(sharing == MemorySharing::PosixFd
-               ? std::make_unique<FdChannel>(comm, std::chrono::seconds(60))
-               : nullptr),
-      ctx_{gpu, device, comm, sharing, fds_.get()},
-      coordinator_(std::make_unique<MpiCoordinator>(ctx_, comm)) {}
-
 // The owner allocates; every rank agrees on whether it could, so that a failure never leaves the
 // others waiting in the next collective step.
-RankBuffer MpiProcessGroup::localBuffer(const BufferSpec& spec) {
+RankBuffer localBuffer(const SharingContext& ctx, const BufferSpec& spec) {
   RankBuffer buffer;
   std::optional<std::string> problem;
-  if (spec.process == comm_.rank())
-    problem = attempt([&] { buffer = DeviceBuffer(gpu_, device_, spec.bytes); });
-  if (const auto agreed = agreeOnProblem(comm_, problem)) {
+  if (spec.process == ctx.comm.rank())
+    problem = attempt([&] { buffer = DeviceBuffer(ctx.gpu, ctx.device, spec.bytes); });
+  if (const auto agreed = agreeOnProblem(ctx.comm, problem)) {
     if (problem) throw Error(*problem);
     throw PeerFailed("allocating GPU memory failed on another process: " + *agreed);
   }
   return buffer;
 }
+
+}  // namespace
+
+MpiProcessGroup::MpiProcessGroup(const Gpu& gpu, int device, MpiCommunicator& comm,
+                                 MemorySharing sharing)
+    : device_(device), comm_(comm),
+      fds_(sharing == MemorySharing::PosixFd
+               ? std::make_unique<FdChannel>(comm, std::chrono::seconds(60))
+               : nullptr),
+      ctx_{gpu, device, comm, sharing, fds_.get()},
+      coordinator_(std::make_unique<MpiCoordinator>(ctx_, comm)) {}
 
 std::unique_ptr<SharedBuffers> MpiProcessGroup::acquire(const std::vector<BufferSpec>& specs) {
   auto memory = std::make_unique<MeasurementMemory>();
@@ -60,7 +70,7 @@ std::unique_ptr<SharedBuffers> MpiProcessGroup::acquire(const std::vector<Buffer
           std::make_unique<MulticastObject>(ctx_, spec.process, spec.bytes));
       break;
     case Sharing::ProcessLocal:
-      memory->buffers.emplace_back(localBuffer(spec));
+      memory->buffers.emplace_back(localBuffer(ctx_, spec));
       break;
     case Sharing::Private:
       throw Error("a multi-process plan named a single-process buffer");

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <memory>
-#include <variant>
 
 #include "engine/process_group.h"
 #include "multinode/mpi/mpi_communicator.h"
@@ -11,11 +10,6 @@
 #include "multinode/shared_memory.h"
 
 namespace nvbw::multinode {
-
-// A buffer of a measurement, as this rank holds it: shared unicast memory, this rank's own local
-// memory, a multicast object, or nothing (another rank's local memory).
-using RankBuffer = std::variant<std::monostate, std::unique_ptr<SharedAllocation>, DeviceBuffer,
-                                std::unique_ptr<MulticastObject>>;
 
 class MpiProcessGroup final : public ProcessGroup {
  public:
@@ -29,9 +23,6 @@ class MpiProcessGroup final : public ProcessGroup {
   int agreeOnStop(int localSignal) override { return agreeOnMax(comm_, localSignal); }
 
  private:
-  RankBuffer localBuffer(const BufferSpec& spec);
-
-  const Gpu& gpu_;
   int device_;
   MpiCommunicator& comm_;
   std::unique_ptr<FdChannel> fds_;
