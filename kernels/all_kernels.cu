@@ -1,8 +1,7 @@
 // Every kernel in one CUDA translation unit. nvcc compiles a unit once per target architecture,
-// and most of that time goes to the CUDA headers rather than to the kernels: the seven kernel
-// files built one by one for the seven default architectures took 69 s of CPU, together 12 s
-// (2-core build machine, nvcc 13.0). CMakeLists.txt compiles this file only; each part keeps its
-// own includes, so a part can still be read (and compiled, if need be) on its own.
+// and most of that time goes to the CUDA headers rather than to the kernels, so one unit builds
+// several times faster than one per file. CMakeLists.txt compiles this file only; each part keeps
+// its own includes, so a part can still be read (and compiled, if need be) on its own.
 //
 // The parts keep their kernels and helpers in the inline namespace nvbw::kernels::unit rather
 // than an unnamed one: nvcc names an unnamed namespace after a hash of the source file's absolute

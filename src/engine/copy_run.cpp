@@ -33,26 +33,22 @@ CUdeviceptr PatternCache::get(int device, int pattern) {
   ContextScope scope(gpu_, device);
   NVBW_CU(gpu_.api(), cuMemcpyHtoD, buf.ptr(), host.data(), kPatternBytes);
   // From pageable memory cuMemcpyHtoD may return before its DMA has landed, and the kernels that
-  // read the pattern run on non-blocking streams, which do not wait for it: checks of write-only
-  // passes on the H200 found stale words from 1.86 MiB into the 2 MiB pattern on. Wait for the
-  // legacy stream the copy went to (once per pattern). (Not cuCtxSynchronize: for CUDA 13 the
-  // driver hands out its _v2, which takes a context.)
+  // read the pattern run on non-blocking streams, which do not wait for it (checks then found
+  // stale words near the pattern's end). Wait for the legacy stream the copy went to (once per
+  // pattern). (Not cuCtxSynchronize: for CUDA 13 the driver hands out its _v2, which takes a
+  // context.)
   NVBW_CU(gpu_.api(), cuStreamSynchronize, nullptr);
   const CUdeviceptr ptr = buf.ptr();
   buffers_.emplace(key, std::move(buf));
   return ptr;
 }
 
-Stream& Verifier::streamOf(int device) {
-  auto it = streams_.find(device);
-  if (it == streams_.end()) it = streams_.emplace(device, Stream(gpu_, device)).first;
-  return it->second;
-}
-
-Verifier::Timer& Verifier::timerOf(int device) {
-  auto it = timers_.find(device);
-  if (it == timers_.end())
-    it = timers_.emplace(device, Timer{Event(gpu_, device), Event(gpu_, device)}).first;
+Verifier::Lane& Verifier::laneOf(int device) {
+  auto it = lanes_.find(device);
+  if (it == lanes_.end())
+    it =
+        lanes_.emplace(device, Lane{Stream(gpu_, device), Event(gpu_, device), Event(gpu_, device)})
+            .first;
   return it->second;
 }
 

@@ -40,8 +40,8 @@ void HostPageReserve::fault() {
     if (pages) {
       // 4 KiB pages, as HostBuffer's own mapping (huge pages are -H's, never reserved).
       madvise(pages, bytes, MADV_NOHUGEPAGE);
-      // Half the CPUs: the driver's start-up, which this overlaps, keeps the others (with all
-      // of them the 1.5 GiB of a default run slowed cuInit by 0.03 s on the H200 machine).
+      // Half the CPUs: the driver's start-up, which this overlaps, keeps the others (with all of
+      // them it slows cuInit down).
       touchPages(pages, bytes, std::max(1, usableCpus() / 2));
     }
     std::lock_guard<std::mutex> lock(mutex_);

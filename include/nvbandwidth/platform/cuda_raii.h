@@ -62,8 +62,8 @@ class DeviceBuffer {
 // Portable pinned host memory: 4 KiB pages mapped by this process, first touched in parallel by
 // threads that inherit the calling thread's CPU affinity (so the pages land where upstream's
 // cuMemHostAlloc would put them), then pinned and mapped for every GPU with cuMemHostRegister.
-// cuMemHostAlloc faults the pages in one at a time from one thread: on the H200 machines that
-// took 0.46 s per GiB against 0.10 s this way, with the same copy bandwidth.
+// cuMemHostAlloc faults the pages in one at a time from one thread: several times slower, for
+// the same copy bandwidth.
 class HostBuffer {
  public:
   HostBuffer() = default;

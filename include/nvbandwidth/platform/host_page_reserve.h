@@ -1,10 +1,10 @@
 // Host pages faulted in ahead of need. A run's first host buffers are known before the driver
 // starts (their sizes follow from the selected testcases and -b), and the driver's start-up
-// (cuInit and the contexts, about a quarter of a second on an H200 machine) leaves the other CPUs
-// idle: a thread maps and touches those buffers' pages meanwhile, so that a HostBuffer made from
-// them only pins and maps them for the GPUs. The pages are the same 4 KiB pages, touched by
-// threads with the same CPU affinity as the process, as HostBuffer's own allocation would touch
-// them; the caller decides when their placement cannot differ (one NUMA node).
+// (cuInit and the contexts) leaves the other CPUs idle: a thread maps and touches those buffers'
+// pages meanwhile, so that a HostBuffer made from them only pins and maps them for the GPUs. The
+// pages are the same 4 KiB pages, touched by threads with the same CPU affinity as the process,
+// as HostBuffer's own allocation would touch them; the caller decides when their placement
+// cannot differ (one NUMA node).
 #pragma once
 
 #include <condition_variable>
