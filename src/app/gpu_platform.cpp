@@ -22,11 +22,8 @@ class GpuPlatform final : public Platform {
   explicit GpuPlatform(const PlatformStart& start)
       : driver_(DriverLibrary::load()), reserve_(start.hostBuffers),
         nvml_(std::async(std::launch::async, [] { return Nvml::open(); })),
-        gpu_(driver_.api(), logicalGpusFromEnvironment()), topology_(gpu_),
-        facts_(gpu_, nvml_.get()) {
-    topology_.setConfidentialComputing(facts_.confidentialComputing());
-    topology_.setLinkFacts(facts_.linkFacts());
-  }
+        gpu_(driver_.api(), logicalGpusFromEnvironment()), facts_(gpu_, nvml_.get()),
+        topology_(gpu_, facts_.confidentialComputing(), facts_.linkFacts()) {}
 
   SystemFacts systemFacts() const override {
     SystemFacts info = gpuSystemFacts(gpu_);
@@ -50,8 +47,8 @@ class GpuPlatform final : public Platform {
   // NVML opens on a thread of its own while the driver starts (it needs nothing of the driver).
   std::future<std::optional<Nvml>> nvml_;
   Gpu gpu_;
-  DriverTopology topology_;
   MachineFacts facts_;
+  DriverTopology topology_;
 };
 
 }  // namespace

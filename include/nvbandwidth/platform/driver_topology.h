@@ -13,7 +13,17 @@ namespace nvbw {
 
 class DriverTopology final : public Topology {
  public:
-  explicit DriverTopology(const Gpu& gpu) : gpu_(gpu) {}
+  // With what the driver cannot say: the confidential-computing state and each GPU's links
+  // (logical GPUs present logicalLinkFacts: a switched fabric between them), and a multi-process
+  // run's ranks (multinode/mpi/mpi_platform.cpp; a process alone otherwise).
+  explicit DriverTopology(const Gpu& gpu, bool confidential = false,
+                          std::vector<GpuLinkFacts> links = {},
+                          std::optional<ProcessFacts> processes = std::nullopt)
+      : gpu_(gpu), confidential_(confidential), links_(std::move(links)),
+        processes_(std::move(processes)) {
+    if (gpu_.logicalGpus() > 0)
+      for (GpuLinkFacts& facts : links_) facts = logicalLinkFacts(std::move(facts));
+  }
   int deviceCount() const override { return gpu_.deviceCount(); }
   bool canAccessPeer(int device, int peer) const override {
     return gpu_.canAccessPeer(device, peer);
@@ -24,28 +34,19 @@ class DriverTopology final : public Topology {
            gpu_.attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   }
   bool confidentialComputing() const override { return confidential_; }
-  void setConfidentialComputing(bool on) { confidential_ = on; }
   const GpuLinkFacts& linkFacts(int device) const override {
     return device < static_cast<int>(links_.size()) ? links_[device] : Topology::linkFacts(device);
-  }
-  // Logical GPUs present logicalLinkFacts: a switched fabric between them.
-  void setLinkFacts(std::vector<GpuLinkFacts> links) {
-    links_ = std::move(links);
-    if (gpu_.logicalGpus() > 0)
-      for (GpuLinkFacts& facts : links_) facts = logicalLinkFacts(std::move(facts));
   }
   std::optional<bool> peerOverNvlink(int device, int peer) const override {
     return gpu_.peerNativeAtomics(device, peer);
   }
-  // A multi-process run's ranks (multinode/mpi/mpi_platform.cpp); a process alone otherwise.
   const ProcessFacts& processFacts() const override {
     return processes_ ? *processes_ : Topology::processFacts();
   }
-  void setProcessFacts(ProcessFacts facts) { processes_ = std::move(facts); }
 
  private:
   const Gpu& gpu_;
-  bool confidential_ = false;
+  bool confidential_;
   std::vector<GpuLinkFacts> links_;
   std::optional<ProcessFacts> processes_;
 };

@@ -39,10 +39,8 @@ class MpiPlatform final : public Platform {
     info_.memorySharingDescription = world.description;
     machine_ = std::make_unique<MachineFacts>(*gpu_);
     info_.confidentialComputing = machine_->confidentialComputing();
-    topology_ = std::make_unique<DriverTopology>(*gpu_);
-    topology_->setConfidentialComputing(machine_->confidentialComputing());
-    topology_->setLinkFacts(machine_->linkFacts());
-    topology_->setProcessFacts(world.facts);
+    topology_ = std::make_unique<DriverTopology>(*gpu_, machine_->confidentialComputing(),
+                                                 machine_->linkFacts(), world.facts);
     if (world.sharing != MemorySharing::None)
       startupStep(comm_, attempt([&] {
                     processes_ =

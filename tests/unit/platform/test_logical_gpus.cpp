@@ -206,11 +206,10 @@ TEST(LogicalGpus, MoreThanOnePhysicalGpuIsRefused) {
 TEST(LogicalGpus, TheirTopologyIsASwitchedFabricWithoutPeaks) {
   const DriverApi api = recordingDriver(1);
   const Gpu gpu(api, 8);
-  DriverTopology topology(gpu);
   GpuLinkFacts pcieOnly;
   pcieOnly.pcie = PcieLinkState{32.0, 16, 32.0, 16};
   pcieOnly.nvlinks = std::vector<NvlinkLink>{};  // NVML: a PCIe card without NVLinks
-  topology.setLinkFacts(std::vector<GpuLinkFacts>(8, pcieOnly));
+  const DriverTopology topology(gpu, false, std::vector<GpuLinkFacts>(8, pcieOnly));
   EXPECT_EQ(sharedLinkProblem(topology), std::nullopt);  // pairs may run in rounds
   EXPECT_EQ(fabricProblem(topology), std::nullopt);
   for (int d = 0; d < 8; ++d) {
