@@ -188,7 +188,6 @@ void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometr
   if (geometry.elements == 0) return;
   auto* to = reinterpret_cast<uint4*>(dst);
   const auto* from = reinterpret_cast<const uint4*>(src);
-  const auto cudaStream = reinterpret_cast<cudaStream_t>(stream);
   if (geometry.striding) {
     requireAligned(dst, src, "stridingCopyKernel");
     const std::size_t threads = static_cast<std::size_t>(geometry.grid) * geometry.block;
@@ -196,14 +195,12 @@ void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometr
       throw std::invalid_argument(
           "stridingCopyKernel: element count is not a multiple of the thread count");
     }
-    stridingCopyKernel<<<geometry.grid, geometry.block, 0, cudaStream>>>(
-        to, from, geometry.elements / threads, loops);
-    detail::throwIfLaunchFailed("stridingCopyKernel");
+    NVBW_LAUNCH(stridingCopyKernel, geometry.grid, geometry.block, 0, stream, to, from,
+                geometry.elements / threads, loops);
   } else {
     requireAligned(dst, src, "simpleCopyKernel");
     requireSimpleShape(geometry, "simpleCopyKernel");
-    simpleCopyKernel<<<geometry.grid, geometry.block, 0, cudaStream>>>(to, from, loops);
-    detail::throwIfLaunchFailed("simpleCopyKernel");
+    NVBW_LAUNCH(simpleCopyKernel, geometry.grid, geometry.block, 0, stream, to, from, loops);
   }
 }
 
@@ -212,9 +209,8 @@ void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
   if (geometry.elements == 0) return;
   requireAligned(dst, src, "splitWarpCopyKernel");
   requireSimpleShape(geometry, "splitWarpCopyKernel");
-  splitWarpCopyKernel<<<geometry.grid, geometry.block, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), loops);
-  detail::throwIfLaunchFailed("splitWarpCopyKernel");
+  NVBW_LAUNCH(splitWarpCopyKernel, geometry.grid, geometry.block, 0, stream,
+              reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), loops);
 }
 
 }  // namespace kernels

@@ -71,9 +71,8 @@ void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned 
     throw std::invalid_argument("pointerChaseKernel: active block " + std::to_string(activeBlock) +
                                 " is outside a grid of " + std::to_string(blocks) + " blocks");
   }
-  pointerChaseKernel<<<blocks, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<const unsigned long long*>(start), activeBlock, accesses, sink);
-  detail::throwIfLaunchFailed("pointerChaseKernel");
+  NVBW_LAUNCH(pointerChaseKernel, blocks, 1, 0, stream,
+              reinterpret_cast<const unsigned long long*>(start), activeBlock, accesses, sink);
 }
 
 void tmaPointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
@@ -87,9 +86,8 @@ void tmaPointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsign
   // from its start, so the start decides.
   if (start % 16 != 0)
     throw std::invalid_argument("tmaPointerChaseKernel: the chain must start 16-byte aligned");
-  tmaPointerChaseKernel<<<blocks, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<const unsigned long long*>(start), activeBlock, accesses, sink);
-  detail::throwIfLaunchFailed("tmaPointerChaseKernel");
+  NVBW_LAUNCH(tmaPointerChaseKernel, blocks, 1, 0, stream,
+              reinterpret_cast<const unsigned long long*>(start), activeBlock, accesses, sink);
 }
 
 }  // namespace kernels

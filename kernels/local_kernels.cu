@@ -84,9 +84,8 @@ void readOnly(CUstream stream, CUdeviceptr src, const SmCopyGeometry& geometry,
               unsigned long long loops, unsigned long long* sum) {
   requireLocalShape(src, geometry, "readOnlyKernel");
   if (geometry.elements == 0) return;
-  readOnlyKernel<<<geometry.grid, geometry.block, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<const uint4*>(src), geometry.elements, loops, sum);
-  detail::throwIfLaunchFailed("readOnlyKernel");
+  NVBW_LAUNCH(readOnlyKernel, geometry.grid, geometry.block, 0, stream,
+              reinterpret_cast<const uint4*>(src), geometry.elements, loops, sum);
 }
 
 void writeOnly(CUstream stream, CUdeviceptr dst, const SmCopyGeometry& geometry,
@@ -94,9 +93,8 @@ void writeOnly(CUstream stream, CUdeviceptr dst, const SmCopyGeometry& geometry,
   requireLocalShape(dst, geometry, "writeOnlyKernel");
   if (geometry.elements == 0) return;
   for (unsigned long long loop = 0; loop < loops; ++loop) {
-    writeOnlyKernel<<<geometry.grid, geometry.block, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-        reinterpret_cast<uint4*>(dst), geometry.elements, value);
-    detail::throwIfLaunchFailed("writeOnlyKernel");
+    NVBW_LAUNCH(writeOnlyKernel, geometry.grid, geometry.block, 0, stream,
+                reinterpret_cast<uint4*>(dst), geometry.elements, value);
   }
 }
 

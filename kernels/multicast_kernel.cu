@@ -37,11 +37,9 @@ void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
   if (((multicastDst | src) & 3) != 0)
     throw std::invalid_argument("multicastWriteKernel: buffers must be 4-byte aligned");
   if (geometry.elements == 0) return;
-  multicastWriteKernel<<<geometry.grid, geometry.block, 0,
-                         reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<unsigned*>(multicastDst), reinterpret_cast<const unsigned*>(src),
-      geometry.bytes() / 4, loops);
-  detail::throwIfLaunchFailed("multicastWriteKernel");
+  NVBW_LAUNCH(multicastWriteKernel, geometry.grid, geometry.block, 0, stream,
+              reinterpret_cast<unsigned*>(multicastDst), reinterpret_cast<const unsigned*>(src),
+              geometry.bytes() / 4, loops);
 }
 
 }  // namespace kernels

@@ -185,10 +185,8 @@ void fillPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicept
   const std::size_t words = bytes / 4;
   if (words == 0) return;
   const unsigned grid = gridFor(reinterpret_cast<const void*>(fillPatternKernel), wordUnits(words));
-  fillPatternKernel<<<grid, kThreads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<std::uint32_t*>(buf), words,
-      reinterpret_cast<const std::uint32_t*>(pattern));
-  detail::throwIfLaunchFailed("fillPatternKernel");
+  NVBW_LAUNCH(fillPatternKernel, grid, kThreads, 0, stream, reinterpret_cast<std::uint32_t*>(buf),
+              words, reinterpret_cast<const std::uint32_t*>(pattern));
 }
 
 void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdeviceptr pattern,
@@ -197,10 +195,9 @@ void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicep
   if (words == 0) return;
   const unsigned grid =
       gridFor(reinterpret_cast<const void*>(checkPatternKernel), wordUnits(words));
-  checkPatternKernel<<<grid, kThreads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<const std::uint32_t*>(buf), words,
-      reinterpret_cast<const std::uint32_t*>(pattern), result);
-  detail::throwIfLaunchFailed("checkPatternKernel");
+  NVBW_LAUNCH(checkPatternKernel, grid, kThreads, 0, stream,
+              reinterpret_cast<const std::uint32_t*>(buf), words,
+              reinterpret_cast<const std::uint32_t*>(pattern), result);
 }
 
 }  // namespace kernels

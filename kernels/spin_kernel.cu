@@ -27,8 +27,7 @@ __global__ void spinKernel(const volatile int* flag, int* timedOut,
 
 void spin(CUstream stream, const volatile int* flag, int* timedOut,
           unsigned long long timeoutClocks) {
-  spinKernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(flag, timedOut, timeoutClocks);
-  detail::throwIfLaunchFailed("spinKernel");
+  NVBW_LAUNCH(spinKernel, 1, 1, 0, stream, flag, timedOut, timeoutClocks);
 }
 
 }  // namespace kernels

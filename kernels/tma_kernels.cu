@@ -112,9 +112,8 @@ void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeom
   if ((dst | src) & 15)
     throw std::invalid_argument("tmaCopyKernel: buffers must be 16-byte aligned");
   if (geometry.elements == 0) return;
-  tmaCopyKernel<<<geometry.grid, 32, kSharedBytes, reinterpret_cast<cudaStream_t>(stream)>>>(
-      reinterpret_cast<char*>(dst), reinterpret_cast<const char*>(src), geometry.bytes(), loops);
-  detail::throwIfLaunchFailed("tmaCopyKernel");
+  NVBW_LAUNCH(tmaCopyKernel, geometry.grid, 32, kSharedBytes, stream, reinterpret_cast<char*>(dst),
+              reinterpret_cast<const char*>(src), geometry.bytes(), loops);
 }
 
 }  // namespace kernels
