@@ -1,10 +1,6 @@
-// One GPU presented as several: a testing aid (docs/building-and-testing.md, "Logical GPUs"),
-// never a user option. With NVBW_LOGICAL_GPUS=N and one GPU visible, the run sees N GPUs that
-// are all that one: each logical GPU gets its own streams, events and buffers in the physical
-// GPU's primary context, a "peer" buffer is that GPU's own memory, and peer access needs no
-// enabling. So every multi-GPU path (peer copies by every method, fills, the latch over many
-// streams, verification, pairs in rounds, two processes sharing memory) runs on real kernels on
-// a one-GPU machine; only the figures mean nothing.
+// One GPU presented as several (NVBW_LOGICAL_GPUS=N): a testing aid that runs every multi-GPU
+// path on real kernels on a one-GPU machine, never a user option (docs/building-and-testing.md,
+// "Logical GPUs", says what the run then does).
 #pragma once
 
 #include <optional>

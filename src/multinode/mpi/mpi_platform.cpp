@@ -16,12 +16,12 @@
 namespace nvbw::multinode {
 namespace {
 
-// Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 bool multicastDisabledHere() {
   const char* disable = std::getenv("NVBANDWIDTH_DISABLE_MULTICAST");
   return disable && std::string(disable) == "1";
 }
 
+// Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 class MpiPlatform final : public Platform {
  public:
   explicit MpiPlatform(MpiCommunicator& comm) : comm_(comm) {
