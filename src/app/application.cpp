@@ -19,7 +19,6 @@
 #include "facts/driver_version.h"
 #include "facts/host_facts.h"
 #include "fleet/comparison/comparison.h"
-#include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "plans/pair_selection.h"
 #include "plans/registry.h"

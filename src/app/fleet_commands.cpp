@@ -13,7 +13,6 @@
 #include "fleet/comparison/comparison.h"
 #include "fleet/html/html_report.h"
 #include "fleet/metrics/metrics.h"
-#include "model/report_keys.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
 

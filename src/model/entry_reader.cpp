@@ -2,10 +2,10 @@
 
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "model/matrix_parts.h"
 #include "model/record_fields.h"
-#include "model/report_keys.h"
 
 namespace nvbw::model {
 
@@ -71,15 +71,15 @@ std::optional<CellStatistics> cellStatistics(const Json& cell, const Path& where
   if (cell.is_null()) return std::nullopt;
   object(cell, where);
   CellStatistics s;
-  eachElement(requiredMember(cell, keys::kSamples, where), Path(where, keys::kSamples),
+  eachElement(requiredMember(cell, "samples", where), Path(where, "samples"),
               [&](const Json& v, const Path& at) { s.samples.push_back(number(v, at, range)); });
   const ValueRange& spread = spreadOf(range);
   for (auto [key, into, in] :
-       {std::tuple{keys::kMin, &s.min, &range}, std::tuple{keys::kMax, &s.max, &range},
-        std::tuple{keys::kMean, &s.mean, &range}, std::tuple{keys::kMedian, &s.median, &range},
-        std::tuple{keys::kStddev, &s.stddev, &spread}})
+       {std::tuple{"min", &s.min, &range}, std::tuple{"max", &s.max, &range},
+        std::tuple{"mean", &s.mean, &range}, std::tuple{"median", &s.median, &range},
+        std::tuple{"stddev", &s.stddev, &spread}})
     *into = number(requiredMember(cell, key, where), Path(where, key), *in);
-  optional(cell, keys::kCv, where, [&s](const Json& v, const Path& at) {
+  optional(cell, "cv", where, [&s](const Json& v, const Path& at) {
     if (!v.is_null()) s.cv = number(v, at, kNonNegative);
   });
   return s;
@@ -132,18 +132,17 @@ class GridReader {
 
 // The flagged cells must lie in the matrix the views draw them on.
 void checkOutliers(const Json& entry, const Path& where, const Shape& shape) {
-  optional(entry, keys::kOutliers, where, [&shape](const Json& list, const Path& at) {
+  optional(entry, "outliers", where, [&shape](const Json& list, const Path& at) {
     eachElement(list, at, [&shape](const Json& o, const Path& oat) {
       object(o, oat);
-      for (const char* key : {keys::kRow, keys::kCol}) {
+      for (auto [key, limit] : {std::pair{"row", shape.rows}, std::pair{"col", shape.cols}}) {
         const Json& v = requiredMember(o, key, oat);
         integer(v, Path(oat, key), 0);
-        const std::size_t limit = key == keys::kRow ? shape.rows : shape.cols;
         if (v.get<std::uint64_t>() >= limit) reject(Path(oat, key), "is outside the matrix");
       }
-      optional(o, keys::kBelowMedianPercent, oat,
+      optional(o, "below_median_percent", oat,
                [](const Json& x, const Path& xat) { number(x, xat, kAnyFinite); });
-      optional(o, keys::kClassMedian, oat,
+      optional(o, "class_median", oat,
                [](const Json& x, const Path& xat) { number(x, xat, kBandwidthRange); });
     });
   });
@@ -153,14 +152,14 @@ void checkOutliers(const Json& entry, const Path& where, const Shape& shape) {
 void readGrids(const Json& entry, const Path& where, const ValueRange& range,
                const EntryReading& reading, ReportEntry& out) {
   GridReader grids(entry, where, reading);
-  grids.numbers(keys::kValues, range, out.values);
-  grids.read(keys::kBandwidthMatrix, out.texts,
+  grids.numbers("values", range, out.values);
+  grids.read("bandwidth_matrix", out.texts,
              [&range](const Json& c, const Path& at) { return cellText(c, at, range); });
-  grids.numbers(keys::kPercentOfPeak, kPercentOfPeakRange, out.percents);
-  grids.numbers(keys::kPeakGBps, kBandwidthRange, out.peaks);
-  grids.read(keys::kCells, out.cells,
+  grids.numbers("percent_of_peak", kPercentOfPeakRange, out.percents);
+  grids.numbers("peak_GBps", kBandwidthRange, out.peaks);
+  grids.read("cells", out.cells,
              [&range](const Json& c, const Path& at) { return cellStatistics(c, at, range); });
-  grids.read(keys::kLinks, out.links, [](const Json& c, const Path& at) {
+  grids.read("links", out.links, [](const Json& c, const Path& at) {
     return c.is_null() ? std::optional<std::string>() : string(c, at);
   });
   if (grids.shape()) checkOutliers(entry, where, *grids.shape());
@@ -182,16 +181,16 @@ void derive(ReportEntry& e) {
 ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& reading) {
   object(entry, at);
   ReportEntry out;
-  out.name = requiredString(entry, keys::kName, at);
+  out.name = requiredString(entry, "name", at);
   const Path where(at, " (\"" + out.name.substr(0, 64) + "\")");
-  const std::string& status = requiredString(entry, keys::kStatus, where);
+  const std::string& status = requiredString(entry, "status", where);
   const std::optional<Status> known = statusNamed(status);
   if (!known)
-    reject(Path(where, keys::kStatus),
+    reject(Path(where, "status"),
            "\"" + status.substr(0, 32) + "\" is none of Passed, Waived, ERROR, Running");
   out.status = *known;
   // Only an ERROR entry can lack a name: the one of an empty `-t ""`.
-  if (out.name.empty() && out.status != Status::Error) reject(Path(at, keys::kName), "is empty");
+  if (out.name.empty() && out.status != Status::Error) reject(Path(at, "name"), "is empty");
   readFields(entry, out, where);
   const bool latency = unitOfEntry(out.unitText, out.name) == Unit::Nanoseconds;
   readGrids(entry, where, latency ? kLatencyRange : kBandwidthRange, reading, out);

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "model/matrix_parts.h"
-#include "model/report_keys.h"
 
 namespace nvbw::model {
 
@@ -240,7 +239,7 @@ void numberObject(const Json& value, const Path& where) {
 void environment(const Json& value, const Path& where) {
   object(value, where);
   optional(value, "gpus", where, each(anObject));
-  optional(value, keys::kHost, where, anObject);
+  optional(value, "host", where, anObject);
 }
 
 void sweepSizes(const Json& v, const Path& at) {
@@ -257,61 +256,61 @@ template <typename R, typename Record>
 using For = std::enable_if_t<std::is_same_v<std::remove_const_t<R>, Record>>;
 
 template <typename V, typename R> For<R, OutlierRecord> fields(V& v, R& r) {
-  v(keys::kRow, r.row);
-  v(keys::kCol, r.col);
-  v(keys::kCell, r.cell);
-  v(keys::kLink, r.link);
-  v(keys::kBelowMedianPercent, r.belowMedianPercent);
-  v(keys::kClassMedian, r.classMedian);
+  v("row", r.row);
+  v("col", r.col);
+  v("cell", r.cell);
+  v("link", r.link);
+  v("below_median_percent", r.belowMedianPercent);
+  v("class_median", r.classMedian);
 }
 
 template <typename V, typename R> For<R, LinkPeakRecord> fields(V& v, R& r) {
-  v(keys::kLink, r.link, aString);
+  v("link", r.link, aString);
   v("convention", r.convention, aString);
-  v.nullable(keys::kPeakGBps, r.peakGBps, InRange{kBandwidthRange, true});
+  v.nullable("peak_GBps", r.peakGBps, InRange{kBandwidthRange, true});
 }
 
 // Written here; read by entry_reader.cpp, which checks its numbers against the entry's unit.
 template <typename V, typename R> For<R, CellStatistics> fields(V& v, R& r) {
-  v(keys::kSamples, r.samples);
-  v(keys::kMin, r.min);
-  v(keys::kMax, r.max);
-  v(keys::kMean, r.mean);
-  v(keys::kMedian, r.median);
-  v(keys::kStddev, r.stddev);
-  v.nullable(keys::kCv, r.cv);
+  v("samples", r.samples);
+  v("min", r.min);
+  v("max", r.max);
+  v("mean", r.mean);
+  v("median", r.median);
+  v("stddev", r.stddev);
+  v.nullable("cv", r.cv);
 }
 
 // An entry's outliers are checked against its grids in entry_reader.cpp.
 template <typename V, typename R> For<R, ReportEntry> fields(V& v, R& r) {
-  v.readElsewhere(keys::kName, r.name);
-  v.readElsewhere(keys::kStatus, r.status);
-  v.readElsewhere(keys::kValues, r.values);
-  v.readElsewhere(keys::kBandwidthMatrix, r.texts);
-  v.readElsewhere(keys::kCells, r.cells);
-  v.readElsewhere(keys::kLinks, r.links);
-  v.readElsewhere(keys::kPeakGBps, r.peaks);
-  v.readElsewhere(keys::kPercentOfPeak, r.percents);
+  v.readElsewhere("name", r.name);
+  v.readElsewhere("status", r.status);
+  v.readElsewhere("values", r.values);
+  v.readElsewhere("bandwidth_matrix", r.texts);
+  v.readElsewhere("cells", r.cells);
+  v.readElsewhere("links", r.links);
+  v.readElsewhere("peak_GBps", r.peaks);
+  v.readElsewhere("percent_of_peak", r.percents);
   v("bandwidth_description", r.description, aString);
   v("statistic", r.statistic, aString);
   v("waive_reason", r.waiveReason, aString);
-  v(keys::kError, r.error, aString);
-  v(keys::kTestcase, r.testcase, aString);
-  v(keys::kUnit, r.unitText, aUnit);
+  v("error", r.error, aString);
+  v("testcase", r.testcase, aString);
+  v("unit", r.unitText, aUnit);
   const InRange value{rangeOf(unitOfEntry(r.unitText, r.name))};
-  v(keys::kSum, r.sum, value);
-  v(keys::kMin, r.min, value);
-  v(keys::kMax, r.max, value);
+  v("sum", r.sum, value);
+  v("min", r.min, value);
+  v("max", r.max, value);
   v("average", r.average, value);
   v("bufferSize_MiB", r.bufferSizeMiB, [](const Json& n, const Path& at) { integer(n, at, 1); });
   v("row_labels", r.rowLabels, strings);
-  v(keys::kLinkPeaks, r.linkPeaks, each(anObject));
+  v("link_peaks", r.linkPeaks, each(anObject));
   v("error_detail", r.errorDetail);
   v("confirmation_run", r.confirmationRun);
   v("schedule", r.schedule);
-  v(keys::kRounds, r.rounds);
-  v(keys::kOutliers, r.outliers);
-  v(keys::kAbovePeak, r.abovePeak);
+  v("rounds", r.rounds);
+  v("outliers", r.outliers);
+  v("above_peak", r.abovePeak);
 }
 
 template <typename V, typename R> For<R, SettingsRecord> fields(V& v, R& r) {
@@ -358,9 +357,9 @@ template <typename V, typename R> For<R, BufferPasses> fields(V& v, R& r) {
 }
 
 template <typename V, typename R> For<R, OperationCounts> fields(V& v, R& r) {
-  v(keys::kRounds, r.rounds);
+  v("rounds", r.rounds);
   v("measurements", r.measurements);
-  v(keys::kSamples, r.samples);
+  v("samples", r.samples);
   v("copies", r.copies);
   v("copy_bytes", r.copyBytes);
   v("longest_copy_bytes", r.longestCopyBytes);
@@ -371,12 +370,12 @@ template <typename V, typename R> For<R, OperationCounts> fields(V& v, R& r) {
 }
 
 template <typename V, typename R> For<R, ProcessRecord> fields(V& v, R& r) {
-  v(keys::kRank, r.rank);
-  v(keys::kHost, r.host);
-  v(keys::kDevice, r.device);
-  v(keys::kName, r.name);
-  v(keys::kPci, r.pci);
-  v(keys::kUuid, r.uuid);
+  v("rank", r.rank);
+  v("host", r.host);
+  v("device", r.device);
+  v("name", r.name);
+  v("pci", r.pci);
+  v("uuid", r.uuid);
 }
 
 template <typename V, typename R> For<R, PcieRecord> fields(V& v, R& r) {
@@ -385,11 +384,11 @@ template <typename V, typename R> For<R, PcieRecord> fields(V& v, R& r) {
   v("max_gts", r.maxGts);
   v("max_width", r.maxWidth);
   v("current", r.current);
-  v(keys::kMax, r.max);
+  v("max", r.max);
 }
 
 template <typename V, typename R> For<R, GpuStateRecord> fields(V& v, R& r) {
-  v(keys::kDevice, r.device);
+  v("device", r.device);
   v.nullable("sm_clock_mhz", r.smClockMHz);
   v.nullable("sm_clock_max_mhz", r.smClockMaxMHz);
   v.nullable("memory_clock_mhz", r.memoryClockMHz);
@@ -406,11 +405,11 @@ template <typename V, typename R> For<R, GpuStateRecord> fields(V& v, R& r) {
   v.nullable("pcie", r.pcie);
   v.nullable("numa_node", r.numaNode);
   v.nullable("host_buffer_cpus", r.hostBufferCpus);
-  v(keys::kUuid, r.uuid);
+  v("uuid", r.uuid);
 }
 
 template <typename V, typename R> For<R, EnvironmentRecord> fields(V& v, R& r) {
-  v.object(keys::kHost, [&r](auto& host) {
+  v.object("host", [&r](auto& host) {
     host.nullable("cpu_model", r.cpuModel);
     host.nullable("numa_nodes", r.numaNodes);
   });
@@ -419,9 +418,9 @@ template <typename V, typename R> For<R, EnvironmentRecord> fields(V& v, R& r) {
 }
 
 template <typename V, typename R> For<R, SweepSeriesRecord> fields(V& v, R& r) {
-  v.required(keys::kName, r.name, aString);
-  v(keys::kTestcase, r.testcase, aString);
-  v(keys::kUnit, r.unitText, aUnit);
+  v.required("name", r.name, aString);
+  v("testcase", r.testcase, aString);
+  v("unit", r.unitText, aUnit);
   v.required("sums", r.sums, each(InRange{rangeOf(unitOfEntry(r.unitText, r.name)), true}));
   v.nullable("size_reaching_90_percent_MiB", r.sizeReaching90, [](const Json& n, const Path& at) {
     if (!n.is_null()) integer(n, at, 1);
@@ -441,21 +440,21 @@ template <typename V, typename R> For<R, SweepSection> fields(V& v, R& r) {
 }
 
 template <typename V, typename R> For<R, ComparedCellRecord> fields(V& v, R& r) {
-  v.required(keys::kName, r.name, aString);
+  v.required("name", r.name, aString);
   v("verdict", r.verdict, aString);
   v("basis", r.basis, aString);
-  v(keys::kUnit, r.unitText, aUnit);
+  v("unit", r.unitText, aUnit);
   const InRange value{rangeOf(unitOfEntry(r.unitText, "")), false};
   const InRange nonNegative{kNonNegative, false};
-  v(keys::kRow, r.row, aCount);
-  v(keys::kCol, r.col, aCount);
+  v("row", r.row, aCount);
+  v("col", r.col, aCount);
   v("baseline", r.baseline, value);
   v("current", r.current, value);
   v("change_percent", r.changePercent, InRange{kAnyFinite, true});
   v("separation_percent", r.separationPercent, InRange{kAnyFinite, true});
   v("confirmed_change_percent", r.confirmedChangePercent, InRange{kAnyFinite, true});
   v("confirmed_median", r.confirmedMedian, value);
-  v(keys::kConfirmations, r.confirmations, each(value));
+  v("confirmations", r.confirmations, each(value));
   v("band_percent", r.bandPercent, nonNegative);
   v("run_to_run_percent", r.runToRunPercent, nonNegative);
   v("healthy_spread_percent", r.healthySpreadPercent, nonNegative);
@@ -463,47 +462,47 @@ template <typename V, typename R> For<R, ComparedCellRecord> fields(V& v, R& r) 
   v("spread_percent", r.spreadPercent, nonNegative);
   v("confirmed_spread_percent", r.confirmedSpreadPercent, nonNegative);
   v("confirmation_spreads", r.confirmationSpreads, each(InRange{kNonNegative, true}));
-  v(keys::kTestcase, r.testcase);
+  v("testcase", r.testcase);
   v("bufferSize_MiB", r.bufferSizeMiB);
   v("baseline_reports", r.baselineReports);
-  v(keys::kUnstable, r.unstable);
+  v("unstable", r.unstable);
   v("suspect", r.suspect);
   v("noisy", r.noisy);
 }
 
 template <typename V, typename R> For<R, ComparisonCounts> fields(V& v, R& r) {
-  v(keys::kCells, r.cells);
+  v("cells", r.cells);
   v("same", r.same);
-  v(keys::kSlower, r.slower);
+  v("slower", r.slower);
   v("faster", r.faster);
   v("noisy", r.noisy);
-  v(keys::kUnstable, r.unstable);
+  v("unstable", r.unstable);
   v("suspect", r.suspect);
   v("only_in_baseline", r.onlyInBaseline);
   v("only_in_current", r.onlyInCurrent);
 }
 
 template <typename V, typename R> For<R, SuspectRecord> fields(V& v, R& r) {
-  v(keys::kTestcase, r.testcase);
+  v("testcase", r.testcase);
   v("bufferSize_MiB", r.bufferSizeMiB);
 }
 
 template <typename V, typename R> For<R, ConfirmationRecord> fields(V& v, R& r) {
   v("runs", r.runs);
-  v(keys::kTestcases, r.testcases);
+  v("testcases", r.testcases);
   v("seconds", r.seconds);
   v("unconfirmed", r.unconfirmed);
 }
 
 template <typename V, typename R> For<R, ComparisonSection> fields(V& v, R& r) {
-  v(keys::kCells, r.cells, each(anObject));
+  v("cells", r.cells, each(anObject));
   v("only_in_baseline", r.onlyInBaseline, strings);
   v("only_in_current", r.onlyInCurrent, strings);
-  v(keys::kNotes, r.notes, strings);
+  v("notes", r.notes, strings);
   v("tolerance_percent", r.tolerancePercent, InRange{kNonNegative});
   v("run_to_run_floor_percent", r.runToRunFloorPercent, InRange{kNonNegative});
-  v(keys::kSummary, r.summary, numberObject);
-  v(keys::kRule, r.rule);
+  v("summary", r.summary, numberObject);
+  v("rule", r.rule);
   v("band", r.band);
   v("baseline_reports", r.baselineReports);
   v("different_machines", r.differentMachines);
@@ -511,61 +510,61 @@ template <typename V, typename R> For<R, ComparisonSection> fields(V& v, R& r) {
 }
 
 template <typename V, typename R> For<R, ExpectationCounts> fields(V& v, R& r) {
-  v(keys::kCells, r.cells);
+  v("cells", r.cells);
   v("met", r.met);
-  v(keys::kBelow, r.below);
+  v("below", r.below);
   v("below_not_listed", r.belowNotListed);
   v("unmet", r.unmet);
   v("not_judged", r.notJudged);
 }
 
 template <typename V, typename R> For<R, JudgedMatrixRecord> fields(V& v, R& r) {
-  v(keys::kName, r.name);
-  v(keys::kTestcase, r.testcase);
-  v(keys::kUnit, r.unitText);
+  v("name", r.name);
+  v("testcase", r.testcase);
+  v("unit", r.unitText);
   v("bufferSize_MiB", r.bufferSizeMiB);
-  v(keys::kCells, r.cells);
+  v("cells", r.cells);
   v("met", r.met);
-  v(keys::kBelow, r.below);
+  v("below", r.below);
   v("lines", r.lines);
 }
 
 template <typename V, typename R> For<R, BelowCellRecord> fields(V& v, R& r) {
-  v(keys::kName, r.name);
-  v(keys::kTestcase, r.testcase);
-  v(keys::kUnit, r.unitText);
+  v("name", r.name);
+  v("testcase", r.testcase);
+  v("unit", r.unitText);
   v("bound", r.bound);
-  v(keys::kRow, r.row);
-  v(keys::kCol, r.col);
+  v("row", r.row);
+  v("col", r.col);
   v("bufferSize_MiB", r.bufferSizeMiB);
   v("line", r.line);
   v("value", r.value);
   v("limit", r.limit);
-  v(keys::kPercentOfPeak, r.percentOfPeak);
-  v(keys::kPeakGBps, r.peakGBps);
-  v(keys::kLink, r.link);
+  v("percent_of_peak", r.percentOfPeak);
+  v("peak_GBps", r.peakGBps);
+  v("link", r.link);
 }
 
 template <typename V, typename R> For<R, UnmetRecord> fields(V& v, R& r) {
   v("line", r.line);
   v("expectation", r.expectation);
-  v(keys::kReason, r.reason);
+  v("reason", r.reason);
   v("detail", r.detail);
 }
 
 template <typename V, typename R> For<R, NotJudgedRecord> fields(V& v, R& r) {
-  v(keys::kName, r.name);
-  v(keys::kReason, r.reason);
+  v("name", r.name);
+  v("reason", r.reason);
   v("bufferSize_MiB", r.bufferSizeMiB);
-  v(keys::kCells, r.cells);
+  v("cells", r.cells);
 }
 
 template <typename V, typename R> For<R, ExpectationLineRecord> fields(V& v, R& r) {
   v("line", r.line);
-  v(keys::kName, r.name);
-  v(keys::kTestcase, r.testcase);
-  v(keys::kCells, r.cells);
-  v(keys::kUnit, r.unitText);
+  v("name", r.name);
+  v("testcase", r.testcase);
+  v("cells", r.cells);
+  v("unit", r.unitText);
   v("bound", r.bound);
   v("limit", r.limit);
 }
@@ -574,45 +573,45 @@ template <typename V, typename R> For<R, ExpectationSection> fields(V& v, R& r) 
   v("check", r.check);
   v("label", r.label);
   v("passed", r.passed);
-  v(keys::kSummary, r.summary);
+  v("summary", r.summary);
   v("matrices", r.matrices);
-  v(keys::kBelow, r.below);
+  v("below", r.below);
   v("unmet", r.unmet);
   v("not_judged", r.notJudged);
-  v(keys::kNotes, r.notes);
-  v(keys::kFile, r.file);
-  v(keys::kExpectations, r.lines);
+  v("notes", r.notes);
+  v("file", r.file);
+  v("expectations", r.lines);
   v("min_percent_of_peak", r.minPercentOfPeak);
 }
 
 // The run object's members other than its entries, in the order of their keys (the order a
 // document holds them in: the first fault of a report is the first one its text has).
 template <typename V, typename R> For<R, Report> fields(V& v, R& r) {
-  v.readElsewhere(keys::kTestcases, r.testcases);
-  v.readElsewhere(keys::kConfirmations, r.confirmations);
-  v(keys::kCudaDriverVersion, r.cudaDriverVersion, aCount);
-  v(keys::kCudaRuntimeVersion, r.cudaRuntimeVersion, aCount);
-  v(keys::kDriverVersion, r.driverVersion, aString);
-  v(keys::kGpuDeviceList, r.gpuDeviceList, gpuList(aString));
-  v(keys::kMpiVersion, r.mpiVersion, aString);
-  v(keys::kComparison, r.comparison, anObject);
+  v.readElsewhere("testcases", r.testcases);
+  v.readElsewhere("confirmations", r.confirmations);
+  v("CUDA Driver Version", r.cudaDriverVersion, aCount);
+  v("CUDA Runtime Version", r.cudaRuntimeVersion, aCount);
+  v("Driver Version", r.driverVersion, aString);
+  v("GPU Device list", r.gpuDeviceList, gpuList(aString));
+  v("MPI version", r.mpiVersion, aString);
+  v("comparison", r.comparison, anObject);
   v("confidential_computing", r.confidentialComputing, aBoolean);
   v("environment", r.environment, environment);
   v("environment_at_end", r.environmentAtEnd, environment);
-  v(keys::kError, r.error, aString);
+  v("error", r.error, aString);
   v("error_detail", r.errorDetail);
-  v(keys::kExpectations, r.expectations);  // not what a report must be: read past when not checks
+  v("expectations", r.expectations);  // not what a report must be: read past when not checks
   v("git_version", r.gitVersion, aString);
-  v(keys::kHostname, r.hostname, aString);
-  v(keys::kInterrupted, r.interrupted, aString);
-  v(keys::kLogicalGpus, r.logicalGpus, aCount);
+  v("hostname", r.hostname, aString);
+  v("interrupted", r.interrupted, aString);
+  v("logical_gpus", r.logicalGpus, aCount);
   v("memory", r.memory, numberObject);
-  v(keys::kMemorySharing, r.memorySharing, aString);
-  v(keys::kNotes, r.notes);
+  v("memory_sharing", r.memorySharing, aString);
+  v("notes", r.notes);
   v("operations", r.operations);
-  v(keys::kProcesses, r.processes, gpuList(anObject));
+  v("processes", r.processes, gpuList(anObject));
   v("release", r.release);
-  v(keys::kSchemaVersion, r.schemaVersion, aString);
+  v("schema_version", r.schemaVersion, aString);
   v("settings", r.settings, flatObject);
   v("started_at", r.startedAt, aString);
   v("sweep", r.sweep, anObject);

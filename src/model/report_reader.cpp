@@ -10,7 +10,6 @@
 #include "model/entry_reader.h"
 #include "model/matrix_parts.h"
 #include "model/record_fields.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -30,14 +29,12 @@ class SummaryFilter {
  public:
   bool operator()(std::size_t depth, const std::string& key) {
     if (depth == 2) {
-      entries_ = key == keys::kTestcases || key == keys::kConfirmations;
-      return oneOf(key, {keys::kHostname, keys::kGpuDeviceList, keys::kProcesses,
-                         keys::kSchemaVersion, keys::kError, keys::kLogicalGpus, keys::kInterrupted,
-                         keys::kTestcases, keys::kComparison, keys::kExpectations});
+      entries_ = key == "testcases" || key == "confirmations";
+      return oneOf(key, {"hostname", "GPU Device list", "processes", "schema_version", "error",
+                         "logical_gpus", "interrupted", "testcases", "comparison", "expectations"});
     }
     return !(depth == 4 && entries_ &&
-             oneOf(key, {keys::kCells, keys::kLinks, keys::kOutliers, keys::kLinkPeaks,
-                         keys::kAbovePeak}));
+             oneOf(key, {"cells", "links", "outliers", "link_peaks", "above_peak"}));
   }
 
  private:
@@ -54,7 +51,7 @@ class DocumentReader {
     if (!document.is_object())
       reject(where, std::string("is ") + document.type_name() +
                         ", not an object (an nvbandwidth -j report is)");
-    const Json* run = findMember(document, keys::kRoot);
+    const Json* run = findMember(document, "nvbandwidth");
     if (!run) reject(where, "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
     if (!run->is_object()) reject(run_, std::string("is ") + run->type_name() + ", not an object");
     readFields(*run, report_, run_);
@@ -62,10 +59,10 @@ class DocumentReader {
     if (report_.sweep && report_.sweep->series)
       for (SweepSeriesRecord& s : *report_.sweep->series) s.unit = unitOfEntry(s.unitText, s.name);
     // The entries last: their matrices are checked against the report's GPUs.
-    if (const Json* entries = findMember(*run, keys::kTestcases))
-      report_.testcases = readEntries(*entries, Path(run_, keys::kTestcases));
-    if (const Json* entries = findMember(*run, keys::kConfirmations))
-      report_.confirmations = readEntries(*entries, Path(run_, keys::kConfirmations));
+    if (const Json* entries = findMember(*run, "testcases"))
+      report_.testcases = readEntries(*entries, Path(run_, "testcases"));
+    if (const Json* entries = findMember(*run, "confirmations"))
+      report_.confirmations = readEntries(*entries, Path(run_, "confirmations"));
     if (!report_.testcases && !(options_.kind == ReportKind::RunOrComparison && report_.comparison))
       reject(run_, "has no \"testcases\" (an nvbandwidth -j report has)");
     return std::move(report_);
@@ -88,7 +85,7 @@ class DocumentReader {
 
   const ReadOptions options_;
   const StopRequest& stop_;
-  const Path run_{keys::kRoot};
+  const Path run_{"nvbandwidth"};
   Report report_;
 };
 

@@ -8,7 +8,6 @@
 
 #include "model/json_style.h"
 #include "model/record_fields.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -21,7 +20,7 @@ template <typename T> json orNull(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-json document(json run) { return json{{keys::kRoot, std::move(run)}}; }
+json document(json run) { return json{{"nvbandwidth", std::move(run)}}; }
 
 // ---- The fleet summary ----
 
@@ -32,7 +31,7 @@ json ruleJson(const SummaryRule& rule) {
 }
 
 json columnJson(const FleetColumn& c) {
-  return {{"key", c.key}, {keys::kTestcase, c.testcase}, {keys::kUnit, c.unit}};
+  return {{"key", c.key}, {"testcase", c.testcase}, {"unit", c.unit}};
 }
 
 json groupJson(const FleetSummary& s, const FleetGroup& g) {
@@ -50,36 +49,36 @@ json groupJson(const FleetSummary& s, const FleetGroup& g) {
     }
     columns.push_back(std::move(entry));
   }
-  return {{keys::kName, g.name},
+  return {{"name", g.name},
           {"gpu_model", g.gpuModel},
           {"gpu_count", g.gpuCount},
           {"nodes", g.nodes},
           {"judged", g.nodes >= s.rule.minGroupNodes},
-          {keys::kTestcases, std::move(columns)}};
+          {"testcases", std::move(columns)}};
 }
 
 json fleetCellJson(const FleetColumn& column, const FleetCell& cell) {
-  json out = {{"key", column.key}, {keys::kStatus, fleetStatusName(cell.status)}};
+  json out = {{"key", column.key}, {"status", fleetStatusName(cell.status)}};
   if (!cell.entryStatus.empty() && cell.status != FleetStatus::Passed)
     out["entry_status"] = cell.entryStatus;
   if (!cell.message.empty()) out["message"] = cell.message;
   if (cell.status != FleetStatus::Passed || !cell.hasValues) return out;
-  out[keys::kSum] = cell.sum;
+  out["sum"] = cell.sum;
   out["worst"] = cell.worst;
   out["worst_cell"] = cell.worstCell;
   out["worst_row"] = cell.worstRow;
   out["worst_col"] = cell.worstCol;
   out["sum_percent_of_median"] = orNull(cell.sumPercentOfMedian);
   out["worst_percent_of_median"] = orNull(cell.worstPercentOfMedian);
-  out[keys::kPercentOfPeak] = orNull(cell.percentOfPeak);
+  out["percent_of_peak"] = orNull(cell.percentOfPeak);
   out["worst_percent_of_peak"] = orNull(cell.worstPercentOfPeak);
   out["judged"] = cell.judged;
   out["sum_flagged"] = cell.sumFlagged;
   out["worst_flagged"] = cell.worstFlagged;
   if (cell.verdicts.failed())
-    out["report_verdicts"] = {{keys::kSlower, cell.verdicts.slower},
-                              {keys::kUnstable, cell.verdicts.unstable},
-                              {keys::kBelow, cell.verdicts.below}};
+    out["report_verdicts"] = {{"slower", cell.verdicts.slower},
+                              {"unstable", cell.verdicts.unstable},
+                              {"below", cell.verdicts.below}};
   return out;
 }
 
@@ -87,10 +86,10 @@ json nodeJson(const FleetSummary& s, const FleetNode& n) {
   json results = json::array();
   for (std::size_t c = 0; c < s.columns.size(); ++c)
     results.push_back(fleetCellJson(s.columns[c], n.cells[c]));
-  return {{keys::kName, n.name},
-          {keys::kHost, n.host},
+  return {{"name", n.name},
+          {"host", n.host},
           {"host_source", n.hostSource},
-          {keys::kFile, n.file},
+          {"file", n.file},
           {"group", s.groups.at(n.group).name},
           {"gpu_model", n.gpuModel},
           {"gpu_count", n.gpuCount},
@@ -101,7 +100,7 @@ json nodeJson(const FleetSummary& s, const FleetNode& n) {
           {"failed", testcasesWithStatus(s, n, FleetStatus::Failed)},
           {"waived", testcasesWithStatus(s, n, FleetStatus::Waived)},
           {"missing", testcasesWithStatus(s, n, FleetStatus::Missing)},
-          {keys::kNotes, n.notes},
+          {"notes", n.notes},
           {"results", std::move(results)}};
 }
 
@@ -111,16 +110,16 @@ json summaryJson(const FleetSummary& s) {
   for (const FleetColumn& c : s.columns) columns.push_back(columnJson(c));
   for (const FleetGroup& g : s.groups) groups.push_back(groupJson(s, g));
   for (const UnreadableReport& u : s.unreadable)
-    unreadable.push_back({{keys::kFile, u.file}, {keys::kReason, u.reason}});
-  return {{keys::kRule, ruleJson(s.rule)},
+    unreadable.push_back({{"file", u.file}, {"reason", u.reason}});
+  return {{"rule", ruleJson(s.rule)},
           {"counts",
            {{"reports", s.reports},
             {"nodes", s.nodes.size()},
             {"flagged", s.flaggedNodes()},
             {"unreadable", s.unreadable.size()}}},
           {"exit_status", fleetSummaryExitStatus(s)},
-          {keys::kNotes, s.notes},
-          {keys::kTestcases, std::move(columns)},
+          {"notes", s.notes},
+          {"testcases", std::move(columns)},
           {"groups", std::move(groups)},
           {"nodes", json::array()},
           {"unreadable", std::move(unreadable)}};
@@ -136,7 +135,7 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
     writeStyledJson(out, doc);
     return;
   }
-  json& placeholder = doc[keys::kRoot][keys::kComparison][keys::kCells];
+  json& placeholder = doc["nvbandwidth"]["comparison"]["cells"];
   placeholder = json::array();
   const StreamedArray streamed{&placeholder, [cells](json& cell) {
                                  ComparedCellRecord record;
@@ -149,11 +148,10 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
 
 void writeSummaryJson(std::ostream& out, const Report& versions, const FleetSummary& summary) {
   json run = recordJson(versions);
-  run[keys::kSummary] = summaryJson(summary);
+  run["summary"] = summaryJson(summary);
   const json doc = document(std::move(run));
   std::size_t next = 0;
-  const StreamedArray nodes{&doc[keys::kRoot][keys::kSummary]["nodes"],
-                            [&summary, &next](json& node) {
+  const StreamedArray nodes{&doc["nvbandwidth"]["summary"]["nodes"], [&summary, &next](json& node) {
                               if (next == summary.nodes.size()) return false;
                               node = nodeJson(summary, summary.nodes[next++]);
                               return true;
@@ -164,9 +162,9 @@ void writeSummaryJson(std::ostream& out, const Report& versions, const FleetSumm
 std::string listingJson(const Report& versions, const std::vector<ListingRecord>& testcases) {
   json list = json::array();
   for (const ListingRecord& t : testcases)
-    list.push_back({{"index", t.index}, {keys::kName, t.name}, {"description", t.description}});
+    list.push_back({{"index", t.index}, {"name", t.name}, {"description", t.description}});
   json run = recordJson(versions);
-  run[keys::kTestcases] = std::move(list);
+  run["testcases"] = std::move(list);
   return styledJson(document(std::move(run)));
 }
 

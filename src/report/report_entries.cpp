@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "model/matrix_parts.h"
-#include "model/report_keys.h"
 #include "plans/registry.h"
 #include "plans/schedule.h"
 #include "plans/testcase.h"
@@ -75,12 +74,12 @@ void addAbovePeak(ReportEntry& e, const MatrixResult& m) {
   for (const AbovePeak& a : found) {
     const CellLink& c = m.links[a.row * m.spec.cols + a.col];
     Json cell = Json::object();
-    cell[keys::kRow] = a.row;
-    cell[keys::kCol] = a.col;
-    cell[keys::kCell] = c.cell;
-    cell[keys::kLink] = c.link.name;
-    cell[keys::kPeakGBps] = c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json();
-    cell[keys::kPercentOfPeak] = a.percent;
+    cell["row"] = a.row;
+    cell["col"] = a.col;
+    cell["cell"] = c.cell;
+    cell["link"] = c.link.name;
+    cell["peak_GBps"] = c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json();
+    cell["percent_of_peak"] = a.percent;
     cells.push_back(std::move(cell));
   }
   e.abovePeak = std::move(cells);

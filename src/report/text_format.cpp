@@ -4,7 +4,6 @@
 
 #include "core/format.h"
 #include "core/statistics.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -142,12 +141,11 @@ std::vector<std::string> abovePeakWarnings(const ReportEntry& e) {
   std::vector<std::string> lines;
   if (!e.abovePeak || !e.abovePeak->is_array()) return lines;
   for (const Json& cell : *e.abovePeak) {
-    const Json& peak = cell.at(keys::kPeakGBps);
-    lines.push_back("WARNING: " + e.name + ": " + cell.at(keys::kCell).get<std::string>() + " at " +
-                    fixed(cell.at(keys::kPercentOfPeak).get<double>()) +
-                    "% of the theoretical peak of its link (" +
-                    cell.at(keys::kLink).get<std::string>() + ", " +
-                    fixed(peak.is_number() ? peak.get<double>() : 0.0) +
+    const Json& peak = cell.at("peak_GBps");
+    lines.push_back("WARNING: " + e.name + ": " + cell.at("cell").get<std::string>() + " at " +
+                    fixed(cell.at("percent_of_peak").get<double>()) +
+                    "% of the theoretical peak of its link (" + cell.at("link").get<std::string>() +
+                    ", " + fixed(peak.is_number() ? peak.get<double>() : 0.0) +
                     " GB/s): the peak is wrong or the measurement is broken.");
   }
   return lines;

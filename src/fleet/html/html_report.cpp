@@ -13,7 +13,6 @@
 #include "core/format.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
-#include "model/report_keys.h"
 
 namespace nvbw {
 
@@ -37,12 +36,12 @@ std::string versionTable(const Report& r) {
   // The release of the build that wrote the report (none in upstream's or older builds').
   const std::pair<const char*, std::optional<std::string>> facts[] = {
       {"Release", textIfAny(r.release)},
-      {keys::kSchemaVersion, textIfAny(r.schemaVersion)},
-      {keys::kCudaRuntimeVersion, cudaVersionOrNone(r.cudaRuntimeVersion)},
-      {keys::kCudaDriverVersion, cudaVersionOrNone(r.cudaDriverVersion)},
-      {keys::kDriverVersion, textIfAny(r.driverVersion)},
-      {keys::kMpiVersion, textIfAny(r.mpiVersion)},
-      {keys::kMemorySharing, textIfAny(r.memorySharing)}};
+      {"schema_version", textIfAny(r.schemaVersion)},
+      {"CUDA Runtime Version", cudaVersionOrNone(r.cudaRuntimeVersion)},
+      {"CUDA Driver Version", cudaVersionOrNone(r.cudaDriverVersion)},
+      {"Driver Version", textIfAny(r.driverVersion)},
+      {"MPI version", textIfAny(r.mpiVersion)},
+      {"memory_sharing", textIfAny(r.memorySharing)}};
   for (const auto& [name, fact] : facts)
     if (fact) rows += factRow(name, *fact);
   return element("table", attr("class", "facts versions"), rows);
@@ -74,8 +73,7 @@ std::string processTable(const std::vector<ProcessRecord>& processes) {
   for (const ProcessRecord& p : processes) {
     const Json members = membersOf(p);
     std::string cells;
-    for (const char* key :
-         {keys::kRank, keys::kHost, keys::kDevice, keys::kName, keys::kPci, keys::kUuid}) {
+    for (const char* key : {"rank", "host", "device", "name", "pci", "uuid"}) {
       const Json* value = findMember(members, key);
       cells += textElement("td", "", value ? scalarText(*value) : "unknown");
     }
