@@ -7,12 +7,23 @@
 
 namespace nvbw {
 
-std::string fixed(double value, int decimals) {
+namespace {
+
+std::string classic(double value, int precision, std::ios_base::fmtflags notation) {
   std::ostringstream s;
   s.imbue(std::locale::classic());  // a global locale must not add digit grouping
-  s << std::fixed << std::setprecision(decimals) << value;
+  s.setf(notation, std::ios_base::floatfield);
+  s << std::setprecision(precision) << value;
   return s.str();
 }
+
+}  // namespace
+
+std::string fixed(double value, int decimals) {
+  return classic(value, decimals, std::ios_base::fixed);
+}
+
+std::string significant(double value, int digits) { return classic(value, digits, {}); }
 
 std::string cudaVersionText(std::uint64_t version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + " (" +

@@ -6,6 +6,8 @@
 #include <locale>
 #include <sstream>
 
+#include "core/format.h"
+
 namespace nvbw::model {
 
 std::string Path::text() const {
@@ -39,10 +41,7 @@ double number(const Json& value, const Path& where, const ValueRange& range) {
 double number(double value, const Path& where, const ValueRange& range) {
   if (!std::isfinite(value) || value < range.low || value > range.high ||
       (value > 0.0 && value < range.lowestPositive)) {
-    std::ostringstream text;  // the shortest text, as messages show numbers ("1e+300")
-    text.imbue(std::locale::classic());
-    text << value;
-    reject(where, text.str() + " is not " + range.what);
+    reject(where, significant(value) + " is not " + range.what);
   }
   return value;
 }

@@ -2,9 +2,7 @@
 // (docs/compatibility.md#c3, #c4, #c9, #c16).
 #include "report/report_entries.h"
 
-#include <locale>
-#include <sstream>
-
+#include "core/format.h"
 #include "model/matrix_parts.h"
 #include "plans/registry.h"
 #include "plans/schedule.h"
@@ -14,14 +12,6 @@
 namespace nvbw {
 
 namespace {
-
-// Cells are strings in iostream's default format (6 significant digits), as upstream wrote them.
-std::string defaultFormatted(double value) {
-  std::ostringstream s;
-  s.imbue(std::locale::classic());  // a global locale must not add digit grouping
-  s << value;
-  return s.str();
-}
 
 // What the testcase declares its rows and columns are; the arrow between them is its title's.
 MatrixAxes declaredAxes(const TestcaseFacts& facts, const std::string& title) {
@@ -51,7 +41,7 @@ void addMatrices(ReportEntry& e, const MatrixResult& m) {
   for (std::size_t row = 0; row < rows; ++row)
     for (std::size_t col = 0; col < cols; ++col) {
       const auto& cell = m.at(row, col);
-      texts.cells.push_back(cell ? defaultFormatted(cell->value()) : "N/A");
+      texts.cells.push_back(cell ? significant(cell->value()) : "N/A");
       values.cells.push_back(cell ? OrNull(cell->value()) : std::nullopt);
       cells.cells.push_back(cell ? std::optional<CellStatistics>(cellStatistics(*cell))
                                  : std::nullopt);

@@ -10,6 +10,10 @@ namespace nvbw {
 // whatever the global one: "55.45".
 std::string fixed(double value, int decimals = 2);
 
+// iostream's default notation with `digits` significant digits, in the classic locale: "55.4859",
+// "1.23457e+06", "1e+300" (upstream's cells, as it wrote them, have 6).
+std::string significant(double value, int digits = 6);
+
 // A CUDA version integer (1000 * major + 10 * minor) as upstream v0.10 prints it: "13.0 (13000)".
 std::string cudaVersionText(std::uint64_t version);
 

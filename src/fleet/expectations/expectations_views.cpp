@@ -1,6 +1,4 @@
 // The text view of an expectation check, from its section of the report.
-#include <locale>
-#include <sstream>
 
 #include "core/escape.h"
 #include "core/format.h"
@@ -9,13 +7,7 @@
 
 namespace nvbw {
 
-std::string limitText(double value) {
-  std::ostringstream s;
-  s.imbue(std::locale::classic());
-  s.precision(15);
-  s << value;
-  return s.str();
-}
+std::string limitText(double value) { return significant(value, 15); }
 
 using text_view::safe;
 using text_view::wrappedList;
