@@ -26,9 +26,6 @@ void wrongType(const Json& value, const Path& where, const char* expected) {
   reject(where, std::string("is ") + value.type_name() + ", not " + expected);
 }
 
-const ValueRange kNonNegative{0.0, 1e300, 0.0, "a number of 0 or more"};
-const ValueRange kAnyFinite{-1e300, 1e300, 0.0, "a finite number"};
-
 const ValueRange& spreadOf(const ValueRange& range) {
   return &range == &kLatencyRange ? kSpreadOfLatency : kSpreadOfBandwidth;
 }

@@ -35,9 +35,6 @@ class Path {
 // "is string, not a number".
 [[noreturn]] void wrongType(const Json& value, const Path& where, const char* expected);
 
-// Numbers that may be any size of 0 or more, and any finite number.
-extern const ValueRange kNonNegative;
-extern const ValueRange kAnyFinite;
 // The spread (standard deviation) of values of `range`.
 const ValueRange& spreadOf(const ValueRange& range);
 

@@ -63,6 +63,9 @@ inline constexpr ValueRange kSpreadOfBandwidth{0.0, kMaxBandwidthGBps, 0.0,
                                                "a spread of bandwidths (0 to 1e7 GB/s)"};
 inline constexpr ValueRange kSpreadOfLatency{0.0, kMaxLatencyNs, 0.0,
                                              "a spread of latencies (0 to 1e9 ns)"};
+// Numbers that may be any size of 0 or more, and any finite number.
+inline constexpr ValueRange kNonNegative{0.0, 1e300, 0.0, "a number of 0 or more"};
+inline constexpr ValueRange kAnyFinite{-1e300, 1e300, 0.0, "a finite number"};
 // Matrices are GPUs by GPUs (upstream stacks a bidirectional testcase's three in one entry:
 // 3 x GPUs rows); the GPU count is the longer of "GPU Device list" and "processes".
 inline constexpr std::size_t kMaxReportGpus = 4096;
