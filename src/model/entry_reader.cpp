@@ -1,5 +1,4 @@
-#include "model/entry_reader.h"
-
+// One testcase entry of a report document, checked and made a ReportEntry (record_fields.h).
 #include <optional>
 #include <tuple>
 #include <utility>

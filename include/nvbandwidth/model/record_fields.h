@@ -5,6 +5,9 @@
 // type without a check, is read past. `where` is the object's place, for messages.
 #pragma once
 
+#include <cstddef>
+
+#include "core/stop_request.h"
 #include "model/json.h"
 #include "model/report.h"
 #include "model/report_checks.h"
@@ -15,6 +18,14 @@ namespace nvbw::model {
 void readFields(const Json& object, Report& report, const Path& where);
 // Reads the members of an entry other than its name, status and grids.
 void readFields(const Json& object, ReportEntry& entry, const Path& where);
+
+struct EntryReading {
+  ReadScope scope = ReadScope::Whole;
+  std::size_t gpus = 0;  // the report's (0: none, and a matrix has no shape to be checked against)
+  const StopRequest* stop = nullptr;  // asked every matrix row
+};
+// The whole entry at `at` (entry_reader.cpp). Throws ReportShapeError, or Interrupted.
+ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& reading);
 
 // The record as an object, all its members.
 Json recordJson(const Report& report);
