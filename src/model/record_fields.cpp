@@ -621,21 +621,14 @@ template <typename V, typename R> For<R, Report> fields(V& v, R& r) {
   v("warnings", r.warnings, strings);
 }
 
-template <typename R> void readRecord(const Json& object, R& record, const Path& where) {
-  FieldReader reader(object, where);
-  fields(reader, record);
-}
-
 }  // namespace
 
 void readFields(const Json& object, Report& report, const Path& where) {
-  readRecord(object, report, where);
+  bindValue(object, report, where);
 }
 void readFields(const Json& object, ReportEntry& entry, const Path& where) {
-  readRecord(object, entry, where);
+  bindValue(object, entry, where);
 }
-Json recordJson(const Report& report) { return FieldWriter::json(report); }
-Json recordJson(const ComparedCellRecord& cell) { return FieldWriter::json(cell); }
 
 }  // namespace nvbw::model
 
@@ -646,5 +639,7 @@ Json membersOf(const TimingRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const MemoryRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const ProcessRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const OperationCounts& o) { return model::FieldWriter::json(o); }
+Json membersOf(const ComparedCellRecord& r) { return model::FieldWriter::json(r); }
+Json membersOf(const Report& r) { return model::FieldWriter::json(r); }
 
 }  // namespace nvbw

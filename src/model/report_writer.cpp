@@ -127,10 +127,10 @@ json summaryJson(const FleetSummary& s) {
 
 }  // namespace
 
-std::string reportJson(const Report& report) { return styledJson(document(recordJson(report))); }
+std::string reportJson(const Report& report) { return styledJson(document(membersOf(report))); }
 
 void writeReportJson(std::ostream& out, const Report& report, const ComparedCells* cells) {
-  json doc = document(recordJson(report));
+  json doc = document(membersOf(report));
   if (!cells || !report.comparison) {
     writeStyledJson(out, doc);
     return;
@@ -140,14 +140,14 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
   const StreamedArray streamed{&placeholder, [cells](json& cell) {
                                  ComparedCellRecord record;
                                  if (!(*cells)(record)) return false;
-                                 cell = recordJson(record);
+                                 cell = membersOf(record);
                                  return true;
                                }};
   writeStyledJson(out, doc, &streamed);
 }
 
 void writeSummaryJson(std::ostream& out, const Report& versions, const FleetSummary& summary) {
-  json run = recordJson(versions);
+  json run = membersOf(versions);
   run["summary"] = summaryJson(summary);
   const json doc = document(std::move(run));
   std::size_t next = 0;
@@ -163,7 +163,7 @@ std::string listingJson(const Report& versions, const std::vector<ListingRecord>
   json list = json::array();
   for (const ListingRecord& t : testcases)
     list.push_back({{"index", t.index}, {"name", t.name}, {"description", t.description}});
-  json run = recordJson(versions);
+  json run = membersOf(versions);
   run["testcases"] = std::move(list);
   return styledJson(document(std::move(run)));
 }

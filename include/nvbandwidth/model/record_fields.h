@@ -27,8 +27,4 @@ struct EntryReading {
 // The whole entry at `at` (entry_reader.cpp). Throws ReportShapeError, or Interrupted.
 ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& reading);
 
-// The record as an object, all its members.
-Json recordJson(const Report& report);
-Json recordJson(const ComparedCellRecord& cell);
-
 }  // namespace nvbw::model

@@ -371,6 +371,7 @@ Json membersOf(const TimingRecord& r);
 Json membersOf(const MemoryRecord& r);
 Json membersOf(const ProcessRecord& r);
 Json membersOf(const OperationCounts& o);  // the "operations" a run writes
+Json membersOf(const ComparedCellRecord& r);
 
 // ---- The report ----
 
@@ -416,6 +417,7 @@ struct Report {
   // three).
   std::vector<MatrixView> matrices() const;
 };
+Json membersOf(const Report& r);  // the run object, as the writer writes it
 
 // A "GPU Device list" entry, "0: NVIDIA H200 (00000000:19:00): (gpu-node-01)": the GPU's model
 // ("NVIDIA H200") and the host ("gpu-node-01", "" when the entry names none).
