@@ -51,7 +51,6 @@ MatrixAxes axesOfTitle(const std::string* title, const std::string& key) {
   axes.ranks = key.compare(0, 9, "multinode") == 0;
   if (!title) return axes;
   const std::string& t = *title;
-  axes.titled = true;
   axes.rowsNamed = contains(t, "(row");
   axes.colsNamed = contains(t, "(column)");
   const std::size_t colMark = t.find("(column)");

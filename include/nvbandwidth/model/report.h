@@ -70,30 +70,27 @@ struct LinkPeakRecord {
 };
 
 // What a matrix's title says its rows and columns are, read once: "memcpy CE CPU(row) ->
-// GPU(column) bandwidth (GB/s)" has rows of the word "CPU", columns "GPU", the arrow "->".
+// GPU(column) bandwidth (GB/s)" has rows of the word "CPU", columns "GPU", the arrow "->"
+// ("" when the title has no "(row)" before its "(column)").
 struct MatrixAxes {
-  bool titled = false;     // the entry has a title at all (else only its shape tells)
-  bool rowsNamed = false;  // the title says what the rows are ("(row")
+  bool rowsNamed = false;  // "(row" is in the title
   bool colsNamed = false;  // "(column)"
-  std::string rowWord;     // the word before "(row)": "CPU", "GPU"; "" when the title has none
+  std::string rowWord;
   std::string colWord;
-  // Between "(row)" and the column's word: "->", "<-", "<->"; "" when the title has no "(row)"
-  // before its "(column)".
   std::string arrow;
-  // The title names its rows before its columns ("(row)" before "(column)").
   bool rowBeforeColumn = false;
-  // A multi-process testcase: rows and columns are ranks (each rank measures with its own GPU).
-  bool ranks = false;
+  bool ranks = false;  // a multi-process testcase: rows and columns are ranks
   bool rowsAreCpu() const { return rowWord == "CPU"; }
   bool rowsAreGpus() const { return rowWord == "GPU"; }
   bool colsAreGpus() const { return colWord == "GPU"; }
 };
 
-// One matrix of an entry: the entry's only one, or one of upstream's three stacked ones.
+// One matrix of an entry: the entry's only one, or one of upstream's three stacked ones
+// (matrix_parts.h).
 struct MatrixPart {
-  std::string key;       // the matrix key: the entry's name, or name + "_read1" (upstream's)
-  std::string testcase;  // the testcase it is a matrix of: the entry's "testcase", else its name
-  std::string title;     // the part's own ("... Read1 bandwidth ..." for upstream's first)
+  std::string key;  // the entry's name, or name + "_read1" (upstream's)
+  std::string testcase;
+  std::string title;
   std::size_t firstRow = 0;  // where it starts in the entry's grids
   std::size_t rows = 0;
   std::size_t cols = 0;
@@ -106,30 +103,29 @@ struct MatrixPart {
 struct ReportEntry {
   std::string name;  // may be "" for an ERROR (an empty -t "")
   Status status = Status::Passed;
-  std::optional<std::string> description;  // bandwidth_description: the matrix's title
-  std::optional<std::string> statistic;    // "median" or "mean"
-  std::optional<std::string> testcase;     // the testcase of one of its several matrices
+  std::optional<std::string> description;  // the matrix's title
+  std::optional<std::string> statistic;
+  std::optional<std::string> testcase;  // the testcase of one of its several matrices
   std::optional<std::string> waiveReason;
   std::optional<std::string> error;
   std::optional<std::string> errorDetail;
-  std::optional<std::string> unitText;  // "unit" as written (upstream's entries have none)
+  std::optional<std::string> unitText;  // as written (upstream's entries have none)
   std::optional<double> sum, min, max, average;
-  std::optional<std::uint64_t> bufferSizeMiB;    // --sweep: the size it was measured at
-  std::optional<std::uint64_t> confirmationRun;  // "confirmations": which run it was
+  std::optional<std::uint64_t> bufferSizeMiB;
+  std::optional<std::uint64_t> confirmationRun;
   std::optional<std::vector<std::string>> rowLabels;
-  // A pair testcase's schedule ("pairs", "rounds"), and its rounds when it ran in rounds.
   std::optional<std::string> schedule;
   std::optional<std::uint64_t> rounds;
   // The grids as the entry holds them, each of one shape (upstream's stacked entries: 3N rows).
-  std::optional<NumberGrid> values;        // "values" (this tool's)
-  std::optional<Grid<std::string>> texts;  // "bandwidth_matrix" (upstream's strings)
+  std::optional<NumberGrid> values;
+  std::optional<Grid<std::string>> texts;  // upstream's strings
   std::optional<Grid<std::optional<CellStatistics>>> cells;
   std::optional<Grid<std::optional<std::string>>> links;
-  std::optional<NumberGrid> peaks;     // peak_GBps
-  std::optional<NumberGrid> percents;  // percent_of_peak
+  std::optional<NumberGrid> peaks;
+  std::optional<NumberGrid> percents;
   std::optional<std::vector<OutlierRecord>> outliers;
   std::optional<std::vector<LinkPeakRecord>> linkPeaks;
-  std::optional<Json> abovePeak;  // cells above 100% of their peak, as the run wrote them
+  std::optional<Json> abovePeak;  // as the run wrote it
   // -v's sample lines, on a testcase's first entry: a run's own (no document holds them).
   std::vector<MeasurementRecord> measurements;
 
@@ -375,19 +371,16 @@ Json membersOf(const ComparedCellRecord& r);
 
 // ---- The report ----
 
-// The "nvbandwidth" object: what the run was and what it found.
+// The "nvbandwidth" object: what the run was and what it found (each member as
+// docs/nvbandwidth.schema.json describes its key).
 struct Report {
-  // Run facts (upstream's keys first).
   std::optional<std::string> version, gitVersion;
   std::optional<std::uint64_t> cudaRuntimeVersion;
   std::optional<std::string> driverVersion;
   std::optional<std::vector<std::string>> gpuDeviceList;
   std::optional<std::string> warning, error, errorDetail;
   std::optional<std::uint64_t> cudaDriverVersion;
-  // The run's GPUs were this many logical GPUs of one physical GPU (a testing aid); absent: real.
-  std::optional<std::uint64_t> logicalGpus;
-  // The host ran in confidential-computing mode (host traffic through encrypted bounce buffers);
-  // absent: it did not, or the report does not say.
+  std::optional<std::uint64_t> logicalGpus;  // absent: real GPUs
   std::optional<bool> confidentialComputing;
   std::optional<std::string> schemaVersion;  // absent: upstream's layout
   std::optional<std::string> release;
@@ -400,15 +393,12 @@ struct Report {
   std::optional<TimingRecord> timing;
   std::optional<MemoryRecord> memory;
   std::optional<EnvironmentRecord> environment, environmentAtEnd;
-  // What it measured: absent in a comparison document (`--compare -j`).
-  std::optional<std::vector<ReportEntry>> testcases;
+  std::optional<std::vector<ReportEntry>> testcases;  // absent in a `--compare -j` document
   std::optional<SweepSection> sweep;
   std::optional<ComparisonSection> comparison;
   std::optional<std::vector<ReportEntry>> confirmations;
   std::optional<std::vector<ExpectationSection>> expectations;
-  // "operations": what the executor did (OperationCounts, core/phase_times.h), as the run wrote
-  // it; no view reads it.
-  std::optional<Json> operations;
+  std::optional<Json> operations;                 // as the run wrote it: no view reads it
   std::optional<std::vector<std::string>> notes;  // v0.10's notes of a --compat v0.10 run
 
   // Upstream's layout: no schema_version, strings only, no samples.
