@@ -1,8 +1,6 @@
 #include "model/summary_section.h"
 
 #include <algorithm>
-#include <map>
-#include <utility>
 
 #include "core/exit_status.h"
 
@@ -10,27 +8,23 @@ namespace nvbw {
 
 std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const FleetNode& node,
                                              FleetStatus status) {
-  // Per testcase: how many of its columns there are, and how many have the status.
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<std::size_t, std::size_t>> counts;
-  for (std::size_t c = 0; c < summary.columns.size(); ++c) {
-    const std::string& testcase = summary.columns[c].testcase;
-    auto [it, added] = counts.try_emplace(testcase, 0, 0);
-    if (added) order.push_back(testcase);
-    ++it->second.first;
-    if (node.cells[c].status == status) ++it->second.second;
-  }
+  const std::vector<FleetColumn>& columns = summary.columns;
   std::vector<std::string> out;
-  for (const std::string& testcase : order) {
-    const auto [columns, with] = counts[testcase];
-    if (with == 0) continue;
-    if (with == columns) {
-      out.push_back(testcase);
-      continue;
+  // Each testcase once, at its first column: the keys of its columns with the status, or the
+  // testcase itself when all of them have it.
+  for (std::size_t first = 0; first < columns.size(); ++first) {
+    const std::string& testcase = columns[first].testcase;
+    const auto ofTestcase = [&](const FleetColumn& c) { return c.testcase == testcase; };
+    if (std::any_of(columns.begin(), columns.begin() + first, ofTestcase)) continue;
+    std::vector<std::string> keys;
+    std::size_t all = 0;
+    for (std::size_t c = first; c < columns.size(); ++c) {
+      if (columns[c].testcase != testcase) continue;
+      ++all;
+      if (node.cells[c].status == status) keys.push_back(columns[c].key);
     }
-    for (std::size_t c = 0; c < summary.columns.size(); ++c)
-      if (summary.columns[c].testcase == testcase && node.cells[c].status == status)
-        out.push_back(summary.columns[c].key);
+    if (keys.size() == all) keys = {testcase};
+    out.insert(out.end(), keys.begin(), keys.end());
   }
   return out;
 }
