@@ -22,12 +22,14 @@ std::string joined(const std::string& folder, const std::string& name) {
   return !folder.empty() && folder.back() == '/' ? folder + name : folder + "/" + name;
 }
 
-// A link is a link to a folder when what it points at is one; a link to nothing is a file to the
-// walk (its read says what is wrong).
+// Symbolic links followed: a link to nothing is no folder (its read says what is wrong).
+bool isDirectory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 EntryKind linkKind(const std::string& path) {
-  struct stat target {};
-  return ::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode) ? EntryKind::LinkToFolder
-                                                                       : EntryKind::Other;
+  return isDirectory(path) ? EntryKind::LinkToFolder : EntryKind::Other;
 }
 
 FolderEntry entryOf(const std::string& folder, const dirent& found) {
@@ -54,10 +56,7 @@ FolderEntry entryOf(const std::string& folder, const dirent& found) {
 
 class SystemFolders final : public FolderReader {
  public:
-  bool isFolder(const std::string& path) const override {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-  }
+  bool isFolder(const std::string& path) const override { return isDirectory(path); }
 
   FolderListing list(const std::string& path) const override {
     FolderListing listing;
