@@ -4,9 +4,7 @@
 
 #include "core/error.h"
 #include "core/version.h"
-#include "report/output_text.h"
 #include "report/report_entries.h"
-#include "report/report_text.h"
 #include "report/sweep.h"
 #include "report/text_format.h"
 
@@ -245,29 +243,6 @@ void ReportBuilder::addWarning(const std::string& line) {
 void ReportBuilder::addEntry(ReportEntry entry) {
   if (!report_.testcases) report_.testcases.emplace();
   report_.testcases->push_back(std::move(entry));
-}
-
-namespace {
-
-// The text alone: the Report built, the text view printing each step and, at the end, the end.
-class TextRun final : public ReportBuilder {
- public:
-  TextRun(std::unique_ptr<ReportView> view, OutputSettings settings)
-      : ReportBuilder(settings, view.get()), view_(std::move(view)) {}
-  void finish(const RunEnd& end) override {
-    ReportBuilder::finish(end);
-    view_->finish(end);
-  }
-
- private:
-  std::unique_ptr<ReportView> view_;
-};
-
-}  // namespace
-
-std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
-                                       OutputSettings settings) {
-  return std::make_unique<TextRun>(makeTextView(out, err, settings), settings);
 }
 
 }  // namespace nvbw

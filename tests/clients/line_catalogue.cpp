@@ -57,7 +57,7 @@ using Knobs = std::map<std::string, std::string>;
 // What the text output prints for one sequence of events, stream by stream.
 template <typename Events> json rendered(Events events, OutputSettings settings = {}) {
   std::ostringstream out, err;
-  const std::unique_ptr<Output> text = makeTextOutput(out, err, settings);
+  const std::unique_ptr<Output> text = test::textOutput(out, err, settings);
   events(*text);
   return {{"stdout", out.str()}, {"stderr", err.str()}};
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,8 +18,32 @@
 #include "plans/plan.h"
 #include "platform/system_facts.h"
 #include "report/output.h"
+#include "report/output_text.h"
+#include "report/report_builder.h"
 
 namespace nvbw::test {
+
+// A run reported as text alone, as the application prints it without -j: the Report built from
+// the steps, the text view printing what each step appended, and the end of the text at finish().
+class TextRun final : public ReportBuilder {
+ public:
+  TextRun(std::ostream& out, std::ostream& err, OutputSettings settings)
+      : TextRun(makeTextView(out, err, settings), settings) {}
+  void finish(const RunEnd& end) override {
+    ReportBuilder::finish(end);
+    view_->finish(end);
+  }
+
+ private:
+  TextRun(std::unique_ptr<ReportView> view, OutputSettings settings)
+      : ReportBuilder(settings, view.get()), view_(std::move(view)) {}
+  std::unique_ptr<ReportView> view_;
+};
+
+inline std::unique_ptr<Output> textOutput(std::ostream& out, std::ostream& err,
+                                          OutputSettings settings = {}) {
+  return std::make_unique<TextRun>(out, err, settings);
+}
 
 // v0.8 on "gpu-node-01" with `gpus` H200s on PCI buses 0x19, 0x29, ...
 inline SystemFacts systemWith(int gpus) {

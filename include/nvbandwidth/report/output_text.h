@@ -10,8 +10,6 @@
 
 namespace nvbw {
 
-class Output;
-
 // The first line of a run's text on a confidential-computing host, as upstream v0.10 prints it.
 inline constexpr const char* kConfidentialComputingNotice =
     "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
@@ -19,10 +17,5 @@ inline constexpr const char* kConfidentialComputingNotice =
 // Text: each testcase's lines to `out` as its entries are appended, lines of ours to `err`.
 std::unique_ptr<ReportView> makeTextView(std::ostream& out, std::ostream& err,
                                          const OutputSettings& settings);
-
-// A run reported as text alone: its Report built from the steps (report_builder.h), the text
-// view printing what each step appended, and the end of the text at finish().
-std::unique_ptr<Output> makeTextOutput(std::ostream& out, std::ostream& err,
-                                       OutputSettings settings);
 
 }  // namespace nvbw

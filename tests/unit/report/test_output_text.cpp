@@ -28,7 +28,7 @@ struct Captured {
   std::ostringstream out;
   std::ostringstream err;
   std::unique_ptr<Output> output;
-  explicit Captured(OutputSettings settings = {}) : output(makeTextOutput(out, err, settings)) {}
+  explicit Captured(OutputSettings settings = {}) : output(textOutput(out, err, settings)) {}
 };
 
 // The 1-GPU run used by several tests, finished.
