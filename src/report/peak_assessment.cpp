@@ -16,17 +16,24 @@ std::optional<double> percentOfPeak(const MatrixResult& m, std::size_t row, std:
   return cell->value() / *peak * 100.0;
 }
 
-std::vector<CellLink> distinctLinks(const MatrixResult& m) {
-  std::vector<CellLink> links;
+std::optional<double> peakOf(const MatrixResult& m, const CellLink& c) {
+  return m.spec.unit == Unit::GBps ? c.link.gbPerSecond : std::nullopt;
+}
+
+std::vector<LinkPeakRecord> linkPeaks(const MatrixResult& m) {
+  std::vector<const CellLink*> seen;
+  std::vector<LinkPeakRecord> peaks;
   for (const CellLink& c : m.links) {
     if (c.cell.empty()) continue;  // no output writes this cell
-    const bool seen = std::any_of(links.begin(), links.end(), [&c](const CellLink& l) {
-      return l.link.name == c.link.name && l.link.gbPerSecond == c.link.gbPerSecond &&
-             l.convention == c.convention;
+    const bool known = std::any_of(seen.begin(), seen.end(), [&c](const CellLink* l) {
+      return l->link.name == c.link.name && l->link.gbPerSecond == c.link.gbPerSecond &&
+             l->convention == c.convention;
     });
-    if (!seen) links.push_back(c);
+    if (known) continue;
+    seen.push_back(&c);
+    peaks.push_back({c.link.name, peakOf(m, c), c.convention});
   }
-  return links;
+  return peaks;
 }
 
 namespace {
@@ -46,8 +53,8 @@ std::map<LinkClass, std::vector<std::size_t>> cellsByClass(const MatrixResult& m
 
 }  // namespace
 
-std::vector<Outlier> outliers(const MatrixResult& m) {
-  std::vector<Outlier> found;
+std::vector<OutlierRecord> outliers(const MatrixResult& m) {
+  std::vector<OutlierRecord> found;
   if (m.spec.unit != Unit::GBps || m.links.size() != m.cells.size()) return found;
   for (const auto& [linkClass, members] : cellsByClass(m)) {
     if (members.size() < 2) continue;
@@ -57,22 +64,14 @@ std::vector<Outlier> outliers(const MatrixResult& m) {
     if (med <= 0.0) continue;
     for (std::size_t i : members) {
       const double below = 1.0 - m.cells[i]->value() / med;
-      if (below > kOutlierFraction) found.push_back({i / m.spec.cols, i % m.spec.cols, below, med});
+      if (below > kOutlierFraction)
+        found.push_back({i / m.spec.cols, i % m.spec.cols, m.links[i].cell, m.links[i].link.name,
+                         below * 100.0, med});
     }
   }
-  std::sort(found.begin(), found.end(), [](const Outlier& a, const Outlier& b) {
+  std::sort(found.begin(), found.end(), [](const OutlierRecord& a, const OutlierRecord& b) {
     return std::make_pair(a.row, a.col) < std::make_pair(b.row, b.col);
   });
-  return found;
-}
-
-std::vector<AbovePeak> abovePeak(const MatrixResult& m) {
-  std::vector<AbovePeak> found;
-  for (std::size_t row = 0; row < m.spec.rows; ++row)
-    for (std::size_t col = 0; col < m.spec.cols; ++col)
-      if (const std::optional<double> percent = percentOfPeak(m, row, col);
-          percent && *percent > 100.0)
-        found.push_back({row, col, *percent});
   return found;
 }
 

@@ -51,28 +51,26 @@ void addMatrices(ReportEntry& e, const MatrixResult& m) {
   e.cells = std::move(cells);
 }
 
-// A link's peak as the report gives it: none for a latency matrix.
-OrNull peakOf(const MatrixResult& m, const CellLink& c) {
-  return m.spec.unit == Unit::GBps ? c.link.gbPerSecond : std::nullopt;
-}
-
-// The cells above 100% of their link's peak (physically impossible), where there are any.
+// The cells above 100% of their link's peak, where there are any: physically impossible, so the
+// peak is wrong (a link the tool took for another) or the measurement is broken (a timer, a copy
+// that did not move what it claims).
 void addAbovePeak(ReportEntry& e, const MatrixResult& m) {
-  const std::vector<AbovePeak> found = abovePeak(m);
-  if (found.empty()) return;
   Json cells = Json::array();
-  for (const AbovePeak& a : found) {
-    const CellLink& c = m.links[a.row * m.spec.cols + a.col];
-    Json cell = Json::object();
-    cell["row"] = a.row;
-    cell["col"] = a.col;
-    cell["cell"] = c.cell;
-    cell["link"] = c.link.name;
-    cell["peak_GBps"] = c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json();
-    cell["percent_of_peak"] = a.percent;
-    cells.push_back(std::move(cell));
-  }
-  e.abovePeak = std::move(cells);
+  for (std::size_t row = 0; row < m.spec.rows; ++row)
+    for (std::size_t col = 0; col < m.spec.cols; ++col) {
+      const std::optional<double> percent = percentOfPeak(m, row, col);
+      if (!(percent && *percent > 100.0)) continue;
+      const CellLink& c = m.links[row * m.spec.cols + col];
+      Json cell = Json::object();
+      cell["row"] = row;
+      cell["col"] = col;
+      cell["cell"] = c.cell;
+      cell["link"] = c.link.name;
+      cell["peak_GBps"] = c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json();
+      cell["percent_of_peak"] = *percent;
+      cells.push_back(std::move(cell));
+    }
+  if (!cells.empty()) e.abovePeak = std::move(cells);
 }
 
 // Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),
@@ -89,31 +87,11 @@ void addPeaks(ReportEntry& e, const MatrixResult& m) {
       peaks.cells.push_back(peakOf(m, c));
       percents.cells.push_back(percentOfPeak(m, row, col));
     }
-  std::vector<OutlierRecord> flagged;
-  for (const Outlier& o : outliers(m)) {
-    const CellLink& c = m.links[o.row * cols + o.col];
-    OutlierRecord r;
-    r.row = o.row;
-    r.col = o.col;
-    r.cell = c.cell;
-    r.link = c.link.name;
-    r.belowMedianPercent = o.belowMedian * 100.0;
-    r.classMedian = o.classMedian;
-    flagged.push_back(std::move(r));
-  }
-  std::vector<LinkPeakRecord> distinct;
-  for (const CellLink& c : distinctLinks(m)) {
-    LinkPeakRecord r;
-    r.link = c.link.name;
-    r.peakGBps = peakOf(m, c);
-    r.convention = c.convention;
-    distinct.push_back(std::move(r));
-  }
-  e.linkPeaks = std::move(distinct);
+  e.linkPeaks = linkPeaks(m);
   e.links = std::move(links);
   e.peaks = std::move(peaks);
   e.percents = std::move(percents);
-  e.outliers = std::move(flagged);
+  e.outliers = outliers(m);
   addAbovePeak(e, m);
 }
 

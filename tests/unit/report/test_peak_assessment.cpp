@@ -61,11 +61,11 @@ TEST(Outliers, ACellTenPercentBelowItsClassMedianIsFlagged) {
   std::vector<double> v(8, 55.0);
   v[5] = 44.0;
   const MatrixResult m = row(v, pcie(8));
-  const std::vector<Outlier> o = outliers(m);
+  const std::vector<OutlierRecord> o = outliers(m);
   ASSERT_EQ(o.size(), 1u);
   EXPECT_EQ(o[0].col, 5u);
-  EXPECT_NEAR(o[0].belowMedian, 0.2, 1e-12);
-  EXPECT_DOUBLE_EQ(o[0].classMedian, 55.0);
+  EXPECT_NEAR(*o[0].belowMedianPercent, 20.0, 1e-10);
+  EXPECT_DOUBLE_EQ(*o[0].classMedian, 55.0);
   EXPECT_EQ(outlierNotes(entryOf(m)),
             "NOTE: host_to_device_memcpy_ce: Host -> GPU 5 (PCIe Gen5 x16) is 20.00% below the "
             "median of its link class (55.00 GB/s).\n");
