@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/format.h"
 #include "engine/coordinator.h"
 #include "facts/link_peaks.h"
 
@@ -197,8 +198,7 @@ class TestcaseLoop {
 
 bool TestcaseLoop::runOne(const TestcaseDef& def, const BuiltPlan& built,
                           std::optional<std::uint64_t> sweepMiB) {
-  const std::string label =
-      def.key + (sweepMiB ? " at " + std::to_string(*sweepMiB) + " MiB" : std::string());
+  const std::string label = def.key + atSize(sweepMiB);
   const ProgressSink progress = progressFor(label);
   ++started_;
   if (progress) progress({});

@@ -30,6 +30,14 @@ std::string cudaVersionText(std::uint64_t version) {
          std::to_string(version) + ")";
 }
 
+std::string cellName(std::size_t row, std::size_t col) {
+  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+std::string atSize(const std::optional<std::uint64_t>& sizeMiB) {
+  return sizeMiB ? " at " + std::to_string(*sizeMiB) + " MiB" : "";
+}
+
 std::string rightAligned(const std::string& text, int width) {
   std::ostringstream s;
   s << std::setw(width) << text;

@@ -26,10 +26,6 @@ const std::vector<std::string>& rowLabelsOf(const ReportEntry& e) {
 
 std::string fixedOrNA(const OrNull& value) { return value ? fixed(*value) : "N/A"; }
 
-std::string cellName(std::size_t row, std::size_t col) {
-  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-}
-
 // Upstream switches std::cout to fixed/2 for good; every number it prints after the first matrix
 // has two decimals. We format into local strings instead so no caller's stream state changes.
 std::string formatGrid(std::size_t rows, std::size_t cols,

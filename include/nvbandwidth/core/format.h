@@ -1,7 +1,9 @@
 // Numbers as the reports print them, whatever the global locale.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace nvbw {
@@ -16,6 +18,12 @@ std::string significant(double value, int digits = 6);
 
 // A CUDA version integer (1000 * major + 10 * minor) as upstream v0.10 prints it: "13.0 (13000)".
 std::string cudaVersionText(std::uint64_t version);
+
+// A matrix cell as the text views name it: "[row][col]".
+std::string cellName(std::size_t row, std::size_t col);
+
+// " at 32 MiB", as the text views name a size of a sweep; "" without one.
+std::string atSize(const std::optional<std::uint64_t>& sizeMiB);
 
 // `text` padded on the left with spaces to `width` characters (longer text as it is).
 std::string rightAligned(const std::string& text, int width);

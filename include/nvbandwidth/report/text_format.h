@@ -21,9 +21,6 @@ std::string formatGrid(std::size_t rows, std::size_t cols,
 // A cell's value as the matrices and the sweep tables print it: "55.45", "N/A" where it has none.
 std::string fixedOrNA(const OrNull& value);
 
-// A cell as -v's blocks and the notes name it: "[row][col]".
-std::string cellName(std::size_t row, std::size_t col);
-
 // -v: "MIN/MAX/AVG <key> <value>" over the present cells, where the entry has them.
 std::string verboseSummary(const ReportEntry& e);
 

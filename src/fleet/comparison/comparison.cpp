@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/format.h"
 #include "fleet/comparison/comparison_report.h"
 #include "fleet/comparison/healthy_band.h"
 
@@ -106,9 +107,9 @@ void compareMatrices(const Baseline::Matrix& b, const MatrixView& c, ComparisonS
       if (inB && inC)
         out.cells->push_back(compareCell(b, c, r, col, *out.tolerancePercent));
       else if (inB)
-        out.onlyInBaseline->push_back(b.name + cellSuffix(r, col));
+        out.onlyInBaseline->push_back(b.name + cellName(r, col));
       else if (inC)
-        out.onlyInCurrent->push_back(c.key() + cellSuffix(r, col));
+        out.onlyInCurrent->push_back(c.key() + cellName(r, col));
     }
   }
 }

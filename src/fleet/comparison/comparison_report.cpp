@@ -6,10 +6,6 @@
 
 namespace nvbw::comparison {
 
-std::string cellSuffix(std::size_t row, std::size_t col) {
-  return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
-}
-
 std::optional<double> cellSpread(const MatrixView& m, std::size_t row, std::size_t col) {
   const CellStatistics* cell = m.statistics(row, col);
   if (!cell || cell->samples.size() < 2 || cell->median <= 0.0) return std::nullopt;

@@ -7,7 +7,6 @@
 
 namespace nvbw {
 
-using comparison::cellSuffix;
 using text_view::safe;
 using text_view::wrappedList;
 
@@ -76,11 +75,6 @@ std::string footnotes(bool unstable, bool noisy) {
   return text;
 }
 
-// " at 32 MiB" for a cell or testcase of a sweep size.
-std::string atSize(const std::optional<std::uint64_t>& sizeMiB) {
-  return sizeMiB ? " at " + std::to_string(*sizeMiB) + " MiB" : "";
-}
-
 // The line that names the matrix key (and sweep size) of `cell`, where its group starts.
 std::string groupHeading(const ComparedCellRecord*& group, const ComparedCellRecord& cell) {
   const bool same = group && group->name == cell.name && group->bufferSizeMiB == cell.bufferSizeMiB;
@@ -96,7 +90,7 @@ std::string sideBySideTable(const ComparisonSection& c) {
   const ComparedCellRecord* group = nullptr;
   for (const ComparedCellRecord& cell : *c.cells) {
     text += groupHeading(group, cell);
-    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
+    text += tableRow({cellName(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
                       changeText(cell.changePercent), *cell.unitText});
   }
   return text;
@@ -117,7 +111,7 @@ std::string changedCellsTable(const ComparisonSection& c) {
     text += groupHeading(group, cell);
     noisy = noisy || cell.verdict == verdictName(Verdict::Noisy);
     unstable = unstable || cell.verdict == verdictName(Verdict::Unstable);
-    text += tableRow({cellSuffix(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
+    text += tableRow({cellName(*cell.row, *cell.col), fixed(*cell.baseline), fixed(*cell.current),
                       changeText(cell.changePercent), *cell.verdict, percentText(*cell.bandPercent),
                       *cell.basis, *cell.unitText});
     text += explanationLine(cell);

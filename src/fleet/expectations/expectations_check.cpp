@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/format.h"
 #include "fleet/expectations/expectations.h"
 
 namespace nvbw {
@@ -137,10 +138,6 @@ struct LineState {
   bool unitMismatch = false;
 };
 
-std::string sizeText(const std::optional<std::uint64_t>& size) {
-  return size ? " at " + std::to_string(*size) + " MiB" : "";
-}
-
 constexpr const char* kFileCheck = "file";
 constexpr const char* kPercentOfPeakCheck = "percent_of_peak";
 
@@ -237,7 +234,7 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
     if (lines[i].unit != m.unit) {
       if (!states[i].unitMismatch)
         section.unmet->push_back({lines[i].line, lines[i].selection(), "unit_mismatch",
-                                  "the report gives " + m.name + sizeText(m.sizeMiB) + " in " +
+                                  "the report gives " + m.name + atSize(m.sizeMiB) + " in " +
                                       m.unit + ", the line is in " + lines[i].unit});
       states[i].unitMismatch = true;
       continue;
@@ -332,7 +329,7 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (lines[i].testcase != s.testcase) continue;
       states[i].reportedStatus = true;
-      std::string detail = s.status + sizeText(s.sizeMiB);
+      std::string detail = s.status + atSize(s.sizeMiB);
       if (s.status == "Passed") detail += " without a matrix";
       if (!s.detail.empty()) detail += ": " + s.detail;
       unmet.push_back({lines[i].line, lines[i].selection(), reasonOf(s.status), detail});

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/escape.h"
+#include "core/format.h"
 #include "fleet/expectations/expectations.h"
 
 namespace nvbw {
@@ -16,7 +17,7 @@ std::string CellSelection::text() const {
   case Kind::Gpu:
     return "GPU" + std::to_string(gpu);
   case Kind::Cell:
-    return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+    return cellName(row, col);
   case Kind::Every:
     break;
   }

@@ -16,18 +16,13 @@ namespace {
 
 std::string count(const std::optional<std::uint64_t>& n) { return std::to_string(n.value_or(0)); }
 
-std::string cellName(const BelowCellRecord& cell) {
-  std::string name =
-      safe(cell.name.value_or("")) + " [" + count(cell.row) + "][" + count(cell.col) + "]";
-  if (cell.bufferSizeMiB) name += " at " + std::to_string(*cell.bufferSizeMiB) + " MiB";
-  return name;
-}
-
 std::string belowLine(bool fileCheck, const BelowCellRecord& cell) {
   const std::string unit = cell.unitText.value_or("");
   const std::string limit = limitText(cell.limit.value_or(0.0));
-  std::string line =
-      "BELOW " + cellName(cell) + ": " + fixed(cell.value.value_or(0.0)) + " " + unit;
+  std::string line = "BELOW " + safe(cell.name.value_or("")) + " " +
+                     cellName(cell.row.value_or(0), cell.col.value_or(0)) +
+                     atSize(cell.bufferSizeMiB) + ": " + fixed(cell.value.value_or(0.0)) + " " +
+                     unit;
   if (fileCheck)
     return line + ", " + cell.bound.value_or("") + " " + limit + " " + unit + " (line " +
            count(cell.line) + ")\n";
@@ -46,8 +41,7 @@ std::string unmetLine(const UnmetRecord& u) {
 }
 
 std::string notJudgedItem(const NotJudgedRecord& n) {
-  std::string item = safe(n.name.value_or(""));
-  if (n.bufferSizeMiB) item += " at " + std::to_string(*n.bufferSizeMiB) + " MiB";
+  const std::string item = safe(n.name.value_or("")) + atSize(n.bufferSizeMiB);
   const std::uint64_t cells = n.cells.value_or(0);
   const std::string reason = safe(n.reason.value_or(""));
   if (cells == 0) return item + " (" + reason + ")";

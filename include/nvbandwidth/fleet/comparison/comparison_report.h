@@ -39,9 +39,6 @@ Side sideOf(const Report& report, const std::string& side);
 void noteSettings(const Json& b, const Json& c, const std::string& prefix,
                   std::vector<std::string>& notes);
 
-// "[r][c]", as the one-sided lists name cells.
-std::string cellSuffix(std::size_t row, std::size_t col);
-
 // How far a cell's samples spread: its noise in percent (100 x max(2 x stddev, max - min) /
 // median); nullopt with fewer than 2 samples, where it says nothing about noise, or a median of
 // 0, against which no spread is relative.
