@@ -93,26 +93,15 @@ class TextView : public ReportView {
                  detailLine(first.errorDetail.value_or("")));
       return;
     }
-    switch (first.status) {
-    case Status::Passed:
-      printMatrices(entries);
-      break;
-    case Status::Waived:
-      out_ << waivedLine(first.name, first.waiveReason.value_or(""), settings_.compat);
-      // v0.10's line has the reason; v0.8's, upstream's, has none: it goes to stderr.
-      if (settings_.compat != CompatMode::V0_10)
-        toPerson("NOTE: " + first.name + " waived: " + first.waiveReason.value_or("") + "\n");
-      break;
-    case Status::Error:
-      if (isUpstreamSelectionError(first.error.value_or("")))
-        out_ << "ERROR: " << *first.error << "\n";
-      else
-        toPerson("ERROR: " + first.error.value_or("") + "\n" +
-                 detailLine(first.errorDetail.value_or("")));
-      break;
-    case Status::Running:  // never a finished testcase's
-      break;
-    }
+    if (first.status == Status::Passed) printMatrices(entries);
+    const std::string line = statusLine(first, settings_.compat);
+    out_ << line;
+    // v0.10's line has the reason; v0.8's, upstream's, has none: it goes to stderr.
+    if (first.status == Status::Waived && settings_.compat != CompatMode::V0_10)
+      toPerson("NOTE: " + first.name + " waived: " + first.waiveReason.value_or("") + "\n");
+    if (first.status == Status::Error && line.empty())
+      toPerson("ERROR: " + first.error.value_or("") + "\n" +
+               detailLine(first.errorDetail.value_or("")));
     out_ << std::flush;
   }
 

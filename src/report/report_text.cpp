@@ -32,16 +32,12 @@ std::string sumLine(const MatrixView& m, bool perfFormatter) {
   return "&&&& PERF " + m.key() + " " + sum + (m.latency() ? " -ns\n" : " +GB/s\n");
 }
 
-// The row labels of the matrix: the entry's (bisect pairs), where the part is the whole entry.
-const std::vector<std::string>& rowLabelsOf(const MatrixView& m) {
-  static const std::vector<std::string> none;
-  const ReportEntry& e = m.entry();
-  return e.rowLabels && m.part().wholeEntry ? *e.rowLabels : none;
-}
-
 std::string matrixText(const MatrixView& m, const OutputSettings& form, const std::string* lastOf) {
+  // The entry's row labels (bisect pairs) where the part is the whole entry.
+  static const std::optional<std::vector<std::string>> none;
+  const auto& rowLabels = m.part().wholeEntry ? m.entry().rowLabels : none;
   std::string text = m.part().title + "\n" +
-                     formatGrid(m.rows(), m.cols(), rowLabelsOf(m),
+                     formatGrid(m.rows(), m.cols(), rowLabels,
                                 [&m](std::size_t r, std::size_t c) { return m.value(r, c); }) +
                      "\n" + sumLine(m, form.perfFormatter);
   if (form.compat == CompatMode::V0_10 && lastOf && !m.latency())
@@ -64,17 +60,7 @@ std::string testcaseText(const std::vector<const ReportEntry*>& entries,
                          const std::vector<std::uint64_t>& sweepSizes, const OutputSettings& form,
                          std::string& lastStarted) {
   const ReportEntry& first = *entries.front();
-  switch (first.status) {
-  case Status::Waived:
-    return waivedLine(first.name, first.waiveReason.value_or(""), form.compat);
-  case Status::Error:
-    if (first.error && isUpstreamSelectionError(*first.error))
-      return "ERROR: " + *first.error + "\n";
-    break;
-  case Status::Passed:
-  case Status::Running:
-    break;
-  }
+  if (std::string line = statusLine(first, form.compat); !line.empty()) return line;
   const std::string key = testcaseOf(first);
   // A sweep's run printed one `Running` line for consecutive sweeps of a testcase
   // (output_text.cpp).
@@ -108,19 +94,19 @@ std::size_t groupEnd(const std::vector<ReportEntry>& entries, std::size_t i) {
 
 }  // namespace
 
-bool isUpstreamSelectionError(const std::string& message) {
+std::string statusLine(const ReportEntry& e, CompatMode compat) {
+  if (e.status == Status::Waived && compat == CompatMode::V0_10)
+    return "Waived " + e.name + ": " + withoutNumberTokens(e.waiveReason.value_or("")) + "\n";
+  if (e.status == Status::Waived) return "Waived: \n";  // upstream v0.8's: no name, no reason
+  const std::string message = e.status == Status::Error ? e.error.value_or("") : "";
   auto startsEnds = [&message](const std::string& start, const std::string& end) {
     return message.size() > start.size() + end.size() && message.rfind(start, 0) == 0 &&
            message.compare(message.size() - end.size(), end.size(), end) == 0;
   };
-  return startsEnds("Testcase index ", " out of bound!") ||
-         (startsEnds("Testcase ", " not found!") && message.find(" failed: ") == std::string::npos);
-}
-
-std::string waivedLine(const std::string& key, const std::string& reason, CompatMode compat) {
-  if (compat == CompatMode::V0_10)
-    return "Waived " + key + ": " + withoutNumberTokens(reason) + "\n";
-  return "Waived: \n";  // upstream v0.8's line: no name, no reason
+  if (startsEnds("Testcase index ", " out of bound!") ||
+      (startsEnds("Testcase ", " not found!") && message.find(" failed: ") == std::string::npos))
+    return "ERROR: " + message + "\n";
+  return "";
 }
 
 double sumCoefficientOfVariation(const MatrixView& m) {

@@ -17,11 +17,6 @@ bool anyPresent(const ReportEntry& e) {
   return m && std::any_of(m->cells.begin(), m->cells.end(), [](const OrNull& v) { return v; });
 }
 
-const std::vector<std::string>& rowLabelsOf(const ReportEntry& e) {
-  static const std::vector<std::string> none;
-  return e.rowLabels ? *e.rowLabels : none;
-}
-
 }  // namespace
 
 std::string fixedOrNA(const OrNull& value) { return value ? fixed(*value) : "N/A"; }
@@ -29,11 +24,11 @@ std::string fixedOrNA(const OrNull& value) { return value ? fixed(*value) : "N/A
 // Upstream switches std::cout to fixed/2 for good; every number it prints after the first matrix
 // has two decimals. We format into local strings instead so no caller's stream state changes.
 std::string formatGrid(std::size_t rows, std::size_t cols,
-                       const std::vector<std::string>& rowLabels,
+                       const std::optional<std::vector<std::string>>& rowLabels,
                        const std::function<OrNull(std::size_t, std::size_t)>& value) {
   // Row labels: the index, or the plan's labels (bisect pairs), in a column as wide as the widest.
   auto rowLabel = [&rowLabels](std::size_t row) {
-    return row < rowLabels.size() ? rowLabels[row] : std::to_string(row);
+    return rowLabels && row < rowLabels->size() ? (*rowLabels)[row] : std::to_string(row);
   };
   std::size_t labelWidth = kLabelWidth;
   for (std::size_t row = 0; row < rows; ++row)
@@ -66,7 +61,7 @@ std::string percentOfPeakBlock(const ReportEntry& e) {
   const NumberGrid& percents = *e.percents;
   std::string text = "Percent of theoretical peak of " + e.name + ":\n";
   text +=
-      formatGrid(percents.rows, percents.cols, rowLabelsOf(e),
+      formatGrid(percents.rows, percents.cols, e.rowLabels,
                  [&percents](std::size_t row, std::size_t col) { return percents.at(row, col); });
   for (const LinkPeakRecord& l : e.linkPeaks.value_or(std::vector<LinkPeakRecord>{}))
     text += "Peak of " + l.link.value_or("") + ": " +

@@ -32,13 +32,12 @@ std::string testcaseOf(const ReportEntry& e);
 // a fraction; 0 without samples (upstream's reports), with fewer than two sums or a mean of 0.
 double sumCoefficientOfVariation(const MatrixView& m);
 
-// Upstream's two lines for a -t token that names no testcase (`ERROR: Testcase X not found!`,
-// `... index N out of bound!`: SuperBench reads the first); our other errors go to stderr.
-bool isUpstreamSelectionError(const std::string& message);
-
-// The stdout line of a waived testcase: v0.8's bare `Waived: `, or v0.10's `Waived <key>:
-// <reason>` with every word of the reason that reads as a number quoted.
-std::string waivedLine(const std::string& key, const std::string& reason, CompatMode compat);
+// The stdout line of an entry without a matrix, where upstream prints one: a waived testcase's
+// (v0.8's bare `Waived: `, or v0.10's `Waived <key>: <reason>` with every word of the reason that
+// reads as a number quoted) and the two ERROR lines of a -t token that names no testcase
+// (`ERROR: Testcase X not found!`, `... index N out of bound!`: SuperBench reads the first).
+// "" for the others: our errors go to stderr.
+std::string statusLine(const ReportEntry& e, CompatMode compat);
 
 // The trailer of a run that measured: upstream's NOTE and a blank line.
 extern const char* const kTrailer;

@@ -12,10 +12,10 @@
 namespace nvbw {
 
 // The matrix layout of upstream: a header of column indices, then each row's label (its index,
-// or `rowLabels`) right-aligned in a column as wide as the widest (at least 2) and its cells,
-// `value(row, col)` with two decimals ("N/A" where it has none), right-aligned in width 10.
+// or `rowLabels` where given) right-aligned in a column as wide as the widest (at least 2) and its
+// cells, `value(row, col)` with two decimals ("N/A" where it has none), right-aligned in width 10.
 std::string formatGrid(std::size_t rows, std::size_t cols,
-                       const std::vector<std::string>& rowLabels,
+                       const std::optional<std::vector<std::string>>& rowLabels,
                        const std::function<OrNull(std::size_t, std::size_t)>& value);
 
 // A cell's value as the matrices and the sweep tables print it: "55.45", "N/A" where it has none.
