@@ -123,6 +123,14 @@ template <typename Text> int writeText(AppContext& ctx, const OutputFile& file, 
   }
 }
 
+// The HTML page of a report to `file`; 0, or 1 (the reason on stderr) when it cannot be written.
+int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
+                  const StopRequest& stop) {
+  const std::string page = renderHtmlReport(report, stop);
+  throwIfStopped(stop);
+  return writeText(ctx, file, page);
+}
+
 // The Prometheus metrics of a report (fleet/metrics/metrics.h) to `file`; 0, or 1 (the reason on
 // stderr) when it cannot be written or would be too large.
 int writeMetricsFile(AppContext& ctx, const OutputFile& file, const Report& report,
@@ -178,13 +186,6 @@ int writeFiles(AppContext& ctx, const std::vector<FileWrite>& files, const StopR
 
 int writeViewFile(AppContext& ctx, const OutputFile& file, const std::string& text) {
   return writeText(ctx, file, text);
-}
-
-int writeHtmlFile(AppContext& ctx, const OutputFile& file, const Report& report,
-                  const StopRequest& stop) {
-  const std::string page = renderHtmlReport(report, stop);
-  throwIfStopped(stop);
-  return writeText(ctx, file, page);
 }
 
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,

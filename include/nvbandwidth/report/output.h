@@ -27,11 +27,8 @@ class Output {
   // --sweep: `testcase` has run at `sizesMiB` (its per-size results came through
   // testcaseFinished, each with sweepSizeMiB set; a size an interrupted run never reached has
   // none).
-  virtual void sweepFinished(const std::string& testcase,
-                             const std::vector<std::uint64_t>& sizesMiB) {
-    (void)testcase;
-    (void)sizesMiB;
-  }
+  virtual void sweepFinished(const std::string& /*testcase*/,
+                             const std::vector<std::uint64_t>& /*sizesMiB*/) {}
   // Trailer (text) or the whole document (JSON). The verdicts of a run (--baseline, --expect)
   // are not the outputs' business: they are made on the finished Report (app/application.cpp).
   virtual void finish(const RunEnd& end) = 0;
