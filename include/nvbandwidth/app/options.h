@@ -75,12 +75,8 @@ Options parseOptions(const std::vector<std::string>& args,
 // The environment variable that chooses the interface when --compat is not given.
 constexpr const char* kCompatVariable = "NVBANDWIDTH_COMPAT";
 
-// Throws UsageError for impossible values or conflicting selections (--pair and -P together,
-// --pair with other than two GPUs or the same token twice), and for every option the command
-// cannot honour: a run's options with the commands that read saved reports (--compare, --from,
-// --summarize), --tolerance without a comparison, expectations with --summarize.
-// -l and --version: throws UsageError for any option they cannot honour (all but -j/--format and
-// --compat).
+// Throw UsageError for impossible values, conflicting options and every option the command
+// (-l and --version, or the others) cannot honour: docs/options.md lists them.
 void validateInformationOptions(const Options& options);
 void validateOptions(const Options& options);
 

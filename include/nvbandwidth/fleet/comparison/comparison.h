@@ -28,17 +28,13 @@ bool failing(Verdict v);  // SLOWER or UNSTABLE
 inline constexpr double kDefaultTolerancePercent = 5.0;
 inline constexpr unsigned kMaxConfirmRuns = 10;
 
-// A comparison is the report's section (ComparisonSection, model/report.h), every list present;
-// what each member holds, the compared cells' among them: docs/nvbandwidth.schema.json
-// ("comparison"). Between reports of different machines (`differentMachines`) every cell is
-// NOT JUDGED and the command exits 2.
-
-// The cells whose verdict is `v`, and the suspect ones.
+// A comparison is the report's section (ComparisonSection, model/report.h), every list present:
+// docs/nvbandwidth.schema.json ("comparison"). The cells whose verdict is `v`, and the suspect
+// ones.
 std::size_t countVerdict(const ComparisonSection& c, Verdict v);
 std::size_t suspectCells(const ComparisonSection& c);
 bool anyFailing(const ComparisonSection& c);  // a SLOWER or UNSTABLE cell
-// Sets `summary` from the cells and the one-sided lists.
-void countCells(ComparisonSection& c);
+void countCells(ComparisonSection& c);        // sets `summary`
 
 // The healthy side of a comparison: one or more reports, merged as each is added (the Reports need
 // not outlive it): every cell with the values and within-run spreads of the reports that have it.
@@ -80,11 +76,9 @@ class Baseline {
 };
 
 // The saved-report rule (docs/verdicts.md); no verdict at all between different machines
-// (differentMachines). Throws std::invalid_argument when `tolerancePercent` is negative
-// or not finite, and std::logic_error for an empty baseline. Notes: settings that differ from the
-// first baseline report (both this tool's), GPU counts that differ, a side that is an upstream v0.8
-// report, a side's run-level error or interruption, a matrix whose unit differs. Throws
-// Interrupted when `stop` reports a signal (asked every entry and row).
+// (differentMachines). Throws std::invalid_argument when `tolerancePercent` is negative or not
+// finite, std::logic_error for an empty baseline, and Interrupted when `stop` reports a signal
+// (asked every entry and row).
 ComparisonSection compareWithBaseline(const Baseline& baseline, const Report& current,
                                       double tolerancePercent = kDefaultTolerancePercent,
                                       const StopRequest& stop = {});
@@ -100,13 +94,9 @@ std::vector<SuspectRecord> suspectTestcases(const ComparisonSection& c);
 void applyConfirmations(ComparisonSection& c, const std::vector<ReportEntry>& entries,
                         const ConfirmationRecord& summary);
 
-// The cells that are not SAME as a table (grouped under their matrix key, at most 80 columns;
-// under a cell the line that says why: its spread against the unstable limit, its
-// confirmations), the one-sided entries and cells, the notes, and last the one-line summary
-// ("Comparison: 120 cells: 116 SAME, 1 SLOWER, 0 FASTER, 2 NOISY, 1 UNSTABLE; 0 only in
-// baseline, 0 only in current."). A baseline of several reports starts with the line that says
-// so, a run with confirmation with the line that says what was measured again. Every line ends
-// in a newline.
+// The text view: the cells that are not SAME as a table (at most 80 columns), the one-sided
+// entries and cells, the notes, and last the one-line summary ("Comparison: 120 cells: 116 SAME,
+// 1 SLOWER, 0 FASTER, 2 NOISY, 1 UNSTABLE; 0 only in baseline, 0 only in current.").
 std::string comparisonText(const ComparisonSection& c);
 
 }  // namespace nvbw

@@ -1,11 +1,7 @@
 // Absolute expectations of a report, the way fleet health checks judge nodes: --expect FILE holds
 // cells to a floor (GB/s) or ceiling (ns), --min-percent-of-peak P bandwidth cells to P% of their
-// peak. The file's syntax, which line judges a cell, BELOW and unmet: docs/verdicts.md
-// ("Expectations").
-//
-// Pure apart from readExpectations: the checks read a Report (this tool's layout or upstream
-// v0.8's, as the model's reader checked it: its entries' units, axes and parts), the testcases the
-// tool knows come from the caller (ExpectationKeys), and the views render what they found.
+// peak (docs/verdicts.md, "Expectations"). Pure apart from readExpectations; the testcases the
+// tool knows come from the caller (ExpectationKeys).
 #pragma once
 
 #include <cstddef>
@@ -25,8 +21,8 @@ namespace nvbw {
 inline constexpr std::size_t kMaxExpectationsBytes = 4u << 20;
 inline constexpr std::size_t kMaxExpectationLineBytes = 1024;
 
-// A line of an expectations file (or the file itself) cannot be used. The message names the file
-// and the line: "--expect 'h100.txt' line 7: ...". A usage error: exit status 2.
+// A line of an expectations file (or the file itself) cannot be used: "--expect 'h100.txt' line
+// 7: ...". A usage error: exit status 2.
 class ExpectationsError : public UsageError {
  public:
   using UsageError::UsageError;
@@ -72,9 +68,7 @@ struct ExpectationKey {
 };
 
 // A testcase as the expectations need to know it: its key, its unit, and the keys of its matrices
-// where it reports several ("<key>_read1", "<key>_read2", "<key>_total"; empty: one matrix under
-// its key). The caller lists every testcase of this tool, in any build (the registry's facts), so
-// that a file written for a fleet does not depend on which binary reads it.
+// where it reports several ("<key>_read1", "<key>_total"; empty: one matrix under its key).
 struct KnownTestcase {
   std::string key;
   Unit unit = Unit::GBps;
@@ -120,10 +114,8 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
 ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
                                       const ExpectationKeys& keys, const StopRequest& stop = {});
 
-// The BELOW cells and unmet expectations, one line each ("BELOW ...", "UNMET ..."), the cells not
-// judged, notes, and last one summary line:
-// "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
-// Every line ends in a newline; text from the report and the file is escaped.
+// The text view: "BELOW ..." and "UNMET ..." lines, the cells not judged, notes, and last one
+// summary line: "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
 std::string expectationText(const ExpectationSection& check);
 
 // A limit or percentage as written: "335", "48.5" (15 significant digits, any locale).
