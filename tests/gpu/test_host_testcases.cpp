@@ -51,7 +51,6 @@ TEST(HostTestcases, CorruptedCopyIsAnErrorAndTheRunGoesOn) {
   const LoopSummary summary =
       runKeys({"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}, 64, runner, out);
   EXPECT_EQ(summary.errors, 1);
-  EXPECT_EQ(summary.passed, 1);
   ASSERT_EQ(out.results.size(), 2u);
   EXPECT_EQ(out.results[0].status, Status::Error);
   EXPECT_NE(out.results[0].message.find("data verification failed"), std::string::npos)

@@ -39,8 +39,6 @@ struct LoopControl {
 };
 
 struct LoopSummary {
-  int passed = 0;
-  int waived = 0;
   int errors = 0;                    // failed testcases and unresolved selections
   std::size_t finished = 0;          // testcases reported
   std::optional<int> interruptedBy;  // the run stopped early on this signal
