@@ -139,7 +139,6 @@ const char* const kKnownVerdicts[] = {"SAME", "SLOWER", "FASTER", "NOISY", "UNST
 // The report's units as Prometheus' base units (tests/metrics/README.md, "Naming"): GB/s x 10^9
 // (exact: 10^9 is a double), ns / 10^9, percent / 100. Each is one IEEE operation, so a reader
 // doing the same on the JSON's number gets the same double.
-double bytesPerSecond(double gbPerSecond) { return gbPerSecond * 1e9; }
 double ratio(double percent) { return percent / 100.0; }
 double inBaseUnit(double value, bool latency) { return latency ? value / 1e9 : value * 1e9; }
 
@@ -165,7 +164,7 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
       out[m.latency() ? Latency : Bandwidth].add(labels, inBaseUnit(value, m.latency()));
       if (!m.latency()) {
         if (const OrNull peak = view.peak(r, c))
-          out[BandwidthPeak].add(labels, bytesPerSecond(*peak));
+          out[BandwidthPeak].add(labels, inBaseUnit(*peak, false));
         if (const OrNull percent = view.percent(r, c))
           out[PercentOfPeak].add(labels, ratio(*percent));
       }
