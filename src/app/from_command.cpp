@@ -3,7 +3,6 @@
 #include "app/expectation_checks.h"
 #include "app/fleet_commands.h"
 #include "core/exit_status.h"
-#include "fleet/html/html_report.h"
 #include "model/report_writer.h"
 #include "report/listing.h"
 #include "report/report_text.h"
