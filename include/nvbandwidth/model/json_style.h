@@ -1,7 +1,6 @@
 // JSON text in the exact layout of upstream's writer (jsoncpp 1.9.5, Value::toStyledString()), so
 // scripts that diff or line-parse upstream's -j output keep working. Internal to the report
-// model (report_writer.cpp): the only header that names nlohmann's types, included by the
-// model's sources alone.
+// model (report_writer.cpp), included by the model's sources alone.
 #pragma once
 
 #include <functional>
