@@ -125,7 +125,7 @@ std::string peakLine(const ReportEntry& entry, const HeatmapCell& cell) {
   std::string line = fixed(*cell.percent, 1) + "% of the peak";
   if (const OrNull* peak = gridCell(entry.peaks, cell.row, cell.col); peak && *peak)
     line += " (" + fixed(**peak, 2) + " GB/s)";
-  if (const auto* link = gridCell(entry.links, cell.row, cell.col)) line += " of " + textOf(*link);
+  if (const auto* link = gridCell(entry.links, cell.row, cell.col)) line += " of " + shown(*link);
   return line;
 }
 

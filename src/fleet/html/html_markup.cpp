@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "core/escape.h"
-#include "model/report_writer.h"
 
 namespace nvbw::html {
 
@@ -31,8 +30,15 @@ const char* entityFor(char c) {
   return nullptr;
 }
 
-}  // namespace
+double relativeLuminance(const Rgb& c) {
+  auto linear = [](double v) {
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+}
 
+// &, <, >, " and ' as the entities XML predefines; characters XML 1.0 forbids (C0 controls but
+// tab, newline and carriage return; U+FFFE, U+FFFF) and bytes that are not UTF-8 become U+FFFD.
 std::string escapeXml(const std::string& text) {
   std::string out;
   out.reserve(text.size());
@@ -53,6 +59,8 @@ std::string escapeXml(const std::string& text) {
   }
   return out;
 }
+
+}  // namespace
 
 std::string attr(const std::string& name, const std::string& value) {
   return " " + name + "=\"" + escapeXml(value) + "\"";
@@ -102,45 +110,7 @@ std::string page(const std::string& title, const char* styleSheet, const std::st
          "\n";
 }
 
-std::string scalarText(const Json& value) {
-  if (value.is_null()) return "unknown";
-  if (value.is_boolean()) return textOf(value.get<bool>());
-  if (value.is_string()) return value.get_ref<const std::string&>();
-  if (value.is_array()) {
-    std::string joined;
-    for (const Json& item : value) joined += (joined.empty() ? "" : ", ") + scalarText(item);
-    return joined;
-  }
-  return compactJson(value);
-}
-
-std::string textOf(const std::string& value) { return value; }
-std::string textOf(bool value) { return value ? "yes" : "no"; }
-std::string textOf(double value) { return jsonNumberText(value); }
-std::string textOf(std::uint64_t value) { return std::to_string(value); }
-std::string textOf(std::int64_t value) { return std::to_string(value); }
-std::string textOf(const std::optional<double>& value) {
-  return value ? jsonNumberText(*value) : "unknown";
-}
-std::string textOf(const std::optional<std::string>& value) { return value.value_or("unknown"); }
-
-std::string fixedOr(const std::optional<double>& field, int decimals) {
-  return field ? fixed(*field, decimals) : shown(field);
-}
-
-std::string fixedOr(const std::optional<std::optional<double>>& field, int decimals) {
-  if (field && *field) return fixed(**field, decimals);
-  return shown(field);
-}
-
 std::string number(double value) { return fixed(value, 1); }
-
-std::string byteText(double bytes) {
-  static const std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  while (bytes >= 1024.0 && unit + 1 < units.size()) bytes /= 1024.0, ++unit;
-  return fixed(bytes, unit == 0 ? 0 : 2) + " " + units[unit];
-}
 
 Rgb paletteColour(double t) {
   // Viridis at five evenly spaced stops; linear between them is close enough for a heatmap.
@@ -164,17 +134,6 @@ std::string hexColour(const Rgb& c) {
     s << std::setw(2) << static_cast<int>(std::lround(std::clamp(channel, 0.0, 1.0) * 255.0));
   return s.str();
 }
-
-namespace {
-
-double relativeLuminance(const Rgb& c) {
-  auto linear = [](double v) {
-    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-  };
-  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
-}
-
-}  // namespace
 
 std::string textColourOn(const Rgb& background) {
   const double l = relativeLuminance(background);

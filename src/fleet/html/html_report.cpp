@@ -3,6 +3,7 @@
 // when the report has them, and one article per testcase entry with its heatmap.
 #include "fleet/html/html_report.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -23,6 +24,28 @@ using namespace html;
 std::optional<std::string> cudaVersionOrNone(const std::optional<std::uint64_t>& version) {
   if (!version || *version == 0) return textIfAny(version);
   return cudaVersionText(*version);
+}
+
+// A value as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,
+// numbers as JSON writes them; arrays are joined with ", ".
+std::string scalarText(const Json& value) {
+  if (value.is_null()) return "unknown";
+  if (value.is_boolean()) return shown(value.get<bool>());
+  if (value.is_string()) return value.get_ref<const std::string&>();
+  if (value.is_array()) {
+    std::string joined;
+    for (const Json& item : value) joined += (joined.empty() ? "" : ", ") + scalarText(item);
+    return joined;
+  }
+  return compactJson(value);
+}
+
+// A byte count as "2.00 GiB".
+std::string byteText(double bytes) {
+  static const std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
+  std::size_t unit = 0;
+  while (bytes >= 1024.0 && unit + 1 < units.size()) bytes /= 1024.0, ++unit;
+  return fixed(bytes, unit == 0 ? 0 : 2) + " " + units[unit];
 }
 
 std::string factRow(const std::string& name, const std::string& value) {

@@ -229,7 +229,7 @@ std::string sweepSection(const SweepSection& sweep) {
   if (sweep.series)
     for (const SweepSeriesRecord& s : *sweep.series) charts += chartFigure(sweep.sizesMiB, s);
   return section(attr("class", "sweep-section") + attr("id", "sweep"), "Buffer-size sweep",
-                 textElement("p", "", "Sizes (MiB): " + textOf(sweep.sizesMiB)) +
+                 textElement("p", "", "Sizes (MiB): " + shown(sweep.sizesMiB)) +
                      element("div", attr("class", "charts"), charts));
 }
 

@@ -1,22 +1,20 @@
 // Building blocks of the HTML report (internal to it): escaping, elements, numbers and colours.
-// Every string that comes from a report goes through escapeXml, so the page stays well-formed XML
-// whatever the JSON holds; elements are always closed, attributes always quoted.
+// attr and textElement escape every string they are given (escapeXml in the .cpp), so the page
+// stays well-formed XML whatever the JSON holds; elements are always closed, attributes quoted.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/format.h"
 #include "model/report.h"
+#include "model/report_writer.h"
 
 namespace nvbw::html {
-
-// &, <, >, " and ' as the entities XML predefines; characters XML 1.0 forbids (C0 controls but
-// tab, newline and carriage return; U+FFFE, U+FFFF) and bytes that are not UTF-8 become U+FFFD.
-std::string escapeXml(const std::string& text);
 
 // ` name="value"`, the value escaped.
 std::string attr(const std::string& name, const std::string& value);
@@ -49,33 +47,37 @@ std::string page(const std::string& title, const char* styleSheet, const std::st
 // A value as the page shows it in a cell or a sentence: one decimal.
 std::string number(double value);
 
-// A value as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,
-// numbers as JSON writes them; arrays are joined with ", ".
-std::string scalarText(const Json& value);
+namespace detail {
+template <typename T> struct IsOptional : std::false_type {};
+template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T> struct IsVector : std::false_type {};
+template <typename T> struct IsVector<std::vector<T>> : std::true_type {};
+}  // namespace detail
 
-// A record's typed fields as scalarText says them.
-std::string textOf(const std::string& value);
-std::string textOf(bool value);
-std::string textOf(double value);
-std::string textOf(std::uint64_t value);
-std::string textOf(std::int64_t value);
-std::string textOf(const std::optional<double>& value);       // null: "unknown"
-std::string textOf(const std::optional<std::string>& value);  // null: "unknown"
-template <typename T> std::string textOf(const std::vector<T>& values) {
-  std::string text;
-  for (const T& v : values) text += (text.empty() ? "" : ", ") + textOf(v);
-  return text;
+// A record's field as a reader wants it: absent or null "unknown", booleans "yes"/"no", numbers
+// as JSON writes them, strings as they are, lists joined with ", ".
+template <typename T> std::string shown(const T& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return value ? "yes" : "no";
+  } else if constexpr (std::is_integral_v<T>) {
+    return std::to_string(value);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return jsonNumberText(value);
+  } else if constexpr (detail::IsOptional<T>::value) {
+    return value ? shown(*value) : "unknown";
+  } else if constexpr (detail::IsVector<T>::value) {
+    std::string text;
+    for (const auto& item : value) text += (text.empty() ? "" : ", ") + shown(item);
+    return text;
+  } else {
+    return value;
+  }
 }
 
-// A record's field as text; nullopt when the record has none.
+// The same, nullopt when the record has no such field.
 template <typename T> std::optional<std::string> textIfAny(const std::optional<T>& field) {
-  if (field) return textOf(*field);
+  if (field) return shown(*field);
   return std::nullopt;
-}
-
-// The same, "unknown" when the record has none.
-template <typename T> std::string shown(const std::optional<T>& field) {
-  return textIfAny(field).value_or("unknown");
 }
 
 // A field of a record that may be absent, as text; nullopt when either is.
@@ -85,12 +87,13 @@ std::optional<std::string> fieldText(const std::optional<Record>& record,
   return record ? textIfAny((*record).*field) : std::nullopt;
 }
 
-// A number in fixed notation, `decimals` digits; "unknown" without one.
-std::string fixedOr(const std::optional<double>& field, int decimals);
-std::string fixedOr(const std::optional<std::optional<double>>& field, int decimals);
-
-// A byte count as "2.00 GiB".
-std::string byteText(double bytes);
+// A number in fixed notation, `decimals` digits; "unknown" where it is absent or null.
+inline std::string fixedOr(const OrNull& field, int decimals) {
+  return field ? fixed(*field, decimals) : "unknown";
+}
+inline std::string fixedOr(const std::optional<OrNull>& field, int decimals) {
+  return fixedOr(field.value_or(std::nullopt), decimals);
+}
 
 struct Rgb {
   double r = 0, g = 0, b = 0;  // 0..1, sRGB
