@@ -134,30 +134,25 @@ std::string stringList(const char* title, const char* cls,
   return element("div", attr("class", cls), textElement("h3", "", title) + itemList(*items, ""));
 }
 
-CellIndex<ComparedCellRecord> verdictIndex(const Report& report, const StopRequest& stop) {
-  CellIndex<ComparedCellRecord> index;
-  if (!report.comparison || !report.comparison->cells) return index;
-  PeriodicStop ticks(stop, 4096);
-  for (const ComparedCellRecord& cell : *report.comparison->cells) {
-    ticks.tick();
-    if (!cell.row || !cell.col) continue;
-    index[CellKey{cell.name, *cell.row, *cell.col}] = &cell;
-  }
-  return index;
-}
-
 }  // namespace
 
 CellMarks cellMarks(const Report& report, const StopRequest& stop) {
   CellMarks marks;
-  marks.verdicts = verdictIndex(report, stop);
+  PeriodicStop ticks(stop, 4096);
+  if (report.comparison && report.comparison->cells)
+    for (const ComparedCellRecord& cell : *report.comparison->cells) {
+      ticks.tick();
+      if (cell.row && cell.col) marks[{cell.name, *cell.row, *cell.col}].verdict = &cell;
+    }
   if (!report.expectations) return marks;
   for (const ExpectationSection& check : *report.expectations) {
     throwIfStopped(stop);
     if (!check.below) continue;
     for (const BelowCellRecord& cell : *check.below)
-      if (cell.name && cell.row && cell.col)
-        marks.below.emplace(CellKey{*cell.name, *cell.row, *cell.col}, &cell);
+      if (cell.name && cell.row && cell.col) {
+        CellMark& mark = marks[{*cell.name, *cell.row, *cell.col}];
+        if (!mark.below) mark.below = &cell;  // the first check's
+      }
   }
   return marks;
 }

@@ -30,13 +30,6 @@ const OutlierRecord* outlierAt(const ReportEntry& entry, std::size_t row, std::s
   return nullptr;
 }
 
-template <typename Record>
-const Record* markOf(const CellIndex<Record>& index, const std::string& name, std::size_t row,
-                     std::size_t col) {
-  const auto found = index.find(CellKey{name, row, col});
-  return found == index.end() ? nullptr : found->second;
-}
-
 HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const CellMarks& marks,
                    const HeatmapGrid& g, std::size_t row, std::size_t col) {
   HeatmapCell cell;
@@ -45,8 +38,10 @@ HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const Cel
   if (cell.value && !g.latency && entry.percents) cell.percent = entry.percents->at(row, col);
   cell.outlier = outlierAt(entry, row, col);
   cell.abovePeak = cell.percent && *cell.percent > 100.0;
-  cell.comparison = markOf(marks.verdicts, g.name, row, col);
-  cell.below = markOf(marks.below, g.name, row, col);
+  if (const auto found = marks.find({g.name, row, col}); found != marks.end()) {
+    cell.comparison = found->second.verdict;
+    cell.below = found->second.below;
+  }
   return cell;
 }
 
@@ -64,11 +59,6 @@ void addRowLabels(HeatmapGrid& g, const ReportEntry& entry) {
 std::string verdictOf(const ComparedCellRecord* c) { return c ? shown(c->verdict) : ""; }
 
 }  // namespace
-
-bool HeatmapCell::failing() const {
-  const std::string verdict = verdictOf(comparison);
-  return below || verdict == "SLOWER" || verdict == "UNSTABLE";
-}
 
 HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
                         const StopRequest& stop) {
@@ -232,15 +222,17 @@ std::string failureMarks(const HeatmapCell& cell, double x, double y) {
 }
 
 std::string cellAttributes(const HeatmapCell& cell) {
+  const std::string verdict = verdictOf(cell.comparison);
   std::string attrs = attr("class", "cell") + attr("data-row", std::to_string(cell.row)) +
                       attr("data-col", std::to_string(cell.col)) +
                       attr("data-value", cell.value ? jsonNumberText(*cell.value) : "");
   if (cell.percent) attrs += attr("data-percent", jsonNumberText(*cell.percent));
-  if (cell.comparison) attrs += attr("data-verdict", verdictOf(cell.comparison));
+  if (cell.comparison) attrs += attr("data-verdict", verdict);
   if (cell.outlier) attrs += attr("data-outlier", "true");
   if (cell.below) attrs += attr("data-below", "true");
   if (cell.abovePeak) attrs += attr("data-above-peak", "true");
-  if (cell.failing()) attrs += attr("data-failing", "true");
+  if (cell.below || verdict == "SLOWER" || verdict == "UNSTABLE")  // failing
+    attrs += attr("data-failing", "true");
   return attrs;
 }
 

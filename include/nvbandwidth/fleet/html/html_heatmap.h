@@ -21,7 +21,6 @@ struct HeatmapCell {
   const ComparedCellRecord* comparison = nullptr;  // into the comparison's "cells"
   const BelowCellRecord* below = nullptr;          // into an expectation check's "below"
   bool abovePeak = false;                          // above 100% of its link's peak: impossible
-  bool failing() const;                            // SLOWER, UNSTABLE or BELOW
 };
 
 struct HeatmapGrid {

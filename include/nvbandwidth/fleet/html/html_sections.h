@@ -12,20 +12,16 @@
 
 namespace nvbw::html {
 
-// Records of a section by (matrix key, row, column), pointing into the Report, so a heatmap can
-// mark its cells with them.
-using CellKey = std::tuple<std::string, std::size_t, std::size_t>;
-template <typename Record> using CellIndex = std::map<CellKey, const Record*>;
-
-// What the heatmaps mark besides values: each cell's comparison record, and its BELOW record of
-// the expectations (`expectations[].below[]`).
-struct CellMarks {
-  CellIndex<ComparedCellRecord> verdicts;
-  CellIndex<BelowCellRecord> below;
+// What the heatmaps mark besides values: a cell's comparison record and its BELOW record of the
+// expectations (`expectations[].below[]`), by (matrix key, row, column), pointing into the Report.
+struct CellMark {
+  const ComparedCellRecord* verdict = nullptr;
+  const BelowCellRecord* below = nullptr;
 };
+using CellMarks = std::map<std::tuple<std::string, std::size_t, std::size_t>, CellMark>;
 
-// Both indices of `report`; empty where it has no comparison or expectations. They ask `stop`
-// as they go (Interrupted).
+// The marks of `report`; empty where it has no comparison or expectations. They ask `stop` as
+// they go (Interrupted).
 CellMarks cellMarks(const Report& report, const StopRequest& stop);
 
 // The "expectations" section: per check its summary line and its BELOW and unmet lines; "" when
