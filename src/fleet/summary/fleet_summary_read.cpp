@@ -108,20 +108,15 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
   return verdicts;
 }
 
-// The GPUs' models ("NVIDIA H200", "A + B" for a mix, "unknown") and count, and the host the
-// device list names.
-void describeGpus(const Report& r, FleetNode& d, std::string& deviceHost) {
+// The host: the report's "hostname", else the first host its device list names, else its first
+// process's.
+void nameHost(const Report& r, FleetNode& d) {
+  std::string deviceHost;
   if (r.gpuDeviceList)
     for (const std::string& entry : *r.gpuDeviceList) {
       deviceHost = readDeviceListEntry(entry).host;
       if (!deviceHost.empty()) break;
     }
-  const MachineShape shape = machineShapeOf(r);
-  d.gpuCount = shape.gpus;
-  d.gpuModel = shape.models.empty() ? "unknown" : joined(shape.models, " + ");
-}
-
-void nameHost(const Report& r, const std::string& deviceHost, FleetNode& d) {
   if (r.hostname && !r.hostname->empty()) {
     d.host = *r.hostname;
     d.hostSource = "hostname";
@@ -139,9 +134,10 @@ ReportDigest digestOf(const Report& r) {
   ReportDigest d;
   d.node.upstream = r.upstream();
   d.node.logicalGpus = r.logicalGpus;
-  std::string deviceHost;
-  describeGpus(r, d.node, deviceHost);
-  nameHost(r, deviceHost, d.node);
+  const MachineShape shape = machineShapeOf(r);  // "NVIDIA H200", "A + B" for a mix
+  d.node.gpuCount = shape.gpus;
+  d.node.gpuModel = shape.models.empty() ? "unknown" : joined(shape.models, " + ");
+  nameHost(r, d.node);
   const std::map<std::string, ReportVerdicts> verdicts = verdictsOf(r);
   for (const ReportEntry& e : *r.testcases) {
     if (!e.passedWithMatrix()) {
