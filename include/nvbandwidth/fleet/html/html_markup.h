@@ -80,13 +80,6 @@ template <typename T> std::optional<std::string> textIfAny(const std::optional<T
   return std::nullopt;
 }
 
-// A field of a record that may be absent, as text; nullopt when either is.
-template <typename Record, typename T>
-std::optional<std::string> fieldText(const std::optional<Record>& record,
-                                     std::optional<T> Record::*field) {
-  return record ? textIfAny((*record).*field) : std::nullopt;
-}
-
 // A number in fixed notation, `decimals` digits; "unknown" where it is absent or null.
 inline std::string fixedOr(const OrNull& field, int decimals) {
   return field ? fixed(*field, decimals) : "unknown";

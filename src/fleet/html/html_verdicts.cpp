@@ -1,0 +1,230 @@
+// The page's verdicts (docs/verdicts.md). The comparison with a baseline: the summary, the notes,
+// a table of the cells that are not SAME (failing ones first in their class: SLOWER, UNSTABLE)
+// and what only one side has. The expectations (--expect, --min-percent-of-peak): per check
+// whether it passed, its counts, and its BELOW and unmet lines. The heatmaps mark the same
+// verdicts and BELOW cells per cell through cellMarks.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleet/html/html_markup.h"
+#include "fleet/html/html_sections.h"
+
+namespace nvbw::html {
+
+namespace {
+
+bool is(const std::optional<std::string>& field, const char* text) {
+  return field && *field == text;
+}
+
+// A field of a record that may be absent, as text; nullopt when either is.
+template <typename Record, typename T>
+std::optional<std::string> fieldText(const std::optional<Record>& record,
+                                     std::optional<T> Record::*field) {
+  return record ? textIfAny((*record).*field) : std::nullopt;
+}
+
+// The same, "unknown" when either is absent.
+template <typename Record, typename T>
+std::string fieldShown(const std::optional<Record>& record, std::optional<T> Record::*field) {
+  return fieldText(record, field).value_or("unknown");
+}
+
+std::string summaryText(const ComparisonSection& comparison) {
+  const auto count = [&comparison](auto field) { return fieldShown(comparison.summary, field); };
+  const auto noisy = fieldText(comparison.summary, &ComparisonCounts::noisy);
+  const auto unstable = fieldText(comparison.summary, &ComparisonCounts::unstable);
+  const std::string baseline =
+      comparison.baselineReports && *comparison.baselineReports > 1
+          ? " against a baseline of " + std::to_string(*comparison.baselineReports) + " reports"
+          : std::string();
+  return count(&ComparisonCounts::cells) + " cells compared" + baseline + ": " +
+         count(&ComparisonCounts::same) + " SAME, " + count(&ComparisonCounts::slower) +
+         " SLOWER, " + count(&ComparisonCounts::faster) + " FASTER" +
+         (noisy ? ", " + *noisy + " NOISY" : std::string()) +
+         (unstable ? ", " + *unstable + " UNSTABLE" : std::string()) + "; " +
+         count(&ComparisonCounts::onlyInBaseline) + " only in the baseline, " +
+         count(&ComparisonCounts::onlyInCurrent) + " only in this run.";
+}
+
+std::string tolerance(const ComparisonSection& c) { return shown(c.tolerancePercent); }
+
+std::string confirmationRuns(const ComparisonSection& c) {
+  return fieldShown(c.confirmation, &ConfirmationRecord::runs);
+}
+
+// The rule since the band comes from the baseline side alone.
+std::string healthyBandText(const ComparisonSection& comparison) {
+  std::string text =
+      "Each cell is judged against the baseline's median (one report, or several) and a band "
+      "from the healthy side alone: the larger of " +
+      tolerance(comparison) +
+      "% and 1.5 x the healthy spread (how far the cell moves between healthy runs: a prior per "
+      "testcase with one baseline report, their own spread with several; and their samples' "
+      "spread). SLOWER beyond it in the slower direction; UNSTABLE when this run's samples spread "
+      "above the cell's unstable limit (3 x healthy runs' spread, at least 5%); both fail.";
+  if (is(comparison.rule, "confirmed"))
+    text += " SLOWER and UNSTABLE cells were measured again (" + confirmationRuns(comparison) +
+            " confirmation runs) and judged on the median of all measurements; NOISY where most "
+            "of them did not fail (reported, never failing).";
+  return text;
+}
+
+std::string criteriaText(const ComparisonSection& comparison) {
+  // Reports written before the band came from the healthy side alone judged against a run-to-run
+  // floor and marked noisy cells.
+  if (!textIfAny(comparison.rule))
+    return "A cell is SAME when its change is within the larger of its samples' noise and the "
+           "run-to-run floor of " +
+           shown(comparison.runToRunFloorPercent) + "%, or within the tolerance of " +
+           tolerance(comparison) + "% where the samples are not known.";
+  if (is(comparison.band, "healthy side")) return healthyBandText(comparison);
+  const std::string band = "A cell is SAME when its change is within its band, the larger of " +
+                           tolerance(comparison) + "% and its samples' noise. ";
+  if (is(comparison.rule, "confirmed"))
+    return band + "A cell beyond the band in the slower direction was measured again (" +
+           confirmationRuns(comparison) +
+           " confirmation runs): SLOWER when the median of the first measurement and the "
+           "confirmations was still beyond the band, NOISY otherwise.";
+  return band + "Beyond it, SLOWER or FASTER only where the two reports' closest samples are "
+                "apart by more than the band; NOISY where they are not.";
+}
+
+std::string changedRow(const ComparedCellRecord& cell) {
+  const std::string verdict = shown(cell.verdict);
+  std::string cells;
+  cells += textElement("td", "", cell.name);
+  cells += textElement("td", "", "[" + shown(cell.row) + "][" + shown(cell.col) + "]");
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.baseline, 2));
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.current, 2));
+  cells += textElement("td", "", shown(cell.unitText));
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.changePercent, 2) + "%");
+  cells += textElement("td", attr("class", "num"),
+                       fixedOr(cell.bandPercent, 2) + "% (" + shown(cell.basis) + ")");
+  const bool noisy = cell.noisy == true;
+  std::string spread;
+  if (cell.unstable == true && cell.spreadPercent)
+    spread = " (spread " + fixed(*cell.spreadPercent, 2) + "% > " +
+             fixedOr(cell.unstableLimitPercent, 2) + "%)";
+  cells += textElement("td", attr("class", "verdict-" + verdict),
+                       verdict + (noisy ? " (noisy)" : "") + spread);
+  return element("tr", attr("data-verdict", verdict), cells);
+}
+
+std::string changedTable(const ComparisonSection& comparison, const StopRequest& stop) {
+  static const std::vector<ComparedCellRecord> none;
+  std::string rows;
+  bool anyNoisy = false, anyUnstable = false;
+  PeriodicStop ticks(stop, 4096);
+  for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : none) {
+    ticks.tick();
+    if (is(cell.verdict, "SAME")) continue;
+    rows += changedRow(cell);
+    anyNoisy |= is(cell.verdict, "NOISY") || cell.noisy == true;
+    anyUnstable |= is(cell.verdict, "UNSTABLE");
+  }
+  if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
+  std::string footnote;
+  if (anyNoisy)
+    footnote += textElement("p", "",
+                            "NOISY (noisy): beyond the band in one measurement but not in most "
+                            "of them; reported, never failing.");
+  if (anyUnstable)
+    footnote += textElement("p", "",
+                            "UNSTABLE: the run's samples spread far more than healthy runs' do "
+                            "(above the cell's unstable limit): failing.");
+  const std::string head =
+      headerRow({"matrix", "cell", "baseline", "current", "unit", "change", "band", "verdict"});
+  return table(attr("class", "changed-cells"), head, rows) + footnote;
+}
+
+std::string stringList(const char* title, const char* cls,
+                       const std::optional<std::vector<std::string>>& items) {
+  if (!items || items->empty()) return "";
+  return element("div", attr("class", cls), textElement("h3", "", title) + itemList(*items, ""));
+}
+
+std::string headline(const ExpectationSection& check) {
+  const auto count = [&check](auto field) { return fieldShown(check.summary, field); };
+  return shown(check.label) + ": " + (check.passed == true ? "PASSED" : "FAILED") + ": " +
+         count(&ExpectationCounts::cells) + " cells: " + count(&ExpectationCounts::met) + " met, " +
+         count(&ExpectationCounts::below) + " BELOW; " + count(&ExpectationCounts::unmet) +
+         " unmet.";
+}
+
+std::string belowItem(const BelowCellRecord& b) {
+  std::string text = "BELOW " + shown(b.name) + " [" + shown(b.row) + "][" + shown(b.col) +
+                     "]: " + fixedOr(b.value, 2) + " " + shown(b.unitText);
+  if (b.line.has_value())
+    return text + ", " + shown(b.bound) + " " + shown(b.limit) + " (line " + shown(b.line) + ")";
+  return text + ": " + fixedOr(b.percentOfPeak, 2) + "% of peak, below " + shown(b.limit) + "%";
+}
+
+std::string unmetItem(const UnmetRecord& u) {
+  return "UNMET " + shown(u.expectation) + ": " + shown(u.detail);
+}
+
+std::string checkBlock(const ExpectationSection& check) {
+  std::string items;
+  if (check.below)
+    for (const BelowCellRecord& b : *check.below) items += textElement("li", "", belowItem(b));
+  if (check.unmet)
+    for (const UnmetRecord& u : *check.unmet) items += textElement("li", "", unmetItem(u));
+  if (check.summary && check.summary->belowNotListed && *check.summary->belowNotListed > 0)
+    items += textElement("li", "",
+                         "... and " + std::to_string(*check.summary->belowNotListed) +
+                             " more BELOW cells");
+  return element(
+      "div", attr("class", "expectation-check"),
+      textElement("p", attr("class", check.passed == true ? "passed" : "failed"), headline(check)) +
+          (items.empty() ? std::string() : element("ul", "", items)));
+}
+
+}  // namespace
+
+CellMarks cellMarks(const Report& report, const StopRequest& stop) {
+  CellMarks marks;
+  PeriodicStop ticks(stop, 4096);
+  if (report.comparison && report.comparison->cells)
+    for (const ComparedCellRecord& cell : *report.comparison->cells) {
+      ticks.tick();
+      if (cell.row && cell.col) marks[{cell.name, *cell.row, *cell.col}].verdict = &cell;
+    }
+  if (!report.expectations) return marks;
+  for (const ExpectationSection& check : *report.expectations) {
+    throwIfStopped(stop);
+    if (!check.below) continue;
+    for (const BelowCellRecord& cell : *check.below)
+      if (cell.name && cell.row && cell.col) {
+        CellMark& mark = marks[{*cell.name, *cell.row, *cell.col}];
+        if (!mark.below) mark.below = &cell;  // the first check's
+      }
+  }
+  return marks;
+}
+
+std::string comparisonSection(const ComparisonSection& comparison, const StopRequest& stop) {
+  return section(
+      attr("class", "comparison") + attr("id", "comparison"), "Comparison with the baseline",
+      textElement("p", attr("class", "comparison-summary"), summaryText(comparison)) +
+          textElement("p", attr("class", "criteria"), criteriaText(comparison)) +
+          stringList("Notes", "comparison-notes", comparison.notes) +
+          changedTable(comparison, stop) +
+          stringList("Only in the baseline", "only-in-baseline", comparison.onlyInBaseline) +
+          stringList("Only in this run", "only-in-current", comparison.onlyInCurrent));
+}
+
+std::string expectationsSection(const Report& report) {
+  if (!report.expectations || report.expectations->empty()) return "";
+  std::string blocks;
+  for (const ExpectationSection& check : *report.expectations) blocks += checkBlock(check);
+  return section(
+      attr("class", "expectations") + attr("id", "expectations"), "Expectations",
+      textElement("p", "", "BELOW cells fail the run (exit 3); the heatmaps underline them.") +
+          blocks);
+}
+
+}  // namespace nvbw::html
