@@ -46,51 +46,16 @@ HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const Cel
 }
 
 void addRowLabels(HeatmapGrid& g, const ReportEntry& entry) {
-  static const std::vector<std::string> none;
-  const std::vector<std::string>& labels = entry.rowLabels ? *entry.rowLabels : none;
   std::size_t longest = 2;
   for (std::size_t row = 0; row < g.rows; ++row) {
-    g.rowLabels.push_back(row < labels.size() ? labels[row] : std::to_string(row));
+    const bool labelled = entry.rowLabels && row < entry.rowLabels->size();
+    g.rowLabels.push_back(labelled ? (*entry.rowLabels)[row] : std::to_string(row));
     longest = std::max(longest, g.rowLabels.back().size());
   }
   g.labelWidth = 16 + 7.5 * static_cast<double>(longest);
 }
 
 std::string verdictOf(const ComparedCellRecord* c) { return c ? shown(c->verdict) : ""; }
-
-}  // namespace
-
-HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
-                        const StopRequest& stop) {
-  HeatmapGrid g;
-  g.name = entry.name;
-  g.unit = unitName(entry.unit);
-  g.latency = entry.unit == Unit::Nanoseconds;
-  g.index = index;
-  const NumberGrid& values = *entry.matrix();
-  g.rows = values.rows;
-  g.cols = values.cols;
-  g.cells.reserve(g.rows * g.cols);
-  for (std::size_t row = 0; row < g.rows; ++row) {
-    throwIfStopped(stop);
-    for (std::size_t col = 0; col < g.cols; ++col) {
-      const HeatmapCell& cell = g.cells.emplace_back(cellOf(entry, values, marks, g, row, col));
-      g.outliers += cell.outlier != nullptr;
-      g.compared += cell.comparison != nullptr;
-      g.below += cell.below != nullptr;
-      g.abovePeak += cell.abovePeak;
-      const auto& v = cell.value;
-      (!v ? g.na : cell.percent ? g.byPercent : g.byValue) += 1;
-      if (!v) continue;
-      g.lowest = g.lowest ? std::min(*g.lowest, *v) : *v;
-      g.highest = g.highest ? std::max(*g.highest, *v) : *v;
-    }
-  }
-  addRowLabels(g, entry);
-  return g;
-}
-
-namespace {
 
 // How far toward "best" a present cell lies (0..1): its percent of peak when known, otherwise
 // its place in the matrix's range, reversed for latency; 0.5 when every present value is equal.
@@ -292,6 +257,36 @@ std::string axisLabels(const HeatmapGrid& g) {
 }
 
 }  // namespace
+
+HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::size_t index,
+                        const StopRequest& stop) {
+  HeatmapGrid g;
+  g.name = entry.name;
+  g.unit = unitName(entry.unit);
+  g.latency = entry.unit == Unit::Nanoseconds;
+  g.index = index;
+  const NumberGrid& values = *entry.matrix();
+  g.rows = values.rows;
+  g.cols = values.cols;
+  g.cells.reserve(g.rows * g.cols);
+  for (std::size_t row = 0; row < g.rows; ++row) {
+    throwIfStopped(stop);
+    for (std::size_t col = 0; col < g.cols; ++col) {
+      const HeatmapCell& cell = g.cells.emplace_back(cellOf(entry, values, marks, g, row, col));
+      g.outliers += cell.outlier != nullptr;
+      g.compared += cell.comparison != nullptr;
+      g.below += cell.below != nullptr;
+      g.abovePeak += cell.abovePeak;
+      const auto& v = cell.value;
+      (!v ? g.na : cell.percent ? g.byPercent : g.byValue) += 1;
+      if (!v) continue;
+      g.lowest = g.lowest ? std::min(*g.lowest, *v) : *v;
+      g.highest = g.highest ? std::max(*g.highest, *v) : *v;
+    }
+  }
+  addRowLabels(g, entry);
+  return g;
+}
 
 std::string heatmapSvg(const ReportEntry& entry, const HeatmapGrid& g, const StopRequest& stop) {
   const double width = g.labelWidth + kCellWidth * static_cast<double>(g.cols) + 2;

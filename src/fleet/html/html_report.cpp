@@ -94,12 +94,10 @@ std::string recordColumn(const char* title, const Record& record, const std::str
 std::string processTable(const std::vector<ProcessRecord>& processes) {
   std::string rows = headerRow({"rank", "host", "device", "GPU", "PCI", "UUID"});
   for (const ProcessRecord& p : processes) {
-    const Json members = membersOf(p);
     std::string cells;
-    for (const char* key : {"rank", "host", "device", "name", "pci", "uuid"}) {
-      const Json* value = findMember(members, key);
-      cells += textElement("td", "", value ? scalarText(*value) : "unknown");
-    }
+    for (const std::string& text : {shown(p.rank), shown(p.host), shown(p.device), shown(p.name),
+                                    shown(p.pci), shown(p.uuid)})
+      cells += textElement("td", "", text);
     rows += element("tr", "", cells);
   }
   return element("table", attr("class", "processes"), rows);
