@@ -637,7 +637,6 @@ namespace nvbw {
 Json membersOf(const SettingsRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const TimingRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const MemoryRecord& r) { return model::FieldWriter::json(r); }
-Json membersOf(const ProcessRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const OperationCounts& o) { return model::FieldWriter::json(o); }
 Json membersOf(const ComparedCellRecord& r) { return model::FieldWriter::json(r); }
 Json membersOf(const Report& r) { return model::FieldWriter::json(r); }

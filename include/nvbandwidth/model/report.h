@@ -365,7 +365,6 @@ struct ExpectationSection {
 Json membersOf(const SettingsRecord& r);
 Json membersOf(const TimingRecord& r);
 Json membersOf(const MemoryRecord& r);
-Json membersOf(const ProcessRecord& r);
 Json membersOf(const OperationCounts& o);  // the "operations" a run writes
 Json membersOf(const ComparedCellRecord& r);
 

@@ -3,7 +3,9 @@
 #include "fleet/html/html_heatmap.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "fleet/html/html_markup.h"
 #include "model/report_writer.h"
@@ -144,28 +146,26 @@ std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
   const std::string verdict = verdictOf(cell.comparison);
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
   const double top = y + 5, bottom = y + 15, middle = (top + bottom) / 2;
-  auto point = [](double px, double py) { return number(px) + "," + number(py); };
   const std::string marker = attr("class", "verdict-marker");
   if (verdict == "NOISY")  // a hollow circle: inconclusive
     return emptyElement("circle", marker + attr("cx", number(mid)) + attr("cy", number(middle)) +
                                       attr("r", "4.5") + attr("fill", "none") +
                                       attr("stroke", kNoisyColour) + attr("stroke-width", "2"));
-  std::string points, colour;
-  if (verdict == "UNSTABLE") {  // a diamond: failing, not in one direction
-    points = point(mid, top) + " " + point(right, middle) + " " + point(mid, bottom) + " " +
-             point(left, middle);
-    colour = kUnstableColour;
-  } else if (verdict == "SLOWER") {  // a triangle in the corner, pointing down
-    points = point(left, top) + " " + point(right, top) + " " + point(mid, bottom);
-    colour = kSlowerColour;
-  } else if (verdict == "FASTER") {  // pointing up
-    points = point(left, bottom) + " " + point(right, bottom) + " " + point(mid, top);
-    colour = kFasterColour;
-  } else {
-    return "";
-  }
-  return emptyElement("polygon", marker + attr("points", points) + attr("fill", colour) +
-                                     attr("stroke", "#ffffff") + attr("stroke-width", "1.5"));
+  const auto polygon = [&marker](std::initializer_list<std::pair<double, double>> corners,
+                                 const char* colour) {
+    std::string points;
+    for (const auto& [px, py] : corners)
+      points += (points.empty() ? "" : " ") + number(px) + "," + number(py);
+    return emptyElement("polygon", marker + attr("points", points) + attr("fill", colour) +
+                                       attr("stroke", "#ffffff") + attr("stroke-width", "1.5"));
+  };
+  if (verdict == "UNSTABLE")  // a diamond: failing, not in one direction
+    return polygon({{mid, top}, {right, middle}, {mid, bottom}, {left, middle}}, kUnstableColour);
+  if (verdict == "SLOWER")  // a triangle in the corner, pointing down
+    return polygon({{left, top}, {right, top}, {mid, bottom}}, kSlowerColour);
+  if (verdict == "FASTER")  // pointing up
+    return polygon({{left, bottom}, {right, bottom}, {mid, top}}, kFasterColour);
+  return "";
 }
 
 // BELOW: a bar along the bottom of the cell; above the peak: a dashed frame.
