@@ -159,22 +159,19 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
     const FleetColumn& column = s.columns[c];
     const FleetCell& cell = n.cells[c];
     const FleetColumnStats& st = group.columns[c];
-    if (cell.status == FleetStatus::Failed)
-      items += textElement("li", "", column.key + ": " + failedText(cell));
+    std::vector<std::string> reasons;
+    if (cell.status == FleetStatus::Failed) reasons.push_back(failedText(cell));
     if (cell.worstFlagged)
-      items += textElement("li", "",
-                           column.key + ": worst cell " + valueText(cell.worst, column) + " (" +
-                               cell.worstCell + ") is " + percentText(cell.worstPercentOfMedian) +
-                               " of the median " + fixed(st.worstMedian, 2) + " (band " +
-                               fixed(st.worstBandPercent, 1) + "%)");
+      reasons.push_back("worst cell " + valueText(cell.worst, column) + " (" + cell.worstCell +
+                        ") is " + percentText(cell.worstPercentOfMedian) + " of " +
+                        theMedian(st.worstMedian, st.worstBandPercent));
     if (cell.sumFlagged)
-      items +=
-          textElement("li", "",
-                      column.key + ": SUM " + valueText(cell.sum, column) + " is " +
-                          percentText(cell.sumPercentOfMedian) + " of the median " +
-                          fixed(st.sumMedian, 2) + " (band " + fixed(st.sumBandPercent, 1) + "%)");
-    if (cell.verdicts.failed())
-      items += textElement("li", "", column.key + ": " + reportVerdictsText(cell.verdicts));
+      reasons.push_back("SUM " + valueText(cell.sum, column) + " is " +
+                        percentText(cell.sumPercentOfMedian) + " of " +
+                        theMedian(st.sumMedian, st.sumBandPercent));
+    if (cell.verdicts.failed()) reasons.push_back(reportVerdictsText(cell.verdicts));
+    for (const std::string& reason : reasons)
+      items += textElement("li", "", column.key + ": " + reason);
   }
   return element("ul", attr("class", "reasons"), items);
 }
@@ -223,34 +220,27 @@ std::string mediansHtml(const FleetSummary& s) {
                          element("table", attr("class", "medians"), rows)));
 }
 
-// <li>: a node or file in monospace, then what is said of it.
-std::string namedItem(const std::string& name, const std::string& text) {
-  return element("li", "",
-                 textElement("span", attr("class", "mono"), name) +
-                     textElement("span", "", ": " + text));
-}
+using NamedLines = std::vector<std::pair<std::string, std::string>>;
 
-std::string listSection(const char* id, const std::string& title, const std::string& items) {
-  if (items.empty()) return "";
-  return section(attr("id", id), title, element("ul", "", items));
+// A section of (node or file in monospace, what is said of it) items; "" without any.
+std::string namedList(const char* id, const std::string& title, const NamedLines& lines) {
+  std::string items;
+  for (const auto& [name, text] : lines)
+    items += element("li", "",
+                     textElement("span", attr("class", "mono"), name) +
+                         textElement("span", "", ": " + text));
+  return items.empty() ? "" : section(attr("id", id), title, element("ul", "", items));
 }
 
 // Per node: its testcases of `status`, or (`notes`) its notes.
 std::string listHtml(const FleetSummary& s, const char* id, const std::string& title,
                      FleetStatus status, bool notes = false) {
-  std::string items;
+  NamedLines lines;
   for (const FleetNode& n : s.nodes) {
     const std::vector<std::string> names = notes ? n.notes : testcasesWithStatus(s, n, status);
-    if (names.empty()) continue;
-    items += namedItem(n.name, joined(names, ", "));
+    if (!names.empty()) lines.emplace_back(n.name, joined(names, ", "));
   }
-  return listSection(id, title, items);
-}
-
-std::string unreadableHtml(const FleetSummary& s) {
-  std::string items;
-  for (const UnreadableReport& u : s.unreadable) items += namedItem(u.file, u.reason);
-  return listSection("unreadable", "Unreadable reports", items);
+  return namedList(id, title, lines);
 }
 
 std::string headerHtml(const FleetSummary& s) {
@@ -279,11 +269,14 @@ std::string headerHtml(const FleetSummary& s) {
 }  // namespace
 
 std::string fleetSummaryHtml(const FleetSummary& s) {
-  const std::string body =
-      headerHtml(s) + groupsHtml(s) + flaggedHtml(s) + heatmapHtml(s) + mediansHtml(s) +
-      listHtml(s, "missing", "Missing testcases", FleetStatus::Missing) +
-      listHtml(s, "waived", "Waived testcases", FleetStatus::Waived) +
-      listHtml(s, "notes", "Notes", FleetStatus::Passed, true) + unreadableHtml(s);
+  NamedLines unreadable;
+  for (const UnreadableReport& u : s.unreadable) unreadable.emplace_back(u.file, u.reason);
+  const std::string body = headerHtml(s) + groupsHtml(s) + flaggedHtml(s) + heatmapHtml(s) +
+                           mediansHtml(s) +
+                           listHtml(s, "missing", "Missing testcases", FleetStatus::Missing) +
+                           listHtml(s, "waived", "Waived testcases", FleetStatus::Waived) +
+                           listHtml(s, "notes", "Notes", FleetStatus::Passed, true) +
+                           namedList("unreadable", "Unreadable reports", unreadable);
   return page("nvbandwidth fleet summary", styleSheet(), body);
 }
 

@@ -53,6 +53,10 @@ std::string valueText(double value, const FleetColumn& column) {
   return fixed(value, 2) + " " + column.unit;
 }
 
+std::string theMedian(double median, double bandPercent) {
+  return "the median " + fixed(median, 2) + " (band " + fixed(bandPercent, 1) + "%)";
+}
+
 const char* cellMark(const FleetCell& cell, bool latency) {
   switch (cell.status) {
   case FleetStatus::Failed:

@@ -118,8 +118,7 @@ std::string judgedValue(const char* what, double value, double median, double ba
                         const FleetColumn& column) {
   return std::string(what) + " " + valueText(value, column) + " " +
          fixed(std::fabs(deficitPercent(value, median, column.latency())), 1) + "% " +
-         (column.latency() ? "above" : "below") + " the median " + fixed(median, 2) + " (band " +
-         fixed(band, 1) + "%)";
+         (column.latency() ? "above" : "below") + " " + theMedian(median, band);
 }
 
 // What flagged a testcase of a node: the worst cell, the SUM, or both.

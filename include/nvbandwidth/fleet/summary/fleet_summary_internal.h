@@ -59,6 +59,9 @@ std::string plural(std::size_t n, const char* one, const char* many);
 // "20830.00 GB/s": a value of `column` as both views write it.
 std::string valueText(double value, const FleetColumn& column);
 
+// "the median 21968.63 (band 5.0%)": what a flagged value was judged against.
+std::string theMedian(double median, double bandPercent);
+
 // What a cell of the table shows when it has no percent: ERR failed, W waived, - missing, . no
 // value; nullptr for a passed cell with a value.
 const char* cellMark(const FleetCell& cell, bool latency);
