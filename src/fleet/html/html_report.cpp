@@ -121,13 +121,12 @@ std::string problemLines(const Report& r) {
 }
 
 std::string warningBlock(const Report& r) {
-  std::optional<std::vector<std::string>> warnings = r.warnings;
-  if (!warnings)
-    if (const auto warning = textIfAny(r.warning)) warnings = std::vector<std::string>{*warning};
-  if (!warnings || warnings->empty()) return "";
+  std::vector<std::string> warnings = r.warnings.value_or(std::vector<std::string>{});
+  if (!r.warnings && r.warning) warnings.push_back(*r.warning);  // upstream's one "warning"
+  if (warnings.empty()) return "";
   return element("div", attr("class", "warnings"),
                  textElement("h3", "", "Warnings") +
-                     itemList(*warnings, attr("class", "warning-list")));
+                     itemList(warnings, attr("class", "warning-list")));
 }
 
 std::string headerSection(const Report& r) {

@@ -146,11 +146,7 @@ void judgeFleet(FleetSummary& summary) {
     const std::string name = std::to_string(node.gpuCount) + " x " + node.gpuModel;
     auto [it, added] = index.try_emplace(name, summary.groups.size());
     if (added) {
-      FleetGroup group;
-      group.name = name;
-      group.gpuModel = node.gpuModel;
-      group.gpuCount = node.gpuCount;
-      summary.groups.push_back(std::move(group));
+      summary.groups.push_back({name, node.gpuModel, node.gpuCount, 0, {}});
       members.emplace_back();
     }
     node.group = it->second;
