@@ -40,8 +40,7 @@ std::vector<GpuLinkFacts> MachineFacts::linkFacts() const {
 GpuEnvironment MachineFacts::environmentOf(int device) const {
   const DeviceInfo info = gpu_.info(device);
   const std::string dir = pciSysfsDir(info);
-  GpuEnvironment env;
-  if (nvml_) nvml_->fillEnvironment(info.uuid, env);
+  GpuEnvironment env = nvml_ ? nvml_->environment(info.uuid) : GpuEnvironment{};
   env.pcie = readPcieLink(dir);
   env.numaNode = readNumaNode(dir);
   env.hostBufferCpus = readLocalCpuList(dir);

@@ -83,22 +83,12 @@ std::optional<std::uint64_t> throttleNs(void* library, Device device) {
   return total;
 }
 
-// Every fact fillEnvironment sets, back to unknown.
-void clearNvmlFacts(GpuEnvironment& env) {
-  env.smClockMHz = env.smClockMaxMHz = env.memoryClockMHz = env.memoryClockMaxMHz = std::nullopt;
-  env.clocksLocked = env.eccEnabled = env.persistenceMode = env.migEnabled = std::nullopt;
-  env.powerLimitW = env.powerDrawW = std::nullopt;
-  env.temperatureC = std::nullopt;
-  env.computeMode = std::nullopt;
-  env.throttleNs = std::nullopt;
-}
-
 }  // namespace
 
-void Nvml::fillEnvironment(const std::string& uuid, GpuEnvironment& env) const {
-  clearNvmlFacts(env);
+GpuEnvironment Nvml::environment(const std::string& uuid) const {
+  GpuEnvironment env;
   Device device = this->device(uuid);
-  if (!device) return;
+  if (!device) return env;
   void* const lib = library_;
   env.smClockMHz = answer<unsigned>(lib, "nvmlDeviceGetClockInfo", device, kClockSm);
   env.smClockMaxMHz = answer<unsigned>(lib, "nvmlDeviceGetMaxClockInfo", device, kClockSm);
@@ -116,6 +106,7 @@ void Nvml::fillEnvironment(const std::string& uuid, GpuEnvironment& env) const {
   env.migEnabled = is(currentMode<unsigned>(lib, "nvmlDeviceGetMigMode", device), kMigEnabled);
   env.computeMode = computeMode(lib, device);
   env.throttleNs = throttleNs(lib, device);
+  return env;
 }
 
 }  // namespace nvbw

@@ -51,10 +51,10 @@ class Nvml {
   std::optional<bool> c2cEnabled(const std::string& uuid) const;
   // The GPU's PCI bus id in NVML's spelling ("00000000:9B:00.0"); "" when unknown.
   std::string busId(const std::string& uuid) const;
-  // Sets every NVML fact of `env` (clocks, power, temperature, modes, throttle time), each to
-  // nullopt where its query fails; the facts from sysfs (pcie, numaNode, hostBufferCpus) are
-  // left as they are.
-  void fillEnvironment(const std::string& uuid, GpuEnvironment& env) const;
+  // The NVML facts of the GPU's environment (clocks, power, temperature, modes, throttle time),
+  // each nullopt where its query fails; the facts from sysfs (pcie, numaNode, hostBufferCpus)
+  // are left for the caller.
+  GpuEnvironment environment(const std::string& uuid) const;
 
  private:
   explicit Nvml(void* library);

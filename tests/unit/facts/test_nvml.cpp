@@ -142,9 +142,7 @@ TEST(NvmlDevice, BusIdAndC2c) {
 
 TEST(NvmlEnvironment, EveryFactOfAHealthyGpu) {
   const Nvml nvml = openFake();
-  GpuEnvironment env;
-  env.numaNode = 1;  // a sysfs fact, which fillEnvironment must leave alone
-  nvml.fillEnvironment(kGpuA, env);
+  const GpuEnvironment env = nvml.environment(kGpuA);
   EXPECT_EQ(env.smClockMHz, 1980u);
   EXPECT_EQ(env.smClockMaxMHz, 1980u);
   EXPECT_EQ(env.memoryClockMHz, 3201u);
@@ -158,13 +156,12 @@ TEST(NvmlEnvironment, EveryFactOfAHealthyGpu) {
   EXPECT_EQ(env.migEnabled, false);  // pending enable does not count
   EXPECT_EQ(env.computeMode, "Default");
   EXPECT_EQ(env.throttleNs, 1750000u);
-  EXPECT_EQ(env.numaNode, 1);
+  EXPECT_EQ(env.numaNode, std::nullopt);  // a sysfs fact, not NVML's
 }
 
 TEST(NvmlEnvironment, ApplicationClocksAwayFromDefaultAreLocked) {
   const Nvml nvml = openFake();
-  GpuEnvironment env;
-  nvml.fillEnvironment(kGpuB, env);
+  const GpuEnvironment env = nvml.environment(kGpuB);
   EXPECT_EQ(env.clocksLocked, true);
   EXPECT_EQ(env.computeMode, "Exclusive_Process");
 }
@@ -172,17 +169,14 @@ TEST(NvmlEnvironment, ApplicationClocksAwayFromDefaultAreLocked) {
 TEST(NvmlEnvironment, TemperatureFallsBackToTheOlderCall) {
   const FakeMode mode("old-driver");
   const Nvml nvml = openFake();
-  GpuEnvironment env;
-  nvml.fillEnvironment(kGpuA, env);
+  const GpuEnvironment env = nvml.environment(kGpuA);
   EXPECT_EQ(env.temperatureC, 35);
 }
 
 TEST(NvmlEnvironment, FailingQueriesLeaveTheirFactsUnknown) {
   const FakeMode mode("env-fail");
   const Nvml nvml = openFake();
-  GpuEnvironment env;
-  env.memoryClockMHz = 1;  // a stale value must not survive
-  nvml.fillEnvironment(kGpuA, env);
+  const GpuEnvironment env = nvml.environment(kGpuA);
   EXPECT_EQ(env.smClockMHz, 1980u);
   EXPECT_EQ(env.memoryClockMHz, std::nullopt);
   EXPECT_EQ(env.memoryClockMaxMHz, std::nullopt);
@@ -199,9 +193,7 @@ TEST(NvmlEnvironment, FailingQueriesLeaveTheirFactsUnknown) {
 
 TEST(NvmlEnvironment, UnknownGpuLeavesEveryFactUnknown) {
   const Nvml nvml = openFake();
-  GpuEnvironment env;
-  env.smClockMHz = 1;
-  nvml.fillEnvironment(kUnknownGpu, env);
+  const GpuEnvironment env = nvml.environment(kUnknownGpu);
   EXPECT_EQ(env.smClockMHz, std::nullopt);
   EXPECT_EQ(env.persistenceMode, std::nullopt);
 }
@@ -215,8 +207,7 @@ TEST(NvmlMinimal, MissingFunctionsMakeTheirFactsUnknown) {
   EXPECT_EQ(nvml.nvlinks(kGpuA), std::nullopt);
   EXPECT_EQ(nvml.c2cEnabled(kGpuA), std::nullopt);
   EXPECT_EQ(nvml.busId(kGpuA), "");
-  GpuEnvironment env;
-  nvml.fillEnvironment(kGpuA, env);
+  const GpuEnvironment env = nvml.environment(kGpuA);
   EXPECT_EQ(env.smClockMHz, std::nullopt);
   EXPECT_EQ(env.clocksLocked, std::nullopt);
   EXPECT_EQ(env.powerDrawW, std::nullopt);
