@@ -67,11 +67,7 @@ Nvml::~Nvml() {
 }
 
 void* Nvml::device(const std::string& uuid) const {
-  const auto byUuid =
-      symbol<Return (*)(const char*, Device*)>(library_, "nvmlDeviceGetHandleByUUID");
-  Device device = nullptr;
-  if (!byUuid || byUuid(uuid.c_str(), &device) != kSuccess) return nullptr;
-  return device;
+  return query<Device>(library_, "nvmlDeviceGetHandleByUUID", uuid.c_str()).value_or(nullptr);
 }
 
 std::string Nvml::driverVersion() const {
@@ -82,11 +78,9 @@ std::string Nvml::driverVersion() const {
 }
 
 std::optional<bool> Nvml::confidentialComputing() const {
-  const auto state =
-      symbol<Return (*)(ConfComputeSystemState*)>(library_, "nvmlSystemGetConfComputeState");
-  ConfComputeSystemState s{};
-  if (!state || state(&s) != kSuccess) return std::nullopt;
-  return s.ccFeature != 0;
+  const auto state = query<ConfComputeSystemState>(library_, "nvmlSystemGetConfComputeState");
+  if (!state) return std::nullopt;
+  return state->ccFeature != 0;
 }
 
 std::optional<bool> Nvml::c2cEnabled(const std::string& uuid) const {

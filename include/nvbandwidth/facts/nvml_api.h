@@ -133,14 +133,21 @@ template <typename Fn> Fn symbol(void* library, const char* name) {
   return reinterpret_cast<Fn>(dlsym(library, name));
 }
 
-// What the query `name` of a device, of the shape (device, inputs..., T* out), answers; nullopt
-// when this NVML lacks it, there is no device or the query fails.
+// What the query `name`, of the shape (inputs..., T* out), answers; nullopt when this NVML lacks
+// it or the query fails.
+template <typename T, typename... In>
+std::optional<T> query(void* library, const char* name, In... in) {
+  const auto function = symbol<Return (*)(In..., T*)>(library, name);
+  T value{};
+  if (!function || function(in..., &value) != kSuccess) return std::nullopt;
+  return value;
+}
+
+// The same of a device's query (device, inputs..., T* out); nullopt too when there is no device.
 template <typename T, typename... In>
 std::optional<T> answer(void* library, const char* name, Device device, In... in) {
-  const auto query = symbol<Return (*)(Device, In..., T*)>(library, name);
-  T value{};
-  if (!query || !device || query(device, in..., &value) != kSuccess) return std::nullopt;
-  return value;
+  if (!device) return std::nullopt;
+  return query<T, Device, In...>(library, name, device, in...);
 }
 
 // A NUL-terminated NVML string buffer as a string; never reads past the buffer, even when NVML
