@@ -69,24 +69,10 @@ std::string endpointName(const BufferSpec& b) {
   return b.kind == MemoryKind::Host ? "Host" : "GPU " + std::to_string(b.device);
 }
 
-}  // namespace
-
-std::string pcieLinkName(double gts, int width) {
-  const int gen = pcieGeneration(gts);
-  if (gen > 0) return "PCIe Gen" + std::to_string(gen) + " x" + std::to_string(width);
-  char rate[32];
-  std::snprintf(rate, sizeof rate, "%.1f", gts);
-  return std::string("PCIe ") + rate + " GT/s x" + std::to_string(width);
+// Adds `name` to `names` unless it is there already.
+void addOnce(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
-
-LinkPeak hostLinkPeak(const GpuLinkFacts& gpu) {
-  if (gpu.c2c.value_or(false)) return {"C2C", std::nullopt};
-  if (!gpu.pcie) return {};
-  return {pcieLinkName(gpu.pcie->currentGts, gpu.pcie->currentWidth),
-          pcieGbPerSecond(gpu.pcie->currentGts, gpu.pcie->currentWidth)};
-}
-
-namespace {
 
 // The slower of two paths in series; unknown (keeping the first's name) when either rate is.
 LinkPeak slower(const LinkPeak& a, const LinkPeak& b) {
@@ -101,27 +87,6 @@ std::optional<LinkPeak> switchedPeak(const GpuLinkFacts& a, const GpuLinkFacts& 
   if (switchA.empty() || switchB.empty()) return std::nullopt;
   return slower(bundlePeak(switchA, " (NVSwitch)"), bundlePeak(switchB, " (NVSwitch)"));
 }
-
-}  // namespace
-
-LinkPeak peerLinkPeak(const GpuLinkFacts& a, const GpuLinkFacts& b) {
-  if (!a.nvlinks || !b.nvlinks || a.busId.empty() || b.busId.empty()) return {};
-  const std::vector<NvlinkLink> direct = linksTo(normalized(*a.nvlinks), normalizedBusId(b.busId));
-  if (!direct.empty()) return bundlePeak(direct, "");
-  if (std::optional<LinkPeak> switched = switchedPeak(a, b)) return *switched;
-  // No NVLink between them: the copy crosses both GPUs' PCIe links.
-  if (!a.pcie || !b.pcie) return {};
-  const LinkPeak viaPcie = slower(hostLinkPeak(a), hostLinkPeak(b));
-  return viaPcie.gbPerSecond ? viaPcie : LinkPeak{};
-}
-
-LinkPeak memoryLinkPeak(const GpuLinkFacts& gpu, int trafficPerCountedByte) {
-  if (!gpu.memory || gpu.memory->clockKHz <= 0 || gpu.memory->busWidthBits <= 0) return {"HBM", {}};
-  const double bytesPerSecond = 2.0 * gpu.memory->clockKHz * 1e3 * (gpu.memory->busWidthBits / 8.0);
-  return {"HBM", bytesPerSecond / 1e9 / trafficPerCountedByte};
-}
-
-namespace {
 
 // The two ends of a copy between different GPUs: their direct NVLinks as one directional
 // resource; through NVSwitches, each GPU's port; over PCIe, each GPU's link direction.
@@ -189,9 +154,7 @@ std::optional<double> combinedPeak(const std::vector<CopyPath>& paths) {
 
 std::string joinedNames(const std::vector<CopyPath>& paths) {
   std::vector<std::string> names;
-  for (const CopyPath& p : paths)
-    if (std::find(names.begin(), names.end(), p.link.name) == names.end())
-      names.push_back(p.link.name);
+  for (const CopyPath& p : paths) addOnce(names, p.link.name);
   return joined(names, " + ");
 }
 
@@ -200,10 +163,8 @@ std::string aggregateCellName(const std::vector<CopySpec>& copies) {
     return endpointName(copies[0].src) + " <-> " + endpointName(copies[0].dst);
   std::vector<std::string> from, to;
   for (const CopySpec& c : copies) {
-    if (std::find(from.begin(), from.end(), endpointName(c.src)) == from.end())
-      from.push_back(endpointName(c.src));
-    if (std::find(to.begin(), to.end(), endpointName(c.dst)) == to.end())
-      to.push_back(endpointName(c.dst));
+    addOnce(from, endpointName(c.src));
+    addOnce(to, endpointName(c.dst));
   }
   return joined(from, ", ") + " -> " + joined(to, ", ");
 }
@@ -243,6 +204,38 @@ CellLink latencyCell(const LatencySpec& l, const Topology& topo) {
 }
 
 }  // namespace
+
+std::string pcieLinkName(double gts, int width) {
+  const int gen = pcieGeneration(gts);
+  if (gen > 0) return "PCIe Gen" + std::to_string(gen) + " x" + std::to_string(width);
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.1f", gts);
+  return std::string("PCIe ") + rate + " GT/s x" + std::to_string(width);
+}
+
+LinkPeak hostLinkPeak(const GpuLinkFacts& gpu) {
+  if (gpu.c2c.value_or(false)) return {"C2C", std::nullopt};
+  if (!gpu.pcie) return {};
+  return {pcieLinkName(gpu.pcie->currentGts, gpu.pcie->currentWidth),
+          pcieGbPerSecond(gpu.pcie->currentGts, gpu.pcie->currentWidth)};
+}
+
+LinkPeak peerLinkPeak(const GpuLinkFacts& a, const GpuLinkFacts& b) {
+  if (!a.nvlinks || !b.nvlinks || a.busId.empty() || b.busId.empty()) return {};
+  const std::vector<NvlinkLink> direct = linksTo(normalized(*a.nvlinks), normalizedBusId(b.busId));
+  if (!direct.empty()) return bundlePeak(direct, "");
+  if (std::optional<LinkPeak> switched = switchedPeak(a, b)) return *switched;
+  // No NVLink between them: the copy crosses both GPUs' PCIe links.
+  if (!a.pcie || !b.pcie) return {};
+  const LinkPeak viaPcie = slower(hostLinkPeak(a), hostLinkPeak(b));
+  return viaPcie.gbPerSecond ? viaPcie : LinkPeak{};
+}
+
+LinkPeak memoryLinkPeak(const GpuLinkFacts& gpu, int trafficPerCountedByte) {
+  if (!gpu.memory || gpu.memory->clockKHz <= 0 || gpu.memory->busWidthBits <= 0) return {"HBM", {}};
+  const double bytesPerSecond = 2.0 * gpu.memory->clockKHz * 1e3 * (gpu.memory->busWidthBits / 8.0);
+  return {"HBM", bytesPerSecond / 1e9 / trafficPerCountedByte};
+}
 
 std::vector<std::vector<CellLink>> cellLinks(const Plan& plan, const Topology& topo) {
   std::vector<std::vector<CellLink>> links;
