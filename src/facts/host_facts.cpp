@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include "core/text.h"
 
@@ -112,12 +113,9 @@ std::optional<std::string> readLocalCpuList(const std::string& deviceDir) {
 std::optional<std::string> parseCpuModel(const std::string& cpuinfoText) {
   // Lines are "key<tabs>: value"; one block per logical CPU, all of one model on the machines we
   // measure, so the first block speaks for the host.
-  std::size_t pos = 0;
-  while (pos < cpuinfoText.size()) {
-    const auto eol = cpuinfoText.find('\n', pos);
-    const std::string line =
-        cpuinfoText.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
-    pos = eol == std::string::npos ? cpuinfoText.size() : eol + 1;
+  std::istringstream lines(cpuinfoText);
+  std::string line;
+  while (std::getline(lines, line)) {
     const auto colon = line.find(':');
     if (colon == std::string::npos || trimmed(line.substr(0, colon)) != "model name") continue;
     const std::string model = trimmed(line.substr(colon + 1));
