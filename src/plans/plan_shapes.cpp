@@ -1,6 +1,7 @@
 #include "plans/plan_shapes.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "plans/schedule.h"
@@ -20,15 +21,37 @@ Measurement copying(std::vector<CopySpec> copies) {
   return m;
 }
 
-}  // namespace
-
-std::size_t membersOf(const PlanContext& ctx, PairScope scope) {
-  return static_cast<std::size_t>(std::max(0, count(ctx, scope)));
-}
-
+// Whether two of them are used together: two GPUs only when each can access the other (upstream
+// checks one direction but then enables access both ways, aborting if the reverse is unsupported;
+// the executor enables both ways too, so on an asymmetric topology the cell becomes N/A instead);
+// two ranks whenever they differ.
 bool pairable(const PlanContext& ctx, PairScope scope, int a, int b) {
   if (scope == PairScope::Ranks) return a != b;
   return a != b && ctx.topology.canAccessPeer(a, b) && ctx.topology.canAccessPeer(b, a);
+}
+
+}  // namespace
+
+const char* engineName(CopyMethod method) {
+  switch (method) {
+  case CopyMethod::CopyEngine:
+    return "CE";
+  case CopyMethod::SmCopy:
+    return "SM";
+  case CopyMethod::Tma:
+    return "TMA";
+  case CopyMethod::SmSplitWarp:
+  case CopyMethod::SmMulticast:
+  case CopyMethod::SmReadOnly:
+  case CopyMethod::SmWriteOnly:
+    break;
+  }
+  throw std::invalid_argument(
+      "these testcases run on the copy engine, the SM copy kernel or the TMA only");
+}
+
+std::size_t membersOf(const PlanContext& ctx, PairScope scope) {
+  return static_cast<std::size_t>(std::max(0, count(ctx, scope)));
 }
 
 MatrixSpec squareMatrix(const PlanContext& ctx, PairScope scope, std::string keySuffix,

@@ -3,7 +3,6 @@
 // (the TMA variants' titles, unknown upstream, follow them with TMA in place of SM).
 #include <cstddef>
 #include <functional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,26 +13,6 @@
 
 namespace nvbw::plans {
 namespace {
-
-// The method's name in titles. Every bandwidth builder goes through here, so it also rejects
-// methods these testcases do not have.
-const char* engineName(CopyMethod method) {
-  switch (method) {
-  case CopyMethod::CopyEngine:
-    return "CE";
-  case CopyMethod::SmCopy:
-    return "SM";
-  case CopyMethod::Tma:
-    return "TMA";
-  case CopyMethod::SmSplitWarp:
-  case CopyMethod::SmMulticast:
-  case CopyMethod::SmReadOnly:
-  case CopyMethod::SmWriteOnly:
-    break;
-  }
-  throw std::invalid_argument(
-      "device-to-device testcases run on the copy engine, the SM copy kernel or the TMA only");
-}
 
 // "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)".
 std::string titleFor(CopyMethod method, const char* arrow) {
@@ -59,9 +38,7 @@ Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::st
       });
 }
 
-// 1×N fans: for each GPU d, the copies between d and every peer k of d run at once, into d
-// (k -> d) or out of d (d -> k), issued as `pref` says; [0][d] reports their aggregate bandwidth.
-// A GPU without peers stays N/A.
+// The 1×N fans (testcases.h): into each GPU d from its peers k, or out of d to them.
 enum class Flow { IntoEach, OutOfEach };
 Plan fan(const PlanContext& ctx, CopyMethod method, Flow flow, ContextPreference pref) {
   const std::size_t s = ctx.bufferBytes;
@@ -81,7 +58,6 @@ ContextPreference readFanContext(CopyMethod method) {
   return method == CopyMethod::CopyEngine ? kDst : kSrc;
 }
 
-// N×N pointer chases: row r chases the 2 MiB chain in column c's memory. -b does not apply.
 Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) {
   return pairPlan(ctx, kGpus, {squareMatrix(ctx, kGpus, "", title, Unit::Nanoseconds)},
                   {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {

@@ -13,21 +13,12 @@ constexpr const char* kTitleH2D = "CPU(row) -> GPU(column) bandwidth (GB/s)";
 constexpr const char* kTitleD2H = "CPU(row) <- GPU(column) bandwidth (GB/s)";
 constexpr const char* kTitleBidir = "CPU(row) <-> GPU(column) bandwidth (GB/s)";
 
-std::string engineTag(CopyMethod method) {
-  return method == CopyMethod::CopyEngine ? "memcpy CE " : "memcpy SM ";
-}
-
-CopySpec h2d(int d, std::size_t bytes, CopyMethod m) {
-  return makeCopy(BufferSpec::host(d, bytes), BufferSpec::onDevice(d, bytes), m);
-}
-CopySpec d2h(int d, std::size_t bytes, CopyMethod m) {
-  return makeCopy(BufferSpec::onDevice(d, bytes), BufferSpec::host(d, bytes), m);
-}
-
 enum class Direction { ToHost, ToDevice };
 
+// GPU d's copy with its own host buffer (pinned near d) in `dir`.
 CopySpec copyOf(Direction dir, int d, std::size_t bytes, CopyMethod m) {
-  return dir == Direction::ToHost ? d2h(d, bytes, m) : h2d(d, bytes, m);
+  const BufferSpec host = BufferSpec::host(d, bytes), gpu = BufferSpec::onDevice(d, bytes);
+  return dir == Direction::ToHost ? makeCopy(gpu, host, m) : makeCopy(host, gpu, m);
 }
 
 Direction opposite(Direction dir) {
@@ -40,7 +31,7 @@ Plan oneWay(const PlanContext& ctx, CopyMethod method, Direction dir, bool withO
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   const char* title = dir == Direction::ToHost ? kTitleD2H : kTitleH2D;
-  return oneRowPerGpu(ctx, engineTag(method) + title, [&](int d) {
+  return oneRowPerGpu(ctx, std::string("memcpy ") + engineName(method) + " " + title, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, method)};
     for (int k = 0; withOthers && k < n; ++k)
       if (k != d) copies.push_back(copyOf(dir, k, 2 * s, method));
@@ -56,12 +47,12 @@ Plan bothWaysCe(const PlanContext& ctx, Direction dir, bool withOthers) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   constexpr CopyMethod ce = CopyMethod::CopyEngine;
-  return oneRowPerGpu(ctx, engineTag(ce) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, std::string("memcpy CE ") + kTitleBidir, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, ce), copyOf(opposite(dir), d, 2 * s, ce)};
     for (int k = 0; withOthers && k < n; ++k) {
       if (k == d) continue;
-      copies.push_back(d2h(k, 2 * s, ce));
-      copies.push_back(h2d(k, 2 * s, ce));
+      copies.push_back(copyOf(Direction::ToHost, k, 2 * s, ce));
+      copies.push_back(copyOf(Direction::ToDevice, k, 2 * s, ce));
     }
     return copies;
   });
@@ -73,10 +64,10 @@ Plan splitWarp(const PlanContext& ctx, Direction dir, bool withOthers) {
   const int n = ctx.topology.deviceCount();
   const std::size_t s = ctx.bufferBytes;
   constexpr CopyMethod split = CopyMethod::SmSplitWarp;
-  return oneRowPerGpu(ctx, engineTag(CopyMethod::SmCopy) + kTitleBidir, [&](int d) {
+  return oneRowPerGpu(ctx, std::string("memcpy SM ") + kTitleBidir, [&](int d) {
     std::vector<CopySpec> copies{copyOf(dir, d, s, split)};
     for (int k = 0; withOthers && k < n; ++k)
-      if (k != d) copies.push_back(d2h(k, s, split));
+      if (k != d) copies.push_back(copyOf(Direction::ToHost, k, s, split));
     return copies;
   });
 }

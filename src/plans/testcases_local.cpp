@@ -25,10 +25,9 @@ BufferSpec on(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes);
 // copy kernel (simple under 64 MiB, striding from 64 MiB, as every *_sm copy); bytes counted once.
 Plan deviceLocalCopy(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
-  const char* engine = method == CopyMethod::Tma      ? "TMA "
-                       : method == CopyMethod::SmCopy ? "SM "
-                                                      : "";
-  return perGpu(ctx, std::string("memcpy ") + engine + "local GPU(column) bandwidth (GB/s)",
+  const std::string engine =
+      method == CopyMethod::CopyEngine ? "" : std::string(engineName(method)) + " ";
+  return perGpu(ctx, "memcpy " + engine + "local GPU(column) bandwidth (GB/s)",
                 [&](int d) { return makeCopy(on(d, s), on(d, s), method); });
 }
 

@@ -24,8 +24,6 @@ CopySpec broadcastFrom(int rank, std::size_t bytes) {
                   CopyMethod::SmMulticast, kDst);
 }
 
-const char* engine(CopyMethod method) { return method == CopyMethod::CopyEngine ? "CE" : "SM"; }
-
 Plan multiProcessPlan(std::vector<MatrixSpec> matrices) {
   Plan plan;
   plan.matrices = std::move(matrices);
@@ -37,7 +35,8 @@ Plan bidirectional(const PlanContext& ctx, CopyMethod method, const std::string&
                    const std::string& titleLabel, bool write) {
   const std::size_t s = ctx.bufferBytes;
   // Upstream's titles read "CPU(row)" here; kept, as scripts match on them.
-  const std::string base = std::string("memcpy ") + engine(method) + " CPU(row) <-> GPU(column) ";
+  const std::string base =
+      std::string("memcpy ") + engineName(method) + " CPU(row) <-> GPU(column) ";
   return bidirectionalPairPlan(ctx, kRanks, keyLabel, base, titleLabel, [&](int r, int c) {
     // Read: [c -> r issued by r, r -> c issued by c]. Write: [r -> c issued by r, c -> r issued
     // by c] (unlike the single-node write, copy 0 flows r -> c).
@@ -63,7 +62,7 @@ Plan multinodeWrite(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
   return copyPairPlan(
       ctx, kRanks,
-      std::string("memcpy ") + engine(method) + " GPU(row) <- GPU(column) bandwidth (GB/s)",
+      std::string("memcpy ") + engineName(method) + " GPU(row) <- GPU(column) bandwidth (GB/s)",
       [&](int r, int c) { return makeCopy(unicast(r, s), unicast(c, s), method, kSrc); });
 }
 
@@ -77,8 +76,6 @@ Plan multinodeBidirectionalWrite(const PlanContext& ctx, CopyMethod method) {
                        true);
 }
 
-// 1×N fans: for each rank d, the copies with every other rank (or the other of --pair) at once,
-// their per-sample sum at [0][d].
 Plan multinodeAllToOneWrite(const PlanContext& ctx) {
   const std::size_t s = ctx.bufferBytes;
   return fanPlan(

@@ -19,14 +19,12 @@ namespace nvbw::plans {
 inline constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
 inline constexpr ContextPreference kDst = ContextPreference::PreferDst;
 
+// The method's name in titles ("CE", "SM", "TMA"); throws std::invalid_argument for the methods
+// of the split-warp, multicast and one-way kernels, which no title names so.
+const char* engineName(CopyMethod method);
+
 // How many GPUs or ranks `scope` spans (0 when none).
 std::size_t membersOf(const PlanContext& ctx, PairScope scope);
-
-// Whether two of them are used together: two GPUs only when each can access the other (upstream
-// checks one direction but then enables access both ways, aborting if the reverse is unsupported;
-// the executor enables both ways too, so on an asymmetric topology the cell becomes N/A instead);
-// two ranks whenever they differ.
-bool pairable(const PlanContext& ctx, PairScope scope, int a, int b);
 
 // An n x n matrix, n the scope's members. Its key is a suffix for the runner to qualify ("" or
 // "_read1", ...).
