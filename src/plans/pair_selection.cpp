@@ -60,16 +60,6 @@ std::string pairText(const GpuPair& p) {
   return std::to_string(p.first) + " and " + std::to_string(p.second);
 }
 
-}  // namespace
-
-GpuPair unordered(int a, int b) { return a < b ? GpuPair{a, b} : GpuPair{b, a}; }
-
-bool PairSet::allows(int a, int b) const {
-  return everything_ || pairs_.count(unordered(a, b)) > 0;
-}
-
-namespace {
-
 // The candidates pairing `gpu` with a GPU not yet covered, or, if there are none, with any GPU,
 // leaving out those already chosen.
 std::vector<GpuPair> partnersOf(int gpu, const std::vector<GpuPair>& candidates,
@@ -103,6 +93,12 @@ void coverEveryGpu(int gpus, const std::vector<GpuPair>& candidates, std::size_t
 }
 
 }  // namespace
+
+GpuPair unordered(int a, int b) { return a < b ? GpuPair{a, b} : GpuPair{b, a}; }
+
+bool PairSet::allows(int a, int b) const {
+  return everything_ || pairs_.count(unordered(a, b)) > 0;
+}
 
 std::set<GpuPair> samplePairs(int gpus, const std::vector<GpuPair>& candidates, std::size_t target,
                               std::uint32_t seed) {
