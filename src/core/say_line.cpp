@@ -5,10 +5,7 @@
 namespace nvbw {
 
 void sayLine(std::ostream& out, std::string_view line) {
-  std::string whole;
-  whole.reserve(line.size() + 1);
-  whole.append(line);
-  whole.push_back('\n');
+  const std::string whole = std::string(line) + '\n';
   out.write(whole.data(), static_cast<std::streamsize>(whole.size()));
   out.flush();
 }

@@ -36,7 +36,6 @@ template <typename Handle, typename Release> class UniqueHandle {
     }
   }
   Handle get() const { return handle_; }
-  bool owns() const { return owned_; }
   const Release& releaser() const { return release_; }
 
  private:
