@@ -25,6 +25,11 @@
 
 using namespace nvbw::facts::nvml;
 
+// The failures only the fake answers with (the wrapper reads any failure as "unknown").
+constexpr Return kErrorNotFound = 6;           // NVML_ERROR_NOT_FOUND
+constexpr Return kErrorFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
+constexpr Return kErrorUnknown = 999;          // NVML_ERROR_UNKNOWN
+
 namespace {
 
 enum class Mode { Full, NoNvlink, NvlinkError, LinkDown, OldDriver, EnvFail, C2c, InitFails, Bad };

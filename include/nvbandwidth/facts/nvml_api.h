@@ -21,12 +21,9 @@ using Return = int;       // nvmlReturn_t
 using Device = void*;     // nvmlDevice_t
 using EnableState = int;  // nvmlEnableState_t
 
-constexpr Return kSuccess = 0;                 // NVML_SUCCESS
-constexpr Return kErrorInvalidArgument = 2;    // NVML_ERROR_INVALID_ARGUMENT
-constexpr Return kErrorNotSupported = 3;       // NVML_ERROR_NOT_SUPPORTED
-constexpr Return kErrorNotFound = 6;           // NVML_ERROR_NOT_FOUND
-constexpr Return kErrorFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
-constexpr Return kErrorUnknown = 999;          // NVML_ERROR_UNKNOWN
+constexpr Return kSuccess = 0;               // NVML_SUCCESS
+constexpr Return kErrorInvalidArgument = 2;  // NVML_ERROR_INVALID_ARGUMENT
+constexpr Return kErrorNotSupported = 3;     // NVML_ERROR_NOT_SUPPORTED
 
 constexpr EnableState kFeatureEnabled = 1;  // NVML_FEATURE_ENABLED (DISABLED is 0)
 constexpr unsigned kMigEnabled = 1;         // NVML_DEVICE_MIG_ENABLE
