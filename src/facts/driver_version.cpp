@@ -1,10 +1,9 @@
 #include "facts/driver_version.h"
 
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <regex>
 
+#include "facts/host_facts.h"
 #include "facts/nvml.h"
 
 namespace nvbw {
@@ -21,10 +20,8 @@ std::string parseProcDriverVersion(const std::string& procText) {
 }
 
 std::string readDriverVersion() {
-  std::ifstream proc("/proc/driver/nvidia/version");
-  if (proc) {
-    std::string text((std::istreambuf_iterator<char>(proc)), std::istreambuf_iterator<char>());
-    std::string v = parseProcDriverVersion(text);
+  if (const std::optional<std::string> proc = readText("/proc/driver/nvidia/version")) {
+    const std::string v = parseProcDriverVersion(*proc);
     if (!v.empty()) return v;
   }
   const std::optional<Nvml> nvml = Nvml::open();

@@ -15,15 +15,6 @@
 namespace nvbw {
 namespace {
 
-// The whole file; sysfs and /proc report a size of 0, so read to the end rather than by size.
-std::optional<std::string> readText(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (file.bad()) return std::nullopt;
-  return text;
-}
-
 // A whole decimal integer, optionally negative; from_chars alone would accept "16abc".
 std::optional<int> parseInt(const std::string& text) {
   int value = 0;
@@ -60,6 +51,14 @@ std::optional<std::string> readCpuListText(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<std::string> readText(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) return std::nullopt;
+  return text;
+}
 
 std::string pciSysfsName(const DeviceInfo& device) {
   char name[32];

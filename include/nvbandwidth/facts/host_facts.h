@@ -15,6 +15,10 @@
 
 namespace nvbw {
 
+// The whole file at `path`; nullopt when it cannot be read. sysfs and /proc report a size of 0,
+// so this reads to the end rather than by size.
+std::optional<std::string> readText(const std::string& path);
+
 // The device's name under /sys/bus/pci/devices: "0000:9b:00.0", as the kernel spells it
 // ("%04x:%02x:%02x.%d", lowercase; a domain above 0xffff simply gets more digits). Function 0:
 // the driver reports no function number, and a GPU's own function is 0 (audio, USB are 1-3).
