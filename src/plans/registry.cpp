@@ -423,6 +423,18 @@ pairs at once; rows are labelled the way the data flows.)"},
       plans::multinodeBisectWrite, Axis::None, Axis::None);
 }
 
+bool listedIn(const Testcase& testcase, RegistryScope scope) {
+  return scope == RegistryScope::WithMultinode || !testcase.facts().multiProcess;
+}
+
+TestcaseDef entryFor(std::shared_ptr<const Testcase> testcase, CompatMode compat) {
+  const TestcaseListing& listing = testcase->facts().listing;
+  const bool v010 = compat == CompatMode::V0_10;
+  // `listing` stays valid: moving the pointer leaves the testcase where it is.
+  return {std::move(testcase), listing.key, listing.description,
+          v010 ? listing.v010Index : listing.v08Index, v010 && listing.blankLineBefore};
+}
+
 }  // namespace
 
 std::vector<std::shared_ptr<const Testcase>> registeredTestcases() {
@@ -441,23 +453,6 @@ std::shared_ptr<const Testcase> findTestcase(const std::string& key) {
     if (testcase->key() == key) return std::move(testcase);
   return nullptr;
 }
-
-namespace {
-
-bool listedIn(const Testcase& testcase, RegistryScope scope) {
-  return scope == RegistryScope::WithMultinode || !testcase.facts().multiProcess;
-}
-
-TestcaseDef entryFor(std::shared_ptr<const Testcase> testcase, CompatMode compat) {
-  const TestcaseListing& listing = testcase->facts().listing;
-  const bool v010 = compat == CompatMode::V0_10;
-  TestcaseDef def{nullptr, listing.key, listing.description,
-                  v010 ? listing.v010Index : listing.v08Index, v010 && listing.blankLineBefore};
-  def.testcase = std::move(testcase);
-  return def;
-}
-
-}  // namespace
 
 std::vector<TestcaseDef> makeRegistry(RegistryScope scope, CompatMode compat) {
   std::vector<TestcaseDef> registry;
