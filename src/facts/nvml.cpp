@@ -29,18 +29,11 @@ int nvlinkVersionFromNvml(unsigned nvmlVersion) {
 }
 
 std::optional<std::string> computeModeName(int nvmlComputeMode) {
-  switch (nvmlComputeMode) {
-  case kComputeModeDefault:
-    return "Default";
-  case kComputeModeExclusiveThread:
-    return "Exclusive_Thread";
-  case kComputeModeProhibited:
-    return "Prohibited";
-  case kComputeModeExclusiveProcess:
-    return "Exclusive_Process";
-  default:
-    return std::nullopt;
-  }
+  // Indexed by nvmlComputeMode_t.
+  constexpr std::array<const char*, 4> names{"Default", "Exclusive_Thread", "Prohibited",
+                                             "Exclusive_Process"};
+  if (nvmlComputeMode < 0 || nvmlComputeMode >= static_cast<int>(names.size())) return std::nullopt;
+  return names[static_cast<std::size_t>(nvmlComputeMode)];
 }
 
 std::optional<Nvml> Nvml::open() { return open("libnvidia-ml.so.1"); }

@@ -19,14 +19,9 @@ struct LinkApi {
 };
 
 NvlinkLink::Remote remoteKind(int nvmlDeviceType) {
-  switch (nvmlDeviceType) {
-  case kNvlinkDeviceGpu:
-    return NvlinkLink::Remote::Gpu;
-  case kNvlinkDeviceSwitch:
-    return NvlinkLink::Remote::Switch;
-  default:  // IBM NPU, or NVML_NVLINK_DEVICE_TYPE_UNKNOWN
-    return NvlinkLink::Remote::Other;
-  }
+  if (nvmlDeviceType == kNvlinkDeviceGpu) return NvlinkLink::Remote::Gpu;
+  if (nvmlDeviceType == kNvlinkDeviceSwitch) return NvlinkLink::Remote::Switch;
+  return NvlinkLink::Remote::Other;  // IBM NPU, or NVML_NVLINK_DEVICE_TYPE_UNKNOWN
 }
 
 // One field of one scope, as a number; nullopt when the call or the field itself fails (the

@@ -30,6 +30,9 @@ constexpr Return kErrorNotFound = 6;           // NVML_ERROR_NOT_FOUND
 constexpr Return kErrorFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
 constexpr Return kErrorUnknown = 999;          // NVML_ERROR_UNKNOWN
 
+constexpr int kComputeModeDefault = 0;           // NVML_COMPUTEMODE_DEFAULT
+constexpr int kComputeModeExclusiveProcess = 3;  // NVML_COMPUTEMODE_EXCLUSIVE_PROCESS
+
 namespace {
 
 enum class Mode { Full, NoNvlink, NvlinkError, LinkDown, OldDriver, EnvFail, C2c, InitFails, Bad };

@@ -34,12 +34,6 @@ constexpr int kTemperatureGpu = 0;     // NVML_TEMPERATURE_GPU (nvmlTemperatureS
 constexpr int kPerfPolicyPower = 0;    // NVML_PERF_POLICY_POWER (nvmlPerfPolicyType_t)
 constexpr int kPerfPolicyThermal = 1;  // NVML_PERF_POLICY_THERMAL
 
-// nvmlComputeMode_t
-constexpr int kComputeModeDefault = 0;
-constexpr int kComputeModeExclusiveThread = 1;
-constexpr int kComputeModeProhibited = 2;
-constexpr int kComputeModeExclusiveProcess = 3;
-
 // NVML_NVLINK_MAX_LINKS of the current header; older drivers know fewer links and answer
 // NVML_ERROR_INVALID_ARGUMENT past their own limit.
 constexpr unsigned kNvlinkMaxLinks = 36;
