@@ -5,15 +5,8 @@
 namespace nvbw {
 
 const char* axisName(Axis axis) {
-  switch (axis) {
-  case Axis::Cpu:
-    return "CPU";
-  case Axis::Gpu:
-    return "GPU";
-  case Axis::None:
-    break;
-  }
-  return "";
+  constexpr const char* names[] = {"", "CPU", "GPU"};  // in Axis's order
+  return names[static_cast<int>(axis)];
 }
 
 std::optional<std::string> Testcase::waiveReason(const Topology& topo) const {
