@@ -6,7 +6,6 @@
 #include "core/stop_request.h"
 
 namespace nvbw {
-
 namespace {
 
 std::string errorText(int errnum, const std::string& also) {
@@ -34,16 +33,10 @@ std::string errorDetail(const std::exception& e) {
 }
 
 std::string signalName(int signal) {
-  switch (signal) {
-  case SIGINT:
-    return "SIGINT";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGHUP:
-    return "SIGHUP";
-  default:
-    return "signal " + std::to_string(signal);
-  }
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  if (signal == SIGHUP) return "SIGHUP";
+  return "signal " + std::to_string(signal);
 }
 
 }  // namespace nvbw
