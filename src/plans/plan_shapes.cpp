@@ -7,18 +7,11 @@
 #include "plans/schedule.h"
 
 namespace nvbw::plans {
-
 namespace {
 
 int count(const PlanContext& ctx, PairScope scope) {
   return scope == PairScope::Devices ? ctx.topology.deviceCount()
                                      : ctx.topology.processFacts().processes;
-}
-
-Measurement copying(std::vector<CopySpec> copies) {
-  Measurement m;
-  m.copies = std::move(copies);
-  return m;
 }
 
 // Whether two of them are used together: two GPUs only when each can access the other (upstream
@@ -33,19 +26,9 @@ bool pairable(const PlanContext& ctx, PairScope scope, int a, int b) {
 }  // namespace
 
 const char* engineName(CopyMethod method) {
-  switch (method) {
-  case CopyMethod::CopyEngine:
-    return "CE";
-  case CopyMethod::SmCopy:
-    return "SM";
-  case CopyMethod::Tma:
-    return "TMA";
-  case CopyMethod::SmSplitWarp:
-  case CopyMethod::SmMulticast:
-  case CopyMethod::SmReadOnly:
-  case CopyMethod::SmWriteOnly:
-    break;
-  }
+  if (method == CopyMethod::CopyEngine) return "CE";
+  if (method == CopyMethod::SmCopy) return "SM";
+  if (method == CopyMethod::Tma) return "TMA";
   throw std::invalid_argument(
       "these testcases run on the copy engine, the SM copy kernel or the TMA only");
 }
@@ -67,7 +50,7 @@ Plan oneRowPerGpu(const PlanContext& ctx, const std::string& title,
   plan.matrices.push_back({"", title, Unit::GBps, 1, membersOf(ctx, scope), {}});
   plan.multiProcess = scope == PairScope::Ranks;
   for (int d = 0; d < count(ctx, scope); ++d) {
-    Measurement m = copying(copies(d));
+    Measurement m{copies(d), std::nullopt, {}};
     if (m.copies.empty()) continue;
     m.outputs.push_back({0, 0, static_cast<std::size_t>(d), source, 0});
     plan.measurements.push_back(std::move(m));
@@ -119,8 +102,9 @@ Plan pairPlan(const PlanContext& ctx, PairScope scope, std::vector<MatrixSpec> m
 Plan copyPairPlan(const PlanContext& ctx, PairScope scope, std::string title,
                   const std::function<CopySpec(int r, int c)>& transfer) {
   return pairPlan(ctx, scope, {squareMatrix(ctx, scope, "", std::move(title))},
-                  {{0, 0, 0, ValueSource::Copy, 0}},
-                  [&](int r, int c) { return copying({transfer(r, c)}); });
+                  {{0, 0, 0, ValueSource::Copy, 0}}, [&](int r, int c) {
+                    return Measurement{{transfer(r, c)}, std::nullopt, {}};
+                  });
 }
 
 Plan bidirectionalPairPlan(const PlanContext& ctx, PairScope scope, const std::string& keyLabel,
@@ -135,7 +119,9 @@ Plan bidirectionalPairPlan(const PlanContext& ctx, PairScope scope, const std::s
                   {{0, 0, 0, ValueSource::Copy, 0},
                    {1, 0, 0, ValueSource::Copy, 1},
                    {2, 0, 0, ValueSource::SumOfCopies, 0}},
-                  [&](int r, int c) { return copying(copies(r, c)); });
+                  [&](int r, int c) {
+                    return Measurement{copies(r, c), std::nullopt, {}};
+                  });
 }
 
 }  // namespace nvbw::plans

@@ -61,9 +61,7 @@ ContextPreference readFanContext(CopyMethod method) {
 Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) {
   return pairPlan(ctx, kGpus, {squareMatrix(ctx, kGpus, "", title, Unit::Nanoseconds)},
                   {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {
-                    Measurement m;
-                    m.latency = LatencySpec{dev(c, kLatencyBufferBytes), r, access};
-                    return m;
+                    return Measurement{{}, LatencySpec{dev(c, kLatencyBufferBytes), r, access}, {}};
                   });
 }
 
