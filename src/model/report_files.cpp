@@ -179,17 +179,25 @@ std::string readReportBytes(const NamedFile& file, const StopRequest& stop) {
   return readAll(file, fd.get(), size, stop);
 }
 
-Report readReport(const NamedFile& file, const ReadOptions& options, const StopRequest& stop) {
+void parseReportFile(const NamedFile& file, const StopRequest& stop,
+                     const std::function<void(const std::string& text)>& parse) {
   const std::string text = readReportBytes(file, stop);
   if (text.empty()) refuse(file, "is empty, not a report");
   throwIfStopped(stop);
   try {
-    return readReportText(text, options, stop);
+    parse(text);
   } catch (const JsonInputError& e) {
     refuse(file, e.what());
   } catch (const ReportShapeError& e) {
     refuse(file, std::string("not a usable report: ") + e.what());
   }
+}
+
+Report readReport(const NamedFile& file, const ReadOptions& options, const StopRequest& stop) {
+  Report report;
+  parseReportFile(file, stop,
+                  [&](const std::string& text) { report = readReportText(text, options, stop); });
+  return report;
 }
 
 OutputFile::OutputFile(NamedFile target, const std::vector<NamedFile>& inputs)

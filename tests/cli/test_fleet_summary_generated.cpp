@@ -89,7 +89,7 @@ class GeneratedFleet : public ::testing::TestWithParam<int> {
         args.push_back("--doctor=" + std::to_string(node) + "=" + what);
     const nvbw::test::RunResult made = run(kPython, args);
     EXPECT_EQ(made.exitCode, 0) << nvbw::test::describe(made);
-    return summarizeReports({dir / "reports"}, {}, {});
+    return summarizeReports(nvbw::findReports({dir / "reports"}, {}), {}, {});
   }
 
   static nvbw::test::TempFile* template_;

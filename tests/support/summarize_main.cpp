@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     std::cerr << "usage: nvbw_summarize [-j] [--html FILE] [-t TESTCASE]... REPORT...\n";
     return 2;
   }
-  const nvbw::FleetSummary summary = nvbw::summarizeReports(paths, options, {});
+  const nvbw::FleetSummary summary =
+      nvbw::summarizeReports(nvbw::findReports(paths, {}), options, {});
   if (json) {
     // The nodes are written one at a time, as --compare -j streams its cells.
     nvbw::Report versions;

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,12 @@ class FileWriteError : public Error {
 
 // The bytes of the file (or of standard input for "-"). Throws ReportFileError, or Interrupted.
 std::string readReportBytes(const NamedFile& file, const StopRequest& stop);
+
+// Reads the report in `file` and hands its text to `parse` (readReportText, or a reader of its own
+// such as the fleet summary's): an empty file, or a JsonInputError or ReportShapeError that `parse`
+// throws, becomes the ReportFileError that readReport's message names. Throws Interrupted too.
+void parseReportFile(const NamedFile& file, const StopRequest& stop,
+                     const std::function<void(const std::string& text)>& parse);
 
 // Reads a report. Throws ReportFileError ("<label>: not JSON at byte ...", "<label>: not a usable
 // report: ..."), or Interrupted.

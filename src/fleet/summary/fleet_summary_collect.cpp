@@ -14,7 +14,6 @@
 #include "fleet/summary/fleet_summary_internal.h"
 #include "model/report_files.h"
 #include "model/report_folders.h"
-#include "model/report_reader.h"
 
 namespace nvbw {
 
@@ -138,24 +137,19 @@ struct Outcome {
   std::string why;
 };
 
+// The reasons are readReport's, without the file's label (the summary names the file itself).
 Outcome readOne(const std::string& file, const StopRequest& stop) {
   const NamedFile named{"--summarize", file};
+  Outcome outcome;
   try {
-    const std::string text = readReportBytes(named, stop);
-    if (text.empty()) throw ReportShapeError("is empty, not a report");
-    throwIfStopped(stop);
-    return {digestReport(text, stop), {}};
+    parseReportFile(named, stop,
+                    [&](const std::string& text) { outcome.digest = digestReport(text, stop); });
   } catch (const ReportFileError& e) {
-    std::string why = e.what();
+    outcome.why = e.what();
     const std::string prefix = named.label() + ": ";
-    if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
-    return {std::nullopt, why};
-  } catch (const JsonInputError& e) {
-    return {std::nullopt, e.what()};
-  } catch (const ReportShapeError& e) {
-    const std::string why = e.what();
-    return {std::nullopt, why == "is empty, not a report" ? why : "not a usable report: " + why};
+    if (outcome.why.compare(0, prefix.size(), prefix) == 0) outcome.why.erase(0, prefix.size());
   }
+  return outcome;
 }
 
 // Reading and digesting the files is most of the work: up to one file per core at a time (a
@@ -186,11 +180,6 @@ void readAll(const std::vector<std::string>& files, Collector& collector, FleetS
 }
 
 }  // namespace
-
-FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
-                              const StopRequest& stop) {
-  return summarizeReports(findReports(paths, stop), options, stop);
-}
 
 FleetSummary summarizeReports(const FoundReports& found, const SummaryOptions& options,
                               const StopRequest& stop) {

@@ -25,13 +25,10 @@ struct SummaryOptions {
   std::vector<std::string> testcases;
 };
 
-// Every report under `paths` (found as report_folders.h finds them), each read like --compare's
-// (report_files.h, ReadScope::Matrices), reduced to its row and let go; one that cannot be read
-// or used, and a folder that cannot be listed, is unreadable. Throws Interrupted when `stop`
-// reports a signal (asked between folders and files, and while a read blocks).
-FleetSummary summarizeReports(const std::vector<std::string>& paths, const SummaryOptions& options,
-                              const StopRequest& stop);
-// The same for reports already found (what the walk could not list is unreadable first).
+// Every report `found` (report_folders.h), each read like --compare's (report_files.h,
+// ReadScope::Matrices), reduced to its row and let go; one that cannot be read or used, and a
+// folder that could not be listed, is unreadable. Throws Interrupted when `stop` reports a signal
+// (asked between files, and while a read blocks).
 FleetSummary summarizeReports(const FoundReports& found, const SummaryOptions& options,
                               const StopRequest& stop);
 

@@ -132,7 +132,7 @@ class ReportDir : public nvbw::test::TempDir {
 };
 
 FleetSummary summarize(const std::vector<std::string>& paths, SummaryOptions options = {}) {
-  return summarizeReports(paths, options, {});
+  return summarizeReports(findReports(paths, {}), options, {});
 }
 
 const FleetNode& node(const FleetSummary& s, const std::string& name) {
