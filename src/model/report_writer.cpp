@@ -39,14 +39,13 @@ json groupJson(const FleetSummary& s, const FleetGroup& g) {
   for (std::size_t c = 0; c < s.columns.size(); ++c) {
     const FleetColumnStats& st = g.columns[c];
     json entry = {{"key", s.columns[c].key}, {"nodes", st.nodes}, {"judged", st.judged}};
-    if (st.nodes > 0) {
-      entry["sum_median"] = st.sumMedian;
-      entry["sum_mad"] = st.sumMad;
-      entry["sum_band_percent"] = st.sumBandPercent;
-      entry["worst_median"] = st.worstMedian;
-      entry["worst_mad"] = st.worstMad;
-      entry["worst_band_percent"] = st.worstBandPercent;
-    }
+    if (st.nodes > 0)
+      for (const auto& [prefix, spread] :
+           {std::pair{"sum_", st.sum}, std::pair{"worst_", st.worst}}) {
+        entry[prefix + std::string("median")] = spread.median;
+        entry[prefix + std::string("mad")] = spread.mad;
+        entry[prefix + std::string("band_percent")] = spread.bandPercent;
+      }
     columns.push_back(std::move(entry));
   }
   return {{"name", g.name},

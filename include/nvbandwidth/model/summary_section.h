@@ -72,16 +72,19 @@ struct FleetNode {
   bool flagged() const { return failed() || slow() || failedItsVerdicts(); }
 };
 
+// A group's median of one value of a column (SUM or worst cell), its MAD and the band around it.
+struct FleetSpread {
+  double median = 0.0;
+  double mad = 0.0;
+  double bandPercent = 0.0;
+};
+
 // A group's statistics for one column.
 struct FleetColumnStats {
   std::size_t nodes = 0;  // passed nodes of the group in this column
-  bool judged = false;    // nodes >= kFleetMinGroupNodes and a median above 0
-  double sumMedian = 0.0;
-  double sumMad = 0.0;
-  double sumBandPercent = 0.0;
-  double worstMedian = 0.0;
-  double worstMad = 0.0;
-  double worstBandPercent = 0.0;
+  bool judged = false;    // nodes >= kFleetMinGroupNodes and both medians above 0
+  FleetSpread sum;
+  FleetSpread worst;
 };
 
 struct FleetGroup {

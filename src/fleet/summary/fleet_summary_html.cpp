@@ -164,11 +164,10 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
     if (cell.worstFlagged)
       reasons.push_back("worst cell " + valueText(cell.worst, column) + " (" + cell.worstCell +
                         ") is " + percentText(cell.worstPercentOfMedian) + " of " +
-                        theMedian(st.worstMedian, st.worstBandPercent));
+                        theMedian(st.worst));
     if (cell.sumFlagged)
       reasons.push_back("SUM " + valueText(cell.sum, column) + " is " +
-                        percentText(cell.sumPercentOfMedian) + " of " +
-                        theMedian(st.sumMedian, st.sumBandPercent));
+                        percentText(cell.sumPercentOfMedian) + " of " + theMedian(st.sum));
     if (cell.verdicts.failed()) reasons.push_back(reportVerdictsText(cell.verdicts));
     for (const std::string& reason : reasons)
       items += textElement("li", "", column.key + ": " + reason);
@@ -206,12 +205,8 @@ std::string mediansHtml(const FleetSummary& s) {
         cells += textElement("td", "", "no node passed") + textElement("td", "", "");
         continue;
       }
-      cells += textElement("td", attr("class", "num"),
-                           valueText(st.sumMedian, s.columns[c]) + " (" +
-                               fixed(st.sumBandPercent, 1) + "%)") +
-               textElement("td", attr("class", "num"),
-                           valueText(st.worstMedian, s.columns[c]) + " (" +
-                               fixed(st.worstBandPercent, 1) + "%)");
+      cells += textElement("td", attr("class", "num"), spreadText(st.sum, s.columns[c])) +
+               textElement("td", attr("class", "num"), spreadText(st.worst, s.columns[c]));
     }
     rows += element("tr", "", cells);
   }

@@ -53,8 +53,12 @@ std::string valueText(double value, const FleetColumn& column) {
   return fixed(value, 2) + " " + column.unit;
 }
 
-std::string theMedian(double median, double bandPercent) {
-  return "the median " + fixed(median, 2) + " (band " + fixed(bandPercent, 1) + "%)";
+std::string theMedian(const FleetSpread& spread) {
+  return "the median " + fixed(spread.median, 2) + " (band " + fixed(spread.bandPercent, 1) + "%)";
+}
+
+std::string spreadText(const FleetSpread& spread, const FleetColumn& column) {
+  return valueText(spread.median, column) + " (" + fixed(spread.bandPercent, 1) + "%)";
 }
 
 const char* cellMark(const FleetCell& cell, bool latency) {
@@ -81,6 +85,12 @@ std::string reportVerdictsText(const ReportVerdicts& v) {
 
 namespace {
 
+FleetSpread spreadOf(const std::vector<double>& values, const std::string& testcase) {
+  const double middle = median(values);
+  const double mad = medianAbsoluteDeviation(values, middle);
+  return {middle, mad, bandPercent(middle, mad, testcase)};
+}
+
 void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members, std::size_t col,
                  FleetColumnStats& stats) {
   const bool latency = summary.columns[col].latency();
@@ -92,25 +102,21 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
     worsts.push_back(cell.worst);
   }
   stats.nodes = sums.size();
-  stats.sumMedian = median(sums);
-  stats.sumMad = medianAbsoluteDeviation(sums, stats.sumMedian);
-  const std::string& testcase = summary.columns[col].testcase;
-  stats.sumBandPercent = bandPercent(stats.sumMedian, stats.sumMad, testcase);
-  stats.worstMedian = median(worsts);
-  stats.worstMad = medianAbsoluteDeviation(worsts, stats.worstMedian);
-  stats.worstBandPercent = bandPercent(stats.worstMedian, stats.worstMad, testcase);
+  stats.sum = spreadOf(sums, summary.columns[col].testcase);
+  stats.worst = spreadOf(worsts, summary.columns[col].testcase);
   stats.judged =
-      stats.nodes >= kFleetMinGroupNodes && stats.sumMedian > 0.0 && stats.worstMedian > 0.0;
+      stats.nodes >= kFleetMinGroupNodes && stats.sum.median > 0.0 && stats.worst.median > 0.0;
   for (std::size_t n : members) {
     FleetCell& cell = summary.nodes[n].cells[col];
     if (cell.status != FleetStatus::Passed || !cell.hasValues) continue;
-    if (stats.sumMedian > 0.0) cell.sumPercentOfMedian = 100.0 * cell.sum / stats.sumMedian;
-    if (stats.worstMedian > 0.0) cell.worstPercentOfMedian = 100.0 * cell.worst / stats.worstMedian;
+    if (stats.sum.median > 0.0) cell.sumPercentOfMedian = 100.0 * cell.sum / stats.sum.median;
+    if (stats.worst.median > 0.0)
+      cell.worstPercentOfMedian = 100.0 * cell.worst / stats.worst.median;
     cell.judged = stats.judged;
     if (!stats.judged) continue;
-    cell.sumFlagged = deficitPercent(cell.sum, stats.sumMedian, latency) > stats.sumBandPercent;
+    cell.sumFlagged = deficitPercent(cell.sum, stats.sum.median, latency) > stats.sum.bandPercent;
     cell.worstFlagged =
-        deficitPercent(cell.worst, stats.worstMedian, latency) > stats.worstBandPercent;
+        deficitPercent(cell.worst, stats.worst.median, latency) > stats.worst.bandPercent;
   }
 }
 

@@ -77,9 +77,7 @@ std::string mediansSection(const FleetSummary& s) {
       const FleetColumnStats& st = g.columns[c];
       if (st.nodes == 0) continue;  // no node of the group passed it
       out += "  " + rightAligned(std::to_string(c + 1), width) + " " + escaped(column.key, 120);
-      out += ": SUM " + valueText(st.sumMedian, column) + " (" + fixed(st.sumBandPercent, 1) +
-             "%), worst " + valueText(st.worstMedian, column) + " (" +
-             fixed(st.worstBandPercent, 1) + "%)";
+      out += ": SUM " + spreadText(st.sum, column) + ", worst " + spreadText(st.worst, column);
       if (!st.judged) out += " (" + plural(st.nodes, "node", "nodes") + ": not judged)";
       out += "\n";
     }
@@ -114,24 +112,24 @@ std::string tableSection(const FleetSummary& s) {
 }
 
 // "SUM 20830.00 GB/s 5.2% below the median 21968.63 (band 5.0%)".
-std::string judgedValue(const char* what, double value, double median, double band,
+std::string judgedValue(const char* what, double value, const FleetSpread& spread,
                         const FleetColumn& column) {
   return std::string(what) + " " + valueText(value, column) + " " +
-         fixed(std::fabs(deficitPercent(value, median, column.latency())), 1) + "% " +
-         (column.latency() ? "above" : "below") + " " + theMedian(median, band);
+         fixed(std::fabs(deficitPercent(value, spread.median, column.latency())), 1) + "% " +
+         (column.latency() ? "above" : "below") + " " + theMedian(spread);
 }
 
 // What flagged a testcase of a node: the worst cell, the SUM, or both.
 std::string flagText(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st) {
   std::string text;
   if (cell.worstFlagged) {
-    text += judgedValue("worst cell", cell.worst, st.worstMedian, st.worstBandPercent, column);
+    text += judgedValue("worst cell", cell.worst, st.worst, column);
     if (!cell.worstCell.empty()) text += " at " + escaped(cell.worstCell, 40);
     if (cell.worstPercentOfPeak) text += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
   }
   if (cell.sumFlagged)
-    text += std::string(cell.worstFlagged ? "; " : "") +
-            judgedValue("SUM", cell.sum, st.sumMedian, st.sumBandPercent, column);
+    text +=
+        std::string(cell.worstFlagged ? "; " : "") + judgedValue("SUM", cell.sum, st.sum, column);
   return text;
 }
 

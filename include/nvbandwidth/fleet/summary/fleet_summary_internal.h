@@ -60,7 +60,10 @@ std::string plural(std::size_t n, const char* one, const char* many);
 std::string valueText(double value, const FleetColumn& column);
 
 // "the median 21968.63 (band 5.0%)": what a flagged value was judged against.
-std::string theMedian(double median, double bandPercent);
+std::string theMedian(const FleetSpread& spread);
+
+// "21968.63 GB/s (5.0%)": a group's median of `column` with its band, as both views list it.
+std::string spreadText(const FleetSpread& spread, const FleetColumn& column);
 
 // What a cell of the table shows when it has no percent: ERR failed, W waived, - missing, . no
 // value; nullptr for a passed cell with a value.

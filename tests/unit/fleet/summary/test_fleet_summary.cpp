@@ -207,7 +207,7 @@ TEST(FleetSummaryRule, ANodeBelowTheFloorIsFlaggedOneWithinItIsNot) {
   EXPECT_TRUE(cell.sumFlagged);
   EXPECT_TRUE(cell.worstFlagged);
   EXPECT_NEAR(*cell.sumPercentOfMedian, 90.0, 0.5);
-  EXPECT_DOUBLE_EQ(s.groups.at(0).columns.at(0).sumBandPercent, kFleetFloorPercent);
+  EXPECT_DOUBLE_EQ(s.groups.at(0).columns.at(0).sum.bandPercent, kFleetFloorPercent);
   EXPECT_GT(s.flaggedNodes(), 0u);
   EXPECT_EQ(fleetSummaryExitStatus(s), 3);
 }
@@ -226,8 +226,9 @@ TEST(FleetSummaryRule, AWideSpreadWidensTheBand) {
   const std::vector<double> values = {94, 96, 98, 100, 102, 104, 106, 80, 60};
   const FleetSummary s = hostFleet(dir, values.size(), [&](int i) { return values[i]; });
   const FleetColumnStats& st = s.groups.at(0).columns.at(0);
-  EXPECT_NEAR(st.sumBandPercent, kFleetMadFactor * 1.4826 * st.sumMad / st.sumMedian * 100, 1e-9);
-  EXPECT_NEAR(st.sumBandPercent, 30.3, 0.1);
+  EXPECT_NEAR(st.sum.bandPercent, kFleetMadFactor * 1.4826 * st.sum.mad / st.sum.median * 100,
+              1e-9);
+  EXPECT_NEAR(st.sum.bandPercent, 30.3, 0.1);
   EXPECT_EQ(flaggedNames(s), std::vector<std::string>{"n18"});  // 60 (39% below), not 80 (18%)
 }
 
