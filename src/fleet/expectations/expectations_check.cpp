@@ -101,14 +101,9 @@ ReportContents readContents(const Report& report, const ExpectationKeys& keys,
 // ---- --expect ----
 
 bool covers(const CellSelection& s, const ReportMatrix& m, std::size_t row, std::size_t col) {
-  switch (s.kind) {
-  case CellSelection::Kind::Cell:
-    return row == s.row && col == s.col;
-  case CellSelection::Kind::Gpu:
+  if (s.kind == CellSelection::Kind::Cell) return row == s.row && col == s.col;
+  if (s.kind == CellSelection::Kind::Gpu)
     return (m.rowsAreGpus && row == s.gpu) || (m.colsAreGpus && col == s.gpu);
-  case CellSelection::Kind::Every:
-    break;
-  }
   return true;
 }
 
@@ -264,14 +259,10 @@ const char* reasonOf(const std::string& status) {
 }
 
 std::string noValueDetail(const Expectation& e) {
-  switch (e.cells.kind) {
-  case CellSelection::Kind::Cell:
+  if (e.cells.kind == CellSelection::Kind::Cell)
     return "the report has no value at " + e.cells.text() + " of " + e.key;
-  case CellSelection::Kind::Gpu:
+  if (e.cells.kind == CellSelection::Kind::Gpu)
     return "the report has no value of GPU " + std::to_string(e.cells.gpu) + " in " + e.key;
-  case CellSelection::Kind::Every:
-    break;
-  }
   return "every cell of " + e.key + " is N/A";
 }
 

@@ -13,15 +13,8 @@
 namespace nvbw {
 
 std::string CellSelection::text() const {
-  switch (kind) {
-  case Kind::Gpu:
-    return "GPU" + std::to_string(gpu);
-  case Kind::Cell:
-    return cellName(row, col);
-  case Kind::Every:
-    break;
-  }
-  return "every";
+  if (kind == Kind::Gpu) return "GPU" + std::to_string(gpu);
+  return kind == Kind::Cell ? cellName(row, col) : "every";
 }
 
 const char* boundName(Bound b) { return b == Bound::Ceiling ? "ceiling" : "floor"; }

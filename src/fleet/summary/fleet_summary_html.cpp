@@ -44,16 +44,10 @@ std::string failedText(const FleetCell& cell) {
 
 std::string tooltip(const FleetNode& node, const FleetColumn& column, const FleetCell& cell) {
   std::string t = node.name + ", " + column.key + ": ";
-  switch (cell.status) {
-  case FleetStatus::Failed:
-    return t + failedText(cell);
-  case FleetStatus::Waived:
+  if (cell.status == FleetStatus::Failed) return t + failedText(cell);
+  if (cell.status == FleetStatus::Waived)
     return t + "waived" + (cell.message.empty() ? "" : ": " + cell.message);
-  case FleetStatus::Missing:
-    return t + "missing from the report";
-  case FleetStatus::Passed:
-    break;
-  }
+  if (cell.status == FleetStatus::Missing) return t + "missing from the report";
   if (!cell.hasValues) return t + "passed without values";
   t += "SUM " + valueText(cell.sum, column) + " (" + percentText(cell.sumPercentOfMedian) +
        " of median" + (cell.sumFlagged ? ", flagged" : "") + "); worst " +

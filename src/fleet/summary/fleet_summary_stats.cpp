@@ -62,16 +62,8 @@ std::string spreadText(const FleetSpread& spread, const FleetColumn& column) {
 }
 
 const char* cellMark(const FleetCell& cell, bool latency) {
-  switch (cell.status) {
-  case FleetStatus::Failed:
-    return "ERR";
-  case FleetStatus::Waived:
-    return "W";
-  case FleetStatus::Missing:
-    return "-";
-  case FleetStatus::Passed:
-    break;
-  }
+  constexpr const char* marks[] = {nullptr, "ERR", "W", "-"};  // in FleetStatus's order
+  if (cell.status != FleetStatus::Passed) return marks[static_cast<int>(cell.status)];
   return worsePercentOfMedian(cell, latency) ? nullptr : ".";
 }
 
