@@ -69,8 +69,8 @@ double goodness(const HeatmapCell& cell, const HeatmapGrid& g) {
 }
 
 std::string cellName(const HeatmapCell& cell, const HeatmapGrid& g) {
-  return "[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "] row " +
-         g.rowLabels[cell.row] + ", column " + std::to_string(cell.col);
+  return nvbw::cellName(cell.row, cell.col) + " row " + g.rowLabels[cell.row] + ", column " +
+         std::to_string(cell.col);
 }
 
 template <typename T>

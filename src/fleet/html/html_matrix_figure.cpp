@@ -122,8 +122,7 @@ std::string linkPeaksLine(const ReportEntry& entry) {
 }
 
 std::string outlierItem(const OutlierRecord& o, const HeatmapGrid& g) {
-  std::string text = "[" + std::to_string(o.row) + "][" + std::to_string(o.col) + "] " +
-                     shown(o.cell) + " over " + shown(o.link);
+  std::string text = nvbw::cellName(o.row, o.col) + " " + shown(o.cell) + " over " + shown(o.link);
   for (const HeatmapCell& cell : g.cells)
     if (cell.outlier == &o && cell.value) text += ": " + fixed(*cell.value, 2) + " " + g.unit;
   if (o.belowMedianPercent && o.classMedian)

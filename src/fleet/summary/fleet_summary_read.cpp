@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/format.h"
 #include "core/text.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "model/report_reader.h"
@@ -44,7 +45,7 @@ OrNull cellPeak(const MatrixView& m, std::size_t r, std::size_t c, double value)
 // of GPU rows (all_to_one, device_local_copy) by its column's GPU; "[r][c]" when the title does
 // not say.
 std::string cellName(const MatrixAxes& axes, std::size_t rows, std::size_t row, std::size_t col) {
-  if (!axes.colsNamed) return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+  if (!axes.colsNamed) return nvbw::cellName(row, col);
   const std::string column =
       (axes.colWord.empty() ? "GPU" : axes.colWord) + " " + std::to_string(col);
   if (!axes.rowBeforeColumn) return column;
