@@ -30,7 +30,6 @@
 #include "report/output_text.h"
 #include "report/progress_display.h"
 #include "report/report_builder.h"
-#include "report/sweep.h"
 
 namespace nvbw {
 
@@ -67,20 +66,16 @@ std::vector<std::string> keysOf(const std::vector<TestcaseDef>& registry) {
   return keys;
 }
 
-// The run's settings, once, from the options (the page size of -H is added when it is known).
-RunSettings runSettings(const Options& o) {
+// What the executor measures with, from the options and the page size -H chose.
+RunSettings runSettings(const Options& o, std::size_t hugePageBytes) {
   RunSettings s;
-  s.bufferSizeMiB = o.bufferSizeMiB;
   s.samples = o.testSamples;
   s.loopCount = o.loopCount;
   s.statistic = o.useMean ? Statistic::Mean : Statistic::Median;
   s.verify = !o.skipVerification;
   s.cpuAffinity = !o.disableAffinity;
-  s.useHugePages = o.useHugePages;
-  s.targetNumPairs = o.targetNumPairs;
-  s.pair = o.pair;
-  s.schedule = o.schedule;
-  if (!o.sweep.empty()) s.sweepSizesMiB = sweepSizes(parseSweep(o.sweep));
+  s.hugePageBytes = hugePageBytes;
+  s.sweep = !o.sweep.empty();
   return s;
 }
 
@@ -146,7 +141,7 @@ class RunCommand {
   RunHeader header() const {
     RunHeader h;
     h.system = buildSystemFacts();
-    h.settings = runSettings(options_);
+    h.settings = settingsRecord(options_);
     h.startedAt = isoUtcSeconds(std::chrono::system_clock::now());
     if (options_.bufferSizeMiB < kDefaultBufferSizeMiB) h.warnings.push_back(smallBufferWarning());
     return h;
@@ -279,9 +274,8 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
   hooks.stopRequested = ctx_.stopRequested;
   hooks.note = [this](const std::string& line) { sayLine(ctx_.err, line); };
   std::unique_ptr<PlanExecutor> executor;
-  h.settings.hugePageBytes = host.hugePageBytes;
   try {
-    executor = platform->makePlanExecutor(h.settings, hooks);
+    executor = platform->makePlanExecutor(runSettings(options_, host.hugePageBytes), hooks);
   } catch (const std::exception& e) {
     return stoppedBeforeTestcases(e.what(), errorDetail(e));
   }
@@ -291,7 +285,7 @@ int RunCommand::execute(const std::vector<TestcaseDef>& registry,
                             static_cast<std::size_t>(options_.bufferBytes()),
                             pairs,
                             host.problem,
-                            h.settings.sweepSizesMiB,
+                            h.settings.sweepMiB.value_or(std::vector<std::uint64_t>{}),
                             schedule.rule};
   const LoopControl control{ctx_.comm, ctx_.stopRequested, progressSink()};
   const LoopSummary summary = runTestcaseLoop(request, *executor, *report_, control);

@@ -12,8 +12,10 @@
 
 #include "app/output_path.h"
 #include "core/escape.h"
+#include "core/statistics.h"
 #include "core/text.h"
 #include "fleet/comparison/comparison.h"
+#include "model/report.h"
 #include "report/sweep.h"
 
 namespace po = boost::program_options;
@@ -489,6 +491,24 @@ std::vector<HelpEntry> helpEntries() {
     entries.push_back(std::move(e));
   }
   return entries;
+}
+
+SettingsRecord settingsRecord(const Options& o) {
+  SettingsRecord r;
+  r.bufferSizeMiB = o.bufferSizeMiB;
+  r.testSamples = o.testSamples;
+  r.loopCount = o.loopCount;
+  r.statistic = statisticName(o.useMean ? Statistic::Mean : Statistic::Median);
+  r.verify = !o.skipVerification;
+  r.cpuAffinity = !o.disableAffinity;
+  r.useHugePages = o.useHugePages;
+  r.targetNumPairs = o.targetNumPairs;
+  if (!o.pair.empty()) r.pair = o.pair;
+  if (!o.sweep.empty()) r.sweepMiB = sweepSizes(parseSweep(o.sweep));
+  if (!o.schedule.empty()) r.schedule = o.schedule;
+  // The interface the text was printed in, where it is not v0.8's (--from prints it again).
+  if (o.compat == CompatMode::V0_10) r.interface = "v0.10";
+  return r;
 }
 
 }  // namespace nvbw

@@ -182,9 +182,8 @@ GroupBuffers GpuPlanExecutor::buffersFor(const std::vector<BufferSpec>& specs, b
     buffers.shared = hooks_.processes->acquire(specs);  // collective: every process, all specs
     buffers.sharedContents.resize(specs.size());
   } else {
-    buffers.pooled.emplace(pool_.acquire(specs, settings_.sweepSizesMiB.empty()
-                                                    ? BufferSizeOrigin::BufferSizeOption
-                                                    : BufferSizeOrigin::Sweep));
+    buffers.pooled.emplace(pool_.acquire(
+        specs, settings_.sweep ? BufferSizeOrigin::Sweep : BufferSizeOrigin::BufferSizeOption));
   }
   return buffers;
 }

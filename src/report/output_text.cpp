@@ -58,7 +58,7 @@ class TextView : public ReportView {
       : out_(out), err_(err), settings_(settings) {}
 
   void header(const RunHeader& header) override {
-    sweep_ = !header.settings.sweepSizesMiB.empty();
+    sweep_ = header.settings.sweepMiB.has_value();
     // Upstream v0.10's notice, verbatim, before anything else (no known client reads stdout
     // before the first Running line; Google's CI for a confidential VM asserts it).
     std::string text = header.system.confidentialComputing

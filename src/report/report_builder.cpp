@@ -28,22 +28,6 @@ template <typename T, typename U> std::optional<T> widened(const std::optional<U
   return v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt;
 }
 
-SettingsRecord settingsRecord(const RunSettings& s) {
-  SettingsRecord r;
-  r.bufferSizeMiB = s.bufferSizeMiB;
-  r.testSamples = s.samples;
-  r.loopCount = s.loopCount;
-  r.statistic = statisticName(s.statistic);
-  r.verify = s.verify;
-  r.cpuAffinity = s.cpuAffinity;
-  r.useHugePages = s.useHugePages;
-  r.targetNumPairs = s.targetNumPairs;
-  if (!s.pair.empty()) r.pair = s.pair;
-  if (!s.sweepSizesMiB.empty()) r.sweepMiB = s.sweepSizesMiB;
-  if (!s.schedule.empty()) r.schedule = s.schedule;
-  return r;
-}
-
 TimingRecord timingRecord(const RunEnd::Timing& t) {
   const PhaseTimes& p = t.phases;
   TimingRecord r;
@@ -151,14 +135,12 @@ void ReportBuilder::testcaseStarted(const std::string& key) {
 
 void ReportBuilder::record(const RunHeader& header) {
   const SystemFacts& info = header.system;
-  statistic_ = header.settings.statistic;
+  statistic_ = header.settings.statistic == "mean" ? Statistic::Mean : Statistic::Median;
   report_.version = info.version;
   report_.gitVersion = info.gitVersion;
   report_.release = info.release;
   report_.schemaVersion = kJsonSchemaVersion;
-  report_.settings = settingsRecord(header.settings);
-  // The interface the text was printed in, where it is not v0.8's (--from prints it again).
-  if (settings_.compat == CompatMode::V0_10) report_.settings->interface = "v0.10";
+  report_.settings = header.settings;
   if (!header.notes.empty()) report_.notes = header.notes;
   // Which host ran it (rank 0's in a multinode run: each rank's host is in "processes") and
   // when: what --summarize names nodes by and --metrics timestamps a run with.

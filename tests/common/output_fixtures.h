@@ -78,6 +78,7 @@ inline SystemFacts referenceMachine() {
 inline RunHeader headerOf(SystemFacts system, std::vector<std::string> warnings = {}) {
   RunHeader h;
   h.system = std::move(system);
+  h.settings = settingsRecord(Options{});
   h.warnings = std::move(warnings);
   return h;
 }

@@ -359,8 +359,8 @@ class FakeMeasuringExecutor final : public PlanExecutor {
       }
     }
     if (latency) return pool_.acquire(specs, BufferSizeOrigin::Fixed);
-    return pool_.acquire(specs, settings_.sweepSizesMiB.empty() ? BufferSizeOrigin::BufferSizeOption
-                                                                : BufferSizeOrigin::Sweep);
+    return pool_.acquire(specs, settings_.sweep ? BufferSizeOrigin::Sweep
+                                                : BufferSizeOrigin::BufferSizeOption);
   }
 
   // The samples of one series: `value` shaped by the behaviour, then each sample's noise.

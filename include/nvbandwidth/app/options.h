@@ -12,6 +12,8 @@
 
 namespace nvbw {
 
+struct SettingsRecord;
+
 struct Options {
   bool help = false;
   bool list = false;
@@ -60,6 +62,9 @@ struct Options {
 
   std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
 };
+
+// What the report records of how the run measures (JSON "settings"), from these options.
+SettingsRecord settingsRecord(const Options& o);
 
 constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
 constexpr std::uint64_t kMiB = 1048576;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/phase_times.h"
-#include "engine/run_settings.h"
 #include "facts/environment.h"
+#include "model/report.h"
 #include "platform/system_facts.h"
 
 namespace nvbw {
@@ -22,7 +22,7 @@ struct RunHeader {
   // Lines of ours for the person running it that a parser must not read: stderr in text (stdout
   // keeps upstream's header), "notes" in JSON.
   std::vector<std::string> notes;
-  RunSettings settings;
+  SettingsRecord settings;  // how the run measures, as the report records it
   bool gpusOpened = true;
   // The machine at the start of the run; absent when the GPUs could not be opened.
   std::optional<EnvironmentSnapshot> environment;

@@ -236,7 +236,7 @@ TEST(JsonOutput, NumericMatrixAndCellStatisticsStandBesideTheStrings) {
 TEST(JsonOutput, MeanRunsNameTheirStatistic) {
   Captured c;
   RunHeader h = headerOf(systemWith(1));
-  h.settings.statistic = Statistic::Mean;
+  h.settings.statistic = "mean";
   c.output->header(h);
   MatrixResult m({"k", "t", Unit::GBps, 1, 1});
   m.at(0, 0) = CellResult({1.0, 2.0, 6.0}, Statistic::Mean);
