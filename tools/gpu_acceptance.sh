@@ -10,7 +10,8 @@
 #            outside the timed copies and latency, the -j documents' shape against the release's,
 #            --from of a -j run against a text run
 #   logical  the 22 peer testcases (-p device_to_device all_to_one one_to_all) on 8 logical GPUs
-#            (NVBW_LOGICAL_GPUS=8), -j with its timing; every testcase there takes over 5 minutes
+#            (NVBW_LOGICAL_GPUS=8), -j with its timing (every testcase there is too long for one
+#            device call: the host fans of the logical GPUs share one PCIe link)
 #   reuse    host-to-device copies after device-to-host ones, then ROUNDS default runs and one at
 #            each of -b 1, 4 and 16, each with kept and with fresh buffers
 #            (NVBW_TEST_FRESH_BUFFERS=1), alternating with upstream
