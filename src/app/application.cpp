@@ -436,7 +436,7 @@ std::vector<std::string> summaryColumns(const Options& options,
   for (const Selection& s : selection) {
     if (s.index)
       names.push_back(registry.at(*s.index).key);
-    else if (known.lookUp(s.token))
+    else if (known.count(s.token))
       names.push_back(s.token);
     else
       throw UsageError("-t " + quotedArgument(s.token) + ": " + s.error +

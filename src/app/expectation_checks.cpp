@@ -7,14 +7,14 @@
 namespace nvbw {
 
 ExpectationKeys expectationKeys() {
-  std::vector<KnownTestcase> known;
+  ExpectationKeys keys;
   for (const auto& testcase : registeredTestcases()) {
     const TestcaseFacts& facts = testcase->facts();
-    KnownTestcase t{facts.listing.key, facts.unit, {}};
-    for (const std::string& part : facts.parts) t.matrixKeys.push_back(t.key + "_" + part);
-    known.push_back(std::move(t));
+    const ExpectationKey key{facts.listing.key, unitName(facts.unit)};
+    keys.emplace(key.testcase, key);
+    for (const std::string& part : facts.parts) keys.emplace(key.testcase + "_" + part, key);
   }
-  return ExpectationKeys(known);
+  return keys;
 }
 
 std::vector<ExpectationSection> judgeExpectations(const Options& options,

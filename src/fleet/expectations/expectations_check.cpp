@@ -53,7 +53,7 @@ struct ReportContents {
 // The testcase an entry belongs to: its "testcase", else what its key belongs to, else itself.
 std::string testcaseOf(const ReportEntry& entry, const ExpectationKeys& keys) {
   if (entry.testcase && !entry.testcase->empty()) return *entry.testcase;
-  if (const auto known = keys.lookUp(entry.name)) return known->testcase;
+  if (const auto known = keys.find(entry.name); known != keys.end()) return known->second.testcase;
   return entry.name;
 }
 
@@ -349,7 +349,7 @@ ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
   ReportContents contents = readContents(report, keys, stop);
   if (report.upstream()) contents.notes.push_back("an upstream v0.8 report carries no peaks");
   ExpectationSection section =
-      openSection(kPercentOfPeakCheck, "--min-percent-of-peak " + limitText(minPercent),
+      openSection(kPercentOfPeakCheck, "--min-percent-of-peak " + significant(minPercent, 15),
                   std::move(contents.notes));
   section.minPercentOfPeak = minPercent;
   for (const ReportMatrix& m : contents.matrices) judgePeaks(m, minPercent, section, stop);

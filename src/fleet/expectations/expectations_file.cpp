@@ -23,20 +23,6 @@ std::string Expectation::selection() const {
   return cells.kind == CellSelection::Kind::Every ? key : key + " " + cells.text();
 }
 
-ExpectationKeys::ExpectationKeys(const std::vector<KnownTestcase>& testcases) {
-  for (const KnownTestcase& t : testcases) {
-    const ExpectationKey key{t.key, unitName(t.unit)};
-    keys_.emplace(t.key, key);
-    for (const std::string& matrix : t.matrixKeys) keys_.emplace(matrix, key);
-  }
-}
-
-std::optional<ExpectationKey> ExpectationKeys::lookUp(const std::string& key) const {
-  const auto it = keys_.find(key);
-  if (it == keys_.end()) return std::nullopt;
-  return it->second;
-}
-
 namespace {
 
 // ---- Lines ----
@@ -54,13 +40,13 @@ class LineParser {
     Expectation e;
     e.line = number_;
     e.key = tokens[0];
-    const std::optional<ExpectationKey> known = keys_.lookUp(e.key);
-    if (!known)
+    const auto known = keys_.find(e.key);
+    if (known == keys_.end())
       fail("unknown testcase " + quotedArgument(e.key) +
            " (nvbandwidth --list names them; one matrix of a bidirectional device-to-device "
            "testcase is <testcase>_read1, _read2, _write1, _write2 or _total)");
-    e.testcase = known->testcase;
-    e.unit = known->unit;
+    e.testcase = known->second.testcase;
+    e.unit = known->second.unit;
     std::size_t next = 1;
     if (next < tokens.size() && looksLikeCells(tokens[next])) e.cells = cells(tokens[next++]);
     if (next == tokens.size())

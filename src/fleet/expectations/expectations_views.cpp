@@ -6,8 +6,6 @@
 
 namespace nvbw {
 
-std::string limitText(double value) { return significant(value, 15); }
-
 using text_view::safe;
 using text_view::wrappedList;
 
@@ -17,7 +15,7 @@ std::string count(const std::optional<std::uint64_t>& n) { return std::to_string
 
 std::string belowLine(bool fileCheck, const BelowCellRecord& cell) {
   const std::string unit = cell.unitText.value_or("");
-  const std::string limit = limitText(cell.limit.value_or(0.0));
+  const std::string limit = significant(cell.limit.value_or(0.0), 15);  // as the file wrote it
   std::string line = "BELOW " + safe(cell.name.value_or("")) + " " +
                      cellName(cell.row.value_or(0), cell.col.value_or(0)) +
                      atSize(cell.bufferSizeMiB) + ": " + fixed(cell.value.value_or(0.0)) + " " +

@@ -67,24 +67,9 @@ struct ExpectationKey {
   std::string unit;  // "GB/s" or "ns"
 };
 
-// A testcase as the expectations need to know it: its key, its unit, and the keys of its matrices
-// where it reports several ("<key>_read1", "<key>_total"; empty: one matrix under its key).
-struct KnownTestcase {
-  std::string key;
-  Unit unit = Unit::GBps;
-  std::vector<std::string> matrixKeys;
-};
-
-// Every key a line may name (a testcase's, or one of its matrices'), with what it stands for.
-class ExpectationKeys {
- public:
-  explicit ExpectationKeys(const std::vector<KnownTestcase>& testcases);
-  // nullopt for a key no known testcase reports.
-  std::optional<ExpectationKey> lookUp(const std::string& key) const;
-
- private:
-  std::map<std::string, ExpectationKey> keys_;
-};
+// Every key a line may name: a testcase's, or one of its matrices' where it reports several
+// ("<key>_read1", "<key>_total"), with what it stands for.
+using ExpectationKeys = std::map<std::string, ExpectationKey>;
 
 // Parses the text of an expectations file. Throws ExpectationsError ("<fileLabel> line N: ...",
 // or "<fileLabel>: ..." for the file as a whole: too large, no expectation in it).
@@ -117,8 +102,5 @@ ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
 // The text view: "BELOW ..." and "UNMET ..." lines, the cells not judged, notes, and last one
 // summary line: "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
 std::string expectationText(const ExpectationSection& check);
-
-// A limit or percentage as written: "335", "48.5" (15 significant digits, any locale).
-std::string limitText(double value);
 
 }  // namespace nvbw

@@ -51,7 +51,8 @@ Expectations readExpectations(const NamedFile& file, const StopRequest& stop) {
   return nvbw::readExpectations(file, knownKeys(), stop);
 }
 std::optional<ExpectationKey> lookUpExpectationKey(const std::string& key) {
-  return knownKeys().lookUp(key);
+  const auto known = knownKeys().find(key);
+  return known == knownKeys().end() ? std::nullopt : std::optional(known->second);
 }
 ExpectationSection checkExpectations(const Expectations& e, const json& document) {
   return nvbw::checkExpectations(e, reportOfDocument(document), knownKeys());
