@@ -6,7 +6,6 @@
 
 #include "core/statistics.h"
 #include "fleet/comparison/comparison.h"
-#include "fleet/comparison/comparison_report.h"
 
 namespace nvbw {
 
@@ -58,7 +57,8 @@ bool confirmCell(ComparedCellRecord& cell, const std::vector<MatrixView>& runs) 
   for (const OrNull& spread : spreads)
     if (spread) known.push_back(*spread);
   cell.confirmedSpreadPercent = known.empty() ? std::nullopt : OrNull(median(known));
-  cell.unstable = aboveUnstableLimit(cell.confirmedSpreadPercent, *cell.unstableLimitPercent);
+  cell.unstable =
+      cell.confirmedSpreadPercent && *cell.confirmedSpreadPercent > *cell.unstableLimitPercent;
   const Verdict verdict = slowerBeyondBand(change, *cell.bandPercent, *cell.unitText)
                               ? Verdict::Slower
                           : *cell.unstable ? Verdict::Unstable

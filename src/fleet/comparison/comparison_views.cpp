@@ -3,7 +3,6 @@
 #include "core/format.h"
 #include "core/text_view.h"
 #include "fleet/comparison/comparison.h"
-#include "fleet/comparison/comparison_report.h"
 
 namespace nvbw {
 
