@@ -12,8 +12,7 @@
 #include <vector>
 
 #include "core/utc_time.h"
-#include "fleet/metrics/metrics_exposition.h"
-#include "fleet/metrics/metrics_reading.h"
+#include "fleet/metrics/metrics_internal.h"
 
 namespace nvbw {
 namespace {

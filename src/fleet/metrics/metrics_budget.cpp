@@ -1,4 +1,4 @@
-// The least room a report's metrics take (metrics_reading.h), so that a report whose metrics
+// The least room a report's metrics take (metrics_internal.h), so that a report whose metrics
 // cannot fit the budget is refused before its time and memory are spent on them. A lower bound:
 // it may only leave out what a series might not carry, never count what it might not.
 #include <algorithm>
@@ -6,7 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "fleet/metrics/metrics_reading.h"
+#include "fleet/metrics/metrics.h"
+#include "fleet/metrics/metrics_internal.h"
 
 namespace nvbw::metrics {
 namespace {

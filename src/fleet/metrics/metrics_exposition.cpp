@@ -1,11 +1,11 @@
-#include "fleet/metrics/metrics_exposition.h"
-
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
 #include "core/escape.h"
+#include "fleet/metrics/metrics.h"
+#include "fleet/metrics/metrics_internal.h"
 
 namespace nvbw::metrics {
 namespace {

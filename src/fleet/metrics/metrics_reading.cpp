@@ -1,7 +1,5 @@
-// Reading a report for the metrics view (metrics_reading.h): the facts, the matrices with their
+// Reading a report for the metrics view (metrics_internal.h): the facts, the matrices with their
 // layouts (from the model's axes), the labels of a series.
-#include "fleet/metrics/metrics_reading.h"
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,6 +7,7 @@
 #include <limits>
 
 #include "core/text.h"
+#include "fleet/metrics/metrics_internal.h"
 
 namespace nvbw::metrics {
 

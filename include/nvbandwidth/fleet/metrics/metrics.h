@@ -9,11 +9,21 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/stop_request.h"
-#include "fleet/metrics/metrics_exposition.h"
 #include "model/report.h"
 
 namespace nvbw {
+
+// The largest metrics text: as large as the largest report read (kMaxReportBytes); why only a
+// hostile report gets near: tests/metrics/README.md, "Hostile reports".
+inline constexpr std::size_t kMaxMetricsBytes = 256u << 20;
+
+// The metrics of a report would be larger than kMaxMetricsBytes.
+class MetricsTooLarge : public Error {
+ public:
+  using Error::Error;
+};
 
 // The metrics of a report (a run of this tool or of upstream v0.8, or the output of `--compare
 // -j`), in pieces that joined are the file, so that a large file is never held whole twice; its

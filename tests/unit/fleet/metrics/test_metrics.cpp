@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "fleet/metrics/metrics.h"
+#include "fleet/metrics/metrics_internal.h"
 #include "golden.h"
 #include "model/report_reader.h"
 
