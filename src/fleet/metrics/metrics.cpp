@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -145,11 +144,12 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
                const StopRequest& stop) {
   const MatrixView& view = m.view;
   const Subject& whole = m.whole;
+  const bool latency = view.latency();
   out[MatrixInfo].add(
       whole.labels({{"description", view.part().title}, {"unit", unitName(view.unit())}}), 1);
   // Outliers are flagged where the entry lists them (bandwidth only), by its grids' rows.
   const std::vector<OutlierRecord>* listed =
-      m.latency() || !view.entry().outliers ? nullptr : &*view.entry().outliers;
+      latency || !view.entry().outliers ? nullptr : &*view.entry().outliers;
   const std::size_t firstRow = view.part().firstRow;
   double sum = 0.0;
   for (std::size_t r = 0; r < view.rows(); ++r) {
@@ -160,8 +160,8 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
       const double value = *cell;
       sum += value;
       const MetricLabels labels = cellSubject(m, r, c, facts).labels();
-      out[m.latency() ? Latency : Bandwidth].add(labels, inBaseUnit(value, m.latency()));
-      if (!m.latency()) {
+      out[latency ? Latency : Bandwidth].add(labels, inBaseUnit(value, latency));
+      if (!latency) {
         if (const OrNull peak = view.peak(r, c))
           out[BandwidthPeak].add(labels, inBaseUnit(*peak, false));
         if (const OrNull percent = view.percent(r, c))
@@ -178,17 +178,16 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
     }
   }
   const std::optional<double> listedSum = view.sum();
-  out[m.latency() ? LatencySum : BandwidthSum].add(
+  out[latency ? LatencySum : BandwidthSum].add(
       whole.labels(),
-      inBaseUnit(listedSum && std::isfinite(*listedSum) ? *listedSum : sum, m.latency()));
+      inBaseUnit(listedSum && std::isfinite(*listedSum) ? *listedSum : sum, latency));
 }
 
 void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& comparison,
                    const Entries& entries, const Facts& facts, const StopRequest& stop) {
   std::map<std::string, std::vector<const MetricMatrix*>> byKey;
-  for (const MetricMatrix& m : entries.matrices) byKey[m.key()].push_back(&m);
+  for (const MetricMatrix& m : entries.matrices) byKey[m.view.key()].push_back(&m);
   std::map<std::string, double> counts;
-  for (const char* v : kKnownVerdicts) counts[v] = 0;
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> seen;
   static const std::vector<ComparedCellRecord> kNoCells;
   std::size_t visited = 0;
@@ -226,12 +225,12 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
       if (const std::optional<double>& value = cell.*member) out[family].add(s.labels(), *value);
   }
   const Subject run = entrySubject(facts);
-  for (const char* v : kKnownVerdicts)
+  for (const char* v : kKnownVerdicts) {
     out[VerdictCells].add(run.labels({{"verdict", v}}), counts[v]);
+    counts.erase(v);
+  }
   for (const auto& [verdict, count] : counts)
-    if (std::find(std::begin(kKnownVerdicts), std::end(kKnownVerdicts), verdict) ==
-        std::end(kKnownVerdicts))
-      out[VerdictCells].add(run.labels({{"verdict", verdict}}), count);
+    out[VerdictCells].add(run.labels({{"verdict", verdict}}), count);
   for (const auto& [list, side] : {std::pair{&comparison.onlyInBaseline, "baseline"},
                                    std::pair{&comparison.onlyInCurrent, "current"}})
     if (*list)
@@ -284,9 +283,9 @@ std::vector<std::string> metricsPieces(const Report& report, const StopRequest& 
   const bool isRun = report.testcases.has_value();
   // Refused as soon as the cells show it cannot fit: from the entries alone, then with the
   // matrices' layouts, before any series is made.
-  if (isRun) refuseIfOver(leastMetricsBytes(*report.testcases, facts), maxBytes);
+  if (isRun) refuseIfOver(*report.testcases, facts, maxBytes);
   const Entries entries = isRun ? readEntries(*report.testcases, facts) : Entries{};
-  refuseIfOver(leastMetricsBytes(entries, facts), maxBytes);
+  refuseIfOver(entries, facts, maxBytes);
   addRun(out, report, facts, isRun);
   for (const StatusView& s : entries.statuses)
     out[TestcaseStatus].add(s.entry.labels({{"status", s.status}}), 1);

@@ -12,6 +12,11 @@
 namespace nvbw::metrics {
 namespace {
 
+struct LeastSize {
+  std::size_t cells = 0;  // cells with a value
+  std::size_t bytes = 0;  // at least this many bytes of value series for them
+};
+
 // The bytes of `labels` as the exposition writes them, their values unescaped (escaping only adds).
 std::size_t labelBytes(const MetricLabels& labels) {
   std::size_t bytes = 0;
@@ -76,9 +81,19 @@ Subject leastCellSubject(const MetricMatrix& m, const Facts& facts) {
   return s;
 }
 
+void refuse(const LeastSize& least, std::size_t maxBytes) {
+  if (least.bytes <= maxBytes) return;
+  throw MetricsTooLarge(tooLargeText(maxBytes) + " (its " + std::to_string(least.cells) +
+                        " cells alone take at least " +
+                        (least.bytes >> 20 ? std::to_string(least.bytes >> 20) + " MiB"
+                                           : std::to_string(least.bytes) + " bytes") +
+                        ")");
+}
+
 }  // namespace
 
-LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Facts& facts) {
+void refuseIfOver(const std::vector<ReportEntry>& testcases, const Facts& facts,
+                  std::size_t maxBytes) {
   LeastSize least;
   for (const ReportEntry& entry : testcases) {
     if (!entry.passedWithMatrix()) continue;
@@ -91,27 +106,18 @@ LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Fac
         std::count_if(cells.begin(), cells.end(), [](const OrNull& c) { return c.has_value(); }),
         seriesBytes(entry.unit == Unit::Nanoseconds, s.labels()));
   }
-  return least;
+  refuse(least, maxBytes);
 }
 
-LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts) {
+void refuseIfOver(const Entries& entries, const Facts& facts, std::size_t maxBytes) {
   LeastSize least;
   for (const MetricMatrix& m : entries.matrices) {
     std::size_t cells = 0;
     for (std::size_t r = 0; r < m.view.rows(); ++r)
       for (std::size_t c = 0; c < m.view.cols(); ++c) cells += m.view.value(r, c).has_value();
-    addCells(least, cells, seriesBytes(m.latency(), leastCellSubject(m, facts).labels()));
+    addCells(least, cells, seriesBytes(m.view.latency(), leastCellSubject(m, facts).labels()));
   }
-  return least;
-}
-
-void refuseIfOver(const LeastSize& least, std::size_t maxBytes) {
-  if (least.bytes <= maxBytes) return;
-  throw MetricsTooLarge(tooLargeText(maxBytes) + " (its " + std::to_string(least.cells) +
-                        " cells alone take at least " +
-                        (least.bytes >> 20 ? std::to_string(least.bytes >> 20) + " MiB"
-                                           : std::to_string(least.bytes) + " bytes") +
-                        ")");
+  refuse(least, maxBytes);
 }
 
 }  // namespace nvbw::metrics

@@ -115,8 +115,6 @@ struct MetricMatrix {
   Subject whole;  // the matrix as a whole (entrySubject)
   Layout layout = Layout::RowCol;
   std::vector<std::pair<std::string, std::string>> bisect;  // per row: from, to
-  const std::string& key() const { return view.key(); }
-  bool latency() const { return view.latency(); }
 };
 
 struct StatusView {
@@ -154,19 +152,12 @@ inline constexpr const char* kFamilyPrefix = "nvbandwidth_";
 inline constexpr const char* kBandwidthFamily = "bandwidth_bytes_per_second";
 inline constexpr const char* kLatencyFamily = "latency_seconds";
 
-struct LeastSize {
-  std::size_t cells = 0;  // cells with a value
-  std::size_t bytes = 0;  // at least this many bytes of value series for them
-};
-
-// Each cell with a value is one value series with at least the labels tests/metrics/README.md
-// ("Hostile reports") lists and a one-digit value. Of the entries before their matrices are laid
-// out:
-LeastSize leastMetricsBytes(const std::vector<ReportEntry>& testcases, const Facts& facts);
+// Throws MetricsTooLarge when the cells alone cannot fit `maxBytes`: each cell with a value is
+// one value series with at least the labels tests/metrics/README.md ("Hostile reports") lists and
+// a one-digit value. Of the entries before their matrices are laid out:
+void refuseIfOver(const std::vector<ReportEntry>& testcases, const Facts& facts,
+                  std::size_t maxBytes);
 // Of the matrices read, with their layouts:
-LeastSize leastMetricsBytes(const Entries& entries, const Facts& facts);
-
-// Throws MetricsTooLarge when `least` is over `maxBytes`.
-void refuseIfOver(const LeastSize& least, std::size_t maxBytes);
+void refuseIfOver(const Entries& entries, const Facts& facts, std::size_t maxBytes);
 
 }  // namespace nvbw::metrics
