@@ -114,11 +114,11 @@ int rank(const Expectation& e) {
 }
 
 bool stricter(const Expectation& a, const Expectation& b) {
-  return a.bound() == Bound::Ceiling ? a.limit < b.limit : a.limit > b.limit;
+  return a.ceiling() ? a.limit < b.limit : a.limit > b.limit;
 }
 
 bool fails(const Expectation& e, double value) {
-  return e.bound() == Bound::Ceiling ? value > e.limit : value < e.limit;
+  return e.ceiling() ? value > e.limit : value < e.limit;
 }
 
 bool appliesTo(const Expectation& e, const std::string& testcase, const std::string& name) {
@@ -168,9 +168,11 @@ class MatrixTally {
  public:
   MatrixTally(const ReportMatrix& m, ExpectationSection& section) : m_(m), section_(section) {}
 
-  // Counts a judged cell (`line`: the file's line that judged it, 0 for percent of peak). A BELOW
-  // cell is listed (up to kMaxListedBelowCells): its record, named, for the caller to complete.
-  BelowCellRecord* judged(std::size_t row, std::size_t col, bool isBelow, std::size_t line) {
+  // Counts a judged cell against `limit` (`line`: the file's line that judged it, 0 for percent
+  // of peak). A BELOW cell is listed (up to kMaxListedBelowCells): its record, for the caller to
+  // complete.
+  BelowCellRecord* judged(std::size_t row, std::size_t col, double value, bool isBelow,
+                          const char* bound, double limit, std::size_t line) {
     JudgedMatrixRecord& j = entry();
     ++*j.cells;
     if (j.lines && line > 0 && !std::binary_search(j.lines->begin(), j.lines->end(), line))
@@ -184,6 +186,10 @@ class MatrixTally {
     cell.col = col;
     cell.unitText = m_.unit;
     cell.bufferSizeMiB = m_.sizeMiB;
+    cell.value = value;
+    cell.bound = bound;
+    cell.limit = limit;
+    if (line > 0) cell.line = line;
     return &cell;
   }
 
@@ -240,13 +246,8 @@ void judgeMatrix(const ReportMatrix& m, const std::vector<Expectation>& lines,
   MatrixTally tally(m, section);
   eachValue(m, stop, [&](std::size_t r, std::size_t c, double value) {
     const Expectation* best = bestLine(m, r, c, lines, candidates, states);
-    if (!best) return;
-    if (BelowCellRecord* cell = tally.judged(r, c, fails(*best, value), best->line)) {
-      cell->value = value;
-      cell->bound = boundName(best->bound());
-      cell->limit = best->limit;
-      cell->line = best->line;
-    }
+    if (best)
+      tally.judged(r, c, value, fails(*best, value), best->bound(), best->limit, best->line);
   });
 }
 
@@ -273,7 +274,7 @@ ExpectationSection fileSection(const Expectations& expectations, std::vector<std
   section.lines.emplace();
   for (const Expectation& e : expectations.lines)
     section.lines->push_back(
-        {e.line, e.key, e.testcase, e.cells.text(), e.unit, boundName(e.bound()), e.limit});
+        {e.line, e.key, e.testcase, e.cells.text(), e.unit, e.bound(), e.limit});
   return section;
 }
 
@@ -290,11 +291,9 @@ void judgePeaks(const ReportMatrix& m, double minPercent, ExpectationSection& se
       ++unknown;
       return;
     }
-    BelowCellRecord* cell = tally.judged(r, c, *percent < minPercent, 0);
+    BelowCellRecord* cell =
+        tally.judged(r, c, value, *percent < minPercent, "floor", minPercent, 0);
     if (!cell) return;
-    cell->value = value;
-    cell->bound = boundName(Bound::Floor);
-    cell->limit = minPercent;
     cell->percentOfPeak.emplace(percent);
     cell->peakGBps.emplace(m.view.peak(r, c));
     const std::string* link = m.view.link(r, c);

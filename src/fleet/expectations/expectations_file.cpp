@@ -17,8 +17,6 @@ std::string CellSelection::text() const {
   return kind == Kind::Cell ? cellName(row, col) : "every";
 }
 
-const char* boundName(Bound b) { return b == Bound::Ceiling ? "ceiling" : "floor"; }
-
 std::string Expectation::selection() const {
   return cells.kind == CellSelection::Kind::Every ? key : key + " " + cells.text();
 }
@@ -50,8 +48,8 @@ class LineParser {
     std::size_t next = 1;
     if (next < tokens.size() && looksLikeCells(tokens[next])) e.cells = cells(tokens[next++]);
     if (next == tokens.size())
-      fail(std::string("no ") + boundName(e.bound()) + " after " +
-           quotedArgument(tokens[next - 1]) + ": write <testcase> [cells] <" + e.unit + ">");
+      fail(std::string("no ") + e.bound() + " after " + quotedArgument(tokens[next - 1]) +
+           ": write <testcase> [cells] <" + e.unit + ">");
     if (looksLikeCells(tokens[next]))
       fail("a second selection of cells " + quotedArgument(tokens[next]) +
            ": one per line (write one line per cell)");
@@ -62,7 +60,7 @@ class LineParser {
     std::string written = number;  // the number with its unit, as the line has it
     if (unit.empty() && next < tokens.size()) {
       if (std::isdigit(static_cast<unsigned char>(tokens[next][0])))
-        fail("a second number " + quotedArgument(tokens[next]) + ": one " + boundName(e.bound()) +
+        fail("a second number " + quotedArgument(tokens[next]) + ": one " + e.bound() +
              " per line");
       unit = tokens[next++];
       written += " " + unit;
@@ -70,7 +68,7 @@ class LineParser {
     if (!unit.empty()) checkUnit(e, written, unit);
     checkRange(e, number);
     if (next < tokens.size())
-      fail("unexpected " + quotedArgument(tokens[next]) + " after the " + boundName(e.bound()) +
+      fail("unexpected " + quotedArgument(tokens[next]) + " after the " + e.bound() +
            " (one expectation per line; comments start with #)");
     return e;
   }
@@ -170,7 +168,7 @@ class LineParser {
     if (unit == e.unit) return;
     const auto what = [](const std::string& u) { return u == "ns" ? "latency" : "bandwidth"; };
     fail(e.key + " is a " + what(e.unit) + " in " + e.unit + ", but " + quotedArgument(written) +
-         " is a " + what(unit) + " (a " + boundName(e.bound()) + " in " + e.unit + " is expected)");
+         " is a " + what(unit) + " (a " + e.bound() + " in " + e.unit + " is expected)");
   }
 
   void checkRange(const Expectation& e, const std::string& number) const {

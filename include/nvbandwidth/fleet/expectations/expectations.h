@@ -39,10 +39,6 @@ struct CellSelection {
   std::string text() const;
 };
 
-// A floor (GB/s: the cell must be at least this) or a ceiling (ns: at most this).
-enum class Bound { Floor, Ceiling };
-const char* boundName(Bound b);  // "floor", "ceiling"
-
 struct Expectation {
   std::size_t line = 0;  // 1-based
   std::string key;       // as written: a testcase key or one matrix's key
@@ -50,7 +46,9 @@ struct Expectation {
   CellSelection cells;
   std::string unit;  // "GB/s" or "ns", from the key
   double limit = 0.0;
-  Bound bound() const { return unit == "ns" ? Bound::Ceiling : Bound::Floor; }
+  // A ceiling (ns: the cell must be at most `limit`), else a floor (GB/s: at least `limit`).
+  bool ceiling() const { return unit == "ns"; }
+  const char* bound() const { return ceiling() ? "ceiling" : "floor"; }
   // "device_to_device_memcpy_read_ce [0][1]", "host_to_device_memcpy_ce GPU3", or the key.
   std::string selection() const;
 };

@@ -129,7 +129,7 @@ TEST(ExpectationsParser, ReadsEveryFormOfALine) {
   EXPECT_EQ(host.testcase, "host_to_device_memcpy_ce");
   EXPECT_EQ(host.cells.kind, CellSelection::Kind::Every);
   EXPECT_EQ(host.unit, "GB/s");
-  EXPECT_EQ(host.bound(), Bound::Floor);
+  EXPECT_FALSE(host.ceiling());
   EXPECT_EQ(host.limit, 48.0);
   EXPECT_EQ(host.selection(), "host_to_device_memcpy_ce");
 
@@ -145,10 +145,10 @@ TEST(ExpectationsParser, ReadsEveryFormOfALine) {
   EXPECT_EQ(e.lines[2].selection(), "device_to_device_memcpy_read_ce [0][1]");
 
   EXPECT_EQ(e.lines[3].unit, "ns");
-  EXPECT_EQ(e.lines[3].bound(), Bound::Ceiling);
+  EXPECT_TRUE(e.lines[3].ceiling());
   EXPECT_EQ(e.lines[3].limit, 2000.0);
   EXPECT_EQ(e.lines[4].limit, 1500.0);
-  EXPECT_EQ(e.lines[4].bound(), Bound::Ceiling);
+  EXPECT_TRUE(e.lines[4].ceiling());
 
   EXPECT_EQ(e.lines[5].key, "device_to_device_bidirectional_memcpy_read_ce_total");
   EXPECT_EQ(e.lines[5].testcase, "device_to_device_bidirectional_memcpy_read_ce");
