@@ -62,15 +62,12 @@ ComparedCellRecord healthyBand(const HealthySide& side, const PriorRow& prior,
                                double tolerancePercent) {
   const double runToRun =
       pooledSpread(prior.runToRunPercent, spreadPercent(side.values), side.values.size());
-  const double samples = side.withinRun.empty() ? 0.0 : median(side.withinRun);
+  const double samples = median(side.withinRun);  // 0 without samples
   const double healthySpread = std::max(runToRun, samples);
   const double band = std::max(tolerancePercent, kBandFactor * healthySpread);
-  const double largest = side.withinRun.empty()
-                             ? 0.0
-                             : *std::max_element(side.withinRun.begin(), side.withinRun.end());
-  const double healthyWithinRun =
-      std::max(largest, pooledSpread(prior.withinRunPercent, rootMeanSquare(side.withinRun),
-                                     side.withinRun.size()));
+  const double healthyWithinRun = std::max(
+      maximum(side.withinRun),
+      pooledSpread(prior.withinRunPercent, rootMeanSquare(side.withinRun), side.withinRun.size()));
   ComparedCellRecord b;
   b.baseline = median(side.values);
   b.baselineReports = side.values.size();
