@@ -1,4 +1,5 @@
-// The text view of an expectation check, from its section of the report.
+// The text view of an expectation check, from its section of the report as the check made it
+// (every list and count present).
 
 #include "core/format.h"
 #include "core/text_view.h"
@@ -55,27 +56,20 @@ std::string summaryLine(const ExpectationSection& check, bool fileCheck) {
   return line + ".\n";
 }
 
-// The elements of an optional list; none when it is absent.
-template <typename T> const std::vector<T>& listOf(const std::optional<std::vector<T>>& list) {
-  static const std::vector<T> none;
-  return list ? *list : none;
-}
-
 }  // namespace
 
 std::string expectationText(const ExpectationSection& check) {
   const bool fileCheck = check.check == "file";
   std::string text;
-  for (const BelowCellRecord& cell : listOf(check.below)) text += belowLine(fileCheck, cell);
-  const std::uint64_t notListed =
-      check.summary ? check.summary->belowNotListed.value_or(0) : std::uint64_t{0};
+  for (const BelowCellRecord& cell : *check.below) text += belowLine(fileCheck, cell);
+  const std::uint64_t notListed = *check.summary->belowNotListed;
   if (notListed > 0)
     text += "BELOW ... and " + std::to_string(notListed) + " more cells, not listed\n";
-  for (const UnmetRecord& u : listOf(check.unmet)) text += unmetLine(u);
+  for (const UnmetRecord& u : *check.unmet) text += unmetLine(u);
   std::vector<std::string> items;
-  for (const NotJudgedRecord& n : listOf(check.notJudged)) items.push_back(notJudgedItem(n));
+  for (const NotJudgedRecord& n : *check.notJudged) items.push_back(notJudgedItem(n));
   text += wrappedList("Not judged", items);
-  for (const std::string& note : listOf(check.notes)) text += "Note: " + safe(note) + "\n";
+  for (const std::string& note : *check.notes) text += "Note: " + safe(note) + "\n";
   return text + summaryLine(check, fileCheck);
 }
 
