@@ -17,20 +17,6 @@ void appendHexEscape(std::string& out, unsigned char byte) {
   out += buf;
 }
 
-// HELP text escaping (the format's: backslash and line feed).
-std::string helpText(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
-  }
-  return out;
-}
-
 std::string labelText(const MetricLabels& labels) {
   std::string text;
   for (const MetricLabel& label : labels) {
@@ -103,7 +89,7 @@ void GaugeFamily::add(const MetricLabels& labels, double value) {
   }
   const std::string number = metricsNumber(value);
   std::size_t bytes = name_.size() + text.size() + number.size() + 2;
-  if (count_ == 0) bytes += 2 * name_.size() + helpText(help_).size() + 23;  // # HELP, # TYPE
+  if (count_ == 0) bytes += 2 * name_.size() + help_.size() + 23;  // # HELP, # TYPE
   if (bytes > *budget_) throw MetricsTooLarge(tooLargeText(limit_));
   *budget_ -= bytes;
   if (samples_.empty() || samples_.back().size() >= kPieceBytes) {
@@ -123,7 +109,7 @@ void GaugeFamily::add(const MetricLabels& labels, double value) {
 void GaugeFamily::moveTo(std::vector<std::string>& out) {
   std::unordered_set<std::string>().swap(seen_);
   if (count_ == 0) return;
-  out.push_back("# HELP " + name_ + " " + helpText(help_) + "\n# TYPE " + name_ + " gauge\n");
+  out.push_back("# HELP " + name_ + " " + help_ + "\n# TYPE " + name_ + " gauge\n");
   for (std::string& piece : samples_) out.push_back(std::move(piece));
   std::vector<std::string>().swap(samples_);
 }

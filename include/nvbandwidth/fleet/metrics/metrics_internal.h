@@ -38,8 +38,9 @@ struct MetricLabel {
 };
 using MetricLabels = std::vector<MetricLabel>;
 
-// One gauge family: # HELP, # TYPE and its samples, in the order they were added. Every family of
-// one file draws on one budget of bytes (`budget`, which must outlive it).
+// One gauge family: # HELP, # TYPE and its samples, in the order they were added. `help` is this
+// tool's text, with no backslash or line feed for the format to escape. Every family of one file
+// draws on one budget of bytes (`budget`, which must outlive it).
 class GaugeFamily {
  public:
   // `mayRepeat`: the caller cannot rule out giving one label set twice; such a family remembers
