@@ -21,8 +21,6 @@ const char* verdictName(Verdict v) {
   return kNames[static_cast<int>(v)];
 }
 
-bool failing(Verdict v) { return v == Verdict::Slower || v == Verdict::Unstable; }
-
 std::size_t countVerdict(const ComparisonSection& c, Verdict v) {
   return static_cast<std::size_t>(
       std::count_if(c.cells->begin(), c.cells->end(), [v](const ComparedCellRecord& cell) {
@@ -120,7 +118,7 @@ ComparedCellRecord compareCell(const Baseline::Matrix& b, const MatrixView& c, s
   cell.unstable = cell.spreadPercent && *cell.spreadPercent > *cell.unstableLimitPercent;
   const Verdict verdict = savedReportVerdict(change, *cell.bandPercent, b.unit, *cell.unstable);
   cell.verdict = verdictName(verdict);
-  cell.suspect = failing(verdict);
+  cell.suspect = verdict == Verdict::Slower || verdict == Verdict::Unstable;
   return cell;
 }
 

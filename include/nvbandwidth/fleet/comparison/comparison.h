@@ -70,7 +70,6 @@ bool slowerBeyondBand(double change, double band, const std::string& unit);
 enum class Verdict { Same, Slower, Faster, Unstable, Noisy, NotJudged };
 // "SAME", "SLOWER", "FASTER", "UNSTABLE", "NOISY", "NOT JUDGED"
 const char* verdictName(Verdict v);
-bool failing(Verdict v);  // SLOWER or UNSTABLE
 
 inline constexpr double kDefaultTolerancePercent = 5.0;
 inline constexpr unsigned kMaxConfirmRuns = 10;
