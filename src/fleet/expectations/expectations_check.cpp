@@ -35,13 +35,10 @@ void eachValue(const ReportMatrix& m, const StopRequest& stop, const Judge& judg
   }
 }
 
-// An entry without a matrix: Waived, ERROR, Running, or Passed without one.
+// An entry without a matrix (Waived, ERROR, Running, or Passed without one) and its testcase.
 struct ReportStatus {
-  std::string name;
+  const ReportEntry* entry;
   std::string testcase;
-  std::string status;
-  std::string detail;  // the waive reason or the error
-  std::optional<std::uint64_t> sizeMiB;
 };
 
 struct ReportContents {
@@ -83,9 +80,7 @@ ReportContents readContents(const Report& report, const ExpectationKeys& keys,
     throwIfStopped(stop);
     const std::string testcase = testcaseOf(entry, keys);
     if (!entry.passedWithMatrix()) {
-      const auto& detail = entry.status == Status::Waived ? entry.waiveReason : entry.error;
-      contents.statuses.push_back({entry.name, testcase, statusName(entry.status),
-                                   detail.value_or(""), entry.bufferSizeMiB});
+      contents.statuses.push_back({&entry, testcase});
       continue;
     }
     for (const MatrixPart& part : entry.parts) {
@@ -316,13 +311,16 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
   std::vector<LineState> states(lines.size());
   for (const ReportMatrix& m : contents.matrices) judgeMatrix(m, lines, states, section, stop);
   for (const ReportStatus& s : contents.statuses) {
+    const ReportEntry& entry = *s.entry;
+    const std::string status = statusName(entry.status);
+    const auto& why = entry.status == Status::Waived ? entry.waiveReason : entry.error;
+    std::string detail = status + atSize(entry.bufferSizeMiB);
+    if (status == "Passed") detail += " without a matrix";
+    if (!why.value_or("").empty()) detail += ": " + *why;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (lines[i].testcase != s.testcase) continue;
       states[i].reportedStatus = true;
-      std::string detail = s.status + atSize(s.sizeMiB);
-      if (s.status == "Passed") detail += " without a matrix";
-      if (!s.detail.empty()) detail += ": " + s.detail;
-      unmet.push_back({lines[i].line, lines[i].selection(), reasonOf(s.status), detail});
+      unmet.push_back({lines[i].line, lines[i].selection(), reasonOf(status), detail});
     }
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -353,7 +351,8 @@ ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
   section.minPercentOfPeak = minPercent;
   for (const ReportMatrix& m : contents.matrices) judgePeaks(m, minPercent, section, stop);
   for (const ReportStatus& s : contents.statuses)
-    section.notJudged->push_back({s.name, s.status, s.sizeMiB, 0});
+    section.notJudged->push_back(
+        {s.entry->name, statusName(s.entry->status), s.entry->bufferSizeMiB, 0});
   if (section.matrices->empty())  // a matrix is listed from its first judged cell
     section.unmet->push_back(
         {0, *section.label, "nothing_judged", "no bandwidth cell of the report has a known peak"});
