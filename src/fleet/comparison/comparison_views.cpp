@@ -9,8 +9,6 @@ namespace nvbw {
 using text_view::safe;
 using text_view::wrappedList;
 
-// ---- Views ----
-
 namespace {
 
 std::string padded(const std::string& text, std::size_t width, bool right) {
