@@ -3,8 +3,6 @@
 // and what only one side has. The expectations (--expect, --min-percent-of-peak): per check
 // whether it passed, its counts, and its BELOW and unmet lines. The heatmaps mark the same
 // verdicts and BELOW cells per cell through cellMarks.
-#include <algorithm>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,40 +18,24 @@ bool is(const std::optional<std::string>& field, const char* text) {
   return field && *field == text;
 }
 
-// A field of a record that may be absent, as text; nullopt when either is.
-template <typename Record, typename T>
-std::optional<std::string> fieldText(const std::optional<Record>& record,
-                                     std::optional<T> Record::*field) {
-  return record ? textIfAny((*record).*field) : std::nullopt;
-}
-
-// The same, "unknown" when either is absent.
-template <typename Record, typename T>
-std::string fieldShown(const std::optional<Record>& record, std::optional<T> Record::*field) {
-  return fieldText(record, field).value_or("unknown");
-}
-
 std::string summaryText(const ComparisonSection& comparison) {
-  const auto count = [&comparison](auto field) { return fieldShown(comparison.summary, field); };
-  const auto noisy = fieldText(comparison.summary, &ComparisonCounts::noisy);
-  const auto unstable = fieldText(comparison.summary, &ComparisonCounts::unstable);
+  const ComparisonCounts counts = comparison.summary.value_or(ComparisonCounts{});
   const std::string baseline =
       comparison.baselineReports && *comparison.baselineReports > 1
           ? " against a baseline of " + std::to_string(*comparison.baselineReports) + " reports"
           : std::string();
-  return count(&ComparisonCounts::cells) + " cells compared" + baseline + ": " +
-         count(&ComparisonCounts::same) + " SAME, " + count(&ComparisonCounts::slower) +
-         " SLOWER, " + count(&ComparisonCounts::faster) + " FASTER" +
-         (noisy ? ", " + *noisy + " NOISY" : std::string()) +
-         (unstable ? ", " + *unstable + " UNSTABLE" : std::string()) + "; " +
-         count(&ComparisonCounts::onlyInBaseline) + " only in the baseline, " +
-         count(&ComparisonCounts::onlyInCurrent) + " only in this run.";
+  return shown(counts.cells) + " cells compared" + baseline + ": " + shown(counts.same) +
+         " SAME, " + shown(counts.slower) + " SLOWER, " + shown(counts.faster) + " FASTER" +
+         (counts.noisy ? ", " + shown(counts.noisy) + " NOISY" : std::string()) +
+         (counts.unstable ? ", " + shown(counts.unstable) + " UNSTABLE" : std::string()) + "; " +
+         shown(counts.onlyInBaseline) + " only in the baseline, " + shown(counts.onlyInCurrent) +
+         " only in this run.";
 }
 
 std::string tolerance(const ComparisonSection& c) { return shown(c.tolerancePercent); }
 
 std::string confirmationRuns(const ComparisonSection& c) {
-  return fieldShown(c.confirmation, &ConfirmationRecord::runs);
+  return c.confirmation ? shown(c.confirmation->runs) : "unknown";
 }
 
 // The rule since the band comes from the baseline side alone.
@@ -104,13 +86,12 @@ std::string changedRow(const ComparedCellRecord& cell) {
   cells += textElement("td", attr("class", "num"), fixedOr(cell.changePercent, 2) + "%");
   cells += textElement("td", attr("class", "num"),
                        fixedOr(cell.bandPercent, 2) + "% (" + shown(cell.basis) + ")");
-  const bool noisy = cell.noisy == true;
   std::string spread;
   if (cell.unstable == true && cell.spreadPercent)
     spread = " (spread " + fixed(*cell.spreadPercent, 2) + "% > " +
              fixedOr(cell.unstableLimitPercent, 2) + "%)";
   cells += textElement("td", attr("class", "verdict-" + verdict),
-                       verdict + (noisy ? " (noisy)" : "") + spread);
+                       verdict + (cell.noisy == true ? " (noisy)" : "") + spread);
   return element("tr", attr("data-verdict", verdict), cells);
 }
 
@@ -148,11 +129,10 @@ std::string stringList(const char* title, const char* cls,
 }
 
 std::string headline(const ExpectationSection& check) {
-  const auto count = [&check](auto field) { return fieldShown(check.summary, field); };
+  const ExpectationCounts counts = check.summary.value_or(ExpectationCounts{});
   return shown(check.label) + ": " + (check.passed == true ? "PASSED" : "FAILED") + ": " +
-         count(&ExpectationCounts::cells) + " cells: " + count(&ExpectationCounts::met) + " met, " +
-         count(&ExpectationCounts::below) + " BELOW; " + count(&ExpectationCounts::unmet) +
-         " unmet.";
+         shown(counts.cells) + " cells: " + shown(counts.met) + " met, " + shown(counts.below) +
+         " BELOW; " + shown(counts.unmet) + " unmet.";
 }
 
 std::string belowItem(const BelowCellRecord& b) {
