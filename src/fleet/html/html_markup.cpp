@@ -30,13 +30,6 @@ const char* entityFor(char c) {
   return nullptr;
 }
 
-double relativeLuminance(const Rgb& c) {
-  auto linear = [](double v) {
-    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-  };
-  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
-}
-
 // &, <, >, " and ' as the entities XML predefines; characters XML 1.0 forbids (C0 controls but
 // tab, newline and carriage return; U+FFFE, U+FFFF) and bytes that are not UTF-8 become U+FFFD.
 std::string escapeXml(const std::string& text) {
@@ -135,8 +128,11 @@ std::string hexColour(const Rgb& c) {
   return s.str();
 }
 
-std::string textColourOn(const Rgb& background) {
-  const double l = relativeLuminance(background);
+std::string textColourOn(const Rgb& c) {
+  const auto linear = [](double v) {
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  const double l = 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);  // WCAG
   const double againstBlack = (l + 0.05) / 0.05;
   const double againstWhite = 1.05 / (l + 0.05);
   return againstBlack >= againstWhite ? "#000000" : "#ffffff";

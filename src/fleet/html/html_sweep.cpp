@@ -98,14 +98,13 @@ std::string sizeText(double mib) {
 
 std::string yGrid(const Axes& a) {
   std::string out;
-  const double step = a.yStep;
   // Counted, not accumulated: at most a handful of lines whatever the values (gridStep aims at
   // five; rounding can add one).
-  const long lines = std::lround(a.yMax / step);
+  const long lines = std::lround(a.yMax / a.yStep);
   for (long k = 0; k <= std::min(lines, 20L); ++k) {
-    const double v = static_cast<double>(k) * step;
+    const double v = static_cast<double>(k) * a.yStep;
     out += line(kLeft, a.y(v), kWidth - kRight, a.y(v), attr("stroke", "#dddddd"));
-    out += label(fixed(v, step < 1 ? 2 : 0), kLeft - 6, a.y(v) + 4, "end");
+    out += label(fixed(v, a.yStep < 1 ? 2 : 0), kLeft - 6, a.y(v) + 4, "end");
   }
   return out;
 }

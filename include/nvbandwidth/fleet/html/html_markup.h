@@ -3,8 +3,6 @@
 // stays well-formed XML whatever the JSON holds; elements are always closed, attributes quoted.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
