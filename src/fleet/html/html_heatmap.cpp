@@ -1,13 +1,12 @@
 // The heatmap of one matrix entry, as docs/output.md ("The HTML page") describes it. The grid's
 // data-* attributes repeat the report's values so tests can check the picture against the JSON.
-#include "fleet/html/html_heatmap.h"
-
 #include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <utility>
 
 #include "fleet/html/html_markup.h"
+#include "fleet/html/html_sections.h"
 #include "model/report_writer.h"
 
 namespace nvbw::html {
@@ -68,11 +67,6 @@ double goodness(const HeatmapCell& cell, const HeatmapGrid& g) {
   return g.latency ? 1.0 - t : t;
 }
 
-std::string cellName(const HeatmapCell& cell, const HeatmapGrid& g) {
-  return nvbw::cellName(cell.row, cell.col) + " row " + g.rowLabels[cell.row] + ", column " +
-         std::to_string(cell.col);
-}
-
 template <typename T>
 const T* gridCell(const std::optional<Grid<T>>& grid, std::size_t row, std::size_t col) {
   return grid && grid->contains(row, col) ? &grid->at(row, col) : nullptr;
@@ -90,8 +84,8 @@ std::string samplesLine(const ReportEntry& entry, const HeatmapCell& cell) {
   const auto* stats = gridCell(entry.cells, cell.row, cell.col);
   if (!stats || !*stats) return "";
   const CellStatistics& s = **stats;
-  std::string line = std::to_string(s.samples.size()) + " samples";
-  line += ", min " + fixed(s.min, 2) + ", max " + fixed(s.max, 2);
+  std::string line = std::to_string(s.samples.size()) + " samples, min " + fixed(s.min, 2) +
+                     ", max " + fixed(s.max, 2);
   if (s.cv) line += ", CV " + fixed(100.0 * *s.cv, 2) + "%";
   return line;
 }
@@ -125,7 +119,8 @@ std::string belowLine(const BelowCellRecord& b, const std::string& unit) {
 
 // The tooltip: every fact the report has about the cell, one per line.
 std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
-  std::string title = cellName(cell, g) + ": ";
+  std::string title = cellName(cell.row, cell.col) + " row " + g.rowLabels[cell.row] + ", column " +
+                      std::to_string(cell.col) + ": ";
   if (!cell.value) return title + "N/A";
   title += fixed(*cell.value, 2) + " " + g.unit;
   if (cell.percent) title += "\n" + peakLine(entry, cell);

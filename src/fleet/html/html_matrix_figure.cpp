@@ -1,10 +1,9 @@
 // What goes around a heatmap: the caption that says how it is coloured, the legend, the SUM
 // (and -v's MIN, MAX, AVG), the links' peaks and the note listing the outliers.
-#include <algorithm>
 #include <string>
 
-#include "fleet/html/html_heatmap.h"
 #include "fleet/html/html_markup.h"
+#include "fleet/html/html_sections.h"
 
 namespace nvbw::html {
 
@@ -47,21 +46,24 @@ std::string swatches(std::size_t count) {
                  inner);
 }
 
-std::string legendItem(const std::string& inner) {
-  return element("span", attr("class", "legend-item"), inner);
+// A legend entry: its swatch or marks, then what they mean.
+std::string legendItem(const std::string& swatch, const std::string& meaning) {
+  return element("span", attr("class", "legend-item"), swatch + textElement("span", "", meaning));
 }
+
+// An empty <span> that the style sheet draws as the swatch `cls`.
+std::string swatch(const char* cls) { return element("span", attr("class", cls), ""); }
 
 std::string scaleLegend(const HeatmapGrid& g) {
   std::string items;
   if (g.byPercent > 0)
-    items += legendItem(textElement("span", "", "0%") + swatches(10) +
-                        textElement("span", "", "100% of peak"));
+    items += legendItem(textElement("span", "", "0%") + swatches(10), "100% of peak");
   if (g.byValue > 0) {
     // Worst on the left, as on the percent scale: for latency that is the highest value.
     const double left = g.latency ? *g.highest : *g.lowest;
     const double right = g.latency ? *g.lowest : *g.highest;
-    items += legendItem(textElement("span", "", fixed(left, 2)) + swatches(10) +
-                        textElement("span", "", fixed(right, 2) + " " + g.unit));
+    items += legendItem(textElement("span", "", fixed(left, 2)) + swatches(10),
+                        fixed(right, 2) + " " + g.unit);
   }
   return items;
 }
@@ -74,26 +76,21 @@ std::string markerLegend(const HeatmapGrid& g) {
         legendItem(element("svg", attr("width", "14") + attr("height", "14"),
                            element("defs", "", hatchPattern(id)) +
                                emptyElement("rect", attr("width", "14") + attr("height", "14") +
-                                                        attr("fill", "url(#" + id + ")"))) +
-                   textElement("span", "", "N/A (not measured or does not apply)"));
-  if (g.outliers > 0)
-    items += legendItem(element("span", attr("class", "outlier-swatch"), "") +
-                        textElement("span", "", "outlier"));
+                                                        attr("fill", "url(#" + id + ")"))),
+                   "N/A (not measured or does not apply)");
+  if (g.outliers > 0) items += legendItem(swatch("outlier-swatch"), "outlier");
   if (g.compared > 0)
     items += legendItem(textElement("span", attr("class", "slower-mark"), "\u25BC") +
-                        textElement("span", "", "slower than baseline") +
-                        textElement("span", attr("class", "faster-mark"), "\u25B2") +
-                        textElement("span", "", "faster") +
-                        textElement("span", attr("class", "unstable-mark"), "\u25C6") +
-                        textElement("span", "", "unstable") +
-                        textElement("span", attr("class", "noisy-mark"), "\u25CB") +
-                        textElement("span", "", "noisy (not failing)"));
-  if (g.below > 0)
-    items += legendItem(element("span", attr("class", "below-swatch"), "") +
-                        textElement("span", "", "BELOW its expectation"));
+                            textElement("span", "", "slower than baseline") +
+                            textElement("span", attr("class", "faster-mark"), "\u25B2") +
+                            textElement("span", "", "faster") +
+                            textElement("span", attr("class", "unstable-mark"), "\u25C6") +
+                            textElement("span", "", "unstable") +
+                            textElement("span", attr("class", "noisy-mark"), "\u25CB"),
+                        "noisy (not failing)");
+  if (g.below > 0) items += legendItem(swatch("below-swatch"), "BELOW its expectation");
   if (g.abovePeak > 0)
-    items += legendItem(element("span", attr("class", "above-peak-swatch"), "") +
-                        textElement("span", "", "above 100% of its peak: impossible"));
+    items += legendItem(swatch("above-peak-swatch"), "above 100% of its peak: impossible");
   return items;
 }
 
