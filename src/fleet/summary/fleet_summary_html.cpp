@@ -153,18 +153,17 @@ std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
     const FleetColumn& column = s.columns[c];
     const FleetCell& cell = n.cells[c];
     const FleetColumnStats& st = group.columns[c];
-    std::vector<std::string> reasons;
-    if (cell.status == FleetStatus::Failed) reasons.push_back(failedText(cell));
+    const auto reason = [&](const std::string& text) {
+      items += textElement("li", "", column.key + ": " + text);
+    };
+    if (cell.status == FleetStatus::Failed) reason(failedText(cell));
     if (cell.worstFlagged)
-      reasons.push_back("worst cell " + valueText(cell.worst, column) + " (" + cell.worstCell +
-                        ") is " + percentText(cell.worstPercentOfMedian) + " of " +
-                        theMedian(st.worst));
+      reason("worst cell " + valueText(cell.worst, column) + " (" + cell.worstCell + ") is " +
+             percentText(cell.worstPercentOfMedian) + " of " + theMedian(st.worst));
     if (cell.sumFlagged)
-      reasons.push_back("SUM " + valueText(cell.sum, column) + " is " +
-                        percentText(cell.sumPercentOfMedian) + " of " + theMedian(st.sum));
-    if (cell.verdicts.failed()) reasons.push_back(reportVerdictsText(cell.verdicts));
-    for (const std::string& reason : reasons)
-      items += textElement("li", "", column.key + ": " + reason);
+      reason("SUM " + valueText(cell.sum, column) + " is " + percentText(cell.sumPercentOfMedian) +
+             " of " + theMedian(st.sum));
+    if (cell.verdicts.failed()) reason(reportVerdictsText(cell.verdicts));
   }
   return element("ul", attr("class", "reasons"), items);
 }

@@ -1,7 +1,6 @@
 // One report reduced to what the fleet summary shows: read by the report reader (its checks, its
 // messages; the cells' samples and the sections the summary does not show only checked to be
 // JSON), then each matrix reduced to its SUM and worst cell.
-#include <algorithm>
 #include <map>
 
 #include "core/format.h"

@@ -8,9 +8,7 @@
 #include "fleet/comparison/healthy_band.h"
 #include "fleet/summary/fleet_summary_internal.h"
 
-namespace nvbw {
-
-namespace summary {
+namespace nvbw::summary {
 
 double medianAbsoluteDeviation(const std::vector<double>& values, double middle) {
   std::vector<double> deviations;
@@ -159,6 +157,4 @@ void judgeFleet(FleetSummary& summary) {
   }
 }
 
-}  // namespace summary
-
-}  // namespace nvbw
+}  // namespace nvbw::summary

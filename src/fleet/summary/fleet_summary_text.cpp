@@ -133,19 +133,14 @@ std::string flagText(const FleetColumn& column, const FleetCell& cell, const Fle
   return text;
 }
 
-std::string nodeTitle(const FleetSummary& s, const FleetNode& n) {
-  return "  " + escaped(n.name) + " (" + escaped(s.groups.at(n.group).name) + "; " +
-         escaped(n.file) + ")\n";
-}
-
 std::string flaggedSection(const FleetSummary& s) {
   const std::size_t flagged = s.flaggedNodes();
   if (flagged == 0) return "";
   std::string out = "\nFlagged nodes (" + std::to_string(flagged) + "):\n";
   for (const FleetNode& n : s.nodes) {
     if (!n.flagged()) continue;
-    out += nodeTitle(s, n);
     const FleetGroup& group = s.groups.at(n.group);
+    out += "  " + escaped(n.name) + " (" + escaped(group.name) + "; " + escaped(n.file) + ")\n";
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetCell& cell = n.cells[c];
       const std::string lead = "    " + escaped(s.columns[c].key, 120) + ": ";
