@@ -214,11 +214,9 @@ std::string pageBody(const Report& r, const StopRequest& stop) {
 }
 
 // src/fleet/html/report.css.
-const char* styleSheet() {
-  return
+constexpr const char* kStyleSheet =
 #include "fleet/html/report.css.inc"
-      ;
-}
+    ;
 
 std::string pageTitle(const Report& r) {
   return "nvbandwidth " + shown(r.version) + " report (" + shown(r.gitVersion) + ")";
@@ -229,7 +227,7 @@ std::string pageTitle(const Report& r) {
 std::string renderHtmlReport(const Report& report, const StopRequest& stop) {
   if (!report.testcases && !report.comparison)  // of a run, or of `--compare` alone
     throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
-  return page(pageTitle(report), styleSheet(), pageBody(report, stop));
+  return page(pageTitle(report), kStyleSheet, pageBody(report, stop));
 }
 
 }  // namespace nvbw

@@ -20,11 +20,9 @@ using namespace html;
 constexpr double kHeatSpanPercent = 25.0;
 
 // src/fleet/summary/summary.css.
-const char* styleSheet() {
-  return
+constexpr const char* kStyleSheet =
 #include "fleet/summary/summary.css.inc"
-      ;
-}
+    ;
 
 // The colours of a cell `deficit` percent worse than its group's median: the palette's best end
 // at 0 (or better), its worst at kHeatSpanPercent or more.
@@ -265,7 +263,7 @@ std::string fleetSummaryHtml(const FleetSummary& s) {
                            listHtml(s, "waived", "Waived testcases", FleetStatus::Waived) +
                            listHtml(s, "notes", "Notes", FleetStatus::Passed, true) +
                            namedList("unreadable", "Unreadable reports", unreadable);
-  return page("nvbandwidth fleet summary", styleSheet(), body);
+  return page("nvbandwidth fleet summary", kStyleSheet, body);
 }
 
 }  // namespace nvbw
