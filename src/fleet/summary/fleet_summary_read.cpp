@@ -111,23 +111,19 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
 // The host: the report's "hostname", else the first host its device list names, else its first
 // process's.
 void nameHost(const Report& r, FleetNode& d) {
-  std::string deviceHost;
+  std::vector<std::pair<std::string, const char*>> candidates = {
+      {r.hostname.value_or(""), "hostname"}};
   if (r.gpuDeviceList)
-    for (const std::string& entry : *r.gpuDeviceList) {
-      deviceHost = readDeviceListEntry(entry).host;
-      if (!deviceHost.empty()) break;
+    for (const std::string& entry : *r.gpuDeviceList)
+      candidates.emplace_back(readDeviceListEntry(entry).host, "GPU Device list");
+  if (r.processes && !r.processes->empty())
+    candidates.emplace_back(r.processes->front().host.value_or(""), "processes");
+  for (const auto& [host, source] : candidates)
+    if (!host.empty()) {
+      d.host = host;
+      d.hostSource = source;
+      return;
     }
-  if (r.hostname && !r.hostname->empty()) {
-    d.host = *r.hostname;
-    d.hostSource = "hostname";
-  } else if (!deviceHost.empty()) {
-    d.host = deviceHost;
-    d.hostSource = "GPU Device list";
-  } else if (r.processes && !r.processes->empty() && r.processes->front().host &&
-             !r.processes->front().host->empty()) {
-    d.host = *r.processes->front().host;
-    d.hostSource = "processes";
-  }
 }
 
 ReportDigest digestOf(const Report& r) {
