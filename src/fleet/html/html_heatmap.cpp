@@ -39,10 +39,8 @@ HeatmapCell cellOf(const ReportEntry& entry, const NumberGrid& values, const Cel
   if (cell.value && !g.latency && entry.percents) cell.percent = entry.percents->at(row, col);
   cell.outlier = outlierAt(entry, row, col);
   cell.abovePeak = cell.percent && *cell.percent > 100.0;
-  if (const auto found = marks.find({g.name, row, col}); found != marks.end()) {
-    cell.comparison = found->second.verdict;
-    cell.below = found->second.below;
-  }
+  if (const auto found = marks.find({g.name, row, col}); found != marks.end())
+    cell.mark = found->second;
   return cell;
 }
 
@@ -129,8 +127,8 @@ std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const H
   if (cell.outlier && cell.outlier->belowMedianPercent)
     title += "\nOutlier: " + fixed(*cell.outlier->belowMedianPercent, 1) +
              "% below the median of its link class";
-  if (cell.comparison) title += "\n" + comparisonLine(*cell.comparison);
-  if (cell.below) title += "\n" + belowLine(*cell.below, g.unit);
+  if (cell.mark.verdict) title += "\n" + comparisonLine(*cell.mark.verdict);
+  if (cell.mark.below) title += "\n" + belowLine(*cell.mark.below, g.unit);
   if (cell.abovePeak)
     title += "\nAbove 100% of its link's theoretical peak: the peak is wrong or the measurement is "
              "broken";
@@ -138,7 +136,7 @@ std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const H
 }
 
 std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
-  const std::string verdict = verdictOf(cell.comparison);
+  const std::string verdict = verdictOf(cell.mark.verdict);
   const double left = x + kCellWidth - 17, right = x + kCellWidth - 5, mid = (left + right) / 2;
   const double top = y + 5, bottom = y + 15, middle = (top + bottom) / 2;
   const std::string marker = attr("class", "verdict-marker");
@@ -166,7 +164,7 @@ std::string verdictMarker(const HeatmapCell& cell, double x, double y) {
 // BELOW: a bar along the bottom of the cell; above the peak: a dashed frame.
 std::string failureMarks(const HeatmapCell& cell, double x, double y) {
   std::string marks;
-  if (cell.below)
+  if (cell.mark.below)
     marks += emptyElement("rect", attr("class", "below-marker") + attr("x", number(x + 4)) +
                                       attr("y", number(y + kCellHeight - 7)) +
                                       attr("width", number(kCellWidth - 8)) + attr("height", "4") +
@@ -182,16 +180,16 @@ std::string failureMarks(const HeatmapCell& cell, double x, double y) {
 }
 
 std::string cellAttributes(const HeatmapCell& cell) {
-  const std::string verdict = verdictOf(cell.comparison);
+  const std::string verdict = verdictOf(cell.mark.verdict);
   std::string attrs = attr("class", "cell") + attr("data-row", std::to_string(cell.row)) +
                       attr("data-col", std::to_string(cell.col)) +
                       attr("data-value", cell.value ? jsonNumberText(*cell.value) : "");
   if (cell.percent) attrs += attr("data-percent", jsonNumberText(*cell.percent));
-  if (cell.comparison) attrs += attr("data-verdict", verdict);
+  if (cell.mark.verdict) attrs += attr("data-verdict", verdict);
   if (cell.outlier) attrs += attr("data-outlier", "true");
-  if (cell.below) attrs += attr("data-below", "true");
+  if (cell.mark.below) attrs += attr("data-below", "true");
   if (cell.abovePeak) attrs += attr("data-above-peak", "true");
-  if (cell.below || verdict == "SLOWER" || verdict == "UNSTABLE")  // failing
+  if (cell.mark.below || verdict == "SLOWER" || verdict == "UNSTABLE")  // failing
     attrs += attr("data-failing", "true");
   return attrs;
 }
@@ -269,8 +267,8 @@ HeatmapGrid heatmapGrid(const ReportEntry& entry, const CellMarks& marks, std::s
     for (std::size_t col = 0; col < g.cols; ++col) {
       const HeatmapCell& cell = g.cells.emplace_back(cellOf(entry, values, marks, g, row, col));
       g.outliers += cell.outlier != nullptr;
-      g.compared += cell.comparison != nullptr;
-      g.below += cell.below != nullptr;
+      g.compared += cell.mark.verdict != nullptr;
+      g.below += cell.mark.below != nullptr;
       g.abovePeak += cell.abovePeak;
       const auto& v = cell.value;
       (!v ? g.na : cell.percent ? g.byPercent : g.byValue) += 1;

@@ -50,12 +50,11 @@ std::string matrixFigure(const ReportEntry& entry, const CellMarks& marks, std::
 // What one cell shows.
 struct HeatmapCell {
   std::size_t row = 0, col = 0;
-  std::optional<double> value;                     // nullopt: N/A
-  std::optional<double> percent;                   // of the link's peak; never for latency
-  const OutlierRecord* outlier = nullptr;          // into the entry's "outliers"
-  const ComparedCellRecord* comparison = nullptr;  // into the comparison's "cells"
-  const BelowCellRecord* below = nullptr;          // into an expectation check's "below"
-  bool abovePeak = false;                          // above 100% of its link's peak: impossible
+  std::optional<double> value;             // nullopt: N/A
+  std::optional<double> percent;           // of the link's peak; never for latency
+  const OutlierRecord* outlier = nullptr;  // into the entry's "outliers"
+  CellMark mark;                           // its verdict and BELOW record, if any
+  bool abovePeak = false;                  // above 100% of its link's peak: impossible
 };
 
 struct HeatmapGrid {
