@@ -32,8 +32,6 @@ std::string summaryText(const ComparisonSection& comparison) {
          " only in this run.";
 }
 
-std::string tolerance(const ComparisonSection& c) { return shown(c.tolerancePercent); }
-
 std::string confirmationRuns(const ComparisonSection& c) {
   return c.confirmation ? shown(c.confirmation->runs) : "unknown";
 }
@@ -43,7 +41,7 @@ std::string healthyBandText(const ComparisonSection& comparison) {
   std::string text =
       "Each cell is judged against the baseline's median (one report, or several) and a band "
       "from the healthy side alone: the larger of " +
-      tolerance(comparison) +
+      shown(comparison.tolerancePercent) +
       "% and 1.5 x the healthy spread (how far the cell moves between healthy runs: a prior per "
       "testcase with one baseline report, their own spread with several; and their samples' "
       "spread). SLOWER beyond it in the slower direction; UNSTABLE when this run's samples spread "
@@ -62,10 +60,10 @@ std::string criteriaText(const ComparisonSection& comparison) {
     return "A cell is SAME when its change is within the larger of its samples' noise and the "
            "run-to-run floor of " +
            shown(comparison.runToRunFloorPercent) + "%, or within the tolerance of " +
-           tolerance(comparison) + "% where the samples are not known.";
+           shown(comparison.tolerancePercent) + "% where the samples are not known.";
   if (is(comparison.band, "healthy side")) return healthyBandText(comparison);
   const std::string band = "A cell is SAME when its change is within its band, the larger of " +
-                           tolerance(comparison) + "% and its samples' noise. ";
+                           shown(comparison.tolerancePercent) + "% and its samples' noise. ";
   if (is(comparison.rule, "confirmed"))
     return band + "A cell beyond the band in the slower direction was measured again (" +
            confirmationRuns(comparison) +
