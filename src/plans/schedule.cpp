@@ -152,6 +152,22 @@ std::optional<std::string> pairProblem(const Topology& topo, int a, int b) {
          " share links is not known (NVML does not say, nor do the driver's P2P attributes)";
 }
 
+// Rounds where there is no problem; else pair by pair with a note, or, forced, rounds with a
+// warning.
+PairSchedule decide(const std::string& option, const char* testcases,
+                    const std::optional<std::string>& problem, std::vector<std::string>& notes) {
+  if (!problem) return PairSchedule::Rounds;
+  if (option == "force-rounds") {
+    notes.push_back("WARNING: --schedule force-rounds: the " + std::string(testcases) +
+                    " testcases measure in rounds although " + *problem +
+                    ": pairs that share a link measure less at once than alone.");
+    return PairSchedule::Rounds;
+  }
+  notes.push_back("NOTE: --schedule rounds: the " + std::string(testcases) +
+                  " testcases measure pair by pair: " + *problem + ".");
+  return PairSchedule::PairByPair;
+}
+
 }  // namespace
 
 std::optional<std::string> sharedLinkProblem(const Topology& topo) {
@@ -176,6 +192,22 @@ std::optional<std::string> fabricProblem(const Topology& topo) {
       return "GPU " + std::to_string(d) + " is not connected through NVLink switches (NVML)";
   }
   return std::nullopt;
+}
+
+ScheduleChoice chooseSchedule(const std::string& option, const Topology& topology,
+                              Communicator& comm) {
+  ScheduleChoice choice;
+  if (option.empty() || option == "pairs") return choice;
+  const std::optional<std::string> mine = sharedLinkProblem(topology);
+  std::string decided = fromRankZero(comm, mine ? "P" + *mine : "-");
+  const std::optional<std::string> devices =
+      decided == "-" ? std::nullopt : std::optional<std::string>(decided.substr(1));
+  choice.rule.devices = decide(option, "device-to-device", devices, choice.notes);
+  if (topology.processFacts().processes >= 2) {
+    const std::optional<std::string> ranks = agreeOnProblem(comm, fabricProblem(topology));
+    choice.rule.ranks = decide(option, "multinode", ranks, choice.notes);
+  }
+  return choice;
 }
 
 }  // namespace nvbw

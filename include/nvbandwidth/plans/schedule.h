@@ -12,6 +12,7 @@
 
 #include "plans/pair_selection.h"
 #include "plans/plan.h"
+#include "platform/communicator.h"
 #include "platform/topology.h"
 
 namespace nvbw {
@@ -52,5 +53,19 @@ std::optional<std::string> sharedLinkProblem(const Topology& topo);
 // Why the ranks' GPUs may share a link (a multi-process run, judged by each process for the GPUs
 // it sees), or nullopt when every NVLink of each of them goes to a switch (NVML).
 std::optional<std::string> fabricProblem(const Topology& topo);
+
+// What --schedule asks for, decided against the machine: rounds where the problems above are
+// none, else pair by pair with a note; force-rounds measures in rounds all the same, with a
+// warning.
+struct ScheduleChoice {
+  ScheduleRule rule;
+  std::vector<std::string> notes;  // for the person running it (stderr), one per line
+};
+
+// `option`: --schedule as given ("" or "pairs": pair by pair, no note). The single-node testcases
+// follow rank 0's topology (its GPUs measure them); the multinode ones, in a run of two processes
+// or more, every rank's (each judges the GPUs it sees, and all agree).
+ScheduleChoice chooseSchedule(const std::string& option, const Topology& topology,
+                              Communicator& comm);
 
 }  // namespace nvbw
