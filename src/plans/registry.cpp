@@ -12,6 +12,10 @@ namespace {
 constexpr CopyMethod kCe = CopyMethod::CopyEngine;
 constexpr CopyMethod kSm = CopyMethod::SmCopy;
 constexpr CopyMethod kTma = CopyMethod::Tma;
+constexpr plans::HostDirection kToHost = plans::HostDirection::ToHost;
+constexpr plans::HostDirection kToDevice = plans::HostDirection::ToDevice;
+constexpr plans::HostGpus kOneGpu = plans::HostGpus::One;
+constexpr plans::HostGpus kAllGpus = plans::HostGpus::All;
 
 // The parts of a bidirectional result: each direction and their sum.
 using Parts = std::vector<std::string>;
@@ -23,7 +27,7 @@ using Waivers = std::vector<WaiveCheck>;
 
 void add(Table& table, TestcaseFacts facts, PlanBuilder build, Waivers waivers) {
   facts.waivers = std::move(waivers);
-  table.push_back(std::make_shared<const Testcase>(std::move(facts), build));
+  table.push_back(std::make_shared<const Testcase>(std::move(facts), std::move(build)));
 }
 
 // The row helpers, one per family: each fills the facts and waivers the family's members share;
@@ -36,7 +40,7 @@ void add(Table& table, TestcaseFacts facts, PlanBuilder build, Waivers waivers) 
 void addHostCopy(Table& table, TestcaseListing listing, PlanBuilder build, Waivers waivers = {}) {
   TestcaseFacts facts{std::move(listing), Unit::GBps, Axis::Cpu, Axis::Gpu};
   facts.inOrderUnderConfidentialComputing = true;
-  add(table, std::move(facts), build, std::move(waivers));
+  add(table, std::move(facts), std::move(build), std::move(waivers));
 }
 
 // Copies between every pair of GPUs with peer access, one way or both at once (then `parts`):
@@ -64,7 +68,7 @@ void addLatency(Table& table, TestcaseListing listing, PlanBuilder build, Axis r
   TestcaseFacts facts{std::move(listing), Unit::Nanoseconds, rows, Axis::Gpu};
   facts.bufferSizeApplies = false;
   waivers.insert(waivers.begin(), notUnderConfidentialComputing);
-  add(table, std::move(facts), build, std::move(waivers));
+  add(table, std::move(facts), std::move(build), std::move(waivers));
 }
 
 // Copies or one-way passes within each GPU's memory, one row: GB/s and GPU columns. Waived by
@@ -93,90 +97,91 @@ void hostCopies(Table& table) {
   addHostCopy(table,
               {"host_to_device_memcpy_ce", 0, 0,
                R"(Copy engine (cuMemcpyAsync) bandwidth from pinned host memory to each GPU.)"},
-              {plans::hostToDevice, kCe});
+              plans::hostOneWay(kCe, kToDevice, kOneGpu));
   addHostCopy(table,
               {"device_to_host_memcpy_ce", 1, 1,
                R"(Copy engine (cuMemcpyAsync) bandwidth from each GPU to pinned host memory.)"},
-              {plans::deviceToHost, kCe});
+              plans::hostOneWay(kCe, kToHost, kOneGpu));
   addHostCopy(
       table,
       {"host_to_device_bidirectional_memcpy_ce", 2, 2,
        R"(Host-to-GPU copy engine bandwidth, measured while a GPU-to-host copy runs at the same time.
 Only the host-to-GPU direction is reported.)"},
-      plans::hostToDeviceBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+      plans::hostBothWaysCe(kToDevice, kOneGpu), {bothWaysCeNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"device_to_host_bidirectional_memcpy_ce", 3, 3,
        R"(GPU-to-host copy engine bandwidth, measured while a host-to-GPU copy runs at the same time.
 Only the GPU-to-host direction is reported.)"},
-      plans::deviceToHostBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+      plans::hostBothWaysCe(kToHost, kOneGpu), {bothWaysCeNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"all_to_host_memcpy_ce", 8, 8,
        R"(GPU-to-host copy engine bandwidth of one GPU while every other GPU also copies to the host.)"},
-      {plans::allToHost, kCe});
+      plans::hostOneWay(kCe, kToHost, kAllGpus));
   addHostCopy(
       table,
       {"all_to_host_bidirectional_memcpy_ce", 9, 9,
        R"(GPU-to-host copy engine bandwidth of one GPU while it also receives from the host, and every
 other GPU copies to and from the host at the same time. Only the measured GPU-to-host copy
 is reported.)"},
-      plans::allToHostBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+      plans::hostBothWaysCe(kToHost, kAllGpus), {bothWaysCeNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"host_to_all_memcpy_ce", 10, 10,
        R"(Host-to-GPU copy engine bandwidth of one GPU while the host also copies to every other GPU.)"},
-      {plans::hostToAll, kCe});
+      plans::hostOneWay(kCe, kToDevice, kAllGpus));
   addHostCopy(
       table,
       {"host_to_all_bidirectional_memcpy_ce", 11, 11,
        R"(Host-to-GPU copy engine bandwidth of one GPU while it also sends to the host, and every
 other GPU copies to and from the host at the same time. Only the measured host-to-GPU copy
 is reported.)"},
-      plans::hostToAllBidirectionalCe, {bothWaysCeNotUnderConfidentialComputing});
+      plans::hostBothWaysCe(kToDevice, kAllGpus), {bothWaysCeNotUnderConfidentialComputing});
   addHostCopy(table,
               {"host_to_device_memcpy_sm", 16, 16,
                R"(Copy kernel (SM) bandwidth from pinned host memory to each GPU.)"},
-              {plans::hostToDevice, kSm}, {hostKernelsNotUnderConfidentialComputing});
+              plans::hostOneWay(kSm, kToDevice, kOneGpu),
+              {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(table,
               {"device_to_host_memcpy_sm", 17, 17,
                R"(Copy kernel (SM) bandwidth from each GPU to pinned host memory.)"},
-              {plans::deviceToHost, kSm}, {hostKernelsNotUnderConfidentialComputing});
+              plans::hostOneWay(kSm, kToHost, kOneGpu), {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"host_to_device_bidirectional_memcpy_sm", 18, 18,
        R"(Copy kernel bandwidth between host and GPU in both directions at once (alternate warps
 copy opposite ways); half of the bytes moved per second is reported.)"},
-      plans::hostDeviceBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+      plans::hostSplitWarp(kToDevice, kOneGpu), {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"device_to_host_bidirectional_memcpy_sm", 19, 19,
        R"(Copy kernel bandwidth between host and GPU in both directions at once (alternate warps
 copy opposite ways); half of the bytes moved per second is reported. Upstream measures
 exactly the same as host_to_device_bidirectional_memcpy_sm here.)"},
-      plans::hostDeviceBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+      plans::hostSplitWarp(kToDevice, kOneGpu), {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"all_to_host_memcpy_sm", 24, 24,
        R"(GPU-to-host copy kernel bandwidth of one GPU while every other GPU also copies to the host.)"},
-      {plans::allToHost, kSm}, {hostKernelsNotUnderConfidentialComputing});
+      plans::hostOneWay(kSm, kToHost, kAllGpus), {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"all_to_host_bidirectional_memcpy_sm", 25, 25,
        R"(Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs
 the same bidirectional traffic with the host. Only the measured GPU is reported.)"},
-      plans::allToHostBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+      plans::hostSplitWarp(kToHost, kAllGpus), {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"host_to_all_memcpy_sm", 26, 26,
        R"(Host-to-GPU copy kernel bandwidth of one GPU while the host also copies to every other GPU.)"},
-      {plans::hostToAll, kSm}, {hostKernelsNotUnderConfidentialComputing});
+      plans::hostOneWay(kSm, kToDevice, kAllGpus), {hostKernelsNotUnderConfidentialComputing});
   addHostCopy(
       table,
       {"host_to_all_bidirectional_memcpy_sm", 27, 27,
        R"(Bidirectional (split-warp) host copy kernel bandwidth of one GPU while every other GPU runs
 the same bidirectional traffic with the host. Only the measured GPU is reported.)"},
-      plans::hostToAllBidirectionalSm, {hostKernelsNotUnderConfidentialComputing});
+      plans::hostSplitWarp(kToDevice, kAllGpus), {hostKernelsNotUnderConfidentialComputing});
 }
 
 // Copies between pairs of GPUs with peer access.

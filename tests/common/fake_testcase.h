@@ -20,16 +20,13 @@ using FakePlanBuilder = std::function<Plan(const PlanContext&)>;
 class FakeTestcase final : public Testcase {
  public:
   FakeTestcase(TestcaseListing listing, FakeWaiveCheck waive, FakePlanBuilder plan)
-      : Testcase({std::move(listing)}, PlanBuilder(static_cast<PlainPlanBuilder>(nullptr))),
-        waive_(std::move(waive)), plan_(std::move(plan)) {}
+      : Testcase({std::move(listing)}, std::move(plan)), waive_(std::move(waive)) {}
   std::optional<std::string> waiveReason(const Topology& topo) const override {
     return waive_ ? waive_(topo) : std::nullopt;
   }
-  Plan plan(const PlanContext& ctx) const override { return plan_(ctx); }
 
  private:
   FakeWaiveCheck waive_;
-  FakePlanBuilder plan_;
 };
 
 // The registry entry of a FakeTestcase at `index`; `waive` empty: never waived.

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -86,29 +88,27 @@ struct TestcaseFacts {
   bool inOrderUnderConfidentialComputing = false;
 };
 
-// A family's plan builder: with the copy method the family member uses, or without one.
+// A testcase's plan builder: a family's builder with the copy method the member uses, or any
+// function of the context.
 using MethodPlanBuilder = Plan (*)(const PlanContext&, CopyMethod);
-using PlainPlanBuilder = Plan (*)(const PlanContext&);
 class PlanBuilder {
  public:
-  PlanBuilder(PlainPlanBuilder plain) : plain_(plain) {}  // NOLINT(google-explicit-constructor)
-  PlanBuilder(MethodPlanBuilder withMethod, CopyMethod method)
-      : withMethod_(withMethod), method_(method) {}
-  Plan operator()(const PlanContext& ctx) const {
-    return withMethod_ ? withMethod_(ctx, method_) : plain_(ctx);
-  }
+  template <typename Build, typename = std::enable_if_t<!std::is_same_v<Build, PlanBuilder>>>
+  PlanBuilder(Build build) : build_(std::move(build)) {}  // NOLINT(google-explicit-constructor)
+  PlanBuilder(MethodPlanBuilder build, CopyMethod method)
+      : build_([build, method](const PlanContext& ctx) { return build(ctx, method); }) {}
+  Plan operator()(const PlanContext& ctx) const { return build_(ctx); }
 
  private:
-  PlainPlanBuilder plain_ = nullptr;
-  MethodPlanBuilder withMethod_ = nullptr;
-  CopyMethod method_ = CopyMethod::CopyEngine;
+  std::function<Plan(const PlanContext&)> build_;
 };
 
-// A testcase: its facts and its plan builder. Virtual for tests that fake one
+// A testcase: its facts and its plan builder. Its waiver check is virtual for tests that fake one
 // (tests/common/fake_testcase.h).
 class Testcase {
  public:
-  Testcase(TestcaseFacts facts, PlanBuilder build) : facts_(std::move(facts)), build_(build) {}
+  Testcase(TestcaseFacts facts, PlanBuilder build)
+      : facts_(std::move(facts)), build_(std::move(build)) {}
   virtual ~Testcase() = default;
   Testcase(const Testcase&) = delete;
   Testcase& operator=(const Testcase&) = delete;
@@ -119,7 +119,7 @@ class Testcase {
   // The reason this testcase cannot run on `topo` (its first waiver's), or nullopt when it can.
   virtual std::optional<std::string> waiveReason(const Topology& topo) const;
   // What it measures on a machine: pure, it touches no GPU.
-  virtual Plan plan(const PlanContext& ctx) const;
+  Plan plan(const PlanContext& ctx) const;
 
  private:
   TestcaseFacts facts_;

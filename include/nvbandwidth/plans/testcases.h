@@ -11,19 +11,20 @@
 
 namespace nvbw::plans {
 
-// Host copies (testcases_host.cpp): copies between pinned host memory and GPUs, on the copy
-// engine or the SM copy kernel.
-Plan hostToDevice(const PlanContext& ctx, CopyMethod method);
-Plan deviceToHost(const PlanContext& ctx, CopyMethod method);
-Plan hostToDeviceBidirectionalCe(const PlanContext& ctx);
-Plan deviceToHostBidirectionalCe(const PlanContext& ctx);
-Plan hostDeviceBidirectionalSm(const PlanContext& ctx);  // tests 18 and 19 (identical upstream)
-Plan allToHost(const PlanContext& ctx, CopyMethod method);
-Plan allToHostBidirectionalCe(const PlanContext& ctx);
-Plan allToHostBidirectionalSm(const PlanContext& ctx);
-Plan hostToAll(const PlanContext& ctx, CopyMethod method);
-Plan hostToAllBidirectionalCe(const PlanContext& ctx);
-Plan hostToAllBidirectionalSm(const PlanContext& ctx);
+// Host copies (testcases_host.cpp): GPU d's copy with its own host buffer in `dir` is measured;
+// with HostGpus::All every other GPU copies at the same time, as each builder says.
+enum class HostDirection { ToHost, ToDevice };
+enum class HostGpus { One, All };
+// One way on the copy engine or the SM copy kernel (S); the others copy the same way (2S).
+PlanBuilder hostOneWay(CopyMethod method, HostDirection dir, HostGpus gpus);
+// Copy engine: the measured copy (S) with its opposite (2S: twice the size, as upstream, so it is
+// still running when the measured copy finishes); the others copy both ways (2S each,
+// device-to-host first, as upstream lists them).
+PlanBuilder hostBothWaysCe(HostDirection dir, HostGpus gpus);
+// Split-warp: the measured GPU's bidirectional copy (src in `dir`); the others each run a
+// device-to-host split-warp copy; all of size S, as upstream. One GPU's testcases 18 and 19 are
+// identical upstream.
+PlanBuilder hostSplitWarp(HostDirection dir, HostGpus gpus);
 
 // Host <-> device pointer-chase latency (testcases_latency.cpp); the device-to-device chases are
 // with the device-to-device builders below.
