@@ -104,16 +104,16 @@ class TestcaseLoop {
       ++summary.finished;
       const TestcaseDef* def = resolved(sel);
       // Built where the testcase is not waived on the topology alone (a plan of a testcase that
-      // cannot run here need not be buildable).
-      const BuiltPlan built = def && !waiveReasonFor(*def, request_.topology)
-                                  ? buildPlan(*def, request_, request_.bufferBytes)
-                                  : BuiltPlan{};
+      // cannot run here need not be buildable), at the first size it runs at.
+      BuiltPlan built = def && !waiveReasonFor(*def, request_.topology)
+                            ? buildPlan(*def, request_, bytesAt(0))
+                            : BuiltPlan{};
       if (!def || waived(*def, built)) {
         started_ += runsPerTestcase();
         continue;
       }
-      const bool goOn =
-          request_.sweepSizesMiB.empty() ? runOne(*def, built, std::nullopt) : sweepOne(*def);
+      const bool goOn = request_.sweepSizesMiB.empty() ? runOne(*def, built, std::nullopt)
+                                                       : sweepOne(*def, std::move(built));
       if (!goOn) break;
     }
   }
@@ -123,6 +123,12 @@ class TestcaseLoop {
  private:
   std::size_t runsPerTestcase() const {
     return std::max<std::size_t>(1, request_.sweepSizesMiB.size());
+  }
+
+  // The buffer size of the testcase's run `i` (of a sweep's, or its only one).
+  std::size_t bytesAt(std::size_t i) const {
+    if (request_.sweepSizesMiB.empty()) return request_.bufferBytes;
+    return static_cast<std::size_t>(request_.sweepSizesMiB[i]) * 1048576u;
   }
 
   // Every process stops before the same testcase; one that can no longer reach the others
@@ -157,14 +163,14 @@ class TestcaseLoop {
     return true;
   }
 
-  // Every size of the sweep for one testcase, then its table.
-  bool sweepOne(const TestcaseDef& def) {
+  // Every size of the sweep for one testcase (`first`: its plan at the first size), then its
+  // table.
+  bool sweepOne(const TestcaseDef& def, BuiltPlan first) {
     bool goOn = true;
-    for (std::uint64_t size : request_.sweepSizesMiB) {
-      const std::size_t bytes = static_cast<std::size_t>(size) * 1048576u;
-      goOn = !stopRequested() && runOne(def, buildPlan(def, request_, bytes), size);
-      if (!goOn) break;
-    }
+    for (std::size_t i = 0; goOn && i < request_.sweepSizesMiB.size(); ++i)
+      goOn = !stopRequested() &&
+             runOne(def, i == 0 ? std::move(first) : buildPlan(def, request_, bytesAt(i)),
+                    request_.sweepSizesMiB[i]);
     output_.sweepFinished(def.key, request_.sweepSizesMiB);
     return goOn;
   }

@@ -653,6 +653,19 @@ TEST(RunnerSweep, EachTestcaseRunsAtEverySizeThenItsTableIsReported) {
   EXPECT_EQ(s.finished, 2u);
 }
 
+TEST(RunnerSweep, EachSizesPlanIsBuiltOnce) {
+  Harness h;
+  std::vector<std::size_t> built;
+  h.registry = {fakeTestcase("alpha", "d", {}, [&built](const PlanContext& ctx) {
+    built.push_back(ctx.bufferBytes >> 20);
+    return tinyPlan(ctx);
+  })};
+  const std::vector<Selection> selection = {at(0)};
+  runTestcaseLoop({h.registry, selection, h.topology, kBytes, {}, std::nullopt, {1, 2, 4}},
+                  h.planRunner, h.output, h.control);
+  EXPECT_EQ(built, (std::vector<std::size_t>{1, 2, 4}));
+}
+
 TEST(RunnerSweep, AStopBetweenSizesReportsThePartialTable) {
   Harness h;
   h.registry = {runnable("alpha"), runnable("beta")};
