@@ -169,14 +169,10 @@ po::options_description describeOptions(Options& into) {
 
 // "-b/--bufferSize", "--html": an option as -h shows it, by its long name.
 std::string optionSpelling(const std::string& name) {
-  Options unused;
-  const po::options_description desc = describeOptions(unused);
-  const po::option_description* option = desc.find_nothrow(name, false);
-  if (name.empty() || !option) return "the argument " + quotedArgument(name);
-  const std::string shortest =
-      option->canonical_display_name(po::command_line_style::allow_dash_for_short);
-  if (shortest.size() == 2 && shortest[0] == '-') return shortest + "/--" + name;
-  return "--" + name;
+  for (const HelpEntry& e : helpEntries())
+    if (!name.empty() && e.longName == name)
+      return e.shortName.empty() ? "--" + name : "-" + e.shortName + "/--" + name;
+  return "the argument " + quotedArgument(name);
 }
 
 // "invalid value 'TEXT' for --OPTION: WHY".

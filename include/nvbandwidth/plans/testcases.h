@@ -22,11 +22,10 @@ PlanBuilder hostOneWay(CopyMethod method, HostDirection dir, HostGpus gpus);
 // device-to-host first, as upstream lists them).
 PlanBuilder hostBothWaysCe(HostDirection dir, HostGpus gpus);
 // Split-warp: the measured GPU's bidirectional copy (src in `dir`); the others each run a
-// device-to-host split-warp copy; all of size S, as upstream. One GPU's testcases 18 and 19 are
-// identical upstream.
+// device-to-host split-warp copy; all of size S, as upstream (tests 18 and 19 are identical).
 PlanBuilder hostSplitWarp(HostDirection dir, HostGpus gpus);
 
-// Host <-> device pointer-chase latency (testcases_latency.cpp); the device-to-device chases are
+// Host <-> device pointer-chase latency (with the host copies); the device-to-device chases are
 // with the device-to-device builders below.
 Plan hostDeviceLatencySm(const PlanContext& ctx);
 
