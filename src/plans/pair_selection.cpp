@@ -131,11 +131,6 @@ PairSet choosePairs(const PairRule& rule, PairScope scope, int gpus,
       samplePairs(gpus, candidates, static_cast<std::size_t>(rule.targetNumPairs), rule.seed));
 }
 
-PairSet chooseFanPartners(const PairRule& rule, PairScope scope, int gpus,
-                          const std::function<bool(int, int)>& peers) {
-  return rule.pairGiven ? choosePairs(rule, scope, gpus, peers) : PairSet::all();
-}
-
 PairRule resolvePairRule(const std::vector<std::string>& pairTokens, long long targetNumPairs,
                          const SystemFacts& system) {
   PairRule rule;

@@ -62,7 +62,9 @@ Plan fanPlan(const PlanContext& ctx, PairScope scope, std::string title,
              const std::function<CopySpec(int d, int k)>& transfer, ValueSource source) {
   const int n = count(ctx, scope);
   const auto peers = [&](int a, int b) { return pairable(ctx, scope, a, b); };
-  const PairSet chosen = chooseFanPartners(ctx.pairs, scope, n, peers);
+  // -P samples pairs, and a fan is per GPU: only --pair chooses its partners.
+  const PairSet chosen =
+      ctx.pairs.pairGiven ? choosePairs(ctx.pairs, scope, n, peers) : PairSet::all();
   return oneRowPerGpu(
       ctx, title,
       [&](int d) {

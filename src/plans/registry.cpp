@@ -16,6 +16,10 @@ constexpr plans::HostDirection kToHost = plans::HostDirection::ToHost;
 constexpr plans::HostDirection kToDevice = plans::HostDirection::ToDevice;
 constexpr plans::HostGpus kOneGpu = plans::HostGpus::One;
 constexpr plans::HostGpus kAllGpus = plans::HostGpus::All;
+constexpr plans::Flow kIntoEach = plans::Flow::IntoEach;
+constexpr plans::Flow kOutOfEach = plans::Flow::OutOfEach;
+constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
+constexpr ContextPreference kDst = ContextPreference::PreferDst;
 
 // The parts of a bidirectional result: each direction and their sum.
 using Parts = std::vector<std::string>;
@@ -256,47 +260,49 @@ each direction and their sum are reported. Write: each GPU pushes.)"},
       plans::deviceToDeviceBidirectionalWrite, kTma, kWrite);
 }
 
-// All-to-one and one-to-all between GPUs.
+// All-to-one and one-to-all between GPUs. The read fans pull in the CE variants, but upstream
+// issues the SM variants from the source's context, so there the source GPU pushes. Kept: numbers
+// must match upstream's.
 void fans(Table& table) {
   addFan(table,
          {"all_to_one_write_ce", 12, 12,
           R"(Total copy engine bandwidth into each GPU while all its peers write to it at once.
 Each copy is issued by the writing peer.)"},
-         {plans::allToOneWrite, kCe});
+         plans::fan(kCe, kIntoEach, kSrc));
   addFan(table,
          {"all_to_one_read_ce", 13, 13,
           R"(Total copy engine bandwidth out of each GPU while all its peers read from it at once.
 Each copy is issued by the reading peer.)"},
-         {plans::allToOneRead, kCe});
+         plans::fan(kCe, kOutOfEach, kDst));
   addFan(table,
          {"one_to_all_write_ce", 14, 14,
           R"(Total copy engine bandwidth out of each GPU while it writes to all its peers at once.
 Each copy is issued by the writing GPU.)"},
-         {plans::oneToAllWrite, kCe});
+         plans::fan(kCe, kOutOfEach, kSrc));
   addFan(table,
          {"one_to_all_read_ce", 15, 15,
           R"(Total copy engine bandwidth into each GPU while it reads from all its peers at once.
 Each copy is issued by the reading GPU.)"},
-         {plans::oneToAllRead, kCe});
+         plans::fan(kCe, kIntoEach, kDst));
   addFan(table,
          {"all_to_one_write_sm", 28, 28,
           R"(Total copy kernel bandwidth into each GPU while all its peers write to it at once.)"},
-         {plans::allToOneWrite, kSm});
+         plans::fan(kSm, kIntoEach, kSrc));
   addFan(table,
          {"all_to_one_read_sm", 29, 29,
           R"(Total copy kernel bandwidth out of each GPU to all its peers at once. As upstream, the
 kernels run on the GPU that owns the source, so this pushes rather than pulls.)"},
-         {plans::allToOneRead, kSm});
+         plans::fan(kSm, kOutOfEach, kSrc));
   addFan(
       table,
       {"one_to_all_write_sm", 30, 30,
        R"(Total copy kernel bandwidth out of each GPU while it writes to all its peers at once.)"},
-      {plans::oneToAllWrite, kSm});
+      plans::fan(kSm, kOutOfEach, kSrc));
   addFan(table,
          {"one_to_all_read_sm", 31, 31,
           R"(Total copy kernel bandwidth into each GPU from all its peers at once. As upstream, the
 kernels run on the peers that own the sources, so this pushes rather than pulls.)"},
-         {plans::oneToAllRead, kSm});
+         plans::fan(kSm, kIntoEach, kSrc));
 }
 
 // Pointer-chase latency.
@@ -428,10 +434,6 @@ pairs at once; rows are labelled the way the data flows.)"},
       plans::multinodeBisectWrite, Axis::None, Axis::None);
 }
 
-bool listedIn(const Testcase& testcase, RegistryScope scope) {
-  return scope == RegistryScope::WithMultinode || !testcase.facts().multiProcess;
-}
-
 TestcaseDef entryFor(std::shared_ptr<const Testcase> testcase, CompatMode compat) {
   const TestcaseListing& listing = testcase->facts().listing;
   const bool v010 = compat == CompatMode::V0_10;
@@ -462,7 +464,8 @@ std::shared_ptr<const Testcase> findTestcase(const std::string& key) {
 std::vector<TestcaseDef> makeRegistry(RegistryScope scope, CompatMode compat) {
   std::vector<TestcaseDef> registry;
   for (std::shared_ptr<const Testcase>& testcase : registeredTestcases())
-    if (listedIn(*testcase, scope)) registry.push_back(entryFor(std::move(testcase), compat));
+    if (scope == RegistryScope::WithMultinode || !testcase->facts().multiProcess)
+      registry.push_back(entryFor(std::move(testcase), compat));
   std::sort(registry.begin(), registry.end(),
             [](const TestcaseDef& a, const TestcaseDef& b) { return a.index < b.index; });
   return registry;

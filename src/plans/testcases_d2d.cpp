@@ -38,26 +38,6 @@ Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::st
       });
 }
 
-// The 1×N fans (testcases.h): into each GPU d from its peers k, or out of d to them.
-enum class Flow { IntoEach, OutOfEach };
-Plan fan(const PlanContext& ctx, CopyMethod method, Flow flow, ContextPreference pref) {
-  const std::size_t s = ctx.bufferBytes;
-  const bool into = flow == Flow::IntoEach;
-  return fanPlan(
-      ctx, kGpus, titleFor(method, into ? "<-" : "->"),
-      [&](int d, int k) {
-        return into ? makeCopy(dev(k, s), dev(d, s), method, pref)
-                    : makeCopy(dev(d, s), dev(k, s), method, pref);
-      },
-      ValueSource::Total);
-}
-
-// The read fans pull in the CE variants, but upstream issues the SM variants from the source's
-// context, so there the source GPU pushes. Kept: numbers must match upstream's.
-ContextPreference readFanContext(CopyMethod method) {
-  return method == CopyMethod::CopyEngine ? kDst : kSrc;
-}
-
 Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) {
   return pairPlan(ctx, kGpus, {squareMatrix(ctx, kGpus, "", title, Unit::Nanoseconds)},
                   {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {
@@ -87,20 +67,18 @@ Plan deviceToDeviceBidirectionalWrite(const PlanContext& ctx, CopyMethod method)
   return bidirectionalPairs(ctx, method, "write", "Write", kSrc);
 }
 
-Plan allToOneWrite(const PlanContext& ctx, CopyMethod method) {
-  return fan(ctx, method, Flow::IntoEach, kSrc);
-}
-
-Plan allToOneRead(const PlanContext& ctx, CopyMethod method) {
-  return fan(ctx, method, Flow::OutOfEach, readFanContext(method));
-}
-
-Plan oneToAllWrite(const PlanContext& ctx, CopyMethod method) {
-  return fan(ctx, method, Flow::OutOfEach, kSrc);
-}
-
-Plan oneToAllRead(const PlanContext& ctx, CopyMethod method) {
-  return fan(ctx, method, Flow::IntoEach, readFanContext(method));
+PlanBuilder fan(CopyMethod method, Flow flow, ContextPreference issuer) {
+  return [=](const PlanContext& ctx) {
+    const std::size_t s = ctx.bufferBytes;
+    const bool into = flow == Flow::IntoEach;
+    return fanPlan(
+        ctx, kGpus, titleFor(method, into ? "<-" : "->"),
+        [&](int d, int k) {
+          return into ? makeCopy(dev(k, s), dev(d, s), method, issuer)
+                      : makeCopy(dev(d, s), dev(k, s), method, issuer);
+        },
+        ValueSource::Total);
+  };
 }
 
 Plan deviceToDeviceLatencySm(const PlanContext& ctx) {

@@ -62,11 +62,6 @@ enum class PairScope { Devices, Ranks };
 PairSet choosePairs(const PairRule& rule, PairScope scope, int gpus,
                     const std::function<bool(int, int)>& peers);
 
-// The partners each GPU of a fan (all-to-one, one-to-all) copies with: every peer, or with
-// --pair only the other GPU of the pair (-P samples pairs, and a fan is per GPU: not sampled).
-PairSet chooseFanPartners(const PairRule& rule, PairScope scope, int gpus,
-                          const std::function<bool(int, int)>& peers);
-
 // Resolves --pair tokens (indices or "GPU-..." UUIDs) and -P against the run's GPUs. Throws
 // UsageError when a token names no GPU of the run, when both name the same GPU, or when both
 // options are given.

@@ -53,13 +53,11 @@ Plan deviceToDeviceWrite(const PlanContext& ctx, CopyMethod method);
 Plan deviceToDeviceBidirectionalRead(const PlanContext& ctx, CopyMethod method);
 Plan deviceToDeviceBidirectionalWrite(const PlanContext& ctx, CopyMethod method);
 
-// 1×N, cell [0][d]: the aggregate bandwidth of the copies between d and all its peers at once.
-// allToOneWrite: peers -> d; allToOneRead: d -> peers; oneToAllWrite: d -> peers;
-// oneToAllRead: peers -> d. Which GPU issues them is upstream's per-variant choice (see .cpp).
-Plan allToOneWrite(const PlanContext& ctx, CopyMethod method);
-Plan allToOneRead(const PlanContext& ctx, CopyMethod method);
-Plan oneToAllWrite(const PlanContext& ctx, CopyMethod method);
-Plan oneToAllRead(const PlanContext& ctx, CopyMethod method);
+// 1×N, cell [0][d]: the aggregate bandwidth of the copies between d and all its peers at once,
+// into d or out of it, each issued in the context `issuer` prefers (upstream's per-variant choice,
+// which the registry's rows spell out).
+enum class Flow { IntoEach, OutOfEach };
+PlanBuilder fan(CopyMethod method, Flow flow, ContextPreference issuer);
 
 // N×N pointer-chase latency in ns: row r chases a 2 MiB chain on column c. Ignores bufferBytes.
 // Sm: each access a load; Tma: each access a bulk copy of the node into shared memory.

@@ -461,7 +461,9 @@ TEST(D2dPlans, RejectsSplitWarp) {
   const FakeTopology topo(2);
   const PlanContext ctx{topo, kBytes};
   EXPECT_THROW(plans::deviceToDeviceRead(ctx, CopyMethod::SmSplitWarp), std::invalid_argument);
-  EXPECT_THROW(plans::allToOneRead(ctx, CopyMethod::SmSplitWarp), std::invalid_argument);
+  EXPECT_THROW(plans::fan(CopyMethod::SmSplitWarp, plans::Flow::OutOfEach,
+                          ContextPreference::PreferSrc)(ctx),
+               std::invalid_argument);
 }
 
 // ---- Registry ---------------------------------------------------------------------------------
