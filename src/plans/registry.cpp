@@ -318,7 +318,7 @@ with a 128-byte stride. --bufferSize does not apply.)"},
       {"device_to_device_latency_sm", 33, 33,
        R"(Latency of a GPU reading a peer GPU's memory: a pointer chase through a 2 MiB buffer on
 the column GPU, run by the row GPU. --bufferSize does not apply.)"},
-      plans::deviceToDeviceLatencySm, Axis::Gpu, {needsPeerPairs});
+      plans::peerLatency(ChaseAccess::SmLoad), Axis::Gpu, {needsPeerPairs});
   addLatency(
       table,
       {"device_to_device_latency_tma", 56, 42,
@@ -326,7 +326,7 @@ the column GPU, run by the row GPU. --bufferSize does not apply.)"},
 2 MiB buffer on the column GPU, each access a bulk copy into the row GPU's shared memory.
 --bufferSize does not apply.)",
        true},
-      plans::deviceToDeviceLatencyTma, Axis::Gpu, {needsTma, needsPeerPairs});
+      plans::peerLatency(ChaseAccess::TmaBulkCopy), Axis::Gpu, {needsTma, needsPeerPairs});
 }
 
 // Copies and one-way passes within one GPU's memory.

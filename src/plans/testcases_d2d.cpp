@@ -38,13 +38,6 @@ Plan bidirectionalPairs(const PlanContext& ctx, CopyMethod method, const std::st
       });
 }
 
-Plan peerLatency(const PlanContext& ctx, const char* title, ChaseAccess access) {
-  return pairPlan(ctx, kGpus, {squareMatrix(ctx, kGpus, "", title, Unit::Nanoseconds)},
-                  {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {
-                    return Measurement{{}, LatencySpec{dev(c, kLatencyBufferBytes), r, access}, {}};
-                  });
-}
-
 }  // namespace
 
 Plan deviceToDeviceRead(const PlanContext& ctx, CopyMethod method) {
@@ -81,16 +74,19 @@ PlanBuilder fan(CopyMethod method, Flow flow, ContextPreference issuer) {
   };
 }
 
-Plan deviceToDeviceLatencySm(const PlanContext& ctx) {
-  return peerLatency(ctx, "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)",
-                     ChaseAccess::SmLoad);
-}
-
-// Not titled after the SM chase's "Device to Device Latency SM ...": SuperBench reads a latency
-// matrix only under a title starting "memory latency" (docs/compatibility.md#k3).
-Plan deviceToDeviceLatencyTma(const PlanContext& ctx) {
-  return peerLatency(ctx, "memory latency TMA GPU(row) <-> GPU(column) (ns)",
-                     ChaseAccess::TmaBulkCopy);
+PlanBuilder peerLatency(ChaseAccess access) {
+  // The TMA chase is not titled after the SM chase's: SuperBench reads a latency matrix only
+  // under a title starting "memory latency" (docs/compatibility.md#k3).
+  const char* title = access == ChaseAccess::SmLoad
+                          ? "Device to Device Latency SM GPU(row) <-> GPU(column) (ns)"
+                          : "memory latency TMA GPU(row) <-> GPU(column) (ns)";
+  return [=](const PlanContext& ctx) {
+    return pairPlan(
+        ctx, kGpus, {squareMatrix(ctx, kGpus, "", title, Unit::Nanoseconds)},
+        {{0, 0, 0, ValueSource::Copy, 0}}, [access](int r, int c) {
+          return Measurement{{}, LatencySpec{dev(c, kLatencyBufferBytes), r, access}, {}};
+        });
+  };
 }
 
 }  // namespace nvbw::plans

@@ -60,9 +60,8 @@ enum class Flow { IntoEach, OutOfEach };
 PlanBuilder fan(CopyMethod method, Flow flow, ContextPreference issuer);
 
 // N×N pointer-chase latency in ns: row r chases a 2 MiB chain on column c. Ignores bufferBytes.
-// Sm: each access a load; Tma: each access a bulk copy of the node into shared memory.
-Plan deviceToDeviceLatencySm(const PlanContext& ctx);
-Plan deviceToDeviceLatencyTma(const PlanContext& ctx);
+// SmLoad: each access a load; TmaBulkCopy: each access a bulk copy of the node into shared memory.
+PlanBuilder peerLatency(ChaseAccess access);
 
 // Multinode (testcases_multinode.cpp): the multi-process testcases (upstream indices 35-47), one
 // process per GPU. The world's GPU r is rank r's GPU: buffers are named by their owning rank
