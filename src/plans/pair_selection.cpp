@@ -127,8 +127,8 @@ PairSet choosePairs(const PairRule& rule, PairScope scope, int gpus,
   for (int a = 0; a < gpus; ++a)
     for (int b = a + 1; b < gpus; ++b)
       if (peers(a, b)) candidates.emplace_back(a, b);
-  return PairSet(
-      samplePairs(gpus, candidates, static_cast<std::size_t>(rule.targetNumPairs), rule.seed));
+  return PairSet(samplePairs(gpus, candidates, static_cast<std::size_t>(rule.targetNumPairs),
+                             kDefaultPairSeed));
 }
 
 PairRule resolvePairRule(const std::vector<std::string>& pairTokens, long long targetNumPairs,
@@ -171,7 +171,7 @@ std::vector<std::string> pairRuleNotes(const PairRule& rule, bool multiProcess) 
     notes.push_back("NOTE: -P " + std::to_string(rule.targetNumPairs) +
                     ": pairwise device-to-device testcases measure at most that many GPU pairs, "
                     "covering every GPU first, drawn with seed " +
-                    std::to_string(rule.seed) + ". Other cells show N/A.");
+                    std::to_string(kDefaultPairSeed) + ". Other cells show N/A.");
   }
   return notes;
 }

@@ -69,10 +69,9 @@ void addFan(Table& table, TestcaseListing listing, PlanBuilder build) {
 // then by `waivers` (a peer chase as the peer copies, a TMA chase also without the TMA).
 void addLatency(Table& table, TestcaseListing listing, PlanBuilder build, Axis rows,
                 Waivers waivers) {
-  TestcaseFacts facts{std::move(listing), Unit::Nanoseconds, rows, Axis::Gpu};
-  facts.bufferSizeApplies = false;
   waivers.insert(waivers.begin(), notUnderConfidentialComputing);
-  add(table, std::move(facts), std::move(build), std::move(waivers));
+  add(table, {std::move(listing), Unit::Nanoseconds, rows, Axis::Gpu}, std::move(build),
+      std::move(waivers));
 }
 
 // Copies or one-way passes within each GPU's memory, one row: GB/s and GPU columns. Waived by
@@ -87,7 +86,7 @@ void addDeviceLocal(Table& table, TestcaseListing listing, PlanBuilder build,
 // broadcasting (`waiver` needsMulticast), without multicast objects.
 void addMultinode(Table& table, TestcaseListing listing, PlanBuilder build, Axis rows, Axis columns,
                   Parts parts = {}, WaiveCheck waiver = needsSharedMemory) {
-  add(table, {std::move(listing), Unit::GBps, rows, columns, std::move(parts), true, true}, build,
+  add(table, {std::move(listing), Unit::GBps, rows, columns, std::move(parts), true}, build,
       {waiver});
 }
 

@@ -30,7 +30,6 @@ struct PairRule {
   std::optional<GpuPair> devices;
   std::optional<GpuPair> ranks;
   long long targetNumPairs = -1;  // -1: every pair
-  std::uint32_t seed = kDefaultPairSeed;
 };
 
 // The pairs a testcase measures; both orders of an allowed pair are measured.

@@ -81,7 +81,6 @@ struct TestcaseFacts {
   Axis rows = Axis::None;
   Axis columns = Axis::Gpu;
   std::vector<std::string> parts = {};
-  bool bufferSizeApplies = true;         // false: the plan ignores --bufferSize (pointer chases)
   bool multiProcess = false;             // listed only where the build runs several processes
   std::vector<WaiveCheck> waivers = {};  // checked in order: the first reason waives it
   // On a confidential-computing host, its samples are timed in order (Plan::timing).
