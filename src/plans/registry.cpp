@@ -345,13 +345,13 @@ void deviceLocal(Table& table) {
       {"device_local_read_sm", 53, 40,
        R"(Read-only SM bandwidth of a GPU's own memory: a kernel that reads the buffer and folds
 what it reads into a sum; bandwidth counts the bytes read.)"},
-      plans::deviceLocalRead);
+      {plans::deviceLocalPass, CopyMethod::SmReadOnly});
   addDeviceLocal(
       table,
       {"device_local_write_sm", 54, 41,
        R"(Write-only SM bandwidth of a GPU's own memory: a kernel that only stores into the
 buffer; bandwidth counts the bytes written.)"},
-      plans::deviceLocalWrite);
+      {plans::deviceLocalPass, CopyMethod::SmWriteOnly});
   addDeviceLocal(table,
                  {"device_local_copy_sm", 55, 39,
                   R"(Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.)"},

@@ -34,18 +34,16 @@ Plan deviceLocalCopy(const PlanContext& ctx, CopyMethod method) {
 // The titles of the one-way passes start with "memcpy" although nothing is copied: SuperBench
 // types a matrix by its title's first word (docs/compatibility.md#k3) and names the SUM of any
 // other `..._sum_None`.
-Plan deviceLocalRead(const PlanContext& ctx) {
+Plan deviceLocalPass(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
-  return perGpu(ctx, "memcpy SM local read-only GPU(column) bandwidth (GB/s)", [&](int d) {
-    return makeCopy(on(d, s), on(d, kUnusedBytes), CopyMethod::SmReadOnly);
-  });
-}
-
-Plan deviceLocalWrite(const PlanContext& ctx) {
-  const std::size_t s = ctx.bufferBytes;
-  return perGpu(ctx, "memcpy SM local write-only GPU(column) bandwidth (GB/s)", [&](int d) {
-    return makeCopy(on(d, kUnusedBytes), on(d, s), CopyMethod::SmWriteOnly);
-  });
+  const bool read = method == CopyMethod::SmReadOnly;
+  return perGpu(ctx,
+                std::string("memcpy SM local ") + (read ? "read" : "write") +
+                    "-only GPU(column) bandwidth (GB/s)",
+                [&](int d) {
+                  return makeCopy(on(d, read ? s : kUnusedBytes), on(d, read ? kUnusedBytes : s),
+                                  method);
+                });
 }
 
 }  // namespace nvbw::plans

@@ -33,8 +33,7 @@ Plan hostDeviceLatencySm(const PlanContext& ctx);
 // a TMA copy and an SM copy kernel (bytes copied count), and read-only and write-only SM passes
 // (bandwidth counts the bytes read or written).
 Plan deviceLocalCopy(const PlanContext& ctx, CopyMethod method);
-Plan deviceLocalRead(const PlanContext& ctx);
-Plan deviceLocalWrite(const PlanContext& ctx);
+Plan deviceLocalPass(const PlanContext& ctx, CopyMethod method);  // SmReadOnly or SmWriteOnly
 
 // Device-to-device (testcases_d2d.cpp): the peer copies, the one-to-all/all-to-one fans and the
 // peer chases. Each bandwidth builder serves the copy engine ("_ce"), the SM copy kernel ("_sm")
