@@ -24,10 +24,6 @@ std::optional<std::uint64_t> countOf(long long v) {
   return v >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(v)) : std::nullopt;
 }
 
-template <typename T, typename U> std::optional<T> widened(const std::optional<U>& v) {
-  return v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt;
-}
-
 TimingRecord timingRecord(const RunEnd::Timing& t) {
   const PhaseTimes& p = t.phases;
   TimingRecord r;
@@ -68,21 +64,21 @@ PcieRecord pcieRecord(const PcieLinkState& l) {
 GpuStateRecord gpuStateRecord(std::size_t device, const GpuEnvironment& g) {
   GpuStateRecord r;
   r.device = device;
-  r.smClockMHz = widened<std::uint64_t>(g.smClockMHz);
-  r.smClockMaxMHz = widened<std::uint64_t>(g.smClockMaxMHz);
-  r.memoryClockMHz = widened<std::uint64_t>(g.memoryClockMHz);
-  r.memoryClockMaxMHz = widened<std::uint64_t>(g.memoryClockMaxMHz);
+  r.smClockMHz = g.smClockMHz;
+  r.smClockMaxMHz = g.smClockMaxMHz;
+  r.memoryClockMHz = g.memoryClockMHz;
+  r.memoryClockMaxMHz = g.memoryClockMaxMHz;
   r.clocksLocked = g.clocksLocked;
   r.powerLimitW = g.powerLimitW;
   r.powerDrawW = g.powerDrawW;
-  r.temperatureC = widened<std::int64_t>(g.temperatureC);
+  r.temperatureC = g.temperatureC;
   r.eccEnabled = g.eccEnabled;
   r.persistenceMode = g.persistenceMode;
   r.migEnabled = g.migEnabled;
   r.computeMode = g.computeMode;
   if (g.throttleNs) r.throttleSeconds = *g.throttleNs / 1e9;
   if (g.pcie) r.pcie = pcieRecord(*g.pcie);
-  r.numaNode = widened<std::int64_t>(g.numaNode);
+  r.numaNode = g.numaNode;
   r.hostBufferCpus = g.hostBufferCpus;
   return r;
 }
@@ -135,12 +131,12 @@ void ReportBuilder::testcaseStarted(const std::string& key) {
 
 void ReportBuilder::record(const RunHeader& header) {
   const SystemFacts& info = header.system;
-  statistic_ = header.settings.statistic == "mean" ? Statistic::Mean : Statistic::Median;
   report_.version = info.version;
   report_.gitVersion = info.gitVersion;
   report_.release = info.release;
   report_.schemaVersion = kJsonSchemaVersion;
   report_.settings = header.settings;
+  statistic_ = header.settings.statistic.value_or(statistic_);
   if (!header.notes.empty()) report_.notes = header.notes;
   // Which host ran it (rank 0's in a multinode run: each rank's host is in "processes") and
   // when: what --summarize names nodes by and --metrics timestamps a run with.
@@ -167,9 +163,9 @@ void ReportBuilder::testcaseFinished(const TestcaseResult& result) {
   std::vector<ReportEntry> entries = entriesOf(result, settings_.verbose, statistic_);
   for (ReportEntry& entry : entries)
     for (const std::string& line : abovePeakWarnings(entry)) addWarning(line);
-  const std::size_t first = report_.testcases ? report_.testcases->size() : 0;
+  const std::size_t first = report_.testcases->size();
   if (result.sweepSizeMiB && !sweepStart_) sweepStart_ = first;
-  for (ReportEntry& entry : entries) addEntry(std::move(entry));
+  for (ReportEntry& entry : entries) report_.testcases->push_back(std::move(entry));
   if (view_) view_->testcaseFinished(entriesFrom(*report_.testcases, first));
 }
 
@@ -181,7 +177,6 @@ void ReportBuilder::globalError(const std::string& message, const std::string& d
 
 // The sweep's entries: those appended since its first size.
 void ReportBuilder::sweepFinished(const std::string&, const std::vector<std::uint64_t>& sizesMiB) {
-  if (!report_.testcases) report_.testcases.emplace();
   const SweepEntries entries =
       entriesFrom(*report_.testcases, sweepStart_.value_or(report_.testcases->size()));
   sweepStart_.reset();
@@ -202,9 +197,8 @@ void ReportBuilder::finish(const RunEnd& end) {
     ReportEntry entry;
     entry.name = running_;
     entry.status = Status::Running;
-    addEntry(std::move(entry));
+    report_.testcases->push_back(std::move(entry));
   }
-  if (!report_.testcases) report_.testcases.emplace();
   if (end.interruptedBy) report_.interrupted = signalName(*end.interruptedBy);
   if (end.environment) report_.environmentAtEnd = environmentRecord(*end.environment);
   for (const std::string& line : end.warnings) addWarning(line);
@@ -220,11 +214,6 @@ void ReportBuilder::addWarning(const std::string& line) {
   report_.warning = line;
   if (!report_.warnings) report_.warnings.emplace();
   report_.warnings->push_back(line);
-}
-
-void ReportBuilder::addEntry(ReportEntry entry) {
-  if (!report_.testcases) report_.testcases.emplace();
-  report_.testcases->push_back(std::move(entry));
 }
 
 }  // namespace nvbw

@@ -96,14 +96,14 @@ void addPeaks(ReportEntry& e, const MatrixResult& m) {
 }
 
 ReportEntry matrixEntry(const TestcaseResult& result, const MatrixResult& m, bool verbose,
-                        Statistic stat) {
+                        const std::string& statistic) {
   ReportEntry e;
   e.name = m.spec.key;
   e.status = Status::Passed;
   e.description = m.spec.title;
   e.sum = m.sum();
   e.unitText = unitName(m.spec.unit);
-  e.statistic = statisticName(stat);
+  e.statistic = statistic;
   addMatrices(e, m);
   addPeaks(e, m);
   if (!m.spec.rowLabels.empty()) e.rowLabels = m.spec.rowLabels;
@@ -143,13 +143,14 @@ void shapeEntry(ReportEntry& entry, const std::string& testcase, Unit unit) {
     entry.parts.front().axes = declaredAxes(known->facts(), entry.parts.front().title);
 }
 
-std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose, Statistic stat) {
+std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose,
+                                   const std::string& statistic) {
   std::vector<ReportEntry> entries;
   switch (result.status) {
   case Status::Passed:
     if (result.matrices.empty()) entries.push_back(plainEntry(result, Status::Passed));
     for (const MatrixResult& m : result.matrices)
-      entries.push_back(matrixEntry(result, m, verbose, stat));
+      entries.push_back(matrixEntry(result, m, verbose, statistic));
     break;
   case Status::Waived:
     entries.push_back(plainEntry(result, Status::Waived));

@@ -25,7 +25,9 @@ class ReportBuilder : public Output {
   // `view` is told of every step once the Report has taken it, but the end: whoever owns the view
   // finishes it, when the run's verdicts have been printed.
   explicit ReportBuilder(OutputSettings settings = {}, ReportView* view = nullptr)
-      : settings_(settings), view_(view) {}
+      : settings_(settings), view_(view) {
+    report_.testcases.emplace();
+  }
 
   void header(const RunHeader& header) override;
   void testcaseStarted(const std::string& key) override;
@@ -41,11 +43,10 @@ class ReportBuilder : public Output {
  private:
   void record(const RunHeader& header);
   void addWarning(const std::string& line);
-  void addEntry(ReportEntry entry);
 
   OutputSettings settings_;
   ReportView* view_;
-  Statistic statistic_ = Statistic::Median;
+  std::string statistic_ = "median";  // of the cells' samples, as "settings" names it
   Report report_;
   std::string running_;
   std::optional<std::size_t> sweepStart_;  // the first entry of the sweep under way

@@ -19,7 +19,9 @@ namespace nvbw {
 // `entry` holds its values and title already.
 void shapeEntry(ReportEntry& entry, const std::string& testcase, Unit unit);
 
-// The entries of one testcase's result, as -j writes them. `verbose`: -v's min, max and average.
-std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose, Statistic stat);
+// The entries of one testcase's result, as -j writes them. `verbose`: -v's min, max and average;
+// `statistic`: "median" or "mean", what the cells' values are of their samples.
+std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose,
+                                   const std::string& statistic);
 
 }  // namespace nvbw

@@ -547,7 +547,7 @@ double sumCv(const MatrixResult& m) {
   result.name = m.spec.key;
   result.status = Status::Passed;
   result.matrices = {m};
-  const std::vector<ReportEntry> entries = entriesOf(result, false, Statistic::Median);
+  const std::vector<ReportEntry> entries = entriesOf(result, false, "median");
   return sumCoefficientOfVariation(MatrixView(entries.at(0), entries.at(0).parts.at(0)));
 }
 

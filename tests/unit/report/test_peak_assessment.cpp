@@ -32,7 +32,7 @@ ReportEntry entryOf(const MatrixResult& m) {
   TestcaseResult r;
   r.name = "t";
   r.matrices = {m};
-  return entriesOf(r, false, Statistic::Median).at(0);
+  return entriesOf(r, false, "median").at(0);
 }
 
 std::vector<CellLink> pcie(std::size_t n) {

@@ -85,8 +85,7 @@ struct Sweep {
       : sizes(std::move(sizesMiB)) {
     for (std::size_t k = 0; k < results.size(); ++k) {
       results[k].sweepSizeMiB = sizes[k];
-      for (ReportEntry& e : entriesOf(results[k], false, Statistic::Median))
-        entries.push_back(std::move(e));
+      for (ReportEntry& e : entriesOf(results[k], false, "median")) entries.push_back(std::move(e));
     }
   }
   SweepEntries of() const {
