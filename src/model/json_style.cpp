@@ -7,6 +7,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 #include <string>
 
 namespace nvbw {
@@ -94,15 +95,13 @@ namespace {
 // Mirrors jsoncpp's BuiltStyledStreamWriter with commentStyle All and indentation "\t".
 class StyledWriter {
  public:
-  // `out`: where the text goes as it is made (nullptr: kept whole); `streamed`: an array written
-  // from its generator.
-  StyledWriter(std::ostream* out, const StreamedArray* streamed) : out_(out), streamed_(streamed) {}
+  // `out`: where the text goes as it is made; `streamed`: an array written from its generator.
+  StyledWriter(std::ostream& out, const StreamedArray* streamed) : out_(out), streamed_(streamed) {}
 
-  std::string write(const nlohmann::json& root) {
+  void write(const nlohmann::json& root) {
     writeValue(root, true);
     doc_ += "\n";
     drain(0);
-    return std::move(doc_);
   }
 
  private:
@@ -110,8 +109,8 @@ class StyledWriter {
 
   // Hands the text made so far to the stream once there is more than `keep` of it.
   void drain(std::size_t keep) {
-    if (!out_ || doc_.size() <= keep) return;
-    out_->write(doc_.data(), static_cast<std::streamsize>(doc_.size()));
+    if (doc_.size() <= keep) return;
+    out_.write(doc_.data(), static_cast<std::streamsize>(doc_.size()));
     doc_.clear();
   }
 
@@ -184,7 +183,7 @@ class StyledWriter {
     close(']');
   }
 
-  std::ostream* out_;
+  std::ostream& out_;
   const StreamedArray* streamed_;
   std::string doc_;
   std::string indent_;
@@ -193,12 +192,14 @@ class StyledWriter {
 }  // namespace
 
 std::string styledJson(const nlohmann::json& value) {
-  return StyledWriter(nullptr, nullptr).write(value);
+  std::ostringstream out;
+  writeStyledJson(out, value);
+  return out.str();
 }
 
 void writeStyledJson(std::ostream& out, const nlohmann::json& value,
                      const StreamedArray* streamed) {
-  StyledWriter(&out, streamed).write(value);
+  StyledWriter(out, streamed).write(value);
 }
 
 }  // namespace nvbw
