@@ -76,14 +76,6 @@ class FieldReader {
   void nullable(const char* key, T& field, Check check = {}) {
     (*this)(key, field, check);
   }
-  // A nested object whose members are fields of the record itself.
-  template <typename Members> void object(const char* key, Members members) {
-    const Json* v = findMember(object_, key);
-    if (!v || !v->is_object()) return;
-    const Path at(where_, key);  // outlives `inner`, which keeps a reference to it
-    FieldReader inner(*v, at);
-    members(inner);
-  }
   // A check across the record's fields, once they are read.
   template <typename Check> void verify(Check check) { check(where_); }
   // A member whose reader is another's: an entry's name, status and grids (entry_reader.cpp), the
@@ -139,11 +131,6 @@ class FieldWriter {
   template <typename T, typename Check = NoCheck>
   void nullable(const char* key, const T& field, Check = {}) {
     object_[key] = json(field);
-  }
-  template <typename Members> void object(const char* key, Members members) {
-    FieldWriter inner;
-    members(inner);
-    object_[key] = std::move(inner.object_);
   }
   template <typename Check> void verify(Check) {}
   template <typename T> void readElsewhere(const char* key, const T& field) { (*this)(key, field); }
@@ -408,11 +395,13 @@ template <typename V, typename R> For<R, GpuStateRecord> fields(V& v, R& r) {
   v("uuid", r.uuid);
 }
 
+template <typename V, typename R> For<R, HostRecord> fields(V& v, R& r) {
+  v.nullable("cpu_model", r.cpuModel);
+  v.nullable("numa_nodes", r.numaNodes);
+}
+
 template <typename V, typename R> For<R, EnvironmentRecord> fields(V& v, R& r) {
-  v.object("host", [&r](auto& host) {
-    host.nullable("cpu_model", r.cpuModel);
-    host.nullable("numa_nodes", r.numaNodes);
-  });
+  v("host", r.host);
   v.nullable("nvml_problem", r.nvmlProblem);
   v("gpus", r.gpus);
 }

@@ -85,8 +85,7 @@ GpuStateRecord gpuStateRecord(std::size_t device, const GpuEnvironment& g) {
 
 EnvironmentRecord environmentRecord(const EnvironmentSnapshot& e) {
   EnvironmentRecord r;
-  r.cpuModel = e.host.cpuModel;
-  r.numaNodes = e.host.numaNodes;
+  r.host = {e.host.cpuModel, e.host.numaNodes};
   r.nvmlProblem = e.nvmlProblem;
   r.gpus.emplace();
   for (std::size_t d = 0; d < e.gpus.size(); ++d) r.gpus->push_back(gpuStateRecord(d, e.gpus[d]));

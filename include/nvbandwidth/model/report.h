@@ -233,10 +233,15 @@ struct GpuStateRecord {
   std::optional<std::string> uuid;  // some layouts have it
 };
 
+// The host in an environment snapshot ("host"); nullopt: unknown (null).
+struct HostRecord {
+  std::optional<std::string> cpuModel;
+  std::optional<std::string> numaNodes;
+};
+
 // "environment", "environment_at_end": the machine at a moment.
 struct EnvironmentRecord {
-  std::optional<std::string> cpuModel;     // host.cpu_model
-  std::optional<std::string> numaNodes;    // host.numa_nodes
+  HostRecord host;
   std::optional<std::string> nvmlProblem;  // why NVML did not answer; null when it did
   std::optional<std::vector<GpuStateRecord>> gpus;
 };

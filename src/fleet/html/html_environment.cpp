@@ -62,8 +62,8 @@ std::string gpuTable(const std::optional<std::vector<GpuStateRecord>>& gpus) {
 
 std::string hostLines(const EnvironmentRecord& snapshot) {
   std::string lines = textElement("p", attr("class", "host"),
-                                  "Host CPU: " + shown(snapshot.cpuModel) +
-                                      "; NUMA nodes: " + shown(snapshot.numaNodes));
+                                  "Host CPU: " + shown(snapshot.host.cpuModel) +
+                                      "; NUMA nodes: " + shown(snapshot.host.numaNodes));
   if (const auto problem = textIfAny(snapshot.nvmlProblem))
     lines += textElement("p", attr("class", "nvml-problem"), "NVML: " + *problem);
   return lines;
