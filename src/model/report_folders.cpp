@@ -129,24 +129,14 @@ class Walk {
     for (const FolderEntry& entry : listing.entries) {
       if (hidden(entry.name)) continue;
       std::string path = joined(folder, entry.name);
-      switch (entry.kind) {
-      case EntryKind::Folder:
+      if (entry.kind == EntryKind::Folder)
         below.push_back(std::move(path));
-        break;
-      case EntryKind::LinkToFolder:
-        break;  // not followed: no cycles
-      case EntryKind::Other:
-        if (endsWithJson(entry.name)) found.push_back(std::move(path));
-        break;
-      case EntryKind::Unknown:
-        // A report is read, and its reader says what is wrong; anything else might have been a
-        // folder of reports.
-        if (endsWithJson(entry.name))
-          found.push_back(std::move(path));
-        else
-          unreadable(path, "cannot be examined: " + std::string(std::strerror(entry.error)));
-        break;
-      }
+      else if (entry.kind == EntryKind::LinkToFolder)
+        continue;  // not followed: no cycles
+      else if (endsWithJson(entry.name))
+        found.push_back(std::move(path));  // of an Unknown kind too: its reader says what is wrong
+      else if (entry.kind == EntryKind::Unknown)  // it might have been a folder of reports
+        unreadable(path, "cannot be examined: " + std::string(std::strerror(entry.error)));
     }
     return below;
   }
