@@ -165,7 +165,6 @@ void readGrids(const Json& entry, const Path& where, const ValueRange& range,
 }
 
 void derive(ReportEntry& e) {
-  e.unit = unitOfEntry(e.unitText, e.name);
   if (!e.values && e.texts) {
     NumberGrid parsed{e.texts->rows, e.texts->cols, {}};
     parsed.cells.reserve(e.texts->cells.size());
@@ -191,8 +190,8 @@ ReportEntry readEntry(const Json& entry, const Path& at, const EntryReading& rea
   // Only an ERROR entry can lack a name: the one of an empty `-t ""`.
   if (out.name.empty() && out.status != Status::Error) reject(Path(at, "name"), "is empty");
   readFields(entry, out, where);
-  const bool latency = unitOfEntry(out.unitText, out.name) == Unit::Nanoseconds;
-  readGrids(entry, where, latency ? kLatencyRange : kBandwidthRange, reading, out);
+  out.unit = unitOfEntry(out.unitText, out.name);
+  readGrids(entry, where, rangeOf(out.unit), reading, out);
   if (reading.scope == ReadScope::Matrices && out.values) out.texts.reset();
   derive(out);
   return out;

@@ -188,10 +188,6 @@ struct InRange {
   }
 };
 
-const ValueRange& rangeOf(Unit unit) {
-  return unit == Unit::Nanoseconds ? kLatencyRange : kBandwidthRange;
-}
-
 // An array, `check` on each element.
 template <typename Check> auto each(Check check) {
   return [check](const Json& v, const Path& at) { eachElement(v, at, check); };

@@ -26,6 +26,10 @@ void wrongType(const Json& value, const Path& where, const char* expected) {
   reject(where, std::string("is ") + value.type_name() + ", not " + expected);
 }
 
+const ValueRange& rangeOf(Unit unit) {
+  return unit == Unit::Nanoseconds ? kLatencyRange : kBandwidthRange;
+}
+
 const ValueRange& spreadOf(const ValueRange& range) {
   return &range == &kLatencyRange ? kSpreadOfLatency : kSpreadOfBandwidth;
 }

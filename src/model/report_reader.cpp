@@ -48,12 +48,10 @@ class DocumentReader {
   Report read(const Json& document) {
     const Path where("the document");
     if (!document.is_object())
-      reject(where, std::string("is ") + document.type_name() +
-                        ", not an object (an nvbandwidth -j report is)");
+      wrongType(document, where, "an object (an nvbandwidth -j report is)");
     const Json* run = findMember(document, "nvbandwidth");
     if (!run) reject(where, "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
-    if (!run->is_object()) reject(run_, std::string("is ") + run->type_name() + ", not an object");
-    readFields(*run, report_, run_);
+    readFields(object(*run, run_), report_, run_);
     if (report_.operations && !report_.operations->is_object()) report_.operations.reset();
     if (report_.sweep && report_.sweep->series)
       for (SweepSeriesRecord& s : *report_.sweep->series) s.unit = unitOfEntry(s.unitText, s.name);
@@ -69,16 +67,15 @@ class DocumentReader {
 
  private:
   std::vector<ReportEntry> readEntries(const Json& list, const Path& where) {
-    if (!list.is_array()) reject(where, std::string("is ") + list.type_name() + ", not an array");
     // The report's GPUs: the longer of "GPU Device list" and "processes".
     const std::size_t gpus = std::max(report_.gpuDeviceList ? report_.gpuDeviceList->size() : 0,
                                       report_.processes ? report_.processes->size() : 0);
     const EntryReading reading{options_.scope, gpus, &stop_};
     std::vector<ReportEntry> entries;
-    for (std::size_t i = 0; i < list.size(); ++i) {
+    eachElement(list, where, [&](const Json& entry, const Path& at) {
       throwIfStopped(stop_);
-      entries.push_back(readEntry(list[i], Path(where, i), reading));
-    }
+      entries.push_back(readEntry(entry, at, reading));
+    });
     return entries;
   }
 

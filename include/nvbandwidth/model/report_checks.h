@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/unit.h"
 #include "model/json.h"
 #include "model/report_limits.h"
 
@@ -35,7 +36,8 @@ class Path {
 // "is string, not a number".
 [[noreturn]] void wrongType(const Json& value, const Path& where, const char* expected);
 
-// The spread (standard deviation) of values of `range`.
+// The values of a matrix of `unit`, and the spread (standard deviation) of values of `range`.
+const ValueRange& rangeOf(Unit unit);
 const ValueRange& spreadOf(const ValueRange& range);
 
 // The number, checked to be within `range`.
