@@ -3,7 +3,6 @@
 #include <tuple>
 #include <utility>
 
-#include "model/matrix_parts.h"
 #include "model/record_fields.h"
 
 namespace nvbw::model {

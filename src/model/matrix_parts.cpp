@@ -1,6 +1,5 @@
-#include "model/matrix_parts.h"
-
 #include "core/text.h"
+#include "model/report.h"
 
 namespace nvbw {
 

@@ -9,8 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "model/matrix_parts.h"
-
 namespace nvbw::model {
 
 namespace {
@@ -50,7 +48,7 @@ struct NoCheck {
 
 template <typename T> bool bindValue(const Json& v, T& out, const Path& where);
 
-// Visits a record's table binding an object's members. A member with a check (report_checks.h)
+// Visits a record's table binding an object's members. A member with a check (record_fields.h)
 // refuses the report when it is not what the views rely on; any other member that the record
 // lacks, or that is not of its field's type, is read past.
 class FieldReader {

@@ -1,5 +1,3 @@
-#include "model/report_checks.h"
-
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -7,6 +5,7 @@
 #include <sstream>
 
 #include "core/format.h"
+#include "model/record_fields.h"
 
 namespace nvbw::model {
 

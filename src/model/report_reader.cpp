@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "model/matrix_parts.h"
 #include "model/record_fields.h"
 
 namespace nvbw {

@@ -3,7 +3,6 @@
 #include "report/report_entries.h"
 
 #include "core/format.h"
-#include "model/matrix_parts.h"
 #include "plans/registry.h"
 #include "plans/schedule.h"
 #include "plans/testcase.h"

@@ -86,7 +86,7 @@ struct MatrixAxes {
 };
 
 // One matrix of an entry: the entry's only one, or one of upstream's three stacked ones
-// (matrix_parts.h).
+// (partsOfEntry).
 struct MatrixPart {
   std::string key;  // the entry's name, or name + "_read1" (upstream's)
   std::string testcase;
@@ -166,6 +166,18 @@ class MatrixView {
   const ReportEntry* entry_;
   const MatrixPart* part_;
 };
+
+// What an entry's names and titles say, derived where it is made (the top of this file; pure).
+// "unit" where the entry has one; else ns for a key that names a latency ("..._latency_..."),
+// GB/s for the rest (upstream v0.8's entries have no unit).
+Unit unitOfEntry(const std::optional<std::string>& unitText, const std::string& key);
+// What the title says the rows and columns are; `key` says whether they are ranks (multinode
+// testcases). nullptr: the entry has no title.
+MatrixAxes axesOfTitle(const std::string* title, const std::string& key);
+// The matrices of an entry (its unit, values and title set): none without a matrix; upstream's
+// stacked entry (strings only, 3N x N) in three, titled as this tool titles them ("... Read1
+// bandwidth ..." for upstream's "... Total bandwidth ..."); else the entry's own.
+std::vector<MatrixPart> partsOfEntry(const ReportEntry& entry);
 
 // ---- Sections of the run object ----
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "json_documents.h"
-#include "model/report_checks.h"
+#include "model/record_fields.h"
 
 namespace nvbw {
 namespace test_report_shape {
