@@ -26,10 +26,9 @@
 #include "platform/logical_gpus.h"
 #include "report/listing.h"
 #include "report/output.h"
-#include "report/output_fanout.h"
-#include "report/output_text.h"
 #include "report/progress_display.h"
 #include "report/report_builder.h"
+#include "report/report_text.h"
 
 namespace nvbw {
 

@@ -3,7 +3,6 @@
 // over present cells only). From the first `Running` line on, stdout carries upstream's lines
 // only and every line of ours goes to stderr (toPerson, stdout flushed first) as it belongs; the
 // header's notes stay on stdout: docs/compatibility.md#additions says which lines and why.
-#include "report/output_text.h"
 
 #include <ostream>
 

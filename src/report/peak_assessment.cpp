@@ -1,10 +1,9 @@
-#include "report/peak_assessment.h"
-
 #include <algorithm>
 #include <map>
 #include <utility>
 
 #include "core/statistics.h"
+#include "report/report_builder.h"
 
 namespace nvbw {
 

@@ -4,7 +4,6 @@
 
 #include "core/error.h"
 #include "core/version.h"
-#include "report/report_entries.h"
 #include "report/sweep.h"
 #include "report/text_format.h"
 

@@ -1,12 +1,10 @@
-// The entries of a testcase's result (report_entries.h), each member as -j has always written it
-// (docs/compatibility.md#c3, #c4, #c9, #c16).
-#include "report/report_entries.h"
-
+// The entries of a testcase's result (report_builder.h: entriesOf), each member as -j has always
+// written it (docs/compatibility.md#c3, #c4, #c9, #c16).
 #include "core/format.h"
 #include "plans/registry.h"
 #include "plans/schedule.h"
 #include "plans/testcase.h"
-#include "report/peak_assessment.h"
+#include "report/report_builder.h"
 
 namespace nvbw {
 

@@ -13,8 +13,8 @@
 //   selection errors of -t, a run that cannot start);
 // - cell notes (noisy cells, outliers) and run warnings; the header's notes.
 //
-// Every line but the header's is rendered by the text output itself (report/output_text.h),
-// which decides its stream: {"stdout": ..., "stderr": ...}.
+// Every line but the header's is rendered by the text output itself (report/report_text.h:
+// makeTextView), which decides its stream: {"stdout": ..., "stderr": ...}.
 //
 //   nvbw_line_catalogue > catalogue.json
 #include <cerrno>
@@ -45,7 +45,7 @@
 #include "platform/gpu.h"
 #include "platform/huge_pages.h"
 #include "platform/topology.h"
-#include "report/output_text.h"
+#include "report/report_text.h"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include "plans/plan.h"
 #include "platform/system_facts.h"
 #include "report/output.h"
-#include "report/output_text.h"
 #include "report/report_builder.h"
+#include "report/report_text.h"
 
 namespace nvbw::test {
 

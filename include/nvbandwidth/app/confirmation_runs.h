@@ -10,7 +10,7 @@
 
 #include "app/testcase_loop.h"
 #include "model/report.h"
-#include "report/run_report.h"
+#include "report/output.h"
 
 namespace nvbw {
 

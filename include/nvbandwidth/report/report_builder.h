@@ -1,16 +1,22 @@
 // The run's Report, built from its steps as they happen: the one receiver of the engine's results
-// (output.h), converting each finished testcase once into its entries (report_entries.h) and
-// appending them, then telling its view (report_view.h: the text) what was appended. It holds
+// (output.h), converting each finished testcase once into its entries (entriesOf, below) and
+// appending them, then telling its view (output.h: the text) what was appended. It holds
 // the header's facts and settings, each testcase's entries with their cells, links and peaks,
 // the sweep, the verdicts, and how the run ended. -j writes it (model/report_writer.h) at the end
 // of the run; --baseline, --expect, --confirm, --output, --html and --metrics take it as it is,
 // without the document being written and read back.
+//
+// A finished testcase's entries: one per matrix, with its values, the strings upstream wrote,
+// every cell's samples and statistics, its links, peaks, percents of peak, outliers (a cell well
+// below the cells of its matrix that cross the same kind of link) and cells above their peak, and
+// (on the first) -v's sample lines; or the waive reason, or the error.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/results.h"
 #include "model/report.h"
 #include "report/output.h"
 #include "report/report_text.h"
@@ -51,5 +57,36 @@ class ReportBuilder : public Output {
   std::string running_;
   std::optional<std::size_t> sweepStart_;  // the first entry of the sweep under way
 };
+
+// What an entry of testcase `testcase` is, from the registry's facts of that testcase
+// (plans/testcase.h, findTestcase): its unit and its one matrix (the run writes each matrix of a
+// testcase as an entry of its own) with the axes the testcase declares. A name the registry does
+// not know (results made up in tests) takes `unit`, the matrix's own, and its title's axes.
+// `entry` holds its values and title already.
+void shapeEntry(ReportEntry& entry, const std::string& testcase, Unit unit);
+
+// The entries of one testcase's result, as -j writes them. `verbose`: -v's min, max and average;
+// `statistic`: "median" or "mean", what the cells' values are of their samples.
+std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose,
+                                   const std::string& statistic);
+
+// ---- What the peaks say about the measured cells (peak_assessment.cpp; pure) ----
+
+// A cell is an outlier when it is more than this fraction below the median of its link class.
+inline constexpr double kOutlierFraction = 0.10;
+
+// value / peak x 100 for a present bandwidth cell whose peak is known; nullopt otherwise.
+std::optional<double> percentOfPeak(const MatrixResult& m, std::size_t row, std::size_t col);
+
+// A link's peak as the report gives it: none for a latency matrix.
+std::optional<double> peakOf(const MatrixResult& m, const CellLink& c);
+
+// The links of the measured cells of `m`, each (name, peak, convention) once, in cell order.
+std::vector<LinkPeakRecord> linkPeaks(const MatrixResult& m);
+
+// Present bandwidth cells more than kOutlierFraction below the median of the present cells with
+// the same link name and peak (at least two of them), in cell order; cells of unknown links are
+// not compared. Latency matrices have none.
+std::vector<OutlierRecord> outliers(const MatrixResult& m);
 
 }  // namespace nvbw

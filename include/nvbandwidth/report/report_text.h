@@ -1,12 +1,17 @@
-// The text report from the Report (model/report.h): each testcase's stdout lines from its
-// entries, as the run's text view prints them when they are appended (output_text.h) and as
-// `nvbandwidth --from REPORT` prints a saved run from its first `Running` line: one rendering.
+// The text report from the Report (model/report.h): upstream v0.8's console layout, with the
+// lines of our own that docs/compatibility.md#additions allows. Each testcase's stdout lines from
+// its entries, as the run's text view prints them when they are appended (makeTextView,
+// output_text.cpp) and as `nvbandwidth --from REPORT` prints a saved run from its first `Running`
+// line: one rendering.
 #pragma once
 
+#include <iosfwd>
+#include <memory>
 #include <string>
 
 #include "core/compat_mode.h"
 #include "model/report.h"
+#include "report/output.h"
 
 namespace nvbw {
 
@@ -47,5 +52,13 @@ extern const char* const kTrailer;
 // a sweep's tables, upstream's `Waived: ` (v0.10: `Waived <key>: <reason>`) and its two selection
 // ERROR lines, and the trailer unless the run failed or was interrupted.
 std::string savedRunText(const Report& report, const OutputSettings& form);
+
+// The first line of a run's text on a confidential-computing host, as upstream v0.10 prints it.
+inline constexpr const char* kConfidentialComputingNotice =
+    "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
+
+// Text: each testcase's lines to `out` as its entries are appended, lines of ours to `err`.
+std::unique_ptr<ReportView> makeTextView(std::ostream& out, std::ostream& err,
+                                         const OutputSettings& settings);
 
 }  // namespace nvbw

@@ -5,8 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "report/peak_assessment.h"
-#include "report/report_entries.h"
+#include "report/report_builder.h"
 #include "report/text_format.h"
 
 namespace nvbw {

@@ -12,7 +12,6 @@
 #include "plans/registry.h"
 #include "plans/testcase.h"
 #include "report/report_builder.h"
-#include "report/report_entries.h"
 
 namespace nvbw {
 namespace test_report_builder {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "report/report_entries.h"
+#include "report/report_builder.h"
 #include "report/sweep.h"
 
 namespace nvbw {
