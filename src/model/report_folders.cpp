@@ -1,5 +1,3 @@
-#include "model/report_folders.h"
-
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -10,6 +8,7 @@
 #include <utility>
 
 #include "core/text.h"
+#include "model/report_files.h"
 
 namespace nvbw {
 namespace {

@@ -1,13 +1,13 @@
-// The report reader (report_reader.h): the text read as a document within the report's limits,
-// then the run object checked and made typed by its table (record_fields.h), the entries last.
-#include "model/report_reader.h"
-
+// The report reader (report_files.h: readReportText): the text read as a document within the
+// report's limits, then the run object checked and made typed by its table (record_fields.h), the
+// entries last.
 #include <algorithm>
 #include <initializer_list>
 #include <utility>
 #include <vector>
 
 #include "model/record_fields.h"
+#include "model/report_files.h"
 
 namespace nvbw {
 

@@ -1,7 +1,7 @@
 // Tests spell the reports they feed the tool as nlohmann documents and look at what it writes as
 // one; the program itself never holds a document (its Report is read and written by the model,
-// model/report_reader.h and report_writer.h). These turn one into the other through the model's
-// own text interface, so what a test checks is what the tool reads and writes.
+// model/report_files.h: readReportText, and report_writer.h). These turn one into the other through
+// the model's own text interface, so what a test checks is what the tool reads and writes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,7 +11,6 @@
 #include "core/stop_request.h"
 #include "model/report.h"
 #include "model/report_files.h"
-#include "model/report_reader.h"
 #include "model/report_writer.h"
 
 namespace nvbw {

@@ -15,7 +15,6 @@
 #include "fleet/expectations/expectations.h"
 #include "model/report.h"
 #include "model/report_files.h"
-#include "model/report_folders.h"
 
 namespace nvbw {
 

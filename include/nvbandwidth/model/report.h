@@ -1,8 +1,8 @@
 // The report model: everything a report of this tool says, typed. A run builds its Report from
 // its results (report/report_builder.h); a saved report (this tool's, of any layout written so
-// far, or upstream v0.8's and v0.10's) is read into one (report_reader.h); every view (text,
-// JSON, HTML, metrics, comparison, expectations, summary) takes one; report_writer.h writes one
-// as `-j` prints it.
+// far, or upstream v0.8's and v0.10's) is read into one (report_files.h: readReportText); every
+// view (text, JSON, HTML, metrics, comparison, expectations, summary) takes one; report_writer.h
+// writes one as `-j` prints it.
 //
 // What the views would otherwise guess from names and titles is derived once, where the Report is
 // made: an entry's unit, the axes of its matrix (what its rows and columns are) and its parts

@@ -13,7 +13,6 @@
 #include "core/text.h"
 #include "fleet/summary/fleet_summary_internal.h"
 #include "model/report_files.h"
-#include "model/report_folders.h"
 
 namespace nvbw {
 

@@ -6,7 +6,7 @@
 #include "core/format.h"
 #include "core/text.h"
 #include "fleet/summary/fleet_summary_internal.h"
-#include "model/report_reader.h"
+#include "model/report_files.h"
 
 namespace nvbw::summary {
 

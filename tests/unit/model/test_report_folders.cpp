@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "model/report_folders.h"
+#include "model/report_files.h"
 #include "temp_dir.h"
 
 namespace nvbw {

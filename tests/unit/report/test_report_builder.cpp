@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fake_topology.h"
-#include "model/report_reader.h"
+#include "model/report_files.h"
 #include "model/report_writer.h"
 #include "plans/registry.h"
 #include "plans/testcase.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/stop_request.h"
-#include "model/report_folders.h"
+#include "model/report_files.h"
 #include "model/summary_section.h"
 
 namespace nvbw {
@@ -25,7 +25,7 @@ struct SummaryOptions {
   std::vector<std::string> testcases;
 };
 
-// Every report `found` (report_folders.h), each read like --compare's (report_files.h,
+// Every report `found` (report_files.h: findReports), each read like --compare's (report_files.h,
 // ReadScope::Matrices), reduced to its row and let go; one that cannot be read or used, and a
 // folder that could not be listed, is unreadable. Throws Interrupted when `stop` reports a signal
 // (asked between files, and while a read blocks).

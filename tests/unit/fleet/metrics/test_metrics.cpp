@@ -22,7 +22,7 @@
 #include "fleet/metrics/metrics.h"
 #include "fleet/metrics/metrics_internal.h"
 #include "golden.h"
-#include "model/report_reader.h"
+#include "model/report_files.h"
 
 namespace nvbw {
 namespace test_metrics {
