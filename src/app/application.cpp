@@ -416,7 +416,7 @@ int helpOrListing(const Options& options, const std::vector<TestcaseDef>& regist
   else if (options.version)
     out << versionText(kVersion, kGitVersion, kRelease, options.compat);
   else if (options.json)
-    out << listingJson(registry, kVersion, kGitVersion, kRelease);
+    out << listingJson(registry, versionsReport());
   else
     out << versionBlock(kVersion, kGitVersion) << listingText(registry);
   checkWritable(out, "output");

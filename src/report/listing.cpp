@@ -29,12 +29,7 @@ std::string listingText(const std::vector<TestcaseDef>& registry) {
   return text;
 }
 
-std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,
-                        const std::string& gitVersion, const std::string& release) {
-  Report versions;
-  versions.version = version;
-  versions.gitVersion = gitVersion;
-  versions.release = release;
+std::string listingJson(const std::vector<TestcaseDef>& registry, const Report& versions) {
   std::vector<ListingRecord> testcases;
   for (const TestcaseDef& t : registry) testcases.push_back({t.index, t.key, t.description});
   return listingJson(versions, testcases) + "\n";

@@ -23,9 +23,8 @@ Report versionsReport();
 // -l in text: header line and every entry as upstream prints it (an empty line before the entries
 // that ask for one: v0.10's index 42).
 std::string listingText(const std::vector<TestcaseDef>& registry);
-// -j -l: {"nvbandwidth": {"version", "git_version", "release", "testcases":
+// -j -l: {"nvbandwidth": {<the facts of `versions`>, "testcases":
 // [{"index","name","description"}...]}}
-std::string listingJson(const std::vector<TestcaseDef>& registry, const std::string& version,
-                        const std::string& gitVersion, const std::string& release);
+std::string listingJson(const std::vector<TestcaseDef>& registry, const Report& versions);
 
 }  // namespace nvbw

@@ -300,7 +300,11 @@ TEST(Listing, JsonMatchesGolden) {
   b.index = 1;
   b.description = "Copy engine bandwidth between every pair of GPUs with peer access.\n"
                   "Read: the row GPU pulls from the column GPU.";
-  expectGolden("listing.json", listingJson({a, b}, "v0.8", "v0.8-3-gabc1234", "1.2.3"));
+  Report versions;
+  versions.version = "v0.8";
+  versions.gitVersion = "v0.8-3-gabc1234";
+  versions.release = "1.2.3";
+  expectGolden("listing.json", listingJson({a, b}, versions));
 }
 
 }  // namespace test_output_json
