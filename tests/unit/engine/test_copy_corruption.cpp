@@ -11,36 +11,10 @@
 
 #include "core/error.h"
 #include "engine/copy_corruption.h"
+#include "fake_driver.h"
 
 namespace nvbw {
 namespace test_copy_corruption {
-
-CUresult CUDAAPI init(unsigned int) { return CUDA_SUCCESS; }
-CUresult CUDAAPI deviceCount(int* n) {
-  *n = 2;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI deviceGet(CUdevice* d, int i) {
-  *d = i;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI retain(CUcontext* c, CUdevice d) {
-  *c = reinterpret_cast<CUcontext>(static_cast<std::uintptr_t>(d + 1));
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI release(CUdevice) { return CUDA_SUCCESS; }
-CUresult CUDAAPI setCurrent(CUcontext) { return CUDA_SUCCESS; }
-
-DriverApi twoGpus() {
-  DriverApi api;
-  api.cuInit = init;
-  api.cuDeviceGetCount = deviceCount;
-  api.cuDeviceGet = deviceGet;
-  api.cuDevicePrimaryCtxRetain = retain;
-  api.cuDevicePrimaryCtxRelease = release;
-  api.cuCtxSetCurrent = setCurrent;
-  return api;
-}
 
 TEST(CopyCorruption, NamesCopiesByTheirEnds) {
   using Pairs = std::set<std::pair<int, int>>;
@@ -58,7 +32,7 @@ TEST(CopyCorruption, NamesCopiesByTheirEnds) {
 }
 
 TEST(CopyCorruption, OverwritesTheMiddleOfANamedCopyAndNothingElse) {
-  const DriverApi api = twoGpus();
+  const DriverApi api = fakeDriverApi(2);
   const Gpu gpu(api);
   CopyCorruption fault(gpu, corruptedCopiesFrom("0-host"));
   const CopySpec named = makeCopy(BufferSpec::onDevice(0, 1 << 16), BufferSpec::host(0, 1 << 16),

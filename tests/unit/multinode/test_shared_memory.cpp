@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "fake_driver.h"
 #include "multinode/shared_memory.h"
 #include "platform/communicator.h"
 #include "platform/gpu.h"
@@ -25,25 +26,6 @@ std::string call(const char* name, CUdeviceptr ptr) {
   return std::string(name) + " " + std::to_string(static_cast<unsigned long long>(ptr));
 }
 
-CUresult CUDAAPI init(unsigned int) { return CUDA_SUCCESS; }
-CUresult CUDAAPI deviceCount(int* n) {
-  *n = 1;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI deviceGet(CUdevice* d, int i) {
-  *d = i;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI retain(CUcontext* c, CUdevice) {
-  *c = reinterpret_cast<CUcontext>(static_cast<std::uintptr_t>(0x100));
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI release(CUdevice) { return CUDA_SUCCESS; }
-CUresult CUDAAPI setCurrent(CUcontext) { return CUDA_SUCCESS; }
-CUresult CUDAAPI getCurrent(CUcontext* c) {
-  *c = nullptr;
-  return CUDA_SUCCESS;
-}
 CUresult CUDAAPI reserve(CUdeviceptr* ptr, std::size_t bytes, std::size_t, CUdeviceptr,
                          unsigned long long) {
   *ptr = nextRange;
@@ -111,20 +93,12 @@ CUresult CUDAAPI releaseHandle(CUmemGenericAllocationHandle h) {
 DriverApi recordingDriver() {
   calls.clear();
   nextRange = 0x10000;
-  DriverApi api;
-  api.cuInit = init;
-  api.cuDeviceGetCount = deviceCount;
-  api.cuDeviceGet = deviceGet;
-  api.cuDevicePrimaryCtxRetain = retain;
-  api.cuDevicePrimaryCtxRelease = release;
-  api.cuCtxSetCurrent = setCurrent;
-  api.cuCtxGetCurrent = getCurrent;
+  mapsLeft = -1;
+  DriverApi api = fakeDriverApi(1);
   api.cuMemAddressReserve = reserve;
-  api.cuMemMap = map;
   api.cuMemSetAccess = setAccess;
   api.cuMemUnmap = unmap;
   api.cuMemAddressFree = freeRange;
-  mapsLeft = -1;
   api.cuMemMap = failingMap;
   api.cuMulticastGetGranularity = granularity;
   api.cuMulticastCreate = createMulticast;

@@ -4,10 +4,10 @@
 // it is the detail, never the message.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <string>
 
 #include "engine/buffer_pool.h"
+#include "fake_driver.h"
 #include "platform/driver.h"
 #include "platform/gpu.h"
 
@@ -16,35 +16,12 @@ namespace test_driver_failures {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-// Two GPUs of 80000 MiB with 10 MiB free; contexts are the device number plus one.
-CUcontext current = nullptr;
-
-CUresult CUDAAPI init(unsigned int) { return CUDA_SUCCESS; }
-CUresult CUDAAPI deviceCount(int* n) {
-  *n = 2;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI deviceGet(CUdevice* d, int i) {
-  *d = i;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI retain(CUcontext* c, CUdevice d) {
-  *c = reinterpret_cast<CUcontext>(static_cast<std::uintptr_t>(d + 1));
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI release(CUdevice) { return CUDA_SUCCESS; }
-CUresult CUDAAPI getCurrent(CUcontext* c) {
-  *c = current;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI setCurrent(CUcontext c) {
-  current = c;
-  return CUDA_SUCCESS;
-}
+// Two GPUs of 80000 MiB with 10 MiB free, where no memory can be allocated or pinned and no peer
+// access enabled.
 CUresult CUDAAPI memAlloc(CUdeviceptr*, std::size_t) { return CUDA_ERROR_OUT_OF_MEMORY; }
 CUresult CUDAAPI memFree(CUdeviceptr) { return CUDA_SUCCESS; }
 CUresult CUDAAPI memGetInfo(std::size_t* free, std::size_t* total) {
-  if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!fakeDriver().current) return CUDA_ERROR_INVALID_CONTEXT;
   *free = 10 * kMiB;
   *total = 80000 * kMiB;
   return CUDA_SUCCESS;
@@ -52,37 +29,15 @@ CUresult CUDAAPI memGetInfo(std::size_t* free, std::size_t* total) {
 CUresult CUDAAPI hostRegister(void*, std::size_t, unsigned int) { return CUDA_ERROR_OUT_OF_MEMORY; }
 CUresult CUDAAPI hostUnregister(void*) { return CUDA_SUCCESS; }
 CUresult CUDAAPI enablePeer(CUcontext, unsigned int) { return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; }
-CUresult CUDAAPI errorName(CUresult code, const char** name) {
-  *name = code == CUDA_ERROR_OUT_OF_MEMORY             ? "CUDA_ERROR_OUT_OF_MEMORY"
-          : code == CUDA_ERROR_PEER_ACCESS_UNSUPPORTED ? "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"
-                                                       : nullptr;
-  return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult CUDAAPI errorString(CUresult code, const char** text) {
-  *text = code == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory"
-          : code == CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
-              ? "peer access is not supported between these two devices"
-              : nullptr;
-  return *text ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
 
 DriverApi failingDriver() {
-  DriverApi api;
-  api.cuInit = init;
-  api.cuDeviceGetCount = deviceCount;
-  api.cuDeviceGet = deviceGet;
-  api.cuDevicePrimaryCtxRetain = retain;
-  api.cuDevicePrimaryCtxRelease = release;
-  api.cuCtxGetCurrent = getCurrent;
-  api.cuCtxSetCurrent = setCurrent;
+  DriverApi api = fakeDriverApi(2);
   api.cuMemAlloc = memAlloc;
   api.cuMemFree = memFree;
   api.cuMemGetInfo = memGetInfo;
   api.cuMemHostRegister = hostRegister;
   api.cuMemHostUnregister = hostUnregister;
   api.cuCtxEnablePeerAccess = enablePeer;
-  api.cuGetErrorName = errorName;
-  api.cuGetErrorString = errorString;
   return api;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "fake_driver.h"
 #include "plans/schedule.h"
 #include "platform/cuda_raii.h"
 #include "platform/driver_topology.h"
@@ -18,48 +19,14 @@
 namespace nvbw {
 namespace test_logical_gpus {
 
-// The driver sees `physicalGpus` devices, numbered from 7; device d's primary context is d + 100.
+// The driver sees `physicalGpus` devices, numbered from 7; what it records beyond fake_driver.h's.
 struct DriverState {
-  int physicalGpus = 1;
-  CUcontext current = nullptr;
-  int retains = 0;
-  int releases = 0;
   int peerEnables = 0;
   std::vector<CUcontext> streamContexts;  // the context current at each cuStreamCreate
   std::vector<CUcontext> allocContexts;   // likewise at each cuMemAlloc
 };
 DriverState state;
 
-CUcontext contextOf(CUdevice d) {
-  return reinterpret_cast<CUcontext>(static_cast<std::uintptr_t>(d + 100));
-}
-
-CUresult CUDAAPI init(unsigned int) { return CUDA_SUCCESS; }
-CUresult CUDAAPI deviceCount(int* n) {
-  *n = state.physicalGpus;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI deviceGet(CUdevice* d, int i) {
-  *d = 7 + i;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI retain(CUcontext* c, CUdevice d) {
-  ++state.retains;
-  *c = contextOf(d);
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI release(CUdevice) {
-  ++state.releases;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI getCurrent(CUcontext* c) {
-  *c = state.current;
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI setCurrent(CUcontext c) {
-  state.current = c;
-  return CUDA_SUCCESS;
-}
 CUresult CUDAAPI enablePeer(CUcontext, unsigned int) {
   ++state.peerEnables;
   return CUDA_ERROR_INVALID_VALUE;  // a context asked to reach itself
@@ -69,45 +36,27 @@ CUresult CUDAAPI canAccessPeer(int* can, CUdevice, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI streamCreate(CUstream* s, unsigned int) {
-  state.streamContexts.push_back(state.current);
+  state.streamContexts.push_back(fakeDriver().current);
   *s = reinterpret_cast<CUstream>(static_cast<std::uintptr_t>(state.streamContexts.size()));
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI streamDestroy(CUstream) { return CUDA_SUCCESS; }
 CUresult CUDAAPI memAlloc(CUdeviceptr* p, std::size_t) {
-  state.allocContexts.push_back(state.current);
+  state.allocContexts.push_back(fakeDriver().current);
   *p = 0x1000 * state.allocContexts.size();
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI memFree(CUdeviceptr) { return CUDA_SUCCESS; }
-CUresult CUDAAPI errorName(CUresult, const char** name) {
-  *name = "CUDA_ERROR_INVALID_VALUE";
-  return CUDA_SUCCESS;
-}
-CUresult CUDAAPI errorString(CUresult, const char** text) {
-  *text = "invalid argument";
-  return CUDA_SUCCESS;
-}
 
 DriverApi recordingDriver(int physicalGpus) {
   state = DriverState();
-  state.physicalGpus = physicalGpus;
-  DriverApi api;
-  api.cuInit = init;
-  api.cuDeviceGetCount = deviceCount;
-  api.cuDeviceGet = deviceGet;
-  api.cuDevicePrimaryCtxRetain = retain;
-  api.cuDevicePrimaryCtxRelease = release;
-  api.cuCtxGetCurrent = getCurrent;
-  api.cuCtxSetCurrent = setCurrent;
+  DriverApi api = fakeDriverApi(physicalGpus, 7);
   api.cuCtxEnablePeerAccess = enablePeer;
   api.cuDeviceCanAccessPeer = canAccessPeer;
   api.cuStreamCreate = streamCreate;
   api.cuStreamDestroy = streamDestroy;
   api.cuMemAlloc = memAlloc;
   api.cuMemFree = memFree;
-  api.cuGetErrorName = errorName;
-  api.cuGetErrorString = errorString;
   return api;
 }
 
@@ -139,11 +88,11 @@ TEST(LogicalGpus, OnePhysicalGpuIsPresentedAsMany) {
     EXPECT_EQ(gpu.logicalGpus(), 4);
     for (int d = 0; d < 4; ++d) {
       EXPECT_EQ(gpu.device(d), 7);
-      EXPECT_EQ(gpu.context(d), contextOf(7));
+      EXPECT_EQ(gpu.context(d), fakeContext(7));
     }
-    EXPECT_EQ(state.retains, 1);  // one primary context, held once
+    EXPECT_EQ(fakeDriver().retained.size(), 1u);  // one primary context, held once
   }
-  EXPECT_EQ(state.releases, 1);
+  EXPECT_EQ(fakeDriver().released.size(), 1u);
 }
 
 TEST(LogicalGpus, EachLogicalGpuGetsItsOwnStreamsAndBuffersInThePhysicalContext) {
@@ -158,8 +107,8 @@ TEST(LogicalGpus, EachLogicalGpuGetsItsOwnStreamsAndBuffersInThePhysicalContext)
   ASSERT_EQ(state.streamContexts.size(), 3u);
   ASSERT_EQ(state.allocContexts.size(), 3u);
   for (int d = 0; d < 3; ++d) {
-    EXPECT_EQ(state.streamContexts[d], contextOf(7));
-    EXPECT_EQ(state.allocContexts[d], contextOf(7));
+    EXPECT_EQ(state.streamContexts[d], fakeContext(7));
+    EXPECT_EQ(state.allocContexts[d], fakeContext(7));
     EXPECT_EQ(streams[d].device(), d);
     EXPECT_EQ(buffers[d].device(), d);
   }
@@ -200,7 +149,7 @@ TEST(LogicalGpus, MoreThanOnePhysicalGpuIsRefused) {
               "NVBW_LOGICAL_GPUS=4 presents one GPU as several, and this process sees 2 GPUs: make "
               "exactly one visible (CUDA_VISIBLE_DEVICES), or unset it");
   }
-  EXPECT_EQ(state.retains, 0);
+  EXPECT_TRUE(fakeDriver().retained.empty());
 }
 
 TEST(LogicalGpus, TheirTopologyIsASwitchedFabricWithoutPeaks) {
