@@ -113,24 +113,27 @@ DriverApi recordingDriver() {
 
 constexpr std::size_t kBytes = 0x1000;
 
-TEST(SharedMemoryMapping, IsUnmappedBeforeItsRangeIsFreed) {
+// One process on one GPU over the recording driver, sharing memory as `sharing` says.
+struct OneProcess {
+  explicit OneProcess(MemorySharing sharing) : ctx{gpu, 0, alone, sharing, nullptr} {}
   const DriverApi api = recordingDriver();
-  const Gpu gpu(api);
+  const Gpu gpu{api};
   SingleProcess alone;
-  const SharingContext ctx{gpu, 0, alone, MemorySharing::None, nullptr};
-  { const Mapping m(ctx, 1, kBytes); }
+  const SharingContext ctx;
+};
+
+TEST(SharedMemoryMapping, IsUnmappedBeforeItsRangeIsFreed) {
+  const OneProcess process(MemorySharing::None);
+  { const Mapping m(process.ctx, 1, kBytes); }
   EXPECT_EQ(calls,
             (std::vector<std::string>{"reserve 65536", "map 65536", "unmap 65536", "free 65536"}));
 }
 
 TEST(SharedMemoryMapping, AMappingMovedIntoAnotherUnmapsTheOldOneBeforeFreeingItsRange) {
-  const DriverApi api = recordingDriver();
-  const Gpu gpu(api);
-  SingleProcess alone;
-  const SharingContext ctx{gpu, 0, alone, MemorySharing::None, nullptr};
+  const OneProcess process(MemorySharing::None);
   {
-    Mapping first(ctx, 1, kBytes);
-    Mapping second(ctx, 2, kBytes);
+    Mapping first(process.ctx, 1, kBytes);
+    Mapping second(process.ctx, 2, kBytes);
     calls.clear();
     first = std::move(second);
     EXPECT_EQ(calls, (std::vector<std::string>{"unmap 65536", "free 65536"}));
@@ -141,11 +144,8 @@ TEST(SharedMemoryMapping, AMappingMovedIntoAnotherUnmapsTheOldOneBeforeFreeingIt
 }
 
 TEST(SharedMemoryMulticast, IsUnboundAfterItsMappingsAreUndoneAndBeforeItIsReleased) {
-  const DriverApi api = recordingDriver();
-  const Gpu gpu(api);
-  SingleProcess alone;
-  const SharingContext ctx{gpu, 0, alone, MemorySharing::Fabric, nullptr};
-  { const MulticastObject object(ctx, 0, kBytes); }
+  const OneProcess process(MemorySharing::Fabric);
+  { const MulticastObject object(process.ctx, 0, kBytes); }
   EXPECT_EQ(calls,
             (std::vector<std::string>{"bind", "reserve 65536", "map 65536", "reserve 69632",
                                       "map 69632", "unmap 69632", "free 69632", "unmap 65536",
@@ -153,12 +153,9 @@ TEST(SharedMemoryMulticast, IsUnboundAfterItsMappingsAreUndoneAndBeforeItIsRelea
 }
 
 TEST(SharedMemoryMulticast, AConstructionThatFailsAfterTheBindingStillUnbinds) {
-  const DriverApi api = recordingDriver();
-  const Gpu gpu(api);
-  SingleProcess alone;
-  const SharingContext ctx{gpu, 0, alone, MemorySharing::Fabric, nullptr};
+  const OneProcess process(MemorySharing::Fabric);
   mapsLeft = 2;  // the second mapping, of the local memory, fails
-  EXPECT_THROW(MulticastObject(ctx, 0, kBytes), Error);
+  EXPECT_THROW(MulticastObject(process.ctx, 0, kBytes), Error);
   EXPECT_EQ(calls, (std::vector<std::string>{"bind", "reserve 65536", "map 65536", "reserve 69632",
                                              "free 69632", "unmap 65536", "free 65536", "unbind",
                                              "release 9", "release 7"}));
