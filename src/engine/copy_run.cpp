@@ -11,6 +11,28 @@
 
 namespace nvbw::engine {
 
+namespace {
+
+constexpr std::size_t kNoSlot = ~std::size_t{0};
+
+Reach reachOf(const BufferSpec& b, const CopySpec& c) {
+  if (b.kind == MemoryKind::Host) return Reach::Host;
+  if (b.sharing == Sharing::Multicast) return Reach::Peer;
+  if (b.sharing == Sharing::Private) return b.device == c.execDevice ? Reach::Local : Reach::Peer;
+  return b.process == c.execProcess ? Reach::Local : Reach::Peer;
+}
+
+// Host memory [from, bytes) of a buffer written with `words` repeated from the buffer's start
+// (`from` a multiple of the pattern's period), by the CPU.
+void fillOnHost(void* host, std::size_t from, std::size_t bytes,
+                const std::vector<std::uint32_t>& words) {
+  auto* out = static_cast<std::uint32_t*>(host);
+  for (std::size_t w = from / 4; w < bytes / 4; w += words.size())
+    std::memcpy(out + w, words.data(), std::min(words.size(), bytes / 4 - w) * 4);
+}
+
+}  // namespace
+
 const std::vector<std::uint32_t>& PatternCache::words(int pattern) {
   auto it = words_.find(pattern);
   if (it != words_.end()) return it->second;
@@ -51,12 +73,6 @@ Verifier::Lane& Verifier::laneOf(int device) {
             .first;
   return it->second;
 }
-
-namespace {
-
-constexpr std::size_t kNoSlot = ~std::size_t{0};
-
-}  // namespace
 
 std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
                                           const std::vector<std::size_t>& onGpu,
@@ -163,7 +179,6 @@ std::vector<PatternCheck> Verifier::checkOnHost(const std::vector<Check>& checks
   return onHost;
 }
 
-// A read-only pass's check: the sum of the words it read, on its GPU.
 void Verifier::checkSum(const Check& c, unsigned sample) {
   unsigned long long read = 0;
   {
@@ -225,17 +240,6 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
   c.filled.emplace(gpu, s.execDevice);
 }
 
-namespace {
-
-Reach reachOf(const BufferSpec& b, const CopySpec& c) {
-  if (b.kind == MemoryKind::Host) return Reach::Host;
-  if (b.sharing == Sharing::Multicast) return Reach::Peer;
-  if (b.sharing == Sharing::Private) return b.device == c.execDevice ? Reach::Local : Reach::Peer;
-  return b.process == c.execProcess ? Reach::Local : Reach::Peer;
-}
-
-}  // namespace
-
 Reach sourceReach(const CopySpec& c) { return reachOf(c.src, c); }
 Reach destinationReach(const CopySpec& c) { return reachOf(c.dst, c); }
 
@@ -250,21 +254,7 @@ void planFills(CopyRun& c, bool verify, OperationCounts& counts) {
   if (c.dstContent) *c.dstContent = {};
 }
 
-namespace {
-
-// Host memory [from, bytes) of a buffer written with `words` repeated from the buffer's start
-// (`from` a multiple of the pattern's period), by the CPU.
-void fillOnHost(void* host, std::size_t from, std::size_t bytes,
-                const std::vector<std::uint32_t>& words) {
-  auto* out = static_cast<std::uint32_t*>(host);
-  for (std::size_t w = from / 4; w < bytes / 4; w += words.size())
-    std::memcpy(out + w, words.data(), std::min(words.size(), bytes / 4 - w) * 4);
-}
-
-}  // namespace
-
-// Fills run on the executing GPU's stream; stream order puts them before the latch. With
-// `hostByCpu`, host memory is written by the CPU instead (where a kernel cannot reach it).
+// Stream order puts the fills before the latch.
 void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool hostByCpu) {
   const CopySpec& s = *c.spec;
   const SampleFills& f = c.fills;
@@ -319,25 +309,25 @@ void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops) {
 void addChecks(const CopyRun& c, unsigned long long passes, std::vector<Check>& checks) {
   const CopySpec& s = *c.spec;
   const std::string label = copyLabel(s);
-  const int device = s.execDevice;
+  auto check = [&](const char* role, CUdeviceptr at, const void* host, int pattern) {
+    checks.push_back({s.execDevice, at, host, c.checked, pattern, role + label, std::nullopt});
+  };
   switch (s.method) {
   case CopyMethod::SmReadOnly:
     // Every pass of the sample (warm-up and measured) added the buffer's word sum once.
-    checks.push_back({device, c.readSum->ptr(), nullptr, sizeof(unsigned long long), 0,
+    checks.push_back({s.execDevice, c.readSum->ptr(), nullptr, sizeof(unsigned long long), 0,
                       "the read of " + label, passes * sourcePatternSum(c.checked / 4)});
     return;
   case CopyMethod::SmWriteOnly:
-    checks.push_back({device, c.dst.ptr, c.dst.host, c.checked, kWriteOnlyPattern,
-                      "the destination of " + label, std::nullopt});
+    check("the destination of ", c.dst.ptr, c.dst.host, kWriteOnlyPattern);
     return;
   case CopyMethod::SmSplitWarp:
-    checks.push_back({device, c.src.ptr, c.src.host, c.checked, c.fills.expected,
-                      "the source of " + label, std::nullopt});
+    check("the source of ", c.src.ptr, c.src.host, c.fills.expected);
     [[fallthrough]];
   default:
     // A multicast object is checked through this process's own backing, on its GPU.
-    checks.push_back({device, c.dst.checked(), c.dst.checkPtr ? nullptr : c.dst.host, c.checked,
-                      c.fills.expected, "the destination of " + label, std::nullopt});
+    check("the destination of ", c.dst.checked(), c.dst.checkPtr ? nullptr : c.dst.host,
+          c.fills.expected);
   }
 }
 

@@ -10,10 +10,8 @@
 #include <vector>
 
 #include "engine/buffer_content.h"
-#include "engine/buffer_pool.h"
 #include "engine/host_check.h"
 #include "engine/kernels/kernels.h"
-#include "plans/pattern.h"
 #include "plans/plan.h"
 #include "plans/sm_geometry.h"
 #include "platform/buffer_view.h"
@@ -123,7 +121,7 @@ Reach destinationReach(const CopySpec& c);
 // Decides and counts this sample's fills from what the buffers hold (c.fills).
 void planFills(CopyRun& c, bool verify, OperationCounts& counts);
 // Queues this sample's fills on the copy's stream; with `hostByCpu` the CPU writes those of host
-// memory at once instead.
+// memory at once instead (where a kernel cannot reach it).
 void fillCopy(const Gpu& gpu, PatternCache& patterns, CopyRun& c, bool hostByCpu = false);
 // Queues `loops` iterations of the copy on its stream (the current context is the issuer's).
 void enqueueCopy(const Gpu& gpu, CopyRun& c, unsigned long long loops);
