@@ -16,20 +16,6 @@ struct PhaseTimes {
   double verification = 0;  // checking the copied data
   double latency = 0;       // pointer chases, chain set-up included
   double timedCopies = 0;   // the measured copies as the GPU's event timers report them
-  double total() const {
-    return release + allocation + fill + enqueue + wait + verification + latency;
-  }
-  PhaseTimes& operator+=(const PhaseTimes& o) {
-    release += o.release;
-    allocation += o.allocation;
-    fill += o.fill;
-    enqueue += o.enqueue;
-    wait += o.wait;
-    verification += o.verification;
-    latency += o.latency;
-    timedCopies += o.timedCopies;
-    return *this;
-  }
 };
 
 // What the buffer pool allocated over a run, and the most it held at once.
