@@ -14,11 +14,12 @@ std::string copyLabel(const CopySpec& c) {
   return endpointName(c.src) + " -> " + endpointName(c.dst);
 }
 
+namespace {
+
+// "Device 0 reading Host"
 std::string latencyLabel(const LatencySpec& l) {
   return "Device " + std::to_string(l.chaseDevice) + " reading " + endpointName(l.target);
 }
-
-namespace {
 
 std::vector<double> perSampleSums(const std::vector<std::vector<double>>& copies) {
   std::vector<double> sums;

@@ -20,8 +20,6 @@ struct MeasurementSamples {
 std::string endpointName(const BufferSpec& b);
 // "Host -> Device 0"
 std::string copyLabel(const CopySpec& c);
-// "Device 0 reading Host"
-std::string latencyLabel(const LatencySpec& l);
 
 // Stores the cells that `m`'s outputs name into `matrices`, each the `stat` of its samples:
 // Copy: that copy's samples; Total: the aggregate's; SumOfCopies: per sample, the sum of every
