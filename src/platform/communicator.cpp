@@ -6,17 +6,22 @@
 namespace nvbw {
 namespace {
 
-// Every rank's `mine`, or nothing when the processes can no longer agree (a wait for them was
+// `step`'s answer, or `fallback` when the processes can no longer agree (a wait for them was
 // given up, now or earlier): the caller then goes by this rank's own view.
-std::optional<std::vector<std::string>> gatherUnlessLost(Communicator& comm,
-                                                         const std::string& mine) {
-  if (comm.lost()) return std::nullopt;
+template <typename T, typename Step> T unlessLost(Communicator& comm, T fallback, Step step) {
+  if (comm.lost()) return fallback;
   try {
-    return comm.allGather(mine);
+    return step();
   } catch (const std::exception&) {
-    if (comm.lost()) return std::nullopt;
+    if (comm.lost()) return fallback;
     throw;
   }
+}
+
+std::optional<std::vector<std::string>> gatherUnlessLost(Communicator& comm,
+                                                         const std::string& mine) {
+  return unlessLost<std::optional<std::vector<std::string>>>(comm, std::nullopt,
+                                                             [&] { return comm.allGather(mine); });
 }
 
 }  // namespace
@@ -38,15 +43,11 @@ int agreeOnMax(Communicator& comm, int mine) {
 }
 
 std::string fromRankZero(Communicator& comm, std::string mine) {
-  if (comm.lost()) return mine;
-  std::string agreed = mine;
-  try {
+  return unlessLost(comm, mine, [&] {
+    std::string agreed = mine;
     comm.broadcast(agreed, 0);
-  } catch (const std::exception&) {
-    if (comm.lost()) return mine;
-    throw;
-  }
-  return agreed;
+    return agreed;
+  });
 }
 
 Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
