@@ -1,6 +1,7 @@
 #include "engine/results.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,6 +24,16 @@ std::size_t cellIndex(const MatrixSpec& spec, std::size_t row, std::size_t col) 
   return row * spec.cols + col;
 }
 
+// The value of the present cells that `first` puts first. N/A cells are absent, not zero: they
+// never pull the minimum to 0 (docs/compatibility.md#c8).
+template <typename First>
+std::optional<double> extreme(const std::vector<std::optional<CellResult>>& cells, First first) {
+  std::optional<double> result;
+  for (const auto& cell : cells)
+    if (cell && (!result || first(cell->value(), *result))) result = cell->value();
+  return result;
+}
+
 }  // namespace
 
 std::optional<CellResult>& MatrixResult::at(std::size_t row, std::size_t col) {
@@ -40,20 +51,9 @@ double MatrixResult::sum() const {
   return total;
 }
 
-// N/A cells are absent, not zero: they never pull the minimum to 0 (docs/compatibility.md#c8).
-std::optional<double> MatrixResult::min() const {
-  std::optional<double> result;
-  for (const auto& cell : cells)
-    if (cell && (!result || cell->value() < *result)) result = cell->value();
-  return result;
-}
+std::optional<double> MatrixResult::min() const { return extreme(cells, std::less<>()); }
 
-std::optional<double> MatrixResult::max() const {
-  std::optional<double> result;
-  for (const auto& cell : cells)
-    if (cell && (!result || cell->value() > *result)) result = cell->value();
-  return result;
-}
+std::optional<double> MatrixResult::max() const { return extreme(cells, std::greater<>()); }
 
 std::optional<double> MatrixResult::average() const {
   const auto present = std::count_if(
