@@ -72,30 +72,28 @@ struct TimestampCursor {
 
 std::optional<double> parseUtcTimestamp(const std::string& text) {
   TimestampCursor c{text};
-  const auto year = c.digits(4);
-  if (!year || !c.literal("-")) return std::nullopt;
-  const auto month = c.digits(2);
-  if (!month || !c.literal("-")) return std::nullopt;
-  const auto day = c.digits(2);
-  if (!day || !c.literal("Tt ")) return std::nullopt;
-  const auto hour = c.digits(2);
-  if (!hour || !c.literal(":")) return std::nullopt;
-  const auto minute = c.digits(2);
-  if (!minute || !c.literal(":")) return std::nullopt;
-  const auto second = c.digits(2);
-  if (!second) return std::nullopt;
-  if (*month < 1 || *month > 12 || *hour > 23 || *minute > 59 || *second > 60)  // 60: leap
+  // Year, month, day, hour, minute, second: their widths and what follows each.
+  enum { Year, Month, Day, Hour, Minute, Second };
+  static constexpr std::size_t kWidths[] = {4, 2, 2, 2, 2, 2};
+  static constexpr const char* kAfter[] = {"-", "-", "Tt ", ":", ":", nullptr};
+  unsigned f[6] = {};
+  for (int i = Year; i <= Second; ++i) {
+    const auto value = c.digits(kWidths[i]);
+    if (!value || (kAfter[i] && !c.literal(kAfter[i]))) return std::nullopt;
+    f[i] = *value;
+  }
+  if (f[Month] < 1 || f[Month] > 12 || f[Hour] > 23 || f[Minute] > 59 || f[Second] > 60)  // leap
     return std::nullopt;
   const std::optional<double> fraction = c.fraction();
   const std::optional<std::int64_t> offset = fraction ? c.offsetSeconds() : std::nullopt;
   if (!offset || c.at != text.size()) return std::nullopt;
   std::tm date{};
-  date.tm_year = static_cast<int>(*year) - 1900;
-  date.tm_mon = static_cast<int>(*month) - 1;
-  date.tm_mday = static_cast<int>(*day);
+  date.tm_year = static_cast<int>(f[Year]) - 1900;
+  date.tm_mon = static_cast<int>(f[Month]) - 1;
+  date.tm_mday = static_cast<int>(f[Day]);
   const std::int64_t midnight = ::timegm(&date);  // a day the month lacks moves to the next one
-  if (date.tm_mday != static_cast<int>(*day)) return std::nullopt;
-  const std::int64_t whole = midnight + *hour * 3600 + *minute * 60 + *second - *offset;
+  if (date.tm_mday != static_cast<int>(f[Day])) return std::nullopt;
+  const std::int64_t whole = midnight + f[Hour] * 3600 + f[Minute] * 60 + f[Second] - *offset;
   return static_cast<double>(whole) + *fraction;
 }
 
