@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/text.h"
 #include "facts/host_facts.h"
 #include "platform/huge_pages.h"
 
@@ -30,21 +31,18 @@ std::string buffersText(const std::vector<std::size_t>& buffers, const char* adj
   if (bySize.size() == 1)
     return std::to_string(buffers.size()) + " " + noun + " of " + mib(bySize.begin()->first) +
            " (" + mib(total) + " in all)";
-  std::string text = std::to_string(buffers.size()) + " " + noun + " (";
-  bool first = true;
-  for (const auto& [size, count] : bySize) {
-    text += (first ? "" : ", ") + std::to_string(count) + " of " + mib(size);
-    first = false;
-  }
-  return text + "; " + mib(total) + " in all)";
+  std::vector<std::string> sizes;
+  for (const auto& [size, count] : bySize)
+    sizes.push_back(std::to_string(count) + " of " + mib(size));
+  return std::to_string(buffers.size()) + " " + noun + " (" + joined(sizes, ", ") + "; " +
+         mib(total) + " in all)";
 }
 
 // "GPU 0", "GPUs 0, 1, 2".
 std::string gpusText(const std::vector<int>& devices) {
-  std::string text = devices.size() == 1 ? "GPU " : "GPUs ";
-  for (std::size_t i = 0; i < devices.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(devices[i]);
-  return text;
+  std::vector<std::string> numbers;
+  for (int d : devices) numbers.push_back(std::to_string(d));
+  return (devices.size() == 1 ? "GPU " : "GPUs ") + joined(numbers, ", ");
 }
 
 // What the memory has, and what is free for this run: "it has 143771 MiB, 142908 MiB of it free".
