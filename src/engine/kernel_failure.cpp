@@ -1,7 +1,7 @@
 #include "engine/kernel_failure.h"
 
 #include <sstream>
-#include <vector>
+#include <utility>
 
 namespace nvbw {
 namespace {
@@ -45,11 +45,7 @@ std::string remedy(const KernelFailure& f) {
 }  // namespace
 
 std::string kernelRole(const std::string& kernel) {
-  struct Role {
-    const char* kernel;
-    const char* role;
-  };
-  static const std::vector<Role> roles = {
+  static const std::pair<const char*, const char*> roles[] = {
       {"simpleCopyKernel", "the SM copy kernel"},
       {"stridingCopyKernel", "the SM copy kernel"},
       {"splitWarpCopyKernel", "the SM bidirectional copy kernel"},
@@ -63,8 +59,8 @@ std::string kernelRole(const std::string& kernel) {
       {"tmaCopyKernel", "the TMA copy kernel"},
       {"multicastWriteKernel", "the multicast write kernel"},
   };
-  for (const Role& r : roles)
-    if (kernel == r.kernel) return r.role;
+  for (const auto& [name, role] : roles)
+    if (kernel == name) return role;
   return "the " + kernel + " kernel";
 }
 
