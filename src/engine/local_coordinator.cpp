@@ -17,8 +17,7 @@ struct HostFlags {
 class LocalCoordinator final : public SampleCoordinator {
  public:
   explicit LocalCoordinator(const Gpu& gpu) : gpu_(gpu), flags_(gpu, sizeof(HostFlags)) {
-    flags()->latch = 0;
-    flags()->timedOut = 0;
+    beginSample(true);
   }
 
   void beginSample(bool) override {
