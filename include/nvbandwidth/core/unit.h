@@ -4,6 +4,7 @@
 namespace nvbw {
 
 enum class Unit { GBps, Nanoseconds };  // Nanoseconds: a latency, lower is better
-const char* unitName(Unit unit);        // "GB/s" or "ns", as the text and JSON outputs write it
+// "GB/s" or "ns", as the text and JSON outputs write it.
+inline const char* unitName(Unit unit) { return unit == Unit::Nanoseconds ? "ns" : "GB/s"; }
 
 }  // namespace nvbw
