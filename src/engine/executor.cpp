@@ -29,6 +29,21 @@ double copyBandwidth(const CopyRun& c, std::uint64_t loops, double seconds) {
   return c.spec->method == CopyMethod::SmSplitWarp ? bw / 2 : bw;
 }
 
+// One sample's bandwidths of a measurement's copies (`mine`: their indices in the measurement)
+// and of its aggregate.
+void recordSample(const std::vector<CopyRun>& runs, const engine::SampleProtocol::Group& g,
+                  const std::vector<std::size_t>& mine, const engine::SampleTimes& t,
+                  std::uint64_t loops, MeasurementSamples& into) {
+  double totalBytes = 0.0;
+  for (std::size_t j = 0; j + g.begin < g.end; ++j) {
+    const CopyRun& run = runs[g.begin + j];
+    into.copies[mine[j]].push_back(copyBandwidth(run, loops, t.copies[j]));
+    totalBytes += static_cast<double>(run.bytes);
+  }
+  if (g.total && g.begin < g.end)
+    into.total.push_back(bandwidthGBps(totalBytes, static_cast<double>(loops), t.total));
+}
+
 // The buffers of one group as this process sees them: pooled allocations (a single-process plan)
 // or buffers shared between the processes (a multi-process plan), and what each holds.
 struct GroupBuffers {
@@ -67,15 +82,9 @@ class GpuPlanExecutor final : public PlanExecutor {
 
  private:
   using AfterSample = std::function<void(unsigned)>;
-  std::vector<MeasurementSamples> measureGroup(const Plan& plan,
-                                               const std::vector<std::size_t>& group,
-                                               const AfterSample& afterSample);
   std::vector<MeasurementSamples> measureCopies(const Plan& plan,
                                                 const std::vector<std::size_t>& group,
                                                 const AfterSample& afterSample);
-  void recordSample(const std::vector<CopyRun>& runs, const engine::SampleProtocol::Group& g,
-                    const std::vector<std::size_t>& mine, const engine::SampleTimes& t,
-                    MeasurementSamples& into) const;
   std::vector<MeasurementSamples> measureLatency(const Plan& plan,
                                                  const std::vector<std::size_t>& group,
                                                  const AfterSample& afterSample);
@@ -130,7 +139,10 @@ PlanResult GpuPlanExecutor::run(const Plan& plan, const ProgressSink& progress) 
     }
     engine::GroupSteps steps;
     steps.measure = [&](const std::vector<std::size_t>& group, const AfterSample& afterSample) {
-      return measureGroup(plan, group, afterSample);
+      bool latency = false;
+      for (std::size_t i : group) latency = latency || plan.measurements.at(i).latency.has_value();
+      return latency ? measureLatency(plan, group, afterSample)
+                     : measureCopies(plan, group, afterSample);
     };
     steps.combine = [&](const Measurement& m, MeasurementSamples& samples) {
       coordinator(plan.multiProcess).combine(m, samples);
@@ -145,15 +157,6 @@ PlanResult GpuPlanExecutor::run(const Plan& plan, const ProgressSink& progress) 
     pool_.clear();
     throw;
   }
-}
-
-std::vector<MeasurementSamples> GpuPlanExecutor::measureGroup(const Plan& plan,
-                                                              const std::vector<std::size_t>& group,
-                                                              const AfterSample& afterSample) {
-  bool latency = false;
-  for (std::size_t i : group) latency = latency || plan.measurements.at(i).latency.has_value();
-  return latency ? measureLatency(plan, group, afterSample)
-                 : measureCopies(plan, group, afterSample);
 }
 
 std::vector<MeasurementSamples>
@@ -249,36 +252,18 @@ GpuPlanExecutor::measureCopies(const Plan& plan, const std::vector<std::size_t>&
   allocationTimer.stop();
 
   std::vector<MeasurementSamples> samples(group.size());
-  for (std::size_t k = 0; k < group.size(); ++k) {
+  for (std::size_t k = 0; k < group.size(); ++k)
     samples[k].copies.resize(plan.measurements[group[k]].copies.size());
-  }
   engine::SampleProtocol protocol({gpu_, coordinator(multiProcess), *hooks_.faults, patterns_,
                                    verifier_, settings_, times_, counts_},
                                   runs, ranges, plan.timing);
   for (unsigned sample = 0; sample < settings_.samples; ++sample) {
     const std::vector<engine::SampleTimes> t = protocol.run(sample);
     for (std::size_t k = 0; k < group.size(); ++k)
-      recordSample(runs, ranges[k], mine[k], t[k], samples[k]);
+      recordSample(runs, ranges[k], mine[k], t[k], settings_.loopCount, samples[k]);
     afterSample(sample);
   }
   return samples;
-}
-
-// One sample's bandwidths of a measurement's copies (`mine`: their indices in the measurement)
-// and of its aggregate.
-void GpuPlanExecutor::recordSample(const std::vector<CopyRun>& runs,
-                                   const engine::SampleProtocol::Group& g,
-                                   const std::vector<std::size_t>& mine,
-                                   const engine::SampleTimes& t, MeasurementSamples& into) const {
-  double totalBytes = 0.0;
-  for (std::size_t j = 0; j + g.begin < g.end; ++j) {
-    const CopyRun& run = runs[g.begin + j];
-    into.copies[mine[j]].push_back(copyBandwidth(run, settings_.loopCount, t.copies[j]));
-    totalBytes += static_cast<double>(run.bytes);
-  }
-  if (g.total && g.begin < g.end)
-    into.total.push_back(
-        bandwidthGBps(totalBytes, static_cast<double>(settings_.loopCount), t.total));
 }
 
 }  // namespace
