@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <exception>
 #include <optional>
 #include <string>
 

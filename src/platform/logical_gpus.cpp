@@ -1,7 +1,6 @@
 #include "platform/logical_gpus.h"
 
 #include <cstdlib>
-#include <utility>
 
 #include "core/error.h"
 #include "core/text.h"

@@ -2,7 +2,6 @@
 // so a GPU test can show that verification catches a wrong peer copy by every copy method.
 #pragma once
 
-#include <optional>
 #include <set>
 #include <string>
 #include <utility>

@@ -8,7 +8,6 @@
 
 #include "core/phase_times.h"
 #include "engine/buffer_pool.h"
-#include "engine/exec_hooks.h"
 #include "engine/run_settings.h"
 #include "plans/plan.h"
 

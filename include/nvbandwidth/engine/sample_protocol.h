@@ -11,7 +11,6 @@
 #include "core/phase_times.h"
 #include "engine/coordinator.h"
 #include "engine/copy_run.h"
-#include "engine/exec_hooks.h"
 #include "engine/fault_injection.h"
 #include "engine/run_settings.h"
 
@@ -52,7 +51,6 @@ class SampleProtocol {
   // memory; each stream's copies issued in order, a group's streams by threads started together.
   std::vector<SampleTimes> runInOrder(unsigned sample);
   void issueInOrder(CopyRun& c);
-  // With `hostByCpu` the CPU writes host memory (fillCopy).
   void fill(bool hostByCpu);
   void blockAndEnqueue();
   void awaitFills();

@@ -1,7 +1,6 @@
 #include "multinode/mpi/mpi_platform.h"
 
 #include <cstdlib>
-#include <exception>
 #include <optional>
 
 #include "app/gpu_platform.h"

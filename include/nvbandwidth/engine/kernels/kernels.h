@@ -6,8 +6,6 @@
 #include <cuda.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <string>
 
 #include "core/error.h"
 #include "plans/sm_geometry.h"

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <chrono>
-#include <memory>
 
 #include "engine/coordinator.h"
 #include "multinode/mpi/mpi_communicator.h"
