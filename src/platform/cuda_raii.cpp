@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 
 #include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "platform/host_page_reserve.h"
@@ -95,7 +94,7 @@ void HostBuffer::pin(const Gpu& gpu, void* raw, std::size_t mapped) {
   NVBW_CU(gpu.api(), cuMemHostGetDevicePointer, &devicePtr_, raw, 0);
 }
 
-Stream::Stream(const Gpu& gpu, int device) : device_(device) {
+Stream::Stream(const Gpu& gpu, int device) {
   ContextScope scope(gpu, device);
   CUstream stream = nullptr;
   NVBW_CU(gpu.api(), cuStreamCreate, &stream, CU_STREAM_NON_BLOCKING);

@@ -53,7 +53,6 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes);
   CUdeviceptr ptr() const { return memory_.get(); }
-  int device() const { return memory_.releaser().device; }
 
  private:
   UniqueHandle<CUdeviceptr, platform::FreeDeviceMemory> memory_;
@@ -88,12 +87,10 @@ class Stream {
  public:
   Stream(const Gpu& gpu, int device);
   CUstream get() const { return stream_.get(); }
-  int device() const { return device_; }
   void synchronize() const;
 
  private:
   UniqueHandle<CUstream, platform::DestroyStream> stream_;
-  int device_ = -1;
 };
 
 // A timing event in a device's primary context.
