@@ -150,6 +150,7 @@ namespace {
 
 // The failing call and the driver's (or the system's) words; returns the error's detail.
 std::string describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
+  f.call = "allocation";
   try {
     std::rethrow_exception(cause);
   } catch (const CudaError& e) {
@@ -163,14 +164,11 @@ std::string describeCause(const std::exception_ptr& cause, AllocationFailure& f)
     f.outOfMemory = e.errnum() == ENOMEM;
     return e.detail();
   } catch (const Error& e) {
-    f.call = "allocation";
     f.driverError = e.what();
     return e.detail();
   } catch (const std::exception& e) {
-    f.call = "allocation";
     f.driverError = e.what();
   } catch (...) {
-    f.call = "allocation";
     f.driverError = "unknown exception";
   }
   return "";
