@@ -107,11 +107,10 @@ FileDescriptor FdChannel::receive(int from) {
   const int timeoutMs =
       static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(timeout_).count());
   const int polled = poll(&ready, 1, timeoutMs);
-  if (polled == 0) {
-    errno = ETIMEDOUT;
+  if (polled <= 0) {
+    if (polled == 0) errno = ETIMEDOUT;
     throw socketError("waiting for rank " + std::to_string(from));
   }
-  if (polled < 0) throw socketError("waiting for rank " + std::to_string(from));
   const FileDescriptor connection(accept4(listening_.get(), nullptr, nullptr, SOCK_CLOEXEC),
                                   CloseFd{});
   if (connection.get() < 0) throw socketError("accepting a connection");
