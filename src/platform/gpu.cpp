@@ -32,12 +32,10 @@ Gpu::Gpu(const DriverApi& api, int logicalGpus) : api_(api), logicalGpus_(logica
   for (int i = 0; i < count; ++i) {
     CUdevice dev{};
     NVBW_CU(api_, cuDeviceGet, &dev, i);
-    devices_.push_back(dev);
-  }
-  for (CUdevice dev : devices_) {
     CUcontext ctx = nullptr;
     NVBW_CU(api_, cuDevicePrimaryCtxRetain, &ctx, dev);
     retained_.emplace_back(dev, platform::ReleasePrimaryContext{&api_});
+    devices_.push_back(dev);
     contexts_.push_back(ctx);
   }
   if (logicalGpus_ > 0) {
