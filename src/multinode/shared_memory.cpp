@@ -1,7 +1,5 @@
 #include "multinode/shared_memory.h"
 
-#include <unistd.h>
-
 #include <cstring>
 #include <optional>
 #include <string>
@@ -33,6 +31,17 @@ std::size_t granularityOf(const DriverApi& api, const CUmemAllocationProp& prop)
   NVBW_CU(api, cuMemGetAllocationGranularity, &granularity, &prop,
           CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
   return granularity;
+}
+
+// Exports `handle` as `sharing` says: into `fabric`, or as a file descriptor (returned).
+std::optional<FileDescriptor> exportHandle(const DriverApi& api,
+                                           CUmemGenericAllocationHandle handle,
+                                           MemorySharing sharing, CUmemFabricHandle& fabric) {
+  int fd = -1;
+  void* out = sharing == MemorySharing::Fabric ? static_cast<void*>(&fabric) : &fd;
+  NVBW_CU(api, cuMemExportToShareableHandle, out, handle, handleType(sharing), 0);
+  if (fd < 0) return std::nullopt;
+  return FileDescriptor(fd, CloseFd{});
 }
 
 // Every rank learns whether every rank succeeded; the failing rank rethrows its own error, the
@@ -91,14 +100,7 @@ SharedAllocation::SharedAllocation(const SharingContext& ctx, int owner, std::si
     CUmemGenericAllocationHandle created{};
     NVBW_CU(api, cuMemCreate, &created, size, &prop, 0);
     handle_ = AllocationHandle(created, {&api});
-    if (ctx.sharing == MemorySharing::Fabric) {
-      NVBW_CU(api, cuMemExportToShareableHandle, &fabric, created, CU_MEM_HANDLE_TYPE_FABRIC, 0);
-    } else {
-      int exported = -1;
-      NVBW_CU(api, cuMemExportToShareableHandle, &exported, created,
-              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
-      fd.emplace(exported, CloseFd{});
-    }
+    fd = exportHandle(api, created, ctx.sharing, fabric);
   });
   std::string handleBytes(reinterpret_cast<const char*>(&fabric), sizeof fabric);
   ctx.comm.broadcast(handleBytes, owner);
@@ -192,15 +194,8 @@ std::optional<std::string> probeSharing(const Gpu& gpu, int device, MemorySharin
     CUmemGenericAllocationHandle handle{};
     NVBW_CU(api, cuMemCreate, &handle, size, &prop, 0);
     const AllocationHandle owned(handle, {&api});
-    if (sharing == MemorySharing::Fabric) {
-      CUmemFabricHandle fabric{};
-      NVBW_CU(api, cuMemExportToShareableHandle, &fabric, handle, CU_MEM_HANDLE_TYPE_FABRIC, 0);
-    } else {
-      int fd = -1;
-      NVBW_CU(api, cuMemExportToShareableHandle, &fd, handle,
-              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
-      close(fd);
-    }
+    CUmemFabricHandle fabric{};
+    exportHandle(api, handle, sharing, fabric);  // a descriptor is closed at once
   });
 }
 
