@@ -172,14 +172,13 @@ Holdings afterCopy(CopyMethod method, const SampleFills& fills) {
 void recordSample(CopyMethod method, const SampleFills& fills, const SampleBuffers& b,
                   std::size_t length, bool verified) {
   const Holdings held = afterCopy(method, fills);
-  const bool readsSum = method == CopyMethod::SmReadOnly;
   if (b.source) {
     b.source->set(held.source, b.sourceAt, length);
     b.source->readByCpu = verified && b.sourceOnHost && method == CopyMethod::SmSplitWarp;
   }
   if (b.destination) {
     b.destination->set(held.destination, b.destinationAt, length);
-    b.destination->readByCpu = verified && b.destinationOnHost && !readsSum;
+    b.destination->readByCpu = verified && b.destinationOnHost && method != CopyMethod::SmReadOnly;
   }
 }
 
