@@ -60,9 +60,7 @@ CUdeviceptr PatternCache::get(int device, int pattern) {
   // pattern). (Not cuCtxSynchronize: for CUDA 13 the driver hands out its _v2, which takes a
   // context.)
   NVBW_CU(gpu_.api(), cuStreamSynchronize, nullptr);
-  const CUdeviceptr ptr = buf.ptr();
-  buffers_.emplace(key, std::move(buf));
-  return ptr;
+  return buffers_.emplace(key, std::move(buf)).first->second.ptr();
 }
 
 Verifier::Lane& Verifier::laneOf(int device) {
