@@ -36,12 +36,12 @@ DriverLibrary DriverLibrary::load() {
         << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
     throw DriverUnavailable(DriverUnavailable::Reason::Unusable, msg.str());
   };
-#define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn), true);
+  bool required = true;
+#define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn), required);
   NVBW_DRIVER_FUNCTIONS(NVBW_LOOKUP)
+  required = false;
+  NVBW_OPTIONAL_DRIVER_FUNCTIONS(NVBW_LOOKUP)
 #undef NVBW_LOOKUP
-#define NVBW_LOOKUP_OPTIONAL(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn), false);
-  NVBW_OPTIONAL_DRIVER_FUNCTIONS(NVBW_LOOKUP_OPTIONAL)
-#undef NVBW_LOOKUP_OPTIONAL
   return DriverLibrary(std::move(api));
 }
 
@@ -57,21 +57,16 @@ std::string describeCuResult(const DriverApi& api, CUresult code) {
   const char* text = nullptr;
   if (api.cuGetErrorName) api.cuGetErrorName(code, &name);
   if (api.cuGetErrorString) api.cuGetErrorString(code, &text);
-  std::ostringstream s;
   // A code the driver cannot name gets its number, never the name of another code.
-  if (!name) {
-    s << "CUDA error " << static_cast<int>(code) << " (not known to this driver)";
-    return s.str();
-  }
-  s << name << " (" << (text ? text : "no description") << ")";
-  return s.str();
+  if (!name)
+    return "CUDA error " + std::to_string(static_cast<int>(code)) + " (not known to this driver)";
+  return std::string(name) + " (" + (text ? text : "no description") + ")";
 }
 
 void throwCudaError(const DriverApi& api, CUresult code, const char* call, const char* expression,
                     const char* file, int line) {
-  std::ostringstream where;
-  where << expression << " at " << file << ":" << line;
-  throw CudaError(code, call, describeCuResult(api, code), where.str());
+  throw CudaError(code, call, describeCuResult(api, code),
+                  std::string(expression) + " at " + file + ":" + std::to_string(line));
 }
 
 }  // namespace nvbw
