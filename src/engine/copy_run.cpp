@@ -74,7 +74,7 @@ Verifier::Lane& Verifier::laneOf(int device) {
 
 std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
                                           const std::vector<std::size_t>& onGpu,
-                                          std::vector<std::size_t>& slot, std::vector<int>& used) {
+                                          std::vector<std::size_t>& slot) {
   auto* results = static_cast<kernels::CheckResult*>(results_->data());
   auto* resultsOnGpu = reinterpret_cast<kernels::CheckResult*>(results_->devicePtr());
   std::vector<int> timed;
@@ -94,7 +94,6 @@ std::vector<int> Verifier::launchGpuParts(const std::vector<Check>& checks,
       // The kernel writes the counters through the registered memory's device address.
       kernels::checkPattern(stream, c.buffer, onGpu[i], patterns_.get(c.device, c.pattern),
                             resultsOnGpu + slot[i]);
-      if (std::find(used.begin(), used.end(), c.device) == used.end()) used.push_back(c.device);
     }
     if (!hostPass) continue;
     for (int device : timed) {
@@ -121,10 +120,9 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample, bool hostO
     capacity_ = launches;
   }
   std::vector<std::size_t> slot(checks.size(), kNoSlot);
-  std::vector<int> used;
   const std::vector<int> timed =
-      launches ? launchGpuParts(checks, onGpu, slot, used) : std::vector<int>{};
-  const std::vector<PatternCheck> onHost = checkOnHost(checks, onGpu, timed, used);
+      launches ? launchGpuParts(checks, onGpu, slot) : std::vector<int>{};
+  const std::vector<PatternCheck> onHost = checkOnHost(checks, onGpu, timed);
   const auto* results =
       launches ? static_cast<const kernels::CheckResult*>(results_->data()) : nullptr;
   for (std::size_t i = 0; i < checks.size(); ++i) {
@@ -148,8 +146,7 @@ void Verifier::run(const std::vector<Check>& checks, unsigned sample, bool hostO
 // the share of host checks the GPUs take next time, from how fast each side was.
 std::vector<PatternCheck> Verifier::checkOnHost(const std::vector<Check>& checks,
                                                 const std::vector<std::size_t>& onGpu,
-                                                const std::vector<int>& timed,
-                                                const std::vector<int>& used) {
+                                                const std::vector<int>& timed) {
   std::vector<PatternCheck> onHost(checks.size());
   std::size_t cpuBytes = 0;
   const auto cpuStart = std::chrono::steady_clock::now();
@@ -165,7 +162,7 @@ std::vector<PatternCheck> Verifier::checkOnHost(const std::vector<Check>& checks
   }
   const double cpuSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - cpuStart).count();
-  for (int device : used) laneOf(device).stream.synchronize();
+  for (const auto& [device, lane] : lanes_) lane.stream.synchronize();  // idle ones return at once
   std::size_t gpuHostBytes = 0;
   for (std::size_t i = 0; i < checks.size(); ++i) gpuHostBytes += checks[i].host ? onGpu[i] : 0;
   double gpuSeconds = 0;

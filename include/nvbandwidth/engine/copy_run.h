@@ -68,15 +68,14 @@ class Verifier {
   };
   Lane& laneOf(int device);
   // Queues the GPUs' parts: host memory first, between each GPU's timer events, then device
-  // memory; `slot[i]` gets the result index of check i (or stays `kNoSlot`), `used` the devices
-  // that run a check. Returns the devices whose GPUs check host memory.
+  // memory; `slot[i]` gets the result index of check i (or stays `kNoSlot`). Returns the devices
+  // whose GPUs check host memory.
   std::vector<int> launchGpuParts(const std::vector<Check>& checks,
                                   const std::vector<std::size_t>& onGpu,
-                                  std::vector<std::size_t>& slot, std::vector<int>& used);
+                                  std::vector<std::size_t>& slot);
   std::vector<PatternCheck> checkOnHost(const std::vector<Check>& checks,
                                         const std::vector<std::size_t>& onGpu,
-                                        const std::vector<int>& timed,
-                                        const std::vector<int>& used);
+                                        const std::vector<int>& timed);
   void checkSum(const Check& c, unsigned sample);
   const Gpu& gpu_;
   PatternCache& patterns_;
