@@ -1,7 +1,6 @@
 #include "fleet/comparison/comparison.h"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -9,7 +8,6 @@
 #include <utility>
 
 #include "core/format.h"
-#include "fleet/comparison/healthy_band.h"
 
 namespace nvbw {
 
@@ -93,7 +91,6 @@ bool slowerBeyondBand(double change, double band, const std::string& unit) {
 
 namespace {
 
-// The saved-report rule (docs/verdicts.md).
 Verdict savedReportVerdict(double change, double band, const std::string& unit, bool unstable) {
   if (slowerBeyondBand(change, band, unit)) return Verdict::Slower;
   if (unstable) return Verdict::Unstable;

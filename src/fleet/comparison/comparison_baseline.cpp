@@ -88,12 +88,8 @@ void Baseline::add(const Report& report, const std::string& label, const StopReq
     const std::string unit = unitName(m.unit());
     const std::size_t n = seen[m.key()]++;
     const std::vector<std::size_t>& known = byName[m.key()];
-    if (n >= known.size()) {
-      matrices_.push_back({m.key(), unit, {}});
-      mergeCells(m, matrices_.back());
-      continue;
-    }
-    Matrix& into = matrices_[known[n]];
+    if (n >= known.size()) matrices_.push_back({m.key(), unit, {}});
+    Matrix& into = n < known.size() ? matrices_[known[n]] : matrices_.back();
     if (into.unit != unit) {
       notes_.push_back(label + ": " + m.key() + ": unit " + unit + " vs " + into.unit +
                        " in the first baseline report, left out");

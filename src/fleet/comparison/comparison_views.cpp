@@ -11,10 +11,8 @@ using text_view::wrappedList;
 
 namespace {
 
-std::string padded(const std::string& text, std::size_t width, bool right) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return right ? fill + text : text + fill;
+std::string leftAligned(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
 // A change against a baseline of 0 (null) has no percentage.
@@ -25,11 +23,9 @@ std::string changeText(const std::optional<OrNull>& change) {
 }
 
 std::string tableRow(const std::array<std::string, 8>& f) {
-  std::string line = "  " + padded(f[0], 8, false) + padded(f[1], 11, true) +
-                     padded(f[2], 11, true) + padded(f[3], 11, true) + "  " +
-                     padded(f[4], 8, false) + padded(f[5], 9, true) + "  " +
-                     padded(f[6], 11, false) + f[7];
-  return line + "\n";
+  return "  " + leftAligned(f[0], 8) + rightAligned(f[1], 11) + rightAligned(f[2], 11) +
+         rightAligned(f[3], 11) + "  " + leftAligned(f[4], 8) + rightAligned(f[5], 9) + "  " +
+         leftAligned(f[6], 11) + f[7] + "\n";
 }
 
 std::string valueList(const std::vector<double>& values) {
@@ -116,14 +112,12 @@ std::string changedCellsTable(const ComparisonSection& c) {
   return text + footnotes(unstable, noisy);
 }
 
-// What a baseline of several reports is.
 std::string baselineLine(const ComparisonSection& c) {
   if (c.baselineReports.value_or(1) < 2) return "";
   return "Baseline: " + std::to_string(*c.baselineReports) +
          " reports: each cell against their median, its band from their spread.\n";
 }
 
-// What a run measured again before judging.
 std::string confirmationLine(const ComparisonSection& c) {
   if (!c.confirmation) return "";
   const ConfirmationRecord& s = *c.confirmation;

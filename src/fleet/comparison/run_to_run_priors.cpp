@@ -1,8 +1,6 @@
 // The prior run-to-run and within-run spreads (healthy_band.h), in percent: per testcase the
-// largest of any of its cells, and per family the largest of its testcases. Measured by
-// tools/run_to_run_priors.py from tests/golden/run_to_run (four default runs of one H200, nothing
-// changed between them) and tests/golden/run_to_run_x2 (three of two H200s); the ctest
-// run_to_run_priors fails when these rows and the reports disagree. Regenerate with
+// largest of any of its cells, per family the largest of its testcases. Generated from the runs
+// of tests/golden/run_to_run*/README.md, and checked against them by the ctest run_to_run_priors:
 //   tools/run_to_run_priors.py tests/golden/run_to_run tests/golden/run_to_run_x2
 #include "fleet/comparison/healthy_band.h"
 

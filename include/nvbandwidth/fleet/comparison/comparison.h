@@ -18,8 +18,7 @@
 
 namespace nvbw {
 
-// What the saved-report rule (comparison.cpp), the baseline (comparison_baseline.cpp) and the
-// confirmation (comparison_confirm.cpp) share of the reports and of the verdict rules.
+// Shared by comparison.cpp, comparison_baseline.cpp and comparison_confirm.cpp.
 namespace comparison {
 
 // An entry without a matrix: Waived, ERROR, Running, or Passed without a matrix.
@@ -47,8 +46,7 @@ void noteSettings(const Json& b, const Json& c, const std::string& prefix,
                   std::vector<std::string>& notes);
 
 // How far a cell's samples spread: its noise in percent (100 x max(2 x stddev, max - min) /
-// median); nullopt with fewer than 2 samples, where it says nothing about noise, or a median of
-// 0, against which no spread is relative.
+// median); nullopt with fewer than 2 samples or a median of 0.
 std::optional<double> cellSpread(const MatrixView& m, std::size_t row, std::size_t col);
 
 // The entry's `bufferSizeMiB` (--sweep) where the matrix is the whole entry.
@@ -75,8 +73,7 @@ inline constexpr double kDefaultTolerancePercent = 5.0;
 inline constexpr unsigned kMaxConfirmRuns = 10;
 
 // A comparison is the report's section (ComparisonSection, model/report.h), every list present:
-// docs/nvbandwidth.schema.json ("comparison"). The cells whose verdict is `v`, and the suspect
-// ones.
+// docs/nvbandwidth.schema.json ("comparison"). The cells of verdict `v`, and the suspect ones.
 std::size_t countVerdict(const ComparisonSection& c, Verdict v);
 std::size_t suspectCells(const ComparisonSection& c);
 bool anyFailing(const ComparisonSection& c);  // a SLOWER or UNSTABLE cell
@@ -105,8 +102,7 @@ class Baseline {
   std::optional<std::string> logicalGpusProblem(const std::string& current,
                                                 std::optional<std::uint64_t> logicalGpus) const;
   const std::vector<Matrix>& matrices() const { return matrices_; }  // in order of first appearance
-  // The first report's entries without a matrix, settings, GPU count and layout: the other side
-  // is compared with these.
+  // The first report's side: the other side is compared with it.
   const comparison::Side& first() const { return first_; }
   // Every report's run-level notes, and how the later reports differ from the first.
   const std::vector<std::string>& notes() const { return notes_; }

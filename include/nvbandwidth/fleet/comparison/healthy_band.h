@@ -1,7 +1,6 @@
 // What the healthy side of a comparison knows about one cell, and the limits the run under
-// judgment is held to. Pure. docs/verdicts.md ("The band", "Verdicts") has the rules and why:
-// the spread formula, the prior per testcase (run_to_run_priors.cpp) and its pooling with the
-// spread of several baseline reports.
+// judgment is held to. Pure. The rules and why (the spread formula, the prior per testcase and its
+// pooling with several baseline reports' spread): docs/verdicts.md, "The band" and "Verdicts".
 #pragma once
 
 #include <cstddef>
@@ -53,11 +52,8 @@ struct HealthySide {
 };
 
 // What a cell is judged against, as its record holds it (docs/nvbandwidth.schema.json,
-// "comparison.cells"): `baseline` (the median of the values), `baseline_reports`,
-// `run_to_run_percent` (the prior, pooled with the reports' spread where there are several),
-// `healthy_spread_percent`, `band_percent` (at least the tolerance), its `basis` and
-// `unstable_limit_percent`; the other members absent. `side.values` must not be empty;
-// `tolerancePercent` >= 0.
+// "comparison.cells"): the baseline (the median of the values) and band members, the other
+// members absent. `side.values` must not be empty; `tolerancePercent` >= 0.
 ComparedCellRecord healthyBand(const HealthySide& side, const PriorRow& prior,
                                double tolerancePercent);
 
