@@ -120,7 +120,6 @@ bool appliesTo(const Expectation& e, const std::string& testcase, const std::str
   return e.testcase == testcase && (e.key == e.testcase || e.key == name);
 }
 
-// What became of each line.
 struct LineState {
   bool judged = false;          // it covered a cell with a value
   bool sawMatrix = false;       // a passed matrix of its key was in the report

@@ -1,6 +1,5 @@
 // The text view of an expectation check, from its section of the report as the check made it
 // (every list and count present).
-
 #include "core/format.h"
 #include "core/text_view.h"
 #include "fleet/expectations/expectations.h"
