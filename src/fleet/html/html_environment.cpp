@@ -1,19 +1,12 @@
 // The machine the run measured: host CPU and NUMA nodes, and per GPU clocks, power, temperature,
 // modes and the PCIe link, at the start of the run and at its end. What the tool could not learn
 // (null in the report) reads "unknown"; nothing is guessed.
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
 namespace nvbw::html {
 
 namespace {
-
-// "a / b", each side "unknown" when null.
-std::string pair(const std::string& now, const std::string& most) { return now + " / " + most; }
 
 std::string withUnit(const std::optional<std::string>& value, const std::string& unit) {
   return value ? *value + unit : "unknown";
@@ -28,10 +21,10 @@ std::string pcieText(const std::optional<PcieRecord>& pcie) {
 
 std::vector<std::string> gpuCells(const GpuStateRecord& gpu) {
   return {shown(gpu.device),
-          pair(shown(gpu.smClockMHz), shown(gpu.smClockMaxMHz)),
-          pair(shown(gpu.memoryClockMHz), shown(gpu.memoryClockMaxMHz)),
+          shown(gpu.smClockMHz) + " / " + shown(gpu.smClockMaxMHz),
+          shown(gpu.memoryClockMHz) + " / " + shown(gpu.memoryClockMaxMHz),
           shown(gpu.clocksLocked),
-          pair(shown(gpu.powerDrawW), shown(gpu.powerLimitW)),
+          shown(gpu.powerDrawW) + " / " + shown(gpu.powerLimitW),
           withUnit(textIfAny(gpu.temperatureC), " \u00B0C"),
           shown(gpu.eccEnabled),
           shown(gpu.persistenceMode),

@@ -2,7 +2,6 @@
 // data-* attributes repeat the report's values so tests can check the picture against the JSON.
 #include <algorithm>
 #include <initializer_list>
-#include <string>
 #include <utility>
 
 #include "fleet/html/html_markup.h"

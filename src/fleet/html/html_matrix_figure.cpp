@@ -1,7 +1,5 @@
 // What goes around a heatmap: the caption that says how it is coloured, the legend, the SUM
 // (and -v's MIN, MAX, AVG), the links' peaks and the note listing the outliers.
-#include <string>
-
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
@@ -96,7 +94,7 @@ std::string markerLegend(const HeatmapGrid& g) {
 
 std::string summaryLines(const ReportEntry& entry, const HeatmapGrid& g) {
   const std::string unit = " " + g.unit;
-  std::string text = "SUM " + g.name + " " + fixedOr(entry.sum, 2) + unit;
+  std::string text = "SUM " + g.name + " " + fixedOr(entry.sum) + unit;
   std::string lines = textElement("p", attr("class", "sum"), text);
   if (entry.min && entry.max && entry.average)
     lines += textElement("p", attr("class", "min-max"),
@@ -107,11 +105,9 @@ std::string summaryLines(const ReportEntry& entry, const HeatmapGrid& g) {
 
 std::string linkPeaksLine(const ReportEntry& entry) {
   if (!entry.linkPeaks || entry.linkPeaks->empty()) return "";
-  std::string text = "Links: ";
-  bool first = true;
+  std::string text;
   for (const LinkPeakRecord& link : *entry.linkPeaks) {
-    text += (first ? "" : "; ") + shown(link.link);
-    first = false;
+    text += (text.empty() ? "Links: " : "; ") + shown(link.link);
     if (link.peakGBps)
       text += ", peak " + fixed(*link.peakGBps, 2) + " GB/s " + shown(link.convention);
   }

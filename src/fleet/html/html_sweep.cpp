@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
 
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"

@@ -1,12 +1,6 @@
-// The page's verdicts (docs/verdicts.md). The comparison with a baseline: the summary, the notes,
-// a table of the cells that are not SAME (failing ones first in their class: SLOWER, UNSTABLE)
-// and what only one side has. The expectations (--expect, --min-percent-of-peak): per check
-// whether it passed, its counts, and its BELOW and unmet lines. The heatmaps mark the same
-// verdicts and BELOW cells per cell through cellMarks.
-#include <optional>
-#include <string>
-#include <vector>
-
+// The page's verdicts (docs/verdicts.md): the comparison with a baseline (summary, notes, the
+// cells that are not SAME, what only one side has) and the expectations (per check its verdict,
+// counts, BELOW and unmet lines). The heatmaps mark the same cells through cellMarks.
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
@@ -75,19 +69,18 @@ std::string criteriaText(const ComparisonSection& comparison) {
 
 std::string changedRow(const ComparedCellRecord& cell) {
   const std::string verdict = shown(cell.verdict);
-  std::string cells;
-  cells += textElement("td", "", cell.name);
+  std::string cells = textElement("td", "", cell.name);
   cells += textElement("td", "", "[" + shown(cell.row) + "][" + shown(cell.col) + "]");
-  cells += textElement("td", attr("class", "num"), fixedOr(cell.baseline, 2));
-  cells += textElement("td", attr("class", "num"), fixedOr(cell.current, 2));
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.baseline));
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.current));
   cells += textElement("td", "", shown(cell.unitText));
-  cells += textElement("td", attr("class", "num"), fixedOr(cell.changePercent, 2) + "%");
+  cells += textElement("td", attr("class", "num"), fixedOr(cell.changePercent) + "%");
   cells += textElement("td", attr("class", "num"),
-                       fixedOr(cell.bandPercent, 2) + "% (" + shown(cell.basis) + ")");
+                       fixedOr(cell.bandPercent) + "% (" + shown(cell.basis) + ")");
   std::string spread;
   if (cell.unstable == true && cell.spreadPercent)
     spread = " (spread " + fixed(*cell.spreadPercent, 2) + "% > " +
-             fixedOr(cell.unstableLimitPercent, 2) + "%)";
+             fixedOr(cell.unstableLimitPercent) + "%)";
   cells += textElement("td", attr("class", "verdict-" + verdict),
                        verdict + (cell.noisy == true ? " (noisy)" : "") + spread);
   return element("tr", attr("data-verdict", verdict), cells);
@@ -135,10 +128,10 @@ std::string headline(const ExpectationSection& check) {
 
 std::string belowItem(const BelowCellRecord& b) {
   std::string text = "BELOW " + shown(b.name) + " [" + shown(b.row) + "][" + shown(b.col) +
-                     "]: " + fixedOr(b.value, 2) + " " + shown(b.unitText);
+                     "]: " + fixedOr(b.value) + " " + shown(b.unitText);
   if (b.line.has_value())
     return text + ", " + shown(b.bound) + " " + shown(b.limit) + " (line " + shown(b.line) + ")";
-  return text + ": " + fixedOr(b.percentOfPeak, 2) + "% of peak, below " + shown(b.limit) + "%";
+  return text + ": " + fixedOr(b.percentOfPeak) + "% of peak, below " + shown(b.limit) + "%";
 }
 
 std::string unmetItem(const UnmetRecord& u) {

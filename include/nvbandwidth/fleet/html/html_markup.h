@@ -78,12 +78,10 @@ template <typename T> std::optional<std::string> textIfAny(const std::optional<T
   return std::nullopt;
 }
 
-// A number in fixed notation, `decimals` digits; "unknown" where it is absent or null.
-inline std::string fixedOr(const OrNull& field, int decimals) {
-  return field ? fixed(*field, decimals) : "unknown";
-}
-inline std::string fixedOr(const std::optional<OrNull>& field, int decimals) {
-  return fixedOr(field.value_or(std::nullopt), decimals);
+// A number in fixed notation with two decimals; "unknown" where it is absent or null.
+inline std::string fixedOr(const OrNull& field) { return field ? fixed(*field, 2) : "unknown"; }
+inline std::string fixedOr(const std::optional<OrNull>& field) {
+  return fixedOr(field.value_or(std::nullopt));
 }
 
 struct Rgb {
