@@ -8,7 +8,6 @@
 #include <map>
 #include <tuple>
 #include <utility>
-#include <vector>
 
 #include "core/utc_time.h"
 #include "fleet/metrics/metrics_internal.h"
@@ -17,8 +16,6 @@ namespace nvbw {
 namespace {
 
 using namespace metrics;
-
-// ---- The families, in the order the file lists them ----
 
 enum Family : std::size_t {
   RunInfo,
@@ -91,8 +88,7 @@ std::vector<GaugeFamily> families(std::size_t& budget) {
         "Latency of a matrix cell in seconds: the report's ns / 10^9, the run's statistic "
         "(median by default) of the cell's samples. N/A cells have no series."),
       f("bandwidth_peak_bytes_per_second",
-        "Theoretical peak of the cell's link in the cell's counting convention, bytes per "
-        "second."),
+        "Theoretical peak of the cell's link in the cell's counting convention, bytes per second."),
       f("bandwidth_of_peak_ratio",
         "The cell's bandwidth over its link's theoretical peak (0.88 is the report's 88%)."),
       f("cell_cv_ratio",

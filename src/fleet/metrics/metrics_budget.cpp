@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <string>
 
 #include "fleet/metrics/metrics.h"
 #include "fleet/metrics/metrics_internal.h"
@@ -35,23 +34,19 @@ std::size_t seriesBytes(bool latency, const MetricLabels& labels) {
          labelBytes(labels) + 3;
 }
 
-std::size_t saturatingAdd(std::size_t a, std::size_t b) {
-  return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max()
-                                                         : a + b;
-}
+constexpr std::size_t kMost = std::numeric_limits<std::size_t>::max();
+
+std::size_t saturatingAdd(std::size_t a, std::size_t b) { return a > kMost - b ? kMost : a + b; }
 
 // Counts `cells` cells of at least `each` bytes each into `least`.
 void addCells(LeastSize& least, std::size_t cells, std::size_t each) {
   least.cells = saturatingAdd(least.cells, cells);
-  least.bytes =
-      saturatingAdd(least.bytes, each && cells > std::numeric_limits<std::size_t>::max() / each
-                                     ? std::numeric_limits<std::size_t>::max()
-                                     : cells * each);
+  least.bytes = saturatingAdd(least.bytes, each && cells > kMost / each ? kMost : cells * each);
 }
 
 // The shortest model and UUID label values GPUs 0 .. count-1 have: "" when one has none.
 std::pair<std::size_t, std::size_t> shortestGpuFacts(std::size_t count, const Facts& facts) {
-  std::size_t model = std::numeric_limits<std::size_t>::max();
+  std::size_t model = kMost;
   std::size_t uuid = model;
   for (std::size_t i = 0; i < count; ++i) {
     const auto it = facts.gpus.find(static_cast<std::int64_t>(i));

@@ -69,8 +69,6 @@ std::string metricsLabelValue(const std::string& value) {
 
 std::string metricsNumber(double value) {
   std::array<char, 32> buf{};
-  // std::to_chars without a precision: the shortest text that reads back as `value`, never
-  // affected by the locale.
   const auto result = std::to_chars(buf.data(), buf.data() + buf.size(), value);
   return std::string(buf.data(), result.ptr);
 }

@@ -1,8 +1,6 @@
 // The pieces of the metrics view (internal to it, metrics.cpp): writing the Prometheus text
-// exposition format (0.0.4), one family of gauges at a time, its samples kept together, every
-// label set once; and reading a report for it: the facts about its GPUs and processes, its
-// matrices with what their rows and columns are (the model's axes), its entries, and the labels
-// of a series.
+// exposition format (0.0.4) one gauge family at a time, and reading a report for it: the facts
+// about its GPUs and processes, its matrices and entries, and the labels of a series.
 #pragma once
 
 #include <cstddef>
