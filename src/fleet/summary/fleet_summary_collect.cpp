@@ -4,7 +4,6 @@
 #include <future>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <thread>
 #include <utility>
@@ -12,7 +11,6 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "fleet/summary/fleet_summary_internal.h"
-#include "model/report_files.h"
 
 namespace nvbw {
 

@@ -1,7 +1,6 @@
-// The fleet summary as one self-contained page: counts, groups, the flagged nodes and a
-// node-by-testcase heatmap coloured by percent of the group median (fleet_summary.h). Built with
-// the HTML report's markup helpers, so every string from a report is escaped and the page parses
-// as XML.
+// The fleet summary page (fleet_summary.h): counts, groups, the flagged nodes and a heatmap of
+// nodes by testcases coloured by percent of the group median, built with the HTML report's markup
+// helpers (html_markup.h), so every string from a report is escaped.
 #include <algorithm>
 #include <cmath>
 
@@ -81,13 +80,12 @@ std::string heatCell(const FleetNode& node, const FleetColumn& column, const Fle
 
 std::string legend() {
   std::string items;
-  for (double deficit : {0.0, 5.0, 10.0, 15.0, 20.0, 25.0}) {
+  for (double deficit : {0.0, 5.0, 10.0, 15.0, 20.0, 25.0})
     items += element("span", attr("class", "legend-item"),
                      textElement("span", attr("class", "swatch") + heatStyle(deficit),
                                  std::to_string(static_cast<int>(deficit)) +
                                      (deficit == kHeatSpanPercent ? "%+" : "%")) +
                          " ");
-  }
   items +=
       element("span", "", textElement("span", attr("class", "swatch flagged"), "") + " flagged");
   items += element("span", "",

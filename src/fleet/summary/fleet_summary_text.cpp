@@ -92,10 +92,9 @@ std::string tableSection(const FleetSummary& s) {
     nameWidth = std::max(nameWidth, std::min(escaped(n.name, 200).size(), kMaxNameWidth));
   const std::size_t perBlock = std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
   std::string out =
-      "\nPercent of the group median, per node and testcase (numbered as above): the worse of "
-      "SUM and worst cell (latency: higher is worse); * flagged, ! failed its report's own "
-      "verdicts (SLOWER, UNSTABLE or BELOW), ~ not judged, ERR failed, W waived, - missing, . no "
-      "value.\n";
+      "\nPercent of the group median, per node and testcase (numbered as above): the worse of SUM "
+      "and worst cell (latency: higher is worse); * flagged, ! failed its report's own verdicts "
+      "(SLOWER, UNSTABLE or BELOW), ~ not judged, ERR failed, W waived, - missing, . no value.\n";
   for (std::size_t first = 0; first < s.columns.size(); first += perBlock) {
     const std::size_t last = std::min(s.columns.size(), first + perBlock);
     std::string line = "\n" + padRight("node", nameWidth + 1);
