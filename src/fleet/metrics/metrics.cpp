@@ -212,13 +212,10 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
     }
     if (cell.changePercent && *cell.changePercent)
       out[ChangePercent].add(s.labels(), **cell.changePercent);
-    using Percent = std::optional<double> ComparedCellRecord::*;
-    for (const auto& [family, member] :
-         {std::pair{BandPercent, Percent{&ComparedCellRecord::bandPercent}},
-          std::pair{HealthySpread, Percent{&ComparedCellRecord::healthySpreadPercent}},
-          std::pair{SpreadPercent, Percent{&ComparedCellRecord::spreadPercent}},
-          std::pair{UnstableLimit, Percent{&ComparedCellRecord::unstableLimitPercent}}})
-      if (const std::optional<double>& value = cell.*member) out[family].add(s.labels(), *value);
+    if (cell.bandPercent) out[BandPercent].add(s.labels(), *cell.bandPercent);
+    if (cell.healthySpreadPercent) out[HealthySpread].add(s.labels(), *cell.healthySpreadPercent);
+    if (cell.spreadPercent) out[SpreadPercent].add(s.labels(), *cell.spreadPercent);
+    if (cell.unstableLimitPercent) out[UnstableLimit].add(s.labels(), *cell.unstableLimitPercent);
   }
   const Subject run = entrySubject(facts);
   for (const char* v : kKnownVerdicts) {
