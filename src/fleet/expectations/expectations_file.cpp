@@ -22,8 +22,6 @@ std::string Expectation::selection() const {
 
 namespace {
 
-// ---- Lines ----
-
 class LineParser {
  public:
   LineParser(const std::string& label, std::size_t number, const ExpectationKeys& keys)
