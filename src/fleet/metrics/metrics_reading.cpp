@@ -31,52 +31,6 @@ std::optional<std::int64_t> listedIndex(const std::string& line) {
   return index;
 }
 
-}  // namespace
-
-Facts readFacts(const Report& report) {
-  Facts facts;
-  std::string listedHost;
-  if (report.gpuDeviceList)
-    for (const std::string& line : *report.gpuDeviceList) {
-      const auto index = listedIndex(line);
-      if (!index) continue;
-      const DeviceListEntry d = readDeviceListEntry(line);
-      // The first line of an index counts.
-      facts.gpus.emplace(*index, GpuFacts{d.model, "", "", ""});
-      if (listedHost.empty()) listedHost = d.host;
-    }
-  if (report.environment && report.environment->gpus)
-    for (const GpuStateRecord& gpu : *report.environment->gpus) {
-      const auto device = indexOf(gpu.device);
-      const std::string uuid = gpu.uuid.value_or("");
-      if (device && !uuid.empty() && facts.gpus[*device].uuid.empty())
-        facts.gpus[*device].uuid = uuid;
-    }
-  if (report.processes)
-    for (std::size_t i = 0; i < report.processes->size(); ++i) {
-      const ProcessRecord& p = (*report.processes)[i];
-      const auto rank = indexOf(p.rank);
-      facts.ranks.emplace(rank ? *rank : static_cast<std::int64_t>(i),
-                          GpuFacts{p.name.value_or(""), p.uuid.value_or(""), wholeText(p.device),
-                                   p.host.value_or("")});
-    }
-  // Rank 0 measures the single-process testcases with its own device numbering, in which its
-  // GPU is `device`; the other ranks' indices may count other GPUs (CUDA_VISIBLE_DEVICES).
-  if (const auto rank0 = facts.ranks.find(0); rank0 != facts.ranks.end()) {
-    std::int64_t device = 0;
-    const std::string& d = rank0->second.device;
-    if (!d.empty() && std::from_chars(d.data(), d.data() + d.size(), device).ec == std::errc() &&
-        facts.gpus[device].uuid.empty())
-      facts.gpus[device].uuid = rank0->second.uuid;
-  }
-  facts.hostname = report.hostname.value_or("");
-  if (facts.hostname.empty()) facts.hostname = listedHost;
-  if (facts.hostname.empty() && facts.ranks.count(0)) facts.hostname = facts.ranks[0].host;
-  return facts;
-}
-
-namespace {
-
 // A rank as a bisect row label writes it, padded with spaces: canonical ("01" is rank 1), so that
 // two spellings cannot name one pair twice; "" unless it is 1 to 9 digits.
 std::string rankText(const std::string& s) {
@@ -136,7 +90,57 @@ void chooseLayout(MetricMatrix& m) {
     m.layout = Layout::Single;
 }
 
+void aboutGpu(Subject& s, std::size_t index, const Facts& facts) {
+  s.gpu = std::to_string(index);
+  if (const auto it = facts.gpus.find(static_cast<std::int64_t>(index)); it != facts.gpus.end()) {
+    s.uuid = it->second.uuid;
+    s.model = it->second.model;
+  }
+}
+
 }  // namespace
+
+Facts readFacts(const Report& report) {
+  Facts facts;
+  std::string listedHost;
+  if (report.gpuDeviceList)
+    for (const std::string& line : *report.gpuDeviceList) {
+      const auto index = listedIndex(line);
+      if (!index) continue;
+      const DeviceListEntry d = readDeviceListEntry(line);
+      // The first line of an index counts.
+      facts.gpus.emplace(*index, GpuFacts{d.model, "", "", ""});
+      if (listedHost.empty()) listedHost = d.host;
+    }
+  if (report.environment && report.environment->gpus)
+    for (const GpuStateRecord& gpu : *report.environment->gpus) {
+      const auto device = indexOf(gpu.device);
+      const std::string uuid = gpu.uuid.value_or("");
+      if (device && !uuid.empty() && facts.gpus[*device].uuid.empty())
+        facts.gpus[*device].uuid = uuid;
+    }
+  if (report.processes)
+    for (std::size_t i = 0; i < report.processes->size(); ++i) {
+      const ProcessRecord& p = (*report.processes)[i];
+      const auto rank = indexOf(p.rank);
+      facts.ranks.emplace(rank ? *rank : static_cast<std::int64_t>(i),
+                          GpuFacts{p.name.value_or(""), p.uuid.value_or(""), wholeText(p.device),
+                                   p.host.value_or("")});
+    }
+  // Rank 0 measures the single-process testcases with its own device numbering, in which its
+  // GPU is `device`; the other ranks' indices may count other GPUs (CUDA_VISIBLE_DEVICES).
+  if (const auto rank0 = facts.ranks.find(0); rank0 != facts.ranks.end()) {
+    std::int64_t device = 0;
+    const std::string& d = rank0->second.device;
+    if (!d.empty() && std::from_chars(d.data(), d.data() + d.size(), device).ec == std::errc() &&
+        facts.gpus[device].uuid.empty())
+      facts.gpus[device].uuid = rank0->second.uuid;
+  }
+  facts.hostname = report.hostname.value_or("");
+  if (facts.hostname.empty()) facts.hostname = listedHost;
+  if (facts.hostname.empty() && facts.ranks.count(0)) facts.hostname = facts.ranks[0].host;
+  return facts;
+}
 
 Entries readEntries(const std::vector<ReportEntry>& testcases, const Facts& facts) {
   Entries out;
@@ -180,18 +184,6 @@ Subject entrySubject(const Facts& facts, const std::string& key, const std::stri
   s.repeat = occurrence > 1 ? std::to_string(occurrence) : "";
   return s;
 }
-
-namespace {
-
-void aboutGpu(Subject& s, std::size_t index, const Facts& facts) {
-  s.gpu = std::to_string(index);
-  if (const auto it = facts.gpus.find(static_cast<std::int64_t>(index)); it != facts.gpus.end()) {
-    s.uuid = it->second.uuid;
-    s.model = it->second.model;
-  }
-}
-
-}  // namespace
 
 void aboutRank(Subject& s, const std::string& rank, const Facts& facts) {
   s.rank = rank;
