@@ -29,7 +29,6 @@ class HostCheckShare {
   std::size_t gpuBytes(std::size_t bytes, std::size_t periodBytes) const;
   // After a check: the bytes each side compared and the seconds it took.
   void measured(std::size_t cpuBytes, double cpuSeconds, std::size_t gpuBytes, double gpuSeconds);
-  double gpuShare() const { return share_; }
 
  private:
   double share_ = 0.5;

@@ -9,7 +9,6 @@
 namespace nvbw {
 
 constexpr std::uint32_t kSourceSeed = 0xBAADF00Du;
-constexpr std::uint32_t kDestinationSeed = 0xCAFEBABEu;
 constexpr std::size_t kPatternBytes = 2ull * 1048576;  // the pattern repeats every 2 MiB
 constexpr std::size_t kPatternWords = kPatternBytes / 4;
 

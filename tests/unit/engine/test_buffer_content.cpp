@@ -442,7 +442,6 @@ TEST(HostCheck, CountsMismatchesAndFindsTheFirstOnManyThreads) {
 
 TEST(HostCheckShare, TheGpuTakesWholePeriodsOfHalfAtFirst) {
   const HostCheckShare share;
-  EXPECT_EQ(share.gpuShare(), 0.5);
   EXPECT_EQ(share.gpuBytes(512 << 20, 2 << 20), std::size_t{256} << 20);
   EXPECT_EQ(share.gpuBytes(7 << 20, 2 << 20), std::size_t{2} << 20);  // 1 of 3 whole periods
   EXPECT_EQ(share.gpuBytes(3 << 20, 2 << 20), 0u);  // less than two periods: all on the CPU
@@ -454,18 +453,17 @@ TEST(HostCheckShare, FollowsTheSpeedsOfTheLastCheckBothTookPartIn) {
   HostCheckShare share;
   // The CPU compared 300 MB in 3 ms (100 GB/s), the GPU 100 MB in 2 ms (50 GB/s): a third.
   share.measured(300000000, 0.003, 100000000, 0.002);
-  EXPECT_NEAR(share.gpuShare(), 1.0 / 3, 1e-12);
   EXPECT_EQ(share.gpuBytes(600 << 20, 2 << 20), std::size_t{200} << 20);
   // A check one side took no part in says nothing: the share stays.
   share.measured(0, 0.0, 100000000, 0.001);
   share.measured(100000000, 0.001, 0, 0.0);
   share.measured(100000000, 0.0, 100000000, 0.001);
-  EXPECT_NEAR(share.gpuShare(), 1.0 / 3, 1e-12);
+  EXPECT_EQ(share.gpuBytes(600 << 20, 2 << 20), std::size_t{200} << 20);
   // Neither side is ever left out: a very slow or very fast GPU still takes 5 to 95%.
   share.measured(100000000, 0.001, 1, 1.0);
-  EXPECT_EQ(share.gpuShare(), 0.05);
+  EXPECT_EQ(share.gpuBytes(200 << 20, 2 << 20), std::size_t{10} << 20);  // 5 of 100 periods
   share.measured(1, 1.0, 100000000, 0.001);
-  EXPECT_EQ(share.gpuShare(), 0.95);
+  EXPECT_EQ(share.gpuBytes(200 << 20, 2 << 20), std::size_t{190} << 20);  // 95 of 100
 }
 
 TEST(HostCheck, EmptyInputsHaveNothingToCheck) {
