@@ -1,6 +1,5 @@
 #include "plans/host_buffer_forecast.h"
 
-#include <algorithm>
 #include <map>
 
 namespace nvbw {

@@ -1,7 +1,5 @@
 #include "plans/testcase.h"
 
-#include <sstream>
-
 namespace nvbw {
 
 const char* axisName(Axis axis) {
@@ -24,11 +22,9 @@ Plan Testcase::plan(const PlanContext& ctx) const {
 
 std::optional<std::string> needsPeerPairs(const Topology& topo) {
   const int n = topo.deviceCount();
-  if (n < 2) {
-    std::ostringstream s;
-    s << "needs two GPUs with peer access; this system has " << n << (n == 1 ? " GPU" : " GPUs");
-    return s.str();
-  }
+  if (n < 2)
+    return "needs two GPUs with peer access; this system has " + std::to_string(n) +
+           (n == 1 ? " GPU" : " GPUs");
   // Peer access is enabled both ways for every measured pair, so a pair counts only when each
   // GPU can access the other.
   for (const auto& [r, c] : accessiblePairs(topo))

@@ -2,9 +2,7 @@
 // the peer pointer-chase latency. Directions, issuing contexts and titles are upstream v0.8's
 // (the TMA variants' titles, unknown upstream, follow them with TMA in place of SM).
 #include <cstddef>
-#include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "plans/pattern.h"

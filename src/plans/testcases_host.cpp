@@ -1,5 +1,4 @@
 // Host <-> device testcases (upstream tests 0-3, 8-11, 16-19, 24-27) and the host latency (32).
-#include <functional>
 #include <string>
 #include <vector>
 

@@ -1,5 +1,4 @@
 // The multi-process testcases (docs/compatibility.md#u7).
-#include <functional>
 #include <string>
 
 #include "core/format.h"
