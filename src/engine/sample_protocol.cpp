@@ -111,12 +111,9 @@ void SampleProtocol::issueInOrder(CopyRun& c) {
   c.end->record(stream);
 }
 
-// What a buffer holds decides what each sample fills (buffer_content.h): a kept buffer that
-// already holds a variant is not filled again, and of a source and destination that hold the
-// same, the one nearer the issuing GPU gets another. The fills run while the copies are queued
-// behind them (stream order); awaitFills waits for them before the latch opens. Proven with up to
-// 8 streams on one GPU by the GPU test LogicalGpus/EveryPeerTestcasePasses (tests/gpu): a fill
-// left behind a spin would never end, and the test's time limit would fail it.
+// What a buffer holds decides what each sample fills (buffer_content.h). The fills run while the
+// copies are queued behind them (stream order); awaitFills waits for them before the latch opens
+// (a fill left behind a spin would never end: LogicalGpus/EveryPeerTestcasePasses would time out).
 void SampleProtocol::fill(bool hostByCpu) {
   PhaseTimer timer(p_.times.fill);
   for (CopyRun& c : runs_) planFills(c, p_.settings.verify, p_.counts);

@@ -37,19 +37,15 @@ void add(Table& table, TestcaseFacts facts, PlanBuilder build, Waivers waivers) 
 // The row helpers, one per family: each fills the facts and waivers the family's members share;
 // a row brings the listing, the plan builder and what differs.
 
-// One GPU or all at once, copying to, from or both ways with the host: GB/s, CPU rows and GPU
-// columns, one matrix (a bidirectional testcase reports one direction). On a confidential-
-// computing host the one-way copy-engine testcases are timed in order, the others waived
-// (`waivers`; testcase.h says why).
+// Copies with the host, one GPU or all at once: one matrix (a bidirectional testcase reports one
+// direction). Under confidential computing they are timed in order, or waived by `waivers`.
 void addHostCopy(Table& table, TestcaseListing listing, PlanBuilder build, Waivers waivers = {}) {
   TestcaseFacts facts{std::move(listing), Unit::GBps, Axis::Cpu, Axis::Gpu};
   facts.inOrderUnderConfidentialComputing = true;
   add(table, std::move(facts), std::move(build), std::move(waivers));
 }
 
-// Copies between every pair of GPUs with peer access, one way or both at once (then `parts`):
-// GB/s, GPU rows and columns. Waived without a pair of GPUs that can access each other, and,
-// copying through the TMA, without the TMA.
+// Copies between every pair of GPUs with peer access, one way or both at once (then `parts`).
 void addPeerCopy(Table& table, TestcaseListing listing, MethodPlanBuilder build, CopyMethod method,
                  Parts parts = {}) {
   Waivers waivers = {needsPeerPairs};
@@ -58,15 +54,13 @@ void addPeerCopy(Table& table, TestcaseListing listing, MethodPlanBuilder build,
       {build, method}, std::move(waivers));
 }
 
-// Each GPU with all its peers at once, one row of totals: GB/s, titled GPU(row) and GPU(column)
-// as upstream titles them. Waived without a pair of GPUs that can access each other.
+// Each GPU with all its peers at once: one row of totals, titled GPU(row) as upstream titles it.
 void addFan(Table& table, TestcaseListing listing, PlanBuilder build) {
   add(table, {std::move(listing), Unit::GBps, Axis::Gpu, Axis::Gpu}, build, {needsPeerPairs});
 }
 
-// A pointer chase through a 2 MiB buffer of pinned host memory (CPU rows) or of a peer GPU (GPU
-// rows): ns and GPU columns; --bufferSize does not apply. Waived under confidential computing,
-// then by `waivers` (a peer chase as the peer copies, a TMA chase also without the TMA).
+// A pointer chase through 2 MiB of pinned host memory (CPU rows) or of a peer GPU (GPU rows);
+// --bufferSize does not apply. Waived under confidential computing, then by `waivers`.
 void addLatency(Table& table, TestcaseListing listing, PlanBuilder build, Axis rows,
                 Waivers waivers) {
   waivers.insert(waivers.begin(), notUnderConfidentialComputing);
@@ -74,16 +68,14 @@ void addLatency(Table& table, TestcaseListing listing, PlanBuilder build, Axis r
       std::move(waivers));
 }
 
-// Copies or one-way passes within each GPU's memory, one row: GB/s and GPU columns. Waived by
-// `waivers` (through the TMA: without the TMA).
+// Copies or one-way passes within each GPU's memory, one row.
 void addDeviceLocal(Table& table, TestcaseListing listing, PlanBuilder build,
                     Waivers waivers = {}) {
   add(table, {std::move(listing), Unit::GBps, Axis::None, Axis::Gpu}, build, std::move(waivers));
 }
 
-// One process per GPU, listed only where the build runs several processes: GB/s, rows and
-// columns as upstream's titles name them. Waived without two processes that share memory, and,
-// broadcasting (`waiver` needsMulticast), without multicast objects.
+// One process per GPU, listed only where the build runs several processes. Waived by `waiver`:
+// without two processes that share memory, or, broadcasting, without multicast objects.
 void addMultinode(Table& table, TestcaseListing listing, PlanBuilder build, Axis rows, Axis columns,
                   Parts parts = {}, WaiveCheck waiver = needsSharedMemory) {
   add(table, {std::move(listing), Unit::GBps, rows, columns, std::move(parts), true}, build,

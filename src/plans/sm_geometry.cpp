@@ -19,9 +19,7 @@ unsigned checkedGrid(std::size_t grid, std::size_t bytes) {
   return static_cast<unsigned>(grid);
 }
 
-// One 16-byte element per thread, block = min(n, 1024), grid = floor(n / block).
-//
-// Upstream reports numUint4 * 16 bytes for this shape, but with grid = floor(n / block) only
+// Upstream reports numUint4 * 16 bytes for the simple shape, but with grid = floor(n / block) only
 // grid * block elements are copied (e.g. 1500 elements: one block of 1024). The bandwidth must be
 // computed from the bytes actually moved, so `elements` is grid * block, and the region filled and
 // verified (SmCopyGeometry::bytes) is exactly the region copied. The two agree whenever n <= 1024
@@ -56,8 +54,6 @@ SmCopyGeometry perSmGeometry(const char* what, std::size_t bytes, int smCount, u
 
 SmCopyGeometry smCopyGeometry(std::size_t bytes, int smCount) {
   if (bytes < kSmallBufferThreshold) return simpleGeometry(bytes);
-  // Striding shape: smCount blocks of 512 threads; every thread copies the same number of
-  // elements, so the element count is truncated to a multiple of the thread count T.
   SmCopyGeometry g = perSmGeometry("SM copy", bytes, smCount, 1, kStridingThreadsPerBlock);
   const std::size_t threads = static_cast<std::size_t>(g.grid) * g.block;
   g.elements = g.elements / threads * threads;

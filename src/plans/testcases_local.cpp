@@ -21,8 +21,6 @@ BufferSpec on(int d, std::size_t bytes) { return BufferSpec::onDevice(d, bytes);
 
 }  // namespace
 
-// Two buffers of d's memory, copied by the copy engine (upstream test 34), the TMA or the plain SM
-// copy kernel (simple under 64 MiB, striding from 64 MiB, as every *_sm copy); bytes counted once.
 Plan deviceLocalCopy(const PlanContext& ctx, CopyMethod method) {
   const std::size_t s = ctx.bufferBytes;
   const std::string engine =

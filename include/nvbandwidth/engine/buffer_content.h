@@ -16,9 +16,8 @@
 // alone with a third variant is then enough for the next sample, so its far (host) buffer is
 // written once, not before every sample.
 //
-// Proven on real kernels by the GPU tests (tests/gpu/test_logical_gpus.cpp): tail fills and kept
-// buffers by EveryPeerTestcasePasses (it asserts that tail fills ran and every check passed), the
-// variants by warp parity by ACorruptedCopyIsCaught's split-warp case.
+// Proven on real kernels by tests/gpu/test_logical_gpus.cpp: tail fills and kept buffers by
+// EveryPeerTestcasePasses, the variants by warp parity by ACorruptedCopyIsCaught (split warp).
 #pragma once
 
 #include <cstddef>
@@ -53,12 +52,10 @@ bool differEverywhere(int a, int b);
 // What a buffer holds from the address a copy uses: one pattern over [at, at + bytes), or
 // nothing known. The pattern repeats from `at`, so any shorter region from `at` holds it too.
 //
-// `readByCpu`: the CPU compared (part of) this host buffer since a GPU last wrote it. A GPU that
-// then reads it across the bus reads slower on some hosts, by 3-6% for the copy engine, which a
-// buffer the CPU never read (a fresh one, as upstream allocates) does not show; a GPU's write
-// restores that. So a copy that reads such a buffer first has it written again in full, as a
-// fresh buffer is, and reuse changes nothing measured (the logical-GPU and host tests on the GPU
-// machine measure it: docs/memory-and-time.md).
+// `readByCpu`: the CPU compared (part of) this host buffer since a GPU last wrote it. On some
+// hosts a GPU then reads it across the bus slower than a buffer the CPU never read (a fresh one,
+// as upstream allocates); a GPU's write restores that. So a copy that reads such a buffer first
+// has it written again in full, and reuse changes nothing measured (docs/memory-and-time.md).
 struct BufferContent {
   int pattern = kUnknown;
   std::uint64_t at = 0;

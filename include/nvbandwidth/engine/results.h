@@ -44,7 +44,6 @@ struct MatrixResult {
   std::optional<double> average() const;
 };
 
-// What running a plan produces.
 struct PlanResult {
   std::vector<MatrixResult> matrices;
   std::vector<MeasurementRecord> measurements;

@@ -24,12 +24,9 @@ enum class Sharing { Private, ProcessLocal, Exported, Multicast };
 
 // A buffer to allocate for one measurement. For host buffers `device` is the GPU whose local
 // CPUs the pinned pages are allocated from (CPU affinity); for device buffers it is the owner.
-// `process` is the process that owns the memory: 0 in a single-process run; in a multi-process
-// run the rank that allocates it, which the other ranks reach through an exported handle.
-//
-// In a multi-process plan a buffer is named by its owner: `process` is the owning rank and
-// `device` the same number (the world's GPU r is rank r's GPU); each rank maps that onto the GPU
-// it uses.
+// `process` owns the memory: 0 in a single-process run. In a multi-process plan a buffer is named
+// by its owning rank, `process` and `device` alike (the world's GPU r is rank r's GPU), which each
+// rank maps onto the GPU it uses; the other ranks reach it through an exported handle.
 struct BufferSpec {
   MemoryKind kind = MemoryKind::Device;
   int device = 0;

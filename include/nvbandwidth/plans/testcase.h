@@ -1,8 +1,6 @@
-// What a testcase is, what its plan builder reads and what waives it. A testcase is data: its
-// facts, its plan builder and the checks that waive it. registry.cpp lists every testcase in one
-// table, with one row helper per family that fills the facts and waivers the family's members
-// share: that table is the only place that names a testcase's key, its indices in both
-// interfaces and its facts.
+// What a testcase is: data (its facts, its plan builder and the checks that waive it), and what
+// its plan builder reads. registry.cpp lists every testcase in one table, with one row helper per
+// family: the only place that names a testcase's key, its indices in both interfaces and its facts.
 #pragma once
 
 #include <cstddef>
