@@ -1,37 +1,27 @@
 // SM copy kernels: the simple, striding and split-warp copies that the SM testcases time, plus
 // the launch-error check and the preload step shared by every kernels/*.cu file.
 //
-// Design choices
-// --------------
-// * The kernels reproduce upstream v0.8's memory access streams exactly, because the numbers must
-//   agree with upstream on the same machine:
-//   - simple (< 64 MiB): one 16-byte element per thread at blockIdx.x * blockDim.x + threadIdx.x,
-//     ld.global.cg / st.global.cg (__ldcg / __stcg: L2 only, so the `loops` repetitions of the
-//     same element do not hit in L1), the copy repeated `loops` times inside the kernel;
-//   - striding (>= 64 MiB): smCount x 512 threads; thread t copies t, t + T, t + 2T, ... with
-//     T = smCount * 512; batches of 12 loads into registers then 12 stores, a one-at-a-time
-//     remainder; plain (default-cached) loads and stores; `loops` repetitions inside the kernel;
-//   - split-warp: the simple shape and cache operators; warps alternate direction.
-//   The launch shape comes from SmCopyGeometry (src/sm_geometry.cpp), so the host code that
-//   computes bandwidth and the verification region use the same numbers as the launch.
-// * Indices are size_t: a buffer can exceed 4 GiB (2^28 elements) and the split-warp kernel uses
-//   the simple shape at any size, so 32-bit thread indices would wrap.
-// * No __restrict__ on the copy kernels. With it the compiler could interleave a batch's loads and
-//   stores or move loads across iterations, changing what is measured; without it the order in the
-//   source (all 12 loads, then all 12 stores) is what the hardware sees, as upstream.
-// * The loops-outside/loads-inside structure is kept even where the compiler could prove a
-//   repetition redundant: __ldcg is an `asm volatile` and __stcg clobbers memory, and the striding
-//   kernel's plain stores may alias its loads, so every repetition really moves the data.
-// * Address arithmetic is hoisted out of the repetition loop (the per-thread pointers do not
-//   depend on the repetition); that changes no memory access.
-// * Launchers validate the geometry (alignment, thread counts) and skip a launch that would copy
-//   nothing: a 0-element geometry has grid 0, which is an invalid launch configuration.
+// The kernels reproduce upstream v0.8's memory access streams exactly, so that the numbers agree
+// with upstream's on the same machine (a faster copy would measure something upstream does not):
+// - simple (< 64 MiB): one 16-byte element per thread at blockIdx.x * blockDim.x + threadIdx.x,
+//   ld.global.cg / st.global.cg (__ldcg / __stcg: L2 only, so the `loops` repetitions of the
+//   same element do not hit in L1), the copy repeated `loops` times inside the kernel;
+// - striding (>= 64 MiB): smCount x 512 threads; thread t copies t, t + T, t + 2T, ... with
+//   T = smCount * 512; batches of 12 loads into registers then 12 stores, a one-at-a-time
+//   remainder; plain (default-cached) loads and stores; `loops` repetitions inside the kernel;
+// - split-warp: the simple shape and cache operators; warps alternate direction.
+// The launch shape comes from SmCopyGeometry (plans/sm_geometry.h), so the bytes that bandwidth
+// and verification count are those the launch copies.
 //
-// A faster copy (more independent 16-byte loads in flight per thread, or bulk copies through the
-// TMA) would measure something upstream does not; none is offered here.
+// Indices are size_t: a buffer can exceed 4 GiB (2^28 elements) and the split-warp kernel uses
+// the simple shape at any size, so 32-bit thread indices would wrap. No __restrict__: with it the
+// compiler could interleave a batch's loads and stores or move loads across iterations; without
+// it the hardware sees the source's order (12 loads, then 12 stores), as upstream. Every
+// repetition really moves the data: __ldcg is an `asm volatile`, __stcg clobbers memory, and the
+// striding kernel's plain stores may alias its loads. Launchers validate the geometry and skip a
+// launch that would copy nothing (grid 0 is an invalid launch configuration).
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -110,7 +100,6 @@ __device__ __forceinline__ std::size_t globalThreadIndex() {
   return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
-// Simple kernel (< 64 MiB): thread i copies element i, `loops` times.
 __global__ void simpleCopyKernel(uint4* dst, const uint4* src, unsigned long long loops) {
   const std::size_t i = globalThreadIndex();
   uint4* to = dst + i;

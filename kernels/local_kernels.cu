@@ -1,7 +1,6 @@
 // Read-only and write-only passes over a GPU's own memory (device_local_read_sm and
 // device_local_write_sm): the memory system's one-way bandwidth, which a copy (a read and a write
-// per byte) cannot show. Tuned on an H200 (HBM3e), where these shapes measured best of the
-// variants tried:
+// per byte) cannot show. The shapes are the best of the variants tried:
 //
 // - Read: 4 resident blocks of 512 threads per SM take tiles of 2 x 512 16-byte elements in turn
 //   (block b takes tiles b, b + grid, ...), so the resident blocks read one window that sweeps the
@@ -16,7 +15,6 @@
 //   stores sweep memory sequentially, which beats every persistent grid tried and cuMemsetD32.
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
 
 #include "engine/kernels/kernels.h"

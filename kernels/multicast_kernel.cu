@@ -2,9 +2,7 @@
 // stores into a multicast object, so that every GPU backing it receives each word.
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
-#include <string>
 
 #include "engine/kernels/kernels.h"
 #include "launch_check.h"

@@ -1,5 +1,5 @@
-// Verification kernels: fill a buffer with the repeating xorshift pattern, fill the split-warp
-// copy's read and written elements, and count the words that differ from the pattern.
+// Verification kernels: fill a buffer with the repeating pattern, and count the words that differ
+// from it.
 //
 // These run on every sample over the whole adjusted buffer (512 MiB to 1 GiB per buffer by
 // default), so they are written to run at memory bandwidth: 16-byte accesses when both pointers
@@ -9,7 +9,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "engine/kernels/kernels.h"

@@ -5,18 +5,12 @@
 // shared memory: a chunk's bulk load completes on its stage's mbarrier, the thread then issues its
 // bulk store from the same stage, and the stage takes the next load once that store has finished
 // reading it. One block per SM with 6 stages keeps 192 KiB per SM moving, far more than the
-// bandwidth-delay product of HBM or NVLink needs. Only compute capability 9.0 and later have these
-// instructions; elsewhere the kernel traps (the testcases are waived there first).
-//
-// Tuned on 2 x H200 over stage counts and sizes, blocks per SM, stores in flight, L2 evict-first
-// hints and chunks interleaved across blocks: peer copies reach the SM kernels' NVLink bandwidth
-// with any of these shapes; local copies reach about the same bandwidth with all of them, below
-// the copy engine's (a gap no shape tried closes).
+// bandwidth-delay product of HBM or NVLink needs; other stage counts and sizes, blocks per SM,
+// stores in flight, L2 hints or interleaved chunks did no better. Only compute capability 9.0 and
+// later have these instructions; elsewhere the kernel traps (the testcases are waived there first).
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
-#include <string>
 
 #include "engine/kernels/kernels.h"
 #include "launch_check.h"
