@@ -29,8 +29,7 @@
 #include "engine/kernels/kernels.h"
 #include "launch_check.h"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 namespace detail {
 
 namespace {
@@ -104,9 +103,7 @@ __global__ void simpleCopyKernel(uint4* dst, const uint4* src, unsigned long lon
   const std::size_t i = globalThreadIndex();
   uint4* to = dst + i;
   const uint4* from = src + i;
-  for (unsigned long long loop = 0; loop < loops; ++loop) {
-    __stcg(to, __ldcg(from));
-  }
+  for (unsigned long long loop = 0; loop < loops; ++loop) __stcg(to, __ldcg(from));
 }
 
 // Striding kernel (>= 64 MiB): every one of the T = gridDim.x * blockDim.x threads copies
@@ -124,13 +121,9 @@ __global__ void stridingCopyKernel(uint4* dst, const uint4* src, std::size_t per
     for (std::size_t b = 0; b < batches; ++b) {
       uint4 held[kStridingBatch];
 #pragma unroll
-      for (unsigned k = 0; k < kStridingBatch; ++k) {
-        held[k] = from[k * stride];
-      }
+      for (unsigned k = 0; k < kStridingBatch; ++k) held[k] = from[k * stride];
 #pragma unroll
-      for (unsigned k = 0; k < kStridingBatch; ++k) {
-        to[k * stride] = held[k];
-      }
+      for (unsigned k = 0; k < kStridingBatch; ++k) to[k * stride] = held[k];
       from += kStridingBatch * stride;
       to += kStridingBatch * stride;
     }
@@ -150,24 +143,20 @@ __global__ void splitWarpCopyKernel(uint4* dst, uint4* src, unsigned long long l
   const bool oddWarp = (i / kWarpSize) & 1;
   uint4* to = (oddWarp ? dst : src) + i;
   const uint4* from = (oddWarp ? src : dst) + i;
-  for (unsigned long long loop = 0; loop < loops; ++loop) {
-    __stcg(to, __ldcg(from));
-  }
+  for (unsigned long long loop = 0; loop < loops; ++loop) __stcg(to, __ldcg(from));
 }
 
 // uint4 accesses need 16-byte alignment; a misaligned pointer would fault inside a timed region.
 void requireAligned(CUdeviceptr dst, CUdeviceptr src, const char* kernel) {
-  if ((dst | src) % alignof(uint4) != 0) {
+  if ((dst | src) % alignof(uint4) != 0)
     throw std::invalid_argument(std::string(kernel) + ": buffers must be 16-byte aligned");
-  }
 }
 
 // The simple shape copies exactly grid * block elements, one per thread.
 void requireSimpleShape(const SmCopyGeometry& g, const char* kernel) {
-  if (g.striding || static_cast<std::size_t>(g.grid) * g.block != g.elements) {
+  if (g.striding || static_cast<std::size_t>(g.grid) * g.block != g.elements)
     throw std::invalid_argument(std::string(kernel) +
                                 ": geometry is not the simple one-element-per-thread shape");
-  }
 }
 
 }  // namespace unit
@@ -180,10 +169,9 @@ void copy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeometr
   if (geometry.striding) {
     requireAligned(dst, src, "stridingCopyKernel");
     const std::size_t threads = static_cast<std::size_t>(geometry.grid) * geometry.block;
-    if (threads == 0 || geometry.elements % threads != 0) {
+    if (threads == 0 || geometry.elements % threads != 0)
       throw std::invalid_argument(
           "stridingCopyKernel: element count is not a multiple of the thread count");
-    }
     NVBW_LAUNCH(stridingCopyKernel, geometry.grid, geometry.block, 0, stream, to, from,
                 geometry.elements / threads, loops);
   } else {
@@ -202,5 +190,4 @@ void splitWarpCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src,
               reinterpret_cast<uint4*>(dst), reinterpret_cast<uint4*>(src), loops);
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

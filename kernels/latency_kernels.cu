@@ -10,8 +10,7 @@
 #include "launch_check.h"
 #include "tma_ptx.cuh"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 // Only block `activeBlock` works; the launch still has `blocks` blocks so that the chasing thread
@@ -25,9 +24,8 @@ __global__ void pointerChaseKernel(const unsigned long long* start, unsigned act
                                    unsigned long long accesses, unsigned long long* sink) {
   if (blockIdx.x != activeBlock) return;
   const unsigned long long* node = start;
-  for (unsigned long long i = 0; i < accesses; ++i) {
+  for (unsigned long long i = 0; i < accesses; ++i)
     node = reinterpret_cast<const unsigned long long*>(__ldcg(node));
-  }
   *sink = reinterpret_cast<unsigned long long>(node);
 }
 
@@ -67,21 +65,19 @@ __global__ void tmaPointerChaseKernel(const unsigned long long* start, unsigned 
 
 void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
                   unsigned long long accesses, unsigned long long* sink) {
-  if (activeBlock >= blocks) {
+  if (activeBlock >= blocks)
     throw std::invalid_argument("pointerChaseKernel: active block " + std::to_string(activeBlock) +
                                 " is outside a grid of " + std::to_string(blocks) + " blocks");
-  }
   NVBW_LAUNCH(pointerChaseKernel, blocks, 1, 0, stream,
               reinterpret_cast<const unsigned long long*>(start), activeBlock, accesses, sink);
 }
 
 void tmaPointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
                      unsigned long long accesses, unsigned long long* sink) {
-  if (activeBlock >= blocks) {
+  if (activeBlock >= blocks)
     throw std::invalid_argument("tmaPointerChaseKernel: active block " +
                                 std::to_string(activeBlock) + " is outside a grid of " +
                                 std::to_string(blocks) + " blocks");
-  }
   // A bulk copy's global address must be 16-byte aligned; the chain's nodes are 128 bytes apart
   // from its start, so the start decides.
   if (start % 16 != 0)
@@ -90,5 +86,4 @@ void tmaPointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsign
               reinterpret_cast<const unsigned long long*>(start), activeBlock, accesses, sink);
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

@@ -21,8 +21,7 @@
 #include "launch_check.h"
 #include "plans/sm_geometry.h"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kReadUnroll = 2;
@@ -90,11 +89,9 @@ void writeOnly(CUstream stream, CUdeviceptr dst, const SmCopyGeometry& geometry,
                unsigned long long loops, unsigned value) {
   requireLocalShape(dst, geometry, "writeOnlyKernel");
   if (geometry.elements == 0) return;
-  for (unsigned long long loop = 0; loop < loops; ++loop) {
+  for (unsigned long long loop = 0; loop < loops; ++loop)
     NVBW_LAUNCH(writeOnlyKernel, geometry.grid, geometry.block, 0, stream,
                 reinterpret_cast<uint4*>(dst), geometry.elements, value);
-  }
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

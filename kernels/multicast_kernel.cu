@@ -7,12 +7,9 @@
 #include "engine/kernels/kernels.h"
 #include "launch_check.h"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 inline namespace unit {  // not unnamed: all_kernels.cu says why
 
-// Threads stride by the grid's thread count over `words` 4-byte words; the stores are
-// multimem.st.global.u32 to the multicast address, which only Hopper and later have.
 __global__ void multicastWriteKernel(unsigned* dst, const unsigned* src, std::size_t words,
                                      unsigned long long loops) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -40,5 +37,4 @@ void multicastWrite(CUstream stream, CUdeviceptr multicastDst, CUdeviceptr src,
               geometry.bytes() / 4, loops);
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

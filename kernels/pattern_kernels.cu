@@ -15,8 +15,7 @@
 #include "launch_check.h"
 #include "plans/pattern.h"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kThreads = 1024;  // threads per block, as upstream's fill and compare
@@ -60,9 +59,8 @@ __global__ void fillPatternKernel(std::uint32_t* __restrict__ buf, std::size_t w
     vectorWords = vectors * 4;
   }
   // The words the vector path did not cover: the last 0-3, or all of them when misaligned.
-  for (std::size_t w = vectorWords + tid; w < words; w += stride) {
+  for (std::size_t w = vectorWords + tid; w < words; w += stride)
     buf[w] = pattern[w % kPatternWords];
-  }
 }
 
 // Counts the mismatching words of one 16-byte element at word offset `word`.
@@ -137,9 +135,8 @@ __global__ void checkPatternKernel(const std::uint32_t* buf, std::size_t words,
       for (unsigned k = 0; k < kUnroll; ++k)
         compareVector(v[k], p[k], 4 * (i + k * stride), count, first);
     }
-    for (; i < vectors; i += stride) {
+    for (; i < vectors; i += stride)
       compareVector(data[i], expected[i & kPatternVectorMask], 4 * i, count, first);
-    }
     vectorWords = vectors * 4;
   }
   for (std::size_t w = vectorWords + tid; w < words; w += stride) {
@@ -152,10 +149,9 @@ __global__ void checkPatternKernel(const std::uint32_t* buf, std::size_t words,
 }
 
 void throwIfFailed(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
+  if (status != cudaSuccess)
     throw KernelError(std::string(what) + " failed: " + cudaGetErrorName(status) + ": " +
                       cudaGetErrorString(status));
-  }
 }
 
 // Blocks for a grid-stride kernel: enough for `units` work items, but no more than the device runs
@@ -199,5 +195,4 @@ void checkPattern(CUstream stream, CUdeviceptr buf, std::size_t bytes, CUdevicep
               reinterpret_cast<const std::uint32_t*>(pattern), result);
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

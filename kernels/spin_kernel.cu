@@ -5,8 +5,7 @@
 #include "engine/kernels/kernels.h"
 #include "launch_check.h"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 // One thread polls the host flag (mapped host memory; the volatile read goes over the bus every
@@ -30,5 +29,4 @@ void spin(CUstream stream, const volatile int* flag, int* timedOut,
   NVBW_LAUNCH(spinKernel, 1, 1, 0, stream, flag, timedOut, timeoutClocks);
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

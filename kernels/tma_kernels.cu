@@ -16,8 +16,7 @@
 #include "launch_check.h"
 #include "tma_ptx.cuh"
 
-namespace nvbw {
-namespace kernels {
+namespace nvbw::kernels {
 inline namespace unit {  // not unnamed: all_kernels.cu says why
 
 constexpr unsigned kStages = 6;
@@ -110,5 +109,4 @@ void tmaCopy(CUstream stream, CUdeviceptr dst, CUdeviceptr src, const SmCopyGeom
               reinterpret_cast<const char*>(src), geometry.bytes(), loops);
 }
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels

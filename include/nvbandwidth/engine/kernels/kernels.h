@@ -10,9 +10,7 @@
 #include "core/error.h"
 #include "plans/sm_geometry.h"
 
-namespace nvbw {
-
-namespace kernels {
+namespace nvbw::kernels {
 
 // Loads every kernel's module into the current context. Under lazy loading (the default since
 // CUDA 12.2) the first launch of a kernel loads its module, which may wait for the work already
@@ -82,5 +80,4 @@ void pointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned 
 void tmaPointerChase(CUstream stream, CUdeviceptr start, unsigned blocks, unsigned activeBlock,
                      unsigned long long accesses, unsigned long long* sink);
 
-}  // namespace kernels
-}  // namespace nvbw
+}  // namespace nvbw::kernels
