@@ -20,9 +20,8 @@ std::vector<std::uint64_t> pointerChain(std::uint64_t baseAddress, std::size_t b
                                         std::size_t strideNodes) {
   const std::size_t n = bytes / sizeof(std::uint64_t);
   std::vector<std::uint64_t> nodes(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i)
     nodes[i] = baseAddress + sizeof(std::uint64_t) * ((i + strideNodes) % n);
-  }
   return nodes;
 }
 

@@ -14,10 +14,8 @@ int count(const PlanContext& ctx, PairScope scope) {
                                      : ctx.topology.processFacts().processes;
 }
 
-// Whether two of them are used together: two GPUs only when each can access the other (upstream
-// checks one direction but then enables access both ways, aborting if the reverse is unsupported;
-// the executor enables both ways too, so on an asymmetric topology the cell becomes N/A instead);
-// two ranks whenever they differ.
+// Whether two of them are used together: two GPUs only when each can access the other
+// (testcases.h says why), two ranks whenever they differ.
 bool pairable(const PlanContext& ctx, PairScope scope, int a, int b) {
   if (scope == PairScope::Ranks) return a != b;
   return a != b && ctx.topology.canAccessPeer(a, b) && ctx.topology.canAccessPeer(b, a);

@@ -18,8 +18,7 @@ constexpr plans::HostGpus kOneGpu = plans::HostGpus::One;
 constexpr plans::HostGpus kAllGpus = plans::HostGpus::All;
 constexpr plans::Flow kIntoEach = plans::Flow::IntoEach;
 constexpr plans::Flow kOutOfEach = plans::Flow::OutOfEach;
-constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
-constexpr ContextPreference kDst = ContextPreference::PreferDst;
+using plans::kSrc, plans::kDst;
 
 // The parts of a bidirectional result: each direction and their sum.
 using Parts = std::vector<std::string>;
@@ -179,7 +178,6 @@ the same bidirectional traffic with the host. Only the measured GPU is reported.
       plans::hostSplitWarp(kToDevice, kAllGpus), {hostKernelsNotUnderConfidentialComputing});
 }
 
-// Copies between pairs of GPUs with peer access.
 void peerCopies(Table& table) {
   addPeerCopy(table,
               {"device_to_device_memcpy_read_ce", 4, 4,
@@ -296,7 +294,6 @@ kernels run on the peers that own the sources, so this pushes rather than pulls.
          plans::fan(kSm, kIntoEach, kSrc));
 }
 
-// Pointer-chase latency.
 void latencies(Table& table) {
   addLatency(
       table,
@@ -320,7 +317,6 @@ the column GPU, run by the row GPU. --bufferSize does not apply.)"},
       plans::peerLatency(ChaseAccess::TmaBulkCopy), Axis::Gpu, {needsTma, needsPeerPairs});
 }
 
-// Copies and one-way passes within one GPU's memory.
 void deviceLocal(Table& table) {
   addDeviceLocal(
       table,

@@ -12,10 +12,9 @@ namespace {
 // 32 TiB, the write-only pass past 64 TiB, but a wrapped grid would silently copy the wrong amount,
 // so refuse it.
 unsigned checkedGrid(std::size_t grid, std::size_t bytes) {
-  if (grid > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+  if (grid > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::length_error("SM copy of " + std::to_string(bytes) +
                             " bytes needs more blocks than one launch allows");
-  }
   return static_cast<unsigned>(grid);
 }
 

@@ -73,7 +73,6 @@ struct CopySpec {
   int execProcess = 0;  // the process that issues the copy (the preferred buffer's owner)
 };
 
-// Builds a copy with its executing device chosen by `pref` (see ContextPreference).
 CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method,
                   ContextPreference pref = ContextPreference::PreferSrc);
 

@@ -15,10 +15,6 @@
 
 namespace nvbw::plans {
 
-// Which side's context issues a copy, as the testcase builders spell it.
-inline constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
-inline constexpr ContextPreference kDst = ContextPreference::PreferDst;
-
 // The method's name in titles ("CE", "SM", "TMA"); throws std::invalid_argument for the methods
 // of the split-warp, multicast and one-way kernels, which no title names so.
 const char* engineName(CopyMethod method);

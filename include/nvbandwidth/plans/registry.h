@@ -48,7 +48,6 @@ enum class RegistryScope { SingleNode, WithMultinode };
 std::vector<TestcaseDef> makeRegistry(RegistryScope scope = RegistryScope::SingleNode,
                                       CompatMode compat = CompatMode::V0_8);
 
-// The reason `def` is waived on `topo`, if any.
 std::optional<std::string> waiveReasonFor(const TestcaseDef& def, const Topology& topo);
 
 }  // namespace nvbw

@@ -11,6 +11,10 @@
 
 namespace nvbw::plans {
 
+// Which side's context issues a copy, as the testcase builders and the registry spell it.
+inline constexpr ContextPreference kSrc = ContextPreference::PreferSrc;
+inline constexpr ContextPreference kDst = ContextPreference::PreferDst;
+
 // Host copies (testcases_host.cpp): GPU d's copy with its own host buffer in `dir` is measured;
 // with HostGpus::All every other GPU copies at the same time, as each builder says.
 enum class HostDirection { ToHost, ToDevice };
@@ -25,8 +29,7 @@ PlanBuilder hostBothWaysCe(HostDirection dir, HostGpus gpus);
 // device-to-host split-warp copy; all of size S, as upstream (tests 18 and 19 are identical).
 PlanBuilder hostSplitWarp(HostDirection dir, HostGpus gpus);
 
-// Host <-> device pointer-chase latency (with the host copies); the device-to-device chases are
-// with the device-to-device builders below.
+// Host <-> device pointer-chase latency.
 Plan hostDeviceLatencySm(const PlanContext& ctx);
 
 // Device-local (testcases_local.cpp), one GPU's own memory: the copy engine (device_local_copy),
