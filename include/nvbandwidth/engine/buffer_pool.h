@@ -50,10 +50,7 @@ class Allocator {
   virtual std::string hostPlacement(int device) = 0;
   // What the memory `spec` draws from holds and has free now (for the message when an
   // allocation fails); nothing known by default.
-  virtual MemoryState memoryState(const BufferSpec& spec) {
-    (void)spec;
-    return {};
-  }
+  virtual MemoryState memoryState(const BufferSpec& /*spec*/) { return {}; }
 };
 
 // The most memory one measurement of a plan needs: pinned host bytes and bytes per GPU.
