@@ -65,6 +65,10 @@ SampleFills splitWarp(Reach source, Reach destination, int sourceHolds, int dest
   return f;
 }
 
+void addPass(BufferPasses& passes, bool host, std::uint64_t bytes) {
+  (host ? passes.hostBytes : passes.deviceBytes) += bytes;
+}
+
 }  // namespace
 
 int twoVariants(int evenWarps, int oddWarps) {
@@ -181,14 +185,6 @@ void recordSample(CopyMethod method, const SampleFills& fills, const SampleBuffe
     b.destination->readByCpu = verified && b.destinationOnHost && method != CopyMethod::SmReadOnly;
   }
 }
-
-namespace {
-
-void addPass(BufferPasses& passes, bool host, std::uint64_t bytes) {
-  (host ? passes.hostBytes : passes.deviceBytes) += bytes;
-}
-
-}  // namespace
 
 void countSample(CopyMethod method, bool sourceOnHost, bool destinationOnHost,
                  std::size_t checkedBytes, const SampleFills& fills, bool verify,

@@ -28,6 +28,32 @@ void raiseTo(MemoryNeed& need, const MemoryNeed& other) {
     need.device[device] = std::max(need.device[device], bytes);
 }
 
+// The failing call and the driver's (or the system's) words; returns the error's detail.
+std::string describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
+  f.call = "allocation";
+  try {
+    std::rethrow_exception(cause);
+  } catch (const CudaError& e) {
+    f.call = e.call();
+    f.driverError = e.driverError();
+    f.outOfMemory = e.code() == CUDA_ERROR_OUT_OF_MEMORY;
+    return e.detail();
+  } catch (const SystemError& e) {
+    f.call = e.call();
+    f.driverError = e.text();
+    f.outOfMemory = e.errnum() == ENOMEM;
+    return e.detail();
+  } catch (const Error& e) {
+    f.driverError = e.what();
+    return e.detail();
+  } catch (const std::exception& e) {
+    f.driverError = e.what();
+  } catch (...) {
+    f.driverError = "unknown exception";
+  }
+  return "";
+}
+
 }  // namespace
 
 MemoryNeed memoryNeedOf(const Measurement& m) {
@@ -145,36 +171,6 @@ BufferPool::Lease BufferPool::acquire(const std::vector<BufferSpec>& specs,
   }
   return Lease(*this, std::move(out));
 }
-
-namespace {
-
-// The failing call and the driver's (or the system's) words; returns the error's detail.
-std::string describeCause(const std::exception_ptr& cause, AllocationFailure& f) {
-  f.call = "allocation";
-  try {
-    std::rethrow_exception(cause);
-  } catch (const CudaError& e) {
-    f.call = e.call();
-    f.driverError = e.driverError();
-    f.outOfMemory = e.code() == CUDA_ERROR_OUT_OF_MEMORY;
-    return e.detail();
-  } catch (const SystemError& e) {
-    f.call = e.call();
-    f.driverError = e.text();
-    f.outOfMemory = e.errnum() == ENOMEM;
-    return e.detail();
-  } catch (const Error& e) {
-    f.driverError = e.what();
-    return e.detail();
-  } catch (const std::exception& e) {
-    f.driverError = e.what();
-  } catch (...) {
-    f.driverError = "unknown exception";
-  }
-  return "";
-}
-
-}  // namespace
 
 void BufferPool::throwAllocationFailure(const std::vector<BufferSpec>& specs, std::size_t failed,
                                         BufferSizeOrigin origin) {

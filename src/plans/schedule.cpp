@@ -107,16 +107,6 @@ void scheduleInRounds(Plan& plan, int n) {
   }
 }
 
-}  // namespace
-
-void applySchedule(Plan& plan, PairSchedule schedule, int n) {
-  plan.schedule = schedule;
-  plan.rounds.clear();
-  if (schedule == PairSchedule::Rounds) scheduleInRounds(plan, n);
-}
-
-namespace {
-
 bool allToSwitches(const std::vector<NvlinkLink>& links) {
   return !links.empty() && std::all_of(links.begin(), links.end(), [](const NvlinkLink& l) {
     return l.remote == NvlinkLink::Remote::Switch;
@@ -169,6 +159,12 @@ PairSchedule decide(const std::string& option, const char* testcases,
 }
 
 }  // namespace
+
+void applySchedule(Plan& plan, PairSchedule schedule, int n) {
+  plan.schedule = schedule;
+  plan.rounds.clear();
+  if (schedule == PairSchedule::Rounds) scheduleInRounds(plan, n);
+}
 
 std::optional<std::string> sharedLinkProblem(const Topology& topo) {
   const int n = topo.deviceCount();
