@@ -24,8 +24,7 @@ struct MemoryState {
   std::optional<std::uint64_t> lockLimitBytes;
 };
 
-// This host's memory as a failed pinning reports it: MemTotal and MemAvailable of /proc/meminfo,
-// the soft RLIMIT_MEMLOCK.
+// This host's memory (/proc/meminfo, RLIMIT_MEMLOCK) as a failed pinning reports it.
 MemoryState hostMemoryState();
 
 // Where a buffer's size comes from: -b/--bufferSize, --sweep's sizes, or a fixed size.
