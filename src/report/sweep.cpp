@@ -114,10 +114,9 @@ std::vector<std::uint64_t> sweepSizes(const SweepSpec& spec) {
 }
 
 std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& sizes,
-                                          const std::vector<std::optional<double>>& values,
-                                          double fraction) {
+                                          const std::vector<std::optional<double>>& values) {
   if (sizes.empty() || values.size() != sizes.size() || !values.back()) return std::nullopt;
-  const double target = fraction * *values.back();
+  const double target = 0.9 * *values.back();
   for (std::size_t k = 0; k < sizes.size(); ++k)
     if (values[k] && *values[k] >= target) return sizes[k];
   return std::nullopt;

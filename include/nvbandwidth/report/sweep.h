@@ -29,23 +29,19 @@ SweepSpec parseSweep(const std::string& text);
 // MIN, MIN*FACTOR, ... while below MAX, then MAX itself (so the last size is always MAX).
 std::vector<std::uint64_t> sweepSizes(const SweepSpec& spec);
 
-// The fraction of the largest size's bandwidth whose smallest size the report names.
-inline constexpr double kSweepReachFraction = 0.9;
-
 // The entries of one testcase's sweep, in size order, each with the size it was measured at
 // (entries at a size that did not pass have no matrix; a size an interrupted run never reached
 // has none).
 using SweepEntries = std::vector<const ReportEntry*>;
 
 // Per matrix of the testcase, its SUM at each of `sizesMiB` (null where that size did not pass)
-// and the smallest size that reaches kSweepReachFraction of the SUM at the largest (GB/s only).
+// and the smallest size that reaches 90% of the SUM at the largest (GB/s only).
 std::vector<SweepSeriesRecord> sweepSeries(const SweepEntries& entries,
                                            const std::vector<std::uint64_t>& sizesMiB);
 
-// The smallest size (of `sizes`) whose value reaches `fraction` of the value at the last size.
+// The smallest size (of `sizes`) whose value reaches 90% of the value at the last size.
 std::optional<std::uint64_t> sizeReaching(const std::vector<std::uint64_t>& sizes,
-                                          const std::vector<std::optional<double>>& values,
-                                          double fraction = kSweepReachFraction);
+                                          const std::vector<std::optional<double>>& values);
 
 // The text of one testcase's sweep: per matrix, a table of size against SUM (with -v one column
 // per measured cell). It takes the place of the matrices.
