@@ -15,27 +15,10 @@ std::optional<double> percentOfPeak(const MatrixResult& m, std::size_t row, std:
   return cell->value() / *peak * 100.0;
 }
 
-std::optional<double> peakOf(const MatrixResult& m, const CellLink& c) {
-  return m.spec.unit == Unit::GBps ? c.link.gbPerSecond : std::nullopt;
-}
-
-std::vector<LinkPeakRecord> linkPeaks(const MatrixResult& m) {
-  std::vector<const CellLink*> seen;
-  std::vector<LinkPeakRecord> peaks;
-  for (const CellLink& c : m.links) {
-    if (c.cell.empty()) continue;  // no output writes this cell
-    const bool known = std::any_of(seen.begin(), seen.end(), [&c](const CellLink* l) {
-      return l->link.name == c.link.name && l->link.gbPerSecond == c.link.gbPerSecond &&
-             l->convention == c.convention;
-    });
-    if (known) continue;
-    seen.push_back(&c);
-    peaks.push_back({c.link.name, peakOf(m, c), c.convention});
-  }
-  return peaks;
-}
-
 namespace {
+
+// A cell is an outlier when it is more than this fraction below the median of its link class.
+constexpr double kOutlierFraction = 0.10;
 
 // Cells grouped by link class: the link's name and peak (two cells whose links share a name but
 // not a peak, such as PCIe links trained differently, are not compared). Cells whose link is

@@ -1,5 +1,7 @@
 // The entries of a testcase's result (report_builder.h: entriesOf), each member as -j has always
 // written it (docs/compatibility.md#c3, #c4, #c9, #c16).
+#include <algorithm>
+
 #include "core/format.h"
 #include "plans/registry.h"
 #include "plans/schedule.h"
@@ -68,6 +70,28 @@ void addAbovePeak(ReportEntry& e, const MatrixResult& m) {
       cells.push_back(std::move(cell));
     }
   if (!cells.empty()) e.abovePeak = std::move(cells);
+}
+
+// A link's peak as the report gives it: none for a latency matrix.
+std::optional<double> peakOf(const MatrixResult& m, const CellLink& c) {
+  return m.spec.unit == Unit::GBps ? c.link.gbPerSecond : std::nullopt;
+}
+
+// The links of the measured cells of `m`, each (name, peak, convention) once, in cell order.
+std::vector<LinkPeakRecord> linkPeaks(const MatrixResult& m) {
+  std::vector<const CellLink*> seen;
+  std::vector<LinkPeakRecord> peaks;
+  for (const CellLink& c : m.links) {
+    if (c.cell.empty()) continue;  // no output writes this cell
+    const bool known = std::any_of(seen.begin(), seen.end(), [&c](const CellLink* l) {
+      return l->link.name == c.link.name && l->link.gbPerSecond == c.link.gbPerSecond &&
+             l->convention == c.convention;
+    });
+    if (known) continue;
+    seen.push_back(&c);
+    peaks.push_back({c.link.name, peakOf(m, c), c.convention});
+  }
+  return peaks;
 }
 
 // Per cell the link that bounds it, its peak and the percent of it reached (null where unknown),

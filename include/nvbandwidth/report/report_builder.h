@@ -1,15 +1,8 @@
 // The run's Report, built from its steps as they happen: the one receiver of the engine's results
-// (output.h), converting each finished testcase once into its entries (entriesOf, below) and
-// appending them, then telling its view (output.h: the text) what was appended. It holds
-// the header's facts and settings, each testcase's entries with their cells, links and peaks,
-// the sweep, the verdicts, and how the run ended. -j writes it (model/report_writer.h) at the end
-// of the run; --baseline, --expect, --confirm, --output, --html and --metrics take it as it is,
-// without the document being written and read back.
-//
-// A finished testcase's entries: one per matrix, with its values, the strings upstream wrote,
-// every cell's samples and statistics, its links, peaks, percents of peak, outliers (a cell well
-// below the cells of its matrix that cross the same kind of link) and cells above their peak, and
-// (on the first) -v's sample lines; or the waive reason, or the error.
+// (output.h), converting each finished testcase once into its entries (entriesOf) and appending
+// them, then telling its view (the text) what was appended. -j writes it at the end of the run;
+// --baseline, --expect, --confirm, --output, --html and --metrics take it as it is, without the
+// document being written and read back.
 #pragma once
 
 #include <optional>
@@ -65,26 +58,19 @@ class ReportBuilder : public Output {
 // `entry` holds its values and title already.
 void shapeEntry(ReportEntry& entry, const std::string& testcase, Unit unit);
 
-// The entries of one testcase's result, as -j writes them. `verbose`: -v's min, max and average;
-// `statistic`: "median" or "mean", what the cells' values are of their samples.
+// The entries of one testcase's result, as -j writes them: one per matrix (values, upstream's
+// strings, each cell's samples and statistics, links, peaks, percents of peak, outliers, cells
+// above their peak; -v's sample lines on the first), or one with the waive reason or the error.
+// `verbose`: -v's min, max and average; `statistic`: "median" or "mean", of the cells' samples.
 std::vector<ReportEntry> entriesOf(const TestcaseResult& result, bool verbose,
                                    const std::string& statistic);
 
 // ---- What the peaks say about the measured cells (peak_assessment.cpp; pure) ----
 
-// A cell is an outlier when it is more than this fraction below the median of its link class.
-inline constexpr double kOutlierFraction = 0.10;
-
 // value / peak x 100 for a present bandwidth cell whose peak is known; nullopt otherwise.
 std::optional<double> percentOfPeak(const MatrixResult& m, std::size_t row, std::size_t col);
 
-// A link's peak as the report gives it: none for a latency matrix.
-std::optional<double> peakOf(const MatrixResult& m, const CellLink& c);
-
-// The links of the measured cells of `m`, each (name, peak, convention) once, in cell order.
-std::vector<LinkPeakRecord> linkPeaks(const MatrixResult& m);
-
-// Present bandwidth cells more than kOutlierFraction below the median of the present cells with
+// Present bandwidth cells more than 10% below the median of the present cells with
 // the same link name and peak (at least two of them), in cell order; cells of unknown links are
 // not compared. Latency matrices have none.
 std::vector<OutlierRecord> outliers(const MatrixResult& m);
