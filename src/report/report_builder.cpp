@@ -23,41 +23,22 @@ std::optional<std::uint64_t> countOf(long long v) {
   return v >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(v)) : std::nullopt;
 }
 
+// Each record's members in the order of its fields.
 TimingRecord timingRecord(const RunEnd::Timing& t) {
   const PhaseTimes& p = t.phases;
-  TimingRecord r;
-  r.wallSeconds = t.wallSeconds;
-  r.releaseSeconds = p.release;
-  r.allocationSeconds = p.allocation;
-  r.fillSeconds = p.fill;
-  r.enqueueSeconds = p.enqueue;
-  r.waitSeconds = p.wait;
-  r.verificationSeconds = p.verification;
-  r.latencySeconds = p.latency;
-  r.timedCopiesSeconds = p.timedCopies;
-  return r;
+  return {t.wallSeconds, p.release,      p.allocation, p.fill,       p.enqueue,
+          p.wait,        p.verification, p.latency,    p.timedCopies};
 }
 
 MemoryRecord memoryRecord(const MemoryStats& m) {
-  MemoryRecord r;
-  r.hostBytesAllocated = m.hostBytesAllocated;
-  r.deviceBytesAllocated = m.deviceBytesAllocated;
-  r.peakHostBytes = m.peakHostBytes;
-  r.peakDeviceBytes = m.peakDeviceBytes;
-  r.hostAllocations = m.hostAllocations;
-  r.deviceAllocations = m.deviceAllocations;
-  return r;
+  return {m.hostBytesAllocated, m.deviceBytesAllocated, m.peakHostBytes,
+          m.peakDeviceBytes,    m.hostAllocations,      m.deviceAllocations};
 }
 
 PcieRecord pcieRecord(const PcieLinkState& l) {
-  PcieRecord r;
-  r.currentGts = l.currentGts;
-  r.currentWidth = l.currentWidth;
-  r.maxGts = l.maxGts;
-  r.maxWidth = l.maxWidth;
-  r.current = pcieLinkName(l.currentGts, l.currentWidth);
-  r.max = pcieLinkName(l.maxGts, l.maxWidth);
-  return r;
+  std::string current = pcieLinkName(l.currentGts, l.currentWidth);
+  std::string max = pcieLinkName(l.maxGts, l.maxWidth);
+  return {l.currentGts, l.currentWidth, l.maxGts, l.maxWidth, std::move(current), std::move(max)};
 }
 
 GpuStateRecord gpuStateRecord(std::size_t device, const GpuEnvironment& g) {
@@ -103,14 +84,7 @@ std::vector<ProcessRecord> processRecords(const SystemFacts& info) {
   std::vector<ProcessRecord> processes;
   for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
     const ProcessInfo& p = info.processes[rank];
-    ProcessRecord r;
-    r.rank = rank;
-    r.host = p.host;
-    r.device = countOf(p.device);
-    r.name = p.gpu.name;
-    r.pci = formatBdf(p.gpu);
-    r.uuid = p.uuid;
-    processes.push_back(std::move(r));
+    processes.push_back({rank, p.host, countOf(p.device), p.gpu.name, formatBdf(p.gpu), p.uuid});
   }
   return processes;
 }
