@@ -314,7 +314,7 @@ json errors(const std::vector<TestcaseDef>& registry) {
   }
   add("the run cannot start", rendered([&](Output& o) {
         o.header(test::failedStartHeader(test::systemWith(0)));
-        o.globalError("cannot start: " + std::string(stubLibrary().what()));
+        o.globalError("cannot start: " + std::string(stubLibrary().what()), "");
         o.finish(RunEnd{});
       }));
   return lines;

@@ -83,7 +83,6 @@ class Output {
   // A run-level error (no driver, no GPU). JSON: the "error" key, and `detail` (core/error.h) as
   // "error_detail" where it is not empty.
   virtual void globalError(const std::string& message, const std::string& detail) = 0;
-  void globalError(const std::string& message) { globalError(message, std::string()); }
   // --sweep: `testcase` has run at `sizesMiB` (its per-size results came through
   // testcaseFinished, each with sweepSizeMiB set; a size an interrupted run never reached has
   // none).

@@ -98,7 +98,7 @@ TEST(JsonOutput, StartupFailureMatchesGolden) {
   info.driverVersion = "580.159.04";
   c.output->header(failedStartHeader(info));
   c.output->globalError(
-      "cannot start: cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+      "cannot start: cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)", "");
   c.output->finish(RunEnd{});
   expectGolden("json_startup_failed.json", c.out.str());
 }
@@ -113,7 +113,8 @@ TEST(JsonOutput, RunWithoutTestcasesHasEmptyList) {
 TEST(JsonOutput, WithoutHeaderStillNamesVersion) {
   Captured c;
   c.output->globalError("You cannot specify both testcase and testcasePrefix options at the same "
-                        "time");
+                        "time",
+                        "");
   c.output->finish(RunEnd{});
   const json doc = json::parse(c.out.str());
   const json expected = {
@@ -130,7 +131,7 @@ TEST(JsonOutput, TestcaseInterruptedByGlobalErrorStaysRunning) {
   Captured c;
   c.output->header(headerOf(systemWith(1)));
   c.output->testcaseStarted("host_to_device_memcpy_ce");
-  c.output->globalError("spin kernel timed out");
+  c.output->globalError("spin kernel timed out", "");
   c.output->finish(RunEnd{});
   const json doc = json::parse(c.out.str());
   ASSERT_EQ(doc["nvbandwidth"]["testcases"].size(), 1u);
@@ -276,7 +277,7 @@ TEST(JsonOutput, StrictConsumersAcceptEveryDocument) {
   {
     Captured c;
     c.output->header(failedStartHeader(buildSystemFacts()));
-    c.output->globalError("cannot start: no driver");
+    c.output->globalError("cannot start: no driver", "");
     c.output->finish(RunEnd{});
     expectDcgmAccepts(c.out.str());
   }

@@ -264,7 +264,8 @@ TEST(TextOutput, StartupFailurePrintsVersionBlockWarningsAndErrorOnStderr) {
   info.version = "v0.8";
   info.gitVersion = "v0.8";
   c.output->header(failedStartHeader(info, {"NOTE: a warning"}));
-  c.output->globalError("cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+  c.output->globalError("cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)",
+                        "");
   EXPECT_EQ(c.out.str(),
             "nvbandwidth Version: v0.8\nBuilt from Git version: v0.8\n\nNOTE: a warning\n");
   EXPECT_EQ(c.err.str(),
