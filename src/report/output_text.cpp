@@ -2,7 +2,7 @@
 // lines under --compat v0.10), with docs/compatibility.md #c3 (waive reasons) and #c8 (MIN/MAX/AVG
 // over present cells only). From the first `Running` line on, stdout carries upstream's lines
 // only and every line of ours goes to stderr (toPerson, stdout flushed first) as it belongs; the
-// header's notes stay on stdout: docs/compatibility.md#additions says which lines and why.
+// header's warnings stay on stdout: docs/compatibility.md#additions says which lines and why.
 
 #include <ostream>
 
@@ -16,6 +16,9 @@
 
 namespace nvbw {
 namespace {
+
+constexpr const char* kConfidentialComputingNotice =
+    "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
 
 // Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
 // padded to the width of the largest; then how the processes share memory (ours).

@@ -53,10 +53,6 @@ extern const char* const kTrailer;
 // ERROR lines, and the trailer unless the run failed or was interrupted.
 std::string savedRunText(const Report& report, const OutputSettings& form);
 
-// The first line of a run's text on a confidential-computing host, as upstream v0.10 prints it.
-inline constexpr const char* kConfidentialComputingNotice =
-    "Detected platform using encrypted bounce buffers for CPU<->GPU traffic.";
-
 // Text: each testcase's lines to `out` as its entries are appended, lines of ours to `err`.
 std::unique_ptr<ReportView> makeTextView(std::ostream& out, std::ostream& err,
                                          const OutputSettings& settings);
