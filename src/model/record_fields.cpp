@@ -1,5 +1,3 @@
-// The tables of the model's records (record_fields.h): each key once, with its field, visited by
-// the reader and by the writer alike.
 #include "model/record_fields.h"
 
 #include <cstdint>

@@ -1,5 +1,3 @@
-// The report writer (report_writer.h): the Report as a document, styled as upstream's writer
-// styled it (json_style.h).
 #include "model/report_writer.h"
 
 #include <nlohmann/json.hpp>
@@ -7,14 +5,12 @@
 #include <utility>
 
 #include "model/json_style.h"
-#include "model/record_fields.h"
 
 namespace nvbw {
 
 namespace {
 
 using nlohmann::json;
-using namespace model;
 
 template <typename T> json orNull(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
@@ -54,6 +50,11 @@ json groupJson(const FleetSummary& s, const FleetGroup& g) {
           {"nodes", g.nodes},
           {"judged", g.nodes >= s.rule.minGroupNodes},
           {"testcases", std::move(columns)}};
+}
+
+const char* fleetStatusName(FleetStatus s) {
+  constexpr const char* names[] = {"Passed", "failed", "Waived", "missing"};  // in enum order
+  return names[static_cast<int>(s)];
 }
 
 json fleetCellJson(const FleetColumn& column, const FleetCell& cell) {

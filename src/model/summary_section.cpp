@@ -29,11 +29,6 @@ std::vector<std::string> testcasesWithStatus(const FleetSummary& summary, const 
   return out;
 }
 
-const char* fleetStatusName(FleetStatus s) {
-  constexpr const char* names[] = {"Passed", "failed", "Waived", "missing"};  // in enum order
-  return names[static_cast<int>(s)];
-}
-
 bool FleetNode::failed() const {
   return std::any_of(cells.begin(), cells.end(),
                      [](const FleetCell& c) { return c.status == FleetStatus::Failed; });

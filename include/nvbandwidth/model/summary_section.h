@@ -13,7 +13,6 @@
 namespace nvbw {
 
 enum class FleetStatus { Passed, Failed, Waived, Missing };
-const char* fleetStatusName(FleetStatus s);  // "Passed", "failed", "Waived", "missing"
 
 // A report's own verdicts of one matrix, where the run judged itself (--baseline: its
 // comparison's SLOWER and UNSTABLE cells; --expect, --min-percent-of-peak: its BELOW cells).
