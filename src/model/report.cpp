@@ -19,6 +19,13 @@ OrNull numberOf(const NumberGrid* grid, std::size_t row, std::size_t col) {
   return grid && grid->contains(row, col) ? grid->at(row, col) : std::nullopt;
 }
 
+std::string gpusOf(const std::string& side, std::optional<std::uint64_t> logical) {
+  return logical ? side + " is of " + std::to_string(*logical) +
+                       " logical GPUs (NVBW_LOGICAL_GPUS: one GPU presented as several, a testing "
+                       "aid)"
+                 : side + " is of real GPUs";
+}
+
 }  // namespace
 
 OrNull MatrixView::value(std::size_t row, std::size_t col) const {
@@ -49,17 +56,6 @@ std::vector<MatrixView> Report::matrices() const {
       for (const MatrixPart& part : entry.parts) views.emplace_back(entry, part);
   return views;
 }
-
-namespace {
-
-std::string gpusOf(const std::string& side, std::optional<std::uint64_t> logical) {
-  return logical ? side + " is of " + std::to_string(*logical) +
-                       " logical GPUs (NVBW_LOGICAL_GPUS: one GPU presented as several, a testing "
-                       "aid)"
-                 : side + " is of real GPUs";
-}
-
-}  // namespace
 
 std::optional<std::string> logicalGpusMismatch(const std::string& aName,
                                                std::optional<std::uint64_t> a,

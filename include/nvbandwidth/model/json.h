@@ -1,14 +1,11 @@
 // The project's one JSON library, nlohmann/json, and how a text from outside becomes a document:
-// every layer that holds JSON (a report's sections no view reads, the messages between the
-// processes of a run) holds a Json, and reads a text only through parseJson.
+// every layer that holds JSON holds a Json, and reads a text only through parseJson.
 //
 // parseJson accepts what nlohmann/json accepts (RFC 8259; a leading UTF-8 byte order mark
 // skipped; strings in UTF-8 without raw control characters or lone surrogates; a repeated key
 // keeps its last value), nested at most `maxDepth` levels (the document itself is level 1) and
 // taking at most about `maxBytes` of memory as a document: the parser's callback counts both as
-// the document is built, and gives up at the first value past a limit (a text nested 100,000
-// levels deep is refused at its 65th, one that packs values far more densely than a report once
-// what it has built would pass the budget).
+// the document is built, and gives up at the first value past a limit.
 // Every fault throws JsonInputError, one line that says where without quoting the input:
 // "not JSON at byte N: why" (N the 1-based position of the byte at fault, one past the end where
 // the text ends early), "nested more than N levels deep", "would take more than N MiB of memory

@@ -27,9 +27,7 @@ namespace nvbw {
 // JSON within the limits is refused with JsonInputError (its first fault: the text is read to its
 // end before the report is checked); one that is JSON but not a usable report with
 // ReportShapeError, whose message says where ("nvbandwidth.testcases[3] (\"key\").values[0][1]")
-// and what is wrong.
-// Throws JsonInputError, ReportShapeError, or Interrupted when `stop` reports a signal (asked
-// every entry and matrix row).
+// and what is wrong; Interrupted when `stop` reports a signal (asked every entry and matrix row).
 Report readReportText(const std::string& text, const ReadOptions& options = {},
                       const StopRequest& stop = {});
 
