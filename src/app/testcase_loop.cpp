@@ -8,6 +8,11 @@
 #include "facts/link_peaks.h"
 
 namespace nvbw {
+
+std::string testcaseFailure(const std::string& key, const std::string& why) {
+  return "Testcase " + key + " failed: " + why;
+}
+
 namespace {
 
 // Plans name their matrices by suffix ("" or "_read1"); the SUM/JSON key is the testcase key plus
@@ -80,14 +85,6 @@ std::optional<std::string> waiver(const TestcaseDef& def, const LoopRequest& req
   if (decision == "-") return std::nullopt;
   return decision.substr(1);
 }
-
-}  // namespace
-
-std::string testcaseFailure(const std::string& key, const std::string& why) {
-  return "Testcase " + key + " failed: " + why;
-}
-
-namespace {
 
 // Counts, progress and the stop decision of one run, shared by the plain and the sweep loop.
 class TestcaseLoop {

@@ -14,10 +14,13 @@ namespace nvbw {
 
 struct SettingsRecord;
 
+constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
+constexpr std::uint64_t kMiB = 1048576;
+
 struct Options {
   bool help = false;
   bool list = false;
-  std::uint64_t bufferSizeMiB = 512;
+  std::uint64_t bufferSizeMiB = kDefaultBufferSizeMiB;
   std::vector<std::string> testcases;         // -t tokens, in order (names or indices)
   std::vector<std::string> testcasePrefixes;  // -p prefixes
   bool verbose = false;
@@ -60,14 +63,11 @@ struct Options {
   std::set<std::string> given;
   bool isGiven(const std::string& name) const { return given.count(name) > 0; }
 
-  std::uint64_t bufferBytes() const { return bufferSizeMiB * 1048576ull; }
+  std::uint64_t bufferBytes() const { return bufferSizeMiB * kMiB; }
 };
 
 // What the report records of how the run measures (JSON "settings"), from these options.
 SettingsRecord settingsRecord(const Options& o);
-
-constexpr std::uint64_t kDefaultBufferSizeMiB = 512;
-constexpr std::uint64_t kMiB = 1048576;
 
 // Parses argv[1..]. Throws UsageError on syntax errors (unknown option, missing or malformed
 // value, repeated scalar option, stray positional argument). Value checks that only matter when
