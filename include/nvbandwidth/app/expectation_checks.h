@@ -21,8 +21,7 @@ ExpectationKeys expectationKeys();
 // `stop` reports a signal.
 std::vector<ExpectationSection> judgeExpectations(const Options& options,
                                                   const std::optional<Expectations>& file,
-                                                  const Report& report,
-                                                  const StopRequest& stop = {});
+                                                  const Report& report, const StopRequest& stop);
 
 // A check failed (a BELOW cell or an unmet expectation): exit status 3.
 bool anyExpectationFailed(const std::vector<ExpectationSection>& results);

@@ -39,7 +39,7 @@ struct CommandFiles {
 // view files belong to the rank that prints (`printsReport`). Throws ReportFileError or
 // ExpectationsError (usage errors) or Interrupted. `outputPath`: --output's name, %-substituted.
 CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, bool printsReport,
-                              const std::string& outputPath = std::string());
+                              const std::string& outputPath);
 
 // Writes one view's text to its file; on failure says why on stderr and gives 1, else 0.
 int writeViewFile(AppContext& context, const OutputFile& file, const std::string& text);
