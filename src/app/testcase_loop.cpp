@@ -94,7 +94,6 @@ class TestcaseLoop {
       : request_(request), planRunner_(planRunner), output_(output), control_(control),
         comm_(comm) {}
 
-  // Runs every selected testcase, or stops early.
   void run() {
     for (const Selection& sel : request_.selection) {
       if (stopRequested()) break;

@@ -38,7 +38,6 @@ struct RunHeader {
   std::optional<std::string> startedAt;
 };
 
-// How the run ended.
 struct RunEnd {
   std::optional<int> interruptedBy;  // the signal that stopped the run early
   std::size_t finished = 0;          // testcases reported (passed, waived or failed)
@@ -74,22 +73,19 @@ class ReportView {
 class Output {
  public:
   virtual ~Output() = default;
-  // Version block, warnings, versions, host and device list.
   virtual void header(const RunHeader& header) = 0;
   virtual void testcaseStarted(const std::string& key) = 0;
-  // Passed: the -v sample lines, every matrix. Waived: the reason. Error: the message (the runner
-  // puts the key in it).
+  // An ERROR's message names the testcase (the runner puts the key in it).
   virtual void testcaseFinished(const TestcaseResult& result) = 0;
   // A run-level error (no driver, no GPU). JSON: the "error" key, and `detail` (core/error.h) as
   // "error_detail" where it is not empty.
   virtual void globalError(const std::string& message, const std::string& detail) = 0;
-  // --sweep: `testcase` has run at `sizesMiB` (its per-size results came through
-  // testcaseFinished, each with sweepSizeMiB set; a size an interrupted run never reached has
-  // none).
+  // --sweep: `testcase` has run at `sizesMiB` (each size's result came through testcaseFinished
+  // with sweepSizeMiB set; none for a size an interrupted run never reached).
   virtual void sweepFinished(const std::string& /*testcase*/,
                              const std::vector<std::uint64_t>& /*sizesMiB*/) {}
-  // Trailer (text) or the whole document (JSON). The verdicts of a run (--baseline, --expect)
-  // are not the outputs' business: they are made on the finished Report (app/application.cpp).
+  // The run's end. Its verdicts (--baseline, --expect) are made afterwards, on the finished
+  // Report (app/application.cpp).
   virtual void finish(const RunEnd& end) = 0;
 };
 
