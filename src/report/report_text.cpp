@@ -49,9 +49,9 @@ std::string matrixText(const MatrixView& m, const OutputSettings& form, const st
 // Whether the report is of a -v run: its entries hold MIN/MAX/AVG where a matrix has a present
 // cell, and -v's other blocks print nothing where none has.
 bool verboseRun(const Report& report) {
-  for (const ReportEntry& e : report.testcases.value_or(std::vector<ReportEntry>{}))
-    if (e.min) return true;
-  return false;
+  const auto hasMin = [](const ReportEntry& e) { return e.min.has_value(); };
+  return report.testcases &&
+         std::any_of(report.testcases->begin(), report.testcases->end(), hasMin);
 }
 
 // One testcase's stdout lines: consecutive entries of the same testcase (or of its sweep, in a run
