@@ -119,9 +119,8 @@ class TextView : public ReportView {
     failed_ = true;
   }
 
-  // The trailer qualifies results; a run that could not start has none to qualify. An
-  // interrupted run ends with a line that says so instead.
-  // The run warnings and the interruption line go to stderr (see the top of this file).
+  // Run warnings and the interruption line go to stderr. The trailer qualifies results: a run
+  // that could not start has none, and an interrupted one ends with its line instead.
   void finish(const RunEnd& end) override {
     out_ << std::flush;
     for (const std::string& line : end.warnings) sayLine(err_, line);
