@@ -10,8 +10,6 @@
 namespace nvbw {
 namespace {
 
-// {"nvbandwidth": {"version", "git_version", "release", "summary"}} (the schema's summaryDocument),
-// its nodes written one at a time: a fleet's rows never exist twice as JSON.
 void writeSummaryDocument(std::ostream& out, const FleetSummary& summary) {
   writeSummaryJson(out, versionsReport(), summary);
   out << "\n";
