@@ -6,7 +6,6 @@
 #include <sstream>
 
 namespace nvbw {
-
 namespace {
 
 std::string classic(double value, int precision, std::ios_base::fmtflags notation) {
@@ -15,6 +14,24 @@ std::string classic(double value, int precision, std::ios_base::fmtflags notatio
   s.setf(notation, std::ios_base::floatfield);
   s << std::setprecision(precision) << value;
   return s.str();
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Digits from `at` with single underscores between them; where they end (at when none).
+std::size_t digitsFrom(const std::string& t, std::size_t at) {
+  std::size_t end = at;
+  while (end < t.size() && isDigit(t[end])) {
+    ++end;
+    if (end + 1 < t.size() && t[end] == '_' && isDigit(t[end + 1])) ++end;
+  }
+  return end;
+}
+
+std::string lowered(std::string text) {
+  for (char& c : text)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return text;
 }
 
 }  // namespace
@@ -39,32 +56,9 @@ std::string atSize(const std::optional<std::uint64_t>& sizeMiB) {
 }
 
 std::string rightAligned(const std::string& text, int width) {
-  std::ostringstream s;
-  s << std::setw(width) << text;
-  return s.str();
+  const auto pad = static_cast<std::size_t>(std::max(width, 0));
+  return text.size() < pad ? std::string(pad - text.size(), ' ') + text : text;
 }
-
-namespace {
-
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Digits from `at` with single underscores between them; where they end (at when none).
-std::size_t digitsFrom(const std::string& t, std::size_t at) {
-  std::size_t end = at;
-  while (end < t.size() && isDigit(t[end])) {
-    ++end;
-    if (end + 1 < t.size() && t[end] == '_' && isDigit(t[end + 1])) ++end;
-  }
-  return end;
-}
-
-std::string lowered(std::string text) {
-  for (char& c : text)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return text;
-}
-
-}  // namespace
 
 bool readsAsNumber(const std::string& token) {
   std::size_t at = token.empty() ? 0 : (token[0] == '+' || token[0] == '-') ? 1 : 0;

@@ -1,7 +1,6 @@
 // Which upstream interface the program presents (--compat, NVBANDWIDTH_COMPAT): v0.8's, the
-// project's specification and the default, or v0.10's indices, listing and text lines. Measuring,
-// JSON keys and everything of our own are the same in both (docs/compatibility.md,
-// "Coming from upstream v0.10").
+// project's specification and the default, or v0.10's indices, listing and text lines; measuring,
+// JSON keys and all of our own are the same in both (docs/compatibility.md).
 #pragma once
 
 #include <optional>

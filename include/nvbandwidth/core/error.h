@@ -21,45 +21,36 @@ class Error : public std::runtime_error {
 };
 
 // A bad command line: the message is one line for stderr; the exit status is 2.
-class UsageError : public Error {
- public:
+struct UsageError : Error {
   using Error::Error;
 };
 
 // The run could not start: no driver, a stub driver, no GPU, an implausible device count.
-class StartupError : public Error {
- public:
+struct StartupError : Error {
   using Error::Error;
 };
 
 // Data verification found a mismatch: "<copy>: N of M words differ, first at byte X".
-class VerificationError : public Error {
- public:
+struct VerificationError : Error {
   using Error::Error;
 };
 
-// The spin kernel released itself after its timeout: the measurement included the time to
-// enqueue and is not trustworthy.
-class SpinTimeoutError : public Error {
- public:
+// The spin kernel released itself after its timeout: the timing included the enqueueing.
+struct SpinTimeoutError : Error {
   using Error::Error;
 };
 
-// An elapsed time that cannot be right (zero, negative, not finite): no bandwidth is derived
-// from it.
-class TimingError : public Error {
- public:
+// An elapsed time that cannot be right (zero, negative, not finite): no bandwidth comes of it.
+struct TimingError : Error {
   using Error::Error;
 };
 
 // A kernel launch failed (CUDA runtime).
-class KernelError : public Error {
- public:
+struct KernelError : Error {
   using Error::Error;
 };
 
-// A system call failed: what() is "<call> failed: <strerror(errnum)>", the call as written the
-// detail.
+// A system call failed: what() is "<call> failed: <text()>", the call as written the detail.
 class SystemError : public Error {
  public:
   SystemError(const std::string& call, int errnum, const std::string& also, std::string detail);

@@ -1,6 +1,5 @@
-// What one measurement reported, sample by sample, as the -v lines show it: the engine makes it
-// from the timings (engine/sample_recording.h), a run's Report keeps it with the testcase's first
-// entry (model/report.h) and the text prints it.
+// The -v lines of one measurement: the engine makes them from the timings, a run's Report keeps
+// them with the testcase's first entry (model/report.h) and the text prints them.
 #pragma once
 
 #include <string>

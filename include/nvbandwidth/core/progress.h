@@ -1,5 +1,4 @@
-// Progress of a run while it lasts: what a progress display needs, nothing the reports read
-// (they are rendered from the results alone).
+// Progress of a run while it lasts: what a progress display needs, nothing the reports read.
 #pragma once
 
 #include <cstddef>

@@ -6,10 +6,9 @@
 
 namespace nvbw {
 
-// Writes `line` and a newline with one write to the stream's file and flushes. Under mpirun each
-// process's stderr reaches the terminal in the pieces the process wrote, so a line written in
-// pieces (`err << "nvbandwidth: " << what << std::endl` is four writes) can be cut by what
-// another process, or mpirun itself, prints between them.
+// Writes `line` and a newline in one write, then flushes: under mpirun a line written in pieces
+// (`err << "nvbandwidth: " << what << std::endl` is four writes) can be cut by what another
+// process, or mpirun itself, prints between them.
 void sayLine(std::ostream& out, std::string_view line);
 
 }  // namespace nvbw
