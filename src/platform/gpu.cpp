@@ -9,6 +9,7 @@ namespace nvbw {
 
 Gpu::Gpu(const DriverApi& api, int logicalGpus) : api_(api), logicalGpus_(logicalGpus) {
   using Reason = DriverUnavailable::Reason;
+  constexpr int kMaxDevices = 1024;  // more than any system holds: a driver saying more is wrong
   CUresult rc = api_.cuInit(0);
   if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
   if (rc == CUDA_ERROR_NO_DEVICE)

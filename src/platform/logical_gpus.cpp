@@ -7,6 +7,8 @@
 
 namespace nvbw {
 
+constexpr int kMinLogicalGpus = 2, kMaxLogicalGpus = 16;
+
 int logicalGpusRequested(const std::optional<std::string>& value) {
   if (!value || value->empty()) return 0;
   const int count = value->size() <= 2 && allDigits(*value) ? std::stoi(*value) : -1;

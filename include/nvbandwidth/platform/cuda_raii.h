@@ -60,9 +60,8 @@ class DeviceBuffer {
 
 // Portable pinned host memory: 4 KiB pages mapped by this process, first touched in parallel by
 // threads that inherit the calling thread's CPU affinity (so the pages land where upstream's
-// cuMemHostAlloc would put them), then pinned and mapped for every GPU with cuMemHostRegister.
-// cuMemHostAlloc faults the pages in one at a time from one thread: several times slower, for
-// the same copy bandwidth.
+// cuMemHostAlloc, several times slower as it faults them from one thread, would put them), then
+// pinned and mapped for every GPU with cuMemHostRegister.
 class HostBuffer {
  public:
   HostBuffer() = default;

@@ -1,7 +1,6 @@
-// The CUDA driver API, loaded at run time.
-//
-// libcuda.so.1 is opened with dlopen and every entry point is fetched through cuGetProcAddress,
-// so the binary starts (and -h, -l and the error path work) on machines without a driver.
+// The CUDA driver API, loaded at run time: libcuda.so.1 is opened with dlopen and every entry
+// point fetched through cuGetProcAddress, so the binary starts (and -h, -l and the error path
+// work) on machines without a driver.
 #pragma once
 
 #include <cuda.h>

@@ -14,8 +14,7 @@
 namespace nvbw {
 
 // Peer access between two GPUs could not be enabled: what() is peerAccessFailureMessage().
-class PeerAccessError : public Error {
- public:
+struct PeerAccessError : Error {
   using Error::Error;
 };
 
@@ -24,9 +23,6 @@ class PeerAccessError : public Error {
 std::string peerAccessFailureMessage(int from, int to, CUresult code,
                                      const std::string& driverError);
 
-// More GPUs than any system holds: a driver that reports more is not answering sensibly.
-inline constexpr int kMaxDevices = 1024;
-
 namespace platform {
 struct ReleasePrimaryContext {
   const DriverApi* api = nullptr;
@@ -34,9 +30,8 @@ struct ReleasePrimaryContext {
 };
 }  // namespace platform
 
-// Owns one retained primary context per physical device. With
-// `logicalGpus` N (logical_gpus.h: a testing aid), the one physical GPU is presented as devices
-// 0 to N-1, all of them its device and its primary context.
+// Owns one retained primary context per physical device. With `logicalGpus` N (logical_gpus.h:
+// a testing aid), the one physical GPU is presented as devices 0 to N-1, all of it and its context.
 class Gpu {
  public:
   // cuInit and device enumeration. Throws DriverUnavailable when cuInit fails or there is no GPU,

@@ -12,11 +12,9 @@
 namespace nvbw {
 
 inline constexpr const char* kLogicalGpusVariable = "NVBW_LOGICAL_GPUS";
-inline constexpr int kMinLogicalGpus = 2;
-inline constexpr int kMaxLogicalGpus = 16;
 
 // The count NVBW_LOGICAL_GPUS asks for: 0 when it is not set or empty. Throws StartupError for
-// any other value than a whole number from kMinLogicalGpus to kMaxLogicalGpus.
+// any other value than a whole number from 2 to 16.
 int logicalGpusRequested(const std::optional<std::string>& value);
 
 // The same, read from this process's environment.
