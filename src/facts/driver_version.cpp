@@ -9,10 +9,8 @@
 namespace nvbw {
 
 std::string parseProcDriverVersion(const std::string& procText) {
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep ...": the first dotted
-  // version number after "Kernel Module".
-  // The open module says "Open Kernel Module for x86_64  580.159.04": skip words with digits
-  // that are not a dotted version.
+  // "... Kernel Module  580.95.05  Thu Sep ...", or the open module's "... Open Kernel Module for
+  // x86_64  580.159.04": the first dotted version after "Kernel Module" (x86_64 is not one).
   static const std::regex pattern(R"(Kernel Module.*?\s([0-9]+(?:\.[0-9]+)+)(?:\s|$))");
   std::smatch m;
   if (std::regex_search(procText, m, pattern)) return m[1].str();

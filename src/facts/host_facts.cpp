@@ -72,8 +72,6 @@ std::string pciSysfsDir(const DeviceInfo& device, const std::string& devicesRoot
 }
 
 std::optional<double> parseLinkSpeed(const std::string& text) {
-  // Kernels since 5.x write "<rate> GT/s PCIe", older ones "<rate> GT/s" with "5" rather than
-  // "5.0"; conventional PCI and PCI-X speeds are in MHz and are not a PCIe rate.
   const std::string speed = trimmed(text);
   const std::string unit = " GT/s";
   const auto at = speed.find(unit);

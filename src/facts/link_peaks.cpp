@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 #include <set>
 
 #include "core/text.h"
@@ -30,12 +29,13 @@ std::string versionText(int version) {
   return std::to_string(major) + (minor ? "." + std::to_string(minor) : "");
 }
 
-// Active NVLinks of `from` whose far end is `to` (a GPU) or an NVSwitch (`to` empty).
+// The links whose far end is the GPU of bus id `to` (normalized) or, `to` empty, an NVSwitch.
 std::vector<NvlinkLink> linksTo(const std::vector<NvlinkLink>& links, const std::string& to) {
   std::vector<NvlinkLink> out;
   for (const NvlinkLink& l : links) {
-    const bool wanted = to.empty() ? l.remote == NvlinkLink::Remote::Switch
-                                   : l.remote == NvlinkLink::Remote::Gpu && l.remoteBusId == to;
+    const bool wanted =
+        to.empty() ? l.remote == NvlinkLink::Remote::Switch
+                   : l.remote == NvlinkLink::Remote::Gpu && normalizedBusId(l.remoteBusId) == to;
     if (wanted) out.push_back(l);
   }
   return out;
@@ -58,11 +58,6 @@ LinkPeak bundlePeak(const std::vector<NvlinkLink>& links, const std::string& suf
               std::to_string(links.size()) + suffix;
   if (known) peak.gbPerSecond = total;
   return peak;
-}
-
-std::vector<NvlinkLink> normalized(std::vector<NvlinkLink> links) {
-  for (NvlinkLink& l : links) l.remoteBusId = normalizedBusId(l.remoteBusId);
-  return links;
 }
 
 std::string endpointName(const BufferSpec& b) {
@@ -222,7 +217,7 @@ LinkPeak hostLinkPeak(const GpuLinkFacts& gpu) {
 
 LinkPeak peerLinkPeak(const GpuLinkFacts& a, const GpuLinkFacts& b) {
   if (!a.nvlinks || !b.nvlinks || a.busId.empty() || b.busId.empty()) return {};
-  const std::vector<NvlinkLink> direct = linksTo(normalized(*a.nvlinks), normalizedBusId(b.busId));
+  const std::vector<NvlinkLink> direct = linksTo(*a.nvlinks, normalizedBusId(b.busId));
   if (!direct.empty()) return bundlePeak(direct, "");
   if (std::optional<LinkPeak> switched = switchedPeak(a, b)) return *switched;
   // No NVLink between them: the copy crosses both GPUs' PCIe links.

@@ -6,8 +6,6 @@
 
 namespace nvbw {
 
-MachineFacts::MachineFacts(const Gpu& gpu) : MachineFacts(gpu, Nvml::open()) {}
-
 MachineFacts::MachineFacts(const Gpu& gpu, std::optional<Nvml> nvml)
     : gpu_(gpu), nvml_(std::move(nvml)) {}
 

@@ -36,8 +36,6 @@ std::optional<std::string> computeModeName(int nvmlComputeMode) {
   return names[static_cast<std::size_t>(nvmlComputeMode)];
 }
 
-std::optional<Nvml> Nvml::open() { return open("libnvidia-ml.so.1"); }
-
 std::optional<Nvml> Nvml::open(const std::string& libraryPath) {
   void* library = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) return std::nullopt;

@@ -37,10 +37,8 @@ std::optional<double> fieldValue(const LinkApi& api, Device device, unsigned fie
   return fieldAsDouble(value);
 }
 
-// Per-direction speed of one link in MB/s (10^6 bytes/s: NVML gives 26562 for an H100/H200
-// NVLink 4 link, which nvidia-smi shows as 26.562 GB/s). The per-link field first; drivers
-// without it have the speed common to all active links. A zero speed on an active link says
-// nothing, so it counts as unknown.
+// Per-direction speed of one link in MB/s: the per-link field, else (older drivers) the speed
+// common to all active links. A zero speed on an active link says nothing: unknown.
 std::optional<double> speedMBps(const LinkApi& api, Device device, unsigned link) {
   std::optional<double> speed = fieldValue(api, device, kFieldNvlinkGetSpeed, link);
   if (!speed || *speed <= 0) speed = fieldValue(api, device, kFieldNvlinkSpeedCommon, 0);

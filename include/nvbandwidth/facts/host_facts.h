@@ -1,8 +1,7 @@
 // What the host says about itself and about a GPU's place in it, read from sysfs and /proc: the
-// GPU's PCIe link, NUMA node and local CPUs, the CPU model and the online NUMA nodes. Every
-// reader takes its path so tests can point it at a fake tree; every fact is optional, and nullopt
-// means "the machine did not say" (VMs, containers without /sys, aarch64 /proc/cpuinfo), never a
-// guess.
+// GPU's PCIe link, NUMA node and local CPUs, the CPU model and the online NUMA nodes. Every reader
+// takes its path so tests can point it at a fake tree; nullopt means "the machine did not say"
+// (VMs, containers without /sys, aarch64 /proc/cpuinfo), never a guess.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +23,6 @@ std::optional<std::string> readText(const std::string& path);
 // the driver reports no function number, and a GPU's own function is 0 (audio, USB are 1-3).
 std::string pciSysfsName(const DeviceInfo& device);
 
-// The device's sysfs directory: <devicesRoot>/<pciSysfsName>.
 std::string pciSysfsDir(const DeviceInfo& device,
                         const std::string& devicesRoot = "/sys/bus/pci/devices");
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "facts/environment.h"
@@ -16,10 +15,8 @@ namespace nvbw {
 
 class MachineFacts {
  public:
-  // Opens NVML once for the run; without it the NVML facts are unknown.
-  explicit MachineFacts(const Gpu& gpu);
-  // With NVML opened already (nullopt: not available).
-  MachineFacts(const Gpu& gpu, std::optional<Nvml> nvml);
+  // NVML opened once for the run (nullopt: not available, and the NVML facts unknown).
+  explicit MachineFacts(const Gpu& gpu, std::optional<Nvml> nvml = Nvml::open());
 
   bool confidentialComputing() const;
   // Per GPU of `gpu`, in device order.

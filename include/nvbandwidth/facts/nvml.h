@@ -26,14 +26,10 @@ std::optional<std::string> computeModeName(int nvmlComputeMode);
 // same answers as a query NVML cannot answer.
 class Nvml {
  public:
-  // nullopt when libnvidia-ml.so.1 is missing or nvmlInit fails.
-  static std::optional<Nvml> open();
-  // The same from another library file (tests load a fake NVML this way).
-  static std::optional<Nvml> open(const std::string& libraryPath);
-  Nvml(Nvml&& other) noexcept;
+  // nullopt when the library (tests load a fake one) is missing or nvmlInit fails.
+  static std::optional<Nvml> open(const std::string& libraryPath = "libnvidia-ml.so.1");
+  Nvml(Nvml&& other) noexcept;  // no copies: one session
   Nvml& operator=(Nvml&&) = delete;
-  Nvml(const Nvml&) = delete;
-  Nvml& operator=(const Nvml&) = delete;
   ~Nvml();
 
   // nvmlSystemGetDriverVersion; "" when it fails.
@@ -42,10 +38,8 @@ class Nvml {
   // the query is not supported).
   std::optional<bool> confidentialComputing() const;
 
-  // The GPU's active NVLinks, in link order. Empty when NVML says the GPU has no NVLink
-  // (NVML_ERROR_NOT_SUPPORTED for every link); nullopt when NVML cannot say (unknown UUID, no
-  // nvmlDeviceGetNvLinkState, or a link query failing otherwise). A link whose details cannot be
-  // read is still listed, with those details unknown.
+  // The GPU's active NVLinks, in link order (details NVML cannot read unknown): empty when it has
+  // none, nullopt when NVML cannot say (nvml_links.cpp reads its answers).
   std::optional<std::vector<NvlinkLink>> nvlinks(const std::string& uuid) const;
   // nvmlDeviceGetC2cModeInfoV (Grace Hopper/Blackwell chip-to-chip link); nullopt when unsupported.
   std::optional<bool> c2cEnabled(const std::string& uuid) const;

@@ -1,7 +1,7 @@
 // The slice of the NVML C API that nvbandwidth calls, declared here from the facts of NVML's
 // reference header (constants, struct layouts, signatures), so that building needs neither
 // nvml.h nor libnvidia-ml: every entry point is looked up with dlsym at run time. Private to the
-// NVML wrapper (src/nvml*.cpp) and the fake library of its tests.
+// NVML wrapper (src/facts/nvml*.cpp) and the fake library of its tests.
 //
 // ABI notes: NVML's C enums (nvmlReturn_t, nvmlEnableState_t, nvmlClockType_t, ...) are int-sized
 // on every Linux ABI NVML ships for, so they are passed as int here; nvmlDevice_t is an opaque
