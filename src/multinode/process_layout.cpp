@@ -32,28 +32,16 @@ std::optional<std::string> sharedGpuProblem(const std::vector<RankGpu>& gpus) {
 }
 
 const char* sharingName(MemorySharing sharing) {
-  switch (sharing) {
-  case MemorySharing::Fabric:
-    return "fabric";
-  case MemorySharing::PosixFd:
-    return "posix_fd";
-  case MemorySharing::None:
-    break;
-  }
-  return "none";
+  constexpr const char* names[] = {"none", "fabric", "posix_fd"};  // in MemorySharing's order
+  return names[static_cast<int>(sharing)];
 }
 
 std::string sharingDescription(MemorySharing sharing) {
-  switch (sharing) {
-  case MemorySharing::Fabric:
-    return "fabric handles (IMEX)";
-  case MemorySharing::PosixFd:
-    return "POSIX file descriptors passed over a Unix-domain socket (no IMEX channel; all ranks "
-           "on one host)";
-  case MemorySharing::None:
-    break;
-  }
-  return "none";
+  constexpr const char* descriptions[] = {
+      "none", "fabric handles (IMEX)",
+      "POSIX file descriptors passed over a Unix-domain socket (no IMEX channel; all ranks on one "
+      "host)"};
+  return descriptions[static_cast<int>(sharing)];
 }
 
 SharingDecision decideSharing(int processes, bool fabricOnAll, const std::string& fabricError,

@@ -7,7 +7,6 @@
 #include "model/report_writer.h"
 
 namespace nvbw {
-
 namespace {
 
 // A member of another rank's start-up message (each rank sends the same keys).
@@ -42,7 +41,7 @@ Json rankGpu(const LocalGpus& mine, const GpuAssignment& assignment) {
   me["domain"] = gpu.pciDomain;
   me["bus"] = gpu.pciBus;
   me["slot"] = gpu.pciDevice;
-  me["uuid"] = mine.uuids.at(device);
+  me["uuid"] = gpu.uuid;
   me["logical"] = mine.logicalGpus > 0 ? assignment.device : -1;
   return me;
 }

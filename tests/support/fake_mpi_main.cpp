@@ -44,7 +44,7 @@ std::optional<std::string> optionalEnv(const char* name) {
 class FakeMpiPlatform final : public Platform {
  public:
   explicit FakeMpiPlatform(Communicator& comm) : topology_(std::stoi(env("NVBW_FAKE_GPUS", "2"))) {
-    LocalGpus local{hostName(), {}, {}};
+    LocalGpus local{hostName(), {}};
     startupStep(comm, multinode::attempt([&] {
                   local.logicalGpus = logicalGpusRequested(optionalEnv(kLogicalGpusVariable));
                   checkOnePhysicalGpu(local.logicalGpus, topology_.deviceCount());
@@ -55,8 +55,8 @@ class FakeMpiPlatform final : public Platform {
     info_.logicalGpus = local.logicalGpus;
     local.devices = info_.devices;
     for (int d = 0; d < gpus; ++d)
-      local.uuids.push_back("GPU-fake-" + local.host + "-" +
-                            std::to_string(local.logicalGpus > 0 ? 0 : d));
+      local.devices[d].uuid =
+          "GPU-fake-" + local.host + "-" + std::to_string(local.logicalGpus > 0 ? 0 : d);
     const GpuAssignment assignment = assignGpus(comm, local);
     SharingProbes probes;
     const std::string sharing = env("NVBW_FAKE_SHARING", "posix");

@@ -93,8 +93,6 @@ class SharedAllocation {
 class MulticastObject {
  public:
   MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes);
-  MulticastObject(const MulticastObject&) = delete;
-  MulticastObject& operator=(const MulticastObject&) = delete;
   BufferView view() const { return {multicastMapping_.ptr(), nullptr, localMapping_.ptr()}; }
 
  private:

@@ -22,7 +22,6 @@ void startupStep(Communicator& comm, const std::optional<std::string>& mine);
 struct LocalGpus {
   std::string host;
   std::vector<DeviceInfo> devices;
-  std::vector<std::string> uuids;
   int logicalGpus = 0;  // the devices are this many logical GPUs of one (platform/logical_gpus.h)
 };
 

@@ -51,17 +51,12 @@ MpiCommunicator::~MpiCommunicator() {
   if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-namespace {
-
-// After a stop request, a collective the other ranks are about to finish (they received the
-// same signal) still completes, so that an ordinary interrupt keeps the ranks agreed. Kept well
-// under a second: when a rank dies, mpirun sends the survivors SIGTERM and SIGKILL one second
-// later (odls_base_sigkill_timeout), and rank 0 must print its report in between.
-constexpr auto kStopGrace = std::chrono::milliseconds(100);
-
-}  // namespace
-
 void MpiCommunicator::wait(MPI_Request& request, const char* what) {
+  // After a stop request, a collective the other ranks are about to finish (they received the
+  // same signal) still completes, so that an ordinary interrupt keeps the ranks agreed. Kept well
+  // under a second: when a rank dies, mpirun sends the survivors SIGTERM and SIGKILL one second
+  // later (odls_base_sigkill_timeout), and rank 0 must print its report in between.
+  constexpr auto kStopGrace = std::chrono::milliseconds(100);
   const auto start = std::chrono::steady_clock::now();
   std::optional<std::chrono::steady_clock::time_point> stopSeen;
   auto pause = std::chrono::microseconds(1);

@@ -63,7 +63,6 @@ class MpiPlatform final : public Platform {
     LocalGpus local;
     local.host = hostName();
     local.devices = info_.devices;
-    for (int d = 0; d < gpu_->deviceCount(); ++d) local.uuids.push_back(gpu_->uuid(d));
     local.logicalGpus = info_.logicalGpus;
     return local;
   }

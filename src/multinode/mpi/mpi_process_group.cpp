@@ -8,7 +8,6 @@
 #include "multinode/attempt.h"
 
 namespace nvbw::multinode {
-
 namespace {
 
 // A buffer of a measurement, as this rank holds it: shared unicast memory, this rank's own local

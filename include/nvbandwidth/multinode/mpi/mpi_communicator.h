@@ -59,10 +59,9 @@ class MpiCommunicator final : public Communicator {
   std::optional<CommunicatorLoss> loss_;
 };
 
-// The process's exit status once the command returned `status` and its report is printed. A
-// rank that gave up waiting for the others cannot finalize MPI (MPI_Finalize waits for them
-// too), so it ends the job: rank 0 at once; the other ranks first leave
-// rank 0 the time to print its report (a rank 0 that is gone never ends the job itself).
+// The process's exit status once the command returned `status` and its report is printed. A rank
+// that gave up waiting cannot finalize MPI (MPI_Finalize waits for the others), so it ends the job:
+// rank 0 at once, the others (rank 0 may be gone) after leaving rank 0 time to print its report.
 int endJobIfLost(MpiCommunicator& comm, int status);
 
 // NVBW_MPI_TIMEOUT_S, else 1800 s: long enough for rank 0 to measure a single-process testcase
