@@ -53,8 +53,7 @@ struct TimestampCursor {
     if (at == first) return std::nullopt;
     return value;
   }
-  // "Z", or "+hh:mm" / "-hhmm": seconds east of UTC; nullopt for none (a local time of an unknown
-  // zone) or a wrong one.
+  // "Z", "+hh:mm" or "-hhmm": seconds east of UTC; nullopt for none (an unknown zone) or a bad one.
   std::optional<std::int64_t> offsetSeconds() {
     if (literal("Zz")) return 0;
     if (at >= text.size() || (text[at] != '+' && text[at] != '-')) return std::nullopt;

@@ -108,11 +108,9 @@ std::optional<std::string> readLocalCpuList(const std::string& deviceDir) {
 }
 
 std::optional<std::string> parseCpuModel(const std::string& cpuinfoText) {
-  // Lines are "key<tabs>: value"; one block per logical CPU, all of one model on the machines we
-  // measure, so the first block speaks for the host.
+  // "key<tabs>: value" lines, a block per logical CPU: the first speaks for the host's one model.
   std::istringstream lines(cpuinfoText);
-  std::string line;
-  while (std::getline(lines, line)) {
+  for (std::string line; std::getline(lines, line);) {
     const auto colon = line.find(':');
     if (colon == std::string::npos || trimmed(line.substr(0, colon)) != "model name") continue;
     const std::string model = trimmed(line.substr(colon + 1));

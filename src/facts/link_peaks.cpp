@@ -10,9 +10,8 @@
 namespace nvbw {
 namespace {
 
-// A part of the machine that concurrent copies share, with how much it carries per second in
-// the counted bytes of the copies that cross it (a direction of a link, a GPU's NVLink port, a
-// GPU's memory).
+// What concurrent copies share (a direction of a link, a GPU's NVLink port, a GPU's memory) and
+// how much it carries per second, in the counted bytes of the copies that cross it.
 struct Resource {
   std::string id;
   double capacity = 0.0;
@@ -64,7 +63,6 @@ std::string endpointName(const BufferSpec& b) {
   return b.kind == MemoryKind::Host ? "Host" : "GPU " + std::to_string(b.device);
 }
 
-// Adds `name` to `names` unless it is there already.
 void addOnce(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }

@@ -46,8 +46,7 @@ std::optional<double> speedMBps(const LinkApi& api, Device device, unsigned link
   return speed;
 }
 
-// An active link's details; each one NVML cannot give is left unknown (version 0, remote Other,
-// bus id "", speed nullopt).
+// An active link's details, each one NVML cannot give left unknown (version 0, Other, "", nullopt).
 NvlinkLink describeLink(void* library, const LinkApi& api, Device device, unsigned link) {
   NvlinkLink result;
   if (const auto version = answer<unsigned>(library, "nvmlDeviceGetNvLinkVersion", device, link))

@@ -24,26 +24,12 @@ unsigned number(const Json& message, const char* key) {
   return static_cast<unsigned>(member(message, key).get<std::uint64_t>());
 }
 
-Json rankReport(const LocalGpus& mine) {
-  Json report = Json::object();
-  report["host"] = mine.host;
-  report["devices"] = mine.devices.size();
-  return report;
-}
-
 Json rankGpu(const LocalGpus& mine, const GpuAssignment& assignment) {
-  const auto device = static_cast<std::size_t>(assignment.device);
-  const DeviceInfo& gpu = mine.devices.at(device);
-  Json me = Json::object();
-  me["host"] = mine.host;
-  me["device"] = assignment.device;
-  me["name"] = gpu.name;
-  me["domain"] = gpu.pciDomain;
-  me["bus"] = gpu.pciBus;
-  me["slot"] = gpu.pciDevice;
-  me["uuid"] = gpu.uuid;
-  me["logical"] = mine.logicalGpus > 0 ? assignment.device : -1;
-  return me;
+  const DeviceInfo& gpu = mine.devices.at(static_cast<std::size_t>(assignment.device));
+  return {{"host", mine.host}, {"device", assignment.device},
+          {"name", gpu.name},  {"domain", gpu.pciDomain},
+          {"bus", gpu.pciBus}, {"slot", gpu.pciDevice},
+          {"uuid", gpu.uuid},  {"logical", mine.logicalGpus > 0 ? assignment.device : -1}};
 }
 
 }  // namespace
@@ -54,7 +40,8 @@ void startupStep(Communicator& comm, const std::optional<std::string>& mine) {
 
 GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
   std::vector<RankReport> reports;
-  for (const std::string& message : comm.allGather(compactJson(rankReport(mine)))) {
+  for (const std::string& message :
+       comm.allGather(compactJson({{"host", mine.host}, {"devices", mine.devices.size()}}))) {
     const Json j = parseJson(message, kMessageDepth);
     reports.push_back({text(j, "host"), static_cast<int>(number(j, "devices"))});
   }

@@ -51,8 +51,7 @@ std::string fromRankZero(Communicator& comm, std::string mine) {
 }
 
 Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
-  // "<signal> <kind><length of message>:<message><detail>": kind E (own error), P (another
-  // rank's), - (none).
+  // "<signal> <kind><length of message>:<message><detail>", kind E (own error), P (a peer's), -.
   const char kind = !mine.error ? '-' : mine.peerFailure ? 'P' : 'E';
   const std::string message = mine.error ? *mine.error : std::string();
   const auto gathered =

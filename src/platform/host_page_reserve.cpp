@@ -40,8 +40,7 @@ void HostPageReserve::fault() {
     if (pages) {
       // 4 KiB pages, as HostBuffer's own mapping (huge pages are -H's, never reserved).
       madvise(pages, bytes, MADV_NOHUGEPAGE);
-      // Half the CPUs: the driver's start-up, which this overlaps, keeps the others (with all of
-      // them it slows cuInit down).
+      // Half the CPUs: the driver's start-up, which this overlaps, is slower with all of them.
       touchPages(pages, bytes, std::max(1, usableCpus() / 2));
     }
     std::lock_guard<std::mutex> lock(mutex_);

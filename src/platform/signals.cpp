@@ -10,9 +10,8 @@ namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-// A repeat within this window is the same request delivered twice (`timeout` signals both the
-// child and its process group; a launcher may forward what the terminal already sent), not a
-// user insisting.
+// A repeat within this window is the same request delivered twice (`timeout` signals the child
+// and its process group; a launcher may forward what the terminal sent), not a user insisting.
 constexpr long kRepeatWindowNs = 1000000000;
 
 // The one piece of process-wide state: a handler can reach nothing else.
@@ -51,8 +50,7 @@ SignalStop::SignalStop() {
   action.sa_handler = recordSignal;
   sigemptyset(&action.sa_mask);
   for (int s : kSignals) sigaddset(&action.sa_mask, s);  // one handler at a time
-  // SA_RESTART: the driver's and the stream writes' system calls carry on instead of failing
-  // with EINTR.
+  // SA_RESTART: the driver's and the stream writes' system calls carry on instead of EINTR.
   action.sa_flags = SA_RESTART;
   for (std::size_t i = 0; i < std::size(kSignals); ++i)
     sigaction(kSignals[i], &action, &previous[i]);

@@ -89,7 +89,7 @@ class SharedAllocation {
 };
 
 // A multicast object created by rank `owner`, backed by memory on every rank's GPU: stores to
-// ptr() reach all of them; checkPtr() is this rank's own backing memory.
+// its view's ptr reach all of them; its checkPtr is this rank's own backing memory.
 class MulticastObject {
  public:
   MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes);

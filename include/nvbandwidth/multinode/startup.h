@@ -30,9 +30,8 @@ struct GpuAssignment {
   std::vector<ProcessInfo> processes;  // every rank's, in rank order
 };
 
-// Node-local rank modulo the visible GPUs; throws StartupError on every rank when two ranks
-// would use one physical GPU, unless both use logical GPUs and not the same one (a testing aid:
-// two ranks on the one GPU of a test machine).
+// Node-local rank modulo the visible GPUs (chosenDevices); throws StartupError on every rank when
+// two ranks would share a GPU (sharedGpuProblem).
 GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine);
 
 // How this rank tries each way of sharing memory (a small real allocation and export), and what
@@ -50,9 +49,8 @@ struct StartupDecision {
   std::string description;  // for the header
 };
 
-// Fabric handles where every rank can export them, else (all ranks on one host) POSIX file
-// descriptors; multicast only when no rank disables it and every rank's GPU supports it (the
-// attribute is not even read when it is disabled).
+// decideSharing and multicastProblem over every rank's probes and facts (the multicast attribute
+// is not even read when a rank disables multicast or has logical GPUs).
 StartupDecision decideStartup(Communicator& comm, const std::vector<ProcessInfo>& processes,
                               const SharingProbes& probes);
 

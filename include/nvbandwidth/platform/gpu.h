@@ -50,13 +50,10 @@ class Gpu {
     return attribute(index, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   }
   bool canAccessPeer(int index, int peer) const;
-  // CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED between the two; nullopt when the driver
-  // does not answer.
+  // CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED between the two; nullopt: no answer.
   std::optional<bool> peerNativeAtomics(int index, int peer) const;
-  // Makes `index`'s primary context current on this thread.
   void makeCurrent(int index) const;
-  // Enables access both ways between a and b; already-enabled is not an error. Throws
-  // PeerAccessError.
+  // Enables access both ways between a and b (already enabled is fine); throws PeerAccessError.
   void enablePeerAccess(int a, int b) const;
   DeviceInfo info(int index) const;
   std::string uuid(int index) const;  // "GPU-..." (formatUuid)

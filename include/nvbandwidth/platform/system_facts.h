@@ -1,5 +1,4 @@
-// Facts about the machine printed at start-up, as types (facts/driver_version.h and the other
-// readers in facts/ fill them in).
+// Facts about the machine printed at start-up, as types (the readers in facts/ fill them in).
 #pragma once
 
 #include <string>
@@ -32,8 +31,7 @@ struct SystemFacts {
   std::string driverVersion;   // kernel driver, e.g. "580.159.04"
   std::string hostname;
   std::vector<DeviceInfo> devices;
-  // N when `devices` are N logical GPUs of one physical GPU (platform/logical_gpus.h); 0 when
-  // they are real.
+  // N when `devices` are N logical GPUs of one (platform/logical_gpus.h); 0 when they are real.
   int logicalGpus = 0;
   // Host traffic goes through encrypted bounce buffers (NVML's confidential-computing state).
   bool confidentialComputing = false;

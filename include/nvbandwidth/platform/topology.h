@@ -24,12 +24,10 @@ struct ProcessFacts {
 class Topology {
  public:
   virtual ~Topology() = default;
-  // The processes of the run (multi-process testcases).
   virtual const ProcessFacts& processFacts() const;
   // Compute capability as 10 * major + minor (90 for Hopper).
   virtual int computeCapability(int device) const = 0;
-  // Whether the system runs in confidential-computing mode (host traffic through encrypted
-  // bounce buffers).
+  // Confidential-computing mode: host traffic goes through encrypted bounce buffers.
   virtual bool confidentialComputing() const = 0;
   virtual int deviceCount() const = 0;
   // cuDeviceCanAccessPeer(device, peer): `device` can map and access `peer`'s memory.

@@ -1,5 +1,4 @@
-// The executor's view of a multi-process run (engine/process_group.h) over MPI and shared GPU
-// memory.
+// The executor's view of a multi-process run (engine/process_group.h): MPI and shared GPU memory.
 #pragma once
 
 #include <memory>
