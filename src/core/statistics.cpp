@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 
 #include "core/error.h"
+#include "core/format.h"
 
 namespace nvbw {
 
@@ -63,21 +63,17 @@ SampleStatistics describeSamples(const std::vector<double>& values) {
 }
 
 double checkedSeconds(double milliseconds, const char* what) {
-  if (!std::isfinite(milliseconds) || milliseconds <= 0.0) {
-    std::ostringstream msg;
-    msg << "the event timer gave " << milliseconds << " ms for " << what
-        << "; a time that is zero, negative or not finite cannot be turned into a bandwidth";
-    throw TimingError(msg.str());
-  }
+  if (!std::isfinite(milliseconds) || milliseconds <= 0.0)
+    throw TimingError("the event timer gave " + significant(milliseconds) + " ms for " + what +
+                      "; a time that is zero, negative or not finite cannot be turned into a "
+                      "bandwidth");
   return milliseconds / 1000.0;
 }
 
 double bandwidthGBps(double bytes, double loops, double seconds) {
-  if (!std::isfinite(seconds) || seconds <= 0.0) {
-    std::ostringstream msg;
-    msg << "elapsed time " << seconds << " s is zero, negative or not finite";
-    throw TimingError(msg.str());
-  }
+  if (!std::isfinite(seconds) || seconds <= 0.0)
+    throw TimingError("elapsed time " + significant(seconds) +
+                      " s is zero, negative or not finite");
   return bytes * loops / seconds / 1e9;
 }
 

@@ -13,9 +13,7 @@ template <typename Handle, typename Release> class UniqueHandle {
   UniqueHandle() = default;
   UniqueHandle(Handle handle, Release release)
       : handle_(handle), release_(std::move(release)), owned_(true) {}
-  UniqueHandle(UniqueHandle&& other) noexcept
-      : handle_(other.handle_), release_(std::move(other.release_)),
-        owned_(std::exchange(other.owned_, false)) {}
+  UniqueHandle(UniqueHandle&& other) noexcept { *this = std::move(other); }
   UniqueHandle& operator=(UniqueHandle&& other) noexcept {
     if (this != &other) {
       reset();

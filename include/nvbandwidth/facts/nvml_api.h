@@ -55,18 +55,15 @@ constexpr int kValueSignedLongLong = 4;
 constexpr int kValueSignedInt = 5;
 constexpr int kValueUnsignedShort = 6;
 
-constexpr std::size_t kPciBusIdSize = 32;        // NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE
-constexpr std::size_t kPciBusIdLegacySize = 16;  // NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE
-
 // nvmlPciInfo_t (what nvmlDeviceGetPciInfo_v3 and nvmlDeviceGetNvLinkRemotePciInfo_v2 fill).
 struct PciInfo {
-  char busIdLegacy[kPciBusIdLegacySize];
+  char busIdLegacy[16];  // NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE
   unsigned domain;
   unsigned bus;
   unsigned device;
   unsigned pciDeviceId;
   unsigned pciSubSystemId;
-  char busId[kPciBusIdSize];  // "00000000:9B:00.0", NUL-terminated
+  char busId[32];  // NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE: "00000000:9B:00.0", NUL-terminated
 };
 static_assert(sizeof(PciInfo) == 68 && offsetof(PciInfo, busId) == 36);
 
