@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include <sstream>
+#include <string>
 
 namespace nvbw {
 
@@ -31,10 +31,10 @@ DriverLibrary DriverLibrary::load() {
     *slot = nullptr;
     if (!required) return;
     if (rc == CUDA_ERROR_STUB_LIBRARY) throw stubLibrary();
-    std::ostringstream msg;
-    msg << "the NVIDIA driver does not provide " << name << " for CUDA " << CUDA_VERSION / 1000
-        << "." << (CUDA_VERSION % 1000) / 10 << " (driver too old?)";
-    throw DriverUnavailable(DriverUnavailable::Reason::Unusable, msg.str());
+    throw DriverUnavailable(DriverUnavailable::Reason::Unusable,
+                            std::string("the NVIDIA driver does not provide ") + name +
+                                " for CUDA " + std::to_string(CUDA_VERSION / 1000) + "." +
+                                std::to_string(CUDA_VERSION % 1000 / 10) + " (driver too old?)");
   };
   bool required = true;
 #define NVBW_LOOKUP(fn) lookup(#fn, reinterpret_cast<void**>(&api->fn), required);

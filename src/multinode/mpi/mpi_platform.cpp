@@ -15,11 +15,6 @@
 namespace nvbw::multinode {
 namespace {
 
-bool multicastDisabledHere() {
-  const char* disable = std::getenv("NVBANDWIDTH_DISABLE_MULTICAST");
-  return disable && std::string(disable) == "1";
-}
-
 // Rank 0's GPUs for the single-process testcases, and what the processes can do together.
 class MpiPlatform final : public Platform {
  public:
@@ -78,7 +73,8 @@ class MpiPlatform final : public Platform {
           [&] { supported = gpu_->attribute(device_, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED); });
       return !problem && supported != 0;
     };
-    p.multicastDisabled = multicastDisabledHere();
+    const char* disable = std::getenv("NVBANDWIDTH_DISABLE_MULTICAST");
+    p.multicastDisabled = disable && std::string(disable) == "1";
     p.logicalGpus = gpu_->logicalGpus() > 0;
     return p;
   }
