@@ -13,7 +13,6 @@ inline constexpr std::size_t kTextWidth = 80;
 // A name, note or reason that came from a report: control bytes escaped, at most 200 characters.
 std::string safe(const std::string& text);
 
-// Each of `texts` made safe.
 std::vector<std::string> safeAll(const std::vector<std::string>& texts);
 
 // "Title (n): a, b, c" ("Title: a, b, c" when `counted` is false) wrapped to kTextWidth,
