@@ -15,15 +15,6 @@
 namespace nvbw {
 namespace {
 
-// A whole decimal integer, optionally negative; from_chars alone would accept "16abc".
-std::optional<int> parseInt(const std::string& text) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
 // "8", "2.5", "16.0": digits with at most one fraction. Checked by hand first because from_chars
 // would also take exponents, "inf" and "nan"; from_chars itself ignores the locale, unlike strtod.
 std::optional<double> parseRate(const std::string& text) {
@@ -37,10 +28,14 @@ std::optional<double> parseRate(const std::string& text) {
   return value;
 }
 
+// The file's trimmed text as a decimal integer, "-1" too (from_chars alone would take "16abc").
 std::optional<int> readInt(const std::string& path) {
-  const auto text = readText(path);
-  if (!text) return std::nullopt;
-  return parseInt(trimmed(*text));
+  const std::string text = trimmed(readText(path).value_or(""));
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
 }
 
 // Text that must be a Linux CPU list ("0-3,8"), trimmed; the node list has the same grammar.
