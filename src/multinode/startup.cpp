@@ -59,8 +59,7 @@ GpuAssignment assignGpus(Communicator& comm, const LocalGpus& mine) {
     assignment.processes.push_back(
         {text(j, "host"), static_cast<int>(number(j, "device")),
          DeviceInfo{text(j, "name"), number(j, "domain"), number(j, "bus"), number(j, "slot"),
-                    text(j, "uuid")},
-         text(j, "uuid")});
+                    text(j, "uuid")}});
   }
   if (const auto shared = sharedGpuProblem(gpus)) throw StartupError(*shared);
   return assignment;

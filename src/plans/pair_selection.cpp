@@ -140,7 +140,7 @@ PairRule resolvePairRule(const std::vector<std::string>& pairTokens, long long t
     throw UsageError("--pair and -P/--targetNumPairs cannot be used together");
   rule.pairGiven = true;
   auto deviceUuid = [&](std::size_t i) { return system.devices[i].uuid; };
-  auto rankUuid = [&](std::size_t i) { return system.processes[i].uuid; };
+  auto rankUuid = [&](std::size_t i) { return system.processes[i].gpu.uuid; };
   rule.devices = findPair(pairTokens, system.devices.size(), deviceUuid);
   const bool multiProcess = !system.processes.empty();
   if (multiProcess) {

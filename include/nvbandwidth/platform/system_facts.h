@@ -19,7 +19,6 @@ struct ProcessInfo {
   std::string host;
   int device = 0;  // among the GPUs the process sees
   DeviceInfo gpu;
-  std::string uuid;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
 };
 
 struct SystemFacts {

@@ -155,8 +155,8 @@ TEST(ResolvePairRule, RejectsGpusTheRunDoesNotHave) {
 TEST(ResolvePairRule, MultiProcessRunsNameRanks) {
   SystemFacts system = systemOf(1);  // rank 0 sees one GPU
   for (int r = 0; r < 3; ++r)
-    system.processes.push_back(
-        {"node" + std::to_string(r), 0, {}, "GPU-aaaa000" + std::to_string(r)});
+    system.processes.push_back({"node" + std::to_string(r), 0,
+                                DeviceInfo{"", 0, 0, 0, "GPU-aaaa000" + std::to_string(r)}});
   const PairRule rule = resolvePairRule({"GPU-aaaa0002", "0"}, -1, system);
   EXPECT_EQ(rule.ranks, GpuPair(2, 0));
   EXPECT_FALSE(rule.devices);  // rank 0's single GPU cannot form the pair
