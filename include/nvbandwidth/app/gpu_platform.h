@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "app/platform.h"
-#include "engine/exec_hooks.h"
+#include "engine/executor.h"
 #include "platform/gpu.h"
 
 namespace nvbw {
