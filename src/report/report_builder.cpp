@@ -84,7 +84,8 @@ std::vector<ProcessRecord> processRecords(const SystemFacts& info) {
   std::vector<ProcessRecord> processes;
   for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
     const ProcessInfo& p = info.processes[rank];
-    processes.push_back({rank, p.host, countOf(p.device), p.gpu.name, formatBdf(p.gpu), p.gpu.uuid});
+    processes.push_back(
+        {rank, p.host, countOf(p.device), p.gpu.name, formatBdf(p.gpu), p.gpu.uuid});
   }
   return processes;
 }
