@@ -110,29 +110,21 @@ void judgeColumn(FleetSummary& summary, const std::vector<std::size_t>& members,
   }
 }
 
-// The flag rule's constants and its sentence, as the summary's JSON states them.
-SummaryRule fleetRule() {
-  SummaryRule rule;
-  rule.madFactor = kFleetMadFactor;
-  rule.madToSigma = kMadToSigma;
-  rule.floorPercent = kFleetFloorPercent;
-  rule.priorFactor = kBandFactor;
-  rule.minGroupNodes = kFleetMinGroupNodes;
-  rule.description =
-      "A node's SUM or worst cell (lowest bandwidth, highest latency) is flagged when it is worse "
-      "than its group's median by more than max(mad_factor x mad_to_sigma x MAD / median, "
-      "floor_percent / 100, prior_factor x the testcase's prior run-to-run spread / 100, as the "
-      "comparison's healthy band has it); groups are the nodes of one GPU model and count, and "
-      "groups of fewer than min_group_nodes passed nodes are not judged. A node is flagged when a "
-      "testcase of it is flagged or failed (ERROR or Running), or when its own report failed its "
-      "verdicts (SLOWER or UNSTABLE cells of its comparison, BELOW cells of its expectations).";
-  return rule;
-}
+// The flag rule's sentence, as the summary's JSON states it beside the rule's constants.
+constexpr const char* kFleetRuleText =
+    "A node's SUM or worst cell (lowest bandwidth, highest latency) is flagged when it is worse "
+    "than its group's median by more than max(mad_factor x mad_to_sigma x MAD / median, "
+    "floor_percent / 100, prior_factor x the testcase's prior run-to-run spread / 100, as the "
+    "comparison's healthy band has it); groups are the nodes of one GPU model and count, and "
+    "groups of fewer than min_group_nodes passed nodes are not judged. A node is flagged when a "
+    "testcase of it is flagged or failed (ERROR or Running), or when its own report failed its "
+    "verdicts (SLOWER or UNSTABLE cells of its comparison, BELOW cells of its expectations).";
 
 }  // namespace
 
 void judgeFleet(FleetSummary& summary) {
-  summary.rule = fleetRule();
+  summary.rule = {kFleetMadFactor, kMadToSigma,         kFleetFloorPercent,
+                  kBandFactor,     kFleetMinGroupNodes, kFleetRuleText};
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<std::size_t>> members;
   for (std::size_t n = 0; n < summary.nodes.size(); ++n) {
