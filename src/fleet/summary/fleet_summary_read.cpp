@@ -98,8 +98,8 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
   std::map<std::string, ReportVerdicts> verdicts;
   if (r.comparison && r.comparison->cells)
     for (const ComparedCellRecord& cell : *r.comparison->cells) {
-      if (cell.verdict == std::string("SLOWER")) ++verdicts[cell.name].slower;
-      if (cell.verdict == std::string("UNSTABLE")) ++verdicts[cell.name].unstable;
+      if (cell.verdict == "SLOWER") ++verdicts[cell.name].slower;
+      if (cell.verdict == "UNSTABLE") ++verdicts[cell.name].unstable;
     }
   if (r.expectations)
     for (const ExpectationSection& check : *r.expectations)
@@ -154,9 +154,7 @@ ReportDigest digestOf(const Report& r) {
 }  // namespace
 
 ReportDigest digestReport(const std::string& text, const StopRequest& stop) {
-  ReadOptions options;
-  options.scope = ReadScope::Matrices;
-  return digestOf(readReportText(text, options, stop));
+  return digestOf(readReportText(text, {ReportKind::Run, ReadScope::Matrices}, stop));
 }
 
 }  // namespace nvbw::summary
