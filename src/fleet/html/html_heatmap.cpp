@@ -105,7 +105,7 @@ std::string comparisonLine(const ComparedCellRecord& c) {
 
 // "BELOW: under its floor of 48.00 GB/s (h100.txt line 3)", "above its ceiling ...".
 std::string belowLine(const BelowCellRecord& b, const std::string& unit) {
-  const bool ceiling = b.bound && *b.bound == "ceiling";
+  const bool ceiling = b.bound == "ceiling";
   const bool fromFile = b.line.has_value();  // else --min-percent-of-peak
   std::string line =
       std::string("BELOW: ") + (ceiling ? "above its ceiling of " : "under its floor of ");

@@ -8,10 +8,6 @@ namespace nvbw::html {
 
 namespace {
 
-bool is(const std::optional<std::string>& field, const char* text) {
-  return field && *field == text;
-}
-
 std::string summaryText(const ComparisonSection& comparison) {
   const ComparisonCounts counts = comparison.summary.value_or(ComparisonCounts{});
   const std::string baseline =
@@ -40,7 +36,7 @@ std::string healthyBandText(const ComparisonSection& comparison) {
       "testcase with one baseline report, their own spread with several; and their samples' "
       "spread). SLOWER beyond it in the slower direction; UNSTABLE when this run's samples spread "
       "above the cell's unstable limit (3 x healthy runs' spread, at least 5%); both fail.";
-  if (is(comparison.rule, "confirmed"))
+  if (comparison.rule == "confirmed")
     text += " SLOWER and UNSTABLE cells were measured again (" + confirmationRuns(comparison) +
             " confirmation runs) and judged on the median of all measurements; NOISY where most "
             "of them did not fail (reported, never failing).";
@@ -55,10 +51,10 @@ std::string criteriaText(const ComparisonSection& comparison) {
            "run-to-run floor of " +
            shown(comparison.runToRunFloorPercent) + "%, or within the tolerance of " +
            shown(comparison.tolerancePercent) + "% where the samples are not known.";
-  if (is(comparison.band, "healthy side")) return healthyBandText(comparison);
+  if (comparison.band == "healthy side") return healthyBandText(comparison);
   const std::string band = "A cell is SAME when its change is within its band, the larger of " +
                            shown(comparison.tolerancePercent) + "% and its samples' noise. ";
-  if (is(comparison.rule, "confirmed"))
+  if (comparison.rule == "confirmed")
     return band + "A cell beyond the band in the slower direction was measured again (" +
            confirmationRuns(comparison) +
            " confirmation runs): SLOWER when the median of the first measurement and the "
@@ -93,10 +89,10 @@ std::string changedTable(const ComparisonSection& comparison, const StopRequest&
   PeriodicStop ticks(stop, 4096);
   for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : none) {
     ticks.tick();
-    if (is(cell.verdict, "SAME")) continue;
+    if (cell.verdict == "SAME") continue;
     rows += changedRow(cell);
-    anyNoisy |= is(cell.verdict, "NOISY") || cell.noisy == true;
-    anyUnstable |= is(cell.verdict, "UNSTABLE");
+    anyNoisy |= cell.verdict == "NOISY" || cell.noisy == true;
+    anyUnstable |= cell.verdict == "UNSTABLE";
   }
   if (rows.empty()) return textElement("p", "", "No cell changed beyond its band.");
   std::string footnote;
