@@ -151,7 +151,7 @@ Unit unitOfEntry(const std::optional<std::string>& unitText, const std::string& 
 
 MatrixAxes axesOfTitle(const std::string* title, const std::string& key) {
   MatrixAxes axes;
-  axes.ranks = key.compare(0, 9, "multinode") == 0;
+  axes.ranks = startsWith(key, "multinode");
   if (!title) return axes;
   const std::string& t = *title;
   axes.rowsNamed = contains(t, "(row");
@@ -177,13 +177,8 @@ std::vector<MatrixPart> partsOfEntry(const ReportEntry& entry) {
   if (!grid) return {};
   const std::string title = entry.description.value_or("");
   const std::string* titled = entry.description ? &title : nullptr;
-  MatrixPart whole;
-  whole.key = entry.name;
-  whole.testcase = entry.testcase.value_or(entry.name);
-  whole.title = title;
-  whole.rows = grid->rows;
-  whole.cols = grid->cols;
-  whole.axes = axesOfTitle(titled, entry.name);
+  const MatrixPart whole{entry.name, entry.testcase.value_or(entry.name), title, 0, grid->rows,
+                         grid->cols, axesOfTitle(titled, entry.name)};
   const auto suffixes = entry.values ? std::nullopt : stackedSuffixes(entry.name);
   if (!suffixes || grid->rows == 0 || grid->rows != 3 * grid->cols) return {whole};
   std::vector<MatrixPart> parts;
