@@ -13,8 +13,6 @@
 namespace nvbw {
 namespace {
 
-bool hidden(const std::string& name) { return !name.empty() && name[0] == '.'; }
-
 bool endsWithJson(const std::string& name) { return name.size() > 5 && endsWith(name, ".json"); }
 
 std::string joined(const std::string& folder, const std::string& name) {
@@ -126,7 +124,7 @@ class Walk {
               [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; });
     std::vector<std::string> below;
     for (const FolderEntry& entry : listing.entries) {
-      if (hidden(entry.name)) continue;
+      if (startsWith(entry.name, ".")) continue;  // hidden
       std::string path = joined(folder, entry.name);
       if (entry.kind == EntryKind::Folder)
         below.push_back(std::move(path));
