@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "core/statistics.h"
 #include "core/text.h"
@@ -21,8 +22,7 @@ const PriorRow* rowNamed(const std::vector<PriorRow>& rows, const std::string& n
 }
 
 double rootMeanSquare(const std::vector<double>& values) {
-  double squares = 0.0;
-  for (double v : values) squares += v * v;
+  const double squares = std::inner_product(values.begin(), values.end(), values.begin(), 0.0);
   return values.empty() ? 0.0 : std::sqrt(squares / static_cast<double>(values.size()));
 }
 
