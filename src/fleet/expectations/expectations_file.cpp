@@ -1,4 +1,6 @@
 // Expectations files: the keys they may name, the strict line parser, and reading the file.
+#include <strings.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -122,13 +124,10 @@ class LineParser {
     if (token.find(',') != std::string::npos)
       fail(quotedArgument(token) +
            " has a comma: numbers take a decimal point (48.5), cells are written [row][column]");
-    std::string lower(token);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    const std::size_t sign = lower[0] == '-' || lower[0] == '+';
-    if (lower.compare(sign, 3, "nan") == 0 || lower.compare(sign, 3, "inf") == 0)
+    const char* afterSign = token.c_str() + (token[0] == '-' || token[0] == '+');
+    if (::strncasecmp(afterSign, "nan", 3) == 0 || ::strncasecmp(afterSign, "inf", 3) == 0)
       fail(quotedArgument(token) + " is not a finite number");
-    if (lower[0] == '-') fail(quotedArgument(token) + " is negative");
+    if (token[0] == '-') fail(quotedArgument(token) + " is negative");
     std::size_t pos = 0;
     auto digits = [&token, &pos] {
       const std::size_t start = pos;
