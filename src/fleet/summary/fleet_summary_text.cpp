@@ -16,10 +16,6 @@ constexpr std::size_t kLineWidth = 80;
 constexpr std::size_t kMaxNameWidth = 24;
 constexpr std::size_t kCellWidth = 5;  // "100*" and a space
 
-std::string escaped(const std::string& text, std::size_t maxChars = 300) {
-  return escapeForTerminal(text, maxChars);
-}
-
 std::string padRight(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
@@ -27,7 +23,7 @@ std::string padRight(std::string text, std::size_t width) {
 
 // A node's name for the table: escaped, cut to the column with a trailing '~'.
 std::string tableName(const std::string& name, std::size_t width) {
-  std::string text = escaped(name, 200);
+  std::string text = escapeForTerminal(name, 200);
   if (text.size() > width) text = text.substr(0, width - 1) + "~";
   return text;
 }
@@ -48,7 +44,7 @@ std::string header(const FleetSummary& s) {
   out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
          "group's median than " +
          flagRuleText(" (bandwidth: below, latency: above)") + "\n";
-  for (const std::string& note : s.notes) out += "NOTE: " + escaped(note) + "\n";
+  for (const std::string& note : s.notes) out += "NOTE: " + escapeForTerminal(note) + "\n";
   return out;
 }
 
@@ -56,7 +52,7 @@ std::string groupsSection(const FleetSummary& s) {
   if (s.groups.empty()) return "";
   std::string out = "\nGroups (GPU count and model):\n";
   for (const FleetGroup& g : s.groups) {
-    out += "  " + escaped(g.name) + ": " + plural(g.nodes, "node", "nodes");
+    out += "  " + escapeForTerminal(g.name) + ": " + plural(g.nodes, "node", "nodes");
     if (g.nodes < kFleetMinGroupNodes)
       out += " (fewer than " + std::to_string(kFleetMinGroupNodes) + ": not judged)";
     out += "\n";
@@ -70,13 +66,14 @@ std::string mediansSection(const FleetSummary& s) {
   std::string out;
   const std::size_t width = std::to_string(s.columns.size()).size();
   for (const FleetGroup& g : s.groups) {
-    out += "\nTestcases of " + escaped(g.name) +
+    out += "\nTestcases of " + escapeForTerminal(g.name) +
            ": median SUM and median worst cell, each with its band:\n";
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetColumn& column = s.columns[c];
       const FleetColumnStats& st = g.columns[c];
       if (st.nodes == 0) continue;  // no node of the group passed it
-      out += "  " + rightAligned(std::to_string(c + 1), width) + " " + escaped(column.key, 120);
+      out += "  " + rightAligned(std::to_string(c + 1), width) + " " +
+             escapeForTerminal(column.key, 120);
       out += ": SUM " + spreadText(st.sum, column) + ", worst " + spreadText(st.worst, column);
       if (!st.judged) out += " (" + plural(st.nodes, "node", "nodes") + ": not judged)";
       out += "\n";
@@ -89,7 +86,7 @@ std::string tableSection(const FleetSummary& s) {
   if (s.nodes.empty() || s.columns.empty()) return "";
   std::size_t nameWidth = 4;
   for (const FleetNode& n : s.nodes)
-    nameWidth = std::max(nameWidth, std::min(escaped(n.name, 200).size(), kMaxNameWidth));
+    nameWidth = std::max(nameWidth, std::min(escapeForTerminal(n.name, 200).size(), kMaxNameWidth));
   const std::size_t perBlock = std::max<std::size_t>(1, (kLineWidth - nameWidth - 1) / kCellWidth);
   std::string out =
       "\nPercent of the group median, per node and testcase (numbered as above): the worse of SUM "
@@ -123,7 +120,7 @@ std::string flagText(const FleetColumn& column, const FleetCell& cell, const Fle
   std::string text;
   if (cell.worstFlagged) {
     text += judgedValue("worst cell", cell.worst, st.worst, column);
-    if (!cell.worstCell.empty()) text += " at " + escaped(cell.worstCell, 40);
+    if (!cell.worstCell.empty()) text += " at " + escapeForTerminal(cell.worstCell, 40);
     if (cell.worstPercentOfPeak) text += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
   }
   if (cell.sumFlagged)
@@ -139,13 +136,14 @@ std::string flaggedSection(const FleetSummary& s) {
   for (const FleetNode& n : s.nodes) {
     if (!n.flagged()) continue;
     const FleetGroup& group = s.groups.at(n.group);
-    out += "  " + escaped(n.name) + " (" + escaped(group.name) + "; " + escaped(n.file) + ")\n";
+    out += "  " + escapeForTerminal(n.name) + " (" + escapeForTerminal(group.name) + "; " +
+           escapeForTerminal(n.file) + ")\n";
     for (std::size_t c = 0; c < s.columns.size(); ++c) {
       const FleetCell& cell = n.cells[c];
-      const std::string lead = "    " + escaped(s.columns[c].key, 120) + ": ";
+      const std::string lead = "    " + escapeForTerminal(s.columns[c].key, 120) + ": ";
       if (cell.status == FleetStatus::Failed) {
-        out += lead + "failed (" + escaped(cell.entryStatus, 16) + ")" +
-               (cell.message.empty() ? "" : ": " + escaped(cell.message, 200)) + "\n";
+        out += lead + "failed (" + escapeForTerminal(cell.entryStatus, 16) + ")" +
+               (cell.message.empty() ? "" : ": " + escapeForTerminal(cell.message, 200)) + "\n";
         continue;
       }
       if (cell.flagged()) out += lead + flagText(s.columns[c], cell, group.columns[c]) + "\n";
@@ -160,8 +158,9 @@ std::string listSection(const FleetSummary& s, FleetStatus status, const char* t
   for (const FleetNode& n : s.nodes) {
     const std::vector<std::string> names = testcasesWithStatus(s, n, status);
     if (names.empty()) continue;
-    std::string line = "  " + escaped(n.name) + ": ";
-    for (std::size_t i = 0; i < names.size(); ++i) line += (i ? ", " : "") + escaped(names[i], 120);
+    std::string line = "  " + escapeForTerminal(n.name) + ": ";
+    for (std::size_t i = 0; i < names.size(); ++i)
+      line += (i ? ", " : "") + escapeForTerminal(names[i], 120);
     out += line + "\n";
   }
   return out.empty() ? "" : std::string("\n") + title + "\n" + out;
@@ -173,9 +172,10 @@ std::string notesSection(const FleetSummary& s) {
     std::vector<std::string> notes = n.notes;
     if (n.hostSource == "file name") notes.push_back("no host name recorded: named by its file");
     if (n.name != n.host)
-      notes.push_back("a further report of host " + escaped(n.host) + " (" + escaped(n.file) + ")");
+      notes.push_back("a further report of host " + escapeForTerminal(n.host) + " (" +
+                      escapeForTerminal(n.file) + ")");
     for (const std::string& note : notes)
-      out += "  " + escaped(n.name) + ": " + escaped(note) + "\n";
+      out += "  " + escapeForTerminal(n.name) + ": " + escapeForTerminal(note) + "\n";
   }
   return out.empty() ? "" : "\nNotes:\n" + out;
 }
@@ -184,7 +184,7 @@ std::string unreadableSection(const FleetSummary& s) {
   if (s.unreadable.empty()) return "";
   std::string out = "\nUnreadable reports (" + std::to_string(s.unreadable.size()) + "):\n";
   for (const UnreadableReport& u : s.unreadable)
-    out += "  " + escaped(u.file) + ": " + escaped(u.reason) + "\n";
+    out += "  " + escapeForTerminal(u.file) + ": " + escapeForTerminal(u.reason) + "\n";
   return out;
 }
 
