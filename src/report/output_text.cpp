@@ -23,14 +23,12 @@ constexpr const char* kConfidentialComputingNotice =
 // Upstream's multinode listing: "Process <rank> (<host>): device <d>: <name> (<bdf>)", ranks
 // padded to the width of the largest; then how the processes share memory (ours).
 std::string processBlock(const SystemFacts& info) {
-  const std::size_t width = std::to_string(info.processes.size() - 1).size();
+  const int width = static_cast<int>(std::to_string(info.processes.size() - 1).size());
   std::string text;
   for (std::size_t rank = 0; rank < info.processes.size(); ++rank) {
     const ProcessInfo& p = info.processes[rank];
-    std::string number = std::to_string(rank);
-    number.insert(0, width - number.size(), ' ');
-    text += "Process " + number + " (" + p.host + "): device " + std::to_string(p.device) + ": " +
-            p.gpu.name + " (" + formatBdf(p.gpu) + ")\n";
+    text += "Process " + rightAligned(std::to_string(rank), width) + " (" + p.host + "): device " +
+            std::to_string(p.device) + ": " + p.gpu.name + " (" + formatBdf(p.gpu) + ")\n";
   }
   return text + "Memory shared between processes through: " + info.memorySharingDescription + "\n";
 }
