@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "core/statistics.h"
+#include "core/text.h"
 #include "report/sweep.h"
 #include "report/text_format.h"
 
@@ -99,9 +100,9 @@ std::string statusLine(const ReportEntry& e, CompatMode compat) {
     return "Waived " + e.name + ": " + withoutNumberTokens(e.waiveReason.value_or("")) + "\n";
   if (e.status == Status::Waived) return "Waived: \n";  // upstream v0.8's: no name, no reason
   const std::string message = e.status == Status::Error ? e.error.value_or("") : "";
-  auto startsEnds = [&message](const std::string& start, const std::string& end) {
-    return message.size() > start.size() + end.size() && message.rfind(start, 0) == 0 &&
-           message.compare(message.size() - end.size(), end.size(), end) == 0;
+  auto startsEnds = [&message](std::string_view start, std::string_view end) {
+    return message.size() > start.size() + end.size() && startsWith(message, start) &&
+           endsWith(message, end);
   };
   if (startsEnds("Testcase index ", " out of bound!") ||
       (startsEnds("Testcase ", " not found!") && message.find(" failed: ") == std::string::npos))
