@@ -124,7 +124,7 @@ class TestcaseLoop {
   // The buffer size of the testcase's run `i` (of a sweep's, or its only one).
   std::size_t bytesAt(std::size_t i) const {
     if (request_.sweepSizesMiB.empty()) return request_.bufferBytes;
-    return static_cast<std::size_t>(request_.sweepSizesMiB[i]) * 1048576u;
+    return static_cast<std::size_t>(request_.sweepSizesMiB[i] * kMiB);
   }
 
   // Every process stops before the same testcase; one that can no longer reach the others
