@@ -438,12 +438,10 @@ void validateInformationOptions(const Options& o) {
   // What they honour: the format of what they print (-j, --format) and the interface (--compat).
   static const char* const kHonoured[] = {"list",   "version", "json",
                                           "format", "compat",  "no-progress"};
-  for (const std::string& name : o.given) {
-    if (std::find(std::begin(kHonoured), std::end(kHonoured), name) != std::end(kHonoured))
-      continue;
-    throw UsageError(optionSpelling(name) + " has nothing to do where " + mode +
-                     ", so it cannot be used with it");
-  }
+  for (const std::string& name : o.given)
+    if (std::find(std::begin(kHonoured), std::end(kHonoured), name) == std::end(kHonoured))
+      throw UsageError(optionSpelling(name) + " has nothing to do where " + mode +
+                       ", so it cannot be used with it");
 }
 
 void validateOptions(const Options& options) {
