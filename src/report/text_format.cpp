@@ -12,9 +12,8 @@ namespace {
 constexpr std::size_t kLabelWidth = 2;  // upstream: max(2, longest row label)
 constexpr int kCellWidth = 10;
 
-bool anyPresent(const ReportEntry& e) {
-  const NumberGrid* m = e.matrix();
-  return m && std::any_of(m->cells.begin(), m->cells.end(), [](const OrNull& v) { return v; });
+bool anyValue(const NumberGrid* g) {
+  return g && std::any_of(g->cells.begin(), g->cells.end(), [](const OrNull& v) { return v; });
 }
 
 }  // namespace
@@ -54,10 +53,9 @@ std::string verboseSummary(const ReportEntry& e) {
 }
 
 std::string percentOfPeakBlock(const ReportEntry& e) {
-  if (e.unit != Unit::GBps || !e.percents || !e.peaks || !anyPresent(e)) return "";
-  const bool anyPeak = std::any_of(e.peaks->cells.begin(), e.peaks->cells.end(),
-                                   [](const OrNull& peak) { return peak.has_value(); });
-  if (!anyPeak) return "";  // a matrix of N/A says nothing
+  if (e.unit != Unit::GBps || !e.percents || !e.peaks || !anyValue(e.matrix()) ||
+      !anyValue(&*e.peaks))
+    return "";
   const NumberGrid& percents = *e.percents;
   std::string text = "Percent of theoretical peak of " + e.name + ":\n";
   text +=
@@ -71,7 +69,7 @@ std::string percentOfPeakBlock(const ReportEntry& e) {
 }
 
 std::string cellStatisticsBlock(const ReportEntry& e) {
-  if (!anyPresent(e) || !e.cells) return "";
+  if (!anyValue(e.matrix()) || !e.cells) return "";
   std::string text = "Cell statistics of " + e.name + " (" + unitName(e.unit) + ", " +
                      e.statistic.value_or("median") + " reported):\n";
   text += rightAligned("cell", 8) + rightAligned("samples", 9);
