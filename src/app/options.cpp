@@ -336,7 +336,6 @@ void validateFleetOptions(const Options& o) {
   if (o.minPercentOfPeak && (*o.minPercentOfPeak <= 0.0 || *o.minPercentOfPeak > 100.0))
     throw UsageError("invalid value for --min-percent-of-peak: expected a percentage above 0 and "
                      "at most 100");
-  // --summarize reads saved reports only; what else it takes is how to show them.
   if (!o.summarize.empty() &&
       (!o.compare.empty() || !o.baseline.empty() || !o.sweep.empty() || !o.from.empty()))
     throw UsageError("--summarize reads saved reports: it cannot be used with --compare, "
