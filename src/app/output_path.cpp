@@ -7,8 +7,7 @@
 namespace nvbw {
 namespace {
 
-// A value as a file-name part: it may not add folders or hold line breaks, be "." or ".." (a
-// folder of the path), nor start with a dot (a hidden file, which --summarize never reads).
+// A value as expandOutputPath substitutes it (a hidden file would be one --summarize never reads).
 std::string asNamePart(const std::string& value) {
   std::string part = value;
   for (char& c : part)
