@@ -129,8 +129,6 @@ class RunCommand {
     views_ = std::make_unique<FanView>(
         std::move(views), [this] { clearProgress(); },
         [this] { checkWritable(ctx_.out, "output"); });
-    // The run's Report: what -j prints at the end, what --baseline and --expect judge once the
-    // run has finished, and what --html, --metrics and --output write.
     report_ = std::make_unique<ReportBuilder>(settings, views_.get());
   }
 
