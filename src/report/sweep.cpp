@@ -1,6 +1,7 @@
 #include "report/sweep.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/error.h"
 #include "core/escape.h"
@@ -42,17 +43,15 @@ const ReportEntry* entryAt(const SweepEntries& entries, const std::string& name,
 // The cells measured at any size, row-major, and the matrix's columns.
 std::vector<std::size_t> measuredCells(const SweepEntries& entries, const std::string& name,
                                        std::size_t& cols) {
-  std::vector<std::size_t> cells;
+  std::set<std::size_t> cells;
   for (const ReportEntry* e : entries) {
     if (e->name != name || !e->passedWithMatrix()) continue;
     const NumberGrid& grid = *e->matrix();
     cols = grid.cols;
     for (std::size_t i = 0; i < grid.cells.size(); ++i)
-      if (grid.cells[i] && std::find(cells.begin(), cells.end(), i) == cells.end())
-        cells.push_back(i);
+      if (grid.cells[i]) cells.insert(i);
   }
-  std::sort(cells.begin(), cells.end());
-  return cells;
+  return {cells.begin(), cells.end()};
 }
 
 std::string seriesText(const SweepSeriesRecord& s, const SweepEntries& entries,
