@@ -60,6 +60,10 @@ std::string rightAligned(const std::string& text, int width) {
   return text.size() < pad ? std::string(pad - text.size(), ' ') + text : text;
 }
 
+std::string leftAligned(const std::string& text, std::size_t width) {
+  return text.size() < width ? text + std::string(width - text.size(), ' ') : text;
+}
+
 bool readsAsNumber(const std::string& token) {
   std::size_t at = token.empty() ? 0 : (token[0] == '+' || token[0] == '-') ? 1 : 0;
   const std::string word = lowered(token.substr(at));

@@ -25,8 +25,10 @@ std::string cellName(std::size_t row, std::size_t col);
 // " at 32 MiB", as the text views name a size of a sweep; "" without one.
 std::string atSize(const std::optional<std::uint64_t>& sizeMiB);
 
-// `text` padded on the left with spaces to `width` characters (longer text as it is).
+// `text` padded on the left (rightAligned) or the right (leftAligned) with spaces to `width`
+// characters (longer text as it is).
 std::string rightAligned(const std::string& text, int width);
+std::string leftAligned(const std::string& text, std::size_t width);
 
 // Whether `token` reads as a number to the programs that scrape nvbandwidth's text (Python's
 // float(): an optional sign, then digits with single underscores between them, a fraction, an

@@ -11,10 +11,6 @@ using text_view::wrappedList;
 
 namespace {
 
-std::string leftAligned(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
-}
-
 // A change against a baseline of 0 (null) has no percentage.
 std::string changeText(const std::optional<OrNull>& change) {
   const OrNull value = change.value_or(std::nullopt);

@@ -16,11 +16,6 @@ constexpr std::size_t kLineWidth = 80;
 constexpr std::size_t kMaxNameWidth = 24;
 constexpr std::size_t kCellWidth = 5;  // "100*" and a space
 
-std::string padRight(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-
 // A node's name for the table: escaped, cut to the column with a trailing '~'.
 std::string tableName(const std::string& name, std::size_t width) {
   std::string text = escapeForTerminal(name, 200);
@@ -94,11 +89,11 @@ std::string tableSection(const FleetSummary& s) {
       "(SLOWER, UNSTABLE or BELOW), ~ not judged, ERR failed, W waived, - missing, . no value.\n";
   for (std::size_t first = 0; first < s.columns.size(); first += perBlock) {
     const std::size_t last = std::min(s.columns.size(), first + perBlock);
-    std::string line = "\n" + padRight("node", nameWidth + 1);
+    std::string line = "\n" + leftAligned("node", nameWidth + 1);
     for (std::size_t c = first; c < last; ++c) line += rightAligned(std::to_string(c + 1), 4) + " ";
     out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
     for (const FleetNode& n : s.nodes) {
-      line = padRight(tableName(n.name, nameWidth), nameWidth + 1);
+      line = leftAligned(tableName(n.name, nameWidth), nameWidth + 1);
       for (std::size_t c = first; c < last; ++c)
         line += tableCell(n.cells[c], s.columns[c].latency());
       out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";

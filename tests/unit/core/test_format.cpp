@@ -29,5 +29,13 @@ TEST(Format, NumberTokensAreQuotedAndTheRestKept) {
   for (const char* word : {"'1'", "'9.0'", "'inf'"}) EXPECT_FALSE(readsAsNumber(word));
 }
 
+TEST(Format, AlignedPadsToTheWidthAndKeepsLongerText) {
+  EXPECT_EQ(rightAligned("12", 4), "  12");
+  EXPECT_EQ(leftAligned("12", 4), "12  ");
+  EXPECT_EQ(rightAligned("12345", 4), "12345");
+  EXPECT_EQ(leftAligned("12345", 4), "12345");
+  EXPECT_EQ(rightAligned("x", -1), "x");
+}
+
 }  // namespace test_format
 }  // namespace nvbw
