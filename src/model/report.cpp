@@ -109,8 +109,6 @@ MachineShape machineShapeOf(const Report& r) {
 
 namespace {
 
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
 // The word just before `marker` in `text` ("GPU" in "... GPU(row) ..."), or "".
 std::string wordBefore(const std::string& text, std::size_t marker) {
   std::size_t start = marker;

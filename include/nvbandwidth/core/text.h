@@ -9,6 +9,9 @@ namespace nvbw {
 
 bool startsWith(std::string_view text, std::string_view prefix);
 bool endsWith(std::string_view text, std::string_view suffix);
+inline bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
 
 // Non-empty and only the digits 0-9 (no sign, no space).
 bool allDigits(std::string_view text);

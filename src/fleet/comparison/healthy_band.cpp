@@ -11,10 +11,6 @@ namespace nvbw {
 
 namespace {
 
-bool contains(const std::string& text, const char* part) {
-  return text.find(part) != std::string::npos;
-}
-
 const PriorRow* rowNamed(const std::vector<PriorRow>& rows, const std::string& name) {
   for (const PriorRow& row : rows)
     if (name == row.name) return &row;

@@ -13,6 +13,12 @@ TEST(Text, StartsAndEndsWith) {
   EXPECT_FALSE(endsWith("json", ".json"));
 }
 
+TEST(Text, ContainsFindsAPartAnywhere) {
+  EXPECT_TRUE(contains("host_device_latency_sm", "_latency_"));
+  EXPECT_TRUE(contains("x", ""));
+  EXPECT_FALSE(contains("latency", "_latency_"));
+}
+
 TEST(Text, AllDigitsNeedsOneDigitAndNothingElse) {
   EXPECT_TRUE(allDigits("0123456789"));
   EXPECT_FALSE(allDigits(""));
