@@ -14,7 +14,6 @@
 #include "core/escape.h"
 #include "core/statistics.h"
 #include "core/text.h"
-#include "fleet/comparison/comparison.h"
 #include "model/report.h"
 #include "report/sweep.h"
 
@@ -24,6 +23,7 @@ namespace nvbw {
 namespace {
 
 constexpr unsigned kHelpLineLength = 80;
+constexpr unsigned kMaxConfirmRuns = 10;  // --confirm
 
 // v0.8's long options. A prefix that named one of them in v0.8 still does, although a newer
 // option now starts the same way (`--use` is --useMean, not --useHugePages; `--ver` --verbose).

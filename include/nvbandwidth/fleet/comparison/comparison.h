@@ -70,7 +70,6 @@ enum class Verdict { Same, Slower, Faster, Unstable, Noisy, NotJudged };
 const char* verdictName(Verdict v);
 
 inline constexpr double kDefaultTolerancePercent = 5.0;
-inline constexpr unsigned kMaxConfirmRuns = 10;
 
 // A comparison is the report's section (ComparisonSection, model/report.h), every list present:
 // docs/nvbandwidth.schema.json ("comparison"). The cells of verdict `v`, and the suspect ones.
