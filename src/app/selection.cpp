@@ -61,10 +61,6 @@ bool startsWithAny(const std::string& key, const std::vector<std::string>& prefi
 std::vector<Selection> selectTestcases(const Options& options, const std::vector<std::string>& keys,
                                        const std::vector<std::size_t>& indices) {
   std::vector<Selection> result;
-  // validateOptions rejects this first; repeated here so a caller that skipped it cannot get a
-  // silently half-honoured selection.
-  if (!options.testcases.empty() && !options.testcasePrefixes.empty())
-    throw UsageError("-t/--testcase and -p/--testcasePrefixes cannot be used together");
   if (!options.testcases.empty()) {
     for (const std::string& token : options.testcases)
       result.push_back(resolveToken(token, keys, indices));

@@ -19,7 +19,7 @@ struct Selection {
 // No -t and no -p: every testcase in registry order. -t: each token in the given order
 // (an index if the whole token is a decimal integer, else a key); unknown tokens become error
 // entries and the others still run. -p: every key starting with any prefix, registry order,
-// once each; no match at all throws UsageError.
+// once each; no match at all throws UsageError. validateOptions has refused -t with -p.
 // `indices[i]` is the CLI index of registry entry i (empty: its position); an index token names
 // the entry with that index, and one no entry has is out of bound. `Selection::index` is always
 // the entry's position.

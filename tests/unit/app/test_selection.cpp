@@ -210,17 +210,6 @@ TEST(SelectTestcases, NoPrefixMatchIsAUsageError) {
   }
 }
 
-TEST(SelectTestcases, TestcaseAndPrefixesTogetherAreRejected) {
-  Options options = withTestcases({"0"});
-  options.testcasePrefixes = {"host"};
-  try {
-    selectTestcases(options, kKeys);
-    FAIL() << "no UsageError";
-  } catch (const UsageError& error) {
-    EXPECT_STREQ(error.what(), "-t/--testcase and -p/--testcasePrefixes cannot be used together");
-  }
-}
-
 // ---- -t indices of the real registry under each interface ---------------------------------------
 
 // The key each -t token runs in `registry` ("" when it runs nothing).
