@@ -35,13 +35,7 @@ void writeComparison(std::ostream& out, bool json, ComparisonSection& c,
   document.comparison = c;
   c.cells = std::move(all);
   if (!checks.empty()) document.expectations = checks;
-  std::size_t next = 0;
-  const ComparedCells cells = [&c, &next](ComparedCellRecord& cell) {
-    if (next == c.cells->size()) return false;
-    cell = (*c.cells)[next++];
-    return true;
-  };
-  writeReportJson(out, document, &cells);
+  writeReportJson(out, document, &*c.cells);
   out << "\n";
 }
 

@@ -129,7 +129,8 @@ json summaryJson(const FleetSummary& s) {
 
 std::string reportJson(const Report& report) { return styledJson(document(membersOf(report))); }
 
-void writeReportJson(std::ostream& out, const Report& report, const ComparedCells* cells) {
+void writeReportJson(std::ostream& out, const Report& report,
+                     const std::vector<ComparedCellRecord>* cells) {
   json doc = document(membersOf(report));
   if (!cells || !report.comparison) {
     writeStyledJson(out, doc);
@@ -137,10 +138,10 @@ void writeReportJson(std::ostream& out, const Report& report, const ComparedCell
   }
   json& placeholder = doc["nvbandwidth"]["comparison"]["cells"];
   placeholder = json::array();
-  const StreamedArray streamed{&placeholder, [cells](json& cell) {
-                                 ComparedCellRecord record;
-                                 if (!(*cells)(record)) return false;
-                                 cell = membersOf(record);
+  std::size_t next = 0;
+  const StreamedArray streamed{&placeholder, [cells, &next](json& cell) {
+                                 if (next == cells->size()) return false;
+                                 cell = membersOf((*cells)[next++]);
                                  return true;
                                }};
   writeStyledJson(out, doc, &streamed);

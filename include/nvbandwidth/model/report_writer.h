@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -21,11 +20,11 @@ namespace nvbw {
 // which callers add).
 std::string reportJson(const Report& report);
 
-// The same, written to `out` as it is made. `cells`, where given, gives the comparison's cells
-// one at a time (false: no more) in place of report.comparison->cells, so that a comparison of
-// hundreds of thousands of cells never exists whole as a document.
-using ComparedCells = std::function<bool(ComparedCellRecord&)>;
-void writeReportJson(std::ostream& out, const Report& report, const ComparedCells* cells = nullptr);
+// The same, written to `out` as it is made. `cells`, where given, are written one at a time in
+// place of report.comparison->cells, so that a comparison of hundreds of thousands of cells never
+// exists whole as a document.
+void writeReportJson(std::ostream& out, const Report& report,
+                     const std::vector<ComparedCellRecord>* cells = nullptr);
 
 // {"nvbandwidth": {<the facts of `versions`>, "summary": {...}}} (the schema's summaryDocument),
 // its nodes written one at a time.
