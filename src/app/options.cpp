@@ -361,20 +361,18 @@ void readInterfaceOptions(const po::variables_map& vm,
     // v0.10's documentation spells --perfFormatter as --format perf: text with &&&& PERF lines.
     if (format == "perf") options.perfFormatter = true;
   }
-  std::optional<CompatMode> fromVariable;
   if (compatVariable && !compatVariable->empty()) {
-    fromVariable = parseCompatMode(*compatVariable);
-    if (!fromVariable)
+    const std::optional<CompatMode> mode = parseCompatMode(*compatVariable);
+    if (!mode)
       throw UsageError("invalid value " + quotedArgument(*compatVariable) + " in " +
                        kCompatVariable + ": expected " + compatModeChoices());
+    options.compat = *mode;
   }
   if (vm.count("compat")) {
     const std::string& text = vm["compat"].as<std::string>();
     const std::optional<CompatMode> mode = parseCompatMode(text);
     if (!mode) throw invalidValue(text, "compat", std::string("expected ") + compatModeChoices());
     options.compat = *mode;
-  } else if (fromVariable) {
-    options.compat = *fromVariable;
   }
 }
 
