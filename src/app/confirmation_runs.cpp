@@ -8,11 +8,12 @@
 namespace nvbw {
 namespace {
 
-// One measurement of one testcase at one size, as the report's entries (each with the size, in a
-// sweep); the loop's summary tells how it ended.
+// One measurement of one testcase at one size, as the report's entries of confirmation run
+// `round` (each with the size, in a sweep); the loop's summary tells how it ended.
 LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::size_t index,
-                        std::optional<std::uint64_t> sizeMiB, PlanExecutor& executor,
-                        const LoopControl& control, std::vector<ReportEntry>& entries) {
+                        std::optional<std::uint64_t> sizeMiB, unsigned round,
+                        PlanExecutor& executor, const LoopControl& control,
+                        std::vector<ReportEntry>& entries) {
   const std::vector<Selection> selection = {{index, run.registry[index].key, ""}};
   // The run's request for this one testcase at this one size: its pairs and schedule kept.
   const std::size_t bytes = sizeMiB ? static_cast<std::size_t>(*sizeMiB * kMiB) : run.bufferBytes;
@@ -24,6 +25,7 @@ LoopSummary measureOnce(const LoopRequest& run, const RunHeader& header, std::si
   capture.finish(RunEnd{});
   for (ReportEntry& entry : *capture.report().testcases) {
     if (sizeMiB) entry.bufferSizeMiB = *sizeMiB;
+    entry.confirmationRun = round;
     entries.push_back(std::move(entry));
   }
   return summary;
@@ -44,13 +46,9 @@ ConfirmationRuns runConfirmations(const LoopRequest& run, const RunHeader& heade
         return d.key == suspect.testcase.value_or("");
       });
       if (def == run.registry.end()) continue;
-      std::vector<ReportEntry> entries;
-      const LoopSummary summary = measureOnce(run, header, def - run.registry.begin(),
-                                              suspect.bufferSizeMiB, executor, control, entries);
-      for (ReportEntry& entry : entries) {
-        entry.confirmationRun = round;
-        out.entries.push_back(std::move(entry));
-      }
+      const LoopSummary summary =
+          measureOnce(run, header, def - run.registry.begin(), suspect.bufferSizeMiB, round,
+                      executor, control, out.entries);
       out.errors += summary.errors;
       if (summary.interruptedBy) {
         out.interruptedBy = summary.interruptedBy;
