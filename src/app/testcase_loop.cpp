@@ -73,19 +73,6 @@ Outcome measure(const TestcaseDef& def, const BuiltPlan& built, const Topology& 
   }
 }
 
-// The reason `def` cannot run here, if any: its own waiver, else host memory its plan needs but
-// the run cannot have. Rank 0 decides (its GPUs measure the single-process testcases; the
-// multi-process facts are the same on every rank), so that every rank takes the same path.
-std::optional<std::string> waiver(const TestcaseDef& def, const LoopRequest& request,
-                                  const BuiltPlan& built, Communicator& comm) {
-  std::optional<std::string> mine = waiveReasonFor(def, request.topology);
-  if (!mine && request.hostMemoryProblem && built.plan && usesHostMemory(*built.plan))
-    mine = request.hostMemoryProblem;
-  const std::string decision = fromRankZero(comm, mine ? "W" + *mine : "-");
-  if (decision == "-") return std::nullopt;
-  return decision.substr(1);
-}
-
 // Counts, progress and the stop decision of one run, shared by the plain and the sweep loop.
 class TestcaseLoop {
  public:
@@ -152,10 +139,17 @@ class TestcaseLoop {
     return nullptr;
   }
 
+  // Whether `def` cannot run here, after reporting it waived: its own waiver, else host memory
+  // its plan needs but the run cannot have. Rank 0 decides (its GPUs measure the single-process
+  // testcases; the multi-process facts are the same on every rank), so that every rank takes
+  // the same path.
   bool waived(const TestcaseDef& def, const BuiltPlan& built) {
-    const std::optional<std::string> reason = waiver(def, request_, built, comm_);
-    if (!reason) return false;
-    output_.testcaseFinished({def.key, Status::Waived, *reason, {}, {}});
+    std::optional<std::string> mine = waiveReasonFor(def, request_.topology);
+    if (!mine && request_.hostMemoryProblem && built.plan && usesHostMemory(*built.plan))
+      mine = request_.hostMemoryProblem;
+    const std::string decision = fromRankZero(comm_, mine ? "W" + *mine : "-");
+    if (decision == "-") return false;
+    output_.testcaseFinished({def.key, Status::Waived, decision.substr(1), {}, {}});
     return true;
   }
 
