@@ -60,14 +60,12 @@ void addAbovePeak(ReportEntry& e, const MatrixResult& m) {
       const std::optional<double> percent = percentOfPeak(m, row, col);
       if (!(percent && *percent > 100.0)) continue;
       const CellLink& c = m.links[row * m.spec.cols + col];
-      Json cell = Json::object();
-      cell["row"] = row;
-      cell["col"] = col;
-      cell["cell"] = c.cell;
-      cell["link"] = c.link.name;
-      cell["peak_GBps"] = c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json();
-      cell["percent_of_peak"] = *percent;
-      cells.push_back(std::move(cell));
+      cells.push_back({{"row", row},
+                       {"col", col},
+                       {"cell", c.cell},
+                       {"link", c.link.name},
+                       {"peak_GBps", c.link.gbPerSecond ? Json(*c.link.gbPerSecond) : Json()},
+                       {"percent_of_peak", *percent}});
     }
   if (!cells.empty()) e.abovePeak = std::move(cells);
 }
