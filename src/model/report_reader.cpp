@@ -3,7 +3,6 @@
 // entries last.
 #include <algorithm>
 #include <initializer_list>
-#include <utility>
 #include <vector>
 
 #include "model/record_fields.h"
@@ -39,50 +38,41 @@ class SummaryFilter {
   bool entries_ = false;  // within the run object's testcases or confirmations
 };
 
-class DocumentReader {
- public:
-  DocumentReader(const ReadOptions& options, const StopRequest& stop)
-      : options_(options), stop_(stop) {}
+std::vector<ReportEntry> readEntries(const Json& list, const Path& where, const Report& report,
+                                     const ReadOptions& options, const StopRequest& stop) {
+  // The report's GPUs: the longer of "GPU Device list" and "processes".
+  const std::size_t gpus = std::max(report.gpuDeviceList ? report.gpuDeviceList->size() : 0,
+                                    report.processes ? report.processes->size() : 0);
+  const EntryReading reading{options.scope, gpus, &stop};
+  std::vector<ReportEntry> entries;
+  eachElement(list, where, [&](const Json& entry, const Path& at) {
+    throwIfStopped(stop);
+    entries.push_back(readEntry(entry, at, reading));
+  });
+  return entries;
+}
 
-  Report read(const Json& document) {
-    const Path where("the document");
-    if (!document.is_object())
-      wrongType(document, where, "an object (an nvbandwidth -j report is)");
-    const Json* run = findMember(document, "nvbandwidth");
-    if (!run) reject(where, "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
-    readFields(object(*run, run_), report_, run_);
-    if (report_.operations && !report_.operations->is_object()) report_.operations.reset();
-    if (report_.sweep && report_.sweep->series)
-      for (SweepSeriesRecord& s : *report_.sweep->series) s.unit = unitOfEntry(s.unitText, s.name);
-    // The entries last: their matrices are checked against the report's GPUs.
-    if (const Json* entries = findMember(*run, "testcases"))
-      report_.testcases = readEntries(*entries, Path(run_, "testcases"));
-    if (const Json* entries = findMember(*run, "confirmations"))
-      report_.confirmations = readEntries(*entries, Path(run_, "confirmations"));
-    if (!report_.testcases && !(options_.kind == ReportKind::RunOrComparison && report_.comparison))
-      reject(run_, "has no \"testcases\" (an nvbandwidth -j report has)");
-    return std::move(report_);
-  }
-
- private:
-  std::vector<ReportEntry> readEntries(const Json& list, const Path& where) {
-    // The report's GPUs: the longer of "GPU Device list" and "processes".
-    const std::size_t gpus = std::max(report_.gpuDeviceList ? report_.gpuDeviceList->size() : 0,
-                                      report_.processes ? report_.processes->size() : 0);
-    const EntryReading reading{options_.scope, gpus, &stop_};
-    std::vector<ReportEntry> entries;
-    eachElement(list, where, [&](const Json& entry, const Path& at) {
-      throwIfStopped(stop_);
-      entries.push_back(readEntry(entry, at, reading));
-    });
-    return entries;
-  }
-
-  const ReadOptions options_;
-  const StopRequest& stop_;
-  const Path run_{"nvbandwidth"};
-  Report report_;
-};
+Report readDocument(const Json& document, const ReadOptions& options, const StopRequest& stop) {
+  const Path where("the document");
+  if (!document.is_object()) wrongType(document, where, "an object (an nvbandwidth -j report is)");
+  const Json* run = findMember(document, "nvbandwidth");
+  if (!run) reject(where, "has no \"nvbandwidth\" object (not an nvbandwidth -j report)");
+  const Path runWhere("nvbandwidth");
+  Report report;
+  readFields(object(*run, runWhere), report, runWhere);
+  if (report.operations && !report.operations->is_object()) report.operations.reset();
+  if (report.sweep && report.sweep->series)
+    for (SweepSeriesRecord& s : *report.sweep->series) s.unit = unitOfEntry(s.unitText, s.name);
+  // The entries last: their matrices are checked against the report's GPUs.
+  if (const Json* entries = findMember(*run, "testcases"))
+    report.testcases = readEntries(*entries, Path(runWhere, "testcases"), report, options, stop);
+  if (const Json* entries = findMember(*run, "confirmations"))
+    report.confirmations =
+        readEntries(*entries, Path(runWhere, "confirmations"), report, options, stop);
+  if (!report.testcases && !(options.kind == ReportKind::RunOrComparison && report.comparison))
+    reject(runWhere, "has no \"testcases\" (an nvbandwidth -j report has)");
+  return report;
+}
 
 }  // namespace
 
@@ -92,7 +82,7 @@ Report readReportText(const std::string& text, const ReadOptions& options,
       options.scope == ReadScope::Matrices ? MemberFilter(SummaryFilter()) : MemberFilter();
   const Json document = parseJson(
       text, kMaxReportDepth, kReportMemoryFactor * text.size() + kReportMemoryBase, stop, keep);
-  return DocumentReader(options, stop).read(document);
+  return readDocument(document, options, stop);
 }
 
 }  // namespace nvbw
