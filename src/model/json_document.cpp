@@ -1,7 +1,6 @@
 // parseJson (json.h): one pass of nlohmann's parser, its callback holding the limits.
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "model/json.h"
