@@ -28,26 +28,23 @@ CellStatistics cellStatistics(const CellResult& cell) {
   return {cell.samples(), s.min, s.max, s.mean, s.median, s.stddev, s.cv};
 }
 
+// A grid of the matrix's shape: cell i (row-major, as the matrix's cells and links) is `cell(i)`.
+template <typename T, typename Cell> Grid<T> gridOf(const MatrixResult& m, Cell cell) {
+  Grid<T> grid{m.spec.rows, m.spec.cols, {}};
+  grid.cells.reserve(grid.rows * grid.cols);
+  for (std::size_t i = 0; i < grid.rows * grid.cols; ++i) grid.cells.push_back(cell(i));
+  return grid;
+}
+
 // Upstream's string matrix, its numeric twin (null for N/A) and the per-cell statistics.
 void addMatrices(ReportEntry& e, const MatrixResult& m) {
-  const std::size_t rows = m.spec.rows, cols = m.spec.cols;
-  Grid<std::string> texts{rows, cols, {}};
-  NumberGrid values{rows, cols, {}};
-  Grid<std::optional<CellStatistics>> cells{rows, cols, {}};
-  texts.cells.reserve(rows * cols);
-  values.cells.reserve(rows * cols);
-  cells.cells.reserve(rows * cols);
-  for (std::size_t row = 0; row < rows; ++row)
-    for (std::size_t col = 0; col < cols; ++col) {
-      const auto& cell = m.at(row, col);
-      texts.cells.push_back(cell ? significant(cell->value()) : "N/A");
-      values.cells.push_back(cell ? OrNull(cell->value()) : std::nullopt);
-      cells.cells.push_back(cell ? std::optional<CellStatistics>(cellStatistics(*cell))
-                                 : std::nullopt);
-    }
-  e.texts = std::move(texts);
-  e.values = std::move(values);
-  e.cells = std::move(cells);
+  e.texts = gridOf<std::string>(
+      m, [&m](std::size_t i) { return m.cells[i] ? significant(m.cells[i]->value()) : "N/A"; });
+  e.values = gridOf<OrNull>(
+      m, [&m](std::size_t i) { return m.cells[i] ? OrNull(m.cells[i]->value()) : std::nullopt; });
+  e.cells = gridOf<std::optional<CellStatistics>>(m, [&m](std::size_t i) {
+    return m.cells[i] ? std::optional<CellStatistics>(cellStatistics(*m.cells[i])) : std::nullopt;
+  });
 }
 
 // The cells above 100% of their link's peak, where there are any: physically impossible, so the
@@ -96,20 +93,12 @@ std::vector<LinkPeakRecord> linkPeaks(const MatrixResult& m) {
 // and the outliers; absent when the run did not know the cells' links.
 void addPeaks(ReportEntry& e, const MatrixResult& m) {
   if (m.links.size() != m.cells.size()) return;
-  const std::size_t rows = m.spec.rows, cols = m.spec.cols;
-  Grid<std::optional<std::string>> links{rows, cols, {}};
-  NumberGrid peaks{rows, cols, {}}, percents{rows, cols, {}};
-  for (std::size_t row = 0; row < rows; ++row)
-    for (std::size_t col = 0; col < cols; ++col) {
-      const CellLink& c = m.links[row * cols + col];
-      links.cells.push_back(c.link.name);
-      peaks.cells.push_back(peakOf(m, c));
-      percents.cells.push_back(percentOfPeak(m, row, col));
-    }
   e.linkPeaks = linkPeaks(m);
-  e.links = std::move(links);
-  e.peaks = std::move(peaks);
-  e.percents = std::move(percents);
+  e.links = gridOf<std::optional<std::string>>(
+      m, [&m](std::size_t i) { return std::optional<std::string>(m.links[i].link.name); });
+  e.peaks = gridOf<OrNull>(m, [&m](std::size_t i) { return peakOf(m, m.links[i]); });
+  e.percents = gridOf<OrNull>(
+      m, [&m](std::size_t i) { return percentOfPeak(m, i / m.spec.cols, i % m.spec.cols); });
   e.outliers = outliers(m);
   addAbovePeak(e, m);
 }
