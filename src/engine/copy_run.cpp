@@ -11,16 +11,16 @@
 
 namespace nvbw::engine {
 
-namespace {
-
-constexpr std::size_t kNoSlot = ~std::size_t{0};
-
 Reach reachOf(const BufferSpec& b, const CopySpec& c) {
   if (b.kind == MemoryKind::Host) return Reach::Host;
   if (b.sharing == Sharing::Multicast) return Reach::Peer;
   if (b.sharing == Sharing::Private) return b.device == c.execDevice ? Reach::Local : Reach::Peer;
   return b.process == c.execProcess ? Reach::Local : Reach::Peer;
 }
+
+namespace {
+
+constexpr std::size_t kNoSlot = ~std::size_t{0};
 
 // Host memory [from, bytes) of a buffer written with `words` repeated from the buffer's start
 // (`from` a multiple of the pattern's period), by the CPU.
@@ -235,12 +235,9 @@ void prepareCopy(const Gpu& gpu, CopyRun& c) {
   c.filled.emplace(gpu, s.execDevice);
 }
 
-Reach sourceReach(const CopySpec& c) { return reachOf(c.src, c); }
-Reach destinationReach(const CopySpec& c) { return reachOf(c.dst, c); }
-
 void planFills(CopyRun& c, bool verify, OperationCounts& counts) {
   const CopySpec& s = *c.spec;
-  c.fills = planFromRecords(s.method, sourceReach(s), destinationReach(s),
+  c.fills = planFromRecords(s.method, reachOf(s.src, s), reachOf(s.dst, s),
                             {c.srcContent, c.src.ptr}, {c.dstContent, c.dst.checked()}, c.checked);
   countSample(s.method, s.src.kind == MemoryKind::Host, s.dst.kind == MemoryKind::Host, c.checked,
               c.fills, verify, counts);

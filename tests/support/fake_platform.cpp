@@ -265,7 +265,7 @@ class FakeMeasuringExecutor final : public PlanExecutor {
     for (FakeCopy& c : copies) {
       const CopySpec& s = *c.spec;
       c.fills =
-          engine::planFromRecords(s.method, engine::sourceReach(s), engine::destinationReach(s),
+          engine::planFromRecords(s.method, engine::reachOf(s.src, s), engine::reachOf(s.dst, s),
                                   {c.src, 0}, {c.dst, 0}, c.checked);
       engine::countSample(s.method, s.src.kind == MemoryKind::Host, s.dst.kind == MemoryKind::Host,
                           c.checked, c.fills, settings_.verify, counts_);

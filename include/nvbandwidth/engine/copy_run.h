@@ -114,9 +114,8 @@ CopyShape copyShape(const CopySpec& c, int sms);
 
 // Enables peer access, computes the sizes and creates the stream and events.
 void prepareCopy(const Gpu& gpu, CopyRun& c);
-// How far each buffer is from the GPU that issues the copy (and fills it).
-Reach sourceReach(const CopySpec& c);
-Reach destinationReach(const CopySpec& c);
+// How far buffer `b` of copy `c` is from the GPU that issues the copy (and fills it).
+Reach reachOf(const BufferSpec& b, const CopySpec& c);
 // Decides and counts this sample's fills from what the buffers hold (c.fills).
 void planFills(CopyRun& c, bool verify, OperationCounts& counts);
 // Queues this sample's fills on the copy's stream; with `hostByCpu` the CPU writes those of host
