@@ -120,13 +120,9 @@ SampleFills planSample(CopyMethod method, Reach source, Reach destination, int s
     f.destination = kFillVariant;
     return f;
   }
-  case CopyMethod::CopyEngine:
-  case CopyMethod::SmCopy:
-  case CopyMethod::SmMulticast:
-  case CopyMethod::Tma:
-    break;
+  default:
+    return plainCopy(source, destination, sourceHolds, destinationHolds);
   }
-  return plainCopy(source, destination, sourceHolds, destinationHolds);
 }
 
 TailFill completingFill(const BufferContent& held, std::uint64_t address, std::size_t length) {
