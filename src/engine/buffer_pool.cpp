@@ -132,17 +132,15 @@ std::unique_ptr<Allocation> BufferPool::takeCached(const BufferSpec& spec) {
 
 std::unique_ptr<Allocation> BufferPool::takeLarger(const BufferSpec& spec) {
   const Key wanted = keyOf(spec);
-  std::vector<std::unique_ptr<Allocation>>* best = nullptr;
-  for (auto& [key, bucket] : free_) {  // in key order: the smallest size of a placement first
-    if (std::get<0>(key) == std::get<0>(wanted) && std::get<1>(key) == std::get<1>(wanted) &&
-        std::get<2>(key) > std::get<2>(wanted) && !bucket.empty()) {
-      best = &bucket;
-      break;
-    }
-  }
-  if (!best) return nullptr;
-  std::unique_ptr<Allocation> a = std::move(best->back());
-  best->pop_back();
+  // In key order: the smallest size of a placement first.
+  const auto best = std::find_if(free_.begin(), free_.end(), [&](const auto& entry) {
+    const Key& key = entry.first;
+    return std::get<0>(key) == std::get<0>(wanted) && std::get<1>(key) == std::get<1>(wanted) &&
+           std::get<2>(key) > std::get<2>(wanted) && !entry.second.empty();
+  });
+  if (best == free_.end()) return nullptr;
+  std::unique_ptr<Allocation> a = std::move(best->second.back());
+  best->second.pop_back();
   a->spec.device = spec.device;  // the plan's affinity device; the size stays the allocation's
   return a;
 }
