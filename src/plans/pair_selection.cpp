@@ -31,8 +31,7 @@ std::optional<int> findGpu(const std::string& token, std::size_t count,
   if (allDigits(token)) {
     if (token.size() > 9) return std::nullopt;
     const std::size_t index = std::stoul(token);
-    if (index < count) return static_cast<int>(index);
-    return std::nullopt;
+    return index < count ? std::optional<int>(static_cast<int>(index)) : std::nullopt;
   }
   for (std::size_t i = 0; i < count; ++i)
     if (uuidOf(i) == token) return static_cast<int>(i);

@@ -1,5 +1,7 @@
 #include "plans/plan.h"
 
+#include <algorithm>
+
 namespace nvbw {
 
 CopySpec makeCopy(BufferSpec src, BufferSpec dst, CopyMethod method, ContextPreference pref) {
@@ -23,11 +25,9 @@ bool usesHostMemory(const Plan& plan) {
 }
 
 bool isReportedCopy(const Measurement& m, std::size_t i) {
-  for (const OutputTarget& out : m.outputs) {
-    if (out.source != ValueSource::Copy) return true;
-    if (out.copyIndex == i) return true;
-  }
-  return false;
+  return std::any_of(m.outputs.begin(), m.outputs.end(), [i](const OutputTarget& out) {
+    return out.source != ValueSource::Copy || out.copyIndex == i;
+  });
 }
 
 std::vector<std::vector<std::size_t>> measurementGroups(const Plan& plan) {

@@ -70,9 +70,8 @@ struct Round {
   std::vector<std::size_t> measurements;
   std::vector<int> used;  // sorted
   bool uses(const std::vector<int>& resources) const {
-    for (int r : resources)
-      if (std::binary_search(used.begin(), used.end(), r)) return true;
-    return false;
+    return std::any_of(resources.begin(), resources.end(),
+                       [&](int r) { return std::binary_search(used.begin(), used.end(), r); });
   }
   void add(std::size_t index, const std::vector<int>& resources) {
     measurements.push_back(index);
