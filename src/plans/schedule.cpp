@@ -14,19 +14,14 @@ std::vector<std::vector<GpuPair>> roundRobinRounds(int n) {
   // An odd count gets a resting place (index n): whoever meets it rests that round.
   const int players = n % 2 == 0 ? n : n + 1;
   const int turning = players - 1;  // player `turning` stays put, the others turn around it
-  std::vector<std::vector<GpuPair>> forward;
+  // Round r holds pairs a < b; round turning + r, the same pairs reversed.
+  std::vector<std::vector<GpuPair>> rounds(2 * static_cast<std::size_t>(turning));
   for (int round = 0; round < turning; ++round) {
-    std::vector<GpuPair> pairs;
+    std::vector<GpuPair>& pairs = rounds[round];
     if (turning < n) pairs.push_back(unordered(turning, round));
     for (int i = 1; i < players / 2; ++i)
       pairs.push_back(unordered((round + i) % turning, (round - i + turning) % turning));
-    forward.push_back(std::move(pairs));
-  }
-  std::vector<std::vector<GpuPair>> rounds = forward;
-  for (const std::vector<GpuPair>& pairs : forward) {
-    std::vector<GpuPair> reversed;
-    for (const GpuPair& p : pairs) reversed.emplace_back(p.second, p.first);
-    rounds.push_back(std::move(reversed));
+    for (const GpuPair& p : pairs) rounds[turning + round].emplace_back(p.second, p.first);
   }
   return rounds;
 }
@@ -99,7 +94,6 @@ void scheduleInRounds(Plan& plan, int n) {
     if (fits == rounds.end()) fits = rounds.insert(rounds.end(), Round{});
     fits->add(i, resources);
   }
-  plan.rounds.clear();
   for (Round& r : rounds) {
     std::sort(r.measurements.begin(), r.measurements.end());
     plan.rounds.push_back(std::move(r.measurements));
