@@ -117,10 +117,9 @@ std::vector<std::vector<double>> measureLatency(const Gpu& gpu, BufferPool& pool
       for (std::size_t i = 0; i < chases.size(); ++i)
         if (block < chases[i]->shape.launches) seconds[i] += chases[i]->finish(settings.verify);
     }
-    for (std::size_t i = 0; i < chases.size(); ++i) {
+    for (std::size_t i = 0; i < chases.size(); ++i)
       samples[i].push_back(seconds[i] * 1e9 / chases[i]->shape.accessesPerSample());
-      ++counts.chases;
-    }
+    counts.chases += chases.size();
     afterSample(sample);
   }
   return samples;
