@@ -123,11 +123,8 @@ class GpuPlanExecutor final : public PlanExecutor {
 };
 
 PlanResult GpuPlanExecutor::run(const Plan& plan, const ProgressSink& progress) {
-  if (!takesPart(plan)) {
-    PlanResult result;
-    for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
-    return result;
-  }
+  if (!takesPart(plan))  // its matrices, every cell N/A
+    return {std::vector<MatrixResult>(plan.matrices.begin(), plan.matrices.end()), {}};
   try {
     {
       // A multi-process plan's memory is shared, not pooled: the pool lets go of everything.

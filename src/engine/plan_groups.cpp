@@ -7,8 +7,7 @@ namespace nvbw::engine {
 
 PlanResult runGroups(const Plan& plan, const GroupSteps& steps, Statistic statistic,
                      unsigned samples, const ProgressSink& progress, OperationCounts& counts) {
-  PlanResult result;
-  for (const MatrixSpec& m : plan.matrices) result.matrices.emplace_back(m);
+  PlanResult result{std::vector<MatrixResult>(plan.matrices.begin(), plan.matrices.end()), {}};
   const std::vector<std::vector<std::size_t>> groups = measurementGroups(plan);
   std::vector<std::optional<MeasurementRecord>> records(plan.measurements.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
