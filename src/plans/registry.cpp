@@ -50,7 +50,7 @@ void addPeerCopy(Table& table, TestcaseListing listing, MethodPlanBuilder build,
   Waivers waivers = {needsPeerPairs};
   if (method == CopyMethod::Tma) waivers.insert(waivers.begin(), needsTma);
   add(table, {std::move(listing), Unit::GBps, Axis::Gpu, Axis::Gpu, std::move(parts)},
-      {build, method}, std::move(waivers));
+      withMethod(build, method), std::move(waivers));
 }
 
 // Each GPU with all its peers at once: one row of totals, titled GPU(row) as upstream titles it.
@@ -322,28 +322,28 @@ void deviceLocal(Table& table) {
       table,
       {"device_local_copy", 34, 38,
        R"(Copy engine (cuMemcpyAsync) bandwidth between two buffers in the same GPU's memory.)"},
-      {plans::deviceLocalCopy, kCe});
+      withMethod(plans::deviceLocalCopy, kCe));
   addDeviceLocal(
       table,
       {"device_local_copy_tma", 52, 43,
        R"(TMA (bulk asynchronous copy) bandwidth between two buffers in the same GPU's memory.)"},
-      {plans::deviceLocalCopy, kTma}, {needsTma});
+      withMethod(plans::deviceLocalCopy, kTma), {needsTma});
   addDeviceLocal(
       table,
       {"device_local_read_sm", 53, 40,
        R"(Read-only SM bandwidth of a GPU's own memory: a kernel that reads the buffer and folds
 what it reads into a sum; bandwidth counts the bytes read.)"},
-      {plans::deviceLocalPass, CopyMethod::SmReadOnly});
+      withMethod(plans::deviceLocalPass, CopyMethod::SmReadOnly));
   addDeviceLocal(
       table,
       {"device_local_write_sm", 54, 41,
        R"(Write-only SM bandwidth of a GPU's own memory: a kernel that only stores into the
 buffer; bandwidth counts the bytes written.)"},
-      {plans::deviceLocalPass, CopyMethod::SmWriteOnly});
+      withMethod(plans::deviceLocalPass, CopyMethod::SmWriteOnly));
   addDeviceLocal(table,
                  {"device_local_copy_sm", 55, 39,
                   R"(Copy kernel (SM) bandwidth between two buffers in the same GPU's memory.)"},
-                 {plans::deviceLocalCopy, kSm});
+                 withMethod(plans::deviceLocalCopy, kSm));
 }
 
 // The multi-process testcases: one process per GPU, launched with mpirun or srun.
@@ -353,43 +353,43 @@ void multinode(Table& table) {
       {"multinode_device_to_device_memcpy_read_ce", 35, 44,
        R"(Copy engine bandwidth between the GPUs of every pair of processes: the row process reads
 the column process's memory.)"},
-      {plans::multinodeRead, kCe}, Axis::Gpu, Axis::Gpu);
+      withMethod(plans::multinodeRead, kCe), Axis::Gpu, Axis::Gpu);
   addMultinode(
       table,
       {"multinode_device_to_device_memcpy_write_ce", 36, 45,
        R"(Copy engine bandwidth between the GPUs of every pair of processes: the row process writes
 into the column process's memory.)"},
-      {plans::multinodeWrite, kCe}, Axis::Gpu, Axis::Gpu);
+      withMethod(plans::multinodeWrite, kCe), Axis::Gpu, Axis::Gpu);
   addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_read_ce", 37, 46,
        R"(Copy engine bandwidth of both directions of every pair of processes at once; each process
 reads. Each direction and their sum are reported.)"},
-      {plans::multinodeBidirectionalRead, kCe}, Axis::Cpu, Axis::Gpu, kRead);
+      withMethod(plans::multinodeBidirectionalRead, kCe), Axis::Cpu, Axis::Gpu, kRead);
   addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_write_ce", 38, 47,
        R"(Copy engine bandwidth of both directions of every pair of processes at once; each process
 writes. Each direction and their sum are reported.)"},
-      {plans::multinodeBidirectionalWrite, kCe}, Axis::Cpu, Axis::Gpu, kWrite);
+      withMethod(plans::multinodeBidirectionalWrite, kCe), Axis::Cpu, Axis::Gpu, kWrite);
   addMultinode(table,
                {"multinode_device_to_device_memcpy_read_sm", 39, 48,
                 R"(As multinode_device_to_device_memcpy_read_ce, with the SM copy kernel.)"},
-               {plans::multinodeRead, kSm}, Axis::Gpu, Axis::Gpu);
+               withMethod(plans::multinodeRead, kSm), Axis::Gpu, Axis::Gpu);
   addMultinode(table,
                {"multinode_device_to_device_memcpy_write_sm", 40, 49,
                 R"(As multinode_device_to_device_memcpy_write_ce, with the SM copy kernel.)"},
-               {plans::multinodeWrite, kSm}, Axis::Gpu, Axis::Gpu);
+               withMethod(plans::multinodeWrite, kSm), Axis::Gpu, Axis::Gpu);
   addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_read_sm", 41, 50,
        R"(As multinode_device_to_device_bidirectional_memcpy_read_ce, with the SM copy kernel.)"},
-      {plans::multinodeBidirectionalRead, kSm}, Axis::Cpu, Axis::Gpu, kRead);
+      withMethod(plans::multinodeBidirectionalRead, kSm), Axis::Cpu, Axis::Gpu, kRead);
   addMultinode(
       table,
       {"multinode_device_to_device_bidirectional_memcpy_write_sm", 42, 51,
        R"(As multinode_device_to_device_bidirectional_memcpy_write_ce, with the SM copy kernel.)"},
-      {plans::multinodeBidirectionalWrite, kSm}, Axis::Cpu, Axis::Gpu, kWrite);
+      withMethod(plans::multinodeBidirectionalWrite, kSm), Axis::Cpu, Axis::Gpu, kWrite);
   addMultinode(
       table,
       {"multinode_device_to_device_all_to_one_write_sm", 43, 52,

@@ -7,6 +7,10 @@ const char* axisName(Axis axis) {
   return names[static_cast<int>(axis)];
 }
 
+PlanBuilder withMethod(MethodPlanBuilder build, CopyMethod method) {
+  return [build, method](const PlanContext& ctx) { return build(ctx, method); };
+}
+
 std::optional<std::string> Testcase::waiveReason(const Topology& topo) const {
   for (WaiveCheck check : facts_.waivers)
     if (std::optional<std::string> reason = check(topo)) return reason;

@@ -7,7 +7,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -85,20 +84,11 @@ struct TestcaseFacts {
   bool inOrderUnderConfidentialComputing = false;
 };
 
-// A testcase's plan builder: a family's builder with the copy method the member uses, or any
-// function of the context.
+// A testcase's plan builder: any function of the context, or a family's builder with the copy
+// method the member uses (withMethod).
+using PlanBuilder = std::function<Plan(const PlanContext&)>;
 using MethodPlanBuilder = Plan (*)(const PlanContext&, CopyMethod);
-class PlanBuilder {
- public:
-  template <typename Build, typename = std::enable_if_t<!std::is_same_v<Build, PlanBuilder>>>
-  PlanBuilder(Build build) : build_(std::move(build)) {}  // NOLINT(google-explicit-constructor)
-  PlanBuilder(MethodPlanBuilder build, CopyMethod method)
-      : build_([build, method](const PlanContext& ctx) { return build(ctx, method); }) {}
-  Plan operator()(const PlanContext& ctx) const { return build_(ctx); }
-
- private:
-  std::function<Plan(const PlanContext&)> build_;
-};
+PlanBuilder withMethod(MethodPlanBuilder build, CopyMethod method);
 
 // A testcase: its facts and its plan builder. Its waiver check is virtual for tests that fake one
 // (tests/common/fake_testcase.h).
