@@ -219,7 +219,6 @@ LinkPeak peerLinkPeak(const GpuLinkFacts& a, const GpuLinkFacts& b) {
   if (!direct.empty()) return bundlePeak(direct, "");
   if (std::optional<LinkPeak> switched = switchedPeak(a, b)) return *switched;
   // No NVLink between them: the copy crosses both GPUs' PCIe links.
-  if (!a.pcie || !b.pcie) return {};
   const LinkPeak viaPcie = slower(hostLinkPeak(a), hostLinkPeak(b));
   return viaPcie.gbPerSecond ? viaPcie : LinkPeak{};
 }
