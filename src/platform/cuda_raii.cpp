@@ -76,7 +76,6 @@ HostBuffer::HostBuffer(const Gpu& gpu, std::size_t bytes, std::size_t hugePageBy
 }
 
 HostBuffer::HostBuffer(const Gpu& gpu, void* touched, std::size_t bytes) {
-  if (bytes == 0) throw Error("a host buffer of 0 bytes was requested");
   pin(gpu, touched, bytes);
 }
 
