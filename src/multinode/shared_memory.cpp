@@ -55,20 +55,6 @@ void agreeOrThrow(Communicator& comm, const std::optional<std::string>& mine, co
 
 }  // namespace
 
-void ReleaseHandle::operator()(CUmemGenericAllocationHandle handle) const noexcept {
-  api->cuMemRelease(handle);
-}
-
-void FreeAddressRange::operator()(CUdeviceptr ptr) const noexcept {
-  api->cuMemAddressFree(ptr, bytes);
-}
-
-void UnbindMemory::operator()(CUmemGenericAllocationHandle multicast) const noexcept {
-  api->cuMulticastUnbind(multicast, device, 0, bytes);
-}
-
-void Unmap::operator()(CUdeviceptr ptr) const noexcept { api->cuMemUnmap(ptr, bytes); }
-
 Mapping::Mapping(const SharingContext& ctx, CUmemGenericAllocationHandle handle,
                  std::size_t bytes) {
   const DriverApi& api = ctx.gpu.api();

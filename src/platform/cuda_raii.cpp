@@ -33,12 +33,6 @@ void FreeHostMemory::operator()(void* ptr) const noexcept {
   munmap(ptr, bytes);
 }
 
-void DestroyStream::operator()(CUstream stream) const noexcept {
-  gpu->api().cuStreamDestroy(stream);
-}
-
-void DestroyEvent::operator()(CUevent event) const noexcept { gpu->api().cuEventDestroy(event); }
-
 }  // namespace platform
 
 DeviceBuffer::DeviceBuffer(const Gpu& gpu, int device, std::size_t bytes) {

@@ -47,10 +47,6 @@ Gpu::Gpu(const DriverApi& api, int logicalGpus) : api_(api), logicalGpus_(logica
 
 Gpu::~Gpu() { api_.cuCtxSetCurrent(nullptr); }
 
-void platform::ReleasePrimaryContext::operator()(CUdevice device) const noexcept {
-  api->cuDevicePrimaryCtxRelease(device);
-}
-
 int Gpu::attribute(int index, CUdevice_attribute attr) const {
   int value = 0;
   NVBW_CU(api_, cuDeviceGetAttribute, &value, attr, device(index));

@@ -32,12 +32,12 @@ struct SharingContext {
 struct FreeAddressRange {
   const DriverApi* api = nullptr;
   std::size_t bytes = 0;
-  void operator()(CUdeviceptr ptr) const noexcept;
+  void operator()(CUdeviceptr ptr) const noexcept { api->cuMemAddressFree(ptr, bytes); }
 };
 struct Unmap {
   const DriverApi* api = nullptr;
   std::size_t bytes = 0;
-  void operator()(CUdeviceptr ptr) const noexcept;
+  void operator()(CUdeviceptr ptr) const noexcept { api->cuMemUnmap(ptr, bytes); }
 };
 
 // A virtual address range with memory mapped into it, readable and writable by `device`.
@@ -63,7 +63,7 @@ class Mapping {
 // A physical allocation handle, released with the object.
 struct ReleaseHandle {
   const DriverApi* api = nullptr;
-  void operator()(CUmemGenericAllocationHandle handle) const noexcept;
+  void operator()(CUmemGenericAllocationHandle handle) const noexcept { api->cuMemRelease(handle); }
 };
 using AllocationHandle = UniqueHandle<CUmemGenericAllocationHandle, ReleaseHandle>;
 
@@ -72,7 +72,9 @@ struct UnbindMemory {
   const DriverApi* api = nullptr;
   CUdevice device = 0;
   std::size_t bytes = 0;
-  void operator()(CUmemGenericAllocationHandle multicast) const noexcept;
+  void operator()(CUmemGenericAllocationHandle multicast) const noexcept {
+    api->cuMulticastUnbind(multicast, device, 0, bytes);
+  }
 };
 
 // Unicast memory on rank `owner`'s GPU, mapped by every rank (upstream's unicast fabric buffer,

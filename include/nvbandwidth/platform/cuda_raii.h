@@ -39,11 +39,11 @@ struct FreeHostMemory {
 };
 struct DestroyStream {
   const Gpu* gpu = nullptr;
-  void operator()(CUstream stream) const noexcept;
+  void operator()(CUstream stream) const noexcept { gpu->api().cuStreamDestroy(stream); }
 };
 struct DestroyEvent {
   const Gpu* gpu = nullptr;
-  void operator()(CUevent event) const noexcept;
+  void operator()(CUevent event) const noexcept { gpu->api().cuEventDestroy(event); }
 };
 }  // namespace platform
 

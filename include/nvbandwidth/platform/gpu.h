@@ -26,7 +26,7 @@ std::string peerAccessFailureMessage(int from, int to, CUresult code,
 namespace platform {
 struct ReleasePrimaryContext {
   const DriverApi* api = nullptr;
-  void operator()(CUdevice device) const noexcept;
+  void operator()(CUdevice device) const noexcept { api->cuDevicePrimaryCtxRelease(device); }
 };
 }  // namespace platform
 
