@@ -29,9 +29,7 @@ std::optional<std::vector<std::string>> gatherUnlessLost(Communicator& comm,
 bool agreeAll(Communicator& comm, bool mine) {
   const auto votes = gatherUnlessLost(comm, mine ? "1" : "0");
   if (!votes) return mine;
-  for (const std::string& vote : *votes)
-    if (vote != "1") return false;
-  return true;
+  return std::all_of(votes->begin(), votes->end(), [](const std::string& v) { return v == "1"; });
 }
 
 int agreeOnMax(Communicator& comm, int mine) {
