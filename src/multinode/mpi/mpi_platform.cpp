@@ -55,11 +55,7 @@ class MpiPlatform final : public Platform {
   LocalGpus localGpus() {
     info_ = gpuSystemFacts(*gpu_);
     info_.mpiVersion = MpiSession::libraryVersion();
-    LocalGpus local;
-    local.host = hostName();
-    local.devices = info_.devices;
-    local.logicalGpus = info_.logicalGpus;
-    return local;
+    return {hostName(), info_.devices, info_.logicalGpus};
   }
 
   // A small real allocation and export decides, not the device attribute: on servers without an
