@@ -59,9 +59,8 @@ void* HostPageReserve::take(std::size_t bytes) {
   auto it = std::find_if(regions_.begin(), regions_.end(),
                          [bytes](const Region& r) { return r.bytes == bytes && !r.taken; });
   if (it == regions_.end()) return nullptr;
-  const std::size_t index = static_cast<std::size_t>(it - regions_.begin());
-  changed_.wait(lock, [&] { return regions_[index].ready; });
-  Region& r = regions_[index];
+  Region& r = *it;  // regions_ keeps its elements in place until releaseRest()
+  changed_.wait(lock, [&] { return r.ready; });
   r.taken = true;
   return r.pages;
 }
