@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <numeric>
 #include <thread>
 
 #include "core/error.h"
@@ -115,13 +116,9 @@ std::vector<std::string> MpiCommunicator::allGather(const std::string& mine) {
   MPI_Request request;
   MPI_Iallgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_, &request);
   wait(request, "gathering lengths");
-  std::vector<int> offsets(lengths.size(), 0);
-  int total = 0;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    offsets[i] = total;
-    total += lengths[i];
-  }
-  std::string all(static_cast<std::size_t>(total), '\0');
+  std::vector<int> offsets(lengths.size());
+  std::exclusive_scan(lengths.begin(), lengths.end(), offsets.begin(), 0);
+  std::string all(static_cast<std::size_t>(offsets.back() + lengths.back()), '\0');
   MPI_Iallgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
                   MPI_CHAR, comm_, &request);
   wait(request, "gathering data");
