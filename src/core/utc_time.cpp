@@ -2,6 +2,9 @@
 
 #include <cstdint>
 #include <ctime>
+#include <string_view>
+
+#include "core/text.h"
 
 namespace nvbw {
 
@@ -23,24 +26,15 @@ struct TimestampCursor {
   std::size_t at = 0;
 
   std::optional<unsigned> digits(std::size_t count) {
-    if (at + count > text.size()) return std::nullopt;
-    unsigned value = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-      const char c = text[at + k];
-      if (c < '0' || c > '9') return std::nullopt;
-      value = value * 10 + static_cast<unsigned>(c - '0');
-    }
+    const std::string field = text.substr(at, count);
+    if (field.size() != count || !allDigits(field)) return std::nullopt;
     at += count;
-    return value;
+    return static_cast<unsigned>(std::stoul(field));
   }
-  bool literal(const char* options) {
-    if (at < text.size())
-      for (const char* o = options; *o; ++o)
-        if (text[at] == *o) {
-          ++at;
-          return true;
-        }
-    return false;
+  bool literal(std::string_view options) {
+    if (at >= text.size() || options.find(text[at]) == std::string_view::npos) return false;
+    ++at;
+    return true;
   }
   // ".123" or ",123": the fraction of a second; 0 without one, nullopt for a point without digits.
   std::optional<double> fraction() {
