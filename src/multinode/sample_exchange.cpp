@@ -9,12 +9,8 @@ namespace nvbw {
 
 std::string samplesContribution(const Measurement& m, const MeasurementSamples& samples, int rank) {
   Json mine = Json::object();
-  for (std::size_t i = 0; i < m.copies.size(); ++i) {
-    if (m.copies[i].execProcess != rank) continue;
-    Json values = Json::array();
-    for (double v : samples.copies.at(i)) values.push_back(v);
-    mine[std::to_string(i)] = std::move(values);
-  }
+  for (std::size_t i = 0; i < m.copies.size(); ++i)
+    if (m.copies[i].execProcess == rank) mine[std::to_string(i)] = samples.copies.at(i);
   return compactJson(mine);
 }
 
