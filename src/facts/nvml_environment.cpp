@@ -61,12 +61,6 @@ template <typename T> std::optional<bool> is(std::optional<T> mode, T enabled) {
   return *mode == enabled;
 }
 
-std::optional<std::string> computeMode(void* library, Device device) {
-  const auto mode = answer<int>(library, "nvmlDeviceGetComputeMode", device);
-  if (!mode) return std::nullopt;
-  return computeModeName(*mode);
-}
-
 // Power plus thermal violation time in ns, both cumulative since the driver loaded. Both or
 // nothing: a sum missing one term would look like less throttling than there was.
 // nvmlDeviceGetViolationStatus is deprecated in NVML 13 (to go in 14) but present.
@@ -104,7 +98,8 @@ GpuEnvironment Nvml::environment(const std::string& uuid) const {
   env.persistenceMode =
       is(answer<EnableState>(lib, "nvmlDeviceGetPersistenceMode", device), kFeatureEnabled);
   env.migEnabled = is(currentMode<unsigned>(lib, "nvmlDeviceGetMigMode", device), kMigEnabled);
-  env.computeMode = computeMode(lib, device);
+  if (const auto mode = answer<int>(lib, "nvmlDeviceGetComputeMode", device))
+    env.computeMode = computeModeName(*mode);
   env.throttleNs = throttleNs(lib, device);
   return env;
 }
