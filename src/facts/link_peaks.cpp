@@ -42,21 +42,18 @@ std::vector<NvlinkLink> linksTo(const std::vector<NvlinkLink>& links, const std:
 
 // Name and summed rate of a bundle of links; the rate is unknown when any link's is.
 LinkPeak bundlePeak(const std::vector<NvlinkLink>& links, const std::string& suffix) {
-  LinkPeak peak;
   int version = links.front().version;
-  double total = 0.0;
-  bool known = true;
+  std::optional<double> total = 0.0;
   for (const NvlinkLink& l : links) {
     if (l.version != version) version = 0;
-    if (l.gbPerSecond)
-      total += *l.gbPerSecond;
+    if (total && l.gbPerSecond)
+      *total += *l.gbPerSecond;
     else
-      known = false;
+      total.reset();
   }
-  peak.name = "NVLink " + (version ? versionText(version) + " " : std::string()) + "x" +
-              std::to_string(links.size()) + suffix;
-  if (known) peak.gbPerSecond = total;
-  return peak;
+  return {"NVLink " + (version ? versionText(version) + " " : std::string()) + "x" +
+              std::to_string(links.size()) + suffix,
+          total};
 }
 
 std::string endpointName(const BufferSpec& b) {
@@ -86,9 +83,9 @@ std::optional<LinkPeak> switchedPeak(const GpuLinkFacts& a, const GpuLinkFacts& 
 std::vector<Resource> peerResources(const CopySpec& c, const GpuLinkFacts& a, const GpuLinkFacts& b,
                                     const LinkPeak& link) {
   const std::string from = std::to_string(c.src.device), to = std::to_string(c.dst.device);
-  if (startsWith(link.name, "NVLink") && link.name.find("NVSwitch") == std::string::npos)
+  const bool nvswitch = contains(link.name, "NVSwitch");
+  if (startsWith(link.name, "NVLink") && !nvswitch)
     return {{"nvlink " + from + ">" + to, *link.gbPerSecond}};
-  const bool nvswitch = link.name.find("NVSwitch") != std::string::npos;
   const LinkPeak pa = nvswitch ? bundlePeak(linksTo(*a.nvlinks, ""), "") : hostLinkPeak(a);
   const LinkPeak pb = nvswitch ? bundlePeak(linksTo(*b.nvlinks, ""), "") : hostLinkPeak(b);
   const std::string kind = nvswitch ? "nvport " : "pcie ";
@@ -180,10 +177,9 @@ CellLink copiesCell(const Measurement& m, const OutputTarget& out, const Topolog
   std::vector<CopyPath> paths;
   for (const CopySpec& c : m.copies) paths.push_back(copyPath(c, topo));
   const std::string name = aggregateCellName(m.copies);
-  const bool pair = name.find("<->") != std::string::npos;
   return {{joinedNames(paths), combinedPeak(paths)},
           name,
-          pair ? "both directions" : "all copies at once"};
+          contains(name, "<->") ? "both directions" : "all copies at once"};
 }
 
 // Latency has no bandwidth peak; the link still says what the chase crossed.
