@@ -151,26 +151,21 @@ std::optional<std::vector<int>> parseCpuList(const std::string& text) {
   // sysfs writes "0-3,8,10-11\n": trim the ends only; anything else malformed is rejected.
   const std::string list = trimmed(text);
   if (list.empty()) return std::nullopt;
-  auto number = [](const std::string& s, int* out) {
-    if (!allDigits(s) || s.size() > 6) return false;
-    *out = std::stoi(s);
-    return true;
+  auto number = [](const std::string& s) -> std::optional<int> {
+    if (!allDigits(s) || s.size() > 6) return std::nullopt;
+    return std::stoi(s);
   };
   std::vector<int> cpus;
   std::size_t pos = 0;
   while (true) {
     const std::size_t comma = list.find(',', pos);
     const std::string field = list.substr(pos, comma == std::string::npos ? comma : comma - pos);
+    // "a-b", or "a" alone: a range of one.
     const std::size_t dash = field.find('-');
-    int lo = 0, hi = 0;
-    if (dash == std::string::npos) {
-      if (!number(field, &lo)) return std::nullopt;
-      hi = lo;
-    } else if (!number(field.substr(0, dash), &lo) || !number(field.substr(dash + 1), &hi) ||
-               hi < lo) {
-      return std::nullopt;
-    }
-    for (int cpu = lo; cpu <= hi; ++cpu) cpus.push_back(cpu);
+    const auto lo = number(field.substr(0, dash));
+    const auto hi = dash == std::string::npos ? lo : number(field.substr(dash + 1));
+    if (!lo || !hi || *hi < *lo) return std::nullopt;
+    for (int cpu = *lo; cpu <= *hi; ++cpu) cpus.push_back(cpu);
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
