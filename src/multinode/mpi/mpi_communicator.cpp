@@ -141,8 +141,7 @@ void MpiCommunicator::broadcast(std::string& data, int root) {
 }
 
 int endJobIfLost(MpiCommunicator& comm, int status) {
-  const CommunicatorLoss* loss = comm.lost();
-  if (!loss) return status;
+  if (!comm.lost()) return status;
   std::cout.flush();
   if (comm.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(10));
   MPI_Abort(MPI_COMM_WORLD, status);
