@@ -70,14 +70,12 @@ std::string Nvml::driverVersion() const {
 
 std::optional<bool> Nvml::confidentialComputing() const {
   const auto state = query<ConfComputeSystemState>(library_, "nvmlSystemGetConfComputeState");
-  if (!state) return std::nullopt;
-  return state->ccFeature != 0;
+  return state ? std::optional<bool>(state->ccFeature != 0) : std::nullopt;
 }
 
 std::optional<bool> Nvml::c2cEnabled(const std::string& uuid) const {
   const auto info = answer<C2cModeInfoV1>(library_, "nvmlDeviceGetC2cModeInfoV", device(uuid));
-  if (!info) return std::nullopt;
-  return info->isC2cEnabled != 0;
+  return info ? std::optional<bool>(info->isC2cEnabled != 0) : std::nullopt;
 }
 
 std::string Nvml::busId(const std::string& uuid) const {

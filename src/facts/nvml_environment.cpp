@@ -24,8 +24,7 @@ template <typename T> std::optional<T> currentMode(void* library, const char* na
 }
 
 std::optional<double> milliwattsToWatts(std::optional<unsigned> mW) {
-  if (!mW) return std::nullopt;
-  return *mW / 1000.0;
+  return mW ? std::optional<double>(*mW / 1000.0) : std::nullopt;
 }
 
 // Application clocks away from their defaults in either domain (nvidia-smi -ac). A domain counts
@@ -57,8 +56,7 @@ std::optional<int> gpuTemperature(void* library, Device device) {
 
 // NOT_SUPPORTED (a GPU without MIG) stays unknown too: the query did not answer.
 template <typename T> std::optional<bool> is(std::optional<T> mode, T enabled) {
-  if (!mode) return std::nullopt;
-  return *mode == enabled;
+  return mode ? std::optional<bool>(*mode == enabled) : std::nullopt;
 }
 
 // Power plus thermal violation time in ns, both cumulative since the driver loaded. Both or

@@ -134,8 +134,7 @@ std::optional<T> query(void* library, const char* name, In... in) {
 // The same of a device's query (device, inputs..., T* out); nullopt too when there is no device.
 template <typename T, typename... In>
 std::optional<T> answer(void* library, const char* name, Device device, In... in) {
-  if (!device) return std::nullopt;
-  return query<T, Device, In...>(library, name, device, in...);
+  return device ? query<T, Device, In...>(library, name, device, in...) : std::nullopt;
 }
 
 // A NUL-terminated NVML string buffer as a string; never reads past the buffer, even when NVML
