@@ -185,8 +185,7 @@ CellLink copiesCell(const Measurement& m, const OutputTarget& out, const Topolog
 // Latency has no bandwidth peak; the link still says what the chase crossed.
 CellLink latencyCell(const LatencySpec& l, const Topology& topo) {
   const BufferSpec chaser = BufferSpec::onDevice(l.chaseDevice, 0);
-  CopySpec c{l.target, chaser, CopyMethod::SmCopy, l.chaseDevice, 0};
-  LinkPeak link = copyPath(c, topo).link;
+  LinkPeak link = copyPath({l.target, chaser, CopyMethod::SmCopy, l.chaseDevice, 0}, topo).link;
   if (l.target.kind == MemoryKind::Device && l.target.device == l.chaseDevice) link.name = "HBM";
   link.gbPerSecond.reset();
   return {link, endpointName(chaser) + " reading " + endpointName(l.target), "latency"};
