@@ -117,30 +117,32 @@ SharedAllocation::SharedAllocation(const SharingContext& ctx, int owner, std::si
   agreeOrThrow(ctx.comm, problem, "mapping shared GPU memory");
 }
 
-MulticastObject::MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes)
-    : api_(ctx.gpu.api()), device_(ctx.gpu.device(ctx.device)) {
+MulticastObject::MulticastObject(const SharingContext& ctx, int owner, std::size_t bytes) {
+  const DriverApi& api = ctx.gpu.api();
+  const CUdevice device = ctx.gpu.device(ctx.device);
   const bool mine = ctx.comm.rank() == owner;
   ContextScope scope(ctx.gpu, ctx.device);
   CUmulticastObjectProp prop{};
   CUmemFabricHandle fabric{};
+  std::size_t size = 0;
   std::optional<std::string> problem = attempt([&] {
-    if (!api_.cuMulticastCreate || !api_.cuMulticastAddDevice || !api_.cuMulticastBindMem ||
-        !api_.cuMulticastUnbind || !api_.cuMulticastGetGranularity)
+    if (!api.cuMulticastCreate || !api.cuMulticastAddDevice || !api.cuMulticastBindMem ||
+        !api.cuMulticastUnbind || !api.cuMulticastGetGranularity)
       throw Error("the driver has no multicast objects (CUDA 12.1 or later)");
     if (ctx.sharing != MemorySharing::Fabric)
       throw Error("multicast objects are shared through fabric handles only");
     prop.numDevices = static_cast<unsigned>(ctx.comm.size());
     prop.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
     std::size_t granularity = 0;
-    NVBW_CU(api_, cuMulticastGetGranularity, &granularity, &prop,
+    NVBW_CU(api, cuMulticastGetGranularity, &granularity, &prop,
             CU_MULTICAST_GRANULARITY_RECOMMENDED);
-    bytes_ = roundUpToPages(bytes, granularity);
-    prop.size = bytes_;
+    size = roundUpToPages(bytes, granularity);
+    prop.size = size;
     if (!mine) return;
     CUmemGenericAllocationHandle created{};
-    NVBW_CU(api_, cuMulticastCreate, &created, &prop);
-    multicast_ = AllocationHandle(created, {&api_});
-    NVBW_CU(api_, cuMemExportToShareableHandle, &fabric, created, CU_MEM_HANDLE_TYPE_FABRIC, 0);
+    NVBW_CU(api, cuMulticastCreate, &created, &prop);
+    multicast_ = AllocationHandle(created, {&api});
+    NVBW_CU(api, cuMemExportToShareableHandle, &fabric, created, CU_MEM_HANDLE_TYPE_FABRIC, 0);
   });
   std::string handleBytes(reinterpret_cast<const char*>(&fabric), sizeof fabric);
   ctx.comm.broadcast(handleBytes, owner);
@@ -151,22 +153,22 @@ MulticastObject::MulticastObject(const SharingContext& ctx, int owner, std::size
   problem = attempt([&] {
     if (!mine) {
       CUmemGenericAllocationHandle imported{};
-      NVBW_CU(api_, cuMemImportFromShareableHandle, &imported, &fabric, CU_MEM_HANDLE_TYPE_FABRIC);
-      multicast_ = AllocationHandle(imported, {&api_});
+      NVBW_CU(api, cuMemImportFromShareableHandle, &imported, &fabric, CU_MEM_HANDLE_TYPE_FABRIC);
+      multicast_ = AllocationHandle(imported, {&api});
     }
-    NVBW_CU(api_, cuMulticastAddDevice, multicast_.get(), device_);
+    NVBW_CU(api, cuMulticastAddDevice, multicast_.get(), device);
   });
   agreeOrThrow(ctx.comm, problem, "adding GPUs to a multicast object");
 
   problem = attempt([&] {
-    const CUmemAllocationProp local = deviceMemory(device_, MemorySharing::Fabric);
+    const CUmemAllocationProp local = deviceMemory(device, MemorySharing::Fabric);
     CUmemGenericAllocationHandle backing{};
-    NVBW_CU(api_, cuMemCreate, &backing, bytes_, &local, 0);
-    memory_ = AllocationHandle(backing, {&api_});
-    NVBW_CU(api_, cuMulticastBindMem, multicast_.get(), 0, backing, 0, bytes_, 0);
-    binding_ = {multicast_.get(), {&api_, device_, bytes_}};
-    multicastMapping_ = Mapping(ctx, multicast_.get(), bytes_);
-    localMapping_ = Mapping(ctx, backing, bytes_);
+    NVBW_CU(api, cuMemCreate, &backing, size, &local, 0);
+    memory_ = AllocationHandle(backing, {&api});
+    NVBW_CU(api, cuMulticastBindMem, multicast_.get(), 0, backing, 0, size, 0);
+    binding_ = {multicast_.get(), {&api, device, size}};
+    multicastMapping_ = Mapping(ctx, multicast_.get(), size);
+    localMapping_ = Mapping(ctx, backing, size);
   });
   agreeOrThrow(ctx.comm, problem, "binding memory to a multicast object");
 }

@@ -98,9 +98,6 @@ class MulticastObject {
   BufferView view() const { return {multicastMapping_.ptr(), nullptr, localMapping_.ptr()}; }
 
  private:
-  const DriverApi& api_;
-  CUdevice device_ = 0;
-  std::size_t bytes_ = 0;
   // Released in reverse order, also when the constructor throws half-way: the mappings, then the
   // binding, then the memory and the object.
   AllocationHandle multicast_;
