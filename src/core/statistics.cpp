@@ -28,13 +28,11 @@ double mean(const std::vector<double>& values) {
 }
 
 double minimum(const std::vector<double>& values) {
-  if (values.empty()) return 0.0;
-  return *std::min_element(values.begin(), values.end());
+  return values.empty() ? 0.0 : *std::min_element(values.begin(), values.end());
 }
 
 double maximum(const std::vector<double>& values) {
-  if (values.empty()) return 0.0;
-  return *std::max_element(values.begin(), values.end());
+  return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
 }
 
 double stddev(const std::vector<double>& values) {

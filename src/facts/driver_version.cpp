@@ -13,8 +13,7 @@ std::string parseProcDriverVersion(const std::string& procText) {
   // x86_64  580.159.04": the first dotted version after "Kernel Module" (x86_64 is not one).
   static const std::regex pattern(R"(Kernel Module.*?\s([0-9]+(?:\.[0-9]+)+)(?:\s|$))");
   std::smatch m;
-  if (std::regex_search(procText, m, pattern)) return m[1].str();
-  return "";
+  return std::regex_search(procText, m, pattern) ? m[1].str() : "";
 }
 
 std::string readDriverVersion() {

@@ -52,8 +52,7 @@ std::string hugePageNote(const HugePageInfo& info) {
 }
 
 std::uint64_t roundUpToPages(std::uint64_t bytes, std::uint64_t pageBytes) {
-  if (pageBytes == 0) return bytes;
-  return (bytes + pageBytes - 1) / pageBytes * pageBytes;
+  return pageBytes == 0 ? bytes : (bytes + pageBytes - 1) / pageBytes * pageBytes;
 }
 
 }  // namespace nvbw

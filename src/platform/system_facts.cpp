@@ -26,8 +26,7 @@ std::string formatUuid(const unsigned char (&bytes)[16]) {
 
 std::string hostName() {
   std::array<char, 256> buf{};
-  if (gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
-  return buf.data();
+  return gethostname(buf.data(), buf.size() - 1) == 0 ? buf.data() : "unknown";
 }
 
 }  // namespace nvbw

@@ -11,8 +11,7 @@ namespace nvbw {
 
 int usableCpus() {
   cpu_set_t mask;
-  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return std::max(1, CPU_COUNT(&mask));
-  return 1;
+  return sched_getaffinity(0, sizeof mask, &mask) == 0 ? std::max(1, CPU_COUNT(&mask)) : 1;
 }
 
 std::size_t workerCount(std::size_t units, std::size_t minUnitsPerThread, std::size_t maxThreads) {

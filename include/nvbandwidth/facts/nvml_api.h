@@ -117,8 +117,7 @@ struct C2cModeInfoV1 {
 // A function of the loaded library, or nullptr when this NVML does not have it (older driver)
 // or there is no library (a moved-from Nvml: dlsym(nullptr, ...) would search the whole process).
 template <typename Fn> Fn symbol(void* library, const char* name) {
-  if (!library) return nullptr;
-  return reinterpret_cast<Fn>(dlsym(library, name));
+  return library ? reinterpret_cast<Fn>(dlsym(library, name)) : nullptr;
 }
 
 // What the query `name`, of the shape (inputs..., T* out), answers; nullopt when this NVML lacks
