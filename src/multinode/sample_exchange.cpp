@@ -1,5 +1,6 @@
 #include "multinode/sample_exchange.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "model/json.h"
@@ -20,13 +21,9 @@ void mergeSamples(const std::vector<std::string>& contributions, MeasurementSamp
     if (!contribution.is_object()) throw std::runtime_error("a rank's samples are not an object");
     for (const auto& [index, values] : contribution.items()) {
       if (!values.is_array()) throw std::runtime_error("a rank's samples of a copy are no list");
-      std::vector<double> copy;
-      copy.reserve(values.size());
-      for (const Json& v : values) {
-        if (!v.is_number()) throw std::runtime_error("a rank's sample is not a number");
-        copy.push_back(v.get<double>());
-      }
-      samples.copies.at(std::stoul(index)) = std::move(copy);
+      if (!std::all_of(values.begin(), values.end(), [](const Json& v) { return v.is_number(); }))
+        throw std::runtime_error("a rank's sample is not a number");
+      samples.copies.at(std::stoul(index)) = values.get<std::vector<double>>();
     }
   }
 }
