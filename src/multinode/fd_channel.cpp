@@ -91,14 +91,13 @@ void FdChannel::send(int to, int fd) {
       throw socketError("connecting to rank " + std::to_string(to));
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  FdMessage fdMessage('m');
-  msghdr& message = fdMessage.message;
-  cmsghdr* header = CMSG_FIRSTHDR(&message);
+  FdMessage sent('m');
+  cmsghdr* header = CMSG_FIRSTHDR(&sent.message);
   header->cmsg_level = SOL_SOCKET;
   header->cmsg_type = SCM_RIGHTS;
   header->cmsg_len = CMSG_LEN(sizeof(int));
   std::memcpy(CMSG_DATA(header), &fd, sizeof(int));
-  if (sendmsg(connection.get(), &message, MSG_NOSIGNAL) != 1)
+  if (sendmsg(connection.get(), &sent.message, MSG_NOSIGNAL) != 1)
     throw socketError("sending to rank " + std::to_string(to));
 }
 
@@ -121,11 +120,10 @@ FileDescriptor FdChannel::receive(int from) {
       peer.uid != getuid() || peer.pid != pids_.at(static_cast<std::size_t>(from)))
     throw Error("a process other than rank " + std::to_string(from) +
                 " connected to this run's socket");
-  FdMessage fdMessage(0);
-  msghdr& message = fdMessage.message;
-  if (recvmsg(connection.get(), &message, MSG_CMSG_CLOEXEC) != 1)
+  FdMessage received(0);
+  if (recvmsg(connection.get(), &received.message, MSG_CMSG_CLOEXEC) != 1)
     throw socketError("receiving from rank " + std::to_string(from));
-  const cmsghdr* header = CMSG_FIRSTHDR(&message);
+  const cmsghdr* header = CMSG_FIRSTHDR(&received.message);
   if (!header || header->cmsg_type != SCM_RIGHTS)
     throw Error("rank " + std::to_string(from) + " sent no file descriptor");
   int fd = -1;
