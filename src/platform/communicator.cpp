@@ -77,9 +77,7 @@ Outcome agreeOnOutcome(Communicator& comm, const Outcome& mine) {
 
 std::optional<std::string> agreeOnProblem(Communicator& comm,
                                           const std::optional<std::string>& mine) {
-  Outcome outcome;
-  outcome.error = mine;
-  return agreeOnOutcome(comm, outcome).error;
+  return agreeOnOutcome(comm, Outcome{mine}).error;
 }
 
 }  // namespace nvbw
