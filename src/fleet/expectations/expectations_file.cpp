@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cmath>
 #include <utility>
 
 #include "core/escape.h"
@@ -146,12 +145,10 @@ class LineParser {
       if (pos < token.size() && (token[pos] == '+' || token[pos] == '-')) ++pos;
       if (!digits()) pos = mark;  // not an exponent: the unit check reports what follows
     }
+    // The digits scanned are a number from_chars reads whole: it fails only out of range.
     double number = 0.0;
-    const auto [ptr, error] = std::from_chars(token.data(), token.data() + pos, number);
-    if (error == std::errc::result_out_of_range || !std::isfinite(number))
+    if (std::from_chars(token.data(), token.data() + pos, number).ec != std::errc())
       fail(quotedArgument(token) + " is out of range");
-    if (error != std::errc() || ptr != token.data() + pos)
-      fail(quotedArgument(token) + " is not a number");
     end = pos;
     return number;
   }
