@@ -46,7 +46,7 @@ std::string healthyBandText(const ComparisonSection& comparison) {
 std::string criteriaText(const ComparisonSection& comparison) {
   // Reports written before the band came from the healthy side alone judged against a run-to-run
   // floor and marked noisy cells.
-  if (!textIfAny(comparison.rule))
+  if (!comparison.rule)
     return "A cell is SAME when its change is within the larger of its samples' noise and the "
            "run-to-run floor of " +
            shown(comparison.runToRunFloorPercent) + "%, or within the tolerance of " +
@@ -130,16 +130,13 @@ std::string belowItem(const BelowCellRecord& b) {
   return text + ": " + fixedOr(b.percentOfPeak) + "% of peak, below " + shown(b.limit) + "%";
 }
 
-std::string unmetItem(const UnmetRecord& u) {
-  return "UNMET " + shown(u.expectation) + ": " + shown(u.detail);
-}
-
 std::string checkBlock(const ExpectationSection& check) {
   std::string items;
   if (check.below)
     for (const BelowCellRecord& b : *check.below) items += textElement("li", "", belowItem(b));
   if (check.unmet)
-    for (const UnmetRecord& u : *check.unmet) items += textElement("li", "", unmetItem(u));
+    for (const UnmetRecord& u : *check.unmet)
+      items += textElement("li", "", "UNMET " + shown(u.expectation) + ": " + shown(u.detail));
   if (check.summary && check.summary->belowNotListed && *check.summary->belowNotListed > 0)
     items += textElement("li", "",
                          "... and " + std::to_string(*check.summary->belowNotListed) +
