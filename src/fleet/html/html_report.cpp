@@ -217,16 +217,14 @@ constexpr const char* kStyleSheet =
 #include "fleet/html/report.css.inc"
     ;
 
-std::string pageTitle(const Report& r) {
-  return "nvbandwidth " + shown(r.version) + " report (" + shown(r.gitVersion) + ")";
-}
-
 }  // namespace
 
 std::string renderHtmlReport(const Report& report, const StopRequest& stop) {
   if (!report.testcases && !report.comparison)  // of a run, or of `--compare` alone
     throw std::runtime_error("not an nvbandwidth report: no \"testcases\" array");
-  return page(pageTitle(report), kStyleSheet, pageBody(report, stop));
+  const std::string title =
+      "nvbandwidth " + shown(report.version) + " report (" + shown(report.gitVersion) + ")";
+  return page(title, kStyleSheet, pageBody(report, stop));
 }
 
 }  // namespace nvbw
