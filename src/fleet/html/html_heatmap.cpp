@@ -105,10 +105,9 @@ std::string comparisonLine(const ComparedCellRecord& c) {
 
 // "BELOW: under its floor of 48.00 GB/s (h100.txt line 3)", "above its ceiling ...".
 std::string belowLine(const BelowCellRecord& b, const std::string& unit) {
-  const bool ceiling = b.bound == "ceiling";
   const bool fromFile = b.line.has_value();  // else --min-percent-of-peak
-  std::string line =
-      std::string("BELOW: ") + (ceiling ? "above its ceiling of " : "under its floor of ");
+  std::string line = std::string("BELOW: ") +
+                     (b.bound == "ceiling" ? "above its ceiling of " : "under its floor of ");
   if (b.limit) line += fixed(*b.limit, 2);
   line += fromFile ? " " + unit + " (line " + shown(b.line) + ")" : "% of peak";
   return line;

@@ -146,7 +146,6 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
   // Outliers are flagged where the entry lists them (bandwidth only), by its grids' rows.
   const std::vector<OutlierRecord>* listed =
       latency || !view.entry().outliers ? nullptr : &*view.entry().outliers;
-  const std::size_t firstRow = view.part().firstRow;
   double sum = 0.0;
   for (std::size_t r = 0; r < view.rows(); ++r) {
     throwIfStopped(stop);
@@ -167,7 +166,7 @@ void addMatrix(std::vector<GaugeFamily>& out, const MetricMatrix& m, const Facts
         out[CellCv].add(labels, *statistics->cv);
       if (listed) {
         const auto here = [&](const OutlierRecord& o) {
-          return o.row == firstRow + r && o.col == c;
+          return o.row == view.part().firstRow + r && o.col == c;
         };
         out[CellOutlier].add(labels, std::any_of(listed->begin(), listed->end(), here) ? 1 : 0);
       }

@@ -144,7 +144,7 @@ Outcome readOne(const std::string& file, const StopRequest& stop) {
   } catch (const ReportFileError& e) {
     outcome.why = e.what();
     const std::string prefix = named.label() + ": ";
-    if (outcome.why.compare(0, prefix.size(), prefix) == 0) outcome.why.erase(0, prefix.size());
+    if (startsWith(outcome.why, prefix)) outcome.why.erase(0, prefix.size());
   }
   return outcome;
 }
