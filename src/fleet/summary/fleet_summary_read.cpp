@@ -64,31 +64,28 @@ EntryDigest matrixDigest(const MatrixView& m) {
   cell.status = FleetStatus::Passed;
   cell.entryStatus = statusName(Status::Passed);
   double sum = 0.0, peakSum = 0.0, valueWithPeakSum = 0.0;
-  bool any = false, anyPeak = false;
   for (std::size_t r = 0; r < m.rows(); ++r)
     for (std::size_t c = 0; c < m.cols(); ++c) {
       const OrNull v = m.value(r, c);
       if (!v) continue;
       sum += *v;
-      if (!any || (latency ? *v > cell.worst : *v < cell.worst)) {
+      if (!cell.hasValues || (latency ? *v > cell.worst : *v < cell.worst)) {
         cell.worst = *v;
         cell.worstRow = static_cast<std::uint32_t>(r);
         cell.worstCol = static_cast<std::uint32_t>(c);
       }
-      any = true;
+      cell.hasValues = true;
       const OrNull peak = cellPeak(m, r, c, *v);
       if (peak && *peak > 0.0) {
         peakSum += *peak;
         valueWithPeakSum += *v;
-        anyPeak = true;
       }
     }
-  cell.hasValues = any;
   cell.sum = m.sum().value_or(sum);
-  if (any) {
+  if (cell.hasValues) {
     cell.worstCell = cellName(m.part().axes, m.rows(), cell.worstRow, cell.worstCol);
     cell.worstPercentOfPeak = m.percent(cell.worstRow, cell.worstCol);
-    if (anyPeak && !latency) cell.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
+    if (peakSum > 0.0 && !latency) cell.percentOfPeak = 100.0 * valueWithPeakSum / peakSum;
   }
   return d;
 }
