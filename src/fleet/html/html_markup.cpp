@@ -38,17 +38,13 @@ std::string escapeXml(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     char32_t cp = 0;
     const std::size_t length = utf8Sequence(text, i, cp);
-    if (length == 0 || !allowedInXml(cp)) {
+    if (length == 0 || !allowedInXml(cp))
       out += kReplacement;
-      i += std::max<std::size_t>(length, 1);
-      continue;
-    }
-    const char* entity = length == 1 ? entityFor(text[i]) : nullptr;
-    if (entity)
+    else if (const char* entity = length == 1 ? entityFor(text[i]) : nullptr)
       out += entity;
     else
       out.append(text, i, length);
-    i += length;
+    i += std::max<std::size_t>(length, 1);
   }
   return out;
 }
