@@ -190,12 +190,11 @@ std::string mediansHtml(const FleetSummary& s) {
                         textElement("td", attr("class", "mono"), s.columns[c].key);
     for (const FleetGroup& g : s.groups) {
       const FleetColumnStats& st = g.columns[c];
-      if (st.nodes == 0) {
+      if (st.nodes == 0)
         cells += textElement("td", "", "no node passed") + textElement("td", "", "");
-        continue;
-      }
-      cells += textElement("td", attr("class", "num"), spreadText(st.sum, s.columns[c])) +
-               textElement("td", attr("class", "num"), spreadText(st.worst, s.columns[c]));
+      else
+        cells += textElement("td", attr("class", "num"), spreadText(st.sum, s.columns[c])) +
+                 textElement("td", attr("class", "num"), spreadText(st.worst, s.columns[c]));
     }
     rows += element("tr", "", cells);
   }

@@ -132,13 +132,11 @@ ReportDigest digestOf(const Report& r) {
   d.node.gpuModel = shape.models.empty() ? "unknown" : joined(shape.models, " + ");
   nameHost(r, d.node);
   const std::map<std::string, ReportVerdicts> verdicts = verdictsOf(r);
-  for (const ReportEntry& e : *r.testcases) {
-    if (!e.passedWithMatrix()) {
+  for (const ReportEntry& e : *r.testcases)
+    if (!e.passedWithMatrix())
       d.entries.push_back(statusDigest(e));
-      continue;
-    }
-    for (const MatrixPart& part : e.parts) d.entries.push_back(matrixDigest(MatrixView(e, part)));
-  }
+    else
+      for (const MatrixPart& part : e.parts) d.entries.push_back(matrixDigest(MatrixView(e, part)));
   for (EntryDigest& e : d.entries)
     if (const auto found = verdicts.find(e.column.key);
         found != verdicts.end() && e.cell.status == FleetStatus::Passed)
