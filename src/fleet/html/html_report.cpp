@@ -104,18 +104,18 @@ std::string processTable(const std::vector<ProcessRecord>& processes) {
 
 std::string problemLines(const Report& r) {
   std::string lines;
+  const auto problem = [&lines](const std::string& text) {
+    lines += textElement("p", attr("class", "run-error"), text);
+  };
   if (r.logicalGpus)
-    lines += textElement("p", attr("class", "run-error"),
-                         "Logical GPUs: the " + std::to_string(*r.logicalGpus) +
-                             " GPUs of this report are one physical GPU presented as several "
-                             "(NVBW_LOGICAL_GPUS, a testing aid); its device-to-device figures "
-                             "are copies within that GPU, not a multi-GPU machine's.");
-  if (const auto error = textIfAny(r.error))
-    lines += textElement("p", attr("class", "run-error"), "Run error: " + *error);
-  if (const auto signal = textIfAny(r.interrupted))
-    lines += textElement("p", attr("class", "run-error"),
-                         "Interrupted by " + *signal +
-                             "; the testcases after the one it cut short did not run.");
+    problem("Logical GPUs: the " + std::to_string(*r.logicalGpus) +
+            " GPUs of this report are one physical GPU presented as several (NVBW_LOGICAL_GPUS, a "
+            "testing aid); its device-to-device figures are copies within that GPU, not a "
+            "multi-GPU machine's.");
+  if (r.error) problem("Run error: " + *r.error);
+  if (r.interrupted)
+    problem("Interrupted by " + *r.interrupted +
+            "; the testcases after the one it cut short did not run.");
   return lines;
 }
 
@@ -162,17 +162,15 @@ std::string entryHeading(const ReportEntry& entry) {
 // What the entry says besides its matrix: its title, its testcase, why it did not pass.
 std::string entryNotes(const ReportEntry& entry) {
   std::string notes;
-  if (entry.description)
-    notes += textElement("p", attr("class", "description"), *entry.description);
-  if (entry.testcase)
-    notes += textElement("p", attr("class", "part-of"), "A matrix of testcase " + *entry.testcase);
-  if (entry.waiveReason)
-    notes += textElement("p", attr("class", "waive-reason"), "Waived: " + *entry.waiveReason);
-  if (entry.error)
-    notes += textElement("p", attr("class", "entry-error"), "ERROR: " + *entry.error);
+  const auto note = [&notes](const char* cls, const std::string& text) {
+    notes += textElement("p", attr("class", cls), text);
+  };
+  if (entry.description) note("description", *entry.description);
+  if (entry.testcase) note("part-of", "A matrix of testcase " + *entry.testcase);
+  if (entry.waiveReason) note("waive-reason", "Waived: " + *entry.waiveReason);
+  if (entry.error) note("entry-error", "ERROR: " + *entry.error);
   if (entry.status == Status::Running)
-    notes += textElement("p", attr("class", "entry-error"),
-                         "Still running when the run-level error stopped the run.");
+    note("entry-error", "Still running when the run-level error stopped the run.");
   return notes;
 }
 
