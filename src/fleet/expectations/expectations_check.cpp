@@ -79,16 +79,15 @@ ReportContents readContents(const Report& report, const ExpectationKeys& keys,
   for (const ReportEntry& entry : *report.testcases) {
     throwIfStopped(stop);
     const std::string testcase = testcaseOf(entry, keys);
-    if (!entry.passedWithMatrix()) {
+    if (!entry.passedWithMatrix())
       contents.statuses.push_back({&entry, testcase});
-      continue;
-    }
-    for (const MatrixPart& part : entry.parts) {
-      ReportMatrix m{MatrixView(entry, part), part.key, testcase, unitName(entry.unit),
-                     entry.bufferSizeMiB};
-      gpuAxes(m);
-      contents.matrices.push_back(std::move(m));
-    }
+    else
+      for (const MatrixPart& part : entry.parts) {
+        ReportMatrix m{MatrixView(entry, part), part.key, testcase, unitName(entry.unit),
+                       entry.bufferSizeMiB};
+        gpuAxes(m);
+        contents.matrices.push_back(std::move(m));
+      }
   }
   return contents;
 }

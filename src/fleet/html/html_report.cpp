@@ -21,8 +21,7 @@ namespace {
 using namespace html;
 
 std::optional<std::string> cudaVersionOrNone(const std::optional<std::uint64_t>& version) {
-  if (!version || *version == 0) return textIfAny(version);
-  return cudaVersionText(*version);
+  return version && *version != 0 ? cudaVersionText(*version) : textIfAny(version);
 }
 
 // A value as a reader wants it: null is "unknown", booleans "yes"/"no", strings as they are,

@@ -150,17 +150,16 @@ Entries readEntries(const std::vector<ReportEntry>& testcases, const Facts& fact
   };
   for (const ReportEntry& entry : testcases) {
     const std::string size = wholeText(entry.bufferSizeMiB);
-    if (!entry.passedWithMatrix()) {
+    if (!entry.passedWithMatrix())
       out.statuses.push_back({subject(entry.name, size), statusName(entry.status)});
-      continue;
-    }
-    for (const MatrixPart& part : entry.parts) {
-      MetricMatrix m{MatrixView(entry, part)};
-      m.whole = subject(part.key, size);
-      chooseLayout(m);
-      out.statuses.push_back({m.whole, statusName(Status::Passed)});
-      out.matrices.push_back(std::move(m));
-    }
+    else
+      for (const MatrixPart& part : entry.parts) {
+        MetricMatrix m{MatrixView(entry, part)};
+        m.whole = subject(part.key, size);
+        chooseLayout(m);
+        out.statuses.push_back({m.whole, statusName(Status::Passed)});
+        out.matrices.push_back(std::move(m));
+      }
   }
   return out;
 }
