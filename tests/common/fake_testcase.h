@@ -15,11 +15,10 @@
 namespace nvbw::test {
 
 using FakeWaiveCheck = std::function<std::optional<std::string>(const Topology&)>;
-using FakePlanBuilder = std::function<Plan(const PlanContext&)>;
 
 class FakeTestcase final : public Testcase {
  public:
-  FakeTestcase(TestcaseListing listing, FakeWaiveCheck waive, FakePlanBuilder plan)
+  FakeTestcase(TestcaseListing listing, FakeWaiveCheck waive, PlanBuilder plan)
       : Testcase({std::move(listing)}, std::move(plan)), waive_(std::move(waive)) {}
   std::optional<std::string> waiveReason(const Topology& topo) const override {
     return waive_ ? waive_(topo) : std::nullopt;
@@ -31,7 +30,7 @@ class FakeTestcase final : public Testcase {
 
 // The registry entry of a FakeTestcase at `index`; `waive` empty: never waived.
 inline TestcaseDef fakeTestcase(const std::string& key, const std::string& description,
-                                FakeWaiveCheck waive, FakePlanBuilder plan, std::size_t index = 0) {
+                                FakeWaiveCheck waive, PlanBuilder plan, std::size_t index = 0) {
   TestcaseDef def{
       std::make_shared<const FakeTestcase>(TestcaseListing{key, index, index, description},
                                            std::move(waive), std::move(plan)),
