@@ -324,11 +324,9 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const LineState& st = states[i];
     if (st.judged || st.reportedStatus || st.unitMismatch) continue;
-    if (st.sawMatrix)
-      unmet.push_back({lines[i].line, lines[i].selection(), "no_value", noValueDetail(lines[i])});
-    else
-      unmet.push_back({lines[i].line, lines[i].selection(), "missing",
-                       lines[i].testcase + " is not in the report"});
+    unmet.push_back(
+        {lines[i].line, lines[i].selection(), st.sawMatrix ? "no_value" : "missing",
+         st.sawMatrix ? noValueDetail(lines[i]) : lines[i].testcase + " is not in the report"});
   }
   std::stable_sort(unmet.begin(), unmet.end(), [](const UnmetRecord& a, const UnmetRecord& b) {
     return a.line.value_or(0) < b.line.value_or(0);
