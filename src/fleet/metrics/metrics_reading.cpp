@@ -60,13 +60,12 @@ std::vector<std::pair<std::string, std::string>> bisectRows(const ReportEntry& e
   return pairs;
 }
 
-// The model's matrices are rectangular, of one row and one column at least.
+// `m` is new (RowCol). The model's matrices are rectangular, of one row and one column at least.
 void chooseLayout(MetricMatrix& m) {
   const std::size_t rows = m.view.rows();
   const std::size_t cols = m.view.cols();
   const MatrixAxes& a = m.view.part().axes;
   const bool square = rows == cols;
-  m.layout = Layout::RowCol;
   if (rows == 0 || cols == 0) return;
   if (a.ranks) {
     if (a.rowsNamed && a.colsNamed && square && rows > 1) {
