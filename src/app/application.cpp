@@ -356,6 +356,7 @@ void RunCommand::confirm(ComparisonSection& compared, Report& report, int& statu
                                 "judged as saved reports are");
     return;
   }
+  ConfirmationRuns runs;
   if (!suspects.empty()) {
     clearProgress();
     std::ostringstream note;
@@ -365,9 +366,8 @@ void RunCommand::confirm(ComparisonSection& compared, Report& report, int& statu
          << " more time" << (options_.confirmRuns == 1 ? "" : "s")
          << " before judging them (--confirm).";
     sayLine(ctx_.err, note.str());
+    runs = confirmationRunner_(suspects);
   }
-  ConfirmationRuns runs =
-      suspects.empty() || !confirmationRunner_ ? ConfirmationRuns{} : confirmationRunner_(suspects);
   clearProgress();
   runs.summary.runs = options_.confirmRuns;
   applyConfirmations(compared, runs.entries, runs.summary);
