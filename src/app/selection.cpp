@@ -51,9 +51,8 @@ Selection resolveToken(const std::string& token, const std::vector<std::string>&
 }
 
 bool startsWithAny(const std::string& key, const std::vector<std::string>& prefixes) {
-  for (const std::string& prefix : prefixes)
-    if (startsWith(key, prefix)) return true;
-  return false;
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&key](const std::string& prefix) { return startsWith(key, prefix); });
 }
 
 }  // namespace
