@@ -79,12 +79,12 @@ std::vector<NamedFile> inputsOf(const Options& o, const StopRequest& stop) {
   return inputs;
 }
 
-// Throws ReportFileError when a file this command writes is one of `inputs` (report files it
-// found in folders, after its targets were checked).
-void refuseWritingOnto(const CommandFiles& files, const std::vector<NamedFile>& inputs) {
+// Throws ReportFileError when a file this command writes is one of --summarize's reports (found
+// in its folders, after its targets were checked).
+void refuseWritingOnto(const CommandFiles& files, const std::vector<std::string>& summarized) {
   for (const std::optional<OutputFile>* t : {&files.html, &files.metrics, &files.output})
     if (*t)
-      for (const NamedFile& input : inputs) (*t)->refuseIfReads(input);
+      for (const std::string& file : summarized) (*t)->refuseIfReads({"--summarize", file});
 }
 
 // No two targets may name one file: the later write would silently replace the earlier one.
@@ -207,9 +207,7 @@ CommandFiles openCommandFiles(const Options& options, const StopRequest& stop, b
   // files its folders hold are known now, before anything is written.
   if (!options.summarize.empty()) {
     files.summarized = findReports(options.summarize, stop);
-    std::vector<NamedFile> found;
-    for (const std::string& file : files.summarized->files) found.push_back({"--summarize", file});
-    refuseWritingOnto(files, found);
+    refuseWritingOnto(files, files.summarized->files);
   }
   // --from's report: a run's when it is to be judged (a comparison has no cells to hold to a
   // floor), else either.
