@@ -88,9 +88,9 @@ class TextView : public ReportView {
     if (first.bufferSizeMiB) {
       // The sizes of a sweep print as one table (sweepFinished); errors print as they happen.
       if (first.status == Status::Error)
-        toPerson("ERROR: " + first.error.value_or("") + " (buffer size " +
-                 std::to_string(*first.bufferSizeMiB) + " MiB)\n" +
-                 detailLine(first.errorDetail.value_or("")));
+        toPerson(errorLines(first.error.value_or("") + " (buffer size " +
+                                std::to_string(*first.bufferSizeMiB) + " MiB)",
+                            first.errorDetail.value_or("")));
       return;
     }
     if (first.status == Status::Passed) printMatrices(entries);
@@ -100,8 +100,7 @@ class TextView : public ReportView {
     if (first.status == Status::Waived && settings_.compat != CompatMode::V0_10)
       toPerson("NOTE: " + first.name + " waived: " + first.waiveReason.value_or("") + "\n");
     if (first.status == Status::Error && line.empty())
-      toPerson("ERROR: " + first.error.value_or("") + "\n" +
-               detailLine(first.errorDetail.value_or("")));
+      toPerson(errorLines(first.error.value_or(""), first.errorDetail.value_or("")));
     out_ << std::flush;
   }
 
@@ -113,7 +112,7 @@ class TextView : public ReportView {
   }
 
   void globalError(const std::string& message, const std::string& detail) override {
-    toPerson("ERROR: " + message + "\n" + detailLine(detail));
+    toPerson(errorLines(message, detail));
     failed_ = true;
   }
 
@@ -152,10 +151,10 @@ class TextView : public ReportView {
     err_ << text << std::flush;
   }
 
-  // -v: the failing call as the source writes it, and where.
-  std::string detailLine(const std::string& detail) const {
-    if (!settings_.verbose || detail.empty()) return "";
-    return "Detail: " + detail + "\n";
+  // The error's line, and with -v the failing call as the source writes it, and where.
+  std::string errorLines(const std::string& message, const std::string& detail) const {
+    const bool detailed = settings_.verbose && !detail.empty();
+    return "ERROR: " + message + "\n" + (detailed ? "Detail: " + detail + "\n" : "");
   }
 
   std::ostream& out_;
