@@ -20,13 +20,25 @@ namespace {
 
 using namespace nvbw;
 
+// A failed call is said on stderr: the overwrite did not happen, so the run's verdict is not
+// this harness's.
+void said(cudaError_t status, const char* call) {
+  if (status != cudaSuccess)
+    std::cerr << "nvbw_mpi_faults: " << call << ": " << cudaGetErrorString(status) << "\n";
+}
+
 class OverwriteDestinations final : public FaultInjector {
  public:
   void beforeVerification(const std::vector<CopiedBuffer>& copies) override {
+    int gpus = 0;
+    said(cudaGetDeviceCount(&gpus), "cudaGetDeviceCount");
     for (const CopiedBuffer& c : copies) {
-      cudaSetDevice(c.copy->execDevice);  // the primary context the copy ran in
-      cudaMemset(reinterpret_cast<void*>(c.destination + c.checkedBytes / 2), 0x5a, 4096);
-      cudaDeviceSynchronize();
+      // The primary context the copy ran in; logical GPUs (NVBW_LOGICAL_GPUS) all live in the
+      // one GPU's.
+      said(cudaSetDevice(gpus == 1 ? 0 : c.copy->execDevice), "cudaSetDevice");
+      said(cudaMemset(reinterpret_cast<void*>(c.destination + c.checkedBytes / 2), 0x5a, 4096),
+           "cudaMemset");
+      said(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
   }
 };
