@@ -105,6 +105,17 @@ MachineShape machineShapeOf(const Report& r) {
   return shape;
 }
 
+std::vector<std::string> runNotes(const Report& report) {
+  std::vector<std::string> notes;
+  if (report.error)
+    notes.push_back("the run reported an error" +
+                    (report.error->empty() ? std::string() : ": " + *report.error));
+  if (report.interrupted)
+    notes.push_back("the run was interrupted" +
+                    (report.interrupted->empty() ? std::string() : " by " + *report.interrupted));
+  return notes;
+}
+
 // ---- What an entry's names and titles say ----
 
 namespace {

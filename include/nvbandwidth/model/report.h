@@ -446,6 +446,10 @@ struct MachineShape {
 };
 MachineShape machineShapeOf(const Report& report);
 
+// What the run itself said went wrong, as the report tools note it: "the run reported an error:
+// <error>", "the run was interrupted by <signal>" (without the colon or "by" where it is empty).
+std::vector<std::string> runNotes(const Report& report);
+
 // Why reports of the two sides cannot be judged against each other because their GPUs are of
 // different kinds: logical GPUs (a testing aid, Report::logicalGpus) on one side and real ones on
 // the other, or another count of logical GPUs; nullopt when they can. `aName` and `bName` name

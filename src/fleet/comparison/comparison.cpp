@@ -68,9 +68,7 @@ Side sideOf(const Report& report, const std::string& side) {
   if (report.settings) out.settings = membersOf(*report.settings);
   if (report.gpuDeviceList) out.gpus = report.gpuDeviceList->size();
   out.machine = machineShapeOf(report);
-  if (report.error) out.runNotes.push_back(side + ": the run reported an error: " + *report.error);
-  if (report.interrupted)
-    out.runNotes.push_back(side + ": the run was interrupted by " + *report.interrupted);
+  for (const std::string& note : runNotes(report)) out.runNotes.push_back(side + ": " + note);
   if (report.testcases)
     for (const ReportEntry& entry : *report.testcases)
       if (!entry.passedWithMatrix()) out.statuses.push_back({entry.name, statusName(entry.status)});

@@ -68,10 +68,7 @@ void gpuAxes(ReportMatrix& m) {
 ReportContents readContents(const Report& report, const ExpectationKeys& keys,
                             const StopRequest& stop) {
   ReportContents contents;
-  if (const std::string error = report.error.value_or(""); !error.empty())
-    contents.notes.push_back("the run reported an error: " + error);
-  if (const std::string signal = report.interrupted.value_or(""); !signal.empty())
-    contents.notes.push_back("the run was interrupted by " + signal);
+  contents.notes = runNotes(report);
   if (!report.testcases) {
     contents.notes.push_back("the report has no testcases");
     return contents;

@@ -141,8 +141,7 @@ ReportDigest digestOf(const Report& r) {
     if (const auto found = verdicts.find(e.column.key);
         found != verdicts.end() && e.cell.status == FleetStatus::Passed)
       e.cell.verdicts = found->second;
-  if (r.error) d.node.notes.push_back("the run reported an error: " + *r.error);
-  if (r.interrupted) d.node.notes.push_back("the run was interrupted by " + *r.interrupted);
+  d.node.notes = runNotes(r);
   return d;
 }
 
