@@ -1,5 +1,5 @@
-// The text view of an expectation check, from its section of the report as the check made it
-// (every list and count present).
+// The text view of an expectation check, from its section of the report: as the check made it
+// (every list and count present) or as a saved report holds it (the HTML page's).
 #include "core/format.h"
 #include "core/text_view.h"
 #include "fleet/expectations/expectations.h"
@@ -11,30 +11,22 @@ using text_view::wrappedList;
 
 namespace {
 
-std::string count(const std::optional<std::uint64_t>& n) { return std::to_string(n.value_or(0)); }
+// A number of the section; "unknown" where a saved report's record lacks it.
+std::string count(const std::optional<std::uint64_t>& n) {
+  return n ? std::to_string(*n) : "unknown";
+}
+std::string fixedOr(const OrNull& value) { return value ? fixed(*value) : "unknown"; }
 
-std::string belowLine(bool fileCheck, const BelowCellRecord& cell) {
-  const std::string unit = cell.unitText.value_or("");
-  const std::string limit = significant(cell.limit.value_or(0.0), 15);  // as the file wrote it
-  std::string line = "BELOW " + safe(cell.name.value_or("")) + " " +
-                     cellName(cell.row.value_or(0), cell.col.value_or(0)) +
-                     atSize(cell.bufferSizeMiB) + ": " + fixed(cell.value.value_or(0.0)) + " " +
-                     unit;
-  if (fileCheck)
-    return line + ", " + cell.bound.value_or("") + " " + limit + " " + unit + " (line " +
-           count(cell.line) + ")\n";
-  line += " is " + fixed(cell.percentOfPeak.value_or(std::nullopt).value_or(0.0)) + "% of";
-  if (const OrNull peak = cell.peakGBps.value_or(std::nullopt))
-    line += " its " + fixed(*peak) + " GB/s";
-  line += " peak";
-  if (const auto link = cell.link.value_or(std::nullopt)) line += " (" + safe(*link) + ")";
-  return line + ", below " + limit + "%\n";
+// A list of the section; empty where a saved report lacks it.
+template <typename T> const std::vector<T>& listOf(const std::optional<std::vector<T>>& list) {
+  static const std::vector<T> none;
+  return list ? *list : none;
 }
 
 std::string unmetLine(const UnmetRecord& u) {
   std::string line = "UNMET " + safe(u.expectation.value_or(""));
   if (u.line.value_or(0) > 0) line += " (line " + count(u.line) + ")";
-  return line + ": " + safe(u.detail.value_or("")) + "\n";
+  return line + ": " + safe(u.detail.value_or(""));
 }
 
 std::string notJudgedItem(const NotJudgedRecord& n) {
@@ -52,24 +44,48 @@ std::string summaryLine(const ExpectationSection& check, bool fileCheck) {
                      " cells: " + count(c.met) + " met, " + count(c.below) + " BELOW; " +
                      count(c.unmet) + " unmet";
   if (!fileCheck) line += "; " + count(c.notJudged) + " not judged";
-  return line + ".\n";
+  return line + ".";
 }
 
 }  // namespace
 
-std::string expectationText(const ExpectationSection& check) {
-  const bool fileCheck = check.check == "file";
-  std::string text;
-  for (const BelowCellRecord& cell : *check.below) text += belowLine(fileCheck, cell);
-  const std::uint64_t notListed = *check.summary->belowNotListed;
+std::string belowCellLine(const BelowCellRecord& cell) {
+  const std::string unit = cell.unitText.value_or("");
+  const std::string limit = cell.limit ? significant(*cell.limit, 15) : "unknown";  // as written
+  std::string line = "BELOW " + safe(cell.name.value_or("")) + " [" + count(cell.row) + "][" +
+                     count(cell.col) + "]" + atSize(cell.bufferSizeMiB) + ": " +
+                     fixedOr(cell.value) + " " + unit;
+  if (cell.line)  // a file's line judged it; else --min-percent-of-peak
+    return line + ", " + cell.bound.value_or("") + " " + limit + " " + unit + " (line " +
+           count(cell.line) + ")";
+  line += " is " + fixedOr(cell.percentOfPeak.value_or(std::nullopt)) + "% of";
+  if (const OrNull peak = cell.peakGBps.value_or(std::nullopt))
+    line += " its " + fixed(*peak) + " GB/s";
+  line += " peak";
+  if (const auto link = cell.link.value_or(std::nullopt)) line += " (" + safe(*link) + ")";
+  return line + ", below " + limit + "%";
+}
+
+std::vector<std::string> expectationLines(const ExpectationSection& check) {
+  std::vector<std::string> lines;
+  for (const BelowCellRecord& cell : listOf(check.below)) lines.push_back(belowCellLine(cell));
+  const std::uint64_t notListed = check.summary ? check.summary->belowNotListed.value_or(0) : 0;
   if (notListed > 0)
-    text += "BELOW ... and " + std::to_string(notListed) + " more cells, not listed\n";
-  for (const UnmetRecord& u : *check.unmet) text += unmetLine(u);
+    lines.push_back("BELOW ... and " + std::to_string(notListed) + " more cells, not listed");
+  for (const UnmetRecord& u : listOf(check.unmet)) lines.push_back(unmetLine(u));
   std::vector<std::string> items;
-  for (const NotJudgedRecord& n : *check.notJudged) items.push_back(notJudgedItem(n));
-  text += wrappedList("Not judged", items);
-  for (const std::string& note : *check.notes) text += "Note: " + safe(note) + "\n";
-  return text + summaryLine(check, fileCheck);
+  for (const NotJudgedRecord& n : listOf(check.notJudged)) items.push_back(notJudgedItem(n));
+  if (const std::string list = wrappedList("Not judged", items); !list.empty())
+    lines.push_back(list.substr(0, list.size() - 1));  // its lines wrapped, less the last newline
+  for (const std::string& note : listOf(check.notes)) lines.push_back("Note: " + safe(note));
+  lines.push_back(summaryLine(check, check.check == "file"));
+  return lines;
+}
+
+std::string expectationText(const ExpectationSection& check) {
+  std::string text;
+  for (const std::string& line : expectationLines(check)) text += line + "\n";
+  return text;
 }
 
 }  // namespace nvbw

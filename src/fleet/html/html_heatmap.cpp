@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "fleet/expectations/expectations.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 #include "model/report_writer.h"
@@ -103,16 +104,6 @@ std::string comparisonLine(const ComparedCellRecord& c) {
   return line;
 }
 
-// "BELOW: under its floor of 48.00 GB/s (h100.txt line 3)", "above its ceiling ...".
-std::string belowLine(const BelowCellRecord& b, const std::string& unit) {
-  const bool fromFile = b.line.has_value();  // else --min-percent-of-peak
-  std::string line = std::string("BELOW: ") +
-                     (b.bound == "ceiling" ? "above its ceiling of " : "under its floor of ");
-  if (b.limit) line += fixed(*b.limit, 2);
-  line += fromFile ? " " + unit + " (line " + shown(b.line) + ")" : "% of peak";
-  return line;
-}
-
 // The tooltip: every fact the report has about the cell, one per line.
 std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const HeatmapGrid& g) {
   std::string title = cellName(cell.row, cell.col) + " row " + g.rowLabels[cell.row] + ", column " +
@@ -126,7 +117,7 @@ std::string cellTitle(const ReportEntry& entry, const HeatmapCell& cell, const H
     title += "\nOutlier: " + fixed(*cell.outlier->belowMedianPercent, 1) +
              "% below the median of its link class";
   if (cell.mark.verdict) title += "\n" + comparisonLine(*cell.mark.verdict);
-  if (cell.mark.below) title += "\n" + belowLine(*cell.mark.below, g.unit);
+  if (cell.mark.below) title += "\n" + belowCellLine(*cell.mark.below);
   if (cell.abovePeak)
     title += "\nAbove 100% of its link's theoretical peak: the peak is wrong or the measurement is "
              "broken";

@@ -1,6 +1,7 @@
 // The page's verdicts (docs/verdicts.md): the comparison with a baseline (summary, notes, the
-// cells that are not SAME, what only one side has) and the expectations (per check its verdict,
-// counts, BELOW and unmet lines). The heatmaps mark the same cells through cellMarks.
+// cells that are not SAME, what only one side has) and the expectations (per check the lines of
+// its text view). The heatmaps mark the same cells through cellMarks.
+#include "fleet/expectations/expectations.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
 
@@ -115,36 +116,15 @@ std::string stringList(const char* title, const char* cls,
   return element("div", attr("class", cls), textElement("h3", "", title) + itemList(*items, ""));
 }
 
-std::string headline(const ExpectationSection& check) {
-  const ExpectationCounts counts = check.summary.value_or(ExpectationCounts{});
-  return shown(check.label) + ": " + (check.passed == true ? "PASSED" : "FAILED") + ": " +
-         shown(counts.cells) + " cells: " + shown(counts.met) + " met, " + shown(counts.below) +
-         " BELOW; " + shown(counts.unmet) + " unmet.";
-}
-
-std::string belowItem(const BelowCellRecord& b) {
-  std::string text = "BELOW " + shown(b.name) + " [" + shown(b.row) + "][" + shown(b.col) +
-                     "]: " + fixedOr(b.value) + " " + shown(b.unitText);
-  if (b.line.has_value())
-    return text + ", " + shown(b.bound) + " " + shown(b.limit) + " (line " + shown(b.line) + ")";
-  return text + ": " + fixedOr(b.percentOfPeak) + "% of peak, below " + shown(b.limit) + "%";
-}
-
+// The text view's lines: the summary line, headed passed or failed, over the others as a list.
 std::string checkBlock(const ExpectationSection& check) {
-  std::string items;
-  if (check.below)
-    for (const BelowCellRecord& b : *check.below) items += textElement("li", "", belowItem(b));
-  if (check.unmet)
-    for (const UnmetRecord& u : *check.unmet)
-      items += textElement("li", "", "UNMET " + shown(u.expectation) + ": " + shown(u.detail));
-  if (check.summary && check.summary->belowNotListed && *check.summary->belowNotListed > 0)
-    items += textElement("li", "",
-                         "... and " + std::to_string(*check.summary->belowNotListed) +
-                             " more BELOW cells");
+  std::vector<std::string> lines = expectationLines(check);
+  const std::string summary = lines.back();
+  lines.pop_back();
   return element(
       "div", attr("class", "expectation-check"),
-      textElement("p", attr("class", check.passed == true ? "passed" : "failed"), headline(check)) +
-          (items.empty() ? std::string() : element("ul", "", items)));
+      textElement("p", attr("class", check.passed == true ? "passed" : "failed"), summary) +
+          (lines.empty() ? std::string() : itemList(lines, "")));
 }
 
 }  // namespace

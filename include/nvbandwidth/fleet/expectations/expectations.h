@@ -96,8 +96,19 @@ ExpectationSection checkExpectations(const Expectations& expectations, const Rep
 ExpectationSection checkPercentOfPeak(double minPercent, const Report& report,
                                       const ExpectationKeys& keys, const StopRequest& stop = {});
 
-// The text view: "BELOW ..." and "UNMET ..." lines, the cells not judged, notes, and last one
-// summary line: "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet."
+// The text view's lines (without their newlines; the list of cells not judged wrapped over
+// several): "BELOW ..." and "UNMET ..." lines, the cells not judged, notes, and last the summary
+// line: "Expectations --expect 'h100.txt': FAILED: 6 cells: 4 met, 2 BELOW; 1 unmet." A saved
+// report's section may lack a field or list: it reads "unknown", or has no line. The HTML page
+// shows the same lines.
+std::vector<std::string> expectationLines(const ExpectationSection& check);
+
+// The lines, each ending in a newline.
 std::string expectationText(const ExpectationSection& check);
+
+// The line of one BELOW cell: "BELOW <key> [0][1]: 393.89 GB/s, floor 400 GB/s (line 3)" (a file's
+// line judged it), "BELOW <key> [0][1]: 393.89 GB/s is 82.38% of its 478.13 GB/s peak (NVLink),
+// below 88%" (--min-percent-of-peak). The heatmap's tooltip of the cell says it too.
+std::string belowCellLine(const BelowCellRecord& cell);
 
 }  // namespace nvbw

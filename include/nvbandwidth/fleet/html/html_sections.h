@@ -26,7 +26,7 @@ using CellMarks = std::map<std::tuple<std::string, std::size_t, std::size_t>, Ce
 // they go (Interrupted).
 CellMarks cellMarks(const Report& report, const StopRequest& stop);
 
-// The "expectations" section: per check its summary line and its BELOW and unmet lines; "" when
+// The "expectations" section: per check the lines of its text view (expectationLines); "" when
 // `report` has none.
 std::string expectationsSection(const Report& report);
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "fleet/expectations/expectations.h"
 #include "fleet/html/html_report.h"
 #include "golden.h"
 #include "json_documents.h"
@@ -311,6 +312,13 @@ TEST(HtmlReport, FailingCellsAreMarkedUnstableAndBelowIncluded) {
   EXPECT_GT(classCount(page, "verdict-UNSTABLE"), 0);
   EXPECT_EQ(classCount(page, "expectations"), 1);
   EXPECT_TRUE(contains(page, "FAILED: 2 cells: 0 met, 2 BELOW; 0 unmet."));
+  // The check's list holds its text view's lines (the summary line above it): each BELOW cell's.
+  std::vector<std::string> lines = nvbw::expectationLines(
+      nvbw::readReportText(run.out, nvbw::ReadOptions{nvbw::ReportKind::Run}).expectations->at(0));
+  lines.pop_back();
+  EXPECT_EQ(page.at("lists").at("expectation-check"), json(lines));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("BELOW host_to_device_memcpy_ce [0][0]: ", 0), 0u) << lines[0];
   EXPECT_TRUE(contains(page, "UNSTABLE"));
   EXPECT_TRUE(contains(page, "above 100% of their link's theoretical peak"));
 }
