@@ -108,12 +108,6 @@ std::string changedCellsTable(const ComparisonSection& c) {
   return text + footnotes(unstable, noisy);
 }
 
-std::string baselineLine(const ComparisonSection& c) {
-  if (c.baselineReports.value_or(1) < 2) return "";
-  return "Baseline: " + std::to_string(*c.baselineReports) +
-         " reports: each cell against their median, its band from their spread.\n";
-}
-
 std::string confirmationLine(const ComparisonSection& c) {
   if (!c.confirmation) return "";
   const ConfirmationRecord& s = *c.confirmation;
@@ -129,32 +123,38 @@ std::string confirmationLine(const ComparisonSection& c) {
   return wrappedList(title, names, false);
 }
 
-std::string summaryLine(const ComparisonSection& c) {
-  const std::string oneSided = std::to_string(c.onlyInBaseline->size()) + " only in baseline, " +
-                               std::to_string(c.onlyInCurrent->size()) + " only in current.\n";
-  const std::string cells = "Comparison: " + std::to_string(c.cells->size()) + " cells";
-  if (c.differentMachines)
-    return cells + ", not judged: the reports come from different machines; " + oneSided;
-  std::string counts;
-  for (Verdict v :
-       {Verdict::Same, Verdict::Slower, Verdict::Faster, Verdict::Noisy, Verdict::Unstable})
-    counts +=
-        (counts.empty() ? "" : ", ") + std::to_string(countVerdict(c, v)) + " " + verdictName(v);
-  return cells + ": " + counts + "; " + oneSided;
-}
-
 }  // namespace
 
+std::string comparisonBaselineLine(const ComparisonSection& c) {
+  if (c.baselineReports.value_or(1) < 2) return "";
+  return "Baseline: " + std::to_string(*c.baselineReports) +
+         " reports: each cell against their median, its band from their spread.";
+}
+
+std::string comparisonSummaryLine(const ComparisonSection& c) {
+  const ComparisonCounts n = c.summary.value_or(ComparisonCounts{});
+  const auto count = [](const auto& k) { return k ? std::to_string(*k) : "unknown"; };
+  const std::string oneSided = count(n.onlyInBaseline) + " only in baseline, " +
+                               count(n.onlyInCurrent) + " only in current.";
+  const std::string cells = "Comparison: " + count(n.cells) + " cells";
+  if (c.differentMachines)
+    return cells + ", not judged: the reports come from different machines; " + oneSided;
+  return cells + ": " + count(n.same) + " SAME, " + count(n.slower) + " SLOWER, " +
+         count(n.faster) + " FASTER, " + count(n.noisy) + " NOISY, " + count(n.unstable) +
+         " UNSTABLE; " + oneSided;
+}
+
 std::string comparisonText(const ComparisonSection& c) {
+  const std::string baseline = comparisonBaselineLine(c);
   std::string text;
   for (const std::string& section :
-       {baselineLine(c), confirmationLine(c), changedCellsTable(c),
+       {baseline.empty() ? baseline : baseline + "\n", confirmationLine(c), changedCellsTable(c),
         wrappedList("Only in baseline", text_view::safeAll(*c.onlyInBaseline)),
         wrappedList("Only in current", text_view::safeAll(*c.onlyInCurrent))})
     if (!section.empty()) text += section + "\n";
   for (const std::string& note : *c.notes) text += "Note: " + safe(note) + "\n";
   if (!c.notes->empty()) text += "\n";
-  return text + summaryLine(c);
+  return text + comparisonSummaryLine(c) + "\n";
 }
 
 }  // namespace nvbw

@@ -1,6 +1,7 @@
 // The page's verdicts (docs/verdicts.md): the comparison with a baseline (summary, notes, the
 // cells that are not SAME, what only one side has) and the expectations (per check the lines of
 // its text view). The heatmaps mark the same cells through cellMarks.
+#include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
@@ -9,18 +10,10 @@ namespace nvbw::html {
 
 namespace {
 
+// The text view's lines: the baseline's reports (where several) and the summary.
 std::string summaryText(const ComparisonSection& comparison) {
-  const ComparisonCounts counts = comparison.summary.value_or(ComparisonCounts{});
-  const std::string baseline =
-      comparison.baselineReports && *comparison.baselineReports > 1
-          ? " against a baseline of " + std::to_string(*comparison.baselineReports) + " reports"
-          : std::string();
-  return shown(counts.cells) + " cells compared" + baseline + ": " + shown(counts.same) +
-         " SAME, " + shown(counts.slower) + " SLOWER, " + shown(counts.faster) + " FASTER" +
-         (counts.noisy ? ", " + shown(counts.noisy) + " NOISY" : std::string()) +
-         (counts.unstable ? ", " + shown(counts.unstable) + " UNSTABLE" : std::string()) + "; " +
-         shown(counts.onlyInBaseline) + " only in the baseline, " + shown(counts.onlyInCurrent) +
-         " only in this run.";
+  const std::string baseline = comparisonBaselineLine(comparison);
+  return (baseline.empty() ? "" : baseline + " ") + comparisonSummaryLine(comparison);
 }
 
 std::string confirmationRuns(const ComparisonSection& c) {

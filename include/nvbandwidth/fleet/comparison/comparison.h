@@ -140,4 +140,10 @@ void applyConfirmations(ComparisonSection& c, const std::vector<ReportEntry>& en
 // 1 SLOWER, 0 FASTER, 2 NOISY, 1 UNSTABLE; 0 only in baseline, 0 only in current.").
 std::string comparisonText(const ComparisonSection& c);
 
+// Lines of the text view that the HTML page shows too, without their newline: "Baseline: 3
+// reports: ..." ("" with one baseline report), and the summary line of the section's counts (a
+// count a saved report lacks, as older reports lack NOISY and UNSTABLE: "unknown").
+std::string comparisonBaselineLine(const ComparisonSection& c);
+std::string comparisonSummaryLine(const ComparisonSection& c);
+
 }  // namespace nvbw
