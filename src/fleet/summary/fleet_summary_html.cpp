@@ -34,14 +34,12 @@ std::string percentText(const std::optional<double>& p) {
   return p ? fixed(*p, 1) + "%" : std::string("unknown");
 }
 
-// "failed (ERROR): its message".
-std::string failedText(const FleetCell& cell) {
-  return "failed (" + cell.entryStatus + ")" + (cell.message.empty() ? "" : ": " + cell.message);
-}
+// A string from a report as it is: the markup escapes it.
+std::string asIs(const std::string& text, std::size_t) { return text; }
 
 std::string tooltip(const FleetNode& node, const FleetColumn& column, const FleetCell& cell) {
   std::string t = node.name + ", " + column.key + ": ";
-  if (cell.status == FleetStatus::Failed) return t + failedText(cell);
+  if (cell.status == FleetStatus::Failed) return t + failedText(cell, asIs);
   if (cell.status == FleetStatus::Waived)
     return t + "waived" + (cell.message.empty() ? "" : ": " + cell.message);
   if (cell.status == FleetStatus::Missing) return t + "missing from the report";
@@ -142,28 +140,6 @@ std::string groupsHtml(const FleetSummary& s) {
                  element("table", attr("class", "groups"), rows));
 }
 
-std::string reasonLines(const FleetSummary& s, const FleetNode& n) {
-  const FleetGroup& group = s.groups.at(n.group);
-  std::string items;
-  for (std::size_t c = 0; c < s.columns.size(); ++c) {
-    const FleetColumn& column = s.columns[c];
-    const FleetCell& cell = n.cells[c];
-    const FleetColumnStats& st = group.columns[c];
-    const auto reason = [&](const std::string& text) {
-      items += textElement("li", "", column.key + ": " + text);
-    };
-    if (cell.status == FleetStatus::Failed) reason(failedText(cell));
-    if (cell.worstFlagged)
-      reason("worst cell " + valueText(cell.worst, column) + " (" + cell.worstCell + ") is " +
-             percentText(cell.worstPercentOfMedian) + " of " + theMedian(st.worst));
-    if (cell.sumFlagged)
-      reason("SUM " + valueText(cell.sum, column) + " is " + percentText(cell.sumPercentOfMedian) +
-             " of " + theMedian(st.sum));
-    if (cell.verdicts.failed()) reason(reportVerdictsText(cell.verdicts));
-  }
-  return element("ul", attr("class", "reasons"), items);
-}
-
 std::string flaggedHtml(const FleetSummary& s) {
   std::string items;
   for (const FleetNode& n : s.nodes)
@@ -172,7 +148,7 @@ std::string flaggedHtml(const FleetSummary& s) {
           "li", attr("data-node", n.name),
           textElement("span", attr("class", "mono"), n.name) +
               textElement("span", "", " (" + s.groups.at(n.group).name + "; " + n.file + ")") +
-              reasonLines(s, n));
+              itemList(flagReasons(s, n, asIs), attr("class", "reasons")));
   if (items.empty()) items = textElement("li", "", "None.");
   return section(attr("id", "flagged"), "Flagged nodes",
                  element("ul", attr("class", "flagged-nodes"), items));

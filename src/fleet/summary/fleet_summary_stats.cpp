@@ -75,6 +75,29 @@ std::string reportVerdictsText(const ReportVerdicts& v) {
 
 namespace {
 
+// "SUM 20830.00 GB/s 5.2% below the median 21968.63 (band 5.0%)".
+std::string judgedValue(const char* what, double value, const FleetSpread& spread,
+                        const FleetColumn& column) {
+  return std::string(what) + " " + valueText(value, column) + " " +
+         fixed(std::fabs(deficitPercent(value, spread.median, column.latency())), 1) + "% " +
+         (column.latency() ? "above" : "below") + " " + theMedian(spread);
+}
+
+// What flagged a testcase of a node: the worst cell, the SUM, or both.
+std::string flagText(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st,
+                     Shown shown) {
+  std::string text;
+  if (cell.worstFlagged) {
+    text += judgedValue("worst cell", cell.worst, st.worst, column);
+    if (!cell.worstCell.empty()) text += " at " + shown(cell.worstCell, 40);
+    if (cell.worstPercentOfPeak) text += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
+  }
+  if (cell.sumFlagged)
+    text +=
+        std::string(cell.worstFlagged ? "; " : "") + judgedValue("SUM", cell.sum, st.sum, column);
+  return text;
+}
+
 FleetSpread spreadOf(const std::vector<double>& values, const std::string& testcase) {
   const double middle = median(values);
   const double mad = medianAbsoluteDeviation(values, middle);
@@ -145,6 +168,25 @@ void judgeFleet(FleetSummary& summary) {
     for (std::size_t c = 0; c < summary.columns.size(); ++c)
       judgeColumn(summary, members[g], c, group.columns[c]);
   }
+}
+
+std::string failedText(const FleetCell& cell, Shown shown) {
+  return "failed (" + shown(cell.entryStatus, 16) + ")" +
+         (cell.message.empty() ? "" : ": " + shown(cell.message, 200));
+}
+
+std::vector<std::string> flagReasons(const FleetSummary& s, const FleetNode& n, Shown shown) {
+  const FleetGroup& group = s.groups.at(n.group);
+  std::vector<std::string> reasons;
+  for (std::size_t c = 0; c < s.columns.size(); ++c) {
+    const FleetCell& cell = n.cells[c];
+    const std::string lead = shown(s.columns[c].key, 120) + ": ";
+    if (cell.status == FleetStatus::Failed) reasons.push_back(lead + failedText(cell, shown));
+    if (cell.flagged())
+      reasons.push_back(lead + flagText(s.columns[c], cell, group.columns[c], shown));
+    if (cell.verdicts.failed()) reasons.push_back(lead + reportVerdictsText(cell.verdicts));
+  }
+  return reasons;
 }
 
 }  // namespace nvbw::summary

@@ -102,48 +102,16 @@ std::string tableSection(const FleetSummary& s) {
   return out;
 }
 
-// "SUM 20830.00 GB/s 5.2% below the median 21968.63 (band 5.0%)".
-std::string judgedValue(const char* what, double value, const FleetSpread& spread,
-                        const FleetColumn& column) {
-  return std::string(what) + " " + valueText(value, column) + " " +
-         fixed(std::fabs(deficitPercent(value, spread.median, column.latency())), 1) + "% " +
-         (column.latency() ? "above" : "below") + " " + theMedian(spread);
-}
-
-// What flagged a testcase of a node: the worst cell, the SUM, or both.
-std::string flagText(const FleetColumn& column, const FleetCell& cell, const FleetColumnStats& st) {
-  std::string text;
-  if (cell.worstFlagged) {
-    text += judgedValue("worst cell", cell.worst, st.worst, column);
-    if (!cell.worstCell.empty()) text += " at " + escapeForTerminal(cell.worstCell, 40);
-    if (cell.worstPercentOfPeak) text += ", " + fixed(*cell.worstPercentOfPeak, 1) + "% of peak";
-  }
-  if (cell.sumFlagged)
-    text +=
-        std::string(cell.worstFlagged ? "; " : "") + judgedValue("SUM", cell.sum, st.sum, column);
-  return text;
-}
-
 std::string flaggedSection(const FleetSummary& s) {
   const std::size_t flagged = s.flaggedNodes();
   if (flagged == 0) return "";
   std::string out = "\nFlagged nodes (" + std::to_string(flagged) + "):\n";
   for (const FleetNode& n : s.nodes) {
     if (!n.flagged()) continue;
-    const FleetGroup& group = s.groups.at(n.group);
-    out += "  " + escapeForTerminal(n.name) + " (" + escapeForTerminal(group.name) + "; " +
-           escapeForTerminal(n.file) + ")\n";
-    for (std::size_t c = 0; c < s.columns.size(); ++c) {
-      const FleetCell& cell = n.cells[c];
-      const std::string lead = "    " + escapeForTerminal(s.columns[c].key, 120) + ": ";
-      if (cell.status == FleetStatus::Failed) {
-        out += lead + "failed (" + escapeForTerminal(cell.entryStatus, 16) + ")" +
-               (cell.message.empty() ? "" : ": " + escapeForTerminal(cell.message, 200)) + "\n";
-        continue;
-      }
-      if (cell.flagged()) out += lead + flagText(s.columns[c], cell, group.columns[c]) + "\n";
-      if (cell.verdicts.failed()) out += lead + reportVerdictsText(cell.verdicts) + "\n";
-    }
+    out += "  " + escapeForTerminal(n.name) + " (" + escapeForTerminal(s.groups.at(n.group).name) +
+           "; " + escapeForTerminal(n.file) + ")\n";
+    for (const std::string& reason : flagReasons(s, n, escapeForTerminal))
+      out += "    " + reason + "\n";
   }
   return out;
 }

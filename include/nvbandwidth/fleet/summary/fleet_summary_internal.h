@@ -75,4 +75,14 @@ std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency);
 // "its report's verdicts: 2 SLOWER, 1 UNSTABLE, 1 BELOW" (the counts above 0).
 std::string reportVerdictsText(const ReportVerdicts& v);
 
+// How a view shows a string from a report, at most `maxChars` of it: the text view escapes it for
+// a terminal (escapeForTerminal); the page takes it as it is (its markup escapes it).
+using Shown = std::string (*)(const std::string& text, std::size_t maxChars);
+
+std::string failedText(const FleetCell& cell, Shown shown);  // "failed (ERROR): its message"
+
+// Why node `n` is flagged, "<testcase>: <reason>" per reason: failed, flagged ("worst cell 228.00
+// GB/s 5.2% below the median 240.50 (band 5.0%) at [0][1]; SUM ..."), its report's verdicts.
+std::vector<std::string> flagReasons(const FleetSummary& s, const FleetNode& n, Shown shown);
+
 }  // namespace nvbw::summary

@@ -302,6 +302,12 @@ TEST(FleetSummaryRule, OneSlowLinkFlagsTheWorstCellThoughTheSumHardlyMoves) {
   const std::string text = fleetSummaryText(s);
   EXPECT_NE(text.find("worst cell 228.00 GB/s"), std::string::npos) << text;
   EXPECT_NE(text.find("at GPU 2 -> GPU 5"), std::string::npos) << text;
+  // The page lists the text view's line of the reason, escaped.
+  const std::size_t at = text.find("device_to_device_memcpy_read_ce: worst cell");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::string line = text.substr(at, text.find('\n', at) - at);
+  line.replace(line.find("->"), 2, "-&gt;");
+  EXPECT_NE(fleetSummaryHtml(s).find("<li>" + line + "</li>"), std::string::npos) << line;
 }
 
 TEST(FleetSummaryRule, FailedTestcasesFlagWaivedAndMissingOnesDoNot) {
