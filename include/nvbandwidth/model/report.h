@@ -29,6 +29,13 @@ namespace nvbw {
 // nullopt is null.
 using OrNull = std::optional<double>;
 
+// A list of a record, empty where the report lacks it: for a loop over what it has.
+template <typename T> const std::vector<T>& orEmpty(const std::optional<std::vector<T>>& list) {
+  static const std::vector<T> none;
+  return list ? *list : none;
+}
+template <typename T> void orEmpty(const std::optional<std::vector<T>>&&) = delete;  // dangles
+
 // A matrix as a report holds one: rows x cols cells, row-major.
 template <typename T> struct Grid {
   std::size_t rows = 0;

@@ -69,9 +69,8 @@ Side sideOf(const Report& report, const std::string& side) {
   if (report.gpuDeviceList) out.gpus = report.gpuDeviceList->size();
   out.machine = machineShapeOf(report);
   for (const std::string& note : runNotes(report)) out.runNotes.push_back(side + ": " + note);
-  if (report.testcases)
-    for (const ReportEntry& entry : *report.testcases)
-      if (!entry.passedWithMatrix()) out.statuses.push_back({entry.name, statusName(entry.status)});
+  for (const ReportEntry& entry : orEmpty(report.testcases))
+    if (!entry.passedWithMatrix()) out.statuses.push_back({entry.name, statusName(entry.status)});
   return out;
 }
 

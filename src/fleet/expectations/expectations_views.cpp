@@ -17,12 +17,6 @@ std::string count(const std::optional<std::uint64_t>& n) {
 }
 std::string fixedOr(const OrNull& value) { return value ? fixed(*value) : "unknown"; }
 
-// A list of the section; empty where a saved report lacks it.
-template <typename T> const std::vector<T>& listOf(const std::optional<std::vector<T>>& list) {
-  static const std::vector<T> none;
-  return list ? *list : none;
-}
-
 std::string unmetLine(const UnmetRecord& u) {
   std::string line = "UNMET " + safe(u.expectation.value_or(""));
   if (u.line.value_or(0) > 0) line += " (line " + count(u.line) + ")";
@@ -68,16 +62,16 @@ std::string belowCellLine(const BelowCellRecord& cell) {
 
 std::vector<std::string> expectationLines(const ExpectationSection& check) {
   std::vector<std::string> lines;
-  for (const BelowCellRecord& cell : listOf(check.below)) lines.push_back(belowCellLine(cell));
+  for (const BelowCellRecord& cell : orEmpty(check.below)) lines.push_back(belowCellLine(cell));
   const std::uint64_t notListed = check.summary ? check.summary->belowNotListed.value_or(0) : 0;
   if (notListed > 0)
     lines.push_back("BELOW ... and " + std::to_string(notListed) + " more cells, not listed");
-  for (const UnmetRecord& u : listOf(check.unmet)) lines.push_back(unmetLine(u));
+  for (const UnmetRecord& u : orEmpty(check.unmet)) lines.push_back(unmetLine(u));
   std::vector<std::string> items;
-  for (const NotJudgedRecord& n : listOf(check.notJudged)) items.push_back(notJudgedItem(n));
+  for (const NotJudgedRecord& n : orEmpty(check.notJudged)) items.push_back(notJudgedItem(n));
   if (const std::string list = wrappedList("Not judged", items); !list.empty())
     lines.push_back(list.substr(0, list.size() - 1));  // its lines wrapped, less the last newline
-  for (const std::string& note : listOf(check.notes)) lines.push_back("Note: " + safe(note));
+  for (const std::string& note : orEmpty(check.notes)) lines.push_back("Note: " + safe(note));
   lines.push_back(summaryLine(check, check.check == "file"));
   return lines;
 }

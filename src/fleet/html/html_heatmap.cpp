@@ -25,8 +25,7 @@ constexpr const char* kBelowColour = "#b00020";
 constexpr const char* kAbovePeakColour = "#8e24aa";
 
 const OutlierRecord* outlierAt(const ReportEntry& entry, std::size_t row, std::size_t col) {
-  if (!entry.outliers) return nullptr;
-  for (const OutlierRecord& o : *entry.outliers)
+  for (const OutlierRecord& o : orEmpty(entry.outliers))
     if (o.row == row && o.col == col) return &o;
   return nullptr;
 }

@@ -222,8 +222,7 @@ std::string chartFigure(const std::vector<std::uint64_t>& sizes, const SweepSeri
 
 std::string sweepSection(const SweepSection& sweep) {
   std::string charts;
-  if (sweep.series)
-    for (const SweepSeriesRecord& s : *sweep.series) charts += chartFigure(sweep.sizesMiB, s);
+  for (const SweepSeriesRecord& s : orEmpty(sweep.series)) charts += chartFigure(sweep.sizesMiB, s);
   return section(attr("class", "sweep-section") + attr("id", "sweep"), "Buffer-size sweep",
                  textElement("p", "", "Sizes (MiB): " + shown(sweep.sizesMiB)) +
                      element("div", attr("class", "charts"), charts));

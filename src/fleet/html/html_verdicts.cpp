@@ -77,11 +77,10 @@ std::string changedRow(const ComparedCellRecord& cell) {
 }
 
 std::string changedTable(const ComparisonSection& comparison, const StopRequest& stop) {
-  static const std::vector<ComparedCellRecord> none;
   std::string rows;
   bool anyNoisy = false, anyUnstable = false;
   PeriodicStop ticks(stop, 4096);
-  for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : none) {
+  for (const ComparedCellRecord& cell : orEmpty(comparison.cells)) {
     ticks.tick();
     if (cell.verdict == "SAME") continue;
     rows += changedRow(cell);
@@ -130,11 +129,9 @@ CellMarks cellMarks(const Report& report, const StopRequest& stop) {
       ticks.tick();
       if (cell.row && cell.col) marks[{cell.name, *cell.row, *cell.col}].verdict = &cell;
     }
-  if (!report.expectations) return marks;
-  for (const ExpectationSection& check : *report.expectations) {
+  for (const ExpectationSection& check : orEmpty(report.expectations)) {
     throwIfStopped(stop);
-    if (!check.below) continue;
-    for (const BelowCellRecord& cell : *check.below)
+    for (const BelowCellRecord& cell : orEmpty(check.below))
       if (cell.name && cell.row && cell.col) {
         CellMark& mark = marks[{*cell.name, *cell.row, *cell.col}];
         if (!mark.below) mark.below = &cell;  // the first check's

@@ -184,9 +184,8 @@ void addComparison(std::vector<GaugeFamily>& out, const ComparisonSection& compa
   for (const MetricMatrix& m : entries.matrices) byKey[m.view.key()].push_back(&m);
   std::map<std::string, double> counts;
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> seen;
-  static const std::vector<ComparedCellRecord> kNoCells;
   std::size_t visited = 0;
-  for (const ComparedCellRecord& cell : comparison.cells ? *comparison.cells : kNoCells) {
+  for (const ComparedCellRecord& cell : orEmpty(comparison.cells)) {
     if (visited++ % 256 == 0) throwIfStopped(stop);
     const auto row = indexOf(cell.row);
     const auto col = indexOf(cell.col);

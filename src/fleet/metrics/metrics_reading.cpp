@@ -102,15 +102,14 @@ void aboutGpu(Subject& s, std::size_t index, const Facts& facts) {
 Facts readFacts(const Report& report) {
   Facts facts;
   std::string listedHost;
-  if (report.gpuDeviceList)
-    for (const std::string& line : *report.gpuDeviceList) {
-      const auto index = listedIndex(line);
-      if (!index) continue;
-      const DeviceListEntry d = readDeviceListEntry(line);
-      // The first line of an index counts.
-      facts.gpus.emplace(*index, GpuFacts{d.model, "", "", ""});
-      if (listedHost.empty()) listedHost = d.host;
-    }
+  for (const std::string& line : orEmpty(report.gpuDeviceList)) {
+    const auto index = listedIndex(line);
+    if (!index) continue;
+    const DeviceListEntry d = readDeviceListEntry(line);
+    // The first line of an index counts.
+    facts.gpus.emplace(*index, GpuFacts{d.model, "", "", ""});
+    if (listedHost.empty()) listedHost = d.host;
+  }
   if (report.environment && report.environment->gpus)
     for (const GpuStateRecord& gpu : *report.environment->gpus) {
       const auto device = indexOf(gpu.device);

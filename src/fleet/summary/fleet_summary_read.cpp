@@ -98,10 +98,9 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
       if (cell.verdict == "SLOWER") ++verdicts[cell.name].slower;
       if (cell.verdict == "UNSTABLE") ++verdicts[cell.name].unstable;
     }
-  if (r.expectations)
-    for (const ExpectationSection& check : *r.expectations)
-      if (check.below)
-        for (const BelowCellRecord& cell : *check.below) ++verdicts[cell.name.value_or("")].below;
+  for (const ExpectationSection& check : orEmpty(r.expectations))
+    for (const BelowCellRecord& cell : orEmpty(check.below))
+      ++verdicts[cell.name.value_or("")].below;
   return verdicts;
 }
 
@@ -110,9 +109,8 @@ std::map<std::string, ReportVerdicts> verdictsOf(const Report& r) {
 void nameHost(const Report& r, FleetNode& d) {
   std::vector<std::pair<std::string, const char*>> candidates = {
       {r.hostname.value_or(""), "hostname"}};
-  if (r.gpuDeviceList)
-    for (const std::string& entry : *r.gpuDeviceList)
-      candidates.emplace_back(readDeviceListEntry(entry).host, "GPU Device list");
+  for (const std::string& entry : orEmpty(r.gpuDeviceList))
+    candidates.emplace_back(readDeviceListEntry(entry).host, "GPU Device list");
   if (r.processes && !r.processes->empty())
     candidates.emplace_back(r.processes->front().host.value_or(""), "processes");
   for (const auto& [host, source] : candidates)
