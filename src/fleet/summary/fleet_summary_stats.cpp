@@ -1,4 +1,4 @@
-// The fleet's groups, medians and bands, and which nodes they flag (fleet_summary.h).
+// The fleet's groups, medians and bands, which nodes they flag, and what both views say of them.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -51,10 +51,6 @@ std::string valueText(double value, const FleetColumn& column) {
   return fixed(value, 2) + " " + column.unit;
 }
 
-std::string theMedian(const FleetSpread& spread) {
-  return "the median " + fixed(spread.median, 2) + " (band " + fixed(spread.bandPercent, 1) + "%)";
-}
-
 std::string spreadText(const FleetSpread& spread, const FleetColumn& column) {
   return valueText(spread.median, column) + " (" + fixed(spread.bandPercent, 1) + "%)";
 }
@@ -74,6 +70,11 @@ std::string reportVerdictsText(const ReportVerdicts& v) {
 }
 
 namespace {
+
+// "the median 21968.63 (band 5.0%)": what a flagged value was judged against.
+std::string theMedian(const FleetSpread& spread) {
+  return "the median " + fixed(spread.median, 2) + " (band " + fixed(spread.bandPercent, 1) + "%)";
+}
 
 // "SUM 20830.00 GB/s 5.2% below the median 21968.63 (band 5.0%)".
 std::string judgedValue(const char* what, double value, const FleetSpread& spread,

@@ -59,9 +59,6 @@ std::string plural(std::size_t n, const char* one, const char* many);
 // "20830.00 GB/s": a value of `column` as both views write it.
 std::string valueText(double value, const FleetColumn& column);
 
-// "the median 21968.63 (band 5.0%)": what a flagged value was judged against.
-std::string theMedian(const FleetSpread& spread);
-
 // "21968.63 GB/s (5.0%)": a group's median of `column` with its band, as both views list it.
 std::string spreadText(const FleetSpread& spread, const FleetColumn& column);
 
