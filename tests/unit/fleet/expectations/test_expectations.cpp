@@ -704,6 +704,16 @@ TEST(ExpectationsCheck, ARunThatNeverStartedMeetsNothing) {
   EXPECT_EQ((*r.notes)[0].rfind("the run reported an error: ", 0), 0u);
 }
 
+// The run's own error and interruption are noted (runNotes), an empty one without the colon.
+TEST(ExpectationsCheck, TheRunsErrorAndInterruptionAreNoted) {
+  json report = golden("fleet/fake_base.json");
+  report["nvbandwidth"]["error"] = "";
+  report["nvbandwidth"]["interrupted"] = "SIGTERM";
+  const ExpectationSection r = check("host_to_device_memcpy_ce 1\n", report);
+  EXPECT_EQ(*r.notes, (std::vector<std::string>{"the run reported an error",
+                                                "the run was interrupted by SIGTERM"}));
+}
+
 TEST(ExpectationsCheck, AReportInAnotherUnitIsUnmet) {
   json report = golden("fleet/fake_base.json");
   report["nvbandwidth"]["testcases"][0]["unit"] = "ns";
