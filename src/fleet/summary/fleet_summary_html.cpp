@@ -216,13 +216,7 @@ std::string headerHtml(const FleetSummary& s) {
                       textElement("span", "",
                                   ", " + std::to_string(s.unreadable.size()) + " unreadable (" +
                                       plural(s.reports, "report", "reports") + " read).")) +
-          textElement(
-              "p", attr("class", "rule"),
-              "A node is flagged for a testcase when its SUM or its worst cell (lowest "
-              "bandwidth, highest latency) is worse than the median of the nodes of its GPU "
-              "model and count by more than " +
-                  flagRuleText("")) +
-          notes);
+          textElement("p", attr("class", "rule"), flagRuleText()) + notes);
 }
 
 }  // namespace

@@ -34,11 +34,13 @@ std::optional<double> worsePercentOfMedian(const FleetCell& cell, bool latency) 
   return latency ? std::max(*a, *b) : std::min(*a, *b);
 }
 
-std::string flagRuleText(const std::string& worse) {
-  return "max(" + fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
+std::string flagRuleText() {
+  return "A node is flagged for a testcase when its SUM or its worst cell is further from its "
+         "group's median than max(" +
+         fixed(kFleetMadFactor, 0) + " x " + fixed(kMadToSigma, 4) + " x MAD / median, " +
          fixed(kFleetFloorPercent, 0) + "%, " + fixed(kBandFactor, 1) +
-         " x the testcase's prior run-to-run spread)" + worse +
-         ", when the testcase failed, or when its own report failed its verdicts; groups of fewer "
+         " x the testcase's prior run-to-run spread) (bandwidth: below, latency: above), when the "
+         "testcase failed, or when its own report failed its verdicts; groups of fewer "
          "than " +
          std::to_string(kFleetMinGroupNodes) + " nodes are not judged.";
 }

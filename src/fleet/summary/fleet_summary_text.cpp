@@ -36,9 +36,7 @@ std::string header(const FleetSummary& s) {
                     plural(s.nodes.size(), "node", "nodes") + " in " +
                     plural(s.groups.size(), "group", "groups") + ", " +
                     plural(s.columns.size(), "testcase matrix", "testcase matrices") + ".\n";
-  out += "A node is flagged for a testcase when its SUM or its worst cell is further from its "
-         "group's median than " +
-         flagRuleText(" (bandwidth: below, latency: above)") + "\n";
+  out += flagRuleText() + "\n";
   for (const std::string& note : s.notes) out += "NOTE: " + escapeForTerminal(note) + "\n";
   return out;
 }

@@ -49,9 +49,9 @@ void judgeFleet(FleetSummary& summary);
 
 // ---- shared by the views ----
 
-// The flag rule's band and the rest of the rule, as both views state it: "max(5 x 1.4826 x MAD /
-// median, ...)`worse`, when the testcase failed, ... are not judged."
-std::string flagRuleText(const std::string& worse);
+// The flag rule as both views state it: "A node is flagged for a testcase when ... max(5 x 1.4826
+// x MAD / median, ...) ..., when the testcase failed, ... are not judged."
+std::string flagRuleText();
 
 // "1 node", "3 nodes".
 std::string plural(std::size_t n, const char* one, const char* many);

@@ -307,7 +307,14 @@ TEST(FleetSummaryRule, OneSlowLinkFlagsTheWorstCellThoughTheSumHardlyMoves) {
   ASSERT_NE(at, std::string::npos) << text;
   std::string line = text.substr(at, text.find('\n', at) - at);
   line.replace(line.find("->"), 2, "-&gt;");
-  EXPECT_NE(fleetSummaryHtml(s).find("<li>" + line + "</li>"), std::string::npos) << line;
+  const std::string page = fleetSummaryHtml(s);
+  EXPECT_NE(page.find("<li>" + line + "</li>"), std::string::npos) << line;
+  // And the text view's flag rule.
+  const std::size_t rule = text.find("A node is flagged");
+  std::string sentence = text.substr(rule, text.find('\n', rule) - rule);
+  for (std::size_t q; (q = sentence.find('\'')) != std::string::npos;)
+    sentence.replace(q, 1, "&#39;");
+  EXPECT_NE(page.find(">" + sentence + "</p>"), std::string::npos) << sentence;
 }
 
 TEST(FleetSummaryRule, FailedTestcasesFlagWaivedAndMissingOnesDoNot) {
