@@ -9,14 +9,13 @@ namespace nvbw {
 using text_view::safe;
 using text_view::wrappedList;
 
-namespace {
-
-// A change against a baseline of 0 (null) has no percentage.
 std::string changeText(const std::optional<OrNull>& change) {
   const OrNull value = change.value_or(std::nullopt);
   if (!value) return "n/a";
   return (*value > 0 ? "+" : "") + fixed(*value) + "%";
 }
+
+namespace {
 
 std::string tableRow(const std::array<std::string, 8>& f) {
   return "  " + leftAligned(f[0], 8) + rightAligned(f[1], 11) + rightAligned(f[2], 11) +

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "fleet/comparison/comparison.h"
 #include "fleet/expectations/expectations.h"
 #include "fleet/html/html_markup.h"
 #include "fleet/html/html_sections.h"
@@ -89,7 +90,7 @@ std::string samplesLine(const ReportEntry& entry, const HeatmapCell& cell) {
 
 std::string comparisonLine(const ComparedCellRecord& c) {
   std::string line = shown(c.verdict);
-  if (c.changePercent && *c.changePercent) line += ": " + fixed(**c.changePercent, 2) + "%";
+  if (c.changePercent) line += ": " + changeText(c.changePercent);
   if (c.baseline) line += " vs baseline " + fixed(*c.baseline, 2);
   if (c.bandPercent) line += " (band " + fixed(*c.bandPercent, 2) + "%, " + shown(c.basis) + ")";
   if (c.spreadPercent && c.unstableLimitPercent)

@@ -64,7 +64,7 @@ std::string changedRow(const ComparedCellRecord& cell) {
   cells += textElement("td", attr("class", "num"), fixedOr(cell.baseline));
   cells += textElement("td", attr("class", "num"), fixedOr(cell.current));
   cells += textElement("td", "", shown(cell.unitText));
-  cells += textElement("td", attr("class", "num"), fixedOr(cell.changePercent) + "%");
+  cells += textElement("td", attr("class", "num"), changeText(cell.changePercent));
   cells += textElement("td", attr("class", "num"),
                        fixedOr(cell.bandPercent) + "% (" + shown(cell.basis) + ")");
   std::string spread;

@@ -142,8 +142,10 @@ std::string comparisonText(const ComparisonSection& c);
 
 // Lines of the text view that the HTML page shows too, without their newline: "Baseline: 3
 // reports: ..." ("" with one baseline report), and the summary line of the section's counts (a
-// count a saved report lacks, as older reports lack NOISY and UNSTABLE: "unknown").
+// count a saved report lacks, as older reports lack NOISY and UNSTABLE: "unknown"). And a cell's
+// change, "+1.25%", "-3.00%": "n/a" against a baseline of 0 (null), as where a report lacks it.
 std::string comparisonBaselineLine(const ComparisonSection& c);
 std::string comparisonSummaryLine(const ComparisonSection& c);
+std::string changeText(const std::optional<OrNull>& change);
 
 }  // namespace nvbw

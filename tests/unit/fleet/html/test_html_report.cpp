@@ -370,6 +370,7 @@ TEST_F(HtmlFeatures, ComparisonSummaryChangedCellsAndOneSidedLists) {
   EXPECT_TRUE(contains(page, "Comparison: 9 cells: 6 SAME, 2 SLOWER, 1 FASTER, unknown NOISY, "
                              "unknown UNSTABLE; 2 only in baseline, 1 only in current."));
   EXPECT_EQ(page.at("verdict_rows"), json({"SLOWER", "FASTER", "SLOWER"}));
+  EXPECT_TRUE(contains(page, "+5.95%"));  // a change as the text view writes it, signed
   EXPECT_EQ(page.at("lists").at("only-in-baseline"), run().at("comparison").at("only_in_baseline"));
   EXPECT_EQ(page.at("lists").at("only-in-current"), run().at("comparison").at("only_in_current"));
   EXPECT_EQ(page.at("lists").at("comparison-notes"), run().at("comparison").at("notes"));
